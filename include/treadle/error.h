@@ -1,0 +1,50 @@
+// include/treadle/error.h -- the exception types treadle throws for user mistakes
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace treadle {
+
+/// Where in the user's Python source something is. Lines and columns are 1-based;
+/// `line == 0` means "no location".
+struct SourceLocation {
+    std::string file;
+    int line = 0;
+    int col = 0;
+    std::string line_text;  ///< the full source line, for a caret display
+};
+
+/// What kind of user mistake an Error reports; the Python layer maps each to a Python
+/// exception type (Syntax -> SyntaxError, Type -> TypeError, Value -> ValueError, ...).
+enum class ErrorKind {
+    Syntax,
+    Type,
+    Value,
+    Compile,
+    Launch,
+    Runtime,
+    OutOfMemory,
+    Bounds,
+};
+
+/// Base of every exception a user can cause. `what()` is the full message including
+/// "file:line:col" and a caret line when a location is known; `message()` is the bare text.
+class Error : public std::runtime_error {
+public:
+    Error(ErrorKind kind, std::string message, SourceLocation where = {});
+
+    ErrorKind kind() const { return m_kind; }
+    const std::string& message() const { return m_message; }
+    const SourceLocation& where() const { return m_where; }
+
+private:
+    ErrorKind m_kind;
+    std::string m_message;
+    SourceLocation m_where;
+};
+
+/// Formats "file:line:col: message\n    source line\n    ^" (or just the message).
+std::string format_error(const std::string& message, const SourceLocation& where);
+
+}  // namespace treadle

@@ -1,0 +1,1 @@
+# src/api/sources.cmake -- sources of src/api

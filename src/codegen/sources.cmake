@@ -1,0 +1,1 @@
+# src/codegen/sources.cmake -- sources of src/codegen

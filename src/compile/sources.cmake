@@ -1,0 +1,1 @@
+# src/compile/sources.cmake -- sources of src/compile

@@ -1,0 +1,1 @@
+# src/frontend/sources.cmake -- sources of src/frontend

@@ -1,0 +1,1 @@
+# src/ir/sources.cmake -- sources of src/ir

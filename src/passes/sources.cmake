@@ -1,0 +1,1 @@
+# src/passes/sources.cmake -- sources of src/passes

@@ -1,0 +1,1 @@
+# src/runtime/sources.cmake -- sources of src/runtime

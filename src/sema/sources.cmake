@@ -1,0 +1,1 @@
+# src/sema/sources.cmake -- sources of src/sema
