@@ -1,1 +1,5 @@
-# src/api/sources.cmake -- sources of src/api
+# src/api/sources.cmake -- sources of src/api (the public C++ API)
+list(APPEND TREADLE_SOURCES
+  src/api/module.cpp
+  src/api/module_resolver.cpp
+)

@@ -1,1 +1,5 @@
 # src/codegen/sources.cmake -- sources of src/codegen
+list(APPEND TREADLE_SOURCES
+  src/codegen/cpu_backend.cpp
+  src/codegen/emitter.cpp
+)

@@ -1,1 +1,9 @@
 # src/compile/sources.cmake -- sources of src/compile
+list(APPEND TREADLE_SOURCES
+  src/compile/host_compiler.cpp
+  src/compile/kernel_cache.cpp
+  src/compile/sha256.cpp
+)
+list(APPEND TREADLE_SOURCES
+  src/compile/compile_kernel.cpp
+)

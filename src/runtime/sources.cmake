@@ -1,1 +1,13 @@
 # src/runtime/sources.cmake -- sources of src/runtime
+list(APPEND TREADLE_SOURCES
+  src/runtime/buffer.cpp
+  src/runtime/dynlib.cpp
+  src/runtime/thread_pool.cpp
+)
+list(APPEND TREADLE_SOURCES
+  src/runtime/launch.cpp
+)
+list(APPEND TREADLE_SOURCES
+  src/runtime/array.cpp
+  src/runtime/device.cpp
+)

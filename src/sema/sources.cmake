@@ -1,1 +1,9 @@
 # src/sema/sources.cmake -- sources of src/sema
+list(APPEND TREADLE_SOURCES
+  src/sema/builtins.cpp
+  src/sema/infer.cpp
+  src/sema/infer_call.cpp
+  src/sema/infer_expr.cpp
+  src/sema/infer_stmt.cpp
+  src/sema/types.cpp
+)

@@ -1,0 +1,93 @@
+// include/treadle/module.h -- loading kernels from Python-syntax module files and launching them
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "treadle/array.h"
+#include "treadle/device.h"
+#include "treadle/dtype.h"
+
+namespace treadle {
+
+struct CompiledKernel;
+
+/// One launch argument: a scalar of a given type, or an array. Scalars convert to the
+/// parameter's type when that loses nothing essential (an int to a float parameter, a float
+/// to another float type); a float never silently becomes an integer.
+struct KernelArg {
+    enum class Kind { Int, Float, Bool, Array };
+    Kind kind = Kind::Int;
+    ScalarType type = ScalarType::Int32;  ///< the C++ type the value came from
+    int64_t i = 0;
+    double f = 0.0;
+    const Array* array = nullptr;  ///< not owned; must outlive the launch call
+
+    KernelArg(bool v) : kind(Kind::Bool), type(ScalarType::Bool), i(v) {}
+    KernelArg(int32_t v) : kind(Kind::Int), type(ScalarType::Int32), i(v) {}
+    KernelArg(int64_t v) : kind(Kind::Int), type(ScalarType::Int64), i(v) {}
+    KernelArg(uint32_t v) : kind(Kind::Int), type(ScalarType::UInt32), i(v) {}
+    KernelArg(uint64_t v) : kind(Kind::Int), type(ScalarType::UInt64), i((int64_t)v) {}
+    KernelArg(float v) : kind(Kind::Float), type(ScalarType::Float32), f(v) {}
+    KernelArg(double v) : kind(Kind::Float), type(ScalarType::Float64), f(v) {}
+    KernelArg(const Array& a) : kind(Kind::Array), array(&a) {}
+};
+
+/// A compiled kernel, ready to launch on the CPU. Cheap to copy (shared).
+class Kernel {
+public:
+    Kernel() = default;
+    explicit Kernel(std::shared_ptr<const CompiledKernel> compiled);
+
+    const std::string& name() const;
+    /// Launches over `dim` (1 to 4 dimensions) and waits for completion. Throws
+    /// treadle::Error (Type/Value) naming the kernel and parameter for a bad argument.
+    void launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const;
+
+    template <typename... Args>
+    void launch(std::initializer_list<int64_t> dim, const Args&... args) const {
+        launch(std::vector<int64_t>(dim), std::vector<KernelArg>{KernelArg(args)...});
+    }
+
+    const std::shared_ptr<const CompiledKernel>& compiled() const { return m_compiled; }
+
+private:
+    std::shared_ptr<const CompiledKernel> m_compiled;
+};
+
+/// Options for compiling a module's kernels.
+struct ModuleOptions {
+    std::string mode = "release";  ///< "release" or "debug"
+};
+
+/// A module file written in the kernel DSL (the same text a Python program would import):
+/// `import treadle as wp` (or warp), constants, @wp.func and @wp.kernel definitions. Kernels
+/// compile on first use, each on its own, through the shared disk cache.
+class Module {
+public:
+    /// Reads and parses `path`; throws treadle::Error (Syntax) with the file and line.
+    static Module load_file(const std::string& path, ModuleOptions options = {});
+    /// Parses `source` as if it were the file `name`.
+    static Module load_string(const std::string& source, const std::string& name = "<string>",
+                              ModuleOptions options = {});
+
+    /// The kernel `name`, compiled for the CPU (cached after the first call).
+    Kernel kernel(const std::string& name) const;
+    /// Names of the module's @wp.kernel definitions, in file order.
+    std::vector<std::string> kernel_names() const;
+
+    struct Impl;
+
+private:
+    std::shared_ptr<Impl> m_impl;
+};
+
+/// Sets the folder that holds the native headers (treadle/core.h ...) used to build kernels.
+void set_native_dir(const std::string& dir);
+/// Empties the kernel cache on disk and forgets loaded kernels.
+void clear_kernel_cache();
+
+}  // namespace treadle

@@ -1,0 +1,19 @@
+// native/treadle/cpu.h -- prologue of a kernel translation unit compiled by g++ for the CPU
+//
+// Brings in the whole device library. Deliberately does not include <cmath> (about 130 ms of
+// parse time): math goes through GCC builtins (see WP_CMATH in core.h). <stdio.h> comes with
+// print.h; <string.h> and <stdint.h> are cheap C headers offered to generated code.
+#pragma once
+
+#if defined(__CUDACC__)
+#error "treadle/cpu.h is the CPU prologue; CUDA kernels include treadle/cuda.h"
+#endif
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core.h"
+#include "scalar.h"
+#include "array.h"
+#include "atomic.h"
+#include "print.h"

@@ -1,0 +1,16 @@
+// native/treadle/cuda.h -- prologue of a kernel translation unit compiled by NVRTC or nvcc
+//
+// Includes no host header (NVRTC has none): math functions and printf are the compiler's own.
+// Kernels are declared `WP_EXPORT __global__ void name(...)` so cuModuleGetFunction finds them
+// by their plain name.
+#pragma once
+
+#if !defined(__CUDACC__)
+#error "treadle/cuda.h must be compiled by nvcc or NVRTC"
+#endif
+
+#include "core.h"
+#include "scalar.h"
+#include "array.h"
+#include "atomic.h"
+#include "print.h"

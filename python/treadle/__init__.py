@@ -1,0 +1,97 @@
+"""treadle: GPU/CPU kernels as Python functions, with NVIDIA Warp's API (import treadle as wp)."""
+
+import math as _math
+
+try:
+    from . import _treadle as _treadle
+except ImportError as _e:
+    raise ImportError(
+        f"treadle: the native extension treadle._treadle is missing or failed to load ({_e}).\n"
+        "From a source checkout, build it with\n"
+        "    cmake -S . -B build -G Ninja && cmake --build build\n"
+        "(which copies it into python/treadle/) and run with PYTHONPATH=python, or install the "
+        "package with\n"
+        "    python3 -m pip install -r requirements-dev.txt\n"
+        "    python3 -m pip install --no-build-isolation ."
+    ) from _e
+
+__version__ = "0.1.0"
+
+from . import config as config
+from . import types as types
+from . import utils as utils
+
+# --- scalar types and type helpers ---------------------------------------------------------
+from .types import Float as Float
+from .types import Int as Int
+from .types import Scalar as Scalar
+from .types import bool as bool  # noqa: A004 - Warp's name
+from .types import dtype_from_numpy as dtype_from_numpy
+from .types import dtype_to_numpy as dtype_to_numpy
+from .types import float16 as float16
+from .types import float32 as float32
+from .types import float64 as float64
+from .types import int8 as int8
+from .types import int16 as int16
+from .types import int32 as int32
+from .types import int64 as int64
+from .types import type_size_in_bytes as type_size_in_bytes
+from .types import uint8 as uint8
+from .types import uint16 as uint16
+from .types import uint32 as uint32
+from .types import uint64 as uint64
+
+# --- arrays --------------------------------------------------------------------------------
+from .array import array as array
+from .array import array1d as array1d
+from .array import array2d as array2d
+from .array import array3d as array3d
+from .array import array4d as array4d
+from .array import clone as clone
+from .array import copy as copy
+from .array import empty as empty
+from .array import empty_like as empty_like
+from .array import from_numpy as from_numpy
+from .array import full as full
+from .array import full_like as full_like
+from .array import ones as ones
+from .array import ones_like as ones_like
+from .array import zeros as zeros
+from .array import zeros_like as zeros_like
+
+# --- devices and runtime -------------------------------------------------------------------
+from .context import Device as Device
+from .context import ScopedDevice as ScopedDevice
+from .context import get_cuda_device as get_cuda_device
+from .context import get_cuda_device_count as get_cuda_device_count
+from .context import get_cuda_devices as get_cuda_devices
+from .context import get_device as get_device
+from .context import get_devices as get_devices
+from .context import get_preferred_device as get_preferred_device
+from .context import init as init
+from .context import is_cpu_available as is_cpu_available
+from .context import is_cuda_available as is_cuda_available
+from .context import is_device_available as is_device_available
+from .context import set_device as set_device
+from .context import synchronize as synchronize
+from .context import synchronize_device as synchronize_device
+
+# --- utilities -----------------------------------------------------------------------------
+from .utils import ScopedTimer as ScopedTimer
+
+# --- kernels, functions and launches (kernel.py, launch.py): re-export their names here ----
+from . import kernel as _kernel_module
+from . import launch as _launch_module
+
+# --- constants (Warp's names) --------------------------------------------------------------
+E = e = _math.e
+LOG2E = log2e = 1.0 / _math.log(2.0)
+LOG10E = log10e = 1.0 / _math.log(10.0)
+LN2 = ln2 = _math.log(2.0)
+LN10 = ln10 = _math.log(10.0)
+PHI = phi = (1.0 + _math.sqrt(5.0)) / 2.0
+PI = pi = _math.pi
+HALF_PI = half_pi = _math.pi / 2.0
+TAU = tau = _math.tau
+INF = inf = _math.inf
+NAN = nan = _math.nan

@@ -1,0 +1,663 @@
+"""treadle.array (Warp's wp.array) over the native _treadle.Array, and zeros/full/copy/..."""
+
+import builtins
+import math
+from typing import Any
+
+import numpy as np
+
+from . import _treadle, types
+from .context import get_device
+from .types import Float, Int, Scalar, resolve_dtype, scalar_base
+
+_GENERIC_DTYPES = (Any, Int, Float, Scalar)
+
+
+def _is_int(x):
+    return isinstance(x, (builtins.int, np.integer)) and not isinstance(x, (builtins.bool, np.bool_))
+
+
+def _shape_tuple(shape, what="shape"):
+    """Validates an int or a sequence of ints as an array shape of 1 to 4 dimensions."""
+    if _is_int(shape):
+        shape = (shape,)
+    try:
+        items = tuple(shape)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an int or a sequence of ints, got {type(shape).__name__}"
+        ) from None
+    for s in items:
+        if not _is_int(s):
+            raise TypeError(f"{what} must contain only ints, got {s!r} in {shape!r}")
+    items = tuple(builtins.int(s) for s in items)
+    if not 1 <= len(items) <= 4:
+        raise ValueError(f"{what} {items} has {len(items)} dimensions; arrays have 1 to 4")
+    for s in items:
+        if s < 0:
+            raise ValueError(f"{what} {items} has a negative dimension")
+    return items
+
+
+def _check_ndim(ndim):
+    if not _is_int(ndim) or not 1 <= ndim <= 4:
+        raise ValueError(f"ndim must be an int from 1 to 4, got {ndim!r}")
+    return builtins.int(ndim)
+
+
+def _annotation_dtype(dtype):
+    if any(dtype is g for g in _GENERIC_DTYPES):
+        return dtype
+    return resolve_dtype(dtype)
+
+
+def _new_null():
+    out = array.__new__(array)
+    _treadle.Array.__init__(out)
+    return out
+
+
+def _wrap(native):
+    """A treadle.array sharing memory (and grad) with a native _treadle.Array."""
+    out = _new_null()
+    out._init_view_of(native)
+    return out
+
+
+class _Deleter:
+    """Calls a Warp-style ``deleter(ptr, size)`` once the last view of external memory dies."""
+
+    def __init__(self, deleter, ptr, size):
+        self.deleter, self.ptr, self.size = deleter, ptr, size
+
+    def __del__(self):
+        self.deleter(self.ptr, self.size)
+
+
+class array(_treadle.Array):
+    """A fixed-size array of 1 to 4 dimensions on a device (Warp's ``wp.array``).
+
+    ``wp.array(data)`` copies a numpy array, list or tuple (dtype inferred like numpy:
+    Python floats give float64, ints int64; ``dtype=`` converts); ``copy=False`` aliases a
+    CPU numpy array when no conversion is needed. ``wp.array(ptr=..., dtype=..., shape=...)``
+    wraps external memory. ``wp.array(shape=..., dtype=...)`` allocates. With none of data,
+    ptr and shape it is a type annotation for kernel parameters: ``wp.array(dtype=float,
+    ndim=2)``, with ``.dtype`` and ``.ndim`` only."""
+
+    _ann_dtype = None  # the dtype of an annotation object; None for real arrays
+    _ann_ndim = 0
+    _fixed_ndim = None
+
+    def __init__(
+        self,
+        data=None,
+        dtype: Any = Any,
+        shape=None,
+        strides=None,
+        ptr=None,
+        capacity=None,
+        device=None,
+        copy=True,
+        requires_grad=False,
+        pinned=False,
+        ndim=None,
+        grad=None,
+        deleter=None,
+    ):
+        super().__init__()
+        if ndim is None:
+            ndim = self._fixed_ndim
+        elif self._fixed_ndim is not None and ndim != self._fixed_ndim:
+            raise ValueError(f"{type(self).__name__}: ndim must be {self._fixed_ndim}")
+        if data is None and ptr is None and shape is None:
+            self._ann_dtype = _annotation_dtype(dtype)
+            self._ann_ndim = 1 if ndim is None else _check_ndim(ndim)
+            return
+        dev = get_device(device)
+        if data is not None:
+            if ptr is not None:
+                raise ValueError("array(): give either data or ptr, not both")
+            self._init_from_data(data, dtype, shape, dev, copy)
+        elif ptr is not None:
+            self._init_from_pointer(ptr, dtype, shape, strides, capacity, dev, deleter)
+        else:
+            if dtype is Any:
+                raise TypeError("array(): a dtype is required to allocate an array from a shape")
+            self._init_empty(resolve_dtype(dtype)._spec, list(_shape_tuple(shape)), dev.alias, False)
+        if ndim is not None and self._ndim != ndim:
+            raise ValueError(f"array(): the data has {self._ndim} dimensions, but ndim={ndim}")
+        if grad is not None:
+            self.grad = grad
+        elif requires_grad:
+            self.requires_grad = True
+
+    def _init_from_data(self, data, dtype, shape, dev, copy):
+        if isinstance(data, array):
+            data._check_real("array()")
+            if dtype is Any or resolve_dtype(dtype) is data.dtype:
+                src = data if shape is None else data.reshape(_shape_tuple(shape))
+                native = src._clone(dev.alias) if copy or dev != src.device else src
+                self._init_view_of(native)
+                if copy:
+                    self._set_grad(None)
+                return
+            data = data.numpy()
+        if isinstance(data, scalar_base):
+            if dtype is Any:
+                dtype = type(data)
+            data = data.value
+        target = None if dtype is Any else resolve_dtype(dtype)
+        aliasable = isinstance(data, np.ndarray)
+        try:
+            if aliasable or hasattr(data, "__array_interface__") or hasattr(data, "__array__"):
+                arr = np.asarray(data)
+            else:
+                arr = np.array(data, dtype=None if target is None else target._np_dtype)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise ValueError(
+                f"array(): cannot convert data of type {type(data).__name__} to an array: {e}"
+            ) from None
+        if target is None:
+            try:
+                target = types.dtype_from_numpy(arr.dtype)
+            except TypeError:
+                raise TypeError(
+                    f"array(): unsupported data type {arr.dtype}; supported: "
+                    + ", ".join(t._spec for t in types.scalar_types)
+                ) from None
+        if arr.dtype != target._np_dtype:
+            arr = arr.astype(target._np_dtype)
+        if arr.ndim == 0:
+            arr = arr.reshape(1)
+        if shape is not None:
+            shape = _shape_tuple(shape)
+            if arr.shape != shape:
+                if arr.size != math.prod(shape):
+                    raise ValueError(
+                        f"array(): data of shape {arr.shape} (size {arr.size}) does not fit "
+                        f"shape {shape}"
+                    )
+                arr = arr.reshape(shape)
+        if arr.ndim > 4:
+            raise ValueError(f"array(): data has {arr.ndim} dimensions; arrays have 1 to 4")
+        alias = not copy and dev.is_cpu and arr.flags.writeable
+        self._init_from_numpy(arr, dev.alias, not alias)
+
+    def _init_from_pointer(self, ptr, dtype, shape, strides, capacity, dev, deleter):
+        if dtype is Any:
+            raise TypeError("array(): a dtype is required to wrap a pointer")
+        dt = resolve_dtype(dtype)
+        if shape is None:
+            if capacity is None:
+                raise ValueError("array(): wrapping a pointer needs a shape (or a capacity)")
+            shape = capacity // dt._size
+        shape = _shape_tuple(shape)
+        strides = [] if strides is None else [builtins.int(s) for s in strides]
+        size = capacity if capacity is not None else math.prod(shape) * dt._size
+        owner = None if deleter is None else _Deleter(deleter, builtins.int(ptr), size)
+        self._init_from_ptr(builtins.int(ptr), dt._spec, list(shape), strides, dev.alias, owner)
+
+    def __class_getitem__(cls, params):
+        """``wp.array[float]`` / ``wp.array[float, 2]``: annotation shorthand."""
+        if isinstance(params, tuple):
+            dtype, ndim = params
+            return cls(dtype=dtype, ndim=ndim)
+        return cls(dtype=params)
+
+    # --- attributes -----------------------------------------------------------------------
+
+    @property
+    def _is_annotation(self):
+        return self._ann_dtype is not None
+
+    def _check_real(self, what):
+        if self._is_null:
+            if self._is_annotation:
+                raise TypeError(f"{what}: this is an array type annotation, not an array")
+            raise ValueError(f"{what}: the array is null")
+
+    def _type_spec(self):
+        """The compiler's type spec: ``"array:float32:2"``."""
+        return f"array:{types.type_to_spec(self.dtype)}:{self.ndim}"
+
+    @property
+    def dtype(self):
+        """The element type (a scalar type class such as ``wp.float32``)."""
+        if self._ann_dtype is not None:
+            return self._ann_dtype
+        return types._scalar_by_name[self._dtype_name]
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return self._ann_ndim if self._ann_dtype is not None else self._ndim
+
+    @property
+    def shape(self):
+        """Size of each dimension (a tuple)."""
+        return (0,) * self._ann_ndim if self._ann_dtype is not None else self._shape
+
+    @property
+    def strides(self):
+        """Byte distance between neighbours along each dimension (a tuple)."""
+        return self._strides
+
+    @property
+    def size(self):
+        """Number of elements."""
+        return self._size
+
+    @property
+    def capacity(self):
+        """Bytes spanned by the elements (size times element size for contiguous arrays)."""
+        if self._is_null:
+            return 0
+        if self._is_contiguous:
+            return self._size * self._itemsize
+        return builtins.sum((n - 1) * s for n, s in zip(self._shape, self._strides)) + (
+            self._itemsize if self._size else 0
+        )
+
+    @property
+    def device(self):
+        """The Device holding the memory (None for annotations)."""
+        return None if self._is_null else get_device(self._device_alias)
+
+    @property
+    def ptr(self):
+        """Address of the first element as an int (None for annotations / null arrays)."""
+        return None if self._is_null else self._ptr
+
+    @property
+    def pinned(self):
+        """Whether the memory is pinned host memory (never without CUDA)."""
+        return False
+
+    @property
+    def is_contiguous(self):
+        """Whether the elements are packed in row-major order."""
+        return self._is_contiguous
+
+    @property
+    def requires_grad(self):
+        """Whether the array has a gradient array; setting True allocates a zeroed one."""
+        return self._has_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if value and not self._has_grad:
+            self._check_real("requires_grad")
+            self._set_grad(zeros(self._shape, dtype=self.dtype, device=self._device_alias))
+        elif not value:
+            self._set_grad(None)
+
+    @property
+    def grad(self):
+        """The gradient array (a treadle array) or None."""
+        g = self._get_grad()
+        return None if g is None else _wrap(g)
+
+    @grad.setter
+    def grad(self, value):
+        if value is None:
+            self._set_grad(None)
+            return
+        self._check_real("grad")
+        if not isinstance(value, array):
+            value = array(value, dtype=self.dtype, device=self.device)
+        if value.shape != self.shape or value.dtype is not self.dtype:
+            raise ValueError(
+                f"grad must have the array's shape {self.shape} and dtype {self.dtype._spec}, "
+                f"got shape {value.shape} and dtype {value.dtype._spec}"
+            )
+        self._set_grad(value)
+
+    # --- data access ----------------------------------------------------------------------
+
+    def numpy(self):
+        """A numpy array of the data; on the CPU it aliases the memory (no copy)."""
+        self._check_real("numpy()")
+        if self._size == 0:
+            return np.empty(self._shape, dtype=self.dtype._np_dtype)
+        return self._numpy()
+
+    def list(self):
+        """The elements as a flat Python list."""
+        return self.numpy().reshape(-1).tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        if dtype is not None and np.dtype(dtype) != a.dtype:
+            return a.astype(dtype)
+        return a.copy() if copy else a
+
+    @property
+    def __array_interface__(self):
+        if self._is_null or self._device_alias != "cpu":
+            raise AttributeError("__array_interface__ is only available for CPU arrays")
+        return {
+            "version": 3,
+            "shape": self._shape,
+            "typestr": self.dtype._np_dtype.str,
+            "data": (self._ptr, False),
+            "strides": None if self._is_contiguous else self._strides,
+        }
+
+    def fill_(self, value):
+        """Sets every element to ``value`` (converted to the dtype)."""
+        self._check_real("fill_()")
+        if isinstance(value, scalar_base):
+            value = value.value
+        try:
+            v = np.array(value, dtype=self.dtype._np_dtype)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise ValueError(
+                f"fill_(): cannot convert {value!r} to {self.dtype._spec}: {e}"
+            ) from None
+        if v.ndim != 0:
+            raise ValueError(f"fill_(): expected a scalar for dtype {self.dtype._spec}")
+        raw = v.tobytes()
+        if not any(raw):
+            self._zero()
+        else:
+            self._fill_bytes(raw)
+
+    def zero_(self):
+        """Sets every element to zero."""
+        self._check_real("zero_()")
+        self._zero()
+
+    def assign(self, src):
+        """Copies ``src`` (a treadle array, numpy array or nested list) into this array."""
+        self._check_real("assign()")
+        if not isinstance(src, array):
+            try:
+                arr = np.asarray(src, dtype=self.dtype._np_dtype)
+            except (TypeError, ValueError, OverflowError) as e:
+                raise ValueError(f"assign(): cannot convert the source: {e}") from None
+            src = array(arr, dtype=self.dtype, device=self.device, copy=False)
+        src._check_real("assign()")
+        if src.dtype is not self.dtype:
+            raise TypeError(
+                f"assign(): cannot copy {src.dtype._spec} data into a {self.dtype._spec} array"
+            )
+        if src.shape != self.shape:
+            if src.size != self.size:
+                raise ValueError(
+                    f"assign(): shape mismatch: destination {self.shape}, source {src.shape}"
+                )
+            src = src.contiguous().reshape(self.shape)
+        self._assign(src)
+
+    def to(self, device, requires_grad=None):
+        """This array if it is on ``device``, else a copy there."""
+        self._check_real("to()")
+        dev = get_device(device)
+        if dev == self.device:
+            return self
+        return clone(self, device=dev, requires_grad=requires_grad)
+
+    def contiguous(self):
+        """This array if it is contiguous, else a contiguous copy."""
+        self._check_real("contiguous()")
+        return self if self._is_contiguous else clone(self)
+
+    # --- views ----------------------------------------------------------------------------
+
+    def reshape(self, shape):
+        """A view with another shape (contiguous arrays); one dimension may be -1."""
+        self._check_real("reshape()")
+        if _is_int(shape):
+            shape = (shape,)
+        shape = tuple(shape)
+        if not all(_is_int(s) for s in shape):
+            raise TypeError(f"reshape(): shape must contain only ints, got {shape!r}")
+        if not 1 <= len(shape) <= 4:
+            raise ValueError(f"reshape(): shape {shape} must have 1 to 4 dimensions")
+        return _wrap(self._reshape([builtins.int(s) for s in shape]))
+
+    def flatten(self):
+        """A 1-D view of a contiguous array."""
+        return self.reshape(-1)
+
+    def transpose(self, axes=None):
+        """A view with the dimensions permuted (reversed when ``axes`` is None)."""
+        self._check_real("transpose()")
+        n = self._ndim
+        if axes is None:
+            axes = list(range(n - 1, -1, -1))
+        else:
+            axes = [builtins.int(a) + n if _is_int(a) and a < 0 else a for a in axes]
+            if not all(_is_int(a) for a in axes):
+                raise TypeError("transpose(): axes must be ints")
+        return _wrap(self._transpose([builtins.int(a) for a in axes]))
+
+    def view(self, dtype):
+        """The same memory seen as another dtype of the same element size."""
+        self._check_real("view()")
+        return _wrap(self._view_as(resolve_dtype(dtype)._spec))
+
+    def __getitem__(self, key):
+        self._check_real("indexing")
+        if not isinstance(key, tuple):
+            key = (key,)
+        n_ellipsis = builtins.sum(1 for k in key if k is Ellipsis)
+        if n_ellipsis > 1:
+            raise IndexError("an index can only have a single ellipsis ('...')")
+        if n_ellipsis:
+            i = next(j for j, k in enumerate(key) if k is Ellipsis)
+            key = key[:i] + (slice(None),) * (self._ndim - len(key) + 1) + key[i + 1 :]
+        if len(key) > self._ndim:
+            raise IndexError(
+                f"too many indices: the array has {self._ndim} dimensions, {len(key)} were given"
+            )
+        if len(key) == self._ndim and all(_is_int(k) for k in key):
+            raise RuntimeError(
+                "Item indexing is not supported on wp.array objects; use slices for views, or "
+                "numpy() / list() to read values"
+            )
+        native, dim = self, 0
+        for k in key:
+            n = native._shape[dim]
+            if _is_int(k):
+                i = builtins.int(k) + n if k < 0 else builtins.int(k)
+                if not 0 <= i < n:
+                    raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
+                native = native._select(dim, i)
+            elif isinstance(k, slice):
+                start, stop, step = k.indices(n)
+                if step < 1:
+                    raise ValueError("array slices with a negative step are not supported")
+                native = native._slice(dim, start, builtins.max(stop, start), step)
+                dim += 1
+            else:
+                raise TypeError(
+                    f"array indices must be ints, slices or '...', got {type(k).__name__}"
+                )
+        return _wrap(native)
+
+    def __len__(self):
+        return self.shape[0] if self.ndim else 0
+
+    def __bool__(self):
+        return True if self._is_annotation else self._size > 0
+
+    def __str__(self):
+        if self._is_null:
+            return self.__repr__()
+        return str(self.numpy())
+
+    def __repr__(self):
+        if self._is_annotation:
+            name = getattr(self._ann_dtype, "_spec", None) or getattr(
+                self._ann_dtype, "__name__", repr(self._ann_dtype)
+            )
+            return f"array(dtype={name}, ndim={self._ann_ndim})"
+        if self._is_null:
+            return "array(null)"
+        body = np.array2string(self.numpy(), separator=", ", prefix="array(")
+        dev = "" if self._device_alias == "cpu" else f', device="{self._device_alias}"'
+        return f"array({body}, dtype={self.dtype._spec}{dev})"
+
+
+class array1d(array):
+    """A 1-D array (or annotation ``wp.array1d(dtype=float)``)."""
+
+    _fixed_ndim = 1
+
+
+class array2d(array):
+    """A 2-D array (or annotation ``wp.array2d(dtype=float)``)."""
+
+    _fixed_ndim = 2
+
+
+class array3d(array):
+    """A 3-D array (or annotation ``wp.array3d(dtype=float)``)."""
+
+    _fixed_ndim = 3
+
+
+class array4d(array):
+    """A 4-D array (or annotation ``wp.array4d(dtype=float)``)."""
+
+    _fixed_ndim = 4
+
+
+# --- creation functions -------------------------------------------------------------------
+
+
+def _allocate(shape, dtype, device, requires_grad, zero):
+    if shape is None:
+        shape = 0
+    dt = resolve_dtype(dtype)
+    out = _new_null()
+    out._init_empty(dt._spec, list(_shape_tuple(shape)), get_device(device).alias, zero)
+    if requires_grad:
+        out.requires_grad = True
+    return out
+
+
+def empty(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
+    """An uninitialised array."""
+    return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False)
+
+
+def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
+    """A zero-filled array."""
+    return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, True)
+
+
+def _infer_value_dtype(value):
+    if isinstance(value, scalar_base):
+        return type(value)
+    if isinstance(value, (builtins.bool, np.bool_)):
+        return types.bool
+    if isinstance(value, builtins.int):
+        return types.int32
+    if isinstance(value, builtins.float):
+        return types.float32
+    if isinstance(value, np.generic):
+        return types.dtype_from_numpy(value.dtype)
+    raise TypeError(f"full(): cannot infer a dtype from a value of type {type(value).__name__}")
+
+
+def full(shape=None, value=0, dtype=Any, device=None, requires_grad=False, pinned=False, **kwargs):
+    """An array with every element set to ``value`` (dtype inferred from it when Any)."""
+    if dtype is Any:
+        dtype = _infer_value_dtype(value)
+    out = _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False)
+    out.fill_(value)
+    return out
+
+
+def ones(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
+    """An array of ones."""
+    return full(kwargs.get("n", shape), 1, dtype, device, requires_grad)
+
+
+def _like(src, device, requires_grad):
+    if not isinstance(src, array):
+        raise TypeError(f"expected a treadle array, got {type(src).__name__}")
+    src._check_real("*_like()")
+    dev = src.device if device is None else device
+    rg = src.requires_grad if requires_grad is None else requires_grad
+    return dev, rg
+
+
+def empty_like(src, device=None, requires_grad=None, pinned=None):
+    """An uninitialised array with the shape and dtype of ``src``."""
+    dev, rg = _like(src, device, requires_grad)
+    return empty(src.shape, src.dtype, dev, rg)
+
+
+def zeros_like(src, device=None, requires_grad=None, pinned=None):
+    """A zero-filled array with the shape and dtype of ``src``."""
+    dev, rg = _like(src, device, requires_grad)
+    return zeros(src.shape, src.dtype, dev, rg)
+
+
+def ones_like(src, device=None, requires_grad=None, pinned=None):
+    """An array of ones with the shape and dtype of ``src``."""
+    dev, rg = _like(src, device, requires_grad)
+    return full(src.shape, 1, src.dtype, dev, rg)
+
+
+def full_like(src, value, device=None, requires_grad=None, pinned=None):
+    """An array with the shape and dtype of ``src`` filled with ``value``."""
+    dev, rg = _like(src, device, requires_grad)
+    return full(src.shape, value, src.dtype, dev, rg)
+
+
+def clone(src, device=None, requires_grad=None, pinned=None):
+    """A contiguous copy of ``src`` (on ``device``, default: the same device)."""
+    dev, rg = _like(src, device, requires_grad)
+    out = _wrap(src._clone(get_device(dev).alias))
+    out._set_grad(None)
+    if rg:
+        out.requires_grad = True
+    return out
+
+
+def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
+    """Copies ``count`` elements (0: as many as fit) from ``src`` to ``dest``, starting at
+    flat element offsets; with offsets or a count both arrays must be contiguous."""
+    for name, a in (("dest", dest), ("src", src)):
+        if not isinstance(a, array):
+            raise TypeError(f"copy(): {name} must be a treadle array, got {type(a).__name__}")
+        a._check_real("copy()")
+    if src.dtype is not dest.dtype:
+        raise TypeError(f"copy(): cannot copy {src.dtype._spec} data into {dest.dtype._spec}")
+    if dest_offset < 0 or src_offset < 0 or count < 0:
+        raise ValueError("copy(): offsets and count must not be negative")
+    whole = dest_offset == 0 and src_offset == 0 and count in (0, src.size)
+    if whole and src.shape == dest.shape:
+        dest._assign(src)
+        return
+    if not (src.is_contiguous and dest.is_contiguous):
+        raise ValueError(
+            "copy(): arrays of different shapes, offsets and counts need contiguous arrays"
+        )
+    if count == 0:
+        count = builtins.min(src.size - src_offset, dest.size - dest_offset)
+    if src_offset + count > src.size or dest_offset + count > dest.size:
+        raise ValueError(
+            f"copy(): {count} elements from offset {src_offset} (src size {src.size}) to "
+            f"offset {dest_offset} (dest size {dest.size}) is out of bounds"
+        )
+    if count <= 0:
+        return
+    d = dest.flatten()[dest_offset : dest_offset + count]
+    s = src.flatten()[src_offset : src_offset + count]
+    d._assign(s)
+
+
+def from_numpy(arr, dtype=None, shape=None, device=None, requires_grad=False):
+    """An array holding a copy of numpy array ``arr``."""
+    return array(
+        data=arr,
+        dtype=Any if dtype is None else dtype,
+        shape=shape,
+        device=device,
+        requires_grad=requires_grad,
+    )

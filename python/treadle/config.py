@@ -1,0 +1,45 @@
+"""Global settings of treadle, read at use time (Warp's ``warp.config`` attributes)."""
+
+from typing import Optional
+
+version: str = "0.1.0"
+"""treadle's version string."""
+
+mode: str = "release"
+"""Code generation mode: ``"release"`` or ``"debug"`` (bounds checks, no optimisation)."""
+
+verify_fp: bool = False
+"""Check kernel inputs and outputs for NaN / Inf after each launch (slow)."""
+
+verify_cuda: bool = False
+"""Check for CUDA errors after every launch (CUDA devices only)."""
+
+verbose: bool = False
+"""Print extra diagnostics while compiling and loading modules."""
+
+verbose_warnings: bool = False
+"""Add the source location to warnings."""
+
+quiet: bool = False
+"""Suppress the initialisation banner and informational messages."""
+
+max_unroll: int = 16
+"""Largest constant trip count of a ``for ... in range()`` loop that is unrolled."""
+
+enable_backward: bool = True
+"""Generate adjoint (backward) kernels."""
+
+cache_kernels: bool = True
+"""Reuse compiled kernels from the kernel cache across processes."""
+
+kernel_cache_dir: Optional[str] = None
+"""Kernel cache directory; ``None`` picks a per-user default at init()."""
+
+print_launches: bool = False
+"""Print every kernel launch (name, dim, device)."""
+
+lineinfo: bool = False
+"""Emit line information in generated code (for profilers and debuggers)."""
+
+line_directives: bool = True
+"""Map generated code back to Python source lines with #line directives."""

@@ -1,0 +1,203 @@
+"""@wp.kernel and @wp.func: capture a Python function's source for the C++ compiler."""
+
+import inspect
+import math
+import os
+
+from . import _treadle, config
+
+_native_dir_set = False
+_module_options = {}
+
+
+def _ensure_native_dir():
+    global _native_dir_set
+    if _native_dir_set:
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(here, "native"), os.path.join(here, "..", "..", "native")):
+        if os.path.isfile(os.path.join(candidate, "treadle", "core.h")):
+            _treadle.set_native_dir(os.path.abspath(candidate))
+            break
+    _native_dir_set = True
+
+
+def _source_of(func):
+    try:
+        lines, first_line = inspect.getsourcelines(func)
+    except (OSError, TypeError) as e:
+        raise RuntimeError(
+            f"cannot read the source of '{func.__qualname__}' ({e}); kernels and functions must "
+            "be defined in a file, not typed into an interactive prompt"
+        ) from None
+    filename = inspect.getsourcefile(func) or func.__code__.co_filename
+    return "".join(lines), os.path.abspath(filename), max(first_line, 1)
+
+
+class Function:
+    """A user function (@wp.func) callable from kernels and, as plain Python, from the host."""
+
+    def __init__(self, func):
+        self.func = func
+        self.key = f"{func.__module__}.{func.__qualname__}#{id(self)}"
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__module__ = func.__module__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+        self._source = None
+        self._lookup = None
+
+    def _descriptor(self, is_kernel=False):
+        if self._source is None:
+            self._source = _source_of(self.func)
+            self._lookup = _make_lookup(self.func)
+        text, filename, line = self._source
+        return ("func", self.key, self.__name__, text, filename, line, is_kernel) + self._lookup
+
+    def __call__(self, *args, **kwargs):
+        return self.func(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<treadle function {self.__qualname__}>"
+
+
+class Kernel(Function):
+    """A kernel (@wp.kernel): compiled on first launch, once per device and mode."""
+
+    def __init__(self, func, key=None, module=None, enable_backward=None, options=None):
+        super().__init__(func)
+        if key:
+            self.key = key
+        self.module = module if module is not None else func.__module__
+        self.options = dict(options or {})
+        if enable_backward is not None:
+            self.options["enable_backward"] = enable_backward
+        self._compiled = {}
+
+    def _descriptor(self, is_kernel=True):
+        return super()._descriptor(is_kernel=True)
+
+    def _mode(self):
+        return (
+            self.options.get("mode")
+            or _module_options.get(self.module, {}).get("mode")
+            or config.mode
+        )
+
+    def _compile(self, device="cpu"):
+        """The compiled kernel for `device` (builds or loads it from the cache once)."""
+        mode = self._mode()
+        handle = self._compiled.get((device, mode))
+        if handle is None:
+            _ensure_native_dir()
+            if config.kernel_cache_dir:
+                _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+            handle = _treadle.compile_kernel(self._descriptor(), mode)
+            self._compiled[(device, mode)] = handle
+            if config.verbose:
+                how = "loaded from cache" if handle.from_cache else (
+                    f"compiled in {handle.compile_seconds * 1000:.0f} ms")
+                print(f"treadle: kernel {self.__name__} {how}")
+        return handle
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            f"kernel '{self.__name__}' cannot be called directly; use wp.launch({self.__name__}, "
+            "dim=..., inputs=[...])"
+        )
+
+    def __repr__(self):
+        return f"<treadle kernel {self.__qualname__}>"
+
+
+def _make_lookup(func):
+    from .resolver import make_lookup
+
+    return make_lookup(func)
+
+
+def func(f):
+    """Declares a function callable from kernels (Warp's @wp.func)."""
+    return Function(f)
+
+
+def kernel(f=None, *, enable_backward=None, module=None):
+    """Declares a kernel (Warp's @wp.kernel), optionally with options."""
+    if f is None:
+        return lambda g: Kernel(g, module=module, enable_backward=enable_backward)
+    return Kernel(f, module=module, enable_backward=enable_backward)
+
+
+def constant(x):
+    """Marks a module-level value as a kernel constant (its value becomes part of the kernel)."""
+    return x
+
+
+class builtin_function:
+    """A kernel builtin seen from Python: importable by name, and callable on host scalars
+    where Python's math has the same function."""
+
+    def __init__(self, name, host=None):
+        self.__name__ = name
+        self._host = host
+
+    def __call__(self, *args):
+        if self._host is None:
+            raise RuntimeError(f"wp.{self.__name__}() can only be called inside kernels")
+        return self._host(*args)
+
+    def __repr__(self):
+        return f"<treadle builtin {self.__name__}>"
+
+
+def _host_sign(x):
+    return -1 if x < 0 else 1
+
+
+def _host_round(x):
+    return math.copysign(math.floor(abs(x) + 0.5), x)
+
+
+_HOST = {
+    "abs": abs, "min": min, "max": max, "sign": _host_sign, "floor": math.floor,
+    "ceil": math.ceil, "round": _host_round, "trunc": math.trunc, "sqrt": math.sqrt,
+    "cbrt": lambda x: math.copysign(abs(x) ** (1.0 / 3.0), x), "exp": math.exp, "log": math.log,
+    "log2": math.log2, "log10": math.log10, "pow": math.pow, "sin": math.sin, "cos": math.cos,
+    "tan": math.tan, "asin": math.asin, "acos": math.acos, "atan": math.atan,
+    "atan2": math.atan2, "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh,
+    "degrees": math.degrees, "radians": math.radians, "isnan": math.isnan, "isinf": math.isinf,
+    "isfinite": math.isfinite, "clamp": lambda x, lo, hi: min(max(x, lo), hi),
+    "rint": lambda x: float(round(x)),
+}
+
+builtins = {
+    name: builtin_function(name, _HOST.get(name))
+    for name in _treadle.builtin_names()
+    if name not in ("print",)
+}
+
+
+def set_module_options(options, module=None):
+    """Sets compile options ("mode": "release" | "debug") for the kernels of a module."""
+    if module is None:
+        module = inspect.currentframe().f_back.f_globals.get("__name__", "__main__")
+    elif not isinstance(module, str):
+        module = module.__name__
+    _module_options.setdefault(module, {}).update(options)
+
+
+def get_module_options(module=None):
+    if module is None:
+        module = inspect.currentframe().f_back.f_globals.get("__name__", "__main__")
+    elif not isinstance(module, str):
+        module = module.__name__
+    return {"mode": config.mode, **_module_options.get(module, {})}
+
+
+def clear_kernel_cache():
+    """Removes every compiled kernel from the disk cache."""
+    _ensure_native_dir()
+    if config.kernel_cache_dir:
+        _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+    _treadle.clear_kernel_cache()

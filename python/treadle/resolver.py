@@ -1,0 +1,95 @@
+"""How kernel code sees Python names: descriptors handed to the C++ compiler's Resolver."""
+
+import builtins
+import math
+import sys
+import types as pytypes
+
+import numpy as np
+
+from . import types as wptypes
+
+_module_handles = {}
+
+
+def _is_treadle_module(obj):
+    name = getattr(obj, "__name__", "")
+    return name == "treadle" or name.startswith("treadle.")
+
+
+def describe(obj):
+    """The descriptor tuple of a Python object for the compiler (see export_kernel.cpp)."""
+    from .kernel import Function, Kernel, builtin_function
+
+    if isinstance(obj, pytypes.ModuleType):
+        if _is_treadle_module(obj) or obj.__name__ == "warp":
+            return ("module", "treadle")
+        if obj is math:
+            return ("module", "math")
+        handle = "py:" + obj.__name__
+        _module_handles[handle] = obj
+        return ("module", handle)
+    if isinstance(obj, Kernel):
+        return obj._descriptor()
+    if isinstance(obj, Function):
+        return obj._descriptor()
+    if isinstance(obj, builtin_function):
+        return ("builtin", obj.__name__)
+    if obj is builtins.float:
+        return ("type", "float32")
+    if obj is builtins.int:
+        return ("type", "int32")
+    if obj is builtins.bool:
+        return ("type", "bool")
+    if isinstance(obj, builtins.bool) or isinstance(obj, np.bool_):
+        return ("const", "bool", int(obj))
+    if isinstance(obj, builtins.int):
+        return ("const", "int", obj)
+    if isinstance(obj, builtins.float):
+        return ("const", "float", obj)
+    if isinstance(obj, np.generic) and obj.dtype.kind in "iuf":
+        spec = wptypes.dtype_from_numpy(obj.dtype)._spec
+        return ("const", spec, obj.item())
+    if isinstance(obj, wptypes.scalar_base):
+        return ("const", type(obj)._spec, obj.value)
+    if isinstance(obj, type) and issubclass(obj, wptypes.scalar_base) and obj._spec:
+        return ("type", obj._spec)
+    spec = getattr(obj, "_type_spec", None)
+    if callable(spec):
+        try:
+            return ("type", spec())
+        except Exception:  # an array annotation without a usable dtype
+            pass
+    if getattr(obj, "__name__", None) in ("array", "array1d", "array2d", "array3d", "array4d") and (
+        getattr(obj, "__module__", "") or ""
+    ).startswith("treadle"):
+        return ("builtin", obj.__name__)
+    return ("unsupported", type(obj).__name__)
+
+
+def make_lookup(func):
+    """lookup(name) and lookup_attribute(handle, name) over a Python function's namespace."""
+    closure = {}
+    code = getattr(func, "__code__", None)
+    if code is not None and func.__closure__:
+        for name, cell in zip(code.co_freevars, func.__closure__):
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
+    globals_ = getattr(func, "__globals__", {})
+
+    def lookup(name):
+        if name in closure:
+            return describe(closure[name])
+        if name in globals_:
+            return describe(globals_[name])
+        return None
+
+    def lookup_attribute(handle, name):
+        module = _module_handles.get(handle) or sys.modules.get(handle[3:])
+        if module is None or not hasattr(module, name):
+            return None
+        return describe(getattr(module, name))
+
+    return lookup, lookup_attribute

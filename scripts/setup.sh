@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# scripts/setup.sh -- installs treadle's build dependencies and builds it in build/ (idempotent)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v cmake >/dev/null || need_apt+=(cmake)
+command -v ninja >/dev/null || need_apt+=(ninja-build)
+command -v c++ >/dev/null || need_apt+=(g++)
+[ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "setup: installing ${need_apt[*]} with apt-get"
+    apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
+fi
+
+PYTHON=${PYTHON:-python3}
+if ! "$PYTHON" -c "import nanobind, numpy, pytest" 2>/dev/null; then
+    echo "setup: installing Python build and test dependencies"
+    "$PYTHON" -m pip install -q -r requirements-dev.txt
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$(command -v "$PYTHON")" >/dev/null
+cmake --build build

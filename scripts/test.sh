@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# scripts/test.sh -- sets up treadle and runs every test: size check, C++ tests, Python tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+PYTHON=${PYTHON:-python3}
+
+echo "== file size check"
+bash scripts/check_file_sizes.sh
+
+echo "== C++ tests"
+# A private kernel cache, so tests never see (or disturb) the user's cache.
+export TREADLE_CACHE_DIR="${TREADLE_CACHE_DIR:-$PWD/build/test-cache}"
+(cd build && ctest --output-on-failure -j2)
+
+echo "== Python tests"
+PYTHONPATH=python "$PYTHON" -m pytest -q tests/python

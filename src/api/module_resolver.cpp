@@ -1,0 +1,230 @@
+// src/api/module_resolver.cpp -- reads a module file's top level for the C++ loader
+#include "api/module_resolver.h"
+
+#include <cmath>
+
+namespace treadle {
+
+using ast::ExprKind;
+using sema::GlobalValue;
+
+namespace {
+
+bool is_treadle_module(const std::string& name) { return name == "treadle" || name == "warp"; }
+
+/// `wp.kernel`, `kernel`, `wp.kernel(...)` -> "kernel"; likewise "func"; else "".
+std::string decorator_kind(const ast::Expr& d, const std::map<std::string, GlobalValue>& names) {
+    const ast::Expr* e = &d;
+    if (e->kind == ExprKind::Call) e = e->args[0].get();
+    if (e->kind == ExprKind::Attribute && e->args[0]->kind == ExprKind::Name) {
+        auto it = names.find(e->args[0]->name);
+        if (it != names.end() && it->second.kind == GlobalValue::Kind::Module &&
+            it->second.module == "treadle")
+            return e->name;
+    }
+    if (e->kind == ExprKind::Name) {
+        auto it = names.find(e->name);
+        if (it != names.end() && it->second.kind == GlobalValue::Kind::Builtin)
+            return it->second.what;
+    }
+    return "";
+}
+
+/// Evaluates a constant expression of the module's top level; false when it is not one.
+bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>& names,
+                   sema::ConstValue& out) {
+    switch (e.kind) {
+        case ExprKind::Constant:
+            if (e.const_kind == ast::ConstKind::Int) {
+                out = {e.int_value > 0x7fffffffull ? sema::int64_type() : sema::int32_type(), true,
+                       (int64_t)e.int_value, 0};
+                return true;
+            }
+            if (e.const_kind == ast::ConstKind::Float) {
+                out = {sema::float32_type(), true, 0, e.float_value};
+                return true;
+            }
+            if (e.const_kind == ast::ConstKind::Bool) {
+                out = {sema::bool_type(), false, (int64_t)e.int_value, 0};
+                return true;
+            }
+            return false;
+        case ExprKind::Name: {
+            auto it = names.find(e.name);
+            if (it == names.end() || it->second.kind != GlobalValue::Kind::Constant) return false;
+            out = it->second.constant;
+            return true;
+        }
+        case ExprKind::UnaryOp:
+            if (e.unary_op != ast::UnaryOpKind::Neg && e.unary_op != ast::UnaryOpKind::Pos)
+                return false;
+            if (!eval_constant(*e.args[0], names, out)) return false;
+            if (e.unary_op == ast::UnaryOpKind::Neg) {
+                out.i = -out.i;
+                out.f = -out.f;
+            }
+            return true;
+        case ExprKind::BinOp: {
+            sema::ConstValue a, b;
+            if (!eval_constant(*e.args[0], names, a) || !eval_constant(*e.args[1], names, b))
+                return false;
+            bool fl = a.type->is_float() || b.type->is_float();
+            double x = a.type->is_float() ? a.f : (double)a.i;
+            double y = b.type->is_float() ? b.f : (double)b.i;
+            out = a.weak ? b : a;
+            out.weak = a.weak && b.weak;
+            if (fl && !out.type->is_float()) out.type = sema::float32_type();
+            switch (e.bin_op) {
+                case ast::BinOpKind::Add: out.f = x + y; out.i = a.i + b.i; break;
+                case ast::BinOpKind::Sub: out.f = x - y; out.i = a.i - b.i; break;
+                case ast::BinOpKind::Mul: out.f = x * y; out.i = a.i * b.i; break;
+                case ast::BinOpKind::Div:
+                    if (y == 0) return false;
+                    out.f = x / y;
+                    if (!fl) out.type = sema::float32_type();
+                    break;
+                case ast::BinOpKind::Pow: out.f = std::pow(x, y); if (!fl) return false; break;
+                default: return false;
+            }
+            return true;
+        }
+        case ExprKind::Call: {
+            // wp.constant(x) and typed scalars wp.float64(x).
+            const ast::Expr& callee = *e.args[0];
+            if (e.args.size() != 2 || callee.kind != ExprKind::Attribute ||
+                callee.args[0]->kind != ExprKind::Name)
+                return false;
+            auto mod = names.find(callee.args[0]->name);
+            if (mod == names.end() || mod->second.kind != GlobalValue::Kind::Module ||
+                mod->second.module != "treadle")
+                return false;
+            if (!eval_constant(*e.args[1], names, out)) return false;
+            if (callee.name == "constant") return true;
+            const sema::Type* t = sema::type_from_spec(callee.name);
+            if (!t || !t->is_scalar() || callee.name == "int" || callee.name == "float") return false;
+            if (t->is_float() && !out.type->is_float()) out.f = (double)out.i;
+            if (!t->is_float() && out.type->is_float()) out.i = (int64_t)out.f;
+            out.type = t;
+            out.weak = false;
+            return true;
+        }
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
+    : m_module(std::move(module)) {}
+
+void ModuleResolver::attach(const std::shared_ptr<ModuleResolver>& self) {
+    for (const auto& s : m_module->body) {
+        switch (s->kind) {
+            case ast::StmtKind::Import:
+                for (const auto& n : s->imports) {
+                    std::string alias = n.asname.empty() ? n.name : n.asname;
+                    GlobalValue g;
+                    g.kind = GlobalValue::Kind::Module;
+                    g.module = is_treadle_module(n.name) ? "treadle"
+                               : n.name == "math"        ? "math"
+                                                         : "py:" + n.name;
+                    if (n.asname.empty() && n.name.find('.') != std::string::npos) continue;
+                    m_names[alias] = g;
+                }
+                break;
+            case ast::StmtKind::ImportFrom:
+                for (const auto& n : s->imports) {
+                    std::string alias = n.asname.empty() ? n.name : n.asname;
+                    GlobalValue g;
+                    if (is_treadle_module(s->module) || s->module == "treadle.types" ||
+                        s->module == "warp.types") {
+                        if (const sema::Type* t = sema::type_from_spec(n.name);
+                            t && n.name != "int" && n.name != "float") {
+                            g.kind = GlobalValue::Kind::Type;
+                            g.type = t;
+                        } else {
+                            g.kind = GlobalValue::Kind::Builtin;
+                            g.what = n.name;
+                        }
+                    } else {
+                        g.kind = GlobalValue::Kind::Unsupported;
+                        g.what = "object imported from " + s->module;
+                    }
+                    m_names[alias] = g;
+                }
+                break;
+            case ast::StmtKind::Assign:
+            case ast::StmtKind::AnnAssign: {
+                if (s->targets.size() != 1 || s->targets[0]->kind != ExprKind::Name || !s->value)
+                    break;
+                GlobalValue g;
+                if (eval_constant(*s->value, m_names, g.constant)) {
+                    g.kind = GlobalValue::Kind::Constant;
+                } else {
+                    g.kind = GlobalValue::Kind::Unsupported;
+                    g.what = "value that is not a compile-time constant";
+                }
+                m_names[s->targets[0]->name] = g;
+                break;
+            }
+            case ast::StmtKind::FunctionDef: {
+                std::string kind;
+                for (const auto& d : s->decorators) {
+                    std::string k = decorator_kind(*d, m_names);
+                    if (k == "kernel" || k == "func") kind = k;
+                }
+                GlobalValue g;
+                if (kind.empty()) {
+                    g.kind = GlobalValue::Kind::Unsupported;
+                    g.what = "function (not decorated with @wp.func)";
+                } else {
+                    auto fn = std::make_shared<sema::FunctionSource>();
+                    fn->key = m_module->source->path + ":" + s->name + ":" +
+                              std::to_string(s->span.line);
+                    fn->name = s->name;
+                    fn->source = m_module->source;
+                    fn->resolver = self;
+                    fn->is_kernel = kind == "kernel";
+                    fn->parsed = m_module;
+                    fn->def = s.get();
+                    g.kind = GlobalValue::Kind::Function;
+                    g.function = fn;
+                    if (fn->is_kernel) m_kernels.push_back(s->name);
+                }
+                m_names[s->name] = g;
+                break;
+            }
+            case ast::StmtKind::ClassDef: {
+                GlobalValue g;
+                g.kind = GlobalValue::Kind::Unsupported;
+                g.what = "class";
+                m_names[s->name] = g;
+                break;
+            }
+            default:
+                break;
+        }
+    }
+}
+
+GlobalValue ModuleResolver::lookup(const std::string& name) {
+    auto it = m_names.find(name);
+    return it == m_names.end() ? GlobalValue{} : it->second;
+}
+
+GlobalValue ModuleResolver::lookup_attribute(const std::string& module,
+                                             const std::string& attribute) {
+    GlobalValue g;
+    g.kind = GlobalValue::Kind::Unsupported;
+    g.what = "attribute of module '" + module.substr(3) + "' (" + attribute + ")";
+    return g;
+}
+
+std::shared_ptr<sema::FunctionSource> ModuleResolver::function(const std::string& name) const {
+    auto it = m_names.find(name);
+    if (it == m_names.end() || it->second.kind != GlobalValue::Kind::Function) return nullptr;
+    return it->second.function;
+}
+
+}  // namespace treadle

@@ -1,0 +1,48 @@
+// src/codegen/emitter.h -- C++ source generation from IR, shared by the CPU and CUDA back ends
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace treadle::codegen {
+
+/// Layout of one kernel parameter in the packed parameter block (C struct rules).
+struct ParamLayout {
+    std::string name;
+    const sema::Type* type = nullptr;
+    size_t offset = 0;
+};
+
+/// Computes the parameter block layout of a kernel; returns its total size.
+size_t layout_params(const ir::Function& kernel, std::vector<ParamLayout>& out);
+
+/// What differs between back ends. The shared Emitter asks the back end for the prologue,
+/// the qualifiers of device functions and the kernel entry point; everything else is common.
+class Backend {
+public:
+    virtual ~Backend() = default;
+    /// "cpu" or "cuda".
+    virtual const char* name() const = 0;
+    /// #include lines and definitions placed before everything else.
+    virtual std::string prologue() const = 0;
+    /// Qualifier of user functions and the kernel body ("static inline", "static __device__").
+    virtual const char* function_qualifier() const = 0;
+    /// The exported entry point that runs the kernel body over a range of launch indices.
+    virtual std::string entry(const ir::Function& kernel, const std::string& params_struct,
+                              const std::string& body_name) const = 0;
+};
+
+/// The CPU back end: the body runs in a loop over [begin, end) on a pool thread;
+/// entry: extern "C" void treadle_cpu_entry(const void* params,
+///        const wp::launch_bounds_t* bounds, int64 begin, int64 end).
+const Backend& cpu_backend();
+
+/// Name of the CPU entry symbol in every generated shared object.
+inline constexpr const char* k_cpu_entry_symbol = "treadle_cpu_entry";
+
+/// Generates the complete, deterministic C++ source of a program for `backend`.
+std::string generate_source(const ir::Program& program, const Backend& backend);
+
+}  // namespace treadle::codegen

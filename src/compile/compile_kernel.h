@@ -1,0 +1,57 @@
+// src/compile/compile_kernel.h -- the whole pipeline, from a kernel's source to loaded code
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/dynlib.h"
+#include "sema/resolver.h"
+
+namespace treadle {
+
+/// One kernel parameter as the launcher packs it.
+struct KernelParam {
+    std::string name;
+    const sema::Type* type = nullptr;
+    size_t offset = 0;  ///< byte offset in the parameter block
+};
+
+/// Signature of the CPU entry point of every generated shared object.
+using CpuEntry = void (*)(const void* params, const void* bounds, int64_t begin, int64_t end);
+
+/// A kernel compiled and loaded for one device. Immutable once built; shared by every launch.
+/// A CompiledKernel exists only for a successful build, so a failed build can never launch.
+struct CompiledKernel {
+    std::string name;
+    std::vector<KernelParam> params;
+    size_t params_size = 0;
+    int tid_arity = 0;          ///< indices the kernel unpacks from wp.tid() (0: unused)
+    std::string key;            ///< full SHA-256 cache key
+    std::string source;         ///< generated C++
+    bool from_cache = false;    ///< loaded from the disk cache rather than built
+    double compile_seconds = 0; ///< host compiler time when built
+    std::shared_ptr<DynamicLibrary> library;
+    CpuEntry cpu_entry = nullptr;
+};
+
+/// Options that change generated or compiled code (and so are part of the cache key).
+struct CompileOptions {
+    std::string mode = "release";  ///< "release" | "debug"
+};
+
+/// The pipeline, in order: parse → infer types (typed IR) → verify → generate C++ for the
+/// CPU → hash → cache lookup → host compiler → publish → dlopen. Throws treadle::Error.
+std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
+                                                     const CompileOptions& options);
+
+/// Directory holding native/treadle/*.h (set by the front end; defaults to the build tree,
+/// then the install tree, overridable with TREADLE_NATIVE_DIR).
+void set_native_dir(const std::string& dir);
+const std::string& native_dir();
+
+/// Forgets loaded kernels (they stay loaded while launches hold them) and empties the disk
+/// cache.
+void clear_kernel_cache();
+
+}  // namespace treadle

@@ -1,0 +1,97 @@
+// src/ir/ir.h -- the typed, structured, three-address IR of a kernel or function
+//
+// Key structures: `Function` owns its variables (`Var`, named by `VarId`) and its body, a
+// `Block` of `Instr`. Every value an instruction produces is a fresh variable, so an adjoint
+// can later be attached to each one; user variables that are re-bound in branches or loops
+// are explicit mutable variables written by `Assign`. Control flow is structured: `If`,
+// `ForRange` and `Loop` own nested blocks. Start reading at `Instr`, then sema/infer.cpp
+// (which builds the IR) and codegen/emitter.cpp (which prints it as C++).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "ir/instr_kinds.h"
+#include "sema/resolver.h"
+#include "sema/types.h"
+
+namespace treadle::ir {
+
+using VarId = uint32_t;
+using sema::Type;
+
+enum class InstrKind {
+#define TREADLE_IR_ENUM(name, text) name,
+    TREADLE_IR_INSTR_KINDS(TREADLE_IR_ENUM)
+#undef TREADLE_IR_ENUM
+};
+
+/// Printed name of an instruction kind.
+const char* instr_name(InstrKind kind);
+
+/// A variable: a typed temporary or a mutable user variable.
+struct Var {
+    const Type* type = nullptr;
+    std::string hint;      ///< the user's name when there is one (for readable output)
+    bool mutable_ = false; ///< written by Assign (merge/loop-carried) or a loop counter
+    bool param = false;    ///< a function/kernel parameter
+};
+
+struct Function;
+struct Instr;
+using Block = std::vector<Instr>;
+
+/// One IR instruction; see instr_kinds.h for how each kind uses the fields.
+struct Instr {
+    InstrKind kind;
+    int line = 0;                 ///< Python source line (for #line and error reports)
+    std::vector<VarId> dsts;      ///< results (most kinds have exactly one)
+    std::vector<VarId> args;      ///< operands
+    std::string callee;           ///< native function or C operator
+    std::string text;             ///< Printf format
+    sema::ConstValue value;       ///< Const value, Shape dimension
+    const Function* func = nullptr;  ///< CallFunc target
+    Block body;                   ///< If then-block, loop body
+    Block orelse;                 ///< If else-block
+
+    Instr(InstrKind k, int l) : kind(k), line(l) {}
+};
+
+/// A kernel or user function in IR form.
+struct Function {
+    std::string name;           ///< Python name
+    std::string c_name;         ///< unique C++ name in the generated source
+    bool is_kernel = false;
+    std::vector<VarId> params;  ///< parameter variables, in order
+    std::vector<std::string> param_names;
+    const Type* return_type = nullptr;  ///< void, a scalar/array, or a tuple (out-params)
+    std::vector<Var> vars;
+    Block body;
+    int tid_arity = 0;          ///< kernels: number of indices wp.tid() unpacks (0 = unused)
+    std::shared_ptr<const ast::SourceFile> source;
+
+    VarId new_var(const Type* type, std::string hint = "", bool is_mutable = false) {
+        vars.push_back(Var{type, std::move(hint), is_mutable, false});
+        return (VarId)(vars.size() - 1);
+    }
+    const Type* type_of(VarId v) const { return vars[v].type; }
+};
+
+/// A kernel with every user function it calls (callees first, in a deterministic order).
+struct Program {
+    std::vector<std::unique_ptr<Function>> functions;
+    Function* kernel = nullptr;
+};
+
+/// Human-readable IR (TREADLE_DEBUG_CODEGEN=1 and golden tests).
+std::string print(const Function& f);
+std::string print(const Program& p);
+
+/// Checks structural invariants (operand counts, types, defined variables, breaks inside
+/// loops); returns an empty string when the IR is valid, else a description of the problem.
+std::string verify(const Function& f);
+
+}  // namespace treadle::ir

@@ -1,0 +1,113 @@
+// src/ir/verify.cpp -- structural checks of the IR, run after every pass in tests
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace treadle::ir {
+
+namespace {
+
+struct Verifier {
+    const Function& f;
+    std::vector<bool> defined;
+    std::string error;
+
+    void fail(const Instr& in, const std::string& what) {
+        if (error.empty())
+            error = std::string(instr_name(in.kind)) + " at line " + std::to_string(in.line) +
+                    ": " + what;
+    }
+
+    void use(const Instr& in, VarId v) {
+        if (v >= f.vars.size()) return fail(in, "operand %" + std::to_string(v) + " out of range");
+        if (!defined[v] && !f.vars[v].mutable_)
+            fail(in, "operand %" + std::to_string(v) + " used before definition");
+    }
+
+    void def(const Instr& in, VarId v) {
+        if (v >= f.vars.size()) return fail(in, "result %" + std::to_string(v) + " out of range");
+        if (defined[v] && !f.vars[v].mutable_)
+            fail(in, "%" + std::to_string(v) + " defined twice but not mutable");
+        defined[v] = true;
+    }
+
+    void expect_args(const Instr& in, size_t n) {
+        if (in.args.size() != n) fail(in, "expected " + std::to_string(n) + " operands");
+    }
+
+    void block(const Block& b, int loop_depth) {
+        for (const Instr& in : b) {
+            for (VarId a : in.args) use(in, a);
+            switch (in.kind) {
+                case InstrKind::Const:
+                    if (!in.value.type) fail(in, "constant without type");
+                    break;
+                case InstrKind::Copy:
+                case InstrKind::Cast:
+                case InstrKind::Print:
+                    expect_args(in, 1);
+                    break;
+                case InstrKind::Assign:
+                    expect_args(in, 1);
+                    if (in.dsts.size() == 1 && !f.vars[in.dsts[0]].mutable_)
+                        fail(in, "assign to an immutable variable");
+                    if (in.dsts.size() == 1 && in.args.size() == 1 &&
+                        f.type_of(in.dsts[0]) != f.type_of(in.args[0]))
+                        fail(in, "assign between different types");
+                    break;
+                case InstrKind::Compare:
+                    expect_args(in, 2);
+                    break;
+                case InstrKind::Select:
+                    expect_args(in, 3);
+                    break;
+                case InstrKind::Load:
+                case InstrKind::View:
+                case InstrKind::Store:
+                    if (in.args.empty() || !f.type_of(in.args[0])->is_array())
+                        fail(in, "first operand must be an array");
+                    break;
+                case InstrKind::Shape:
+                    expect_args(in, 1);
+                    break;
+                case InstrKind::CallFunc:
+                    if (!in.func) fail(in, "call without target");
+                    break;
+                case InstrKind::If:
+                    expect_args(in, 1);
+                    break;
+                case InstrKind::ForRange:
+                    expect_args(in, 3);
+                    if (in.dsts.size() != 1) fail(in, "loop needs one counter");
+                    break;
+                case InstrKind::Break:
+                case InstrKind::Continue:
+                    if (loop_depth == 0) fail(in, "outside a loop");
+                    break;
+                case InstrKind::Call:
+                case InstrKind::Logical:
+                case InstrKind::Tid:
+                case InstrKind::Printf:
+                case InstrKind::Loop:
+                case InstrKind::Return:
+                    break;
+            }
+            for (VarId d : in.dsts) def(in, d);
+            bool loop = in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop;
+            if (!in.body.empty()) block(in.body, loop_depth + (loop ? 1 : 0));
+            if (!in.orelse.empty()) block(in.orelse, loop_depth);
+        }
+    }
+};
+
+}  // namespace
+
+std::string verify(const Function& f) {
+    Verifier v{f, std::vector<bool>(f.vars.size(), false), {}};
+    for (VarId p : f.params) v.defined[p] = true;
+    v.block(f.body, 0);
+    return v.error;
+}
+
+}  // namespace treadle::ir

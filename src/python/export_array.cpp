@@ -1,0 +1,246 @@
+// src/python/export_array.cpp -- Python bindings of treadle::Array (the base of treadle.array)
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exports.h"
+#include "runtime/buffer.h"
+#include "treadle/array.h"
+#include "treadle/error.h"
+
+using treadle::Array;
+using treadle::Device;
+using treadle::DType;
+using treadle::Error;
+using treadle::ErrorKind;
+using treadle::ScalarType;
+
+namespace {
+
+namespace dl = nb::dlpack;
+
+DType dtype_from_name(const std::string& name) {
+    auto s = treadle::scalar_from_name(name);
+    if (!s) throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
+    return DType(*s);
+}
+
+dl::dtype to_dlpack(ScalarType s) {
+    const uint8_t bits = (uint8_t)(treadle::scalar_size(s) * 8);
+    if (s == ScalarType::Bool) return {(uint8_t)dl::dtype_code::Bool, 8, 1};
+    if (treadle::is_float(s)) return {(uint8_t)dl::dtype_code::Float, bits, 1};
+    if (treadle::is_signed(s)) return {(uint8_t)dl::dtype_code::Int, bits, 1};
+    return {(uint8_t)dl::dtype_code::UInt, bits, 1};
+}
+
+ScalarType from_dlpack(dl::dtype t) {
+    if (t.lanes == 1) {
+        for (int i = 0; i <= (int)ScalarType::Float64; ++i)
+            if (to_dlpack((ScalarType)i) == t) return (ScalarType)i;
+    }
+    throw Error(ErrorKind::Type, "unsupported array element type (DLPack code " +
+                                     std::to_string(t.code) + ", " + std::to_string(t.bits) +
+                                     " bits); supported: bool, int8..int64, uint8..uint64, "
+                                     "float16, float32, float64");
+}
+
+/// A keep-alive for memory owned by a Python object: releases it under the GIL, from any
+/// thread (a launch may drop the last reference to an array on a worker).
+std::shared_ptr<void> python_owner(nb::handle obj) {
+    obj.inc_ref();
+    return std::shared_ptr<void>(obj.ptr(), [](void* p) {
+        if (!Py_IsInitialized()) return;
+        nb::gil_scoped_acquire gil;
+        Py_DECREF(static_cast<PyObject*>(p));
+    });
+}
+
+using InputArray = nb::ndarray<nb::ro, nb::device::cpu>;
+
+/// Wraps a CPU ndarray (numpy or any DLPack / buffer exporter) without copying. `owner` is the
+/// Python object whose lifetime guards the memory.
+Array wrap_ndarray(const InputArray& nd, nb::handle owner) {
+    const ScalarType s = from_dlpack(nd.dtype());
+    const int64_t elem = (int64_t)treadle::scalar_size(s);
+    std::vector<int64_t> shape(nd.ndim()), strides(nd.ndim());
+    for (size_t d = 0; d < nd.ndim(); ++d) {
+        shape[d] = (int64_t)nd.shape(d);
+        strides[d] = nd.stride(d) * elem;  // nanobind strides count elements
+    }
+    return Array::wrap(const_cast<void*>(nd.data()), DType(s), shape, strides, Device::cpu(),
+                       owner ? python_owner(owner) : nullptr);
+}
+
+/// A numpy array aliasing `a` (CPU only); the capsule keeps the buffer alive.
+nb::ndarray<nb::numpy> to_numpy(const Array& a) {
+    if (a.is_null()) throw Error(ErrorKind::Value, "numpy(): the array is null");
+    if (!a.device().is_cpu())
+        throw Error(ErrorKind::Value, "numpy(): zero-copy export needs a CPU array");
+    const DType t = a.dtype();
+    const int64_t scalar = (int64_t)treadle::scalar_size(t.scalar);
+    size_t shape[treadle::k_max_dims + 2];
+    int64_t strides[treadle::k_max_dims + 2];
+    int ndim = a.ndim();
+    for (int d = 0; d < ndim; ++d) {
+        shape[d] = (size_t)a.shape(d);
+        strides[d] = a.stride(d) / scalar;
+    }
+    // Vector / matrix elements become trailing dimensions.
+    if (t.rows > 0 && t.cols > 0) {
+        shape[ndim] = (size_t)t.rows;
+        strides[ndim++] = t.cols;
+        shape[ndim] = (size_t)t.cols;
+        strides[ndim++] = 1;
+    } else if (t.rows > 0) {
+        shape[ndim] = (size_t)t.rows;
+        strides[ndim++] = 1;
+    }
+    Array* keep = new Array(a);
+    keep->set_grad(nullptr);
+    nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
+    return nb::ndarray<nb::numpy>(a.data(), (size_t)ndim, shape, owner, strides,
+                                  to_dlpack(t.scalar), nb::device::cpu::value);
+}
+
+nb::tuple to_tuple(const std::vector<int64_t>& v) {
+    nb::list l;
+    for (int64_t x : v) l.append(x);
+    return nb::tuple(l);
+}
+
+}  // namespace
+
+void export_array(nb::module_& m) {
+    nb::class_<Array>(m, "Array",
+                      "Native n-dimensional array (base class of treadle.array). Methods whose "
+                      "names start with '_' are internal; use treadle.array.")
+        .def(nb::init<>(), "A null array (no memory).")
+        // --- initialisation (called by treadle.array.__init__ on a null array) ---
+        .def(
+            "_init_empty",
+            [](Array& self, const std::string& dtype, const std::vector<int64_t>& shape,
+               const std::string& device, bool zero) {
+                DType t = dtype_from_name(dtype);
+                Device dev = Device::parse(device);
+                self = zero ? Array::zeros(t, shape, dev) : Array::empty(t, shape, dev);
+            },
+            nb::arg("dtype"), nb::arg("shape"), nb::arg("device"), nb::arg("zero"))
+        .def(
+            "_init_from_numpy",
+            [](Array& self, nb::object source, const std::string& device, bool copy) {
+                InputArray nd;
+                if (!nb::try_cast<InputArray>(source, nd))
+                    throw Error(ErrorKind::Type,
+                                "array(): cannot read data of type '" +
+                                    std::string(nb::type_name(source.type()).c_str()) +
+                                    "' as a CPU array with a supported dtype");
+                Device dev = Device::parse(device);
+                if (copy) {
+                    Array view = wrap_ndarray(nd, nb::handle());
+                    nb::gil_scoped_release nogil;
+                    self = view.clone(dev);
+                } else {
+                    if (!dev.is_cpu())
+                        throw Error(ErrorKind::Value,
+                                    "array(): copy=False needs the data and the array on the "
+                                    "same device ('cpu')");
+                    self = wrap_ndarray(nd, source);
+                }
+            },
+            nb::arg("source"), nb::arg("device"), nb::arg("copy"),
+            "Copies (copy=True) or aliases a CPU ndarray; `source` must export DLPack or the "
+            "buffer protocol with a supported dtype.")
+        .def(
+            "_init_from_ptr",
+            [](Array& self, uintptr_t ptr, const std::string& dtype,
+               const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+               const std::string& device, nb::object owner) {
+                self = Array::wrap(reinterpret_cast<void*>(ptr), dtype_from_name(dtype), shape,
+                                   strides, Device::parse(device),
+                                   owner.is_none() ? nullptr : python_owner(owner));
+            },
+            nb::arg("ptr"), nb::arg("dtype"), nb::arg("shape"), nb::arg("strides"),
+            nb::arg("device"), nb::arg("owner").none(),
+            "Wraps external memory (not owned; `owner`, if given, is kept alive).")
+        .def(
+            "_init_view_of", [](Array& self, const Array& other) { self = other; },
+            nb::arg("other"), "Makes this array a view of `other` (shares memory and grad).")
+        // --- read-only attributes ---
+        .def_prop_ro("_is_null", &Array::is_null)
+        .def_prop_ro("_ndim", &Array::ndim)
+        .def_prop_ro("_size", [](const Array& a) { return a.size(); })
+        .def_prop_ro("_shape", [](const Array& a) { return to_tuple(a.shape()); })
+        .def_prop_ro("_strides", [](const Array& a) { return to_tuple(a.strides()); })
+        .def_prop_ro("_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
+        .def_prop_ro("_dtype_name",
+                     [](const Array& a) { return std::string(treadle::scalar_name(a.dtype().scalar)); })
+        .def_prop_ro("_itemsize", [](const Array& a) { return a.dtype().size(); })
+        .def_prop_ro("_device_alias", [](const Array& a) { return a.device().alias(); })
+        .def_prop_ro("_is_contiguous", &Array::is_contiguous)
+        .def_prop_ro("_buffer_ptr",
+                     [](const Array& a) {
+                         return a.buffer() ? reinterpret_cast<uintptr_t>(a.buffer()->data())
+                                           : uintptr_t(0);
+                     })
+        .def_prop_ro("_buffer_size",
+                     [](const Array& a) { return a.buffer() ? a.buffer()->size() : size_t(0); })
+        // --- data ---
+        .def("_numpy", &to_numpy, "A numpy array aliasing this CPU array (no copy).")
+        .def("_zero", &Array::zero_, nb::call_guard<nb::gil_scoped_release>())
+        .def(
+            "_fill_bytes",
+            [](Array& self, nb::bytes value) {
+                std::string bytes(value.c_str(), value.size());
+                nb::gil_scoped_release nogil;
+                self.fill_bytes(bytes.data(), bytes.size());
+            },
+            nb::arg("value"), "Sets every element to the bytes of one element value.")
+        .def("_assign", &Array::assign, nb::arg("src"), nb::call_guard<nb::gil_scoped_release>())
+        .def(
+            "_clone",
+            [](const Array& self, const std::string& device) {
+                Device dev = Device::parse(device);
+                nb::gil_scoped_release nogil;
+                return self.clone(dev);
+            },
+            nb::arg("device"))
+        // --- views (share memory; the grad, if any, is viewed the same way) ---
+        .def("_reshape", &Array::reshape, nb::arg("shape"))
+        .def("_transpose", &Array::transpose, nb::arg("axes"))
+        .def("_slice", &Array::slice, nb::arg("dim"), nb::arg("begin"), nb::arg("end"),
+             nb::arg("step"))
+        .def("_index", &Array::index, nb::arg("i"))
+        .def("_select", &Array::select, nb::arg("dim"), nb::arg("i"))
+        .def(
+            "_view_as",
+            [](const Array& self, const std::string& dtype) {
+                return self.view_as(dtype_from_name(dtype));
+            },
+            nb::arg("dtype"))
+        // --- gradient ---
+        .def_prop_ro("_has_grad", [](const Array& a) { return a.grad() != nullptr; })
+        .def("_get_grad",
+             [](const Array& a) -> std::optional<Array> {
+                 if (!a.grad()) return std::nullopt;
+                 return *a.grad();
+             })
+        .def(
+            "_set_grad",
+            [](Array& self, std::optional<Array> grad) {
+                if (!grad) {
+                    self.set_grad(nullptr);
+                    return;
+                }
+                auto g = std::make_shared<Array>(*grad);
+                g->set_grad(nullptr);
+                self.set_grad(std::move(g));
+            },
+            nb::arg("grad").none());
+}

@@ -1,0 +1,77 @@
+// src/python/export_errors.cpp -- translation of treadle::Error into Python exceptions
+#include <exception>
+
+#include "exports.h"
+#include "treadle/error.h"
+
+namespace {
+
+// Created once by export_errors(); owned by the module (one extra reference kept here).
+PyObject* g_compile_error = nullptr;
+PyObject* g_launch_error = nullptr;
+
+/// Raises SyntaxError(msg, (filename, lineno, offset, text)) so that Python prints the
+/// location and caret the usual way.
+void raise_syntax_error(const treadle::Error& e) {
+    const treadle::SourceLocation& w = e.where();
+    if (w.line <= 0) {
+        PyErr_SetString(PyExc_SyntaxError, e.what());
+        return;
+    }
+    PyObject* exc = PyObject_CallFunction(PyExc_SyntaxError, "s(siis)", e.message().c_str(),
+                                          w.file.c_str(), w.line, w.col, w.line_text.c_str());
+    if (!exc) return;  // the failed call left its own exception set
+    PyErr_SetObject(PyExc_SyntaxError, exc);
+    Py_DECREF(exc);
+}
+
+void translate(const std::exception_ptr& p, void*) {
+    try {
+        std::rethrow_exception(p);
+    } catch (const treadle::Error& e) {
+        switch (e.kind()) {
+            case treadle::ErrorKind::Syntax:
+                raise_syntax_error(e);
+                return;
+            case treadle::ErrorKind::Type:
+                PyErr_SetString(PyExc_TypeError, e.what());
+                return;
+            case treadle::ErrorKind::Value:
+            case treadle::ErrorKind::Bounds:
+                PyErr_SetString(PyExc_ValueError, e.what());
+                return;
+            case treadle::ErrorKind::OutOfMemory:
+                PyErr_SetString(PyExc_MemoryError, e.what());
+                return;
+            case treadle::ErrorKind::Compile:
+                PyErr_SetString(g_compile_error, e.what());
+                return;
+            case treadle::ErrorKind::Launch:
+                PyErr_SetString(g_launch_error, e.what());
+                return;
+            case treadle::ErrorKind::Runtime:
+                PyErr_SetString(PyExc_RuntimeError, e.what());
+                return;
+        }
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+}
+
+PyObject* new_exception(nb::module_& m, const char* name, const char* doc) {
+    std::string qualified = std::string("treadle._treadle.") + name;
+    PyObject* cls =
+        PyErr_NewExceptionWithDoc(qualified.c_str(), doc, PyExc_RuntimeError, nullptr);
+    if (!cls) throw nb::python_error();
+    m.attr(name) = nb::borrow(cls);
+    return cls;
+}
+
+}  // namespace
+
+void export_errors(nb::module_& m) {
+    g_compile_error = new_exception(m, "CompileError",
+                                    "A kernel or function could not be compiled (treadle).");
+    g_launch_error = new_exception(m, "LaunchError",
+                                   "A kernel launch was rejected or failed (treadle).");
+    nb::register_exception_translator(translate);
+}

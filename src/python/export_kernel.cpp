@@ -1,0 +1,218 @@
+// src/python/export_kernel.cpp -- kernel compilation and launch for the Python front end
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/vector.h>
+
+#include <vector>
+
+#include "compile/compile_kernel.h"
+#include "compile/kernel_cache.h"
+#include "exports.h"
+#include "runtime/launch.h"
+#include "sema/builtins.h"
+
+namespace {
+
+using treadle::CompiledKernel;
+using treadle::sema::GlobalValue;
+
+/// A compiled kernel as Python holds it.
+struct KernelHandle {
+    std::shared_ptr<const CompiledKernel> k;
+};
+
+/// Resolver backed by two Python callables of the front end (treadle/resolver.py):
+/// lookup(name) and lookup_attribute(module_handle, name), each returning a descriptor tuple.
+class PyResolver : public treadle::sema::Resolver {
+public:
+    PyResolver(nb::object lookup, nb::object lookup_attr)
+        : m_lookup(std::move(lookup)), m_lookup_attr(std::move(lookup_attr)) {}
+
+    GlobalValue lookup(const std::string& name) override { return convert(m_lookup(name)); }
+    GlobalValue lookup_attribute(const std::string& module, const std::string& attr) override {
+        return convert(m_lookup_attr(module, attr));
+    }
+
+    static GlobalValue convert(nb::handle d) {
+        GlobalValue g;
+        if (d.is_none()) return g;
+        nb::tuple t = nb::cast<nb::tuple>(d);
+        std::string kind = nb::cast<std::string>(t[0]);
+        if (kind == "module") {
+            g.kind = GlobalValue::Kind::Module;
+            g.module = nb::cast<std::string>(t[1]);
+        } else if (kind == "const") {
+            std::string spec = nb::cast<std::string>(t[1]);
+            g.kind = GlobalValue::Kind::Constant;
+            g.constant.weak = spec == "int" || spec == "float";
+            const treadle::sema::Type* type = treadle::sema::type_from_spec(spec);
+            if (!type || !type->is_scalar()) {
+                g.kind = GlobalValue::Kind::Unsupported;
+                g.what = "constant of type " + spec;
+                return g;
+            }
+            g.constant.type = type;
+            if (type->is_float())
+                g.constant.f = nb::cast<double>(t[2]);
+            else if (type->scalar == treadle::ScalarType::UInt64)
+                g.constant.i = (int64_t)nb::cast<uint64_t>(t[2]);
+            else
+                g.constant.i = nb::cast<int64_t>(t[2]);
+            if (spec == "int" && (g.constant.i > INT32_MAX || g.constant.i < INT32_MIN))
+                g.constant.type = treadle::sema::int64_type();
+        } else if (kind == "type") {
+            g.kind = GlobalValue::Kind::Type;
+            g.type = treadle::sema::type_from_spec(nb::cast<std::string>(t[1]));
+            if (!g.type) {
+                g.kind = GlobalValue::Kind::Unsupported;
+                g.what = "type " + nb::cast<std::string>(t[1]);
+            }
+        } else if (kind == "builtin") {
+            g.kind = GlobalValue::Kind::Builtin;
+            g.what = nb::cast<std::string>(t[1]);
+        } else if (kind == "func") {
+            g.kind = GlobalValue::Kind::Function;
+            g.function = make_function(t);
+        } else {
+            g.kind = GlobalValue::Kind::Unsupported;
+            g.what = nb::cast<std::string>(t[1]);
+        }
+        return g;
+    }
+
+    /// ("func", key, name, source, file, first_line, is_kernel, lookup, lookup_attr)
+    static std::shared_ptr<treadle::sema::FunctionSource> make_function(nb::tuple t) {
+        auto fn = std::make_shared<treadle::sema::FunctionSource>();
+        fn->key = nb::cast<std::string>(t[1]);
+        fn->name = nb::cast<std::string>(t[2]);
+        fn->source = treadle::ast::make_source(nb::cast<std::string>(t[4]),
+                                               nb::cast<std::string>(t[3]), nb::cast<int>(t[5]));
+        fn->is_kernel = nb::cast<bool>(t[6]);
+        fn->resolver = std::make_shared<PyResolver>(nb::borrow(t[7]), nb::borrow(t[8]));
+        return fn;
+    }
+
+private:
+    nb::object m_lookup;
+    nb::object m_lookup_attr;
+};
+
+KernelHandle compile(nb::tuple descriptor, const std::string& mode) {
+    auto fn = PyResolver::make_function(descriptor);
+    treadle::CompileOptions options;
+    options.mode = mode;
+    return KernelHandle{treadle::compile_kernel(*fn, options)};
+}
+
+std::vector<int64_t> launch_dims(nb::handle dim) {
+    std::vector<int64_t> out;
+    if (PyLong_Check(dim.ptr())) {
+        out.push_back(nb::cast<int64_t>(dim));
+        return out;
+    }
+    for (nb::handle d : nb::iter(dim)) out.push_back(nb::cast<int64_t>(d));
+    return out;
+}
+
+[[noreturn]] void type_error(const CompiledKernel& k, const treadle::KernelParam& p,
+                             const std::string& what) {
+    throw treadle::Error(treadle::ErrorKind::Type, k.name + "(): argument '" + p.name + "' " + what);
+}
+
+std::string py_type_name(nb::handle o) { return nb::cast<std::string>(nb::type_name(o.type())); }
+
+void launch(const KernelHandle& h, nb::handle dim, nb::sequence args) {
+    const CompiledKernel& k = *h.k;
+    size_t n = nb::len(args);
+    if (n != k.params.size())
+        throw treadle::Error(treadle::ErrorKind::Type,
+                             k.name + "(): takes " + std::to_string(k.params.size()) +
+                                 " arguments but " + std::to_string(n) + " were given");
+    treadle::LaunchBounds bounds = treadle::make_bounds(k, launch_dims(dim));
+    alignas(16) uint8_t small[512];
+    std::vector<uint8_t> large;
+    uint8_t* block = small;
+    if (k.params_size > sizeof(small)) {
+        large.resize(k.params_size);
+        block = large.data();
+    }
+    treadle::Device cpu = treadle::Device::cpu();
+    for (size_t i = 0; i < n; ++i) {
+        const treadle::KernelParam& p = k.params[i];
+        nb::handle o = args[i];
+        if (p.type->is_array()) {
+            if (o.is_none()) {
+                treadle::pack_array(block, k, p, treadle::Array(), cpu);
+                continue;
+            }
+            treadle::Array* a = nullptr;
+            if (!nb::try_cast<treadle::Array*>(o, a) || !a)
+                type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+            treadle::pack_array(block, k, p, *a, cpu);
+            continue;
+        }
+        PyObject* po = o.ptr();
+        if (PyBool_Check(po)) {
+            treadle::pack_int(block, k, p, po == Py_True, true);
+        } else if (PyLong_Check(po)) {
+            int overflow = 0;
+            long long v = PyLong_AsLongLongAndOverflow(po, &overflow);
+            if (overflow) type_error(k, p, "is an integer too large for " + p.type->name);
+            treadle::pack_int(block, k, p, v, false);
+        } else if (PyFloat_Check(po)) {
+            treadle::pack_float(block, k, p, PyFloat_AS_DOUBLE(po));
+        } else if (p.type->is_float() && PyObject_HasAttrString(po, "__float__")) {
+            double v = PyFloat_AsDouble(po);
+            if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+            treadle::pack_float(block, k, p, v);
+        } else if (p.type->is_scalar() && PyIndex_Check(po)) {
+            nb::object idx = nb::steal(PyNumber_Index(po));
+            if (!idx.is_valid()) throw nb::python_error();
+            treadle::pack_int(block, k, p, nb::cast<int64_t>(idx), false);
+        } else if (nb::hasattr(o, "value") && p.type->is_scalar()) {
+            nb::object v = o.attr("value");
+            if (p.type->is_float())
+                treadle::pack_float(block, k, p, nb::cast<double>(v));
+            else
+                treadle::pack_int(block, k, p, nb::cast<int64_t>(v), false);
+        } else {
+            type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+        }
+    }
+    nb::gil_scoped_release release;
+    treadle::run_cpu(k, bounds, block);
+}
+
+}  // namespace
+
+void export_kernel(nb::module_& m) {
+    nb::class_<KernelHandle>(m, "CompiledKernel")
+        .def_prop_ro("name", [](const KernelHandle& h) { return h.k->name; })
+        .def_prop_ro("key", [](const KernelHandle& h) { return h.k->key; })
+        .def_prop_ro("source", [](const KernelHandle& h) { return h.k->source; })
+        .def_prop_ro("from_cache", [](const KernelHandle& h) { return h.k->from_cache; })
+        .def_prop_ro("compile_seconds", [](const KernelHandle& h) { return h.k->compile_seconds; })
+        .def_prop_ro("tid_arity", [](const KernelHandle& h) { return h.k->tid_arity; })
+        .def_prop_ro("params", [](const KernelHandle& h) {
+            std::vector<std::pair<std::string, std::string>> out;
+            for (const auto& p : h.k->params) out.emplace_back(p.name, treadle::sema::type_spec(p.type));
+            return out;
+        });
+    m.def("compile_kernel", &compile, nb::arg("descriptor"), nb::arg("mode"),
+          "Compiles a kernel described by a ('func', key, name, source, file, line, True, "
+          "lookup, lookup_attr) tuple.");
+    m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim"), nb::arg("args"),
+          "Packs the arguments and runs the kernel on the CPU.");
+    m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
+    m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
+    m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });
+    m.def("set_kernel_cache_dir", [](const std::string& d) { treadle::kernel_cache().set_root(d); });
+    m.def("builtin_names", []() {
+        std::vector<std::string> out;
+        for (const auto& b : treadle::sema::builtin_table())
+            if (b.kind != treadle::sema::BuiltinKind::Operator &&
+                b.kind != treadle::sema::BuiltinKind::Compare)
+                out.push_back(b.name);
+        return out;
+    });
+}

@@ -1,0 +1,15 @@
+// src/python/exports.h -- the export_* functions that fill the _treadle extension module
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace nb = nanobind;
+
+/// Exception classes and the translator of treadle::Error into Python exceptions.
+void export_errors(nb::module_& m);
+/// _treadle.Device and device queries.
+void export_device(nb::module_& m);
+/// _treadle.Array: the native base of treadle.array.
+void export_array(nb::module_& m);
+/// Kernel compilation and launch.
+void export_kernel(nb::module_& m);

@@ -1,0 +1,394 @@
+// src/runtime/array.cpp -- allocation, strided copies and zero-copy views of treadle::Array
+#include "treadle/array.h"
+
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "runtime/buffer.h"
+#include "treadle/error.h"
+
+namespace treadle {
+
+namespace {
+
+constexpr int64_t k_max_dim_size = int64_t(1) << 31;
+
+std::string shape_str(const int64_t* shape, int ndim) {
+    std::string s = "(";
+    for (int i = 0; i < ndim; ++i) {
+        if (i) s += ", ";
+        s += std::to_string(shape[i]);
+    }
+    if (ndim == 1) s += ",";
+    return s + ")";
+}
+
+std::string shape_str(const std::vector<int64_t>& shape) {
+    return shape_str(shape.data(), (int)shape.size());
+}
+
+std::string dtype_str(const DType& t) {
+    std::string s = scalar_name(t.scalar);
+    if (t.rows > 0)
+        s += "[" + std::to_string(t.rows) + (t.cols > 0 ? "x" + std::to_string(t.cols) : "") + "]";
+    return s;
+}
+
+/// Checks the number and range of dimensions; returns the element count.
+int64_t checked_size(const std::vector<int64_t>& shape, size_t elem_size) {
+    if (shape.size() > (size_t)k_max_dims)
+        throw Error(ErrorKind::Value, "array shape " + shape_str(shape) + " has " +
+                                          std::to_string(shape.size()) +
+                                          " dimensions; at most 4 are supported");
+    int64_t size = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (shape[d] < 0 || shape[d] >= k_max_dim_size)
+            throw Error(ErrorKind::Value, "array shape " + shape_str(shape) + ": dimension " +
+                                              std::to_string(d) + " has size " +
+                                              std::to_string(shape[d]) +
+                                              "; each size must be in [0, 2^31)");
+        size *= shape[d];
+        // Four factors below 2^31 can overflow: bound the running product by bytes.
+        if (size > std::numeric_limits<int64_t>::max() / 8 / (int64_t)elem_size)
+            throw Error(ErrorKind::Value, "array shape " + shape_str(shape) + " is too large");
+    }
+    return size;
+}
+
+/// Shape and byte strides padded with leading unit dimensions to exactly 4 dimensions.
+struct Layout4 {
+    int64_t shape[k_max_dims];
+    int64_t stride[k_max_dims];
+};
+
+Layout4 pad4(const Array& a) {
+    Layout4 l;
+    int pad = k_max_dims - a.ndim();
+    for (int d = 0; d < k_max_dims; ++d) {
+        l.shape[d] = d < pad ? 1 : a.shape(d - pad);
+        l.stride[d] = d < pad ? 0 : a.stride(d - pad);
+    }
+    return l;
+}
+
+/// Calls row(ptr, inner_count, inner_stride) for every innermost row of `a`.
+template <typename Row>
+void for_each_row(const Array& a, Row&& row) {
+    if (a.size() == 0) return;
+    Layout4 l = pad4(a);
+    char* base = static_cast<char*>(a.data());
+    for (int64_t i0 = 0; i0 < l.shape[0]; ++i0)
+        for (int64_t i1 = 0; i1 < l.shape[1]; ++i1)
+            for (int64_t i2 = 0; i2 < l.shape[2]; ++i2)
+                row(base + i0 * l.stride[0] + i1 * l.stride[1] + i2 * l.stride[2], l.shape[3],
+                    l.stride[3]);
+}
+
+void check_cpu(const Device& device, const char* what) {
+    if (!device.is_cpu())
+        throw Error(ErrorKind::Value, std::string(what) + ": device '" + device.alias() +
+                                          "' is not available in this build of treadle");
+}
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape, size_t elem) {
+    std::vector<int64_t> strides(shape.size());
+    int64_t s = (int64_t)elem;
+    for (int d = (int)shape.size() - 1; d >= 0; --d) {
+        strides[d] = s;
+        s *= shape[d] > 0 ? shape[d] : 1;
+    }
+    return strides;
+}
+
+}  // namespace
+
+size_t DType::size() const {
+    size_t n = scalar_size(scalar);
+    if (rows > 0) n *= (size_t)rows;
+    if (cols > 0) n *= (size_t)cols;
+    return n;
+}
+
+Array Array::allocate(DType dtype, const std::vector<int64_t>& shape, Device device, bool zero) {
+    check_cpu(device, "array allocation");
+    const size_t elem = dtype.size();
+    const int64_t size = checked_size(shape, elem);
+    Array a;
+    a.m_dtype = dtype;
+    a.m_ndim = (int)shape.size();
+    std::vector<int64_t> strides = contiguous_strides(shape, elem);
+    for (int d = 0; d < a.m_ndim; ++d) {
+        a.m_shape[d] = shape[d];
+        a.m_strides[d] = strides[d];
+    }
+    a.m_size = size;
+    a.m_device = device;
+    a.m_buffer = make_cpu_buffer((size_t)size * elem, zero);
+    a.m_data = a.m_buffer->data();
+    return a;
+}
+
+Array Array::empty(DType dtype, const std::vector<int64_t>& shape, Device device) {
+    return allocate(dtype, shape, device, false);
+}
+
+Array Array::zeros(DType dtype, const std::vector<int64_t>& shape, Device device) {
+    return allocate(dtype, shape, device, true);
+}
+
+Array Array::wrap(void* data, DType dtype, const std::vector<int64_t>& shape,
+                  const std::vector<int64_t>& byte_strides, Device device,
+                  std::shared_ptr<void> owner) {
+    check_cpu(device, "array wrap");
+    const size_t elem = dtype.size();
+    const int64_t size = checked_size(shape, elem);
+    std::vector<int64_t> strides =
+        byte_strides.empty() ? contiguous_strides(shape, elem) : byte_strides;
+    if (strides.size() != shape.size())
+        throw Error(ErrorKind::Value, "array wrap: " + std::to_string(strides.size()) +
+                                          " strides given for shape " + shape_str(shape));
+    if (data == nullptr && size > 0)
+        throw Error(ErrorKind::Value, "array wrap: null pointer for a non-empty array");
+    // The byte range [lo, hi) the view can reach, relative to `data`.
+    int64_t lo = 0, hi = size > 0 ? (int64_t)elem : 0;
+    if (size > 0) {
+        for (size_t d = 0; d < shape.size(); ++d) {
+            int64_t reach = (shape[d] - 1) * strides[d];
+            if (reach < 0)
+                lo += reach;
+            else
+                hi += reach;
+        }
+    }
+    Array a;
+    a.m_dtype = dtype;
+    a.m_ndim = (int)shape.size();
+    for (int d = 0; d < a.m_ndim; ++d) {
+        a.m_shape[d] = shape[d];
+        a.m_strides[d] = strides[d];
+    }
+    a.m_size = size;
+    a.m_device = device;
+    a.m_data = data;
+    a.m_buffer =
+        wrap_external_buffer(static_cast<char*>(data) + lo, (size_t)(hi - lo), std::move(owner));
+    return a;
+}
+
+bool Array::is_contiguous() const {
+    if (m_size == 0) return true;
+    int64_t expected = (int64_t)m_dtype.size();
+    for (int d = m_ndim - 1; d >= 0; --d) {
+        if (m_shape[d] == 1) continue;
+        if (m_strides[d] != expected) return false;
+        expected *= m_shape[d];
+    }
+    return true;
+}
+
+void Array::zero_() {
+    if (m_size == 0) return;
+    check_cpu(m_device, "zero_()");
+    const size_t elem = m_dtype.size();
+    if (is_contiguous()) {
+        std::memset(m_data, 0, (size_t)m_size * elem);
+        return;
+    }
+    for_each_row(*this, [&](char* p, int64_t n, int64_t stride) {
+        if (stride == (int64_t)elem) {
+            std::memset(p, 0, (size_t)n * elem);
+        } else {
+            for (int64_t i = 0; i < n; ++i) std::memset(p + i * stride, 0, elem);
+        }
+    });
+}
+
+void Array::fill_bytes(const void* value, size_t value_size) {
+    const size_t elem = m_dtype.size();
+    if (value_size != elem)
+        throw Error(ErrorKind::Value, "fill: value has " + std::to_string(value_size) +
+                                          " bytes but an element of dtype " + dtype_str(m_dtype) +
+                                          " has " + std::to_string(elem));
+    if (m_size == 0) return;
+    check_cpu(m_device, "fill_()");
+    const char* v = static_cast<const char*>(value);
+    for_each_row(*this, [&](char* p, int64_t n, int64_t stride) {
+        for (int64_t i = 0; i < n; ++i) std::memcpy(p + i * stride, v, elem);
+    });
+}
+
+void Array::assign(const Array& src) {
+    if (m_dtype != src.m_dtype)
+        throw Error(ErrorKind::Type, "assign: cannot copy an array of dtype " +
+                                         dtype_str(src.m_dtype) + " into an array of dtype " +
+                                         dtype_str(m_dtype));
+    if (shape() != src.shape())
+        throw Error(ErrorKind::Value, "assign: shape mismatch: destination has shape " +
+                                          shape_str(m_shape, m_ndim) + ", source has shape " +
+                                          shape_str(src.m_shape, src.m_ndim));
+    if (m_size == 0) return;
+    check_cpu(m_device, "assign()");
+    check_cpu(src.m_device, "assign()");
+    const size_t elem = m_dtype.size();
+    if (m_data == src.m_data && strides() == src.strides()) return;
+    if (is_contiguous() && src.is_contiguous()) {
+        std::memmove(m_data, src.m_data, (size_t)m_size * elem);
+        return;
+    }
+    Layout4 d = pad4(*this);
+    Layout4 s = pad4(src);
+    char* dbase = static_cast<char*>(m_data);
+    const char* sbase = static_cast<const char*>(src.m_data);
+    const bool packed_rows = d.stride[3] == (int64_t)elem && s.stride[3] == (int64_t)elem;
+    for (int64_t i0 = 0; i0 < d.shape[0]; ++i0)
+        for (int64_t i1 = 0; i1 < d.shape[1]; ++i1)
+            for (int64_t i2 = 0; i2 < d.shape[2]; ++i2) {
+                char* dp = dbase + i0 * d.stride[0] + i1 * d.stride[1] + i2 * d.stride[2];
+                const char* sp = sbase + i0 * s.stride[0] + i1 * s.stride[1] + i2 * s.stride[2];
+                if (packed_rows) {
+                    std::memmove(dp, sp, (size_t)d.shape[3] * elem);
+                } else {
+                    for (int64_t i3 = 0; i3 < d.shape[3]; ++i3)
+                        std::memmove(dp + i3 * d.stride[3], sp + i3 * s.stride[3], elem);
+                }
+            }
+}
+
+Array Array::clone(Device device) const {
+    if (is_null()) return Array();
+    Array out = empty(m_dtype, shape(), device);
+    out.assign(*this);
+    return out;
+}
+
+Array Array::reshape(const std::vector<int64_t>& new_shape) const {
+    if (!is_contiguous())
+        throw Error(ErrorKind::Value, "reshape: cannot reshape a non-contiguous array of shape " +
+                                          shape_str(m_shape, m_ndim) +
+                                          "; make a contiguous copy first (contiguous())");
+    std::vector<int64_t> shape = new_shape;
+    int infer = -1;
+    int64_t known = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (shape[d] == -1) {
+            if (infer >= 0)
+                throw Error(ErrorKind::Value,
+                            "reshape: only one dimension can be -1, got " + shape_str(new_shape));
+            infer = (int)d;
+        } else if (shape[d] < 0) {
+            throw Error(ErrorKind::Value, "reshape: invalid shape " + shape_str(new_shape));
+        } else {
+            known *= shape[d];
+        }
+    }
+    if (infer >= 0) {
+        if (known == 0 || m_size % known != 0)
+            throw Error(ErrorKind::Value, "reshape: cannot reshape an array of size " +
+                                              std::to_string(m_size) + " into shape " +
+                                              shape_str(new_shape));
+        shape[infer] = m_size / known;
+    }
+    const int64_t size = checked_size(shape, m_dtype.size());
+    if (size != m_size)
+        throw Error(ErrorKind::Value,
+                    "reshape: cannot reshape an array of shape " + shape_str(m_shape, m_ndim) +
+                        " (size " + std::to_string(m_size) + ") into shape " + shape_str(shape) +
+                        " (size " + std::to_string(size) + ")");
+    Array out = *this;
+    out.m_ndim = (int)shape.size();
+    std::vector<int64_t> strides = contiguous_strides(shape, m_dtype.size());
+    for (int d = 0; d < k_max_dims; ++d) {
+        out.m_shape[d] = d < out.m_ndim ? shape[d] : 0;
+        out.m_strides[d] = d < out.m_ndim ? strides[d] : 0;
+    }
+    if (m_grad) out.m_grad = std::make_shared<Array>(m_grad->reshape(shape));
+    return out;
+}
+
+Array Array::transpose(const std::vector<int>& axes_in) const {
+    std::vector<int> axes = axes_in;
+    if (axes.empty())
+        for (int d = m_ndim - 1; d >= 0; --d) axes.push_back(d);
+    if ((int)axes.size() != m_ndim)
+        throw Error(ErrorKind::Value, "transpose: " + std::to_string(axes.size()) +
+                                          " axes given for an array with " +
+                                          std::to_string(m_ndim) + " dimensions");
+    bool seen[k_max_dims] = {false, false, false, false};
+    for (int a : axes) {
+        if (a < 0 || a >= m_ndim || seen[a])
+            throw Error(ErrorKind::Value, "transpose: axes must be a permutation of 0.." +
+                                              std::to_string(m_ndim - 1));
+        seen[a] = true;
+    }
+    Array out = *this;
+    for (int d = 0; d < m_ndim; ++d) {
+        out.m_shape[d] = m_shape[axes[d]];
+        out.m_strides[d] = m_strides[axes[d]];
+    }
+    if (m_grad) out.m_grad = std::make_shared<Array>(m_grad->transpose(axes));
+    return out;
+}
+
+Array Array::slice(int dim, int64_t begin, int64_t end, int64_t step) const {
+    if (dim < 0 || dim >= m_ndim)
+        throw Error(ErrorKind::Bounds, "slice: dimension " + std::to_string(dim) +
+                                           " is out of range for an array with " +
+                                           std::to_string(m_ndim) + " dimensions");
+    if (step < 1)
+        throw Error(ErrorKind::Value, "slice: step must be positive, got " + std::to_string(step));
+    const int64_t n = m_shape[dim];
+    if (begin < 0 || begin > n || end < 0 || end > n)
+        throw Error(ErrorKind::Bounds, "slice: range [" + std::to_string(begin) + ", " +
+                                           std::to_string(end) + ") is out of bounds for " +
+                                           "dimension " + std::to_string(dim) + " of size " +
+                                           std::to_string(n));
+    const int64_t len = end > begin ? (end - begin + step - 1) / step : 0;
+    Array out = *this;
+    if (len > 0) out.m_data = static_cast<char*>(m_data) + begin * m_strides[dim];
+    out.m_shape[dim] = len;
+    out.m_strides[dim] = m_strides[dim] * step;
+    out.m_size = n > 0 ? m_size / n * len : 0;
+    if (m_grad) out.m_grad = std::make_shared<Array>(m_grad->slice(dim, begin, end, step));
+    return out;
+}
+
+Array Array::index(int64_t i) const { return select(0, i); }
+
+Array Array::select(int dim, int64_t i) const {
+    if (dim < 0 || dim >= m_ndim)
+        throw Error(ErrorKind::Bounds, "index: dimension " + std::to_string(dim) +
+                                           " is out of range for an array with " +
+                                           std::to_string(m_ndim) + " dimensions");
+    const int64_t n = m_shape[dim];
+    if (i < 0 || i >= n)
+        throw Error(ErrorKind::Bounds, "index " + std::to_string(i) +
+                                           " is out of bounds for dimension " +
+                                           std::to_string(dim) + " with size " + std::to_string(n));
+    Array out = *this;
+    out.m_data = static_cast<char*>(m_data) + i * m_strides[dim];
+    for (int d = dim; d + 1 < m_ndim; ++d) {
+        out.m_shape[d] = m_shape[d + 1];
+        out.m_strides[d] = m_strides[d + 1];
+    }
+    out.m_ndim = m_ndim - 1;
+    out.m_shape[out.m_ndim] = 0;
+    out.m_strides[out.m_ndim] = 0;
+    out.m_size = m_size / n;
+    if (m_grad) out.m_grad = std::make_shared<Array>(m_grad->select(dim, i));
+    return out;
+}
+
+Array Array::view_as(DType dtype) const {
+    if (dtype.size() != m_dtype.size())
+        throw Error(ErrorKind::Value, "view: cannot view an array of dtype " + dtype_str(m_dtype) +
+                                          " (" + std::to_string(m_dtype.size()) + " bytes) as " +
+                                          dtype_str(dtype) + " (" + std::to_string(dtype.size()) +
+                                          " bytes); element sizes must match");
+    Array out = *this;
+    out.m_dtype = dtype;
+    if (m_grad) out.m_grad = std::make_shared<Array>(m_grad->view_as(dtype));
+    return out;
+}
+
+}  // namespace treadle

@@ -1,0 +1,48 @@
+// src/runtime/device.cpp -- parsing and naming of device aliases ("cpu", "cuda", "cuda:N")
+#include "treadle/device.h"
+
+#include <charconv>
+#include <string>
+
+#include "treadle/error.h"
+
+namespace treadle {
+
+namespace {
+
+[[noreturn]] void throw_no_cuda(std::string_view alias) {
+    throw Error(ErrorKind::Value,
+                "get_device(): device '" + std::string(alias) +
+                    "' is not available: CUDA is not available in this build of treadle (no CUDA "
+                    "device back end yet); use 'cpu'");
+}
+
+/// True when `text` is a non-empty run of decimal digits that fits an int.
+bool parse_ordinal(std::string_view text, int& out) {
+    if (text.empty() || text.size() > 9) return false;
+    for (char c : text)
+        if (c < '0' || c > '9') return false;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+}  // namespace
+
+Device Device::parse(std::string_view alias) {
+    if (alias == "cpu") return Device::cpu();
+    if (alias == "cuda") throw_no_cuda(alias);
+    constexpr std::string_view k_cuda_prefix = "cuda:";
+    if (alias.substr(0, k_cuda_prefix.size()) == k_cuda_prefix) {
+        int ordinal = 0;
+        if (parse_ordinal(alias.substr(k_cuda_prefix.size()), ordinal)) throw_no_cuda(alias);
+    }
+    throw Error(ErrorKind::Value, "get_device(): invalid device identifier '" + std::string(alias) +
+                                      "'; expected 'cpu', 'cuda' or 'cuda:N' (N = 0, 1, ...)");
+}
+
+std::string Device::alias() const {
+    if (m_kind == Kind::Cpu) return "cpu";
+    return "cuda:" + std::to_string(m_ordinal < 0 ? 0 : m_ordinal);
+}
+
+}  // namespace treadle

@@ -1,0 +1,138 @@
+// src/runtime/launch.cpp -- argument packing and CPU execution of compiled kernels
+#include "runtime/launch.h"
+
+#include <cstring>
+
+#include "runtime/thread_pool.h"
+#include "treadle/error.h"
+
+#include "treadle/core.h"  // wp::half for float16 parameters
+
+namespace treadle {
+
+namespace {
+
+[[noreturn]] void arg_error(ErrorKind kind, const CompiledKernel& k, const KernelParam& p,
+                            const std::string& what) {
+    throw Error(kind, k.name + "(): argument '" + p.name + "' " + what);
+}
+
+/// Same layout as wp::array_t<T>.
+struct ArrayParam {
+    void* data;
+    void* grad;
+    int32_t shape[4];
+    int64_t strides[4];
+    int32_t ndim;
+    int32_t pad;
+};
+static_assert(sizeof(ArrayParam) == 72, "must match wp::array_t");
+
+}  // namespace
+
+LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64_t>& dim) {
+    if (dim.empty() || dim.size() > 4)
+        throw Error(ErrorKind::Value, k.name + "(): launch dim must have 1 to 4 dimensions, got " +
+                                          std::to_string(dim.size()));
+    LaunchBounds b;
+    b.ndim = (int32_t)dim.size();
+    b.size = 1;
+    for (size_t i = 0; i < dim.size(); ++i) {
+        if (dim[i] < 0 || dim[i] >= (int64_t(1) << 31))
+            throw Error(ErrorKind::Value, k.name + "(): launch dimension " + std::to_string(i) +
+                                              " is " + std::to_string(dim[i]) +
+                                              " (each must be in [0, 2^31))");
+        b.shape[i] = (int32_t)dim[i];
+        b.size *= dim[i];
+    }
+    if (k.tid_arity > 1 && k.tid_arity != b.ndim)
+        throw Error(ErrorKind::Value, k.name + "(): the kernel unpacks " +
+                                          std::to_string(k.tid_arity) +
+                                          " indices from wp.tid() but was launched with a " +
+                                          std::to_string(b.ndim) + "-D dim");
+    return b;
+}
+
+void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,
+                const Device& device) {
+    const sema::Type* t = p.type;
+    if (!t->is_array()) arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got an array");
+    ArrayParam ap{};
+    if (!a.is_null()) {
+        if (a.dtype() != DType(t->dtype->scalar))
+            arg_error(ErrorKind::Type, k, p,
+                      "expects an array of " + t->dtype->name + ", got an array of " +
+                          scalar_name(a.dtype().scalar));
+        if (a.ndim() != t->ndim)
+            arg_error(ErrorKind::Type, k, p,
+                      "expects a " + std::to_string(t->ndim) + "-D array, got a " +
+                          std::to_string(a.ndim()) + "-D array");
+        if (a.device() != device)
+            arg_error(ErrorKind::Value, k, p,
+                      "is on device " + a.device().alias() + " but the launch is on " +
+                          device.alias());
+        ap.data = a.data();
+        ap.grad = a.grad() ? a.grad()->data() : nullptr;
+        ap.ndim = a.ndim();
+        for (int d = 0; d < a.ndim(); ++d) {
+            ap.shape[d] = (int32_t)a.shape(d);
+            ap.strides[d] = a.stride(d);
+        }
+    } else {
+        ap.ndim = t->ndim;
+    }
+    std::memcpy(block + p.offset, &ap, sizeof(ap));
+}
+
+void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int64_t v,
+              bool is_bool) {
+    const sema::Type* t = p.type;
+    if (!t->is_scalar())
+        arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got " + (is_bool ? "bool" : "int"));
+    if (t->is_float()) return pack_float(block, k, p, (double)v);
+    if (t->is_bool() && !is_bool && v != 0 && v != 1)
+        arg_error(ErrorKind::Type, k, p, "expects bool, got int " + std::to_string(v));
+    uint8_t* dst = block + p.offset;
+    switch (t->scalar) {
+        case ScalarType::Bool: *dst = v != 0; break;
+        case ScalarType::Int8: { int8_t x = (int8_t)v; std::memcpy(dst, &x, 1); break; }
+        case ScalarType::UInt8: { uint8_t x = (uint8_t)v; std::memcpy(dst, &x, 1); break; }
+        case ScalarType::Int16: { int16_t x = (int16_t)v; std::memcpy(dst, &x, 2); break; }
+        case ScalarType::UInt16: { uint16_t x = (uint16_t)v; std::memcpy(dst, &x, 2); break; }
+        case ScalarType::Int32: { int32_t x = (int32_t)v; std::memcpy(dst, &x, 4); break; }
+        case ScalarType::UInt32: { uint32_t x = (uint32_t)v; std::memcpy(dst, &x, 4); break; }
+        default: std::memcpy(dst, &v, 8); break;
+    }
+}
+
+void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, double v) {
+    const sema::Type* t = p.type;
+    if (!t->is_float())
+        arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got a float");
+    uint8_t* dst = block + p.offset;
+    switch (t->scalar) {
+        case ScalarType::Float16: { wp::half h(v); std::memcpy(dst, &h, 2); break; }
+        case ScalarType::Float32: { float x = (float)v; std::memcpy(dst, &x, 4); break; }
+        default: std::memcpy(dst, &v, 8); break;
+    }
+}
+
+namespace {
+struct RunContext {
+    CpuEntry entry;
+    const void* params;
+    const LaunchBounds* bounds;
+};
+void run_range(void* ctx, int64_t begin, int64_t end) {
+    auto* c = static_cast<RunContext*>(ctx);
+    c->entry(c->params, c->bounds, begin, end);
+}
+}  // namespace
+
+void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params) {
+    if (bounds.size == 0) return;
+    RunContext ctx{k.cpu_entry, params, &bounds};
+    cpu_pool().parallel_for(bounds.size, run_range, &ctx);
+}
+
+}  // namespace treadle

@@ -1,0 +1,39 @@
+// src/runtime/launch.h -- packing launch arguments and running a kernel on the CPU pool
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compile/compile_kernel.h"
+#include "treadle/array.h"
+#include "treadle/module.h"
+
+namespace treadle {
+
+/// The launch grid as generated code sees it (layout of wp::launch_bounds_t).
+struct LaunchBounds {
+    int32_t shape[4] = {0, 0, 0, 0};
+    int32_t ndim = 0;
+    int32_t pad = 0;
+    int64_t size = 0;
+};
+static_assert(sizeof(LaunchBounds) == 32, "must match wp::launch_bounds_t");
+
+/// Validates `dim` (1 to 4 dimensions, each in [0, 2^31)) against the kernel and returns
+/// the bounds; errors name the kernel.
+LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64_t>& dim);
+
+/// Writes array `a` into the parameter slot of `p` (checks dtype, ndim and device).
+void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,
+                const Device& device);
+/// Writes a scalar (given as an int or a float) into the slot of `p`, converting it to the
+/// parameter type; a float never becomes an integer silently.
+void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int64_t value,
+              bool is_bool);
+void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, double value);
+
+/// Runs the kernel over `bounds` with the packed parameter block on the CPU thread pool and
+/// returns when every index has run.
+void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params);
+
+}  // namespace treadle

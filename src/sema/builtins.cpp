@@ -1,0 +1,210 @@
+// src/sema/builtins.cpp -- the builtin table and its type rules
+#include "sema/builtins.h"
+
+#include <map>
+
+namespace treadle::sema {
+
+const Type* unify_scalars(const std::vector<ArgInfo>& args, bool want_float) {
+    const Type* strong = nullptr;
+    bool any_weak_float = false;
+    for (const ArgInfo& a : args) {
+        if (!a.type || !a.type->is_scalar()) return nullptr;
+        if (a.weak) {
+            any_weak_float |= a.type->is_float();
+            continue;
+        }
+        if (strong && strong != a.type) return nullptr;
+        strong = a.type;
+    }
+    if (!strong) return (any_weak_float || want_float) ? float32_type() : int32_type();
+    // A weak float literal never turns into an integer or bool.
+    if (any_weak_float && !strong->is_float()) return nullptr;
+    return strong;
+}
+
+std::string describe_args(const std::vector<ArgInfo>& args) {
+    std::string s = "(";
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (i) s += ", ";
+        if (args[i].weak)
+            s += args[i].type->is_float() ? "float literal" : "int literal";
+        else
+            s += args[i].type ? args[i].type->name : "?";
+    }
+    return s + ")";
+}
+
+namespace {
+
+std::optional<Signature> same(const std::vector<ArgInfo>& args, size_t n, const Type* t,
+                              const Type* ret) {
+    if (!t || args.size() != n) return std::nullopt;
+    return Signature{std::vector<const Type*>(n, t), ret ? ret : t};
+}
+
+std::optional<Signature> rule_float_unary(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a, true);
+    if (a.size() != 1 || !t || !t->is_float()) return std::nullopt;
+    return same(a, 1, t, nullptr);
+}
+
+std::optional<Signature> rule_float_binary(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a, true);
+    if (a.size() != 2 || !t || !t->is_float()) return std::nullopt;
+    return same(a, 2, t, nullptr);
+}
+
+std::optional<Signature> rule_numeric_unary(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a);
+    if (a.size() != 1 || !t || t->is_bool()) return std::nullopt;
+    return same(a, 1, t, nullptr);
+}
+
+std::optional<Signature> rule_numeric_binary(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a);
+    if (a.size() != 2 || !t || t->is_bool()) return std::nullopt;
+    return same(a, 2, t, nullptr);
+}
+
+std::optional<Signature> rule_numeric_ternary(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a);
+    if (a.size() != 3 || !t || t->is_bool()) return std::nullopt;
+    return same(a, 3, t, nullptr);
+}
+
+std::optional<Signature> rule_int_unary(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a);
+    if (a.size() != 1 || !t || !t->is_integer()) return std::nullopt;
+    return same(a, 1, t, nullptr);
+}
+
+std::optional<Signature> rule_int_binary(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a);
+    if (a.size() != 2 || !t || !t->is_integer()) return std::nullopt;
+    return same(a, 2, t, nullptr);
+}
+
+std::optional<Signature> rule_bitwise(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a);
+    if (a.size() != 2 || !t || t->is_float()) return std::nullopt;
+    return same(a, 2, t, nullptr);
+}
+
+std::optional<Signature> rule_predicate(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a);
+    if (a.size() != 1 || !t || t->is_bool()) return std::nullopt;
+    return same(a, 1, t, bool_type());
+}
+
+std::optional<Signature> rule_compare(const std::vector<ArgInfo>& a) {
+    const Type* t = unify_scalars(a);
+    if (a.size() != 2 || !t) return std::nullopt;
+    return same(a, 2, t, bool_type());
+}
+
+#define FLOAT1(n, doc) {n, n, BuiltinKind::Regular, "Scalar Math", n "(x: Float) -> Float", doc, true, rule_float_unary}
+
+const std::vector<Builtin>& table() {
+    static const std::vector<Builtin> k_table = {
+        // --- operators (reached through Python syntax) ---
+        {"add", "add", BuiltinKind::Operator, "Operators", "a + b", "Addition.", true, rule_numeric_binary},
+        {"sub", "sub", BuiltinKind::Operator, "Operators", "a - b", "Subtraction.", true, rule_numeric_binary},
+        {"mul", "mul", BuiltinKind::Operator, "Operators", "a * b", "Multiplication.", true, rule_numeric_binary},
+        {"div", "div", BuiltinKind::Operator, "Operators", "a / b",
+         "Division; integers truncate toward zero and division by zero gives 0.", true, rule_numeric_binary},
+        {"floordiv", "floordiv", BuiltinKind::Operator, "Operators", "a // b",
+         "Floor division for floats (floor(a / b)); truncating division for integers (C rules).", true,
+         rule_numeric_binary},
+        {"mod", "mod", BuiltinKind::Operator, "Operators", "a % b",
+         "Remainder: fmod for floats; for integers the sign follows the dividend (C rules).", true,
+         rule_numeric_binary},
+        {"pow", "pow", BuiltinKind::Regular, "Scalar Math", "pow(x: Float, y: Float) -> Float",
+         "x raised to the power y (also the ** operator).", true, rule_float_binary},
+        {"neg", "neg", BuiltinKind::Operator, "Operators", "-a", "Negation.", true, rule_numeric_unary},
+        {"pos", "pos", BuiltinKind::Operator, "Operators", "+a", "Identity.", true, rule_numeric_unary},
+        {"invert", "invert", BuiltinKind::Operator, "Operators", "~a", "Bitwise complement.", false, rule_int_unary},
+        {"bit_and", "bit_and", BuiltinKind::Operator, "Operators", "a & b", "Bitwise and.", false, rule_bitwise},
+        {"bit_or", "bit_or", BuiltinKind::Operator, "Operators", "a | b", "Bitwise or.", false, rule_bitwise},
+        {"bit_xor", "bit_xor", BuiltinKind::Operator, "Operators", "a ^ b", "Bitwise exclusive or.", false, rule_bitwise},
+        {"lshift", "lshift", BuiltinKind::Operator, "Operators", "a << b", "Left shift.", false, rule_int_binary},
+        {"rshift", "rshift", BuiltinKind::Operator, "Operators", "a >> b", "Right shift.", false, rule_int_binary},
+        {"compare", "compare", BuiltinKind::Compare, "Operators", "a < b, a == b, ...",
+         "Comparison of two scalars of the same type.", false, rule_compare},
+        // --- scalar math ---
+        {"abs", "abs", BuiltinKind::Regular, "Scalar Math", "abs(x: Scalar) -> Scalar", "Absolute value.", true, rule_numeric_unary},
+        {"min", "min", BuiltinKind::Regular, "Scalar Math", "min(a: Scalar, b: Scalar) -> Scalar", "The smaller of a and b.", true, rule_numeric_binary},
+        {"max", "max", BuiltinKind::Regular, "Scalar Math", "max(a: Scalar, b: Scalar) -> Scalar", "The larger of a and b.", true, rule_numeric_binary},
+        {"clamp", "clamp", BuiltinKind::Regular, "Scalar Math", "clamp(x: Scalar, low: Scalar, high: Scalar) -> Scalar",
+         "x limited to the range [low, high].", true, rule_numeric_ternary},
+        {"sign", "sign", BuiltinKind::Regular, "Scalar Math", "sign(x: Scalar) -> Scalar",
+         "-1 if x < 0, else 1 (so sign(0) is 1).", true, rule_numeric_unary},
+        FLOAT1("floor", "Largest integer not greater than x."),
+        FLOAT1("ceil", "Smallest integer not less than x."),
+        FLOAT1("round", "Nearest integer, halves rounded away from zero."),
+        FLOAT1("rint", "Nearest integer, halves rounded to even."),
+        FLOAT1("trunc", "x rounded toward zero."),
+        FLOAT1("sqrt", "Square root."),
+        FLOAT1("cbrt", "Cube root."),
+        FLOAT1("exp", "e raised to the power x."),
+        FLOAT1("log", "Natural logarithm."),
+        FLOAT1("log2", "Base-2 logarithm."),
+        FLOAT1("log10", "Base-10 logarithm."),
+        FLOAT1("sin", "Sine (radians)."),
+        FLOAT1("cos", "Cosine (radians)."),
+        FLOAT1("tan", "Tangent (radians)."),
+        FLOAT1("asin", "Arc sine."),
+        FLOAT1("acos", "Arc cosine."),
+        FLOAT1("atan", "Arc tangent."),
+        {"atan2", "atan2", BuiltinKind::Regular, "Scalar Math", "atan2(y: Float, x: Float) -> Float",
+         "Arc tangent of y / x using the signs of both to pick the quadrant.", true, rule_float_binary},
+        FLOAT1("sinh", "Hyperbolic sine."),
+        FLOAT1("cosh", "Hyperbolic cosine."),
+        FLOAT1("tanh", "Hyperbolic tangent."),
+        FLOAT1("degrees", "Radians converted to degrees."),
+        FLOAT1("radians", "Degrees converted to radians."),
+        {"isnan", "isnan", BuiltinKind::Regular, "Scalar Math", "isnan(x: Scalar) -> bool", "True if x is NaN.", false, rule_predicate},
+        {"isinf", "isinf", BuiltinKind::Regular, "Scalar Math", "isinf(x: Scalar) -> bool", "True if x is infinite.", false, rule_predicate},
+        {"isfinite", "isfinite", BuiltinKind::Regular, "Scalar Math", "isfinite(x: Scalar) -> bool",
+         "True if x is neither infinite nor NaN.", false, rule_predicate},
+        // --- lowered by dedicated code ---
+        {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
+         "The index of the current thread; unpack one index per launch dimension.", false, nullptr},
+        {"print", "print", BuiltinKind::Print, "Utility", "print(value)", "Prints a value and a newline.", false, nullptr},
+        {"printf", "printf", BuiltinKind::Printf, "Utility", "printf(fmt: str, *args)",
+         "C-style formatted printing.", false, nullptr},
+        {"len", "len", BuiltinKind::Len, "Utility", "len(a: array) -> int", "Size of the first dimension.", false, nullptr},
+        {"atomic_add", "atomic_add", BuiltinKind::Atomic, "Utility", "atomic_add(a: array, i..., value) -> Scalar",
+         "Atomically adds value to a[i...] and returns the old value.", true, nullptr},
+        {"atomic_sub", "atomic_sub", BuiltinKind::Atomic, "Utility", "atomic_sub(a: array, i..., value) -> Scalar",
+         "Atomically subtracts value from a[i...] and returns the old value.", true, nullptr},
+        {"atomic_min", "atomic_min", BuiltinKind::Atomic, "Utility", "atomic_min(a: array, i..., value) -> Scalar",
+         "Atomically stores min(a[i...], value) and returns the old value.", true, nullptr},
+        {"atomic_max", "atomic_max", BuiltinKind::Atomic, "Utility", "atomic_max(a: array, i..., value) -> Scalar",
+         "Atomically stores max(a[i...], value) and returns the old value.", true, nullptr},
+    };
+    return k_table;
+}
+
+}  // namespace
+
+const std::vector<Builtin>& builtin_table() { return table(); }
+
+const Builtin* find_builtin(std::string_view name) {
+    static const std::map<std::string, const Builtin*, std::less<>> k_index = [] {
+        std::map<std::string, const Builtin*, std::less<>> m;
+        for (const Builtin& b : table())
+            if (b.kind != BuiltinKind::Operator && b.kind != BuiltinKind::Compare) m[b.name] = &b;
+        return m;
+    }();
+    auto it = k_index.find(name);
+    return it == k_index.end() ? nullptr : it->second;
+}
+
+const Builtin* find_operator(std::string_view name) {
+    for (const Builtin& b : table())
+        if (name == b.name) return &b;
+    return nullptr;
+}
+
+}  // namespace treadle::sema

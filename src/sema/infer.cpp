@@ -1,0 +1,165 @@
+// src/sema/infer.cpp -- type inference driver: builds the IR of a kernel and its callees
+//
+// build_program() parses the kernel's def (unless the module loader already did), builds it
+// with a Builder, and builds each user function it calls on demand, once per distinct list of
+// parameter types (ProgramBuilder::function_for). Statements are handled in infer_stmt.cpp,
+// expressions in infer_expr.cpp, operators and calls in infer_call.cpp.
+#include "sema/infer.h"
+
+#include "common/assert.h"
+#include "frontend/parser.h"
+#include "sema/infer_internal.h"
+
+namespace treadle::sema {
+
+std::shared_ptr<const ast::Module> parse_function_source(const FunctionSource& fn,
+                                                         const ast::Stmt** def) {
+    if (fn.parsed && fn.def) {
+        *def = fn.def;
+        return fn.parsed;
+    }
+    std::shared_ptr<const ast::Module> module = frontend::parse_function(fn.source);
+    *def = nullptr;
+    for (const auto& s : module->body)
+        if (s->kind == ast::StmtKind::FunctionDef) *def = s.get();
+    if (!*def)
+        throw Error(ErrorKind::Syntax, fn.name + "(): no function definition found in its source",
+                    SourceLocation{fn.source->path, fn.source->first_line, 1,
+                                   fn.source->line_text(fn.source->first_line)});
+    return module;
+}
+
+Builder::Builder(ProgramBuilder& program, const FunctionSource& source, const ast::Stmt& def,
+                 ir::Function& out)
+    : m_program(program), m_source(source), m_file(*source.source), m_def(def), m_fn(out) {}
+
+void Builder::fail(const ast::Span& span, ErrorKind kind, const std::string& msg) const {
+    throw Error(kind, msg, ast::location(m_file, span));
+}
+
+ir::Instr& Builder::emit(ir::InstrKind kind, int line) {
+    m_block->emplace_back(kind, line);
+    return m_block->back();
+}
+
+ir::VarId Builder::emit_value(ir::InstrKind kind, int line, const Type* type,
+                              std::vector<ir::VarId> args, std::string callee) {
+    ir::VarId dst = m_fn.new_var(type);
+    ir::Instr& in = emit(kind, line);
+    in.dsts.push_back(dst);
+    in.args = std::move(args);
+    in.callee = std::move(callee);
+    return dst;
+}
+
+void Builder::build(const std::vector<const Type*>& param_types) {
+    m_fn.name = m_def.name;
+    m_fn.source = m_source.source;
+    m_block = &m_fn.body;
+    TREADLE_ASSERT(param_types.empty() || param_types.size() == m_def.params.size());
+    for (size_t i = 0; i < m_def.params.size(); ++i) {
+        const ast::Param& p = m_def.params[i];
+        const Type* t = nullptr;
+        if (!param_types.empty()) {
+            t = param_types[i];
+        } else {
+            if (!p.annotation)
+                fail(p.span, ErrorKind::Type,
+                     who() + "kernel parameter '" + p.name + "' needs a type annotation");
+            t = eval_annotation(*p.annotation);
+        }
+        if (m_scope.count(p.name))
+            fail(p.span, ErrorKind::Syntax, who() + "duplicate parameter '" + p.name + "'");
+        ir::VarId v = m_fn.new_var(t, p.name);
+        m_fn.vars[v].param = true;
+        m_fn.params.push_back(v);
+        m_fn.param_names.push_back(p.name);
+        m_scope[p.name] = v;
+    }
+    if (m_def.returns) {
+        if (m_fn.is_kernel)
+            fail(m_def.returns->span, ErrorKind::Type, who() + "kernels cannot return a value");
+        m_return_type = eval_annotation(*m_def.returns);
+        m_return_annotated = true;
+    }
+    block(m_def.body);
+    m_fn.return_type = m_return_type ? m_return_type : void_type();
+}
+
+ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>& fn,
+                                           const std::vector<const Type*>& param_types,
+                                           const Builder& caller, const ast::Span& call_span) {
+    std::string key = fn->key + "(";
+    for (const Type* t : param_types) key += t->name + ",";
+    key += ")";
+    auto found = specialised.find(key);
+    if (found != specialised.end()) return found->second;
+    if (in_progress.count(fn->key))
+        caller.type_error(call_span, caller.who() + "recursion is not supported (" + fn->name +
+                                         "() calls itself, directly or through other functions)");
+    const ast::Stmt* def = nullptr;
+    auto cached = parsed.find(fn->key);
+    if (cached == parsed.end()) {
+        auto module = parse_function_source(*fn, &def);
+        cached = parsed.emplace(fn->key, std::make_pair(module, def)).first;
+    }
+    def = cached->second.second;
+
+    auto owned = std::make_unique<ir::Function>();
+    ir::Function* f = owned.get();
+    f->c_name = "fn_" + def->name + "_" + std::to_string(next_id++);
+    in_progress.insert(fn->key);
+    Builder builder(*this, *fn, *def, *f);
+    builder.build(param_types);
+    in_progress.erase(fn->key);
+    // Callees are complete before their callers, so this order is a valid C++ order.
+    program.functions.push_back(std::move(owned));
+    specialised[key] = f;
+    return f;
+}
+
+std::unique_ptr<ir::Program> build_program(const FunctionSource& kernel) {
+    auto program = std::make_unique<ir::Program>();
+    ProgramBuilder pb{*program, {}, {}, {}, 0};
+    const ast::Stmt* def = nullptr;
+    auto module = parse_function_source(kernel, &def);
+    auto owned = std::make_unique<ir::Function>();
+    ir::Function* f = owned.get();
+    f->is_kernel = true;
+    f->c_name = "kernel_" + def->name;
+    pb.in_progress.insert(kernel.key);
+    Builder builder(pb, kernel, *def, *f);
+    builder.build({});
+    program->functions.push_back(std::move(owned));
+    program->kernel = f;
+    return program;
+}
+
+namespace {
+void collect_target(const ast::Expr& t, std::vector<std::string>& out) {
+    if (t.kind == ast::ExprKind::Name) {
+        out.push_back(t.name);
+    } else if (t.kind == ast::ExprKind::Tuple || t.kind == ast::ExprKind::List) {
+        for (const auto& e : t.args) collect_target(*e, out);
+    }
+}
+}  // namespace
+
+void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out) {
+    for (const auto& s : stmts) {
+        switch (s->kind) {
+            case ast::StmtKind::Assign:
+            case ast::StmtKind::AugAssign:
+            case ast::StmtKind::AnnAssign:
+            case ast::StmtKind::For:
+                for (const auto& t : s->targets) collect_target(*t, out);
+                break;
+            default:
+                break;
+        }
+        collect_assigned(s->body, out);
+        collect_assigned(s->orelse, out);
+    }
+}
+
+}  // namespace treadle::sema

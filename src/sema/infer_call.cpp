@@ -1,0 +1,363 @@
+// src/sema/infer_call.cpp -- inference of operators, builtin calls, casts and user calls
+#include <cmath>
+
+#include "sema/infer_internal.h"
+
+namespace treadle::sema {
+
+using ast::ExprKind;
+using ir::InstrKind;
+using ir::VarId;
+
+namespace {
+
+Value var_value(VarId v) {
+    Value r;
+    r.kind = Value::Kind::Var;
+    r.var = v;
+    return r;
+}
+
+/// Folds an operator on two weak constants (so `2.0 * pi` stays a weak literal).
+bool fold(const std::string& op, const ConstValue& a, const ConstValue& b, ConstValue& out) {
+    if (!a.weak || !b.weak) return false;
+    bool fl = a.type->is_float() || b.type->is_float();
+    double x = a.type->is_float() ? a.f : (double)a.i;
+    double y = b.type->is_float() ? b.f : (double)b.i;
+    out = ConstValue{fl ? float32_type() : (a.type == b.type ? a.type : int64_type()), true, 0, 0};
+    if (fl) {
+        if (op == "add") out.f = x + y;
+        else if (op == "sub") out.f = x - y;
+        else if (op == "mul") out.f = x * y;
+        else if (op == "div" && y != 0) out.f = x / y;
+        else return false;
+        return true;
+    }
+    if (op == "add") out.i = a.i + b.i;
+    else if (op == "sub") out.i = a.i - b.i;
+    else if (op == "mul") out.i = a.i * b.i;
+    else return false;
+    if (out.i >= INT32_MIN && out.i <= INT32_MAX) out.type = int32_type();
+    return true;
+}
+
+std::string printf_format(const Type* t) {
+    switch (t->scalar) {
+        case ScalarType::Bool:
+        case ScalarType::Int8:
+        case ScalarType::Int16:
+        case ScalarType::Int32: return "%d";
+        case ScalarType::UInt8:
+        case ScalarType::UInt16:
+        case ScalarType::UInt32: return "%u";
+        case ScalarType::Int64: return "%lld";
+        case ScalarType::UInt64: return "%llu";
+        default: return "%g";
+    }
+}
+
+}  // namespace
+
+Value Builder::binary(const std::string& op_name, const char* op_text, const Value& a,
+                      const Value& b, const ast::Expr& ea, const ast::Expr& eb,
+                      const ast::Expr& at) {
+    const Builtin* builtin = find_operator(op_name);
+    if (!builtin)
+        type_error(at.span, std::string("operator '") + op_text + "' is not supported here");
+    if (a.kind == Value::Kind::Const && b.kind == Value::Kind::Const) {
+        ConstValue folded;
+        if (fold(op_name, a.constant, b.constant, folded)) {
+            Value v;
+            v.kind = Value::Kind::Const;
+            v.constant = folded;
+            return v;
+        }
+    }
+    std::vector<ArgInfo> infos{arg_info(a, ea), arg_info(b, eb)};
+    auto sig = builtin->rule(infos);
+    if (!sig) {
+        std::string why = "the operands must have the same type";
+        if (op_name == "pow") why = "'**' needs floating-point operands";
+        if (op_name == "lshift" || op_name == "rshift") why = "shifts need integer operands";
+        type_error(at.span, std::string("operator '") + op_text + "': unsupported operand types " +
+                                describe_args(infos) + " (" + why + ")");
+    }
+    VarId x = coerce(a, sig->params[0], ea);
+    VarId y = coerce(b, sig->params[1], eb);
+    return var_value(emit_value(InstrKind::Call, at.span.line, sig->ret, {x, y}, builtin->native));
+}
+
+Value Builder::call(const ast::Expr& e) {
+    Value callee = eval(*e.args[0]);
+    switch (callee.kind) {
+        case Value::Kind::Type:
+            return cast(callee.type, e);
+        case Value::Kind::Func:
+            return call_function(callee.func, e);
+        case Value::Kind::Builtin:
+            if (!callee.builtin)
+                type_error(e.span, who() + "arrays cannot be created inside kernels");
+            return call_builtin(*callee.builtin, e);
+        default:
+            type_error(e.args[0]->span, who() + "this object is not callable in a kernel");
+    }
+}
+
+Value Builder::cast(const Type* to, const ast::Expr& e) {
+    if (e.args.size() != 2 || !e.keywords.empty())
+        type_error(e.span, to->name + "(): takes exactly one argument");
+    if (!to->is_scalar()) type_error(e.span, to->name + "(): cannot construct this type here");
+    Value v = eval(*e.args[1]);
+    ArgInfo ai = arg_info(v, *e.args[1]);
+    if (!ai.type->is_scalar())
+        type_error(e.span, to->name + "(): cannot convert a value of type " + ai.type->name);
+    if (v.kind == Value::Kind::Const) {
+        Value r;
+        r.kind = Value::Kind::Const;
+        r.constant = v.constant;
+        if (to->is_float() && !v.constant.type->is_float()) r.constant.f = (double)v.constant.i;
+        if (!to->is_float() && v.constant.type->is_float())
+            r.constant.i = to->is_bool() ? v.constant.f != 0.0 : (int64_t)std::trunc(v.constant.f);
+        if (to->is_bool() && !v.constant.type->is_float()) r.constant.i = v.constant.i != 0;
+        r.constant.type = to;
+        r.constant.weak = false;
+        return r;
+    }
+    if (ai.type == to) return v;
+    return var_value(emit_value(InstrKind::Cast, e.span.line, to, {v.var}));
+}
+
+Value Builder::emit_tid(int arity, const ast::Expr& e) {
+    if (!m_fn.is_kernel)
+        type_error(e.span, "tid(): can only be called in a kernel, not in a function");
+    if (e.args.size() != 1 || !e.keywords.empty())
+        type_error(e.span, "tid(): takes no arguments");
+    if (arity > 4)
+        type_error(e.span, "tid(): launches have at most 4 dimensions, cannot unpack " +
+                               std::to_string(arity) + " indices");
+    if (m_fn.tid_arity != 0 && m_fn.tid_arity != arity)
+        type_error(e.span, "tid(): unpacked into " + std::to_string(arity) +
+                               " indices here but into " + std::to_string(m_fn.tid_arity) +
+                               " elsewhere in this kernel");
+    m_fn.tid_arity = arity;
+    ir::Instr& in = emit(InstrKind::Tid, e.span.line);
+    Value r;
+    for (int i = 0; i < arity; ++i) {
+        VarId v = m_fn.new_var(int32_type());
+        in.dsts.push_back(v);
+        r.elements.push_back(var_value(v));
+    }
+    if (arity == 1) return r.elements[0];
+    r.kind = Value::Kind::Tuple;
+    return r;
+}
+
+Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
+    int line = e.span.line;
+    std::string name = b.name;
+    if (!e.keywords.empty())
+        type_error(e.keywords[0].span, name + "(): keyword arguments are not supported");
+    size_t nargs = e.args.size() - 1;
+    switch (b.kind) {
+        case BuiltinKind::Tid:
+            return emit_tid(1, e);
+        case BuiltinKind::Print:
+        case BuiltinKind::Printf: {
+            std::string fmt;
+            std::vector<VarId> args;
+            size_t first = 1;
+            if (b.kind == BuiltinKind::Printf) {
+                if (nargs < 1 || e.args[1]->kind != ExprKind::Constant ||
+                    e.args[1]->const_kind != ast::ConstKind::Str)
+                    type_error(e.span, "printf(): the first argument must be a format string");
+                fmt = e.args[1]->str_value;
+                first = 2;
+            }
+            for (size_t i = first; i < e.args.size(); ++i) {
+                Value v = eval(*e.args[i]);
+                if (b.kind == BuiltinKind::Print && i > first) fmt += " ";
+                if (v.kind == Value::Kind::Str) {
+                    if (b.kind == BuiltinKind::Printf)
+                        type_error(e.args[i]->span, "printf(): only the format may be a string");
+                    for (char c : v.text) fmt += c == '%' ? std::string("%%") : std::string(1, c);
+                    continue;
+                }
+                ArgInfo ai = arg_info(v, *e.args[i]);
+                if (!ai.type->is_scalar())
+                    type_error(e.args[i]->span, name + "(): cannot print a value of type " +
+                                                    ai.type->name);
+                VarId x = materialize(v, *e.args[i]);
+                if (b.kind == BuiltinKind::Print) fmt += printf_format(m_fn.type_of(x));
+                args.push_back(x);
+            }
+            if (b.kind == BuiltinKind::Print) fmt += "\n";
+            ir::Instr& in = emit(InstrKind::Printf, line);
+            in.text = fmt;
+            in.args = std::move(args);
+            return Value{};
+        }
+        case BuiltinKind::Len: {
+            if (nargs != 1) type_error(e.span, "len(): takes exactly one argument");
+            Value v = eval(*e.args[1]);
+            if (v.kind != Value::Kind::Var || !m_fn.type_of(v.var)->is_array())
+                type_error(e.span, "len(): needs an array");
+            VarId dst = emit_value(InstrKind::Shape, line, int32_type(), {v.var});
+            m_block->back().value = ConstValue{int32_type(), false, 0, 0};
+            return var_value(dst);
+        }
+        case BuiltinKind::Atomic: {
+            if (nargs < 3) type_error(e.span, name + "(): takes an array, its indices and a value");
+            Value arr = eval(*e.args[1]);
+            if (arr.kind != Value::Kind::Var || !m_fn.type_of(arr.var)->is_array())
+                type_error(e.args[1]->span, name + "(): the first argument must be an array");
+            const Type* at = m_fn.type_of(arr.var);
+            if ((int)nargs != at->ndim + 2)
+                type_error(e.span, name + "(): a " + std::to_string(at->ndim) + "-D array needs " +
+                                       std::to_string(at->ndim) + " indices and a value, got " +
+                                       std::to_string(nargs - 1) + " arguments after the array");
+            std::vector<VarId> args{arr.var};
+            for (size_t i = 2; i < e.args.size() - 1; ++i) {
+                Value iv = eval(*e.args[i]);
+                ArgInfo ai = arg_info(iv, *e.args[i]);
+                if (!ai.type->is_integer())
+                    type_error(e.args[i]->span, name + "(): index must be an integer, got " +
+                                                    ai.type->name);
+                VarId ix = coerce(iv, ai.weak ? int32_type() : ai.type, *e.args[i]);
+                if (m_fn.type_of(ix) != int32_type())
+                    ix = emit_value(InstrKind::Cast, line, int32_type(), {ix});
+                args.push_back(ix);
+            }
+            const ast::Expr& ve = *e.args.back();
+            Value v = eval(ve);
+            ArgInfo vi = arg_info(v, ve);
+            if (!(vi.type == at->dtype ||
+                  (vi.weak && unify_scalars({{at->dtype, false}, vi}) == at->dtype)))
+                type_error(ve.span, name + "(): value of type " + vi.type->name +
+                                        " does not match the array's " + at->dtype->name);
+            if (at->dtype->is_bool() || at->dtype->scalar == ScalarType::Int8 ||
+                at->dtype->scalar == ScalarType::UInt8 || at->dtype->scalar == ScalarType::Int16 ||
+                at->dtype->scalar == ScalarType::UInt16)
+                type_error(e.span, name + "(): arrays of " + at->dtype->name +
+                                       " do not support atomic operations");
+            args.push_back(coerce(v, at->dtype, ve));
+            return var_value(emit_value(InstrKind::Call, line, at->dtype, std::move(args), b.native));
+        }
+        case BuiltinKind::Regular: {
+            std::vector<Value> vals;
+            std::vector<ArgInfo> infos;
+            for (size_t i = 1; i < e.args.size(); ++i) {
+                vals.push_back(eval(*e.args[i]));
+                infos.push_back(arg_info(vals.back(), *e.args[i]));
+            }
+            auto sig = b.rule(infos);
+            if (!sig)
+                type_error(e.span, name + "(): no overload accepts " + describe_args(infos) +
+                                       " (signature: " + b.signature + ")");
+            std::vector<VarId> args;
+            for (size_t i = 0; i < vals.size(); ++i)
+                args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
+            return var_value(emit_value(InstrKind::Call, line, sig->ret, std::move(args), b.native));
+        }
+        default:
+            type_error(e.span, name + "(): cannot be called here");
+    }
+}
+
+Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e) {
+    if (fn->is_kernel)
+        type_error(e.span, who() + "cannot call kernel '" + fn->name +
+                               "' from a kernel or function (only @wp.func functions can be called)");
+    const ast::Stmt* def = nullptr;
+    auto cached = m_program.parsed.find(fn->key);
+    if (cached == m_program.parsed.end()) {
+        auto module = parse_function_source(*fn, &def);
+        cached = m_program.parsed.emplace(fn->key, std::make_pair(module, def)).first;
+    }
+    def = cached->second.second;
+
+    // Evaluate the callee's annotations and defaults in its own module's namespace.
+    ir::Function scratch;
+    ir::Block scratch_block;
+    Builder callee(m_program, *fn, *def, scratch);
+    callee.m_block = &scratch_block;
+
+    size_t nparams = def->params.size();
+    std::vector<const ast::Expr*> arg_exprs(nparams, nullptr);
+    std::vector<Value> args(nparams);
+    std::vector<bool> given(nparams, false);
+    size_t npos = e.args.size() - 1;
+    if (npos > nparams)
+        type_error(e.span, fn->name + "(): takes " + std::to_string(nparams) +
+                               " arguments but " + std::to_string(npos) + " were given");
+    for (size_t i = 0; i < npos; ++i) {
+        args[i] = eval(*e.args[i + 1]);
+        arg_exprs[i] = e.args[i + 1].get();
+        given[i] = true;
+    }
+    for (const auto& k : e.keywords) {
+        size_t p = 0;
+        while (p < nparams && def->params[p].name != k.name) ++p;
+        if (p == nparams)
+            type_error(k.span, fn->name + "(): got an unexpected keyword argument '" + k.name + "'");
+        if (given[p])
+            type_error(k.span, fn->name + "(): got multiple values for argument '" + k.name + "'");
+        args[p] = eval(*k.value);
+        arg_exprs[p] = k.value.get();
+        given[p] = true;
+    }
+    std::vector<const Type*> types(nparams);
+    std::vector<VarId> vars;
+    for (size_t p = 0; p < nparams; ++p) {
+        const ast::Param& param = def->params[p];
+        if (!given[p]) {
+            if (!param.default_value)
+                type_error(e.span, fn->name + "(): missing argument '" + param.name + "'");
+            args[p] = callee.eval(*param.default_value);
+            if (args[p].kind != Value::Kind::Const)
+                callee.type_error(param.default_value->span,
+                                  fn->name + "(): the default of '" + param.name +
+                                      "' must be a constant");
+            arg_exprs[p] = param.default_value.get();
+        }
+        const ast::Expr& ae = *arg_exprs[p];
+        ArgInfo ai = given[p] ? arg_info(args[p], ae) : callee.arg_info(args[p], ae);
+        if (param.annotation) {
+            types[p] = callee.eval_annotation(*param.annotation);
+            if (!(ai.type == types[p] ||
+                  (ai.weak && types[p]->is_scalar() && unify_scalars({{types[p], false}, ai}) == types[p])))
+                type_error(ae.span, fn->name + "(): argument '" + param.name + "' has type " +
+                                        (ai.weak ? std::string(ai.type->is_float() ? "float literal"
+                                                                                   : "int literal")
+                                                 : ai.type->name) +
+                                        " but the parameter is " + types[p]->name);
+        } else {
+            types[p] = ai.type;
+        }
+        if (given[p]) {
+            vars.push_back(coerce(args[p], types[p], ae));
+        } else {
+            vars.push_back(emit_const(args[p].constant, types[p], e.span.line));
+        }
+    }
+    ir::Function* f = m_program.function_for(fn, types, *this, e.span);
+    ir::Instr& in = emit(InstrKind::CallFunc, e.span.line);
+    in.func = f;
+    in.args = vars;
+    const Type* rt = f->return_type;
+    if (rt->is_void()) return Value{};
+    if (rt->is_tuple()) {
+        Value r;
+        r.kind = Value::Kind::Tuple;
+        for (const Type* t : rt->elements) {
+            VarId v = m_fn.new_var(t);
+            in.dsts.push_back(v);
+            r.elements.push_back(var_value(v));
+        }
+        return r;
+    }
+    VarId v = m_fn.new_var(rt);
+    in.dsts.push_back(v);
+    return var_value(v);
+}
+
+}  // namespace treadle::sema

@@ -1,0 +1,520 @@
+// src/sema/infer_expr.cpp -- inference of expressions: names, constants, attributes, indexing
+#include <cmath>
+#include <limits>
+
+#include "sema/infer_internal.h"
+
+namespace treadle::sema {
+
+using ast::ExprKind;
+using ir::InstrKind;
+using ir::VarId;
+
+namespace {
+
+Value const_value(const Type* t, bool weak, int64_t i, double f) {
+    Value v;
+    v.kind = Value::Kind::Const;
+    v.constant = ConstValue{t, weak, i, f};
+    return v;
+}
+
+Value from_global(const GlobalValue& g) {
+    Value v;
+    switch (g.kind) {
+        case GlobalValue::Kind::Module:
+            v.kind = Value::Kind::Module;
+            v.text = g.module;
+            break;
+        case GlobalValue::Kind::Constant:
+            v.kind = Value::Kind::Const;
+            v.constant = g.constant;
+            break;
+        case GlobalValue::Kind::Function:
+            v.kind = Value::Kind::Func;
+            v.func = g.function;
+            break;
+        case GlobalValue::Kind::Type:
+            v.kind = Value::Kind::Type;
+            v.type = g.type;
+            break;
+        case GlobalValue::Kind::Builtin:
+            v.kind = Value::Kind::Builtin;
+            v.builtin = find_builtin(g.what);
+            v.text = g.what;
+            break;
+        case GlobalValue::Kind::None:
+        case GlobalValue::Kind::Unsupported:
+            break;
+    }
+    return v;
+}
+
+/// Constants of Warp's namespace and of Python's math module, as weak floats.
+bool math_constant(const std::string& name, double& out) {
+    static const std::pair<const char*, double> k_constants[] = {
+        {"pi", 3.14159265358979323846},      {"e", 2.71828182845904523536},
+        {"tau", 6.28318530717958647692},     {"half_pi", 1.57079632679489661923},
+        {"inf", std::numeric_limits<double>::infinity()},
+        {"nan", std::numeric_limits<double>::quiet_NaN()},
+        {"phi", 1.61803398874989484820},     {"ln2", 0.69314718055994530942},
+        {"ln10", 2.30258509299404568402},    {"log2e", 1.44269504088896340736},
+        {"log10e", 0.43429448190325182765},
+    };
+    for (const auto& [n, v] : k_constants)
+        if (name == n) {
+            out = v;
+            return true;
+        }
+    return false;
+}
+
+bool is_array_constructor(const std::string& name) {
+    return name == "array" || name == "array1d" || name == "array2d" || name == "array3d" ||
+           name == "array4d";
+}
+
+}  // namespace
+
+Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
+    auto it = m_scope.find(name);
+    if (it != m_scope.end()) {
+        Value v;
+        v.kind = Value::Kind::Var;
+        v.var = it->second;
+        return v;
+    }
+    GlobalValue g = m_source.resolver ? m_source.resolver->lookup(name) : GlobalValue{};
+    if (g.kind == GlobalValue::Kind::Unsupported)
+        type_error(e.span, who() + "'" + name + "' is a Python " + g.what +
+                               ", which kernels cannot use");
+    if (g.kind == GlobalValue::Kind::Builtin && !find_builtin(g.what) &&
+        !is_array_constructor(g.what))
+        type_error(e.span, who() + "'" + name + "' (treadle." + g.what +
+                               ") cannot be used inside kernels");
+    if (g.kind != GlobalValue::Kind::None) return from_global(g);
+    // Python builtins that kernels understand.
+    if (name == "int" || name == "float" || name == "bool") {
+        Value v;
+        v.kind = Value::Kind::Type;
+        v.type = name == "bool" ? bool_type() : type_from_spec(name);
+        return v;
+    }
+    if (name == "min" || name == "max" || name == "abs" || name == "pow" || name == "round" ||
+        name == "len" || name == "print") {
+        Value v;
+        v.kind = Value::Kind::Builtin;
+        v.builtin = find_builtin(name);
+        v.text = name;
+        return v;
+    }
+    if (name == "True" || name == "False") return const_value(bool_type(), false, name == "True", 0);
+    if (name == "range")
+        type_error(e.span, who() + "range() can only be used as the iterable of a for loop");
+    type_error(e.span, who() + "name '" + name + "' is not defined");
+}
+
+Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
+    const std::string& attr = e.name;
+    if (base.kind == Value::Kind::Module) {
+        if (base.text == "treadle" || base.text == "math") {
+            double c;
+            if (math_constant(attr, c)) return const_value(float32_type(), true, 0, c);
+            if (base.text == "treadle") {
+                if (const Type* t = type_from_spec(attr); t && attr != "int" && attr != "float") {
+                    Value v;
+                    v.kind = Value::Kind::Type;
+                    v.type = t;
+                    return v;
+                }
+                if (attr == "types") return base;
+            }
+            if (const Builtin* b = find_builtin(attr)) {
+                Value v;
+                v.kind = Value::Kind::Builtin;
+                v.builtin = b;
+                v.text = attr;
+                return v;
+            }
+            if (base.text == "treadle" && is_array_constructor(attr)) {
+                Value v;
+                v.kind = Value::Kind::Builtin;
+                v.text = attr;
+                return v;
+            }
+            type_error(e.span, who() + "module '" + (base.text == "treadle" ? "wp" : "math") +
+                                   "' has no attribute '" + attr + "' usable in kernels");
+        }
+        GlobalValue g = m_source.resolver ? m_source.resolver->lookup_attribute(base.text, attr)
+                                          : GlobalValue{};
+        if (g.kind == GlobalValue::Kind::None)
+            type_error(e.span, who() + "module has no attribute '" + attr + "'");
+        if (g.kind == GlobalValue::Kind::Unsupported)
+            type_error(e.span, who() + "'" + attr + "' is a Python " + g.what +
+                                   ", which kernels cannot use");
+        return from_global(g);
+    }
+    if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_array()) {
+        if (attr == "shape") {
+            Value v;
+            v.kind = Value::Kind::Shape;
+            v.var = base.var;
+            return v;
+        }
+        if (attr == "ndim") return const_value(int32_type(), true, m_fn.type_of(base.var)->ndim, 0);
+        type_error(e.span, who() + "arrays have no attribute '" + attr + "' in kernels");
+    }
+    std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
+    type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
+}
+
+const Type* Builder::eval_annotation(const ast::Expr& e) {
+    if (e.kind == ExprKind::Call) {
+        Value callee = eval(*e.args[0]);
+        if (callee.kind == Value::Kind::Builtin && is_array_constructor(callee.text)) {
+            int ndim = callee.text == "array" ? 1 : callee.text[5] - '0';
+            const Type* dtype = nullptr;
+            auto take = [&](const std::string& name, const ast::Expr& val) {
+                if (name == "dtype") {
+                    dtype = eval_annotation(val);
+                } else if (name == "ndim") {
+                    Value n = eval(val);
+                    if (n.kind != Value::Kind::Const || !n.constant.type->is_integer() ||
+                        n.constant.i < 1 || n.constant.i > 4)
+                        type_error(val.span, who() + "array ndim must be a constant from 1 to 4");
+                    ndim = (int)n.constant.i;
+                } else {
+                    type_error(val.span, who() + "unexpected array annotation argument '" +
+                                             name + "'");
+                }
+            };
+            const char* positional[] = {"dtype", "ndim"};
+            for (size_t i = 1; i < e.args.size(); ++i) {
+                if (i > 2) type_error(e.span, who() + "too many arguments to " + callee.text + "()");
+                take(positional[i - 1], *e.args[i]);
+            }
+            for (const auto& k : e.keywords) take(k.name, *k.value);
+            if (!dtype) type_error(e.span, who() + "array annotation needs a dtype");
+            if (!dtype->is_scalar())
+                type_error(e.span, who() + "arrays of " + dtype->name + " are not supported");
+            return array_type(dtype, ndim);
+        }
+    }
+    if (e.kind == ExprKind::Name || e.kind == ExprKind::Attribute) {
+        Value v = eval(e);
+        if (v.kind == Value::Kind::Type && v.type) return v.type;
+    }
+    if (e.kind == ExprKind::Constant && e.const_kind == ast::ConstKind::None) return void_type();
+    type_error(e.span, who() + "not a type annotation treadle understands");
+}
+
+ArgInfo Builder::arg_info(const Value& v, const ast::Expr& e) {
+    switch (v.kind) {
+        case Value::Kind::Var:
+            return {m_fn.type_of(v.var), false};
+        case Value::Kind::Const:
+            return {v.constant.type, v.constant.weak};
+        case Value::Kind::Str:
+            type_error(e.span, who() + "strings can only be used with print() and printf()");
+        case Value::Kind::Tuple:
+            type_error(e.span, who() + "a tuple cannot be used as a single value here");
+        case Value::Kind::Shape:
+            type_error(e.span, who() + "array.shape must be indexed (a.shape[0])");
+        case Value::Kind::None:
+            type_error(e.span, who() + "this expression has no value");
+        default:
+            type_error(e.span, who() + "a module, type or function cannot be used as a value");
+    }
+}
+
+VarId Builder::emit_const(const ConstValue& c, const Type* t, int line) {
+    ConstValue out{t, false, 0, 0.0};
+    if (t->is_float())
+        out.f = c.type->is_float() ? c.f : (double)c.i;
+    else if (t->is_bool())
+        out.i = c.type->is_float() ? (c.f != 0.0) : (c.i != 0);
+    else
+        out.i = c.type->is_float() ? (int64_t)c.f : c.i;
+    VarId dst = m_fn.new_var(t);
+    ir::Instr& in = emit(InstrKind::Const, line);
+    in.dsts = {dst};
+    in.value = out;
+    return dst;
+}
+
+VarId Builder::coerce(const Value& v, const Type* t, const ast::Expr& e) {
+    ArgInfo ai = arg_info(v, e);
+    if (v.kind == Value::Kind::Const) {
+        if (ai.type != t && !(ai.weak && unify_scalars({{t, false}, ai}) == t) &&
+            !(ai.weak == false && ai.type == t))
+            type_error(e.span, who() + "expected a value of type " + t->name + ", got " +
+                                   (ai.weak ? std::string(ai.type->is_float() ? "float literal"
+                                                                              : "int literal")
+                                            : ai.type->name));
+        return emit_const(v.constant, t, e.span.line);
+    }
+    if (ai.type != t)
+        type_error(e.span, who() + "expected a value of type " + t->name + ", got " + ai.type->name);
+    return v.var;
+}
+
+VarId Builder::materialize(const Value& v, const ast::Expr& e) {
+    ArgInfo ai = arg_info(v, e);
+    if (v.kind == Value::Kind::Var) return v.var;
+    return emit_const(v.constant, ai.type, e.span.line);
+}
+
+VarId Builder::condition(const ast::Expr& e) {
+    Value v = eval(e);
+    ArgInfo ai = arg_info(v, e);
+    if (!ai.type->is_scalar())
+        type_error(e.span, who() + "a condition must be a scalar, got " + ai.type->name);
+    if (ai.type->is_bool()) return materialize(v, e);
+    VarId x = materialize(v, e);
+    VarId zero = emit_const(ConstValue{int32_type(), true, 0, 0.0}, ai.type, e.span.line);
+    return emit_value(InstrKind::Compare, e.span.line, bool_type(), {x, zero}, "!=");
+}
+
+namespace {
+const char* bin_op_name(ast::BinOpKind op) {
+    switch (op) {
+        case ast::BinOpKind::Add: return "add";
+        case ast::BinOpKind::Sub: return "sub";
+        case ast::BinOpKind::Mul: return "mul";
+        case ast::BinOpKind::Div: return "div";
+        case ast::BinOpKind::FloorDiv: return "floordiv";
+        case ast::BinOpKind::Mod: return "mod";
+        case ast::BinOpKind::Pow: return "pow";
+        case ast::BinOpKind::MatMul: return "matmul";
+        case ast::BinOpKind::LShift: return "lshift";
+        case ast::BinOpKind::RShift: return "rshift";
+        case ast::BinOpKind::BitOr: return "bit_or";
+        case ast::BinOpKind::BitXor: return "bit_xor";
+        case ast::BinOpKind::BitAnd: return "bit_and";
+    }
+    return "?";
+}
+
+const char* cmp_c_op(ast::CmpOpKind op) {
+    switch (op) {
+        case ast::CmpOpKind::Eq: return "==";
+        case ast::CmpOpKind::NotEq: return "!=";
+        case ast::CmpOpKind::Lt: return "<";
+        case ast::CmpOpKind::LtE: return "<=";
+        case ast::CmpOpKind::Gt: return ">";
+        case ast::CmpOpKind::GtE: return ">=";
+        default: return nullptr;
+    }
+}
+}  // namespace
+
+Value Builder::eval(const ast::Expr& e) {
+    int line = e.span.line;
+    switch (e.kind) {
+        case ExprKind::Name:
+            return resolve_name(e.name, e);
+        case ExprKind::Constant:
+            switch (e.const_kind) {
+                case ast::ConstKind::Int:
+                    if (e.int_value > (uint64_t)std::numeric_limits<int64_t>::max())
+                        return const_value(scalar_type(ScalarType::UInt64), true,
+                                           (int64_t)e.int_value, 0);
+                    return const_value(e.int_value > 0x7fffffffull ? int64_type() : int32_type(),
+                                       true, (int64_t)e.int_value, 0);
+                case ast::ConstKind::Float:
+                    return const_value(float32_type(), true, 0, e.float_value);
+                case ast::ConstKind::Bool:
+                    return const_value(bool_type(), false, (int64_t)e.int_value, 0);
+                case ast::ConstKind::Str: {
+                    Value v;
+                    v.kind = Value::Kind::Str;
+                    v.text = e.str_value;
+                    return v;
+                }
+                case ast::ConstKind::None:
+                    return Value{};
+            }
+            return Value{};
+        case ExprKind::Attribute:
+            return resolve_attribute(eval(*e.args[0]), e);
+        case ExprKind::Subscript: {
+            Value base = eval(*e.args[0]);
+            const ast::Expr& index = *e.args[1];
+            std::vector<const ast::Expr*> idx;
+            if (index.kind == ExprKind::Tuple)
+                for (const auto& i : index.args) idx.push_back(i.get());
+            else
+                idx.push_back(&index);
+            for (const ast::Expr* i : idx)
+                if (i->kind == ExprKind::Slice)
+                    type_error(i->span, who() + "slices are not supported in kernels");
+            if (base.kind == Value::Kind::Shape) {
+                Value k = eval(index);
+                const Type* at = m_fn.type_of(base.var);
+                if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() ||
+                    k.constant.i < 0 || k.constant.i >= at->ndim)
+                    type_error(index.span, who() + "array.shape index must be a constant from 0 to " +
+                                               std::to_string(at->ndim - 1));
+                VarId dst = emit_value(InstrKind::Shape, line, int32_type(), {base.var});
+                m_block->back().value = ConstValue{int32_type(), false, k.constant.i, 0};
+                Value v;
+                v.kind = Value::Kind::Var;
+                v.var = dst;
+                return v;
+            }
+            if (base.kind == Value::Kind::Tuple) {
+                Value k = eval(index);
+                if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() ||
+                    k.constant.i < 0 || k.constant.i >= (int64_t)base.elements.size())
+                    type_error(index.span, who() + "tuple index must be a constant in range");
+                return base.elements[k.constant.i];
+            }
+            if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
+                type_error(e.span, who() + "only arrays can be indexed" +
+                                       (base.kind == Value::Kind::Var
+                                            ? " (this value has type " +
+                                                  m_fn.type_of(base.var)->name + ")"
+                                            : std::string()));
+            const Type* at = m_fn.type_of(base.var);
+            if ((int)idx.size() > at->ndim)
+                type_error(e.span, who() + "too many indices for a " + std::to_string(at->ndim) +
+                                       "-D array (" + std::to_string(idx.size()) + ")");
+            std::vector<VarId> args{base.var};
+            for (const ast::Expr* i : idx) {
+                Value iv = eval(*i);
+                ArgInfo ai = arg_info(iv, *i);
+                if (!ai.type->is_integer())
+                    type_error(i->span, who() + "array index must be an integer, got " +
+                                            (ai.weak && ai.type->is_float() ? std::string("float literal")
+                                                                          : ai.type->name));
+                VarId ix = coerce(iv, ai.weak ? int32_type() : ai.type, *i);
+                if (m_fn.type_of(ix) != int32_type())
+                    ix = emit_value(InstrKind::Cast, line, int32_type(), {ix});
+                args.push_back(ix);
+            }
+            Value v;
+            v.kind = Value::Kind::Var;
+            if ((int)idx.size() == at->ndim) {
+                v.var = emit_value(InstrKind::Load, line, at->dtype, std::move(args));
+            } else {
+                v.var = emit_value(InstrKind::View, line,
+                                   array_type(at->dtype, at->ndim - (int)idx.size()),
+                                   std::move(args));
+            }
+            return v;
+        }
+        case ExprKind::Call:
+            return call(e);
+        case ExprKind::BinOp: {
+            if (e.bin_op == ast::BinOpKind::MatMul)
+                type_error(e.span, who() + "operator '@' needs vector or matrix operands");
+            Value a = eval(*e.args[0]);
+            Value b = eval(*e.args[1]);
+            return binary(bin_op_name(e.bin_op), ast::op_text(e.bin_op), a, b, *e.args[0],
+                          *e.args[1], e);
+        }
+        case ExprKind::UnaryOp: {
+            if (e.unary_op == ast::UnaryOpKind::Not) {
+                VarId c = condition(*e.args[0]);
+                return Value{Value::Kind::Var,
+                             emit_value(InstrKind::Logical, line, bool_type(), {c}, "!")};
+            }
+            Value a = eval(*e.args[0]);
+            if (a.kind == Value::Kind::Const && e.unary_op != ast::UnaryOpKind::Invert) {
+                if (a.constant.type->is_bool())
+                    type_error(e.span, who() + "unary '" + ast::op_text(e.unary_op) +
+                                           "' does not apply to bool");
+                Value r = a;
+                if (e.unary_op == ast::UnaryOpKind::Neg) {
+                    r.constant.i = -r.constant.i;
+                    r.constant.f = -r.constant.f;
+                }
+                return r;
+            }
+            const char* name = e.unary_op == ast::UnaryOpKind::Neg   ? "neg"
+                               : e.unary_op == ast::UnaryOpKind::Pos ? "pos"
+                                                                     : "invert";
+            const Builtin* b = find_operator(name);
+            ArgInfo ai = arg_info(a, *e.args[0]);
+            auto sig = b->rule({ai});
+            if (!sig)
+                type_error(e.span, std::string("operator '") + ast::op_text(e.unary_op) +
+                                       "': not defined for " + describe_args({ai}));
+            VarId x = coerce(a, sig->params[0], *e.args[0]);
+            return Value{Value::Kind::Var, emit_value(InstrKind::Call, line, sig->ret, {x}, b->native)};
+        }
+        case ExprKind::BoolOp: {
+            VarId acc = condition(*e.args[0]);
+            for (size_t i = 1; i < e.args.size(); ++i) {
+                VarId next = condition(*e.args[i]);
+                acc = emit_value(InstrKind::Logical, line, bool_type(), {acc, next},
+                                 e.bool_op == ast::BoolOpKind::And ? "&&" : "||");
+            }
+            return Value{Value::Kind::Var, acc};
+        }
+        case ExprKind::Compare: {
+            Value left = eval(*e.args[0]);
+            VarId acc = 0;
+            for (size_t i = 0; i < e.cmp_ops.size(); ++i) {
+                const ast::Expr& le = *e.args[i];
+                const ast::Expr& re = *e.args[i + 1];
+                Value right = eval(re);
+                const char* op = cmp_c_op(e.cmp_ops[i]);
+                if (!op)
+                    type_error(e.span, who() + "operator '" + ast::op_text(e.cmp_ops[i]) +
+                                           "' is not supported in kernels");
+                std::vector<ArgInfo> infos{arg_info(left, le), arg_info(right, re)};
+                auto sig = find_operator("compare")->rule(infos);
+                if (!sig)
+                    type_error(e.span, std::string("operator '") + op +
+                                           "': cannot compare " + describe_args(infos));
+                VarId a = coerce(left, sig->params[0], le);
+                VarId b = coerce(right, sig->params[1], re);
+                VarId r = emit_value(InstrKind::Compare, line, bool_type(), {a, b}, op);
+                acc = i == 0 ? r : emit_value(InstrKind::Logical, line, bool_type(), {acc, r}, "&&");
+                left = right;
+            }
+            return Value{Value::Kind::Var, acc};
+        }
+        case ExprKind::IfExp: {
+            VarId c = condition(*e.args[0]);
+            ir::Block* parent = m_block;
+            ir::Instr& ifi = emit(InstrKind::If, line);
+            ifi.args = {c};
+            m_block = &ifi.body;
+            Value a = eval(*e.args[1]);
+            m_block = &ifi.orelse;
+            Value b = eval(*e.args[2]);
+            std::vector<ArgInfo> infos{arg_info(a, *e.args[1]), arg_info(b, *e.args[2])};
+            const Type* t = unify_scalars(infos);
+            if (!t)
+                type_error(e.span, who() + "the two sides of 'x if c else y' have different types " +
+                                       describe_args(infos));
+            VarId r = m_fn.new_var(t, "", true);
+            m_block = &ifi.body;
+            VarId va = coerce(a, t, *e.args[1]);
+            emit(InstrKind::Assign, line).dsts = {r};
+            m_block->back().args = {va};
+            m_block = &ifi.orelse;
+            VarId vb = coerce(b, t, *e.args[2]);
+            emit(InstrKind::Assign, line).dsts = {r};
+            m_block->back().args = {vb};
+            m_block = parent;
+            // A copy, so that the result is an ordinary immutable value.
+            return Value{Value::Kind::Var, emit_value(InstrKind::Copy, line, t, {r})};
+        }
+        case ExprKind::Tuple: {
+            Value v;
+            v.kind = Value::Kind::Tuple;
+            for (const auto& el : e.args) v.elements.push_back(eval(*el));
+            return v;
+        }
+        case ExprKind::List:
+            type_error(e.span, who() + "lists are not supported in kernels");
+        case ExprKind::Slice:
+            type_error(e.span, who() + "slices are not supported in kernels");
+    }
+    return Value{};
+}
+
+}  // namespace treadle::sema

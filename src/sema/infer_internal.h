@@ -1,0 +1,125 @@
+// src/sema/infer_internal.h -- shared state of the inference files (infer_*.cpp), not public
+//
+// Key structures: `Builder` builds one ir::Function from one def; `Value` is what an
+// expression evaluates to before it is materialised (a variable, a not-yet-typed constant,
+// a module, a type, a function, a tuple...); `Scope` maps user names to variables.
+// Start reading at Builder::build_function in infer.cpp, then infer_stmt.cpp.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "sema/builtins.h"
+#include "sema/infer.h"
+
+namespace treadle::sema {
+
+/// The result of evaluating an expression.
+struct Value {
+    enum class Kind { Var, Const, Str, Module, Type, Func, Builtin, Tuple, Shape, None };
+    Kind kind = Kind::None;
+    ir::VarId var = 0;                     ///< Var, Shape (the array)
+    ConstValue constant;                   ///< Const (unmaterialised; weak or typed)
+    std::string text;                      ///< Str, Module
+    const Type* type = nullptr;            ///< Type
+    std::shared_ptr<FunctionSource> func;  ///< Func
+    const Builtin* builtin = nullptr;      ///< Builtin
+    std::vector<Value> elements;           ///< Tuple
+};
+
+using Scope = std::map<std::string, ir::VarId>;
+
+struct ProgramBuilder;
+
+/// Builds one ir::Function (a kernel, or a user function specialised to argument types).
+class Builder {
+public:
+    Builder(ProgramBuilder& program, const FunctionSource& source, const ast::Stmt& def,
+            ir::Function& out);
+
+    /// Builds the kernel, or the function with the given parameter types.
+    void build(const std::vector<const Type*>& param_types);
+
+    // --- errors ---
+    [[noreturn]] void fail(const ast::Span& span, ErrorKind kind, const std::string& msg) const;
+    [[noreturn]] void type_error(const ast::Span& span, const std::string& msg) const {
+        fail(span, ErrorKind::Type, msg);
+    }
+    /// "name(): " prefix of messages about the function being built.
+    std::string who() const { return m_fn.name + "(): "; }
+
+    // --- emission (infer.cpp) ---
+    ir::Instr& emit(ir::InstrKind kind, int line);
+    ir::VarId emit_value(ir::InstrKind kind, int line, const Type* type,
+                         std::vector<ir::VarId> args, std::string callee = "");
+    ir::Block* current_block() { return m_block; }
+    void set_block(ir::Block* block) { m_block = block; }
+
+    // --- values (infer_expr.cpp) ---
+    Value eval(const ast::Expr& e);
+    /// ArgInfo of a materialisable value; fails for modules, types, ...
+    ArgInfo arg_info(const Value& v, const ast::Expr& e);
+    /// The value as a variable of type `t` (constants are emitted with that type).
+    ir::VarId coerce(const Value& v, const Type* t, const ast::Expr& e);
+    /// The value as a variable of its natural type (weak int -> int32, weak float -> float32).
+    ir::VarId materialize(const Value& v, const ast::Expr& e);
+    /// A boolean variable for a condition (scalars compare against zero).
+    ir::VarId condition(const ast::Expr& e);
+    Value resolve_name(const std::string& name, const ast::Expr& e);
+    Value resolve_attribute(const Value& base, const ast::Expr& e);
+    const Type* eval_annotation(const ast::Expr& e);
+    ir::VarId emit_const(const ConstValue& c, const Type* t, int line);
+
+    // --- operators and calls (infer_call.cpp) ---
+    Value binary(const std::string& op_name, const char* op_text, const Value& a,
+                 const Value& b, const ast::Expr& ea, const ast::Expr& eb, const ast::Expr& at);
+    Value call(const ast::Expr& e);
+    Value call_builtin(const Builtin& b, const ast::Expr& e);
+    Value call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e);
+    Value cast(const Type* to, const ast::Expr& e);
+    Value emit_tid(int arity, const ast::Expr& e);
+
+    // --- statements (infer_stmt.cpp) ---
+    void block(const std::vector<ast::StmtPtr>& stmts);
+    void stmt(const ast::Stmt& s);
+    void assign_to(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
+    void bind(const std::string& name, ir::VarId var, const ast::Span& span);
+
+    ProgramBuilder& m_program;
+    const FunctionSource& m_source;
+    const ast::SourceFile& m_file;
+    const ast::Stmt& m_def;
+    ir::Function& m_fn;
+    Scope m_scope;
+    ir::Block* m_block = nullptr;
+    /// Mutable variables carried around each enclosing loop (innermost last).
+    std::vector<std::map<std::string, ir::VarId>> m_loop_carried;
+    /// Set after a return/break/continue until the end of the current block.
+    bool m_terminated = false;
+    const Type* m_return_type = nullptr;  ///< from the annotation or the first return
+    bool m_return_annotated = false;
+};
+
+/// Builds a whole program: the kernel plus specialised user functions, with recursion checks.
+struct ProgramBuilder {
+    ir::Program& program;
+    /// Specialisations already built, by function key + parameter types.
+    std::map<std::string, ir::Function*> specialised;
+    /// Functions being built (to report recursion).
+    std::set<std::string> in_progress;
+    /// Parsed user functions by key.
+    std::map<std::string, std::pair<std::shared_ptr<const ast::Module>, const ast::Stmt*>> parsed;
+    int next_id = 0;
+
+    ir::Function* function_for(const std::shared_ptr<FunctionSource>& fn,
+                               const std::vector<const Type*>& param_types,
+                               const Builder& caller, const ast::Span& call_span);
+};
+
+/// Names assigned anywhere in `stmts` (targets of assignments and for loops), in order.
+void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out);
+
+}  // namespace treadle::sema

@@ -1,0 +1,75 @@
+// src/sema/resolver.h -- how kernel code sees the names of its Python module (globals)
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "frontend/ast.h"
+#include "sema/types.h"
+
+namespace treadle::sema {
+
+class Resolver;
+
+/// A compile-time constant value. Python ints and floats are *weak* (they adopt the type of
+/// the other operand, like literals); typed constants (wp.float64(2.0), wp.constant) are not.
+struct ConstValue {
+    const Type* type = nullptr;
+    bool weak = false;
+    int64_t i = 0;   ///< integers and bool (unsigned values are stored bit-identical)
+    double f = 0.0;  ///< floats
+};
+
+/// A user function (@wp.func) as the compiler sees it: its source and the resolver of its own
+/// globals. `key` identifies the function across lookups (its qualified name plus an identity
+/// from the front end), so it is parsed once per compilation.
+struct FunctionSource {
+    std::string key;
+    std::string name;
+    std::shared_ptr<const ast::SourceFile> source;
+    std::shared_ptr<Resolver> resolver;
+    bool is_kernel = false;  ///< a @wp.kernel: calling it from a kernel is an error
+    /// Set when the function was already parsed as part of a module file; else the compiler
+    /// parses `source` (a single def) itself.
+    std::shared_ptr<const ast::Module> parsed;
+    const ast::Stmt* def = nullptr;
+};
+
+/// What a global name means inside a kernel.
+struct GlobalValue {
+    enum class Kind {
+        None,         ///< not found
+        Module,       ///< a module: `module` is "treadle", "math", or an opaque handle
+        Constant,     ///< a compile-time constant in `constant`
+        Function,     ///< a user function or kernel in `function`
+        Type,         ///< a type (an annotation such as float, wp.float64, wp.array(...))
+        Builtin,      ///< a builtin of treadle imported by name; `what` is its name
+        Unsupported,  ///< a Python object kernels cannot use; `what` names its Python type
+    };
+    Kind kind = Kind::None;
+    std::string module;
+    ConstValue constant;
+    std::shared_ptr<FunctionSource> function;
+    const Type* type = nullptr;
+    std::string what;  ///< Unsupported: the Python type; Builtin: the builtin's name
+};
+
+/// Looks up globals for the compiler. The Python front end implements it from a function's
+/// __globals__ and closure cells; the C++ module loader from a module file's top level.
+/// Called only from the compiling thread.
+class Resolver {
+public:
+    virtual ~Resolver() = default;
+    /// The meaning of a bare global name.
+    virtual GlobalValue lookup(const std::string& name) = 0;
+    /// The meaning of `attribute` of a module returned by lookup() (other than "treadle" and
+    /// "math", which the compiler knows itself).
+    virtual GlobalValue lookup_attribute(const std::string& module, const std::string& attribute) {
+        (void)module;
+        (void)attribute;
+        return {};
+    }
+};
+
+}  // namespace treadle::sema

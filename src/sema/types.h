@@ -1,0 +1,58 @@
+// src/sema/types.h -- interned types of the kernel language, compared by pointer
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "treadle/dtype.h"
+
+namespace treadle::sema {
+
+enum class TypeKind {
+    Void,    ///< no value (a function without return, a statement)
+    Scalar,  ///< bool, int8..uint64, float16..float64
+    Array,   ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>
+    Tuple,   ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
+};
+
+/// One type. Instances are interned by the factory functions below and never freed, so two
+/// types are equal exactly when their pointers are equal. Safe to share between threads.
+struct Type {
+    TypeKind kind = TypeKind::Void;
+    ScalarType scalar = ScalarType::Float32;  ///< Scalar
+    const Type* dtype = nullptr;              ///< Array element type
+    int ndim = 0;                             ///< Array dimensions (1..4)
+    std::vector<const Type*> elements;        ///< Tuple members
+    std::string name;                         ///< Warp-style name for messages: "float32",
+                                              ///< "array(dtype=float32, ndim=2)"
+    std::string c_name;                       ///< C++ spelling in generated code
+    size_t size = 0;                          ///< bytes as a kernel parameter
+    size_t align = 1;                         ///< alignment as a kernel parameter
+
+    bool is_scalar() const { return kind == TypeKind::Scalar; }
+    bool is_float() const { return is_scalar() && treadle::is_float(scalar); }
+    bool is_integer() const { return is_scalar() && treadle::is_integer(scalar); }
+    bool is_bool() const { return is_scalar() && scalar == ScalarType::Bool; }
+    bool is_array() const { return kind == TypeKind::Array; }
+    bool is_tuple() const { return kind == TypeKind::Tuple; }
+    bool is_void() const { return kind == TypeKind::Void; }
+};
+
+const Type* void_type();
+const Type* scalar_type(ScalarType s);
+const Type* array_type(const Type* dtype, int ndim);
+const Type* tuple_type(const std::vector<const Type*>& elements);
+
+inline const Type* bool_type() { return scalar_type(ScalarType::Bool); }
+inline const Type* int32_type() { return scalar_type(ScalarType::Int32); }
+inline const Type* int64_type() { return scalar_type(ScalarType::Int64); }
+inline const Type* float32_type() { return scalar_type(ScalarType::Float32); }
+
+/// Parses a type spec as the front ends write it: "float32", "int", "array:float32:2".
+/// Returns nullptr for an unknown spec.
+const Type* type_from_spec(const std::string& spec);
+/// The inverse of type_from_spec for scalars and arrays.
+std::string type_spec(const Type* t);
+
+}  // namespace treadle::sema

@@ -1,0 +1,8 @@
+# tests/cpp/native/tests.cmake -- GoogleTest sources for the device library native/treadle
+list(APPEND TREADLE_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/test_array.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_atomic.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_half_cast.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_scalar.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_scalar_adjoint.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_scalar_math.cpp)
