@@ -1,5 +1,7 @@
 """treadle: GPU/CPU kernels as Python functions, with NVIDIA Warp's API (import treadle as wp)."""
 
+# ruff: noqa: I001 - imports are grouped by topic below
+
 import math as _math
 
 try:
@@ -25,7 +27,7 @@ from . import utils as utils
 from .types import Float as Float
 from .types import Int as Int
 from .types import Scalar as Scalar
-from .types import bool as bool  # noqa: A004 - Warp's name
+from .types import bool as bool
 from .types import dtype_from_numpy as dtype_from_numpy
 from .types import dtype_to_numpy as dtype_to_numpy
 from .types import float16 as float16
@@ -80,8 +82,23 @@ from .context import synchronize_device as synchronize_device
 from .utils import ScopedTimer as ScopedTimer
 
 # --- kernels, functions and launches (kernel.py, launch.py): re-export their names here ----
-from . import kernel as _kernel_module
-from . import launch as _launch_module
+from . import kernel as _kernel_module  # noqa: F401
+from . import launch as _launch_module  # noqa: F401
+from .kernel import Function as Function  # noqa: E402
+from .kernel import Kernel as Kernel  # noqa: E402
+from .kernel import clear_kernel_cache as clear_kernel_cache  # noqa: E402
+from .kernel import constant as constant  # noqa: E402
+from .kernel import func as func  # noqa: E402
+from .kernel import get_module_options as get_module_options  # noqa: E402
+from .kernel import kernel as kernel  # noqa: E402
+from .kernel import set_module_options as set_module_options  # noqa: E402
+from .launch import force_load as force_load  # noqa: E402
+from .launch import launch as launch  # noqa: E402
+from .launch import load_module as load_module  # noqa: E402
+
+# Kernel builtins as Python names (wp.tid, wp.sin, ...): importable, and callable on host
+# scalars where that makes sense.
+globals().update({_n: _f for _n, _f in _kernel_module.builtins.items() if _n not in globals()})
 
 # --- constants (Warp's names) --------------------------------------------------------------
 E = e = _math.e

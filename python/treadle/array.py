@@ -14,7 +14,9 @@ _GENERIC_DTYPES = (Any, Int, Float, Scalar)
 
 
 def _is_int(x):
-    return isinstance(x, (builtins.int, np.integer)) and not isinstance(x, (builtins.bool, np.bool_))
+    if isinstance(x, (builtins.bool, np.bool_)):
+        return False
+    return isinstance(x, (builtins.int, np.integer))
 
 
 def _shape_tuple(shape, what="shape"):
@@ -123,7 +125,8 @@ class array(_treadle.Array):
         else:
             if dtype is Any:
                 raise TypeError("array(): a dtype is required to allocate an array from a shape")
-            self._init_empty(resolve_dtype(dtype)._spec, list(_shape_tuple(shape)), dev.alias, False)
+            spec = resolve_dtype(dtype)._spec
+            self._init_empty(spec, list(_shape_tuple(shape)), dev.alias, False)
         if ndim is not None and self._ndim != ndim:
             raise ValueError(f"array(): the data has {self._ndim} dimensions, but ndim={ndim}")
         if grad is not None:

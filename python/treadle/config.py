@@ -1,7 +1,5 @@
 """Global settings of treadle, read at use time (Warp's ``warp.config`` attributes)."""
 
-from typing import Optional
-
 version: str = "0.1.0"
 """treadle's version string."""
 
@@ -32,7 +30,7 @@ enable_backward: bool = True
 cache_kernels: bool = True
 """Reuse compiled kernels from the kernel cache across processes."""
 
-kernel_cache_dir: Optional[str] = None
+kernel_cache_dir = None
 """Kernel cache directory; ``None`` picks a per-user default at init()."""
 
 print_launches: bool = False

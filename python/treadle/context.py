@@ -91,7 +91,7 @@ def init():
         _initialized = True
     if not config.quiet:
         print(
-            f"Treadle {config.version} initialized: devices: \"cpu\" ({cpu.name}); "
+            f'Treadle {config.version} initialized: devices: "cpu" ({cpu.name}); '
             f"CUDA: not available; kernel cache: {_kernel_cache_dir()}"
         )
 

@@ -170,7 +170,7 @@ class float_base(scalar_base):
         return builtins.float(cls._np_dtype.type(x))
 
 
-class bool(scalar_base):  # noqa: A001 - Warp's name
+class bool(scalar_base):
     """Boolean scalar type (one byte)."""
 
     _spec = "bool"
@@ -333,7 +333,7 @@ _lazy = ("array", "array1d", "array2d", "array3d", "array4d")
 def __getattr__(name):
     # `wp.types.array` & co. live in treadle.array, which imports this module.
     if name in _lazy:
-        from . import array as _array_module
+        import importlib
 
-        return getattr(_array_module, name)
+        return getattr(importlib.import_module(__package__ + ".array"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

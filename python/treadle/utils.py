@@ -22,9 +22,9 @@ class ScopedTimer:
         self,
         name,
         active=True,
-        print=True,  # noqa: A002 - Warp's parameter name
+        print=True,
         detailed=False,
-        dict=None,  # noqa: A002 - Warp's parameter name
+        dict=None,
         use_nvtx=False,
         color="rapids",
         synchronize=False,

@@ -37,53 +37,82 @@ SourceLocation location(const SourceFile& file, const Span& span) {
 
 const char* op_text(BinOpKind op) {
     switch (op) {
-        case BinOpKind::Add: return "+";
-        case BinOpKind::Sub: return "-";
-        case BinOpKind::Mul: return "*";
-        case BinOpKind::Div: return "/";
-        case BinOpKind::FloorDiv: return "//";
-        case BinOpKind::Mod: return "%";
-        case BinOpKind::Pow: return "**";
-        case BinOpKind::MatMul: return "@";
-        case BinOpKind::LShift: return "<<";
-        case BinOpKind::RShift: return ">>";
-        case BinOpKind::BitOr: return "|";
-        case BinOpKind::BitXor: return "^";
-        case BinOpKind::BitAnd: return "&";
+        case BinOpKind::Add:
+            return "+";
+        case BinOpKind::Sub:
+            return "-";
+        case BinOpKind::Mul:
+            return "*";
+        case BinOpKind::Div:
+            return "/";
+        case BinOpKind::FloorDiv:
+            return "//";
+        case BinOpKind::Mod:
+            return "%";
+        case BinOpKind::Pow:
+            return "**";
+        case BinOpKind::MatMul:
+            return "@";
+        case BinOpKind::LShift:
+            return "<<";
+        case BinOpKind::RShift:
+            return ">>";
+        case BinOpKind::BitOr:
+            return "|";
+        case BinOpKind::BitXor:
+            return "^";
+        case BinOpKind::BitAnd:
+            return "&";
     }
     return "?";
 }
 
 const char* op_text(UnaryOpKind op) {
     switch (op) {
-        case UnaryOpKind::Neg: return "-";
-        case UnaryOpKind::Pos: return "+";
-        case UnaryOpKind::Not: return "not";
-        case UnaryOpKind::Invert: return "~";
+        case UnaryOpKind::Neg:
+            return "-";
+        case UnaryOpKind::Pos:
+            return "+";
+        case UnaryOpKind::Not:
+            return "not";
+        case UnaryOpKind::Invert:
+            return "~";
     }
     return "?";
 }
 
 const char* op_text(BoolOpKind op) {
     switch (op) {
-        case BoolOpKind::And: return "and";
-        case BoolOpKind::Or: return "or";
+        case BoolOpKind::And:
+            return "and";
+        case BoolOpKind::Or:
+            return "or";
     }
     return "?";
 }
 
 const char* op_text(CmpOpKind op) {
     switch (op) {
-        case CmpOpKind::Eq: return "==";
-        case CmpOpKind::NotEq: return "!=";
-        case CmpOpKind::Lt: return "<";
-        case CmpOpKind::LtE: return "<=";
-        case CmpOpKind::Gt: return ">";
-        case CmpOpKind::GtE: return ">=";
-        case CmpOpKind::Is: return "is";
-        case CmpOpKind::IsNot: return "is not";
-        case CmpOpKind::In: return "in";
-        case CmpOpKind::NotIn: return "not in";
+        case CmpOpKind::Eq:
+            return "==";
+        case CmpOpKind::NotEq:
+            return "!=";
+        case CmpOpKind::Lt:
+            return "<";
+        case CmpOpKind::LtE:
+            return "<=";
+        case CmpOpKind::Gt:
+            return ">";
+        case CmpOpKind::GtE:
+            return ">=";
+        case CmpOpKind::Is:
+            return "is";
+        case CmpOpKind::IsNot:
+            return "is not";
+        case CmpOpKind::In:
+            return "in";
+        case CmpOpKind::NotIn:
+            return "not in";
     }
     return "?";
 }

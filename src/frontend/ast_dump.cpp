@@ -72,18 +72,26 @@ void dump_body(std::string& out, const std::vector<StmtPtr>& body, int indent) {
 
 std::string dump(const Expr& e) {
     switch (e.kind) {
-        case ExprKind::Name: return "Name(" + e.name + ")";
+        case ExprKind::Name:
+            return "Name(" + e.name + ")";
         case ExprKind::Constant:
             switch (e.const_kind) {
-                case ConstKind::Int: return "Int(" + std::to_string(e.int_value) + ")";
-                case ConstKind::Float: return "Float(" + format_float(e.float_value) + ")";
-                case ConstKind::Bool: return e.int_value ? "True" : "False";
-                case ConstKind::Str: return "Str(" + quote(e.str_value) + ")";
-                case ConstKind::None: return "None";
+                case ConstKind::Int:
+                    return "Int(" + std::to_string(e.int_value) + ")";
+                case ConstKind::Float:
+                    return "Float(" + format_float(e.float_value) + ")";
+                case ConstKind::Bool:
+                    return e.int_value ? "True" : "False";
+                case ConstKind::Str:
+                    return "Str(" + quote(e.str_value) + ")";
+                case ConstKind::None:
+                    return "None";
             }
             return "?";
-        case ExprKind::Attribute: return "Attribute(" + dump_opt(e.args[0]) + ", " + e.name + ")";
-        case ExprKind::Subscript: return "Subscript(" + dump_list(e.args) + ")";
+        case ExprKind::Attribute:
+            return "Attribute(" + dump_opt(e.args[0]) + ", " + e.name + ")";
+        case ExprKind::Subscript:
+            return "Subscript(" + dump_list(e.args) + ")";
         case ExprKind::Call: {
             std::string out = "Call(" + dump_list(e.args);
             for (const Keyword& kw : e.keywords) out += ", " + kw.name + "=" + dump_opt(kw.value);
@@ -101,10 +109,14 @@ std::string dump(const Expr& e) {
                 out += std::string(", ") + op_text(e.cmp_ops[i]) + ", " + dump_opt(e.args[i + 1]);
             return out + ")";
         }
-        case ExprKind::IfExp: return "IfExp(" + dump_list(e.args) + ")";
-        case ExprKind::Tuple: return "Tuple(" + dump_list(e.args) + ")";
-        case ExprKind::List: return "List(" + dump_list(e.args) + ")";
-        case ExprKind::Slice: return "Slice(" + dump_list(e.args) + ")";
+        case ExprKind::IfExp:
+            return "IfExp(" + dump_list(e.args) + ")";
+        case ExprKind::Tuple:
+            return "Tuple(" + dump_list(e.args) + ")";
+        case ExprKind::List:
+            return "List(" + dump_list(e.args) + ")";
+        case ExprKind::Slice:
+            return "Slice(" + dump_list(e.args) + ")";
     }
     return "?";
 }
@@ -144,22 +156,21 @@ std::string dump(const Stmt& s, int indent) {
             out += dump_opt(s.value) + ")\n";
             return out;
         case StmtKind::AugAssign:
-            out += "AugAssign(" + dump_opt(first_target(s)) + " " +
-                   op_text(s.aug_op) + "= " + dump_opt(s.value) + ")\n";
+            out += "AugAssign(" + dump_opt(first_target(s)) + " " + op_text(s.aug_op) + "= " +
+                   dump_opt(s.value) + ")\n";
             return out;
         case StmtKind::AnnAssign:
-            out += "AnnAssign(" + dump_opt(first_target(s)) + ": " +
-                   dump_opt(s.annotation);
+            out += "AnnAssign(" + dump_opt(first_target(s)) + ": " + dump_opt(s.annotation);
             if (s.value) out += " = " + dump(*s.value);
             out += ")\n";
             return out;
-        case StmtKind::ExprStmt: return out + "Expr(" + dump_opt(s.value) + ")\n";
+        case StmtKind::ExprStmt:
+            return out + "Expr(" + dump_opt(s.value) + ")\n";
         case StmtKind::If:
         case StmtKind::While:
         case StmtKind::For:
             if (s.kind == StmtKind::For) {
-                out += "For(" + dump_opt(first_target(s)) + " in " +
-                       dump_opt(s.value) + ")\n";
+                out += "For(" + dump_opt(first_target(s)) + " in " + dump_opt(s.value) + ")\n";
             } else {
                 out += std::string(s.kind == StmtKind::If ? "If(" : "While(") + dump_opt(s.test) +
                        ")\n";
@@ -170,16 +181,22 @@ std::string dump(const Stmt& s, int indent) {
                 dump_body(out, s.orelse, indent + 1);
             }
             return out;
-        case StmtKind::Break: return out + "Break\n";
-        case StmtKind::Continue: return out + "Continue\n";
-        case StmtKind::Pass: return out + "Pass\n";
+        case StmtKind::Break:
+            return out + "Break\n";
+        case StmtKind::Continue:
+            return out + "Continue\n";
+        case StmtKind::Pass:
+            return out + "Pass\n";
         case StmtKind::Return:
             return out + (s.value ? "Return(" + dump(*s.value) + ")\n" : "Return\n");
-        case StmtKind::Import: return out + "Import(" + dump_names(s.imports) + ")\n";
+        case StmtKind::Import:
+            return out + "Import(" + dump_names(s.imports) + ")\n";
         case StmtKind::ImportFrom:
             return out + "ImportFrom(" + s.module + ": " + dump_names(s.imports) + ")\n";
-        case StmtKind::Global: return out + "Global(" + dump_names(s.imports) + ")\n";
-        case StmtKind::Nonlocal: return out + "Nonlocal(" + dump_names(s.imports) + ")\n";
+        case StmtKind::Global:
+            return out + "Global(" + dump_names(s.imports) + ")\n";
+        case StmtKind::Nonlocal:
+            return out + "Nonlocal(" + dump_names(s.imports) + ")\n";
         case StmtKind::Assert:
             out += "Assert(" + dump_opt(s.test);
             if (s.value) out += ", " + dump(*s.value);

@@ -14,11 +14,10 @@ constexpr size_t k_max_brackets = 200;  // like CPython's MAXLEVEL
 constexpr size_t k_max_indents = 100;   // like CPython's MAXINDENT
 
 const char* const k_keywords[] = {
-    "False",  "None",   "True",    "and",      "as",       "assert", "async", "await",
-    "break",  "class",  "continue", "def",     "del",      "elif",   "else",  "except",
-    "finally", "for",   "from",    "global",   "if",       "import", "in",    "is",
-    "lambda", "nonlocal", "not",   "or",       "pass",     "raise",  "return", "try",
-    "while",  "with",   "yield",
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield",
 };
 
 const char* const k_ops3[] = {"**=", "//=", ">>=", "<<=", "..."};
@@ -29,8 +28,7 @@ const char k_ops1[] = "+-*/%@&|^~<>()[]{},:.;=";
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool is_ident_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-           (unsigned char)c >= 0x80;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (unsigned char)c >= 0x80;
 }
 
 bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
@@ -48,11 +46,24 @@ bool is_string_prefix(std::string_view word) {
     bool r = false, b = false, u = false, f = false;
     for (char c : word) {
         switch (c | 0x20) {
-            case 'r': if (r) return false; r = true; break;
-            case 'b': if (b) return false; b = true; break;
-            case 'u': if (u) return false; u = true; break;
-            case 'f': if (f) return false; f = true; break;
-            default: return false;
+            case 'r':
+                if (r) return false;
+                r = true;
+                break;
+            case 'b':
+                if (b) return false;
+                b = true;
+                break;
+            case 'u':
+                if (u) return false;
+                u = true;
+                break;
+            case 'f':
+                if (f) return false;
+                f = true;
+                break;
+            default:
+                return false;
         }
     }
     if (u) return word.size() == 1;
@@ -112,14 +123,22 @@ double parse_float(const std::string& s) {
 
 const char* token_kind_name(TokenKind kind) {
     switch (kind) {
-        case TokenKind::Name: return "NAME";
-        case TokenKind::Number: return "NUMBER";
-        case TokenKind::String: return "STRING";
-        case TokenKind::Op: return "OP";
-        case TokenKind::Newline: return "NEWLINE";
-        case TokenKind::Indent: return "INDENT";
-        case TokenKind::Dedent: return "DEDENT";
-        case TokenKind::EndMarker: return "ENDMARKER";
+        case TokenKind::Name:
+            return "NAME";
+        case TokenKind::Number:
+            return "NUMBER";
+        case TokenKind::String:
+            return "STRING";
+        case TokenKind::Op:
+            return "OP";
+        case TokenKind::Newline:
+            return "NEWLINE";
+        case TokenKind::Indent:
+            return "INDENT";
+        case TokenKind::Dedent:
+            return "DEDENT";
+        case TokenKind::EndMarker:
+            return "ENDMARKER";
     }
     return "?";
 }
@@ -135,7 +154,8 @@ Lexer::Lexer(const ast::SourceFile& src, bool function_mode)
     for (size_t row = 0; row < m_src.lines.size(); ++row) {
         size_t nul = m_src.lines[row].find('\0');
         if (nul != std::string::npos)
-            fail((int)row + m_src.first_line, (int)nul + 1, "source code cannot contain null bytes");
+            fail((int)row + m_src.first_line, (int)nul + 1,
+                 "source code cannot contain null bytes");
     }
     if (!m_src.lines.empty() && m_src.lines[0].rfind("\xEF\xBB\xBF", 0) == 0) m_col = 3;  // BOM
 }
@@ -347,7 +367,8 @@ Token Lexer::lex_number() {
             }
             int d = hex_value(c);
             if (d < 0 || d >= base) {
-                if (is_digit(c)) bad(std::string("invalid digit '") + c + "' in " + name + " literal");
+                if (is_digit(c))
+                    bad(std::string("invalid digit '") + c + "' in " + name + " literal");
                 break;
             }
             if (value > (std::numeric_limits<uint64_t>::max() - (uint64_t)d) / (uint64_t)base)
@@ -433,9 +454,10 @@ Token Lexer::lex_string(size_t start_col, std::string_view prefix) {
     for (;;) {
         char c = ch();
         if (c == '\0' || (c == '\n' && !triple)) {
-            fail(l, c0, std::string(triple ? "unterminated triple-quoted string literal"
-                                           : "unterminated string literal") +
-                            " (detected at line " + std::to_string(line()) + ")");
+            fail(l, c0,
+                 std::string(triple ? "unterminated triple-quoted string literal"
+                                    : "unterminated string literal") +
+                     " (detected at line " + std::to_string(line()) + ")");
         }
         if (c == q) {
             if (!triple) {

@@ -76,14 +76,14 @@ private:
     const ast::SourceFile& m_src;
     size_t m_row = 0, m_col = 0;  ///< current position: index into m_src.lines, byte in line
     bool m_function_mode;
-    bool m_base_set = false;        ///< function mode: base indentation already taken
-    bool m_at_line_start = true;    ///< the next char starts a logical line
-    bool m_line_has_tokens = false; ///< a token was produced since the last NEWLINE
-    bool m_done = false;            ///< ENDMARKER already queued
+    bool m_base_set = false;            ///< function mode: base indentation already taken
+    bool m_at_line_start = true;        ///< the next char starts a logical line
+    bool m_line_has_tokens = false;     ///< a token was produced since the last NEWLINE
+    bool m_done = false;                ///< ENDMARKER already queued
     std::vector<int> m_indents{0};      ///< indentation stack (tabs to multiples of 8)
     std::vector<int> m_alt_indents{0};  ///< the same with tabs as 1 column, for TabError
     std::vector<Bracket> m_brackets;
-    std::deque<Token> m_pending;    ///< INDENT/DEDENT/ENDMARKER tokens still to hand out
+    std::deque<Token> m_pending;  ///< INDENT/DEDENT/ENDMARKER tokens still to hand out
 };
 
 /// All tokens of `src` up to and including ENDMARKER (for tests and debugging).

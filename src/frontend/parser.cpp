@@ -6,13 +6,18 @@
  *   Parser (parser_internal.h), a recursive-descent parser split over three files:
  *     parser.cpp         entry points (parse_module, parse_function), token helpers, errors;
  *     parser_stmt.cpp    statements: parse_statement is the dispatcher, start reading there;
- *     parser_expr.cpp    expressions, one function per Python precedence level, from
- *                        parse_expression (ternary) down to parse_atom.
+ *     parser_expr.cpp    expressions, one function per Python precedence level from
+ *                        parse_expression (ternary) down to parse_atom, except that all
+ *                        binary operators share parse_binary (precedence climbing).
  *
  * Spans: every node starts at its first token and ends after its last real token
- * (m_prev_end_*), so a parenthesised operand widens the node that contains it.
- * Robustness: the lexer caps bracket nesting and indentation depth, and DepthGuard caps
- * expression recursion and chain length, so hostile input throws instead of overflowing.
+ * (m_prev_end_*), so a parenthesised operand widens the node that contains it, while a
+ * parenthesised expression keeps the span of its content (as in Python's ast).
+ * Robustness: the lexer caps bracket nesting (200) and indentation depth (100); DepthGuard
+ * caps expression recursion and operator/postfix chain length (k_max_depth), which bounds
+ * both the parser's stack and the depth of the tree; hostile input throws treadle::Error.
+ * The functions on the recursive path keep their frames small (about 2 KB per bracket
+ * level), so the worst case stays well under 1 MB of stack.
  */
 #include "frontend/parser.h"
 
@@ -51,15 +56,17 @@ Token Parser::take() {
     return tok;
 }
 
+ast::Span Parser::skip() { return take().span; }
+
 bool Parser::accept_op(std::string_view op) {
     if (!at_op(op)) return false;
-    take();
+    skip();
     return true;
 }
 
 bool Parser::accept_keyword(std::string_view kw) {
     if (!at_keyword(kw)) return false;
-    take();
+    skip();
     return true;
 }
 
@@ -97,7 +104,7 @@ std::vector<ast::StmtPtr> Parser::parse_file() {
         const Token& tok = peek();
         if (tok.kind == TokenKind::EndMarker) break;
         if (tok.kind == TokenKind::Newline) {
-            take();
+            skip();
             continue;
         }
         parse_statement(body);
@@ -114,12 +121,18 @@ const char* describe(const ast::Expr& e) {
             if (e.const_kind == ast::ConstKind::None) return "None";
             if (e.const_kind == ast::ConstKind::Bool) return e.int_value ? "True" : "False";
             return "literal";
-        case ast::ExprKind::Call: return "function call";
-        case ast::ExprKind::Compare: return "comparison";
-        case ast::ExprKind::IfExp: return "conditional expression";
-        case ast::ExprKind::Tuple: return "tuple";
-        case ast::ExprKind::List: return "list";
-        default: return "expression";
+        case ast::ExprKind::Call:
+            return "function call";
+        case ast::ExprKind::Compare:
+            return "comparison";
+        case ast::ExprKind::IfExp:
+            return "conditional expression";
+        case ast::ExprKind::Tuple:
+            return "tuple";
+        case ast::ExprKind::List:
+            return "list";
+        default:
+            return "expression";
     }
 }
 

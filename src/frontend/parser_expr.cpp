@@ -1,4 +1,4 @@
-// src/frontend/parser_expr.cpp -- expression parsing, one function per precedence level
+// src/frontend/parser_expr.cpp -- expression parsing, from the ternary down to atoms
 #include <optional>
 #include <utility>
 
@@ -15,32 +15,39 @@ namespace {
 
 ExprPtr make_expr(ExprKind kind, const Span& span) { return std::make_unique<Expr>(kind, span); }
 
-struct BinaryOp {
-    const char* text;
-    ast::BinOpKind kind;
-};
-
-/// Binary operator levels from loosest (|) to tightest (* / // % @).
-const std::vector<BinaryOp> k_binary_levels[] = {
-    {{"|", ast::BinOpKind::BitOr}},
-    {{"^", ast::BinOpKind::BitXor}},
-    {{"&", ast::BinOpKind::BitAnd}},
-    {{"<<", ast::BinOpKind::LShift}, {">>", ast::BinOpKind::RShift}},
-    {{"+", ast::BinOpKind::Add}, {"-", ast::BinOpKind::Sub}},
-    {{"*", ast::BinOpKind::Mul},
-     {"/", ast::BinOpKind::Div},
-     {"//", ast::BinOpKind::FloorDiv},
-     {"%", ast::BinOpKind::Mod},
-     {"@", ast::BinOpKind::MatMul}},
-};
-constexpr int k_num_binary_levels = (int)(sizeof k_binary_levels / sizeof k_binary_levels[0]);
+/// The precedence level of a binary operator token, from 1 (|) to 6 (* / // % @); 0 when
+/// `tok` is not a binary operator.
+int binary_level(const Token& tok, ast::BinOpKind& kind) {
+    struct BinaryOp {
+        const char* text;
+        ast::BinOpKind kind;
+        int level;
+    };
+    static const BinaryOp k_ops[] = {
+        {"|", ast::BinOpKind::BitOr, 1},   {"^", ast::BinOpKind::BitXor, 2},
+        {"&", ast::BinOpKind::BitAnd, 3},  {"<<", ast::BinOpKind::LShift, 4},
+        {">>", ast::BinOpKind::RShift, 4}, {"+", ast::BinOpKind::Add, 5},
+        {"-", ast::BinOpKind::Sub, 5},     {"*", ast::BinOpKind::Mul, 6},
+        {"/", ast::BinOpKind::Div, 6},     {"//", ast::BinOpKind::FloorDiv, 6},
+        {"%", ast::BinOpKind::Mod, 6},     {"@", ast::BinOpKind::MatMul, 6},
+    };
+    if (tok.kind != TokenKind::Op) return 0;
+    for (const BinaryOp& op : k_ops) {
+        if (tok.text == op.text) {
+            kind = op.kind;
+            return op.level;
+        }
+    }
+    return 0;
+}
 
 }  // namespace
 
 bool Parser::starts_expression(const Token& tok) {
     switch (tok.kind) {
         case TokenKind::Number:
-        case TokenKind::String: return true;
+        case TokenKind::String:
+            return true;
         case TokenKind::Name:
             return !is_keyword(tok.text) || tok.text == "True" || tok.text == "False" ||
                    tok.text == "None" || tok.text == "not" || tok.text == "lambda" ||
@@ -48,7 +55,8 @@ bool Parser::starts_expression(const Token& tok) {
         case TokenKind::Op:
             return tok.text == "(" || tok.text == "[" || tok.text == "{" || tok.text == "-" ||
                    tok.text == "+" || tok.text == "~" || tok.text == "*" || tok.text == "...";
-        default: return false;
+        default:
+            return false;
     }
 }
 
@@ -73,13 +81,13 @@ ExprPtr Parser::parse_star_expressions() {
 
 ExprPtr Parser::parse_target_list() {
     const Span start = peek().span;
-    ExprPtr first = parse_binary(0);
+    ExprPtr first = parse_binary(1);
     if (!at_op(",")) return first;
     ExprPtr tuple = make_expr(ExprKind::Tuple, start);
     tuple->args.push_back(std::move(first));
     while (accept_op(",")) {
         if (!starts_expression(peek())) break;
-        tuple->args.push_back(parse_binary(0));
+        tuple->args.push_back(parse_binary(1));
     }
     tuple->span = span_from(start);
     return tuple;
@@ -129,7 +137,7 @@ ExprPtr Parser::parse_conjunction() {
 
 ExprPtr Parser::parse_inversion() {
     if (!at_keyword("not")) return parse_comparison();
-    const Span start = take().span;
+    const Span start = skip();
     DepthGuard guard(*this, start);
     ExprPtr e = make_expr(ExprKind::UnaryOp, start);
     e->unary_op = ast::UnaryOpKind::Not;
@@ -140,27 +148,27 @@ ExprPtr Parser::parse_inversion() {
 
 ExprPtr Parser::parse_comparison() {
     static const std::pair<const char*, ast::CmpOpKind> k_cmp_ops[] = {
-        {"==", ast::CmpOpKind::Eq}, {"!=", ast::CmpOpKind::NotEq}, {"<", ast::CmpOpKind::Lt},
-        {"<=", ast::CmpOpKind::LtE}, {">", ast::CmpOpKind::Gt},    {">=", ast::CmpOpKind::GtE},
+        {"==", ast::CmpOpKind::Eq},  {"!=", ast::CmpOpKind::NotEq}, {"<", ast::CmpOpKind::Lt},
+        {"<=", ast::CmpOpKind::LtE}, {">", ast::CmpOpKind::Gt},     {">=", ast::CmpOpKind::GtE},
     };
     const Span start = peek().span;
-    ExprPtr first = parse_binary(0);
+    ExprPtr first = parse_binary(1);
     ExprPtr cmp;
     for (;;) {
         std::optional<ast::CmpOpKind> op;
         for (const auto& [text, kind] : k_cmp_ops)
             if (at_op(text)) op = kind;
         if (op) {
-            take();
+            skip();
         } else if (at_keyword("in")) {
-            take();
+            skip();
             op = ast::CmpOpKind::In;
         } else if (at_keyword("not") && at_keyword("in", 1)) {
-            take();
-            take();
+            skip();
+            skip();
             op = ast::CmpOpKind::NotIn;
         } else if (at_keyword("is")) {
-            take();
+            skip();
             op = accept_keyword("not") ? ast::CmpOpKind::IsNot : ast::CmpOpKind::Is;
         } else {
             break;
@@ -170,33 +178,29 @@ ExprPtr Parser::parse_comparison() {
             cmp->args.push_back(std::move(first));
         }
         cmp->cmp_ops.push_back(*op);
-        cmp->args.push_back(parse_binary(0));
+        cmp->args.push_back(parse_binary(1));
     }
     if (!cmp) return first;
     cmp->span = span_from(start);
     return cmp;
 }
 
-ExprPtr Parser::parse_binary(int level) {
-    if (level == k_num_binary_levels) return parse_factor();
+ExprPtr Parser::parse_binary(int min_level) {
     const Span start = peek().span;
-    ExprPtr left = parse_binary(level + 1);
+    ExprPtr left = parse_factor();
     std::optional<DepthGuard> guard;  // a left-associative chain deepens the tree
     for (;;) {
-        const Token& tok = peek();
-        if (tok.kind != TokenKind::Op) break;
-        const BinaryOp* found = nullptr;
-        for (const BinaryOp& op : k_binary_levels[level])
-            if (tok.text == op.text) found = &op;
-        if (!found) break;
+        ast::BinOpKind kind = ast::BinOpKind::Add;
+        const int level = binary_level(peek(), kind);
+        if (level == 0 || level < min_level) break;
         if (guard) {
-            guard->bump(tok.span);
+            guard->bump(peek().span);
         } else {
-            guard.emplace(*this, tok.span);
+            guard.emplace(*this, peek().span);
         }
-        take();
+        skip();
         ExprPtr e = make_expr(ExprKind::BinOp, start);
-        e->bin_op = found->kind;
+        e->bin_op = kind;
         e->args.push_back(std::move(left));
         e->args.push_back(parse_binary(level + 1));
         e->span = span_from(start);
@@ -217,7 +221,7 @@ ExprPtr Parser::parse_factor() {
     } else {
         return parse_power();
     }
-    const Span start = take().span;
+    const Span start = skip();
     DepthGuard guard(*this, start);
     ExprPtr e = make_expr(ExprKind::UnaryOp, start);
     e->unary_op = op;
@@ -230,7 +234,7 @@ ExprPtr Parser::parse_power() {
     const Span start = peek().span;
     ExprPtr base = parse_primary();
     if (!at_op("**")) return base;
-    DepthGuard guard(*this, take().span);
+    DepthGuard guard(*this, skip());
     ExprPtr e = make_expr(ExprKind::BinOp, start);
     e->bin_op = ast::BinOpKind::Pow;
     e->args.push_back(std::move(base));
@@ -260,7 +264,7 @@ ExprPtr Parser::parse_primary() {
         } else {
             guard.emplace(*this, tok.span);
         }
-        take();
+        skip();
         ExprPtr outer = make_expr(kind, start);
         outer->args.push_back(std::move(e));
         if (kind == ExprKind::Attribute) {
@@ -286,7 +290,7 @@ void Parser::parse_call_args(Expr& call) {
         if (tok.kind == TokenKind::Name && !is_keyword(tok.text) && peek(1).is_op("=")) {
             ast::Keyword kw;
             kw.name = take().text;
-            take();  // '='
+            skip();  // '='
             for (const ast::Keyword& other : call.keywords)
                 if (other.name == kw.name) fail(arg_start, "keyword argument repeated: " + kw.name);
             kw.value = parse_expression();
@@ -336,7 +340,7 @@ ExprPtr Parser::parse_slice_item() {
         lower = parse_expression();
         if (!at_op(":")) return lower;
     }
-    take();  // ':'
+    skip();  // ':'
     ExprPtr e = make_expr(ExprKind::Slice, start);
     e->args.push_back(std::move(lower));
     e->args.push_back(starts_expression(peek()) ? parse_expression() : nullptr);
@@ -348,64 +352,63 @@ ExprPtr Parser::parse_slice_item() {
 }
 
 ExprPtr Parser::parse_atom() {
+    // Only the bracketed forms recurse; everything else is in parse_leaf, keeping this frame
+    // (which is on the stack once per nesting level) small.
+    if (at_op("(")) return parse_paren();
+    if (at_op("[")) return parse_list();
+    return parse_leaf();
+}
+
+ExprPtr Parser::parse_leaf() {
     const Token& tok = peek();
     const Span span = tok.span;
-    switch (tok.kind) {
-        case TokenKind::Name: {
-            if (!is_keyword(tok.text)) {
-                ExprPtr e = make_expr(ExprKind::Name, span);
-                e->name = take().text;
-                return e;
-            }
-            if (tok.text == "True" || tok.text == "False" || tok.text == "None") {
-                ExprPtr e = make_expr(ExprKind::Constant, span);
-                e->const_kind = tok.text == "None" ? ast::ConstKind::None : ast::ConstKind::Bool;
-                e->int_value = tok.text == "True" ? 1 : 0;
-                take();
-                return e;
-            }
-            if (tok.text == "lambda") fail(span, "lambda expressions are not supported");
-            if (tok.text == "yield" || tok.text == "await")
-                fail(span, "'" + tok.text + "' is not supported");
-            fail_unexpected(tok);
-        }
-        case TokenKind::Number: {
-            ExprPtr e = make_expr(ExprKind::Constant, span);
-            Token num = take();
-            e->const_kind = num.is_float ? ast::ConstKind::Float : ast::ConstKind::Int;
-            e->int_value = num.int_value;
-            e->float_value = num.float_value;
-            return e;
-        }
-        case TokenKind::String: return parse_strings();
-        case TokenKind::Op:
-            if (tok.text == "(") return parse_paren();
-            if (tok.text == "[") return parse_list();
-            if (tok.text == "{") fail(span, "dict and set displays are not supported");
-            if (tok.text == "...") fail(span, "'...' (Ellipsis) is not supported");
-            if (tok.text == "*") fail(span, "starred expressions are not supported");
-            fail_unexpected(tok);
-        default: fail_unexpected(tok);
+    if (tok.kind == TokenKind::String) return parse_strings();
+    if (tok.kind == TokenKind::Number) {
+        ExprPtr e = make_expr(ExprKind::Constant, span);
+        e->const_kind = tok.is_float ? ast::ConstKind::Float : ast::ConstKind::Int;
+        e->int_value = tok.int_value;
+        e->float_value = tok.float_value;
+        skip();
+        return e;
     }
+    if (tok.kind == TokenKind::Name && !is_keyword(tok.text)) {
+        ExprPtr e = make_expr(ExprKind::Name, span);
+        e->name = tok.text;
+        skip();
+        return e;
+    }
+    if (tok.is_keyword("True") || tok.is_keyword("False") || tok.is_keyword("None")) {
+        ExprPtr e = make_expr(ExprKind::Constant, span);
+        e->const_kind = tok.text == "None" ? ast::ConstKind::None : ast::ConstKind::Bool;
+        e->int_value = tok.text == "True" ? 1 : 0;
+        skip();
+        return e;
+    }
+    if (tok.is_keyword("lambda")) fail(span, "lambda expressions are not supported");
+    if (tok.is_keyword("yield") || tok.is_keyword("await"))
+        fail(span, "'" + tok.text + "' is not supported");
+    if (tok.is_op("{")) fail(span, "dict and set displays are not supported");
+    if (tok.is_op("...")) fail(span, "'...' (Ellipsis) is not supported");
+    if (tok.is_op("*")) fail(span, "starred expressions are not supported");
+    fail_unexpected(tok);
 }
 
 ExprPtr Parser::parse_strings() {
-    Token first = take();
-    ExprPtr e = make_expr(ExprKind::Constant, first.span);
+    const Span start = peek().span;
+    const bool bytes = peek().is_bytes;
+    ExprPtr e = make_expr(ExprKind::Constant, start);
     e->const_kind = ast::ConstKind::Str;
-    e->str_value = std::move(first.text);
     while (peek().kind == TokenKind::String) {
-        Token next = take();
-        if (next.is_bytes != first.is_bytes)
-            fail(first.span, "cannot mix bytes and nonbytes literals");
-        e->str_value += next.text;
+        if (peek().is_bytes != bytes) fail(start, "cannot mix bytes and nonbytes literals");
+        e->str_value += peek().text;
+        skip();
     }
-    e->span = span_from(first.span);
+    e->span = span_from(start);
     return e;
 }
 
 ExprPtr Parser::parse_paren() {
-    const Span start = take().span;  // '('
+    const Span start = skip();  // '('
     if (accept_op(")")) return make_expr(ExprKind::Tuple, span_from(start));
     const Span first_start = peek().span;
     ExprPtr first = parse_expression();
@@ -430,7 +433,7 @@ ExprPtr Parser::parse_paren() {
 }
 
 ExprPtr Parser::parse_list() {
-    const Span start = take().span;  // '['
+    const Span start = skip();  // '['
     ExprPtr list = make_expr(ExprKind::List, start);
     while (!at_op("]")) {
         const Span item_start = peek().span;

@@ -48,6 +48,8 @@ private:
     // --- token stream (parser.cpp) ---
     const Token& peek(size_t ahead = 0);
     Token take();
+    /// Takes the next token and returns only its span (keeps recursive frames small).
+    ast::Span skip();
     bool at_op(std::string_view op, size_t ahead = 0) { return peek(ahead).is_op(op); }
     bool at_keyword(std::string_view kw, size_t ahead = 0) { return peek(ahead).is_keyword(kw); }
     bool accept_op(std::string_view op);
@@ -97,11 +99,14 @@ private:
     ast::ExprPtr parse_conjunction();
     ast::ExprPtr parse_inversion();
     ast::ExprPtr parse_comparison();
-    ast::ExprPtr parse_binary(int level);  ///< | ^ & shifts + - * / // % @, by level
+    /// Binary operators of precedence level >= min_level (1: | ... 6: * / // % @), by
+    /// precedence climbing: one frame per operand rather than one per level.
+    ast::ExprPtr parse_binary(int min_level);
     ast::ExprPtr parse_factor();
     ast::ExprPtr parse_power();
     ast::ExprPtr parse_primary();
     ast::ExprPtr parse_atom();
+    ast::ExprPtr parse_leaf();  ///< names, numbers, strings, True/False/None
     ast::ExprPtr parse_strings();
     ast::ExprPtr parse_paren();
     ast::ExprPtr parse_list();
@@ -113,12 +118,12 @@ private:
 
     std::shared_ptr<const ast::SourceFile> m_src;
     Lexer m_lexer;
-    std::deque<Token> m_ahead;      ///< lookahead buffer; references stay valid on push
-    int m_prev_end_line = 0;        ///< end of the last real token taken
+    std::deque<Token> m_ahead;  ///< lookahead buffer; references stay valid on push
+    int m_prev_end_line = 0;    ///< end of the last real token taken
     int m_prev_end_col = 0;
-    int m_depth = 0;                ///< nesting units in use (see DepthGuard)
-    int m_func_depth = 0;           ///< enclosing defs (for 'return' outside function)
-    int m_loop_depth = 0;           ///< enclosing loops in the current def (break/continue)
+    int m_depth = 0;       ///< nesting units in use (see DepthGuard)
+    int m_func_depth = 0;  ///< enclosing defs (for 'return' outside function)
+    int m_loop_depth = 0;  ///< enclosing loops in the current def (break/continue)
 };
 
 /// Checks that `e` may be assigned to; `kind` is "assign" (also for targets), "aug" or "ann".

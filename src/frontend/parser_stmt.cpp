@@ -60,7 +60,7 @@ void Parser::parse_simple_statements(std::vector<StmtPtr>& out) {
     }
     const Token& end = peek();
     if (end.kind == TokenKind::Newline) {
-        take();
+        skip();
     } else if (end.kind != TokenKind::EndMarker) {
         fail_unexpected(end);
     }
@@ -76,16 +76,16 @@ StmtPtr Parser::parse_simple_statement() {
     if (is_unsupported_statement(kw)) fail(start, "'" + kw + "' statements are not supported");
     if (kw == "yield") fail(start, "'yield' is not supported");
     if (kw == "pass" || kw == "break" || kw == "continue") {
-        take();
+        skip();
         if (kw == "break" && m_loop_depth == 0) fail(start, "'break' outside loop");
         if (kw == "continue" && m_loop_depth == 0) fail(start, "'continue' not properly in loop");
-        StmtKind kind = kw == "pass" ? StmtKind::Pass
+        StmtKind kind = kw == "pass"    ? StmtKind::Pass
                         : kw == "break" ? StmtKind::Break
                                         : StmtKind::Continue;
         return std::make_unique<Stmt>(kind, span_from(start));
     }
     if (kw == "return") {
-        take();
+        skip();
         if (m_func_depth == 0) fail(start, "'return' outside function");
         auto s = std::make_unique<Stmt>(StmtKind::Return, start);
         if (starts_expression(peek())) s->value = parse_star_expressions();
@@ -93,11 +93,11 @@ StmtPtr Parser::parse_simple_statement() {
         return s;
     }
     if (kw == "global" || kw == "nonlocal") {
-        take();
+        skip();
         if (kw == "nonlocal" && m_func_depth == 0)
             fail(start, "nonlocal declaration not allowed at module level");
-        auto s = std::make_unique<Stmt>(kw == "global" ? StmtKind::Global : StmtKind::Nonlocal,
-                                        start);
+        auto s =
+            std::make_unique<Stmt>(kw == "global" ? StmtKind::Global : StmtKind::Nonlocal, start);
         do {
             s->imports.push_back(ast::ImportName{expect_name().text, ""});
         } while (accept_op(","));
@@ -105,7 +105,7 @@ StmtPtr Parser::parse_simple_statement() {
         return s;
     }
     if (kw == "assert") {
-        take();
+        skip();
         auto s = std::make_unique<Stmt>(StmtKind::Assert, start);
         s->test = parse_expression();
         if (accept_op(",")) s->value = parse_expression();
@@ -129,7 +129,7 @@ StmtPtr Parser::parse_expression_statement() {
     ExprPtr first = parse_star_expressions();
     if (at_op(":")) {
         check_target(*this, *first, "ann");
-        take();
+        skip();
         auto s = std::make_unique<Stmt>(StmtKind::AnnAssign, start);
         s->annotation = parse_expression();
         if (accept_op("=")) s->value = parse_star_expressions();
@@ -140,7 +140,7 @@ StmtPtr Parser::parse_expression_statement() {
     for (const auto& [op, kind] : k_aug_ops) {
         if (!at_op(op)) continue;
         check_target(*this, *first, "aug");
-        take();
+        skip();
         auto s = std::make_unique<Stmt>(StmtKind::AugAssign, start);
         s->aug_op = kind;
         s->value = parse_star_expressions();
@@ -177,7 +177,7 @@ std::string Parser::parse_dotted_name() {
 }
 
 StmtPtr Parser::parse_import() {
-    const Span start = take().span;
+    const Span start = skip();
     auto s = std::make_unique<Stmt>(StmtKind::Import, start);
     do {
         ast::ImportName item;
@@ -190,7 +190,7 @@ StmtPtr Parser::parse_import() {
 }
 
 StmtPtr Parser::parse_from_import() {
-    const Span start = take().span;
+    const Span start = skip();
     auto s = std::make_unique<Stmt>(StmtKind::ImportFrom, start);
     while (at_op(".") || at_op("...")) s->module += take().text;
     if (!at_keyword("import")) s->module += parse_dotted_name();
@@ -205,7 +205,7 @@ StmtPtr Parser::parse_from_import() {
             if (accept_keyword("as")) item.asname = expect_name().text;
             s->imports.push_back(std::move(item));
             if (!at_op(",")) break;
-            const Span comma = take().span;
+            const Span comma = skip();
             if (paren && at_op(")")) break;
             if (!paren && peek().kind != TokenKind::Name)
                 fail(comma, "trailing comma not allowed without surrounding parentheses");
@@ -229,12 +229,12 @@ std::vector<StmtPtr> Parser::parse_block(const std::string& what, int line) {
         parse_simple_statements(body);
         return body;
     }
-    take();
+    skip();
     if (peek().kind != TokenKind::Indent) {
         fail(peek().span,
              "expected an indented block after " + what + " on line " + std::to_string(line));
     }
-    take();
+    skip();
     while (peek().kind != TokenKind::Dedent && peek().kind != TokenKind::EndMarker)
         parse_statement(body);
     if (peek().kind == TokenKind::Dedent) take();
@@ -247,7 +247,7 @@ StmtPtr Parser::parse_decorated() {
     while (accept_op("@")) {
         decorators.push_back(parse_expression());
         if (peek().kind != TokenKind::Newline) fail_unexpected(peek());
-        take();
+        skip();
     }
     const Token& tok = peek();
     if (tok.is_keyword("def")) return parse_def(start, std::move(decorators));
@@ -256,7 +256,7 @@ StmtPtr Parser::parse_decorated() {
 }
 
 StmtPtr Parser::parse_def(const Span& start, std::vector<ExprPtr> decorators) {
-    const int line = take().span.line;  // 'def'
+    const int line = skip().line;  // 'def'
     auto s = std::make_unique<Stmt>(StmtKind::FunctionDef, start);
     s->decorators = std::move(decorators);
     s->name = expect_name().text;
@@ -302,7 +302,7 @@ void Parser::parse_params(Stmt& def) {
 }
 
 StmtPtr Parser::parse_class(const Span& start, std::vector<ExprPtr> decorators) {
-    const int line = take().span.line;  // 'class'
+    const int line = skip().line;  // 'class'
     auto s = std::make_unique<Stmt>(StmtKind::ClassDef, start);
     s->decorators = std::move(decorators);
     s->name = expect_name().text;
@@ -335,7 +335,7 @@ StmtPtr Parser::parse_class(const Span& start, std::vector<ExprPtr> decorators) 
 }
 
 StmtPtr Parser::parse_if() {
-    const Span start = take().span;  // 'if'
+    const Span start = skip();  // 'if'
     DepthGuard guard(*this, start);
     auto root = std::make_unique<Stmt>(StmtKind::If, start);
     root->test = parse_expression();
@@ -344,7 +344,7 @@ StmtPtr Parser::parse_if() {
     // elif chains are built iteratively: each elif is an If alone in its parent's orelse.
     std::vector<Stmt*> chain{root.get()};
     while (at_keyword("elif")) {
-        const Span elif_start = take().span;
+        const Span elif_start = skip();
         if (chain.size() > k_max_elifs) fail(elif_start, "too many 'elif' branches");
         guard.bump(elif_start);
         auto branch = std::make_unique<Stmt>(StmtKind::If, elif_start);
@@ -369,13 +369,13 @@ std::vector<StmtPtr> Parser::parse_loop_body(const std::string& what, int line) 
 
 std::vector<StmtPtr> Parser::parse_else() {
     if (!at_keyword("else")) return {};
-    const Span start = take().span;
+    const Span start = skip();
     expect_colon(false);
     return parse_block("'else' statement", start.line);
 }
 
 StmtPtr Parser::parse_for() {
-    const Span start = take().span;  // 'for'
+    const Span start = skip();  // 'for'
     auto s = std::make_unique<Stmt>(StmtKind::For, start);
     ExprPtr target = parse_target_list();
     check_target(*this, *target, "assign");
@@ -390,7 +390,7 @@ StmtPtr Parser::parse_for() {
 }
 
 StmtPtr Parser::parse_while() {
-    const Span start = take().span;  // 'while'
+    const Span start = skip();  // 'while'
     auto s = std::make_unique<Stmt>(StmtKind::While, start);
     s->test = parse_expression();
     expect_colon(true);

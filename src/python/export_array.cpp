@@ -179,8 +179,9 @@ void export_array(nb::module_& m) {
         .def_prop_ro("_shape", [](const Array& a) { return to_tuple(a.shape()); })
         .def_prop_ro("_strides", [](const Array& a) { return to_tuple(a.strides()); })
         .def_prop_ro("_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
-        .def_prop_ro("_dtype_name",
-                     [](const Array& a) { return std::string(treadle::scalar_name(a.dtype().scalar)); })
+        .def_prop_ro(
+            "_dtype_name",
+            [](const Array& a) { return std::string(treadle::scalar_name(a.dtype().scalar)); })
         .def_prop_ro("_itemsize", [](const Array& a) { return a.dtype().size(); })
         .def_prop_ro("_device_alias", [](const Array& a) { return a.device().alias(); })
         .def_prop_ro("_is_contiguous", &Array::is_contiguous)
@@ -193,22 +194,36 @@ void export_array(nb::module_& m) {
                      [](const Array& a) { return a.buffer() ? a.buffer()->size() : size_t(0); })
         // --- data ---
         .def("_numpy", &to_numpy, "A numpy array aliasing this CPU array (no copy).")
-        .def("_zero", &Array::zero_, nb::call_guard<nb::gil_scoped_release>())
+        .def("_zero",
+             [](const Array& self) {
+                 Array dst = self;  // a private handle: `self` may be re-initialised meanwhile
+                 nb::gil_scoped_release nogil;
+                 dst.zero_();
+             })
         .def(
             "_fill_bytes",
-            [](Array& self, nb::bytes value) {
+            [](const Array& self, nb::bytes value) {
                 std::string bytes(value.c_str(), value.size());
+                Array dst = self;
                 nb::gil_scoped_release nogil;
-                self.fill_bytes(bytes.data(), bytes.size());
+                dst.fill_bytes(bytes.data(), bytes.size());
             },
             nb::arg("value"), "Sets every element to the bytes of one element value.")
-        .def("_assign", &Array::assign, nb::arg("src"), nb::call_guard<nb::gil_scoped_release>())
+        .def(
+            "_assign",
+            [](const Array& self, const Array& src) {
+                Array dst = self, from = src;
+                nb::gil_scoped_release nogil;
+                dst.assign(from);
+            },
+            nb::arg("src"))
         .def(
             "_clone",
             [](const Array& self, const std::string& device) {
                 Device dev = Device::parse(device);
+                Array src = self;
                 nb::gil_scoped_release nogil;
-                return self.clone(dev);
+                return src.clone(dev);
             },
             nb::arg("device"))
         // --- views (share memory; the grad, if any, is viewed the same way) ---

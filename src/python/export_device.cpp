@@ -17,7 +17,8 @@ void export_device(nb::module_& m) {
         .def_prop_ro("is_cpu", &Device::is_cpu)
         .def_prop_ro("is_cuda", &Device::is_cuda)
         .def_prop_ro("ordinal", &Device::ordinal)
-        .def("__eq__", [](const Device& a, const Device& b) { return a == b; }, nb::is_operator())
+        .def(
+            "__eq__", [](const Device& a, const Device& b) { return a == b; }, nb::is_operator())
         .def("__hash__", [](const Device& d) { return std::hash<std::string>()(d.alias()); })
         .def("__repr__", [](const Device& d) { return "Device('" + d.alias() + "')"; });
 

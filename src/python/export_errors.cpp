@@ -1,5 +1,8 @@
 // src/python/export_errors.cpp -- translation of treadle::Error into Python exceptions
+#include <nanobind/stl/string.h>
+
 #include <exception>
+#include <string>
 
 #include "exports.h"
 #include "treadle/error.h"
@@ -59,8 +62,7 @@ void translate(const std::exception_ptr& p, void*) {
 
 PyObject* new_exception(nb::module_& m, const char* name, const char* doc) {
     std::string qualified = std::string("treadle._treadle.") + name;
-    PyObject* cls =
-        PyErr_NewExceptionWithDoc(qualified.c_str(), doc, PyExc_RuntimeError, nullptr);
+    PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, PyExc_RuntimeError, nullptr);
     if (!cls) throw nb::python_error();
     m.attr(name) = nb::borrow(cls);
     return cls;
@@ -69,9 +71,18 @@ PyObject* new_exception(nb::module_& m, const char* name, const char* doc) {
 }  // namespace
 
 void export_errors(nb::module_& m) {
-    g_compile_error = new_exception(m, "CompileError",
-                                    "A kernel or function could not be compiled (treadle).");
-    g_launch_error = new_exception(m, "LaunchError",
-                                   "A kernel launch was rejected or failed (treadle).");
+    g_compile_error =
+        new_exception(m, "CompileError", "A kernel or function could not be compiled (treadle).");
+    g_launch_error =
+        new_exception(m, "LaunchError", "A kernel launch was rejected or failed (treadle).");
     nb::register_exception_translator(translate);
+    m.def(
+        "_raise_error",
+        [](int kind, const std::string& message, const std::string& file, int line, int col,
+           const std::string& text) {
+            throw treadle::Error((treadle::ErrorKind)kind, message, {file, line, col, text});
+        },
+        nb::arg("kind"), nb::arg("message"), nb::arg("file") = "", nb::arg("line") = 0,
+        nb::arg("col") = 0, nb::arg("text") = "",
+        "Throws a treadle::Error of ErrorKind `kind` (its enum index), to test the translation.");
 }

@@ -81,10 +81,14 @@ void ThreadPool::set_spin_microseconds(int microseconds) {
 // Called with m_job_mutex held (or from the constructor) and no workers running.
 void ThreadPool::start_workers(int count) {
     TREADLE_ASSERT(m_workers.empty() && count >= 1);
-    m_state.store(m_generation << 2, std::memory_order_seq_cst);
+    // Workers start from this value, not from whatever they first read: a worker that gets
+    // scheduled late must still notice the jobs (and the stop) that happened before it ran.
+    const uint32_t initial = m_generation << 2;
+    m_state.store(initial, std::memory_order_seq_cst);
     m_owner_pid = ::getpid();
     m_workers.reserve(size_t(count - 1));
-    for (int i = 1; i < count; ++i) m_workers.emplace_back([this] { worker_main(); });
+    for (int i = 1; i < count; ++i)
+        m_workers.emplace_back([this, initial] { worker_main(initial); });
     m_size.store(count, std::memory_order_relaxed);
 }
 
@@ -121,9 +125,8 @@ uint32_t ThreadPool::wait_for_change(uint32_t seen) {
     }
 }
 
-void ThreadPool::worker_main() {
+void ThreadPool::worker_main(uint32_t seen) {
     t_in_job = true;
-    uint32_t seen = m_state.load(std::memory_order_acquire);
     for (;;) {
         uint32_t state = wait_for_change(seen);
         seen = state;

@@ -70,7 +70,7 @@ public:
 private:
     void start_workers(int count);
     void stop_workers();
-    void worker_main();
+    void worker_main(uint32_t seen);
     void run_chunks();
     uint32_t wait_for_change(uint32_t seen);
 

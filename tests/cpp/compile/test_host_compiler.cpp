@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <thread>
 #include <vector>
@@ -125,6 +127,32 @@ TEST(HostCompiler, PrecompiledHeaderIsBuiltOnceAndUsed) {
     ASSERT_TRUE(r.ok) << r.diagnostics;
     DynamicLibrary lib(dir / "k.so");
     EXPECT_EQ(reinterpret_cast<int (*)()>(lib.symbol("f"))(), 42);
+}
+
+TEST(HostCompiler, StalePrecompiledHeaderIsRebuilt) {
+    TempDir dir;
+    write_text(dir / "dep.h", "inline int dep_value() { return 1; }\n");
+    write_text(dir / "top.h", "#pragma once\n#include \"dep.h\"\n");
+    // Build it in a child so that this process has not memoised the result.
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        std::string stub = ensure_pch(dir / "top.h", {}, {}, dir / "cache");
+        ::_exit(stub == dir / "top.h" ? 1 : 0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    // Change a file the header pulls in (new size, so the signature surely differs).
+    write_text(dir / "dep.h", "inline int dep_value() { return 22; }\n");
+    std::string stub = ensure_pch(dir / "top.h", {}, {}, dir / "cache");
+    write_text(dir / "k.cpp", "extern \"C\" int f() { return dep_value(); }\n");
+    CompileResult r = compile_shared_object(dir / "k.cpp", dir / "k.so", {},
+                                            {"-include", stub, "-Winvalid-pch", "-Werror"});
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    DynamicLibrary lib(dir / "k.so");
+    EXPECT_EQ(reinterpret_cast<int (*)()>(lib.symbol("f"))(), 22);
 }
 
 TEST(HostCompiler, BrokenHeaderFallsBackToTheHeaderItself) {

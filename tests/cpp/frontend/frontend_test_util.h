@@ -67,8 +67,7 @@ inline ErrorInfo parse_error(const std::string& text, bool function_mode = false
             parse_module(src);
         }
     } catch (const Error& e) {
-        return ErrorInfo{e.message(), e.where().line, e.where().col, e.where().line_text,
-                         e.kind()};
+        return ErrorInfo{e.message(), e.where().line, e.where().col, e.where().line_text, e.kind()};
     }
     ErrorInfo none;
     none.message = "<no error>";

@@ -65,10 +65,22 @@ TEST(Lexer, FloatLiterals) {
         double value;
     };
     const Case cases[] = {
-        {"1.", 1.0},          {".5", 0.5},         {"1.5", 1.5},     {"1e-3", 1e-3},
-        {"1.5E+3", 1500.0},   {"1e3", 1000.0},     {"1.e2", 100.0},  {"1_0.2_5", 10.25},
-        {"1e1_0", 1e10},      {"0.0", 0.0},        {"00.5", 0.5},    {"09.5", 9.5},
-        {"0e0", 0.0},         {"2.5e-308", 2.5e-308}, {"5e-324", 5e-324}, {"1e-400", 0.0},
+        {"1.", 1.0},
+        {".5", 0.5},
+        {"1.5", 1.5},
+        {"1e-3", 1e-3},
+        {"1.5E+3", 1500.0},
+        {"1e3", 1000.0},
+        {"1.e2", 100.0},
+        {"1_0.2_5", 10.25},
+        {"1e1_0", 1e10},
+        {"0.0", 0.0},
+        {"00.5", 0.5},
+        {"09.5", 9.5},
+        {"0e0", 0.0},
+        {"2.5e-308", 2.5e-308},
+        {"5e-324", 5e-324},
+        {"1e-400", 0.0},
         {"3.141592653589793", 3.141592653589793},
     };
     for (const Case& c : cases) {
@@ -203,8 +215,9 @@ TEST(Lexer, Operators) {
     EXPECT_EQ(lex("a**-b"), "NAME(a) OP(**) OP(-) NAME(b) NEWLINE ENDMARKER");
     EXPECT_EQ(lex("x.y..."), "NAME(x) OP(.) NAME(y) OP(...) NEWLINE ENDMARKER");
     EXPECT_EQ(lex("1..2"), "NUMBER(1.) NUMBER(.2) NEWLINE ENDMARKER");
-    EXPECT_EQ(lex("a[1:-1]"), "NAME(a) OP([) NUMBER(1) OP(:) OP(-) NUMBER(1) OP(]) NEWLINE "
-                              "ENDMARKER");
+    EXPECT_EQ(lex("a[1:-1]"),
+              "NAME(a) OP([) NUMBER(1) OP(:) OP(-) NUMBER(1) OP(]) NEWLINE "
+              "ENDMARKER");
 }
 
 TEST(Lexer, KeywordsAreNames) {
@@ -312,7 +325,7 @@ TEST(Lexer, FunctionModeBaseIndentation) {
     EXPECT_EQ(lex(text, true),
               "OP(@) NAME(dec) NEWLINE NAME(def) NAME(f) OP(() OP()) OP(:) NEWLINE INDENT "
               "NAME(return) NUMBER(1) NEWLINE DEDENT ENDMARKER");
-    LexError err = lex_error(text);  // not in function mode: the first line is indented
+    LexError err = lex_error(text);        // not in function mode: the first line is indented
     EXPECT_EQ(err.message, "<no error>");  // the tokenizer emits INDENT; the parser rejects it
     err = lex_error("    def f():\n        x\n  y\n", true);
     EXPECT_EQ(err.message, "unindent does not match any outer indentation level");

@@ -97,8 +97,7 @@ TEST(ParserExpr, Comparisons) {
     EXPECT_EQ(expr("a is not None"), "Compare(Name(a), is not, None)");
     EXPECT_EQ(expr("a in b"), "Compare(Name(a), in, Name(b))");
     EXPECT_EQ(expr("a not in b"), "Compare(Name(a), not in, Name(b))");
-    EXPECT_EQ(expr("a is not b not in c"),
-              "Compare(Name(a), is not, Name(b), not in, Name(c))");
+    EXPECT_EQ(expr("a is not b not in c"), "Compare(Name(a), is not, Name(b), not in, Name(c))");
 }
 
 TEST(ParserExpr, Precedence) {
@@ -131,8 +130,7 @@ TEST(ParserExpr, Precedence) {
         {"x + 1 if x > 0 else -x",
          "IfExp(Compare(Name(x), >, Int(0)), BinOp(+, Name(x), Int(1)), UnaryOp(-, Name(x)))"},
         {"a, b if c else d", "Tuple(Name(a), IfExp(Name(c), Name(b), Name(d)))"},
-        {"a * (b + c) % d",
-         "BinOp(%, BinOp(*, Name(a), BinOp(+, Name(b), Name(c))), Name(d))"},
+        {"a * (b + c) % d", "BinOp(%, BinOp(*, Name(a), BinOp(+, Name(b), Name(c))), Name(d))"},
         {"a - -b", "BinOp(-, Name(a), UnaryOp(-, Name(b)))"},
         {"a @ b * c", "BinOp(*, BinOp(@, Name(a), Name(b)), Name(c))"},
         {"-1", "UnaryOp(-, Int(1))"},
@@ -301,14 +299,14 @@ TEST(ParserStmt, ParseFunction) {
 
 TEST(ParserSpans, IndentedFunctionWithFirstLine) {
     const char* src =
-        "    @wp.kernel\n"                          // 40
-        "    def k(a: int, b=(1 + 2)):\n"            // 41
-        "        x = (a + b) * f(a, k=2)[0]\n"       // 42
-        "        y, z = a[1:, ::2], (a,)\n"           // 43
-        "        if x:\n"                              // 44
-        "            return -x**2\n"                   // 45
-        "        elif y:\n"                            // 46
-        "            pass\n";                          // 47
+        "    @wp.kernel\n"                      // 40
+        "    def k(a: int, b=(1 + 2)):\n"       // 41
+        "        x = (a + b) * f(a, k=2)[0]\n"  // 42
+        "        y, z = a[1:, ::2], (a,)\n"     // 43
+        "        if x:\n"                       // 44
+        "            return -x**2\n"            // 45
+        "        elif y:\n"                     // 46
+        "            pass\n";                   // 47
     auto module = parse_function(source(src, 40));
     const ast::Stmt& def = *module->body[0];
     EXPECT_EQ(ast::dump(def.span), "40:5-47:17");

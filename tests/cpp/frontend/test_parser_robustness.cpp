@@ -225,9 +225,15 @@ TEST(ParserRobustness, RandomMutations) {
         for (int e = 0; e < edits && !s.empty(); ++e) {
             size_t pos = rng() % s.size();
             switch (rng() % 4) {
-                case 0: s[pos] = pick_byte(); break;
-                case 1: s.erase(pos, 1); break;
-                case 2: s.insert(s.begin() + (long)pos, pick_byte()); break;
+                case 0:
+                    s[pos] = pick_byte();
+                    break;
+                case 1:
+                    s.erase(pos, 1);
+                    break;
+                case 2:
+                    s.insert(s.begin() + (long)pos, pick_byte());
+                    break;
                 default: {  // duplicate or drop a short chunk
                     size_t len = 1 + rng() % 8;
                     std::string chunk = s.substr(pos, len);

@@ -1,0 +1,133 @@
+// tests/cpp/api/test_module_api.cpp -- the C++ API end to end: load a DSL module, launch on the CPU
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+
+#include "treadle/error.h"
+#include "treadle/module.h"
+
+namespace {
+
+const char* k_module = R"(import treadle as wp
+import math
+
+GAIN = 2.0
+
+
+@wp.func
+def lerp(a: float, b: float, t: float):
+    return a + (b - a) * t
+
+
+@wp.kernel
+def saxpy(a: float, x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = a * x[i] + y[i]
+
+
+@wp.kernel
+def blend(x: wp.array(dtype=float), out: wp.array2d(dtype=wp.float64)):
+    i, j = wp.tid()
+    out[i, j] = wp.float64(lerp(x[i], GAIN, 0.5)) + wp.float64(j) * math.pi
+
+
+@wp.kernel
+def count(hits: wp.array(dtype=int)):
+    i = wp.tid()
+    wp.atomic_add(hits, i % 4, 1)
+)";
+
+TEST(ModuleApi, LaunchesKernelsFromAModuleString) {
+    auto module = treadle::Module::load_string(k_module, "kernels.py");
+    EXPECT_EQ(module.kernel_names(), (std::vector<std::string>{"saxpy", "blend", "count"}));
+
+    const int64_t n = 100000;
+    std::vector<float> xs(n);
+    std::iota(xs.begin(), xs.end(), 0.0f);
+    auto x = treadle::from_vector(xs);
+    auto y = treadle::zeros<float>({n});
+    module.kernel("saxpy").launch({n}, 2.0f, x, y);
+    auto out = treadle::to_vector<float>(y);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 2.0f * xs[i]);
+
+    auto grid = treadle::zeros<double>({8, 3});
+    module.kernel("blend").launch({8, 3}, x, grid);
+    const double* g = grid.data_as<double>();
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 3; ++j)
+            EXPECT_NEAR(g[i * 3 + j], (xs[i] + (2.0 - xs[i]) * 0.5) + j * M_PI, 1e-5);
+
+    auto hits = treadle::zeros<int32_t>({4});
+    module.kernel("count").launch({1000003}, hits);
+    auto h = treadle::to_vector<int32_t>(hits);
+    EXPECT_EQ(h[0] + h[1] + h[2] + h[3], 1000003);
+    EXPECT_EQ(h[3], 250000);
+}
+
+TEST(ModuleApi, ArgumentErrorsNameKernelAndParameter) {
+    auto module = treadle::Module::load_string(k_module, "kernels.py");
+    auto k = module.kernel("saxpy");
+    auto x = treadle::zeros<float>({4});
+    auto xi = treadle::zeros<int32_t>({4});
+    try {
+        k.launch({4}, 2.0f, xi, x);
+        FAIL() << "expected a type error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Type);
+        EXPECT_EQ(e.message(),
+                  "saxpy(): argument 'x' expects an array of float32, got an array of int32");
+    }
+    try {
+        k.launch({4}, 2.0f, x);
+        FAIL() << "expected a type error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.message(), "saxpy(): takes 3 arguments but 2 were given");
+    }
+    try {
+        k.launch({4}, x, x, x);
+        FAIL() << "expected a type error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.message(), "saxpy(): argument 'a' expects float32, got an array");
+    }
+}
+
+TEST(ModuleApi, TypeErrorsPointAtThePythonLine) {
+    const char* bad = "import treadle as wp\n\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n"
+                      "    i = wp.tid()\n    x[i] = undefined_thing\n";
+    auto module = treadle::Module::load_string(bad, "bad.py");
+    try {
+        module.kernel("k");
+        FAIL() << "expected an error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Type);
+        EXPECT_EQ(e.where().file, "bad.py");
+        EXPECT_EQ(e.where().line, 6);
+        EXPECT_EQ(e.where().col, 12);
+        EXPECT_EQ(e.message(), "k(): name 'undefined_thing' is not defined");
+    }
+}
+
+TEST(ModuleApi, SyntaxErrorsCarryFileLineAndColumn) {
+    try {
+        treadle::Module::load_string("import treadle as wp\n\ndef f(:\n    pass\n", "syn.py");
+        FAIL() << "expected a syntax error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Syntax);
+        EXPECT_EQ(e.where().file, "syn.py");
+        EXPECT_EQ(e.where().line, 3);
+    }
+}
+
+TEST(ModuleApi, UnknownKernelIsAValueError) {
+    auto module = treadle::Module::load_string(k_module, "kernels.py");
+    try {
+        module.kernel("nope");
+        FAIL();
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Value);
+    }
+}
+
+}  // namespace

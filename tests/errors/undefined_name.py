@@ -1,0 +1,10 @@
+# expect: TypeError: undefined_name(): name 'z' is not defined
+# line: 10
+import treadle as wp
+
+
+@wp.kernel
+def undefined_name(x: wp.array(dtype=float)):
+    i = wp.tid()
+    y = 2.0
+    x[i] = y + z

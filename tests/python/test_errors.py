@@ -1,0 +1,52 @@
+"""Kernels that must fail: each file in tests/errors names the exception, message and line."""
+
+import importlib.util
+import os
+import re
+
+import pytest
+
+import treadle as wp
+
+ERRORS_DIR = os.path.join(os.path.dirname(__file__), "..", "errors")
+CASES = sorted(f for f in os.listdir(ERRORS_DIR) if f.endswith(".py"))
+EXCEPTIONS = {"TypeError": TypeError, "SyntaxError": SyntaxError, "ValueError": ValueError}
+
+
+def load_case(name):
+    path = os.path.abspath(os.path.join(ERRORS_DIR, name))
+    with open(path) as f:
+        header = f.read()
+    kind, message = re.search(r"^# expect: (\w+): (.*)$", header, re.M).groups()
+    line = int(re.search(r"^# line: (\d+)$", header, re.M).group(1))
+    spec = importlib.util.spec_from_file_location(f"error_case_{name[:-3]}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return path, module, EXCEPTIONS[kind], message, line
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_error_case(name):
+    path, module, exc_type, message, line = load_case(name)
+    kernel = getattr(module, name[:-3])
+    with pytest.raises(exc_type) as info:
+        kernel._compile("cpu")
+    err = info.value
+    if isinstance(err, SyntaxError):
+        assert err.msg == message
+        assert err.filename == path
+        assert err.lineno == line
+        assert err.offset >= 1
+        assert err.text.strip() != ""
+    else:
+        text = str(err)
+        first = text.splitlines()[0]
+        assert first.startswith(f"{path}:{line}:"), text
+        assert first.endswith(message), text
+        # the offending source line and a caret follow
+        lines = text.splitlines()
+        assert len(lines) == 3 and lines[2].strip() == "^", text
+
+
+def test_every_case_is_checked():
+    assert len(CASES) >= 15
