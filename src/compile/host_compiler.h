@@ -50,13 +50,15 @@ CompileResult run_compiler(const HostCompiler& cxx, const std::vector<std::strin
 /// Precompiles `header` (an absolute path) once for this exact compiler, include dirs and
 /// flags, into `<cache_dir>/pch/<key>/`, and returns the path P of a stub header there: pass
 /// `-include P` (in extra_flags, with the SAME include_dirs and flags) to compile_shared_object
-/// so GCC loads `P.gch` instead of parsing the header. The key covers the compiler identity,
-/// flags, include dirs, and the contents of the header and of every file the header pulled in
-/// when it was precompiled (checked again once per process). When the header cannot be
-/// precompiled, `header` itself is returned (`-include header` then parses it normally), so
-/// callers need no fallback path. GCC only: other compilers ignore `P.gch` and still work. Thread-safe; concurrent processes may race to build, the first one's
-/// directory wins atomically. Throws treadle::Error (Runtime) only when the cache directory is
-/// unusable.
+/// so the compiler loads `P.gch` instead of parsing the header (the header needs an include
+/// guard or #pragma once, since sources usually #include it again). The key covers the
+/// compiler identity, flags, include dirs and the header's text; the size and mtime of every
+/// file the header pulled in are recorded and re-checked once per process, and a stale PCH is
+/// rebuilt. When the header cannot be precompiled, `header` itself is returned (`-include
+/// header` then parses it normally), so callers need no fallback path. Tested with GCC.
+/// Thread-safe (builds are serialised in-process); concurrent processes may race to build,
+/// and the first one's directory wins atomically. Throws treadle::Error (Runtime) only when
+/// the header cannot be read or the cache directory is unusable.
 std::string ensure_pch(const std::string& header, const std::vector<std::string>& include_dirs,
                        const std::vector<std::string>& flags, const std::string& cache_dir);
 
