@@ -1,7 +1,6 @@
 // src/compile/host_compiler.cpp -- locating the C++ compiler, running it, precompiled headers
 #include "compile/host_compiler.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -11,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -272,7 +272,15 @@ bool write_file(const std::string& path, const std::string& text) {
     return bool(out);
 }
 
-// deps.txt: one "signature<TAB>path" line per file the PCH was built from.
+std::string inode_signature(const std::string& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return "missing";
+    return "ino" + std::to_string((unsigned long long)st.st_ino) + ":" + stat_signature(path);
+}
+
+// deps.txt: one "signature<TAB>path" line per file the PCH was built from, the PCH itself
+// first (with its inode, so that a deps.txt and a .gch from two different builds that
+// raced never pass as a pair).
 bool deps_still_valid(const std::string& deps_path) {
     std::string text;
     if (!read_file(deps_path, text) || text.empty()) return false;
@@ -281,21 +289,12 @@ bool deps_still_valid(const std::string& deps_path) {
     while (std::getline(lines, line)) {
         size_t tab = line.find('\t');
         if (tab == std::string::npos) return false;
-        if (stat_signature(line.substr(tab + 1)) != line.substr(0, tab)) return false;
+        std::string path = line.substr(tab + 1), recorded = line.substr(0, tab);
+        bool with_inode = recorded.compare(0, 3, "ino") == 0;
+        if ((with_inode ? inode_signature(path) : stat_signature(path)) != recorded)
+            return false;
     }
     return true;
-}
-
-void remove_tree(const std::string& dir) {
-    // Only flat directories are created here; a failure leaves debris, never a wrong PCH.
-    if (DIR* d = ::opendir(dir.c_str())) {
-        while (dirent* e = ::readdir(d)) {
-            if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
-                ::unlink((dir + "/" + e->d_name).c_str());
-        }
-        ::closedir(d);
-    }
-    ::rmdir(dir.c_str());
 }
 
 void make_dirs(const std::string& path) {
@@ -309,12 +308,27 @@ void make_dirs(const std::string& path) {
     }
 }
 
+// A unique name next to `path` for building a file that is then rename()d onto `path`.
+std::string temp_name_for(const std::string& path) {
+    static std::atomic<unsigned> counter{0};
+    return path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++counter);
+}
+
+// Creates `path` with `text` unless it exists. The stub never changes once created: clang
+// records its mtime in the PCH and refuses a PCH whose inputs were touched.
+bool create_once(const std::string& path, const std::string& text) {
+    std::string tmp = temp_name_for(path);
+    bool ok = write_file(tmp, text) && (::link(tmp.c_str(), path.c_str()) == 0 || errno == EEXIST);
+    ::unlink(tmp.c_str());
+    return ok;
+}
+
 }  // namespace
 
 std::string ensure_pch(const std::string& header, const std::vector<std::string>& include_dirs,
                        const std::vector<std::string>& flags, const std::string& cache_dir) {
     static std::mutex mutex;
-    static std::map<std::string, std::string> known;  // key -> stub path, checked this process
+    static std::map<std::string, std::string> known;  // key -> result, checked this process
     const HostCompiler& cxx = host_compiler();
 
     std::string header_text;
@@ -337,66 +351,49 @@ std::string ensure_pch(const std::string& header, const std::vector<std::string>
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = known.find(key); it != known.end()) return it->second;
 
+    // The stub must sit at its final path while the PCH is built (clang records the paths of
+    // its inputs), so files are published one by one with rename() instead of as a directory.
     size_t slash = header.find_last_of('/');
     std::string base = slash == std::string::npos ? header : header.substr(slash + 1);
-    std::string pch_root = cache_dir + "/pch";
-    std::string final_dir = pch_root + "/" + key;
-    std::string stub = final_dir + "/" + base;
-
-    if (deps_still_valid(final_dir + "/deps.txt")) {
+    std::string dir = cache_dir + "/pch/" + key;
+    std::string stub = dir + "/" + base;
+    std::string gch = stub + ".gch";
+    std::string deps = dir + "/deps.txt";
+    if (deps_still_valid(deps)) {
         known[key] = stub;
         return stub;
     }
-    make_dirs(pch_root);
-    // Stale (a dependency changed) or damaged: move it aside before building a new one.
-    std::string stale = pch_root + "/stale-XXXXXX";
-    if (::mkdtemp(stale.data())) {
-        if (::rename(final_dir.c_str(), (stale + "/old").c_str()) == 0) remove_tree(stale + "/old");
-        ::rmdir(stale.c_str());
-    }
 
-    std::string work = pch_root + "/tmp-XXXXXX";
-    if (!::mkdtemp(work.data()))
-        throw Error(ErrorKind::Runtime,
-                    "cannot create a directory under '" + pch_root + "': " + std::strerror(errno));
-    std::string stub_text = "// treadle precompiled-header stub\n#include \"" + header + "\"\n";
-    std::string work_stub = work + "/" + base;
-    bool built = false;
-    if (write_file(work_stub, stub_text)) {
-        std::vector<std::string> args = {"-std=c++17", "-fPIC"};
-        args.insert(args.end(), flags.begin(), flags.end());
-        for (const auto& d : include_dirs) args.push_back("-I" + d);
-        for (const char* a : {"-x", "c++-header", "-MD", "-MF"}) args.push_back(a);
-        args.push_back(work + "/deps.d");
-        args.push_back("-o");
-        args.push_back(work_stub + ".gch");
-        args.push_back(work_stub);
-        CompileResult r = run_compiler(cxx, args);
-        std::string deps_text;
-        if (r.ok && read_file(work + "/deps.d", deps_text)) {
-            std::string lines;
-            for (const auto& dep : parse_make_deps(deps_text)) {
-                if (dep == work_stub) continue;
-                std::string sig = stat_signature(dep);
-                if (sig == "missing") continue;
-                lines += sig + "\t" + dep + "\n";
-            }
-            built = !lines.empty() && write_file(work + "/deps.txt", lines);
+    make_dirs(dir);
+    if (!create_once(stub, "// treadle precompiled-header stub\n#include \"" + header + "\"\n"))
+        throw Error(ErrorKind::Runtime, "cannot write '" + stub + "': " + std::strerror(errno));
+    std::string gch_tmp = temp_name_for(gch), deps_d = temp_name_for(dir + "/deps.d");
+    std::vector<std::string> args = {"-std=c++17", "-fPIC"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    for (const auto& d : include_dirs) args.push_back("-I" + d);
+    for (const char* a : {"-x", "c++-header", "-MD", "-MF"}) args.push_back(a);
+    args.insert(args.end(), {deps_d, "-o", gch_tmp, stub});
+    CompileResult r = run_compiler(cxx, args);
+
+    std::string deps_text, lines;
+    if (r.ok && read_file(deps_d, deps_text)) {
+        for (const auto& dep : parse_make_deps(deps_text)) {
+            std::string sig = stat_signature(dep);
+            if (sig != "missing") lines += sig + "\t" + dep + "\n";
         }
-        ::unlink((work + "/deps.d").c_str());
     }
-    if (!built) {
-        // `-include header` behaves like the stub would, without the PCH.
-        remove_tree(work);
-        known[key] = header;
-        return header;
-    }
-    if (::rename(work.c_str(), final_dir.c_str()) != 0) {
-        // Another process published the same key first; theirs is equivalent.
-        remove_tree(work);
-    }
-    known[key] = stub;
-    return stub;
+    ::unlink(deps_d.c_str());
+    // rename() keeps the inode, so the recorded signature of gch_tmp is that of gch.
+    std::string deps_tmp = temp_name_for(deps);
+    bool built = !lines.empty() &&
+                 write_file(deps_tmp, inode_signature(gch_tmp) + "\t" + gch + "\n" + lines) &&
+                 ::rename(gch_tmp.c_str(), gch.c_str()) == 0 &&
+                 ::rename(deps_tmp.c_str(), deps.c_str()) == 0;
+    ::unlink(gch_tmp.c_str());
+    ::unlink(deps_tmp.c_str());
+    // Without a PCH, `-include header` behaves exactly like the stub would.
+    known[key] = built ? stub : header;
+    return known[key];
 }
 
 }  // namespace treadle

@@ -39,14 +39,14 @@ ErrorKind kind_of(const std::function<void()>& f) {
     return ErrorKind::Runtime;
 }
 
-TEST(Device, ParseCpu) {
+TEST(RuntimeDevice, ParseCpu) {
     Device d = Device::parse("cpu");
     EXPECT_TRUE(d.is_cpu());
     EXPECT_EQ(d.alias(), "cpu");
     EXPECT_EQ(d, Device::cpu());
 }
 
-TEST(Device, CudaIsUnavailable) {
+TEST(RuntimeDevice, CudaIsUnavailable) {
     for (const char* alias : {"cuda", "cuda:0", "cuda:3"}) {
         try {
             Device::parse(alias);
@@ -58,7 +58,7 @@ TEST(Device, CudaIsUnavailable) {
     }
 }
 
-TEST(Device, GarbageIsRejected) {
+TEST(RuntimeDevice, GarbageIsRejected) {
     for (const char* alias : {"gpu0", "", "CPU", "cuda:", "cuda:x", "cuda:-1", "cpu:0"}) {
         try {
             Device::parse(alias);
@@ -71,7 +71,7 @@ TEST(Device, GarbageIsRejected) {
     }
 }
 
-TEST(DType, Sizes) {
+TEST(RuntimeDType, Sizes) {
     EXPECT_EQ(DType(ScalarType::Bool).size(), 1u);
     EXPECT_EQ(DType(ScalarType::Float16).size(), 2u);
     EXPECT_EQ(DType(ScalarType::Float32).size(), 4u);
@@ -84,7 +84,7 @@ TEST(DType, Sizes) {
     EXPECT_EQ(m33.size(), 36u);
 }
 
-TEST(Array, EmptyAndZeros) {
+TEST(RuntimeArray, EmptyAndZeros) {
     Array a = Array::zeros(ScalarType::Float64, {2, 3, 4});
     EXPECT_EQ(a.ndim(), 3);
     EXPECT_EQ(a.size(), 24);
@@ -103,7 +103,7 @@ TEST(Array, EmptyAndZeros) {
     EXPECT_TRUE(Array().is_null());
 }
 
-TEST(Array, ShapeValidation) {
+TEST(RuntimeArray, ShapeValidation) {
     EXPECT_EQ(kind_of([] {
                   Array::empty(ScalarType::Float32, {1, 1, 1, 1, 1});
               }),
@@ -117,7 +117,7 @@ TEST(Array, ShapeValidation) {
               ErrorKind::Value);
 }
 
-TEST(Array, TypedHelpers) {
+TEST(RuntimeArray, TypedHelpers) {
     Array a = from_vector<int32_t>({1, 2, 3});
     EXPECT_EQ(a.dtype(), DType(ScalarType::Int32));
     EXPECT_EQ(to_vector<int32_t>(a), (std::vector<int32_t>{1, 2, 3}));
@@ -125,7 +125,7 @@ TEST(Array, TypedHelpers) {
     EXPECT_EQ(to_vector<double>(z), std::vector<double>(4, 0.0));
 }
 
-TEST(Array, FillAndZero) {
+TEST(RuntimeArray, FillAndZero) {
     Array a = iota_f32({3, 4});
     float v = 2.5f;
     a.fill_bytes(&v, sizeof(v));
@@ -141,7 +141,7 @@ TEST(Array, FillAndZero) {
     EXPECT_EQ(kind_of([&] { a.fill_bytes(&wrong, sizeof(wrong)); }), ErrorKind::Value);
 }
 
-TEST(Array, ReshapeAndInfer) {
+TEST(RuntimeArray, ReshapeAndInfer) {
     Array a = iota_f32({2, 6});
     Array r = a.reshape({3, -1});
     EXPECT_EQ(r.shape(), (std::vector<int64_t>{3, 4}));
@@ -156,14 +156,14 @@ TEST(Array, ReshapeAndInfer) {
     EXPECT_EQ(kind_of([&] { a.transpose({}).reshape({12}); }), ErrorKind::Value);
 }
 
-TEST(Array, ReshapeToScalarNeedsSizeOne) {
+TEST(RuntimeArray, ReshapeToScalarNeedsSizeOne) {
     Array one = iota_f32({1, 1});
     EXPECT_EQ(one.reshape({}).ndim(), 0);
     Array two = iota_f32({2});
     EXPECT_EQ(kind_of([&] { two.reshape({}); }), ErrorKind::Value);
 }
 
-TEST(Array, Transpose) {
+TEST(RuntimeArray, Transpose) {
     Array a = iota_f32({2, 3, 4});
     Array t = a.transpose({});
     EXPECT_EQ(t.shape(), (std::vector<int64_t>{4, 3, 2}));
@@ -177,7 +177,7 @@ TEST(Array, Transpose) {
     EXPECT_EQ(kind_of([&] { a.transpose({0, 1}); }), ErrorKind::Value);
 }
 
-TEST(Array, SliceAndIndex) {
+TEST(RuntimeArray, SliceAndIndex) {
     Array a = iota_f32({4, 5});
     Array s = a.slice(1, 1, 5, 2);  // columns 1, 3
     EXPECT_EQ(s.shape(), (std::vector<int64_t>{4, 2}));
@@ -205,7 +205,7 @@ TEST(Array, SliceAndIndex) {
     EXPECT_EQ(kind_of([&] { a.slice(2, 0, 1, 1); }), ErrorKind::Bounds);
 }
 
-TEST(Array, ViewsShareMemory) {
+TEST(RuntimeArray, ViewsShareMemory) {
     Array a = iota_f32({3, 3});
     Array v = a.index(1).slice(0, 0, 3, 2);
     float seven = 7.0f;
@@ -220,7 +220,7 @@ TEST(Array, ViewsShareMemory) {
     EXPECT_TRUE(weak.expired());
 }
 
-TEST(Array, AssignStrided) {
+TEST(RuntimeArray, AssignStrided) {
     Array src = iota_f32({3, 4});
     Array dst = Array::zeros(ScalarType::Float32, {4, 3});
     dst.assign(src.transpose({}));
@@ -237,7 +237,7 @@ TEST(Array, AssignStrided) {
     EXPECT_EQ(kind_of([&] { ints.assign(src); }), ErrorKind::Type);
 }
 
-TEST(Array, CloneIsContiguousCopy) {
+TEST(RuntimeArray, CloneIsContiguousCopy) {
     Array a = iota_f32({4, 4});
     Array t = a.transpose({}).slice(0, 1, 4, 1);
     Array c = t.clone(Device::cpu());
@@ -249,7 +249,7 @@ TEST(Array, CloneIsContiguousCopy) {
     EXPECT_TRUE(Array().clone(Device::cpu()).is_null());
 }
 
-TEST(Array, WrapKeepsOwnerAlive) {
+TEST(RuntimeArray, WrapKeepsOwnerAlive) {
     auto storage = std::make_shared<std::vector<float>>(6);
     std::iota(storage->begin(), storage->end(), 0.0f);
     std::weak_ptr<std::vector<float>> weak = storage;
@@ -269,7 +269,7 @@ TEST(Array, WrapKeepsOwnerAlive) {
         ErrorKind::Value);
 }
 
-TEST(Array, GradFollowsViews) {
+TEST(RuntimeArray, GradFollowsViews) {
     Array a = iota_f32({2, 4});
     a.set_grad(std::make_shared<Array>(Array::zeros(ScalarType::Float32, {2, 4})));
     Array v = a.index(1).slice(0, 1, 4, 2);
@@ -283,7 +283,7 @@ TEST(Array, GradFollowsViews) {
     EXPECT_EQ(a.transpose({}).grad()->shape(), (std::vector<int64_t>{4, 2}));
 }
 
-TEST(Array, ViewAs) {
+TEST(RuntimeArray, ViewAs) {
     Array a = iota_f32({4});
     Array u = a.view_as(ScalarType::UInt32);
     EXPECT_EQ(u.data_as<uint32_t>()[1], 0x3f800000u);
