@@ -60,8 +60,9 @@ std::optional<std::string> search_path(const std::string& name) {
 std::string stat_signature(const std::string& path) {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) return "missing";
-    return std::to_string((long long)st.st_size) + ":" + std::to_string((long long)st.st_mtim.tv_sec) +
-           "." + std::to_string((long long)st.st_mtim.tv_nsec);
+    return std::to_string((long long)st.st_size) + ":" +
+           std::to_string((long long)st.st_mtim.tv_sec) + "." +
+           std::to_string((long long)st.st_mtim.tv_nsec);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -191,8 +192,7 @@ CompileResult run_compiler(const HostCompiler& cxx, const std::vector<std::strin
     return result;
 }
 
-CompileResult compile_shared_object(const std::string& source_path,
-                                    const std::string& output_path,
+CompileResult compile_shared_object(const std::string& source_path, const std::string& output_path,
                                     const std::vector<std::string>& include_dirs,
                                     const std::vector<std::string>& extra_flags) {
     const HostCompiler& cxx = host_compiler();
@@ -240,8 +240,9 @@ std::vector<std::string> parse_make_deps(const std::string& text) {
             ++i;
             continue;
         }
-        if (!seen_colon && c == ':' && (i + 1 == text.size() || text[i + 1] == ' ' ||
-                                        text[i + 1] == '\n' || text[i + 1] == '\\')) {
+        if (!seen_colon && c == ':' &&
+            (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n' ||
+             text[i + 1] == '\\')) {
             seen_colon = true;
             word.clear();
             continue;
@@ -291,8 +292,7 @@ bool deps_still_valid(const std::string& deps_path) {
         if (tab == std::string::npos) return false;
         std::string path = line.substr(tab + 1), recorded = line.substr(0, tab);
         bool with_inode = recorded.compare(0, 3, "ino") == 0;
-        if ((with_inode ? inode_signature(path) : stat_signature(path)) != recorded)
-            return false;
+        if ((with_inode ? inode_signature(path) : stat_signature(path)) != recorded) return false;
     }
     return true;
 }

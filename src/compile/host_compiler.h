@@ -39,8 +39,7 @@ struct CompileResult {
 /// with posix_spawn (no shell) and waits for it. Never throws for a failed compile: returns
 /// ok=false with the diagnostics. Thread-safe: several compiles may run at once (the output
 /// pipe is close-on-exec so no other child inherits it).
-CompileResult compile_shared_object(const std::string& source_path,
-                                    const std::string& output_path,
+CompileResult compile_shared_object(const std::string& source_path, const std::string& output_path,
                                     const std::vector<std::string>& include_dirs,
                                     const std::vector<std::string>& extra_flags);
 

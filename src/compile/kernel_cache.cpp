@@ -39,15 +39,16 @@ bool is_valid_key(const std::string& key) {
 }
 
 bool is_valid_binary_name(const std::string& name) {
-    return !name.empty() && name.find('/') == std::string::npos && name != "." &&
-           name != ".." && name != k_meta_name && name != k_source_name;
+    return !name.empty() && name.find('/') == std::string::npos && name != "." && name != ".." &&
+           name != k_meta_name && name != k_source_name;
 }
 
 void make_dirs(const std::string& path) {
     std::error_code ec;
     fs::create_directories(path, ec);
-    if (ec) throw Error(ErrorKind::Runtime,
-                        "kernel cache: cannot create directory '" + path + "': " + ec.message());
+    if (ec)
+        throw Error(ErrorKind::Runtime,
+                    "kernel cache: cannot create directory '" + path + "': " + ec.message());
 }
 
 // Reads a whole (small) file with plain read(2); false when it cannot be opened or read.
@@ -61,7 +62,10 @@ bool read_small_file(const std::string& path, std::string& out) {
         ssize_t got = ::read(fd, buf, sizeof(buf));
         if (got > 0) {
             out.append(buf, size_t(got));
-            if (out.size() > (1u << 20)) { ok = false; break; }
+            if (out.size() > (1u << 20)) {
+                ok = false;
+                break;
+            }
         } else if (got == 0) {
             break;
         } else if (errno != EINTR) {
@@ -135,8 +139,8 @@ bool hash_file(const std::string& path, uint64_t& size, std::string& hex) {
 void copy_file(const std::string& from, const std::string& to) {
     std::error_code ec;
     if (!fs::copy_file(from, to, ec) || ec)
-        throw Error(ErrorKind::Runtime, "kernel cache: cannot copy '" + from + "' to '" + to +
-                                            "': " + ec.message());
+        throw Error(ErrorKind::Runtime,
+                    "kernel cache: cannot copy '" + from + "' to '" + to + "': " + ec.message());
     ::unlink(from.c_str());
 }
 
@@ -337,6 +341,10 @@ std::string KernelCache::publish(const std::string& key_hex, const std::string& 
             if (::rename(stage.c_str(), entry.c_str()) == 0) {
                 fsync_path(shard);
                 return entry + "/" + binary_name;
+            }
+            if (errno == ENOENT) {  // a concurrent clear() removed the shard directory
+                make_dirs(shard);
+                continue;
             }
             if (errno != EEXIST && errno != ENOTEMPTY) fail_io("cannot publish", entry);
             ino_t inode = 0;

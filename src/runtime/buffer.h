@@ -33,9 +33,9 @@ private:
                                                         std::shared_ptr<void> owner);
     Buffer() = default;
 
-    void* m_data = nullptr;        ///< first byte; non-null for owned buffers, even when empty
+    void* m_data = nullptr;  ///< first byte; non-null for owned buffers, even when empty
     size_t m_size = 0;
-    void* m_allocation = nullptr;  ///< what to free(), or nullptr for external memory
+    void* m_allocation = nullptr;   ///< what to free(), or nullptr for external memory
     std::shared_ptr<void> m_owner;  ///< keep-alive of external memory
 };
 
@@ -46,7 +46,6 @@ std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero);
 
 /// A Buffer over `bytes` at `data` that keeps `owner` alive as long as the Buffer lives, for
 /// zero-copy views of memory owned elsewhere (e.g. a py::object holding a numpy array).
-std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes,
-                                             std::shared_ptr<void> owner);
+std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes, std::shared_ptr<void> owner);
 
 }  // namespace treadle

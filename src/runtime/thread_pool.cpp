@@ -63,6 +63,7 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::set_num_threads(int num_threads) {
+    TREADLE_ASSERT(!t_in_job);  // from a loop body this would wait for itself
     if (num_threads <= 0) num_threads = default_num_threads();
     std::lock_guard<std::mutex> lock(m_job_mutex);
     if (num_threads == size()) return;

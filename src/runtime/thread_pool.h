@@ -43,6 +43,7 @@ public:
     int size() const { return m_size.load(std::memory_order_relaxed); }
 
     /// Restarts the workers so that size() == num_threads (<= 0: default_num_threads()).
+    /// Waits for a running job; must not be called from inside a loop body.
     void set_num_threads(int num_threads);
 
     /// Ranges with fewer iterations than this run inline on the caller (default 16384).
@@ -62,8 +63,7 @@ public:
     void parallel_for(int64_t n, int64_t grain, Body&& body) {
         using B = std::remove_reference_t<Body>;
         parallel_for(
-            n,
-            [](void* ctx, int64_t begin, int64_t end) { (*static_cast<B*>(ctx))(begin, end); },
+            n, [](void* ctx, int64_t begin, int64_t end) { (*static_cast<B*>(ctx))(begin, end); },
             const_cast<void*>(static_cast<const void*>(&body)), grain);
     }
 
@@ -78,7 +78,7 @@ private:
     static constexpr uint32_t k_open = 1, k_stop = 2;
 
     alignas(64) std::atomic<uint32_t> m_state{0};
-    alignas(64) std::atomic<int64_t> m_next{0};   ///< next unclaimed index of the open job
+    alignas(64) std::atomic<int64_t> m_next{0};    ///< next unclaimed index of the open job
     alignas(64) std::atomic<int32_t> m_active{0};  ///< workers inside the current job
     alignas(64) std::atomic<bool> m_failed{false};
 

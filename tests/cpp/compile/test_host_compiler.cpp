@@ -1,6 +1,5 @@
 // tests/cpp/compile/test_host_compiler.cpp -- finding the compiler, building .so files, PCH
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,9 +52,10 @@ TEST(HostCompiler, IdentityChangesWhenTheFileChanges) {
 TEST(HostCompiler, CompilesAndLoadsASharedObject) {
     TempDir dir;
     write_text(dir / "inc.h", "#define TREADLE_TEST_SCALE 3\n");
-    write_text(dir / "k.cpp",
-               "#include \"inc.h\"\n"
-               "extern \"C\" int treadle_test_fn(int x) { return x * TREADLE_TEST_SCALE + OFFSET; }\n");
+    write_text(
+        dir / "k.cpp",
+        "#include \"inc.h\"\n"
+        "extern \"C\" int treadle_test_fn(int x) { return x * TREADLE_TEST_SCALE + OFFSET; }\n");
     CompileResult r =
         compile_shared_object(dir / "k.cpp", dir / "k.so", {dir.path()}, {"-O1", "-DOFFSET=4"});
     ASSERT_TRUE(r.ok) << r.diagnostics;
@@ -95,8 +95,8 @@ TEST(HostCompiler, ParallelCompilesDoNotInterfere) {
         write_text(src, i == 1 ? "int broken( {\n"
                                : "extern \"C\" int v() { return " + std::to_string(i) + "; }\n");
         threads.emplace_back([&, i, src] {
-            results[i] = compile_shared_object(src, dir / ("k" + std::to_string(i) + ".so"),
-                                               {}, {});
+            results[i] =
+                compile_shared_object(src, dir / ("k" + std::to_string(i) + ".so"), {}, {});
         });
     }
     for (auto& t : threads) t.join();

@@ -1,6 +1,5 @@
 // tests/cpp/compile/test_kernel_cache.cpp -- cache round trip, corruption recovery, races
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,7 +62,8 @@ protected:
 };
 
 TEST(KernelCacheRoot, EnvironmentOrder) {
-    std::string saved_cache = std::getenv("TREADLE_CACHE_DIR") ? std::getenv("TREADLE_CACHE_DIR") : "";
+    std::string saved_cache =
+        std::getenv("TREADLE_CACHE_DIR") ? std::getenv("TREADLE_CACHE_DIR") : "";
     std::string saved_xdg = std::getenv("XDG_CACHE_HOME") ? std::getenv("XDG_CACHE_HOME") : "";
     ::setenv("TREADLE_CACHE_DIR", "/tmp/a/b/", 1);
     EXPECT_EQ(default_cache_root(), "/tmp/a/b/");
@@ -103,8 +103,9 @@ TEST_F(KernelCacheTest, LookupIsFast) {
     constexpr int reps = 200;
     auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < reps; ++i) ASSERT_TRUE(m_cache.lookup(k_key, k_binary).has_value());
-    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
-                                                          start).count() / reps;
+    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+                    .count() /
+                reps;
     std::printf("[ info ] cache lookup of a 20 KB binary: %.1f us\n", us);
     EXPECT_LT(us, 1000.0);
 }
@@ -113,8 +114,7 @@ TEST_F(KernelCacheTest, RealKernelRoundTrip) {
     std::string stage = m_cache.make_staging_dir();
     std::string source = "extern \"C\" int answer() { return 42; }\n";
     write_text(stage + "/source.cpp", source);
-    CompileResult r =
-        compile_shared_object(stage + "/source.cpp", stage + "/" + k_binary, {}, {});
+    CompileResult r = compile_shared_object(stage + "/source.cpp", stage + "/" + k_binary, {}, {});
     ASSERT_TRUE(r.ok) << r.diagnostics;
     std::string key = sha256_hex(source + host_compiler().identity);
     std::string path = m_cache.publish(key, source, stage + "/" + k_binary, k_binary);
@@ -174,7 +174,8 @@ TEST_F(KernelCacheTest, EveryCorruptionIsRemovedAndRebuilt) {
              fs::remove_all(e);
              fs::create_directory(e);
          }},
-        {"entry is a file", [](const std::string& e) {
+        {"entry is a file",
+         [](const std::string& e) {
              fs::remove_all(e);
              write_text(e, "junk");
          }},

@@ -39,9 +39,8 @@ void check_cover(ThreadPool& pool, int64_t n, int64_t grain = 0) {
     }
 }
 
-const std::vector<int64_t> k_sizes = {0,    1,     2,     3,      7,      63,     64,
-                                      65,   1000,  4097,  16383,  16384,  16385,  100003,
-                                      999999, 1 << 20};
+const std::vector<int64_t> k_sizes = {0,    1,    2,     3,     7,     63,     64,     65,
+                                      1000, 4097, 16383, 16384, 16385, 100003, 999999, 1 << 20};
 
 TEST(ThreadPool, CoversEveryIndexOnceInline) {
     ThreadPool pool(4);
@@ -60,9 +59,8 @@ TEST(ThreadPool, SingleThreadPoolRunsInline) {
     EXPECT_EQ(pool.size(), 1);
     std::thread::id caller = std::this_thread::get_id();
     bool same = true;
-    pool.parallel_for(1 << 20, 0, [&](int64_t, int64_t) {
-        same = same && std::this_thread::get_id() == caller;
-    });
+    pool.parallel_for(
+        1 << 20, 0, [&](int64_t, int64_t) { same = same && std::this_thread::get_id() == caller; });
     EXPECT_TRUE(same);
     check_cover(pool, 100000);
 }
@@ -88,7 +86,8 @@ TEST(ThreadPool, ManyHostThreadsAtOnce) {
     std::vector<std::thread> hosts;
     for (int h = 0; h < 4; ++h) {
         hosts.emplace_back([&pool, h] {
-            for (int rep = 0; rep < 40; ++rep) check_cover(pool, k_sizes[(h + rep) % k_sizes.size()]);
+            for (int rep = 0; rep < 40; ++rep)
+                check_cover(pool, k_sizes[(h + rep) % k_sizes.size()]);
         });
     }
     for (auto& t : hosts) t.join();
@@ -154,8 +153,10 @@ TEST(ThreadPool, EnvironmentSetsDefaultThreads) {
     EXPECT_EQ(default_num_threads(), 3);
     ::setenv("TREADLE_NUM_THREADS", "junk", 1);
     EXPECT_GE(default_num_threads(), 1);
-    if (saved) ::setenv("TREADLE_NUM_THREADS", keep.c_str(), 1);
-    else ::unsetenv("TREADLE_NUM_THREADS");
+    if (saved)
+        ::setenv("TREADLE_NUM_THREADS", keep.c_str(), 1);
+    else
+        ::unsetenv("TREADLE_NUM_THREADS");
 }
 
 }  // namespace
