@@ -185,7 +185,7 @@ def test_host_compiler_errors_point_at_the_python_line_and_never_launch(tmp_path
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
                          text=True).stdout.splitlines()
-    first = f"CompileError {script}:7:1: add_one(): the C++ compiler failed to build this kernel:"
+    first = f"CompileError {script}:6:1: add_one(): the C++ compiler failed to build this kernel:"
     assert [line for line in out if not line.startswith("Treadle ")] == [first, first, "sum 0.0"]
     # nothing was published to the cache
     assert not glob.glob(str(tmp_path / "cache" / "*" / "*" / "kernel.so"))

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -291,6 +292,47 @@ TEST_F(KernelCacheTest, ConcurrentPublishFromProcesses) {
     for (int round = 0; round < 10; ++round)
         EXPECT_TRUE(m_cache.lookup(sha256_hex("proc kernel " + std::to_string(round)), k_binary));
     EXPECT_EQ(tmp_leftovers(), 0u);
+}
+
+TEST_F(KernelCacheTest, ClearWhilePublishingAndLookingUp) {
+    std::atomic<bool> stop{false};
+    std::atomic<int> errors{0}, hits{0};
+    std::vector<std::thread> workers;
+    for (int t = 0; t < 3; ++t) {
+        workers.emplace_back([&, t] {
+            KernelCache cache(m_dir / "cache");
+            for (int round = 0; round < 60; ++round) {
+                std::string key = sha256_hex("stress " + std::to_string((round + t) % 5));
+                try {
+                    if (auto found = cache.lookup(key, k_binary)) {
+                        std::string bytes = read_text(*found);  // may vanish: clear() runs
+                        if (!bytes.empty() && bytes != fake_binary_bytes()) ++errors;
+                        ++hits;
+                        continue;
+                    }
+                    std::string stage = cache.make_staging_dir();
+                    write_text(stage + "/" + k_binary, fake_binary_bytes());
+                    cache.publish(key, "src", stage + "/" + k_binary, k_binary);
+                    cache.discard_staging_dir(stage);
+                } catch (const std::exception& e) {
+                    ADD_FAILURE() << e.what();
+                }
+            }
+        });
+    }
+    std::thread clearer([&] {
+        KernelCache cache(m_dir / "cache");
+        while (!stop.load()) {
+            cache.clear();
+            std::this_thread::sleep_for(std::chrono::microseconds(300));
+        }
+    });
+    for (auto& w : workers) w.join();
+    stop = true;
+    clearer.join();
+    EXPECT_EQ(errors.load(), 0);
+    publish_fake();
+    EXPECT_TRUE(m_cache.lookup(k_key, k_binary).has_value());
 }
 
 TEST_F(KernelCacheTest, StagingDirsAreUniqueAndDiscardable) {
