@@ -37,8 +37,41 @@ def _source_of(func):
             "defined in a file, not typed into an interactive prompt"
         )
     first_line = code.co_firstlineno
-    block = inspect.getblock(lines[first_line - 1 :])
+    block = _cut_block(lines, first_line - 1) or inspect.getblock(lines[first_line - 1 :])
     return "".join(block), os.path.abspath(code.co_filename), first_line
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _cut_block(lines, start):
+    """The decorators and def starting at lines[start], cut by indentation; None when the
+    text has a form this quick cut cannot judge (multi-line strings, backslash continuations,
+    a def header spread over lines), so the caller falls back to the tokenizer."""
+    base = _indent(lines[start])
+    end = start
+    while end < len(lines) and not lines[end].lstrip().startswith(("def ", "async def ")):
+        end += 1
+    if end == len(lines):
+        return None
+    header = lines[end].split("#", 1)[0].rstrip()
+    if not header.endswith(":"):
+        return None
+    end += 1
+    while end < len(lines):
+        text = lines[end]
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#") and _indent(text) <= base:
+            break
+        end += 1
+    block = lines[start:end]
+    while block and (not block[-1].strip() or block[-1].lstrip().startswith("#")):
+        block.pop()
+    body = "".join(block)
+    if '"""' in body or "'''" in body or "\\\n" in body:
+        return None
+    return block
 
 
 class Function:
