@@ -39,7 +39,9 @@ public:
     /// Moves `built_binary_path` (normally inside a make_staging_dir() directory) into a new
     /// entry with `source_text` and a meta file, and returns the absolute path of the cached
     /// binary. If an equivalent valid entry already exists, it is kept and its binary path is
-    /// returned. Throws treadle::Error (ErrorKind::Runtime) on I/O failure.
+    /// returned. `version` (treadle's version string) is only recorded in meta.txt, for
+    /// people inspecting the cache; the key must already cover it. Throws treadle::Error
+    /// (ErrorKind::Runtime) on I/O failure; the built binary is consumed either way.
     std::string publish(const std::string& key_hex, const std::string& source_text,
                         const std::string& built_binary_path, const std::string& binary_name,
                         const std::string& version = "");

@@ -1,6 +1,6 @@
 // src/ir/printer.cpp -- human-readable text of the IR
 #include <cstdio>
-#include <sstream>
+#include "common/text.h"
 
 #include "ir/ir.h"
 
@@ -34,7 +34,7 @@ std::string const_text(const sema::ConstValue& c) {
     return std::to_string(c.i);
 }
 
-void print_block(std::ostringstream& out, const Function& f, const Block& block, int depth) {
+void print_block(Text& out, const Function& f, const Block& block, int depth) {
     std::string indent(depth * 2, ' ');
     for (const Instr& in : block) {
         out << indent;
@@ -68,7 +68,7 @@ void print_block(std::ostringstream& out, const Function& f, const Block& block,
 }  // namespace
 
 std::string print(const Function& f) {
-    std::ostringstream out;
+    Text out;
     out << (f.is_kernel ? "kernel " : "func ") << f.c_name << "(";
     for (size_t i = 0; i < f.params.size(); ++i)
         out << (i ? ", " : "") << var_text(f, f.params[i]) << ":" << f.type_of(f.params[i])->name;
