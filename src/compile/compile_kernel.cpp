@@ -198,7 +198,12 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
                         first_error_location(built.diagnostics, *kernel.source));
         }
         result->compile_seconds = built.seconds;
-        binary = cache.publish(key, source, out_path, binary_name, TREADLE_VERSION);
+        try {
+            binary = cache.publish(key, source, out_path, binary_name, TREADLE_VERSION);
+        } catch (...) {
+            cache.discard_staging_dir(staging);
+            throw;
+        }
         cache.discard_staging_dir(staging);
     }
     // 8. Load it.
