@@ -216,17 +216,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                                        std::to_string(at->ndim) + " indices and a value, got " +
                                        std::to_string(nargs - 1) + " arguments after the array");
             std::vector<VarId> args{arr.var};
-            for (size_t i = 2; i < e.args.size() - 1; ++i) {
-                Value iv = eval(*e.args[i]);
-                ArgInfo ai = arg_info(iv, *e.args[i]);
-                if (!ai.type->is_integer())
-                    type_error(e.args[i]->span, name + "(): index must be an integer, got " +
-                                                    ai.type->name);
-                VarId ix = coerce(iv, ai.weak ? int32_type() : ai.type, *e.args[i]);
-                if (m_fn.type_of(ix) != int32_type())
-                    ix = emit_value(InstrKind::Cast, line, int32_type(), {ix});
-                args.push_back(ix);
-            }
+            for (size_t i = 2; i < e.args.size() - 1; ++i)
+                args.push_back(index_operand(*e.args[i], name + "(): index "));
             const ast::Expr& ve = *e.args.back();
             Value v = eval(ve);
             ArgInfo vi = arg_info(v, ve);

@@ -264,6 +264,28 @@ VarId Builder::materialize(const Value& v, const ast::Expr& e) {
     return emit_const(v.constant, ai.type, e.span.line);
 }
 
+std::vector<const ast::Expr*> Builder::index_exprs(const ast::Expr& index) {
+    std::vector<const ast::Expr*> idx;
+    if (index.kind == ExprKind::Tuple)
+        for (const auto& i : index.args) idx.push_back(i.get());
+    else
+        idx.push_back(&index);
+    return idx;
+}
+
+VarId Builder::index_operand(const ast::Expr& e, const std::string& what) {
+    Value iv = eval(e);
+    ArgInfo ai = arg_info(iv, e);
+    if (!ai.type->is_integer())
+        type_error(e.span, what + "must be an integer, got " +
+                               (ai.weak && ai.type->is_float() ? std::string("float literal")
+                                                               : ai.type->name));
+    VarId ix = coerce(iv, ai.weak ? int32_type() : ai.type, e);
+    if (m_fn.type_of(ix) != int32_type())
+        ix = emit_value(InstrKind::Cast, e.span.line, int32_type(), {ix});
+    return ix;
+}
+
 VarId Builder::condition(const ast::Expr& e) {
     Value v = eval(e);
     ArgInfo ai = arg_info(v, e);
@@ -340,11 +362,7 @@ Value Builder::eval(const ast::Expr& e) {
         case ExprKind::Subscript: {
             Value base = eval(*e.args[0]);
             const ast::Expr& index = *e.args[1];
-            std::vector<const ast::Expr*> idx;
-            if (index.kind == ExprKind::Tuple)
-                for (const auto& i : index.args) idx.push_back(i.get());
-            else
-                idx.push_back(&index);
+            std::vector<const ast::Expr*> idx = index_exprs(index);
             for (const ast::Expr* i : idx)
                 if (i->kind == ExprKind::Slice)
                     type_error(i->span, who() + "slices are not supported in kernels");
@@ -380,18 +398,7 @@ Value Builder::eval(const ast::Expr& e) {
                 type_error(e.span, who() + "too many indices for a " + std::to_string(at->ndim) +
                                        "-D array (" + std::to_string(idx.size()) + ")");
             std::vector<VarId> args{base.var};
-            for (const ast::Expr* i : idx) {
-                Value iv = eval(*i);
-                ArgInfo ai = arg_info(iv, *i);
-                if (!ai.type->is_integer())
-                    type_error(i->span, who() + "array index must be an integer, got " +
-                                            (ai.weak && ai.type->is_float() ? std::string("float literal")
-                                                                          : ai.type->name));
-                VarId ix = coerce(iv, ai.weak ? int32_type() : ai.type, *i);
-                if (m_fn.type_of(ix) != int32_type())
-                    ix = emit_value(InstrKind::Cast, line, int32_type(), {ix});
-                args.push_back(ix);
-            }
+            for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
             Value v;
             v.kind = Value::Kind::Var;
             if ((int)idx.size() == at->ndim) {

@@ -72,6 +72,11 @@ public:
     Value resolve_attribute(const Value& base, const ast::Expr& e);
     const Type* eval_annotation(const ast::Expr& e);
     ir::VarId emit_const(const ConstValue& c, const Type* t, int line);
+    /// The indices of a subscript: the elements of `a[i, j]`'s tuple, or the one index.
+    static std::vector<const ast::Expr*> index_exprs(const ast::Expr& index);
+    /// One array index as an int32 variable; `what` starts the error message for a
+    /// non-integer ("k(): array index ").
+    ir::VarId index_operand(const ast::Expr& e, const std::string& what);
 
     // --- operators and calls (infer_call.cpp) ---
     Value binary(const std::string& op_name, const char* op_text, const Value& a,

@@ -74,27 +74,13 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
             const Type* at = m_fn.type_of(base.var);
             std::vector<VarId> args{base.var};
             const ast::Expr& index = *target.args[1];
-            std::vector<const ast::Expr*> idx;
-            if (index.kind == ast::ExprKind::Tuple)
-                for (const auto& i : index.args) idx.push_back(i.get());
-            else
-                idx.push_back(&index);
+            std::vector<const ast::Expr*> idx = index_exprs(index);
             if ((int)idx.size() != at->ndim)
                 type_error(target.span, who() + "assigning to an element of a " +
                                             std::to_string(at->ndim) + "-D array needs " +
                                             std::to_string(at->ndim) + " indices, got " +
                                             std::to_string(idx.size()));
-            for (const ast::Expr* i : idx) {
-                Value iv = eval(*i);
-                ArgInfo ai = arg_info(iv, *i);
-                if (!ai.type->is_integer())
-                    type_error(i->span, who() + "array index must be an integer, got " +
-                                            ai.type->name);
-                VarId ix = coerce(iv, ai.weak ? int32_type() : ai.type, *i);
-                if (m_fn.type_of(ix) != int32_type())
-                    ix = emit_value(InstrKind::Cast, line, int32_type(), {ix});
-                args.push_back(ix);
-            }
+            for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
             ArgInfo vi = arg_info(v, value_expr);
             if (!unify_scalars({{at->dtype, false}, vi}) ||
                 (!vi.weak && vi.type != at->dtype))
@@ -195,27 +181,14 @@ void Builder::stmt(const ast::Stmt& s) {
                     const Type* at = m_fn.type_of(base.var);
                     std::vector<VarId> args{base.var};
                     const ast::Expr& index = *target.args[1];
-                    std::vector<const ast::Expr*> idx;
-                    if (index.kind == ast::ExprKind::Tuple)
-                        for (const auto& i : index.args) idx.push_back(i.get());
-                    else
-                        idx.push_back(&index);
+                    std::vector<const ast::Expr*> idx = index_exprs(index);
                     if ((int)idx.size() != at->ndim)
                         type_error(target.span, who() + "'" + ast::op_text(s.aug_op) +
                                                     "=' on a " + std::to_string(at->ndim) +
                                                     "-D array needs " +
                                                     std::to_string(at->ndim) + " indices");
-                    for (const ast::Expr* i : idx) {
-                        Value iv = eval(*i);
-                        ArgInfo ai = arg_info(iv, *i);
-                        if (!ai.type->is_integer())
-                            type_error(i->span, who() + "array index must be an integer, got " +
-                                                    ai.type->name);
-                        VarId ix = coerce(iv, ai.weak ? int32_type() : ai.type, *i);
-                        if (m_fn.type_of(ix) != int32_type())
-                            ix = emit_value(InstrKind::Cast, line, int32_type(), {ix});
-                        args.push_back(ix);
-                    }
+                    for (const ast::Expr* i : idx)
+                        args.push_back(index_operand(*i, who() + "array index "));
                     Value v = eval(*s.value);
                     ArgInfo vi = arg_info(v, *s.value);
                     if (!(vi.type == at->dtype ||
