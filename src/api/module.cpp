@@ -62,7 +62,6 @@ Module Module::load_string(const std::string& source, const std::string& name,
     m.m_impl = std::make_shared<Impl>();
     m.m_impl->options = std::move(options);
     m.m_impl->resolver = std::make_shared<ModuleResolver>(parsed);
-    m.m_impl->resolver->attach(m.m_impl->resolver);
     return m;
 }
 

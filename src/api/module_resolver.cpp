@@ -116,9 +116,9 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
 }  // namespace
 
 ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
-    : m_module(std::move(module)) {}
-
-void ModuleResolver::attach(const std::shared_ptr<ModuleResolver>& self) {
+    : m_module(std::move(module)) {
+    // Non-owning (aliasing, empty control block): an owning pointer would be a cycle.
+    std::shared_ptr<sema::Resolver> self(std::shared_ptr<void>(), this);
     for (const auto& s : m_module->body) {
         switch (s->kind) {
             case ast::StmtKind::Import:

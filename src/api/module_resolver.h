@@ -14,8 +14,9 @@ namespace treadle {
 /// constants), and @wp.func / @wp.kernel definitions.
 class ModuleResolver : public sema::Resolver {
 public:
-    /// Walks `module`'s top-level statements; throws treadle::Error for a constant it cannot
-    /// evaluate only when a kernel uses it (unsupported globals are reported on use).
+    /// Walks `module`'s top-level statements; unsupported globals are reported when a kernel
+    /// uses them. The functions it defines point back at this resolver without owning it, so
+    /// the resolver must outlive their compilation (Module keeps it).
     explicit ModuleResolver(std::shared_ptr<const ast::Module> module);
 
     sema::GlobalValue lookup(const std::string& name) override;
@@ -26,9 +27,6 @@ public:
     std::shared_ptr<sema::FunctionSource> function(const std::string& name) const;
     /// Kernel names in file order.
     const std::vector<std::string>& kernels() const { return m_kernels; }
-
-    /// Must be called once after construction (functions hold a shared_ptr to the resolver).
-    void attach(const std::shared_ptr<ModuleResolver>& self);
 
 private:
     std::shared_ptr<const ast::Module> m_module;

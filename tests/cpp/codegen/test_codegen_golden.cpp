@@ -25,7 +25,6 @@ std::string generate(const std::string& file, const std::string& kernel) {
     auto src = treadle::ast::make_source("golden/" + file + ".py", read(dir + file + ".py"));
     std::shared_ptr<const treadle::ast::Module> module = treadle::frontend::parse_module(src);
     auto resolver = std::make_shared<treadle::ModuleResolver>(module);
-    resolver->attach(resolver);
     auto program = treadle::sema::build_program(*resolver->function(kernel));
     for (const auto& f : program->functions) EXPECT_EQ(treadle::ir::verify(*f), "");
     return treadle::codegen::generate_source(*program, treadle::codegen::cpu_backend());
