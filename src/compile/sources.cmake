@@ -7,3 +7,6 @@ list(APPEND TREADLE_SOURCES
 list(APPEND TREADLE_SOURCES
   src/compile/compile_kernel.cpp
 )
+list(APPEND TREADLE_SOURCES
+  src/compile/nvrtc.cpp
+)

@@ -23,6 +23,9 @@ bool is_available();
 int device_count();
 /// Why CUDA is unavailable (empty when it is available), for error messages.
 std::string unavailable_reason();
+/// The driver's CUDA version as 1000 * major + 10 * minor (13000 for 13.0); 0 when
+/// unavailable. Never throws.
+int driver_version();
 
 /// Properties of one device, queried once.
 struct DeviceInfo {
@@ -32,7 +35,8 @@ struct DeviceInfo {
     size_t total_memory = 0;
     bool memory_pools = false;  ///< supports stream-ordered allocation (cuMemAllocAsync)
 };
-/// Throws ErrorKind::Value for an ordinal out of range.
+/// Throws ErrorKind::Value for an ordinal out of range. Creates no context (listing devices
+/// costs no device memory) and does not change the current one.
 const DeviceInfo& device_info(int ordinal);
 /// Free and total memory of the device, now.
 void memory_info(int ordinal, size_t& free_bytes, size_t& total_bytes);
@@ -42,17 +46,22 @@ void set_current(int ordinal);
 
 /// Device memory: stream-ordered from the device's default memory pool where supported,
 /// else plain cuMemAlloc. An allocation failure throws ErrorKind::OutOfMemory naming the
-/// device, the size asked for and the free memory; the process goes on.
+/// device, the size asked for and the free memory; the process goes on. Zero bytes gives
+/// nullptr.
 void* alloc(int ordinal, size_t bytes, Stream stream = nullptr);
+/// Frees what alloc returned (the same way it was allocated). nullptr is ignored, and so is a
+/// driver that has already shut down (a buffer outliving CUDA at process exit).
 void free(int ordinal, void* ptr, Stream stream = nullptr);
-/// Sets the pool's release threshold (bytes kept cached after synchronisation).
+/// Sets the pool's release threshold (bytes kept cached after synchronisation); does nothing
+/// on a device without memory pools.
 void set_release_threshold(int ordinal, uint64_t bytes);
 
 /// Copies (asynchronous on `stream`; host memory must stay valid until the stream is synced).
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes, Stream stream = nullptr);
 void copy_device_to_host(int ordinal, void* dst, const void* src, size_t bytes, Stream stream = nullptr);
 void copy_device_to_device(int ordinal, void* dst, const void* src, size_t bytes, Stream stream = nullptr);
-/// Fills `count` elements of 1, 2 or 4 bytes with `value`.
+/// Fills `count` elements of 1, 2 or 4 bytes with `value` (another size throws
+/// ErrorKind::Value).
 void memset(int ordinal, void* dst, uint32_t value, size_t element_size, size_t count, Stream stream = nullptr);
 
 /// Waits for all work on the device / on one stream. Errors from earlier asynchronous work
@@ -65,11 +74,16 @@ using ModuleHandle = void*;
 using FunctionHandle = void*;
 /// Loads a CUBIN or PTX image (as produced by NVRTC) into the device's primary context.
 ModuleHandle load_module(int ordinal, const std::string& image);
+/// Unloads `module`; nullptr and a driver already shut down are ignored.
 void unload_module(int ordinal, ModuleHandle module);
 FunctionHandle get_function(ModuleHandle module, const std::string& name);
 
 /// Launches `function` with one by-value parameter block of `params_size` bytes (passed with
-/// CU_LAUNCH_PARAM_BUFFER_POINTER), `grid` blocks of `block` threads, on `stream`.
+/// CU_LAUNCH_PARAM_BUFFER_POINTER), `grid` blocks of `block` threads, on `stream`. A grid of
+/// 0 blocks launches nothing. `params_size` must not exceed the kernel's parameter block (which
+/// ends with its last parameter: no tail padding as sizeof a struct would add); the driver
+/// rejects a larger one with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. Allocates nothing and
+/// formats no text unless the launch fails.
 void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
             const void* params, size_t params_size, Stream stream = nullptr);
 

@@ -11,3 +11,7 @@ list(APPEND TREADLE_SOURCES
   src/runtime/array.cpp
   src/runtime/device.cpp
 )
+list(APPEND TREADLE_SOURCES
+  src/runtime/cuda.cpp
+  src/runtime/cuda_driver.cpp
+)

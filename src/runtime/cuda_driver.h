@@ -1,0 +1,101 @@
+// src/runtime/cuda_driver.h -- libcuda loaded with dlopen: its types, its entry points, the checker
+//
+// <cuda.h> is deliberately not included: treadle builds without a CUDA toolkit. The few types
+// and constants used are declared here with the values documented in <cuda.h>.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace treadle::cuda::driver {
+
+/// CUresult: 0 is success, anything else an error code.
+using CUresult = int;
+/// CUdevice: a device handle (an ordinal in practice).
+using CUdevice = int;
+/// Opaque driver handles.
+using CUcontext = struct CUctx_st*;
+using CUstream = struct CUstream_st*;
+using CUmodule = struct CUmod_st*;
+using CUfunction = struct CUfunc_st*;
+using CUmemoryPool = struct CUmemPoolHandle_st*;
+/// A device address (CUdeviceptr_v2).
+using CUdeviceptr = std::uint64_t;
+
+/// CUresult values treadle tests for.
+inline constexpr CUresult CUDA_SUCCESS = 0;
+inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+inline constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
+inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
+inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+
+/// CUdevice_attribute values.
+inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+
+/// CUmemPool_attribute values.
+inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
+
+/// Markers of cuLaunchKernel's `extra` array.
+inline void* const CU_LAUNCH_PARAM_END = reinterpret_cast<void*>(0x00);
+inline void* const CU_LAUNCH_PARAM_BUFFER_POINTER = reinterpret_cast<void*>(0x01);
+inline void* const CU_LAUNCH_PARAM_BUFFER_SIZE = reinterpret_cast<void*>(0x02);
+
+/// One function pointer per entry of cuda_driver_table.h, named by its exported symbol.
+struct Table {
+#define TREADLE_CU_ENTRY(symbol, required, params) CUresult(*symbol) params = nullptr;
+#include "runtime/cuda_driver_table.h"
+#undef TREADLE_CU_ENTRY
+};
+
+/// Opens `library` (a soname or a path) with dlopen and fills `table` from it with dlsym.
+/// Returns "" on success, else why it failed (the dlopen error, or the first missing required
+/// entry). `opened`, when given, tells whether dlopen itself succeeded. A library that loads is
+/// never closed: driver pointers stay valid for the process lifetime. Never throws.
+std::string load_table(const char* library, Table& table, bool* opened = nullptr) noexcept;
+
+/// The process-wide driver, loaded (libcuda.so.1, then libcuda.so) and initialised with
+/// cuInit(0) on first use, thread-safely. nullptr when CUDA is unusable (no library, a
+/// required entry missing, cuInit failing, or no device); `reason` then says why. Never throws.
+const Table* try_get(std::string* reason = nullptr) noexcept;
+/// Number of devices the driver reports (0 when unusable). Never throws.
+int device_count() noexcept;
+/// cuDriverGetVersion's value (0 when unusable). Never throws.
+int driver_version() noexcept;
+
+/// The process-wide driver; throws treadle::Error(ErrorKind::Runtime) saying why CUDA is
+/// unavailable. Cheap after the first call (one guarded static and a branch).
+const Table& get();
+
+/// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)", looked up through `table`; falls back to the
+/// number where the driver does not know the code.
+std::string error_text(const Table& table, CUresult result);
+
+/// Throws treadle::Error "<call> failed: <error_text>": ErrorKind::OutOfMemory for
+/// CUDA_ERROR_OUT_OF_MEMORY, else ErrorKind::Runtime. Records `result` for last_error().
+[[noreturn]] void throw_error(const Table& table, const char* call, CUresult result);
+/// The CUresult of the last failure thrown on this thread (CUDA_SUCCESS if none yet), for
+/// callers that treat one code specially.
+CUresult last_error() noexcept;
+
+/// The check every driver call goes through (see TREADLE_CU).
+inline void check(const Table& table, CUresult result, const char* call) {
+    if (result != CUDA_SUCCESS) [[unlikely]]
+        throw_error(table, call, result);
+}
+
+}  // namespace treadle::cuda::driver
+
+/// Calls driver entry `fn` of `table` with the remaining arguments and throws treadle::Error
+/// naming `fn` when it fails. A statement, not an expression.
+#define TREADLE_CU_WITH(table, fn, ...)                                                            \
+    do {                                                                                           \
+        const ::treadle::cuda::driver::Table& treadle_cu_table_ = (table);                         \
+        ::treadle::cuda::driver::check(treadle_cu_table_, treadle_cu_table_.fn(__VA_ARGS__), #fn); \
+    } while (0)
+
+/// TREADLE_CU_WITH on the process-wide driver (which throws first if CUDA is unavailable).
+#define TREADLE_CU(fn, ...) TREADLE_CU_WITH(::treadle::cuda::driver::get(), fn, __VA_ARGS__)

@@ -1,0 +1,53 @@
+// src/runtime/cuda_driver_table.h -- X-macro list of every libcuda entry point treadle calls
+//
+// Each line is TREADLE_CU_ENTRY(symbol, required, (parameter types)): `symbol` is the name the
+// driver exports (the versioned `_v2` name where one exists, which is what <cuda.h> maps the
+// plain name to), and every entry returns CUresult. A missing required entry makes the driver
+// unusable; a missing optional one (stream-ordered allocation, CUDA 11.2+) leaves its pointer
+// null and the feature off. The includer defines TREADLE_CU_ENTRY and the types of
+// cuda_driver.h; this file has no include guard on purpose.
+
+// Errors and initialisation
+TREADLE_CU_ENTRY(cuGetErrorName, true, (CUresult, const char**))
+TREADLE_CU_ENTRY(cuGetErrorString, true, (CUresult, const char**))
+TREADLE_CU_ENTRY(cuInit, true, (unsigned int))
+TREADLE_CU_ENTRY(cuDriverGetVersion, true, (int*))
+
+// Devices
+TREADLE_CU_ENTRY(cuDeviceGetCount, true, (int*))
+TREADLE_CU_ENTRY(cuDeviceGet, true, (CUdevice*, int))
+TREADLE_CU_ENTRY(cuDeviceGetName, true, (char*, int, CUdevice))
+TREADLE_CU_ENTRY(cuDeviceGetAttribute, true, (int*, int, CUdevice))
+TREADLE_CU_ENTRY(cuDeviceTotalMem_v2, true, (size_t*, CUdevice))
+
+// Contexts
+TREADLE_CU_ENTRY(cuDevicePrimaryCtxRetain, true, (CUcontext*, CUdevice))
+TREADLE_CU_ENTRY(cuCtxSetCurrent, true, (CUcontext))
+TREADLE_CU_ENTRY(cuCtxGetCurrent, true, (CUcontext*))
+TREADLE_CU_ENTRY(cuCtxSynchronize, true, ())
+
+// Memory
+TREADLE_CU_ENTRY(cuMemGetInfo_v2, true, (size_t*, size_t*))
+TREADLE_CU_ENTRY(cuMemAlloc_v2, true, (CUdeviceptr*, size_t))
+TREADLE_CU_ENTRY(cuMemFree_v2, true, (CUdeviceptr))
+TREADLE_CU_ENTRY(cuMemAllocAsync, false, (CUdeviceptr*, size_t, CUstream))
+TREADLE_CU_ENTRY(cuMemFreeAsync, false, (CUdeviceptr, CUstream))
+TREADLE_CU_ENTRY(cuDeviceGetDefaultMemPool, false, (CUmemoryPool*, CUdevice))
+TREADLE_CU_ENTRY(cuMemPoolSetAttribute, false, (CUmemoryPool, int, void*))
+TREADLE_CU_ENTRY(cuMemcpyHtoDAsync_v2, true, (CUdeviceptr, const void*, size_t, CUstream))
+TREADLE_CU_ENTRY(cuMemcpyDtoHAsync_v2, true, (void*, CUdeviceptr, size_t, CUstream))
+TREADLE_CU_ENTRY(cuMemcpyDtoDAsync_v2, true, (CUdeviceptr, CUdeviceptr, size_t, CUstream))
+TREADLE_CU_ENTRY(cuMemsetD8Async, true, (CUdeviceptr, unsigned char, size_t, CUstream))
+TREADLE_CU_ENTRY(cuMemsetD16Async, true, (CUdeviceptr, unsigned short, size_t, CUstream))
+TREADLE_CU_ENTRY(cuMemsetD32Async, true, (CUdeviceptr, unsigned int, size_t, CUstream))
+
+// Streams
+TREADLE_CU_ENTRY(cuStreamSynchronize, true, (CUstream))
+
+// Modules and launches
+TREADLE_CU_ENTRY(cuModuleLoadData, true, (CUmodule*, const void*))
+TREADLE_CU_ENTRY(cuModuleUnload, true, (CUmodule))
+TREADLE_CU_ENTRY(cuModuleGetFunction, true, (CUfunction*, CUmodule, const char*))
+TREADLE_CU_ENTRY(cuLaunchKernel, true,
+                 (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
+                  unsigned int, unsigned int, unsigned int, CUstream, void**, void**))
