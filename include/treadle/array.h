@@ -130,14 +130,14 @@ Array empty(std::initializer_list<int64_t> shape, Device device = {}) {
 /// A 1-D array holding a copy of `values`.
 template <typename T>
 Array from_vector(const std::vector<T>& values, Device device = {}) {
-    Array a = Array::empty(dtype_of<T>::get(), {(int64_t)values.size()}, device);
+    Array a = Array::empty(dtype_of<T>::get(), {(int64_t)values.size()}, Device::cpu());
     for (size_t i = 0; i < values.size(); ++i) a.data_as<T>()[i] = values[i];
-    return a;
+    return device.is_cpu() ? a : a.clone(device);
 }
-/// The elements of a 1-D array, copied out.
+/// The elements of an array (any device, any layout), copied out in row-major order.
 template <typename T>
 std::vector<T> to_vector(const Array& a) {
-    Array c = a.is_contiguous() ? a : a.clone(a.device());
+    Array c = (a.device().is_cpu() && a.is_contiguous()) ? a : a.clone(Device::cpu());
     return std::vector<T>(c.data_as<T>(), c.data_as<T>() + c.size());
 }
 

@@ -6,8 +6,9 @@
 
 namespace treadle {
 
-/// A device handle: a small value type. Only the CPU exists until the CUDA back end lands;
-/// parsing "cuda" or "cuda:N" then throws a treadle::Error (ErrorKind::Value) that says so.
+/// A device handle: a small value type. "cuda:N" exists when the CUDA driver is present and
+/// has at least N+1 devices; otherwise parsing it throws a treadle::Error (ErrorKind::Value)
+/// that says why.
 class Device {
 public:
     enum class Kind { Cpu, Cuda };

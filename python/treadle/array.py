@@ -1,4 +1,4 @@
-"""treadle.array (Warp's wp.array) over the native _treadle.Array, and zeros/full/copy/..."""
+"""treadle.array (Warp's wp.array) on the CPU or a CUDA device, and zeros/full/copy/..."""
 
 import builtins
 import math
@@ -80,11 +80,14 @@ class array(_treadle.Array):
     """A fixed-size array of 1 to 4 dimensions on a device (Warp's ``wp.array``).
 
     ``wp.array(data)`` copies a numpy array, list or tuple (dtype inferred like numpy:
-    Python floats give float64, ints int64; ``dtype=`` converts); ``copy=False`` aliases a
-    CPU numpy array when no conversion is needed. ``wp.array(ptr=..., dtype=..., shape=...)``
-    wraps external memory. ``wp.array(shape=..., dtype=...)`` allocates. With none of data,
-    ptr and shape it is a type annotation for kernel parameters: ``wp.array(dtype=float,
-    ndim=2)``, with ``.dtype`` and ``.ndim`` only."""
+    Python floats give float64, ints int64; ``dtype=`` converts) to ``device``; ``copy=False``
+    aliases a CPU numpy array when no conversion is needed. An object exporting
+    ``__cuda_array_interface__`` (CuPy, PyTorch, ...) is copied, or aliased with ``copy=False``
+    when ``device`` is its CUDA device. ``wp.array(ptr=..., dtype=..., shape=...)`` wraps
+    external memory (a host address, or a device address with a CUDA ``device``).
+    ``wp.array(shape=..., dtype=...)`` allocates. With none of data, ptr and shape it is a type
+    annotation for kernel parameters: ``wp.array(dtype=float, ndim=2)``, with ``.dtype`` and
+    ``.ndim`` only."""
 
     _ann_dtype = None  # the dtype of an annotation object; None for real arrays
     _ann_ndim = 0
@@ -145,6 +148,11 @@ class array(_treadle.Array):
                     self._set_grad(None)
                 return
             data = data.numpy()
+        if not isinstance(data, np.ndarray):
+            cai = getattr(data, "__cuda_array_interface__", None)
+            if cai is not None:
+                self._init_from_cuda_interface(data, cai, dtype, shape, dev, copy)
+                return
         if isinstance(data, scalar_base):
             if dtype is Any:
                 dtype = type(data)
@@ -185,6 +193,41 @@ class array(_treadle.Array):
             raise ValueError(f"array(): data has {arr.ndim} dimensions; arrays have 1 to 4")
         alias = not copy and dev.is_cpu and arr.flags.writeable
         self._init_from_numpy(arr, dev.alias, not alias)
+
+    def _init_from_cuda_interface(self, data, cai, dtype, shape, dev, copy):
+        """Aliases or copies the memory an object exports with ``__cuda_array_interface__``;
+        the memory is taken to be on ``dev`` when that is a CUDA device, else on the current
+        CUDA device."""
+        src_dev = dev if dev.is_cuda else get_device("cuda")
+        try:
+            src_type = types.dtype_from_numpy(np.dtype(cai["typestr"]))
+        except TypeError:
+            raise TypeError(
+                f"array(): unsupported __cuda_array_interface__ typestr {cai['typestr']!r}"
+            ) from None
+        src_shape = tuple(builtins.int(n) for n in cai["shape"]) or (1,)
+        strides = cai.get("strides") if cai["shape"] else None
+        if len(src_shape) > 4:
+            raise ValueError(f"array(): data has {len(src_shape)} dimensions; arrays have 1 to 4")
+        if cai.get("stream") is not None:
+            # Work on the exporter's stream must finish first; waiting for the whole device is
+            # the one wait treadle has that covers any stream.
+            _treadle.synchronize_device(src_dev.ordinal)
+        view = _new_null()
+        view._init_from_ptr(
+            builtins.int(cai["data"][0]),
+            src_type._spec,
+            list(src_shape),
+            [] if strides is None else [builtins.int(x) for x in strides],
+            src_dev.alias,
+            data,
+        )
+        view = _wrap(view)
+        if dtype is not Any and resolve_dtype(dtype) is not src_type:
+            self._init_from_data(view.numpy(), dtype, shape, dev, True)
+            return
+        src = view if shape is None else view.reshape(_shape_tuple(shape))
+        self._init_view_of(src._clone(dev.alias) if copy or dev != src_dev else src)
 
     def _init_from_pointer(self, ptr, dtype, shape, strides, capacity, dev, deleter):
         if dtype is Any:
@@ -318,7 +361,8 @@ class array(_treadle.Array):
     # --- data access ----------------------------------------------------------------------
 
     def numpy(self):
-        """A numpy array of the data; on the CPU it aliases the memory (no copy)."""
+        """A numpy array of the data: on the CPU it aliases the memory (no copy); of a CUDA
+        array it is a host copy, made after the device's outstanding work has finished."""
         self._check_real("numpy()")
         if self._size == 0:
             return np.empty(self._shape, dtype=self.dtype._np_dtype)
@@ -329,10 +373,16 @@ class array(_treadle.Array):
         return self.numpy().reshape(-1).tolist()
 
     def __array__(self, dtype=None, copy=None):
+        on_cpu = self._device_alias == "cpu"
+        if copy is False and not on_cpu:
+            raise ValueError(
+                f"cannot alias an array on {self._device_alias} with numpy (copy=False); "
+                "numpy() makes a host copy"
+            )
         a = self.numpy()
         if dtype is not None and np.dtype(dtype) != a.dtype:
             return a.astype(dtype)
-        return a.copy() if copy else a
+        return a.copy() if copy and on_cpu else a
 
     @property
     def __array_interface__(self):
@@ -344,6 +394,22 @@ class array(_treadle.Array):
             "typestr": self.dtype._np_dtype.str,
             "data": (self._ptr, False),
             "strides": None if self._is_contiguous else self._strides,
+        }
+
+    @property
+    def __cuda_array_interface__(self):
+        """The CUDA Array Interface (version 3) of a CUDA array (absent on CPU arrays). Work
+        treadle queues runs on the device's legacy default stream, so ``stream`` is 1: a
+        consumer on another stream synchronises with it before touching the data."""
+        if self._is_null or not self._device_alias.startswith("cuda"):
+            raise AttributeError("__cuda_array_interface__ is only available for CUDA arrays")
+        return {
+            "version": 3,
+            "shape": self._shape,
+            "typestr": self.dtype._np_dtype.str,
+            "data": (self._ptr if self._size else 0, False),
+            "strides": None if self._is_contiguous else self._strides,
+            "stream": 1,
         }
 
     def fill_(self, value):
@@ -378,7 +444,8 @@ class array(_treadle.Array):
                 arr = np.asarray(src, dtype=self.dtype._np_dtype)
             except (TypeError, ValueError, OverflowError) as e:
                 raise ValueError(f"assign(): cannot convert the source: {e}") from None
-            src = array(arr, dtype=self.dtype, device=self.device, copy=False)
+            # A CPU view of the host data: one copy from there to any device.
+            src = array(arr, dtype=self.dtype, device="cpu", copy=False)
         src._check_real("assign()")
         if src.dtype is not self.dtype:
             raise TypeError(
@@ -393,7 +460,8 @@ class array(_treadle.Array):
         self._assign(src)
 
     def to(self, device, requires_grad=None):
-        """This array if it is on ``device``, else a copy there."""
+        """This array if it is on ``device``, else a contiguous copy there (any pair of
+        devices: CPU to CUDA, CUDA to CPU, one CUDA device to another)."""
         self._check_real("to()")
         dev = get_device(device)
         if dev == self.device:
@@ -624,7 +692,8 @@ def clone(src, device=None, requires_grad=None, pinned=None):
 
 def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
     """Copies ``count`` elements (0: as many as fit) from ``src`` to ``dest``, starting at
-    flat element offsets; with offsets or a count both arrays must be contiguous."""
+    flat element offsets; the arrays may be on different devices. With offsets or a count
+    both arrays must be contiguous."""
     for name, a in (("dest", dest), ("src", src)):
         if not isinstance(a, array):
             raise TypeError(f"copy(): {name} must be a treadle array, got {type(a).__name__}")

@@ -1,4 +1,4 @@
-"""Devices and runtime initialisation: get_device, set_device, ScopedDevice, init()..."""
+"""Devices (the CPU and CUDA devices) and runtime initialisation: get_device, init()..."""
 
 import platform
 import threading
@@ -7,17 +7,38 @@ from . import _treadle, config
 
 
 class Device:
-    """A device kernels can run on and arrays can live on: ``"cpu"`` (``"cuda:N"`` later).
+    """A device kernels can run on and arrays can live on: ``"cpu"`` or ``"cuda:N"``.
 
     Compares equal to other Device objects with the same alias and to the alias string itself
-    (``wp.get_device() == "cpu"``). Use :func:`get_device` to obtain one."""
+    (``wp.get_device() == "cpu"``). Use :func:`get_device` to obtain one. The attributes follow
+    Warp's: ``alias``, ``ordinal`` (-1 for the CPU), ``name``, ``arch`` (10 * major + minor
+    compute capability, 0 for the CPU), ``sm_count``, ``total_memory``, ``is_uva``,
+    ``is_mempool_supported``, ``is_primary``..."""
 
     def __init__(self, native):
         self._native = native
         self.alias = native.alias
         self.ordinal = native.ordinal
-        self.name = (platform.processor() or platform.machine() or "CPU") if native.is_cpu else ""
-        self.arch = 0
+        if native.is_cuda:
+            info = _treadle.cuda_device_info(native.ordinal)
+            self.name = info["name"]
+            self.arch = info["arch"]
+            self.sm_count = info["sm_count"]
+            self._total_memory = info["total_memory"]
+            self.is_mempool_supported = info["memory_pools"]
+            self.is_uva = True  # every 64-bit CUDA device treadle supports has unified addresses
+            self.is_primary = True  # treadle uses each device's primary context
+        else:
+            self.name = platform.processor() or platform.machine() or "CPU"
+            self.arch = 0
+            self.sm_count = 0
+            self._total_memory = 0
+            self.is_mempool_supported = False
+            self.is_uva = False
+            self.is_primary = False
+        self.is_ipc_supported = None  # not determined
+        self.uuid = None
+        self.pci_bus_id = None
 
     @property
     def is_cpu(self):
@@ -30,13 +51,34 @@ class Device:
         return self._native.is_cuda
 
     @property
+    def is_mempool_enabled(self):
+        """Whether arrays on this device come from the stream-ordered memory pool (wherever the
+        device supports one)."""
+        return self.is_mempool_supported
+
+    @property
+    def total_memory(self):
+        """Total memory of a CUDA device in bytes (0 for the CPU)."""
+        return self._total_memory
+
+    @property
+    def free_memory(self):
+        """Free memory of a CUDA device in bytes, now (0 for the CPU)."""
+        return _treadle.cuda_memory_info(self.ordinal)[0] if self.is_cuda else 0
+
+    @property
     def is_capturing(self):
-        """Whether a CUDA graph capture is active on this device (never, without CUDA)."""
+        """Whether a CUDA graph capture is active on this device (treadle does not capture)."""
         return False
 
     @property
+    def has_context(self):
+        """Whether the device has a CUDA context (CUDA devices use their primary one)."""
+        return self.is_cuda
+
+    @property
     def context(self):
-        """The device's CUDA context handle (None for the CPU)."""
+        """The device's CUDA context handle (not exposed by treadle: None)."""
         return None
 
     def __str__(self):
@@ -76,9 +118,33 @@ def _kernel_cache_dir():
     return native() if native is not None else "(none)"
 
 
+def _describe_cuda_device(ordinal):
+    info = _treadle.cuda_device_info(ordinal)
+    gib = info["total_memory"] / 2**30
+    pool = ", mempool enabled" if info["memory_pools"] else ""
+    return f'"cuda:{ordinal}" ({info["name"]}, {gib:.0f} GiB, sm_{info["arch"]}{pool})'
+
+
+def _banner(cpu):
+    devices = [f'"cpu" ({cpu.name})']
+    if _treadle.cuda_available():
+        devices += [_describe_cuda_device(i) for i in range(_treadle.cuda_device_count())]
+        version = _treadle.cuda_driver_version()
+        cuda = f"CUDA driver {version // 1000}.{version % 1000 // 10}"
+    else:
+        reason = _treadle.cuda_unavailable_reason()
+        cuda = "CUDA: not available" + (f" ({reason})" if reason else "")
+    return (
+        f"Treadle {config.version} initialized: devices: {', '.join(devices)}; {cuda}; "
+        f"kernel cache: {_kernel_cache_dir()}"
+    )
+
+
 def init():
     """Initialises the runtime (idempotent). Called implicitly by the first device or array
-    use; prints a one-line banner the first time unless ``config.quiet`` is set."""
+    use; prints a one-line banner listing the devices the first time unless ``config.quiet``
+    is set. The default device is the preferred one: ``"cuda:0"`` when CUDA is available,
+    else ``"cpu"``."""
     global _initialized, _default_device
     if _initialized:
         return
@@ -88,21 +154,26 @@ def init():
         cpu = Device(_treadle.Device.cpu())
         _devices["cpu"] = cpu
         _default_device = cpu
+        if _treadle.cuda_device_count() > 0:
+            _devices["cuda:0"] = Device(_treadle.Device.parse("cuda:0"))
+            _default_device = _devices["cuda:0"]
         _initialized = True
     if not config.quiet:
-        print(
-            f'Treadle {config.version} initialized: devices: "cpu" ({cpu.name}); '
-            f"CUDA: not available; kernel cache: {_kernel_cache_dir()}"
-        )
+        print(_banner(cpu))
 
 
 def get_device(ident=None):
     """The Device for ``ident``: None (the current default device), a Device, or an alias
-    (``"cpu"``, ``"cuda"``, ``"cuda:N"``). Raises ValueError for an unknown or unavailable
-    device, TypeError for an argument of another type."""
+    (``"cpu"``, ``"cuda"``, ``"cuda:N"``; ``"cuda"`` is the current device when that is a
+    CUDA device, else ``"cuda:0"``). Raises ValueError for an unknown or unavailable device
+    (``"CUDA is not available ..."``, ``"cuda:3 does not exist ..."``), TypeError for an
+    argument of another type."""
     init()
+    current = getattr(_local, "device", None) or _default_device
     if ident is None:
-        return getattr(_local, "device", None) or _default_device
+        return current
+    if isinstance(ident, str) and ident == "cuda" and current.is_cuda:
+        return current
     if isinstance(ident, Device):
         return ident
     if not isinstance(ident, str):
@@ -137,12 +208,12 @@ def get_devices():
 
 
 def get_cuda_device_count():
-    """Number of CUDA devices treadle can use."""
+    """Number of CUDA devices treadle can use (0 when CUDA is not available)."""
     return _treadle.cuda_device_count()
 
 
 def get_cuda_devices():
-    """The CUDA devices treadle can use (none until the CUDA back end exists)."""
+    """The CUDA devices treadle can use (an empty list when CUDA is not available)."""
     return [get_device(f"cuda:{i}") for i in range(get_cuda_device_count())]
 
 
@@ -153,7 +224,7 @@ def get_cuda_device(ordinal=None):
 
 def is_cuda_available():
     """Whether a CUDA device can be used."""
-    return get_cuda_device_count() > 0
+    return _treadle.cuda_available()
 
 
 def is_cpu_available():
@@ -171,13 +242,20 @@ def is_device_available(device):
 
 
 def synchronize():
-    """Waits for all outstanding work on every device (CPU work is synchronous)."""
+    """Waits for all outstanding work on every CUDA device in use (CPU work is synchronous).
+    Errors of earlier asynchronous work are raised here."""
     init()
+    for device in list(_devices.values()):
+        if device.is_cuda:
+            _treadle.synchronize_device(device.ordinal)
 
 
 def synchronize_device(device=None):
-    """Waits for all outstanding work on ``device`` (CPU work is synchronous)."""
-    get_device(device)
+    """Waits for all outstanding work on ``device`` (default: the current device; CPU work is
+    synchronous). Errors of earlier asynchronous work are raised here."""
+    device = get_device(device)
+    if device.is_cuda:
+        _treadle.synchronize_device(device.ordinal)
 
 
 class ScopedDevice:

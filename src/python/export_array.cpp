@@ -12,6 +12,7 @@
 
 #include "exports.h"
 #include "runtime/buffer.h"
+#include "runtime/cuda.h"
 #include "treadle/array.h"
 #include "treadle/error.h"
 
@@ -78,11 +79,16 @@ Array wrap_ndarray(const InputArray& nd, nb::handle owner) {
                        owner ? python_owner(owner) : nullptr);
 }
 
-/// A numpy array aliasing `a` (CPU only); the capsule keeps the buffer alive.
-nb::ndarray<nb::numpy> to_numpy(const Array& a) {
-    if (a.is_null()) throw Error(ErrorKind::Value, "numpy(): the array is null");
-    if (!a.device().is_cpu())
-        throw Error(ErrorKind::Value, "numpy(): zero-copy export needs a CPU array");
+/// A numpy array aliasing CPU array `a`, or holding a host copy of CUDA array `a` (made after
+/// waiting for the device's outstanding work); the capsule keeps the memory alive.
+nb::ndarray<nb::numpy> to_numpy(const Array& array) {
+    if (array.is_null()) throw Error(ErrorKind::Value, "numpy(): the array is null");
+    Array a = array;
+    if (a.device().is_cuda()) {
+        nb::gil_scoped_release nogil;
+        treadle::cuda::synchronize(a.device().ordinal());
+        a = a.clone(Device::cpu());
+    }
     const DType t = a.dtype();
     const int64_t scalar = (int64_t)treadle::scalar_size(t.scalar);
     size_t shape[treadle::k_max_dims + 2];
@@ -155,8 +161,8 @@ void export_array(nb::module_& m) {
                 }
             },
             nb::arg("source"), nb::arg("device"), nb::arg("copy"),
-            "Copies (copy=True) or aliases a CPU ndarray; `source` must export DLPack or the "
-            "buffer protocol with a supported dtype.")
+            "Copies (copy=True, to any device) or aliases (CPU only) a CPU ndarray; `source` "
+            "must export DLPack or the buffer protocol with a supported dtype.")
         .def(
             "_init_from_ptr",
             [](Array& self, uintptr_t ptr, const std::string& dtype,
@@ -168,7 +174,8 @@ void export_array(nb::module_& m) {
             },
             nb::arg("ptr"), nb::arg("dtype"), nb::arg("shape"), nb::arg("strides"),
             nb::arg("device"), nb::arg("owner").none(),
-            "Wraps external memory (not owned; `owner`, if given, is kept alive).")
+            "Wraps external memory on `device` (a host or CUDA device address; not owned; "
+            "`owner`, if given, is kept alive).")
         .def(
             "_init_view_of", [](Array& self, const Array& other) { self = other; },
             nb::arg("other"), "Makes this array a view of `other` (shares memory and grad).")
@@ -193,7 +200,8 @@ void export_array(nb::module_& m) {
         .def_prop_ro("_buffer_size",
                      [](const Array& a) { return a.buffer() ? a.buffer()->size() : size_t(0); })
         // --- data ---
-        .def("_numpy", &to_numpy, "A numpy array aliasing this CPU array (no copy).")
+        .def("_numpy", &to_numpy,
+             "A numpy array aliasing this CPU array (no copy), or a host copy of a CUDA array.")
         .def("_zero",
              [](const Array& self) {
                  Array dst = self;  // a private handle: `self` may be re-initialised meanwhile

@@ -1,11 +1,14 @@
-// src/runtime/array.cpp -- allocation, strided copies and zero-copy views of treadle::Array
+// src/runtime/array.cpp -- allocation, copies within and across devices, views of treadle::Array
 #include "treadle/array.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 
 #include "runtime/buffer.h"
+#include "runtime/cuda.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -85,10 +88,134 @@ void for_each_row(const Array& a, Row&& row) {
                     l.stride[3]);
 }
 
-void check_cpu(const Device& device, const char* what) {
-    if (!device.is_cpu())
-        throw Error(ErrorKind::Value, std::string(what) + ": device '" + device.alias() +
-                                          "' is not available in this build of treadle");
+/// The byte range [lo, hi) a view of `size` elements can reach, relative to its first element.
+struct Extent {
+    int64_t lo = 0, hi = 0;
+    size_t bytes() const { return (size_t)(hi - lo); }
+};
+
+Extent byte_extent(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                   size_t elem, int64_t size) {
+    Extent e;
+    if (size == 0) return e;
+    e.hi = (int64_t)elem;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        const int64_t reach = (shape[d] - 1) * strides[d];
+        if (reach < 0)
+            e.lo += reach;
+        else
+            e.hi += reach;
+    }
+    return e;
+}
+
+Extent byte_extent(const Array& a) {
+    return byte_extent(a.shape(), a.strides(), a.dtype().size(), a.size());
+}
+
+bool ranges_overlap(const void* a, const void* b, size_t bytes) {
+    const uintptr_t x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+    return x < y + bytes && y < x + bytes;
+}
+
+/// Copies `bytes` from `src` on `src_dev` to `dst` on `dst_dev` (any pair of devices). Copies
+/// that touch host memory are waited for, so the host memory may be reused on return; copies
+/// within one CUDA device stay asynchronous on its default stream.
+void copy_bytes(Device dst_dev, void* dst, Device src_dev, const void* src, size_t bytes) {
+    if (bytes == 0) return;
+    if (dst_dev.is_cpu() && src_dev.is_cpu()) {
+        std::memmove(dst, src, bytes);
+    } else if (src_dev.is_cpu()) {
+        cuda::copy_host_to_device(dst_dev.ordinal(), dst, src, bytes);
+        cuda::synchronize_stream(dst_dev.ordinal(), nullptr);
+    } else if (dst_dev.is_cpu()) {
+        cuda::copy_device_to_host(src_dev.ordinal(), dst, src, bytes);
+        cuda::synchronize_stream(src_dev.ordinal(), nullptr);
+    } else if (dst_dev == src_dev && !ranges_overlap(dst, src, bytes)) {
+        cuda::copy_device_to_device(dst_dev.ordinal(), dst, src, bytes);
+    } else {
+        // Between two CUDA devices, or overlapping ranges of one: through host memory.
+        auto staging = make_cpu_buffer(bytes, false);
+        copy_bytes(Device::cpu(), staging->data(), src_dev, src, bytes);
+        copy_bytes(dst_dev, dst, Device::cpu(), staging->data(), bytes);
+    }
+}
+
+/// A CPU array with the shape and strides of `a` over a host copy of every byte `a` spans
+/// (from its lowest to its highest element), for strided work on CUDA arrays on the host.
+Array host_mirror(const Array& a) {
+    const Extent e = byte_extent(a);
+    auto staging = make_cpu_buffer(e.bytes(), false);
+    copy_bytes(Device::cpu(), staging->data(), a.device(), static_cast<char*>(a.data()) + e.lo,
+               e.bytes());
+    return Array::wrap(static_cast<char*>(staging->data()) - e.lo, a.dtype(), a.shape(),
+                       a.strides(), Device::cpu(), staging);
+}
+
+/// Copies a host mirror (from host_mirror(a), then modified) back over the bytes `a` spans.
+void write_back(const Array& mirror, const Array& a) {
+    const Extent e = byte_extent(a);
+    copy_bytes(a.device(), static_cast<char*>(a.data()) + e.lo, Device::cpu(),
+               static_cast<const char*>(mirror.data()) + e.lo, e.bytes());
+}
+
+/// Element-wise copy between two CPU arrays of the same shape and element size.
+void assign_host(const Array& dst, const Array& src) {
+    const size_t elem = dst.dtype().size();
+    Layout4 d = pad4(dst);
+    Layout4 s = pad4(src);
+    char* dbase = static_cast<char*>(dst.data());
+    const char* sbase = static_cast<const char*>(src.data());
+    const bool packed_rows = d.stride[3] == (int64_t)elem && s.stride[3] == (int64_t)elem;
+    for (int64_t i0 = 0; i0 < d.shape[0]; ++i0)
+        for (int64_t i1 = 0; i1 < d.shape[1]; ++i1)
+            for (int64_t i2 = 0; i2 < d.shape[2]; ++i2) {
+                char* dp = dbase + i0 * d.stride[0] + i1 * d.stride[1] + i2 * d.stride[2];
+                const char* sp = sbase + i0 * s.stride[0] + i1 * s.stride[1] + i2 * s.stride[2];
+                if (packed_rows) {
+                    std::memmove(dp, sp, (size_t)d.shape[3] * elem);
+                } else {
+                    for (int64_t i3 = 0; i3 < d.shape[3]; ++i3)
+                        std::memmove(dp + i3 * d.stride[3], sp + i3 * s.stride[3], elem);
+                }
+            }
+}
+
+/// Sets `count` contiguous elements of `elem` bytes at `dst` on CUDA device `device` to `value`.
+/// A value that repeats with a period of 1, 2 or 4 bytes is one memset; any other value is
+/// copied once from the host and then doubled by copies within the device.
+void fill_device(Device device, void* dst, const char* value, size_t elem, size_t count) {
+    const int ordinal = device.ordinal();
+    for (size_t period : {size_t(1), size_t(2), size_t(4)}) {
+        if (elem % period != 0) continue;
+        bool periodic = true;
+        for (size_t i = period; i < elem && periodic; ++i) periodic = value[i] == value[i - period];
+        if (!periodic) continue;
+        uint32_t word = 0;
+        uint8_t w8;
+        uint16_t w16;
+        if (period == 1) {
+            std::memcpy(&w8, value, 1);
+            word = w8;
+        } else if (period == 2) {
+            std::memcpy(&w16, value, 2);
+            word = w16;
+        } else {
+            std::memcpy(&word, value, 4);
+        }
+        cuda::memset(ordinal, dst, word, period, count * (elem / period));
+        return;
+    }
+    const size_t first = std::min(count, std::max<size_t>(1, (size_t(64) << 10) / elem));
+    std::vector<char> pattern(first * elem);
+    for (size_t i = 0; i < first; ++i) std::memcpy(pattern.data() + i * elem, value, elem);
+    copy_bytes(device, dst, Device::cpu(), pattern.data(), pattern.size());
+    char* base = static_cast<char*>(dst);
+    for (size_t filled = first; filled < count;) {
+        const size_t n = std::min(filled, count - filled);
+        cuda::copy_device_to_device(ordinal, base + filled * elem, base, n * elem);
+        filled += n;
+    }
 }
 
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape, size_t elem) {
@@ -111,7 +238,6 @@ size_t DType::size() const {
 }
 
 Array Array::allocate(DType dtype, const std::vector<int64_t>& shape, Device device, bool zero) {
-    check_cpu(device, "array allocation");
     const size_t elem = dtype.size();
     const int64_t size = checked_size(shape, elem);
     Array a;
@@ -124,7 +250,8 @@ Array Array::allocate(DType dtype, const std::vector<int64_t>& shape, Device dev
     }
     a.m_size = size;
     a.m_device = device;
-    a.m_buffer = make_cpu_buffer((size_t)size * elem, zero);
+    a.m_buffer = device.is_cuda() ? make_cuda_buffer(device.ordinal(), (size_t)size * elem, zero)
+                                  : make_cpu_buffer((size_t)size * elem, zero);
     a.m_data = a.m_buffer->data();
     return a;
 }
@@ -140,7 +267,6 @@ Array Array::zeros(DType dtype, const std::vector<int64_t>& shape, Device device
 Array Array::wrap(void* data, DType dtype, const std::vector<int64_t>& shape,
                   const std::vector<int64_t>& byte_strides, Device device,
                   std::shared_ptr<void> owner) {
-    check_cpu(device, "array wrap");
     const size_t elem = dtype.size();
     const int64_t size = checked_size(shape, elem);
     std::vector<int64_t> strides =
@@ -150,17 +276,7 @@ Array Array::wrap(void* data, DType dtype, const std::vector<int64_t>& shape,
                                           " strides given for shape " + shape_str(shape));
     if (data == nullptr && size > 0)
         throw Error(ErrorKind::Value, "array wrap: null pointer for a non-empty array");
-    // The byte range [lo, hi) the view can reach, relative to `data`.
-    int64_t lo = 0, hi = size > 0 ? (int64_t)elem : 0;
-    if (size > 0) {
-        for (size_t d = 0; d < shape.size(); ++d) {
-            int64_t reach = (shape[d] - 1) * strides[d];
-            if (reach < 0)
-                lo += reach;
-            else
-                hi += reach;
-        }
-    }
+    const Extent e = byte_extent(shape, strides, elem, size);
     Array a;
     a.m_dtype = dtype;
     a.m_ndim = (int)shape.size();
@@ -172,7 +288,7 @@ Array Array::wrap(void* data, DType dtype, const std::vector<int64_t>& shape,
     a.m_device = device;
     a.m_data = data;
     a.m_buffer =
-        wrap_external_buffer(static_cast<char*>(data) + lo, (size_t)(hi - lo), std::move(owner));
+        wrap_external_buffer(static_cast<char*>(data) + e.lo, e.bytes(), std::move(owner), device);
     return a;
 }
 
@@ -189,8 +305,17 @@ bool Array::is_contiguous() const {
 
 void Array::zero_() {
     if (m_size == 0) return;
-    check_cpu(m_device, "zero_()");
     const size_t elem = m_dtype.size();
+    if (m_device.is_cuda()) {
+        if (is_contiguous()) {
+            cuda::memset(m_device.ordinal(), m_data, 0, 1, (size_t)m_size * elem);
+        } else {
+            Array mirror = host_mirror(*this);
+            mirror.zero_();
+            write_back(mirror, *this);
+        }
+        return;
+    }
     if (is_contiguous()) {
         std::memset(m_data, 0, (size_t)m_size * elem);
         return;
@@ -211,8 +336,17 @@ void Array::fill_bytes(const void* value, size_t value_size) {
                                           " bytes but an element of dtype " + dtype_str(m_dtype) +
                                           " has " + std::to_string(elem));
     if (m_size == 0) return;
-    check_cpu(m_device, "fill_()");
     const char* v = static_cast<const char*>(value);
+    if (m_device.is_cuda()) {
+        if (is_contiguous()) {
+            fill_device(m_device, m_data, v, elem, (size_t)m_size);
+        } else {
+            Array mirror = host_mirror(*this);
+            mirror.fill_bytes(value, value_size);
+            write_back(mirror, *this);
+        }
+        return;
+    }
     for_each_row(*this, [&](char* p, int64_t n, int64_t stride) {
         for (int64_t i = 0; i < n; ++i) std::memcpy(p + i * stride, v, elem);
     });
@@ -228,31 +362,30 @@ void Array::assign(const Array& src) {
                                           shape_str(m_shape, m_ndim) + ", source has shape " +
                                           shape_str(src.m_shape, src.m_ndim));
     if (m_size == 0) return;
-    check_cpu(m_device, "assign()");
-    check_cpu(src.m_device, "assign()");
-    const size_t elem = m_dtype.size();
-    if (m_data == src.m_data && strides() == src.strides()) return;
+    const size_t bytes = (size_t)m_size * m_dtype.size();
+    if (m_device == src.m_device && m_data == src.m_data && strides() == src.strides()) return;
     if (is_contiguous() && src.is_contiguous()) {
-        std::memmove(m_data, src.m_data, (size_t)m_size * elem);
+        copy_bytes(m_device, m_data, src.m_device, src.m_data, bytes);
         return;
     }
-    Layout4 d = pad4(*this);
-    Layout4 s = pad4(src);
-    char* dbase = static_cast<char*>(m_data);
-    const char* sbase = static_cast<const char*>(src.m_data);
-    const bool packed_rows = d.stride[3] == (int64_t)elem && s.stride[3] == (int64_t)elem;
-    for (int64_t i0 = 0; i0 < d.shape[0]; ++i0)
-        for (int64_t i1 = 0; i1 < d.shape[1]; ++i1)
-            for (int64_t i2 = 0; i2 < d.shape[2]; ++i2) {
-                char* dp = dbase + i0 * d.stride[0] + i1 * d.stride[1] + i2 * d.stride[2];
-                const char* sp = sbase + i0 * s.stride[0] + i1 * s.stride[1] + i2 * s.stride[2];
-                if (packed_rows) {
-                    std::memmove(dp, sp, (size_t)d.shape[3] * elem);
-                } else {
-                    for (int64_t i3 = 0; i3 < d.shape[3]; ++i3)
-                        std::memmove(dp + i3 * d.stride[3], sp + i3 * s.stride[3], elem);
-                }
-            }
+    if (m_device.is_cpu() && src.m_device.is_cpu()) {
+        assign_host(*this, src);
+        return;
+    }
+    // Strided, with a CUDA array on either side: element-wise on the host, through host copies
+    // of the bytes each CUDA array spans (the source is read in full before anything is written).
+    const Array from = src.m_device.is_cpu() ? src : host_mirror(src);
+    if (m_device.is_cpu()) {
+        assign_host(*this, from);
+    } else if (is_contiguous()) {
+        Array packed = empty(m_dtype, shape(), Device::cpu());
+        assign_host(packed, from);
+        copy_bytes(m_device, m_data, Device::cpu(), packed.m_data, bytes);
+    } else {
+        Array mirror = host_mirror(*this);
+        assign_host(mirror, from);
+        write_back(mirror, *this);
+    }
 }
 
 Array Array::clone(Device device) const {

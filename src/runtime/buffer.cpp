@@ -1,4 +1,4 @@
-// src/runtime/buffer.cpp -- aligned CPU allocation and keep-alive wrapping of external memory
+// src/runtime/buffer.cpp -- aligned CPU and CUDA device allocation, keep-alive external wrapping
 #include "runtime/buffer.h"
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "runtime/cuda.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -26,7 +27,18 @@ namespace {
 
 }  // namespace
 
-Buffer::~Buffer() { std::free(m_allocation); }
+Buffer::~Buffer() {
+    if (!m_allocation) return;
+    if (m_device.is_cuda()) {
+        // A destructor must not throw; a failed free (a context torn down at exit, say) leaks.
+        try {
+            cuda::free(m_device.ordinal(), m_allocation);
+        } catch (...) {
+        }
+        return;
+    }
+    std::free(m_allocation);
+}
 
 std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero) {
     const size_t request = bytes == 0 ? 1 : bytes;
@@ -62,11 +74,26 @@ std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero) {
     return buffer;
 }
 
-std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes,
-                                             std::shared_ptr<void> owner) {
+std::shared_ptr<Buffer> make_cuda_buffer(int ordinal, size_t bytes, bool zero) {
+    // Validates the ordinal (and that CUDA exists) with the messages of get_device().
+    const Device device = Device::parse("cuda:" + std::to_string(ordinal));
+    std::shared_ptr<Buffer> buffer(new Buffer());
+    buffer->m_device = device;
+    buffer->m_size = bytes;
+    if (bytes == 0) return buffer;
+    void* ptr = cuda::alloc(ordinal, bytes);
+    buffer->m_allocation = ptr;  // owned from here: the destructor frees it if memset throws
+    buffer->m_data = ptr;
+    if (zero) cuda::memset(ordinal, ptr, 0, 1, bytes);
+    return buffer;
+}
+
+std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes, std::shared_ptr<void> owner,
+                                             Device device) {
     std::shared_ptr<Buffer> buffer(new Buffer());
     buffer->m_data = data;
     buffer->m_size = bytes;
+    buffer->m_device = device;
     buffer->m_owner = std::move(owner);
     return buffer;
 }

@@ -1,17 +1,23 @@
-// src/runtime/buffer.h -- CPU memory blocks behind arrays: owned, aligned, or borrowed views
+// src/runtime/buffer.h -- memory blocks behind arrays: owned CPU or CUDA memory, or borrowed views
 #pragma once
 
 #include <cstddef>
 #include <memory>
 
+#include "treadle/device.h"
+
 namespace treadle {
 
-/// A contiguous block of CPU memory that arrays point into. Always held through
+/// A contiguous block of memory on one device that arrays point into. Always held through
 /// std::shared_ptr<Buffer>, so an array (or a kernel launch) keeps its memory alive by holding
-/// the pointer. The block never moves or changes size. Two kinds:
-///  - owned: allocated by make_cpu_buffer(), 64-byte aligned, freed by the destructor;
-///  - external: wraps memory someone else owns (e.g. a numpy array) and holds `owner` until
-///    the Buffer dies, so the memory outlives every view of it. No alignment is promised.
+/// the pointer. The block never moves or changes size. Three kinds:
+///  - owned CPU memory: allocated by make_cpu_buffer(), 64-byte aligned, freed by the
+///    destructor;
+///  - owned CUDA memory: allocated by make_cuda_buffer() on one device, freed by the
+///    destructor with cuda::free (stream-ordered on the device's default stream);
+///  - external: wraps memory someone else owns (e.g. a numpy array, or a CUDA pointer from
+///    __cuda_array_interface__) and holds `owner` until the Buffer dies, so the memory outlives
+///    every view of it. No alignment is promised.
 /// The Buffer itself is immutable and may be shared freely between threads; synchronising
 /// reads and writes of the bytes is the user's business.
 class Buffer {
@@ -22,20 +28,25 @@ public:
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
 
+    /// First byte (a device address for CUDA memory: never dereference it on the host).
     void* data() const { return m_data; }
     size_t size() const { return m_size; }
+    /// The device the memory lives on.
+    Device device() const { return m_device; }
     /// True when this Buffer allocated the memory (false for wrapped external memory).
     bool owns_memory() const { return m_allocation != nullptr; }
 
 private:
     friend std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero);
+    friend std::shared_ptr<Buffer> make_cuda_buffer(int ordinal, size_t bytes, bool zero);
     friend std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes,
-                                                        std::shared_ptr<void> owner);
+                                                        std::shared_ptr<void> owner, Device device);
     Buffer() = default;
 
-    void* m_data = nullptr;  ///< first byte; non-null for owned buffers, even when empty
+    void* m_data = nullptr;  ///< first byte; non-null for owned CPU buffers, even when empty
     size_t m_size = 0;
-    void* m_allocation = nullptr;   ///< what to free(), or nullptr for external memory
+    Device m_device;
+    void* m_allocation = nullptr;   ///< what to free (per m_device), or nullptr for external
     std::shared_ptr<void> m_owner;  ///< keep-alive of external memory
 };
 
@@ -44,8 +55,17 @@ private:
 /// with ErrorKind::OutOfMemory naming the size when the allocation fails.
 std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero);
 
-/// A Buffer over `bytes` at `data` that keeps `owner` alive as long as the Buffer lives, for
-/// zero-copy views of memory owned elsewhere (e.g. a py::object holding a numpy array).
-std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes, std::shared_ptr<void> owner);
+/// Allocates `bytes` of memory on CUDA device `ordinal` (cuda::alloc: stream-ordered on the
+/// device's default stream where memory pools are supported), zero-filled with cuda::memset
+/// when `zero`. An empty buffer (bytes == 0) allocates nothing and has a null data(). Throws
+/// ErrorKind::OutOfMemory when the device is out of memory, and the errors of treadle::cuda
+/// (Runtime when CUDA is missing, Value for a bad ordinal).
+std::shared_ptr<Buffer> make_cuda_buffer(int ordinal, size_t bytes, bool zero);
+
+/// A Buffer over `bytes` at `data` on `device` that keeps `owner` alive as long as the Buffer
+/// lives, for zero-copy views of memory owned elsewhere (e.g. a py::object holding a numpy
+/// array, or the exporter of a __cuda_array_interface__).
+std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes, std::shared_ptr<void> owner,
+                                             Device device = Device::cpu());
 
 }  // namespace treadle

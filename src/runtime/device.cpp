@@ -4,6 +4,7 @@
 #include <charconv>
 #include <string>
 
+#include "runtime/cuda.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -11,10 +12,17 @@ namespace treadle {
 namespace {
 
 [[noreturn]] void throw_no_cuda(std::string_view alias) {
-    throw Error(ErrorKind::Value,
-                "get_device(): device '" + std::string(alias) +
-                    "' is not available: CUDA is not available in this build of treadle (no CUDA "
-                    "device back end yet); use 'cpu'");
+    std::string reason = cuda::unavailable_reason();
+    throw Error(ErrorKind::Value, "get_device(): device '" + std::string(alias) +
+                                      "' is not available: CUDA is not available" +
+                                      (reason.empty() ? std::string() : " (" + reason + ")") +
+                                      "; use 'cpu'");
+}
+
+[[noreturn]] void throw_no_such_device(std::string_view alias, int count) {
+    throw Error(ErrorKind::Value, "get_device(): " + std::string(alias) + " does not exist (" +
+                                      std::to_string(count) + " CUDA device" +
+                                      (count == 1 ? ")" : "s)"));
 }
 
 /// True when `text` is a non-empty run of decimal digits that fits an int.
@@ -30,14 +38,23 @@ bool parse_ordinal(std::string_view text, int& out) {
 
 Device Device::parse(std::string_view alias) {
     if (alias == "cpu") return Device::cpu();
-    if (alias == "cuda") throw_no_cuda(alias);
+    int ordinal = -1;
     constexpr std::string_view k_cuda_prefix = "cuda:";
-    if (alias.substr(0, k_cuda_prefix.size()) == k_cuda_prefix) {
-        int ordinal = 0;
-        if (parse_ordinal(alias.substr(k_cuda_prefix.size()), ordinal)) throw_no_cuda(alias);
+    if (alias == "cuda") {
+        ordinal = 0;  // the current CUDA device: always the first one for now
+    } else if (alias.substr(0, k_cuda_prefix.size()) != k_cuda_prefix ||
+               !parse_ordinal(alias.substr(k_cuda_prefix.size()), ordinal)) {
+        throw Error(ErrorKind::Value, "get_device(): invalid device identifier '" +
+                                          std::string(alias) +
+                                          "'; expected 'cpu', 'cuda' or 'cuda:N' (N = 0, 1, ...)");
     }
-    throw Error(ErrorKind::Value, "get_device(): invalid device identifier '" + std::string(alias) +
-                                      "'; expected 'cpu', 'cuda' or 'cuda:N' (N = 0, 1, ...)");
+    if (!cuda::is_available()) throw_no_cuda(alias);
+    const int count = cuda::device_count();
+    if (ordinal >= count) throw_no_such_device(alias, count);
+    Device d;
+    d.m_kind = Kind::Cuda;
+    d.m_ordinal = ordinal;
+    return d;
 }
 
 std::string Device::alias() const {

@@ -107,27 +107,27 @@ def test_shape_argument_reshapes_data():
 
 def test_copy_true_is_independent_and_copy_false_aliases():
     src = np.arange(8, dtype=np.float32)
-    copied = wp.array(src)
-    aliased = wp.array(src, copy=False)
+    copied = wp.array(src, device="cpu")
+    aliased = wp.array(src, copy=False, device="cpu")
     src[0] = 100.0
     assert copied.numpy()[0] == 0.0
     assert aliased.numpy()[0] == 100.0
     assert aliased.ptr == src.ctypes.data
     # Aliasing a strided numpy view keeps its strides.
     m = np.arange(20, dtype=np.float64).reshape(4, 5)
-    view = wp.array(m[:, 1:4:2], copy=False)
+    view = wp.array(m[:, 1:4:2], copy=False, device="cpu")
     assert view.strides == (40, 16)
     assert not view.is_contiguous
     np.testing.assert_array_equal(view.numpy(), m[:, 1:4:2])
     # copy=False with a dtype change has to convert (a copy).
-    conv = wp.array(src, dtype=wp.float64, copy=False)
+    conv = wp.array(src, dtype=wp.float64, copy=False, device="cpu")
     assert conv.ptr != src.ctypes.data
 
 
 def test_alias_keeps_numpy_memory_alive():
     src = np.arange(1000, dtype=np.float32)
     ref = weakref.ref(src)
-    a = wp.array(src, copy=False)
+    a = wp.array(src, copy=False, device="cpu")
     del src
     gc.collect()
     assert ref() is not None
@@ -151,7 +151,7 @@ def test_numpy_is_zero_copy_on_cpu():
 
 
 def test_array_protocols():
-    a = wp.array(np.arange(6, dtype=np.int32).reshape(2, 3))
+    a = wp.array(np.arange(6, dtype=np.int32).reshape(2, 3), device="cpu")
     iface = a.__array_interface__
     assert iface["shape"] == (2, 3)
     assert iface["typestr"] == np.dtype(np.int32).str
@@ -166,7 +166,7 @@ def test_array_protocols():
 
 def test_from_pointer_wraps_external_memory():
     backing = np.arange(6, dtype=np.float32)
-    a = wp.array(ptr=backing.ctypes.data, dtype=wp.float32, shape=(2, 3))
+    a = wp.array(ptr=backing.ctypes.data, dtype=wp.float32, shape=(2, 3), device="cpu")
     np.testing.assert_array_equal(a.numpy(), backing.reshape(2, 3))
     a.fill_(1.0)
     assert backing.sum() == 6.0
@@ -175,6 +175,7 @@ def test_from_pointer_wraps_external_memory():
         ptr=backing.ctypes.data,
         dtype=wp.float32,
         shape=(6,),
+        device="cpu",
         deleter=lambda p, s: freed.append((p, s)),
     )
     view = b[2:]
@@ -323,6 +324,161 @@ def test_copy_with_offsets(device):
         wp.copy(dst, m.transpose(), src_offset=1)
 
 
+# --- across devices: the CPU and the test device ------------------------------------------
+
+
+def test_copy_between_cpu_and_device(device):
+    host = wp.array(np.arange(10, dtype=np.float32), device="cpu")
+    dev = wp.zeros(10, dtype=wp.float32, device=device)
+    wp.copy(dev, host)
+    assert dev.device == device
+    np.testing.assert_array_equal(dev.numpy(), np.arange(10))
+    dev.zero_()
+    wp.copy(dev, host, dest_offset=2, src_offset=5, count=3)
+    np.testing.assert_array_equal(dev.numpy(), [0, 0, 5, 6, 7, 0, 0, 0, 0, 0])
+    back = wp.full(10, -1.0, dtype=wp.float32, device="cpu")
+    wp.copy(back, dev, dest_offset=1, src_offset=2, count=4)
+    np.testing.assert_array_equal(back.numpy(), [-1, 5, 6, 7, 0, -1, -1, -1, -1, -1])
+    wp.copy(back, dev)
+    np.testing.assert_array_equal(back.numpy(), dev.numpy())
+    # Strided sources and destinations on either side.
+    m = np.arange(12, dtype=np.float64).reshape(3, 4)
+    host_m = wp.array(m, device="cpu")
+    dev_t = wp.zeros((4, 3), dtype=wp.float64, device=device)
+    wp.copy(dev_t, host_m.transpose())
+    np.testing.assert_array_equal(dev_t.numpy(), m.T)
+    host_back = wp.zeros((3, 4), dtype=wp.float64, device="cpu")
+    wp.copy(host_back, dev_t.transpose())
+    np.testing.assert_array_equal(host_back.numpy(), m)
+    wide = wp.zeros((3, 8), dtype=wp.float64, device=device)
+    wp.copy(wide[:, 1::2], host_m)
+    expect = np.zeros((3, 8))
+    expect[:, 1::2] = m
+    np.testing.assert_array_equal(wide.numpy(), expect)
+
+
+def test_to_and_clone_across_devices(device):
+    src = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    host = wp.array(src, device="cpu")
+    dev = host.to(device)
+    assert dev.device == device and dev.shape == (2, 3, 4) and dev.dtype is wp.int32
+    assert (dev is host) == (device == "cpu")
+    np.testing.assert_array_equal(dev.numpy(), src)
+    back = dev.to("cpu")
+    assert back.device == "cpu"
+    np.testing.assert_array_equal(back.numpy(), src)
+    view = dev[:, 1:, ::2]
+    c = wp.clone(view, device="cpu")
+    assert c.device == "cpu" and c.is_contiguous
+    np.testing.assert_array_equal(c.numpy(), src[:, 1:, ::2])
+    np.testing.assert_array_equal(view.to("cpu").numpy(), src[:, 1:, ::2])
+    np.testing.assert_array_equal(wp.array(view, device="cpu").numpy(), src[:, 1:, ::2])
+    np.testing.assert_array_equal(
+        wp.array(dev, dtype=wp.float32, device="cpu").numpy(), src.astype(np.float32)
+    )
+
+
+def test_assign_fill_and_zero_views_on_device(device):
+    a = wp.zeros((4, 6), dtype=wp.float32, device=device)
+    a.assign(np.arange(24, dtype=np.float32).reshape(4, 6))
+    a[1:3, ::2].fill_(2.5)
+    a[:, 1].zero_()
+    a[3].assign(wp.array(np.full(6, 7, np.float32), device="cpu"))
+    expect = np.arange(24, dtype=np.float32).reshape(4, 6)
+    expect[1:3, ::2] = 2.5
+    expect[:, 1] = 0
+    expect[3] = 7
+    np.testing.assert_array_equal(a.numpy(), expect)
+    host = wp.zeros((6, 4), dtype=wp.float32, device="cpu")
+    host.assign(a.transpose())
+    np.testing.assert_array_equal(host.numpy(), expect.T)
+    # Elements of 8 bytes and an overlapping copy within one array.
+    b = wp.full(5, 1.5, dtype=wp.float64, device=device)
+    np.testing.assert_array_equal(b.numpy(), np.full(5, 1.5))
+    c = wp.array(np.arange(8, dtype=np.int64), device=device)
+    wp.copy(c, c, dest_offset=1, src_offset=0, count=7)
+    np.testing.assert_array_equal(c.numpy(), [0, 0, 1, 2, 3, 4, 5, 6])
+
+
+def test_numpy_of_device_array(device):
+    a = wp.array(np.arange(4, dtype=np.float32), device=device)
+    n = a.numpy()
+    n[0] = 5.0
+    # CPU arrays alias their numpy view; CUDA arrays return a host copy.
+    assert (a.numpy()[0] == 5.0) == (device == "cpu")
+    np.testing.assert_array_equal(np.asarray(a)[1:], [1, 2, 3])
+    assert "dtype=float32" in repr(a)
+    assert ('device="' in repr(a)) == (device != "cpu")
+    assert str(a) == str(a.numpy())
+
+
+def test_cuda_array_interface(device):
+    a = wp.array(np.arange(12, dtype=np.float32).reshape(3, 4), device=device)
+    if device == "cpu":
+        assert not hasattr(a, "__cuda_array_interface__")
+        assert hasattr(a, "__array_interface__")
+        return
+    assert not hasattr(a, "__array_interface__")
+    iface = a.__cuda_array_interface__
+    assert iface["version"] == 3
+    assert iface["shape"] == (3, 4)
+    assert iface["typestr"] == np.dtype(np.float32).str
+    assert iface["data"] == (a.ptr, False)
+    assert iface["strides"] is None
+    assert iface["stream"] == 1  # the legacy default stream
+    assert a.transpose().__cuda_array_interface__["strides"] == (4, 16)
+    assert wp.zeros(0, device=device).__cuda_array_interface__["data"][0] == 0
+
+    class Exporter:
+        def __init__(self, iface):
+            self.__cuda_array_interface__ = iface
+
+    alias = wp.array(Exporter(iface), device=device, copy=False)
+    assert alias.ptr == a.ptr and alias.shape == (3, 4) and alias.dtype is wp.float32
+    copied = wp.array(Exporter(iface), device=device)
+    assert copied.ptr != a.ptr
+    np.testing.assert_array_equal(copied.numpy(), a.numpy())
+    t = wp.array(Exporter(a.transpose().__cuda_array_interface__), device=device, copy=False)
+    np.testing.assert_array_equal(t.numpy(), a.numpy().T)
+
+
+def test_from_ptr_on_device(device):
+    a = wp.zeros(6, dtype=wp.int32, device=device)
+    view = wp.array(ptr=a.ptr, dtype=wp.int32, shape=(2, 3), device=device)
+    assert view.device == device
+    view.fill_(4)
+    np.testing.assert_array_equal(a.numpy(), np.full(6, 4))
+
+
+@pytest.mark.skipif(wp.get_cuda_device_count() < 2, reason="needs two CUDA devices")
+def test_copy_between_two_cuda_devices():
+    src = wp.array(np.arange(6, dtype=np.float32).reshape(2, 3), device="cuda:0")
+    dst = src.to("cuda:1")
+    assert dst.device == "cuda:1"
+    np.testing.assert_array_equal(dst.numpy(), src.numpy())
+    t = wp.zeros((3, 2), dtype=wp.float32, device="cuda:1")
+    wp.copy(t, src.transpose())
+    np.testing.assert_array_equal(t.numpy(), src.numpy().T)
+
+
+@pytest.mark.skipif(wp.is_cuda_available(), reason="CUDA is available")
+def test_cuda_arrays_need_cuda():
+    for alias in ("cuda", "cuda:0"):
+        with pytest.raises(ValueError, match="CUDA is not available"):
+            wp.zeros(3, device=alias)
+    with pytest.raises(ValueError, match="CUDA is not available"):
+        wp.array(np.zeros(3), device="cuda:0")
+    with pytest.raises(ValueError, match="CUDA is not available"):
+        wp.zeros(3, device="cpu").to("cuda:0")
+
+
+@pytest.mark.skipif(not wp.is_cuda_available(), reason="CUDA is not available")
+def test_missing_cuda_device_is_a_value_error():
+    n = wp.get_cuda_device_count()
+    with pytest.raises(ValueError, match=f"cuda:{n} does not exist"):
+        wp.zeros(3, device=f"cuda:{n}")
+
+
 # --- views --------------------------------------------------------------------------------
 
 
@@ -463,7 +619,7 @@ def test_grad_follows_views_and_setter():
 
 
 def test_repr_and_str_like_numpy():
-    a = wp.array(np.arange(4, dtype=np.float32).reshape(2, 2))
+    a = wp.array(np.arange(4, dtype=np.float32).reshape(2, 2), device="cpu")
     assert str(a) == str(a.numpy())
     assert repr(a) == "array([[0., 1.],\n       [2., 3.]], dtype=float32)"
     assert a.list() == [0.0, 1.0, 2.0, 3.0]
@@ -522,8 +678,6 @@ def test_bad_inputs_give_clear_errors():
         wp.zeros((2.5,))
     with pytest.raises(TypeError, match="dtype is required"):
         wp.array(shape=(3,))
-    with pytest.raises(ValueError, match="CUDA is not available"):
-        wp.zeros(3, device="cuda:0")
     with pytest.raises(ValueError, match="invalid device"):
         wp.zeros(3, device="gpu0")
     with pytest.raises(TypeError):

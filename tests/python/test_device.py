@@ -25,7 +25,7 @@ def test_device_fixture(device):
 
 
 def test_default_device_and_queries():
-    assert wp.get_device() == "cpu"
+    assert wp.get_device() == wp.get_preferred_device()
     assert wp.get_device(None) == wp.get_preferred_device()
     assert wp.is_cpu_available()
     assert wp.is_cuda_available() is (wp.get_cuda_device_count() > 0)
@@ -61,15 +61,19 @@ def test_bad_argument_type():
 
 def test_set_device_and_scoped_device():
     before = wp.get_device()
-    wp.set_device("cpu")
-    assert wp.get_device() == "cpu"
-    with wp.ScopedDevice("cpu") as d:
-        assert d == "cpu"
-        assert wp.get_device() is d
-        assert wp.zeros(2).device == "cpu"
+    try:
+        wp.set_device("cpu")
+        assert wp.get_device() == "cpu"
+        with wp.ScopedDevice("cpu") as d:
+            assert d == "cpu"
+            assert wp.get_device() is d
+            assert wp.zeros(2).device == "cpu"
+        assert wp.get_device() == "cpu"
+        with pytest.raises(ValueError):
+            wp.ScopedDevice("gpu0")
+    finally:
+        wp.set_device(before)
     assert wp.get_device() == before
-    with pytest.raises(ValueError):
-        wp.ScopedDevice("gpu0")
 
 
 def test_init_prints_banner_once(capsys, monkeypatch):

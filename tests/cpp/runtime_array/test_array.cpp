@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/buffer.h"
+#include "runtime/cuda.h"
 #include "treadle/array.h"
 #include "treadle/error.h"
 
@@ -47,6 +48,7 @@ TEST(RuntimeDevice, ParseCpu) {
 }
 
 TEST(RuntimeDevice, CudaIsUnavailable) {
+    if (cuda::is_available()) GTEST_SKIP() << "CUDA is available";
     for (const char* alias : {"cuda", "cuda:0", "cuda:3"}) {
         try {
             Device::parse(alias);
@@ -288,6 +290,181 @@ TEST(RuntimeArray, ViewAs) {
     Array u = a.view_as(ScalarType::UInt32);
     EXPECT_EQ(u.data_as<uint32_t>()[1], 0x3f800000u);
     EXPECT_EQ(kind_of([&] { a.view_as(ScalarType::Float64); }), ErrorKind::Value);
+}
+
+// --- CUDA: every case below skips where CUDA is unavailable ---------------------------------
+
+#define SKIP_WITHOUT_CUDA()                                                          \
+    do {                                                                             \
+        if (!cuda::is_available())                                                   \
+            GTEST_SKIP() << "CUDA is not available: " << cuda::unavailable_reason(); \
+    } while (0)
+
+/// A host copy of `a` (any device) as floats, in row-major order.
+std::vector<float> host_floats(const Array& a) {
+    Array h = a.clone(Device::cpu());
+    return std::vector<float>(h.data_as<float>(), h.data_as<float>() + h.size());
+}
+
+std::vector<float> iota_vector(size_t n, float first = 0.0f) {
+    std::vector<float> v(n);
+    std::iota(v.begin(), v.end(), first);
+    return v;
+}
+
+TEST(RuntimeDeviceCuda, ParseChecksOrdinals) {
+    SKIP_WITHOUT_CUDA();
+    Device d = Device::parse("cuda");
+    EXPECT_TRUE(d.is_cuda());
+    EXPECT_EQ(d.ordinal(), 0);
+    EXPECT_EQ(d.alias(), "cuda:0");
+    EXPECT_EQ(Device::parse("cuda:0"), d);
+    const std::string past = "cuda:" + std::to_string(cuda::device_count());
+    try {
+        Device::parse(past);
+        FAIL() << past;
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Value);
+        EXPECT_NE(std::string(e.what()).find(past + " does not exist"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(RuntimeArrayCuda, BufferRecordsDevice) {
+    SKIP_WITHOUT_CUDA();
+    auto buf = make_cuda_buffer(0, 1000, true);
+    EXPECT_TRUE(buf->device().is_cuda());
+    EXPECT_EQ(buf->device().ordinal(), 0);
+    EXPECT_TRUE(buf->owns_memory());
+    EXPECT_NE(buf->data(), nullptr);
+    EXPECT_EQ(buf->size(), 1000u);
+    auto empty = make_cuda_buffer(0, 0, false);
+    EXPECT_EQ(empty->size(), 0u);
+    EXPECT_EQ(kind_of([] { make_cuda_buffer(cuda::device_count(), 16, false); }), ErrorKind::Value);
+}
+
+TEST(RuntimeArrayCuda, ZerosAndRoundTrip) {
+    SKIP_WITHOUT_CUDA();
+    const Device gpu = Device::parse("cuda:0");
+    Array z = Array::zeros(ScalarType::Float32, {3, 5}, gpu);
+    EXPECT_EQ(z.device(), gpu);
+    EXPECT_EQ(z.buffer()->device(), gpu);
+    EXPECT_EQ(host_floats(z), std::vector<float>(15, 0.0f));
+    Array h = iota_f32({3, 5});
+    Array g = h.clone(gpu);
+    EXPECT_TRUE(g.is_contiguous());
+    EXPECT_EQ(g.device(), gpu);
+    EXPECT_NE(g.data(), h.data());
+    EXPECT_EQ(host_floats(g), iota_vector(15));
+    Array e = Array::empty(ScalarType::Float64, {0, 4}, gpu);
+    EXPECT_EQ(e.size(), 0);
+    EXPECT_FALSE(e.is_null());
+    EXPECT_EQ(e.clone(Device::cpu()).size(), 0);
+}
+
+TEST(RuntimeArrayCuda, FillEveryElementSize) {
+    SKIP_WITHOUT_CUDA();
+    const Device gpu = Device::parse("cuda:0");
+    // 1, 2, 4 and 8 bytes, then 12-byte vectors: periodic values (one memset) and others (a
+    // host pattern, then doubling copies on the device).
+    for (ScalarType s : {ScalarType::UInt8, ScalarType::UInt16, ScalarType::UInt32,
+                         ScalarType::UInt64, ScalarType::Float32}) {
+        DType t(s);
+        if (s == ScalarType::Float32) t.rows = 3;
+        const size_t elem = t.size();
+        for (bool periodic : {true, false}) {
+            std::vector<char> value(elem);
+            for (size_t i = 0; i < elem; ++i) value[i] = char(periodic ? 0x5a : 1 + i);
+            Array a = Array::zeros(t, {10000, 3}, gpu);  // large enough to double copies
+            a.fill_bytes(value.data(), elem);
+            Array h = a.clone(Device::cpu());
+            const char* p = static_cast<const char*>(h.data());
+            size_t bad = 0;
+            for (int64_t i = 0; i < h.size(); ++i)
+                bad += std::memcmp(p + i * elem, value.data(), elem) != 0;
+            EXPECT_EQ(bad, 0u) << "element size " << elem << (periodic ? " periodic" : "");
+        }
+    }
+}
+
+TEST(RuntimeArrayCuda, ZeroAndFillStridedViews) {
+    SKIP_WITHOUT_CUDA();
+    const Device gpu = Device::parse("cuda:0");
+    Array g = iota_f32({4, 6}).clone(gpu);
+    g.slice(1, 1, 6, 2).zero_();  // columns 1, 3, 5
+    float nine = 9.0f;
+    g.index(2).slice(0, 0, 6, 2).fill_bytes(&nine, sizeof(nine));  // row 2, columns 0, 2, 4
+    std::vector<float> expect = iota_vector(24);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 6; ++c) {
+            if (c % 2 == 1) expect[r * 6 + c] = 0.0f;
+            if (r == 2 && c % 2 == 0) expect[r * 6 + c] = 9.0f;
+        }
+    EXPECT_EQ(host_floats(g), expect);
+}
+
+TEST(RuntimeArrayCuda, AssignAcrossDevicesAndLayouts) {
+    SKIP_WITHOUT_CUDA();
+    const Device gpu = Device::parse("cuda:0");
+    Array h = iota_f32({3, 4});
+    // host (strided) -> device (contiguous)
+    Array g = Array::zeros(ScalarType::Float32, {4, 3}, gpu);
+    g.assign(h.transpose({}));
+    Array back = g.clone(Device::cpu());
+    for (int64_t r = 0; r < 4; ++r)
+        for (int64_t c = 0; c < 3; ++c) EXPECT_EQ(at(back, {r, c}), at(h, {c, r}));
+    // device (strided) -> host (contiguous), and device (strided) -> device (strided)
+    Array t = Array::zeros(ScalarType::Float32, {3, 4});
+    t.assign(g.transpose({}));
+    EXPECT_EQ(host_floats(t), iota_vector(12));
+    Array big = Array::zeros(ScalarType::Float32, {3, 8}, gpu);
+    big.slice(1, 1, 8, 2).assign(g.transpose({}));
+    std::vector<float> got = host_floats(big), want(24, 0.0f);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) want[r * 8 + 2 * c + 1] = float(r * 4 + c);
+    EXPECT_EQ(got, want);
+    // host (contiguous) -> device (strided)
+    Array rows = Array::zeros(ScalarType::Float32, {6, 4}, gpu);
+    rows.slice(0, 0, 6, 2).assign(h);
+    got = host_floats(rows);
+    for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < 4; ++c)
+            EXPECT_EQ(got[r * 4 + c], r % 2 ? 0.0f : float((r / 2) * 4 + c)) << r << "," << c;
+}
+
+TEST(RuntimeArrayCuda, OverlappingCopyWithinOneArray) {
+    SKIP_WITHOUT_CUDA();
+    Array g = from_vector<float>(iota_vector(10)).clone(Device::parse("cuda:0"));
+    g.slice(0, 1, 10, 1).assign(g.slice(0, 0, 9, 1));
+    std::vector<float> want = iota_vector(10, -1.0f);
+    want[0] = 0.0f;
+    EXPECT_EQ(host_floats(g), want);
+}
+
+TEST(RuntimeArrayCuda, WrapDevicePointer) {
+    SKIP_WITHOUT_CUDA();
+    const Device gpu = Device::parse("cuda:0");
+    Array owner = iota_f32({8}).clone(gpu);
+    auto keep = std::make_shared<Array>(owner);
+    Array w = Array::wrap(owner.data(), ScalarType::Float32, {4}, {8}, gpu, keep);
+    EXPECT_EQ(w.device(), gpu);
+    EXPECT_EQ(w.buffer()->device(), gpu);
+    EXPECT_FALSE(w.buffer()->owns_memory());
+    EXPECT_EQ(host_floats(w), (std::vector<float>{0, 2, 4, 6}));
+}
+
+TEST(RuntimeArrayCuda, BetweenTwoDevices) {
+    SKIP_WITHOUT_CUDA();
+    if (cuda::device_count() < 2) GTEST_SKIP() << "needs two CUDA devices";
+    Array a = iota_f32({5, 3}).clone(Device::parse("cuda:0"));
+    Array b = a.clone(Device::parse("cuda:1"));
+    EXPECT_EQ(b.device().ordinal(), 1);
+    EXPECT_EQ(host_floats(b), iota_vector(15));
+    Array c = Array::zeros(ScalarType::Float32, {3, 5}, Device::parse("cuda:1"));
+    c.assign(a.transpose({}));
+    Array h = c.clone(Device::cpu());
+    for (int64_t r = 0; r < 3; ++r)
+        for (int64_t k = 0; k < 5; ++k) EXPECT_EQ(at(h, {r, k}), float(k * 3 + r));
 }
 
 }  // namespace
