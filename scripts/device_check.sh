@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# scripts/device_check.sh -- builds treadle on a machine with no network (the GPU host) and runs
-# the Python suite and the CPU benchmarks there; results go to $OUT (or ./out) as files.
+# scripts/device_check.sh -- the whole GPU check on a machine with CUDA and no network: builds
+# treadle, runs the Python suite (parametrised over cpu and every CUDA device), the C++ CUDA
+# smoke test, and the CPU and CUDA benchmarks. Logs and JSON lines go to $OUT (or ./out).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}
@@ -9,6 +10,21 @@ export TREADLE_CACHE_DIR=$PWD/build-device/cache
 cmake -S . -B build-device -G Ninja -DTREADLE_BUILD_TESTS=OFF \
       -DPython_EXECUTABLE="$(command -v python3)" > "$out/build.log" 2>&1 &&
     cmake --build build-device >> "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-echo "== nproc: $(nproc)"
-PYTHONPATH=python python3 -m pytest -q tests/python 2>&1 | tee "$out/pytest.log" | tail -3
-PYTHONPATH=python python3 benchmarks/bench_cpu.py 2>&1 | tee "$out/bench_cpu.jsonl"
+echo "== nproc: $(nproc); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+
+echo "== C++ CUDA smoke test"
+if [ -f tests/cpp/cuda/device_smoke.cpp ]; then
+    g++ -std=c++20 -O2 -Iinclude -Isrc tests/cpp/cuda/device_smoke.cpp build-device/libtreadle.a \
+        -DTREADLE_SOURCE_DIR="\"$PWD\"" -ldl -lpthread -o build-device/device_smoke &&
+        ./build-device/device_smoke 2>&1 | tail -5
+fi
+
+echo "== Python tests"
+PYTHONPATH=python python3 -m pytest -q -x tests/python 2>&1 | tee "$out/pytest.log" | tail -15
+
+echo "== benchmarks"
+PYTHONPATH=python python3 benchmarks/bench_cpu.py 2>&1 | tee "$out/bench_cpu.jsonl" | tail -4
+nvcc -O3 -arch=sm_90 -o build-device/cuda_reference benchmarks/cuda_reference.cu -lcuda \
+    > "$out/nvcc.log" 2>&1 || tail -5 "$out/nvcc.log"
+PYTHONPATH=python python3 benchmarks/bench_cuda.py --reference build-device/cuda_reference 2>&1 |
+    tee "$out/bench_cuda.jsonl"

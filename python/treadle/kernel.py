@@ -126,14 +126,15 @@ class Kernel(Function):
         )
 
     def _compile(self, device="cpu"):
-        """The compiled kernel for `device` (builds or loads it from the cache once)."""
+        """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
+        loaded from the cache once per device and mode."""
         mode = self._mode()
         handle = self._compiled.get((device, mode))
         if handle is None:
             _ensure_native_dir()
             if config.kernel_cache_dir:
                 _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
-            handle = _treadle.compile_kernel(self._descriptor(), mode)
+            handle = _treadle.compile_kernel(self._descriptor(), mode, device)
             self._compiled[(device, mode)] = handle
             if config.verbose:
                 how = "loaded from cache" if handle.from_cache else (

@@ -31,10 +31,8 @@ def launch(
             f"launch(): kernel '{kernel.__name__}': adjoint launches need automatic "
             "differentiation, which this version of treadle does not provide"
         )
-    dev = get_device(device)
-    if not dev.is_cpu:
-        raise RuntimeError(f"launch(): device {dev} is not supported by this build of treadle")
-    handle = kernel._compiled.get(("cpu", kernel._mode())) or kernel._compile("cpu")
+    alias = get_device(device).alias
+    handle = kernel._compiled.get((alias, kernel._mode())) or kernel._compile(alias)
     args = list(inputs) + list(outputs) if outputs else inputs
     _treadle.launch(handle, dim, args)
 
@@ -48,13 +46,15 @@ def load_module(module=None, device=None, recursive=False):
         obj for obj in gc.get_objects()
         if isinstance(obj, Kernel) and (obj.module == name or (recursive and obj.module.startswith(name + ".")))
     ]
+    alias = get_device(device).alias
     for k in kernels:
-        k._compile("cpu")
+        k._compile(alias)
 
 
 def force_load(device=None, modules=None):
     """Compiles every kernel defined so far (of the given modules, when named)."""
     names = None if modules is None else {m if isinstance(m, str) else m.__name__ for m in modules}
+    alias = get_device(device).alias
     for obj in gc.get_objects():
         if isinstance(obj, Kernel) and (names is None or obj.module in names):
-            obj._compile("cpu")
+            obj._compile(alias)

@@ -10,6 +10,7 @@
 #include "api/module_resolver.h"
 #include "compile/compile_kernel.h"
 #include "frontend/parser.h"
+#include "runtime/cuda.h"
 #include "runtime/launch.h"
 
 namespace treadle {
@@ -37,12 +38,11 @@ void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg
                                          " were given");
     LaunchBounds bounds = make_bounds(k, dim);
     std::vector<uint8_t> block(k.params_size + 8, 0);
-    Device cpu = Device::cpu();
     for (size_t i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
         const KernelParam& p = k.params[i];
         switch (a.kind) {
-            case KernelArg::Kind::Array: pack_array(block.data(), k, p, *a.array, cpu); break;
+            case KernelArg::Kind::Array: pack_array(block.data(), k, p, *a.array, k.device); break;
             case KernelArg::Kind::Bool: pack_int(block.data(), k, p, a.i, true); break;
             case KernelArg::Kind::Int: pack_int(block.data(), k, p, a.i, false); break;
             case KernelArg::Kind::Float:
@@ -51,7 +51,8 @@ void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg
                 break;
         }
     }
-    run_cpu(k, bounds, block.data());
+    run(k, bounds, block.data());
+    if (k.device.is_cuda()) cuda::synchronize(k.device.ordinal());
 }
 
 Module Module::load_string(const std::string& source, const std::string& name,

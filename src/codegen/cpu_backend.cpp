@@ -10,8 +10,10 @@ public:
     const char* name() const override { return "cpu"; }
 
     std::string prologue() const override {
-        return "#include \"treadle/cpu.h\"\n#include <cstddef>\n";
+        return "#include \"treadle/cpu.h\"\n";
     }
+
+    bool layout_asserts() const override { return true; }
 
     const char* function_qualifier() const override { return "static inline"; }
 

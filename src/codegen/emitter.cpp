@@ -316,10 +316,12 @@ void emit_kernel(const ir::Function& k, const Backend& backend, Text& out) {
     if (layout.empty()) out << "    char unused_;\n";
     out << "};\n";
     // The runtime packs arguments with its own copy of this layout; these keep them equal.
-    for (const ParamLayout& p : layout)
-        out << "static_assert(offsetof(" << params << ", arg_" << p.name << ") == " << p.offset
-            << ", \"parameter layout\");\n";
-    if (!layout.empty())
+    if (backend.layout_asserts()) {
+        for (const ParamLayout& p : layout)
+            out << "static_assert(__builtin_offsetof(" << params << ", arg_" << p.name
+                << ") == " << p.offset << ", \"parameter layout\");\n";
+    }
+    if (backend.layout_asserts() && !layout.empty())
         out << "static_assert(sizeof(" << params << ") == " << size << ", \"parameter size\");\n";
     out << "\n";
 

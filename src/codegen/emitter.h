@@ -29,6 +29,9 @@ public:
     virtual std::string prologue() const = 0;
     /// Qualifier of user functions and the kernel body ("static inline", "static __device__").
     virtual const char* function_qualifier() const = 0;
+    /// Whether to emit static_asserts of the parameter layout (needs __builtin_offsetof,
+    /// which NVRTC lacks; the CPU build checks the same C layout rules).
+    virtual bool layout_asserts() const = 0;
     /// The exported entry point that runs the kernel body over a range of launch indices.
     virtual std::string entry(const ir::Function& kernel, const std::string& params_struct,
                               const std::string& body_name) const = 0;
@@ -39,8 +42,16 @@ public:
 ///        const wp::launch_bounds_t* bounds, int64 begin, int64 end).
 const Backend& cpu_backend();
 
+/// The CUDA back end: a __global__ grid-stride loop over the launch range;
+/// entry: extern "C" __global__ void treadle_cuda_entry(wp::launch_bounds_t bounds,
+///        params_<kernel> params). The runtime packs the bounds at offset 0 and the parameter
+///        block at offset 32 of one launch parameter buffer.
+const Backend& cuda_backend();
+
 /// Name of the CPU entry symbol in every generated shared object.
 inline constexpr const char* k_cpu_entry_symbol = "treadle_cpu_entry";
+/// Name of the CUDA entry function in every generated module.
+inline constexpr const char* k_cuda_entry_symbol = "treadle_cuda_entry";
 
 /// Generates the complete, deterministic C++ source of a program for `backend`.
 std::string generate_source(const ir::Program& program, const Backend& backend);

@@ -1,5 +1,6 @@
 # src/codegen/sources.cmake -- sources of src/codegen
 list(APPEND TREADLE_SOURCES
   src/codegen/cpu_backend.cpp
+  src/codegen/cuda_backend.cpp
   src/codegen/emitter.cpp
 )

@@ -20,7 +20,9 @@
 #include "common/assert.h"
 #include "compile/host_compiler.h"
 #include "compile/kernel_cache.h"
+#include "compile/nvrtc.h"
 #include "compile/sha256.h"
+#include "runtime/cuda.h"
 #include "sema/infer.h"
 
 #ifndef TREADLE_VERSION
@@ -33,7 +35,6 @@ namespace {
 
 std::mutex g_mutex;
 std::string g_native_dir;
-std::map<std::string, std::shared_ptr<const CompiledKernel>> g_loaded;  // by key
 
 bool is_dir(const std::string& p) {
     struct stat st;
@@ -79,13 +80,17 @@ bool debug_codegen() {
 }
 
 /// Finds the first "<python file>:<line>" in compiler output, to point the error at it.
+/// Finds the first "<python file>:<line>" (g++) or "<python file>(<line>)" (NVRTC) in compiler
+/// output, to point the error at it.
 SourceLocation first_error_location(const std::string& diag, const ast::SourceFile& src) {
-    std::string needle = src.path + ":";
-    size_t pos = 0;
-    while ((pos = diag.find(needle, pos)) != std::string::npos) {
-        pos += needle.size();
-        int line = std::atoi(diag.c_str() + pos);
-        if (line > 0) return SourceLocation{src.path, line, 1, src.line_text(line)};
+    for (const char* sep : {":", "("}) {
+        std::string needle = src.path + sep;
+        size_t pos = 0;
+        while ((pos = diag.find(needle, pos)) != std::string::npos) {
+            pos += needle.size();
+            int line = std::atoi(diag.c_str() + pos);
+            if (line > 0) return SourceLocation{src.path, line, 1, src.line_text(line)};
+        }
     }
     return {};
 }
@@ -125,14 +130,11 @@ const std::string& native_dir() {
     return g_native_dir;
 }
 
-std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
-                                                     const CompileOptions& options) {
-    if (options.mode != "release" && options.mode != "debug" && options.mode != "checked")
-        throw Error(ErrorKind::Value, "compile_kernel(): unknown mode '" + options.mode +
-                                          "' (expected 'release', 'checked' or 'debug')");
-    // 1-3. Parse, infer types, build the typed IR of the kernel and its callees.
+namespace {
+
+/// Builds the typed IR of a kernel and checks its invariants (a failure is a treadle bug).
+std::unique_ptr<ir::Program> front_end(const sema::FunctionSource& kernel) {
     std::unique_ptr<ir::Program> program = sema::build_program(kernel);
-    // 4. Check the IR's invariants: a failure here is a treadle bug, not a user error.
     for (const auto& f : program->functions) {
         std::string problem = ir::verify(*f);
         if (!problem.empty()) {
@@ -141,86 +143,146 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
             TREADLE_ASSERT(problem.empty());
         }
     }
-    // 5. Generate C++ for the CPU back end.
-    std::string source = codegen::generate_source(*program, codegen::cpu_backend());
-    if (debug_codegen())
-        std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
-                     ir::print(*program).c_str(), source.c_str());
-    // 6. The cache key: everything that can change the binary.
-    const std::string& native = native_dir();
-    const HostCompiler& cxx = host_compiler();
-    std::vector<std::string> flags = mode_flags(options.mode);
+    return program;
+}
+
+std::string hash_parts(const std::vector<std::string>& parts) {
     Sha256 sha;
-    for (const std::string& part :
-         {source, std::string("cpu"), options.mode, cxx.identity, native_hash(),
-          std::string(TREADLE_VERSION)}) {
+    for (const std::string& part : parts) {
         sha.update(part);
         sha.update(std::string_view("\0", 1));
     }
-    for (const std::string& f : flags) sha.update(f);
     auto digest = sha.finish();
-    std::string key = to_hex(digest.data(), digest.size());
+    return to_hex(digest.data(), digest.size());
+}
 
+/// Writes `source` and builds it in a staging directory with `build`, which returns the built
+/// file's path or throws; publishes the result and returns the cached binary's path.
+template <typename Build>
+std::string build_and_publish(const std::string& key, const std::string& source,
+                              const std::string& binary_name, Build&& build) {
+    KernelCache& cache = kernel_cache();
+    std::string staging = cache.make_staging_dir();
+    try {
+        std::string built = build(staging);
+        std::string binary = cache.publish(key, source, built, binary_name, TREADLE_VERSION);
+        cache.discard_staging_dir(staging);
+        return binary;
+    } catch (...) {
+        cache.discard_staging_dir(staging);
+        throw;
+    }
+}
+
+void build_cpu(const sema::FunctionSource& kernel, const std::string& mode,
+               CompiledKernel& k) {
+    const std::string& native = native_dir();
+    const HostCompiler& cxx = host_compiler();
+    std::vector<std::string> flags = mode_flags(mode);
+    std::vector<std::string> parts{k.source, "cpu", mode, cxx.identity, native_hash(),
+                                   TREADLE_VERSION};
+    parts.insert(parts.end(), flags.begin(), flags.end());
+    k.key = hash_parts(parts);
+    const std::string binary_name = "kernel.so";
+    std::optional<std::string> binary = kernel_cache().lookup(k.key, binary_name);
+    k.from_cache = binary.has_value();
+    if (!binary) {
+        binary = build_and_publish(k.key, k.source, binary_name, [&](const std::string& dir) {
+            std::string src_path = dir + "/source.cpp", out_path = dir + "/" + binary_name;
+            std::ofstream(src_path, std::ios::binary) << k.source;
+            CompileResult built = compile_shared_object(src_path, out_path, {native}, flags);
+            if (!built.ok)
+                throw Error(ErrorKind::Compile,
+                            k.name + "(): the C++ compiler failed to build this kernel:\n" +
+                                built.diagnostics,
+                            first_error_location(built.diagnostics, *kernel.source));
+            k.compile_seconds = built.seconds;
+            return out_path;
+        });
+    }
+    k.library = std::make_shared<DynamicLibrary>(*binary);
+    k.cpu_entry = reinterpret_cast<CpuEntry>(k.library->symbol(codegen::k_cpu_entry_symbol));
+}
+
+void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
+                CompiledKernel& k) {
+    int ordinal = k.device.ordinal();
+    const cuda::DeviceInfo& info = cuda::device_info(ordinal);
+    k.arch = info.major * 10 + info.minor;
+    if (!nvrtc::is_available())
+        throw Error(ErrorKind::Runtime, k.name + "(): cannot compile for " + k.device.alias() +
+                                            ": " + nvrtc::unavailable_reason());
+    const std::string& native = native_dir();
+    std::vector<std::string> options;
+    if (mode == "debug") options = {"-G", "-lineinfo"};
+    else options = {"-lineinfo"};
+    std::vector<std::string> parts{k.source, "cuda", mode, std::to_string(k.arch),
+                                   "nvrtc " + nvrtc::version(), native_hash(), TREADLE_VERSION};
+    parts.insert(parts.end(), options.begin(), options.end());
+    k.key = hash_parts(parts);
+    const std::string binary_name = "kernel.bin";
+    std::optional<std::string> binary = kernel_cache().lookup(k.key, binary_name);
+    k.from_cache = binary.has_value();
+    if (!binary) {
+        binary = build_and_publish(k.key, k.source, binary_name, [&](const std::string& dir) {
+            nvrtc::Result r = nvrtc::compile(k.source, kernel.source->path, k.arch, {native},
+                                             options);
+            if (!r.ok)
+                throw Error(ErrorKind::Compile,
+                            k.name + "(): NVRTC failed to build this kernel:\n" + r.log,
+                            first_error_location(r.log, *kernel.source));
+            k.compile_seconds = r.seconds;
+            std::string out_path = dir + "/" + binary_name;
+            std::ofstream(out_path, std::ios::binary) << r.image;
+            return out_path;
+        });
+    }
+    std::string image = read_file(*binary);
+    cuda::ModuleHandle module = cuda::load_module(ordinal, image);
+    k.cuda_module = std::shared_ptr<void>(module, [ordinal](void* m) {
+        try {
+            cuda::unload_module(ordinal, m);
+        } catch (...) {  // unloading at exit or after a device error: nothing left to do
+        }
+    });
+    k.cuda_function = cuda::get_function(module, codegen::k_cuda_entry_symbol);
+}
+
+}  // namespace
+
+std::string generate_cuda_source(const sema::FunctionSource& kernel) {
+    return codegen::generate_source(*front_end(kernel), codegen::cuda_backend());
+}
+
+std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
+                                                     const CompileOptions& options) {
+    if (options.mode != "release" && options.mode != "debug" && options.mode != "checked")
+        throw Error(ErrorKind::Value, "compile_kernel(): unknown mode '" + options.mode +
+                                          "' (expected 'release', 'checked' or 'debug')");
+    // 1-4. Parse, infer types into typed IR of the kernel and its callees, verify the IR.
+    std::unique_ptr<ir::Program> program = front_end(kernel);
+    // 5. Generate C++ for the device's back end.
+    bool on_cuda = options.device.is_cuda();
+    const codegen::Backend& backend = on_cuda ? codegen::cuda_backend() : codegen::cpu_backend();
     auto result = std::make_shared<CompiledKernel>();
     result->name = program->kernel->name;
+    result->device = options.device;
     result->tid_arity = program->kernel->tid_arity;
     std::vector<codegen::ParamLayout> layout;
     result->params_size = codegen::layout_params(*program->kernel, layout);
     for (const auto& p : layout) result->params.push_back(KernelParam{p.name, p.type, p.offset});
-    result->key = key;
-    result->source = source;
-
-    {
-        std::lock_guard<std::mutex> lock(g_mutex);
-        auto it = g_loaded.find(key);
-        if (it != g_loaded.end()) return it->second;
-    }
-
-    // 7. Cache lookup; on a miss, build in a staging directory and publish atomically.
-    KernelCache& cache = kernel_cache();
-    const std::string binary_name = "kernel.so";
-    std::optional<std::string> binary = cache.lookup(key, binary_name);
-    result->from_cache = binary.has_value();
-    if (!binary) {
-        std::string staging = cache.make_staging_dir();
-        std::string src_path = staging + "/source.cpp";
-        std::string out_path = staging + "/" + binary_name;
-        {
-            std::ofstream out(src_path, std::ios::binary);
-            out << source;
-        }
-        CompileResult built = compile_shared_object(src_path, out_path, {native}, flags);
-        if (!built.ok) {
-            cache.discard_staging_dir(staging);
-            throw Error(ErrorKind::Compile,
-                        result->name + "(): the C++ compiler failed to build this kernel:\n" +
-                            built.diagnostics,
-                        first_error_location(built.diagnostics, *kernel.source));
-        }
-        result->compile_seconds = built.seconds;
-        try {
-            binary = cache.publish(key, source, out_path, binary_name, TREADLE_VERSION);
-        } catch (...) {
-            cache.discard_staging_dir(staging);
-            throw;
-        }
-        cache.discard_staging_dir(staging);
-    }
-    // 8. Load it.
-    result->library = std::make_shared<DynamicLibrary>(*binary);
-    result->cpu_entry = reinterpret_cast<CpuEntry>(result->library->symbol(codegen::k_cpu_entry_symbol));
-
-    std::lock_guard<std::mutex> lock(g_mutex);
-    auto [it, inserted] = g_loaded.emplace(key, result);
-    return it->second;
+    result->source = codegen::generate_source(*program, backend);
+    if (debug_codegen())
+        std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
+                     ir::print(*program).c_str(), result->source.c_str());
+    // 6-8. Hash, look up the cache, build and publish on a miss, load.
+    if (on_cuda)
+        build_cuda(kernel, options.mode, *result);
+    else
+        build_cpu(kernel, options.mode, *result);
+    return result;
 }
 
-void clear_kernel_cache() {
-    {
-        std::lock_guard<std::mutex> lock(g_mutex);
-        g_loaded.clear();
-    }
-    kernel_cache().clear();
-}
+void clear_kernel_cache() { kernel_cache().clear(); }
 
 }  // namespace treadle

@@ -7,6 +7,7 @@
 
 #include "runtime/dynlib.h"
 #include "sema/resolver.h"
+#include "treadle/device.h"
 
 namespace treadle {
 
@@ -31,27 +32,35 @@ struct CompiledKernel {
     std::string source;         ///< generated C++
     bool from_cache = false;    ///< loaded from the disk cache rather than built
     double compile_seconds = 0; ///< host compiler time when built
-    std::shared_ptr<DynamicLibrary> library;
+    Device device;              ///< where it runs
+    int arch = 0;               ///< CUDA: compute capability as major*10+minor
+    std::shared_ptr<DynamicLibrary> library;  ///< CPU: the loaded shared object
     CpuEntry cpu_entry = nullptr;
+    std::shared_ptr<void> cuda_module;        ///< CUDA: the loaded module (unloaded at the end)
+    void* cuda_function = nullptr;            ///< CUDA: the entry's CUfunction
 };
 
 /// Options that change generated or compiled code (and so are part of the cache key).
 struct CompileOptions {
     std::string mode = "release";  ///< "release" | "debug"
+    Device device;                 ///< the device to build for and load on
 };
 
 /// The pipeline, in order: parse → infer types (typed IR) → verify → generate C++ for the
-/// CPU → hash → cache lookup → host compiler → publish → dlopen. Throws treadle::Error.
+/// device's back end → hash → cache lookup → host compiler (CPU) or NVRTC (CUDA) → publish →
+/// load (dlopen, or cuModuleLoadData on the device). Throws treadle::Error.
 std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
                                                      const CompileOptions& options);
+
+/// The generated CUDA source of a kernel (for compile-only checks without a GPU).
+std::string generate_cuda_source(const sema::FunctionSource& kernel);
 
 /// Directory holding native/treadle/*.h (set by the front end; defaults to the build tree,
 /// then the install tree, overridable with TREADLE_NATIVE_DIR).
 void set_native_dir(const std::string& dir);
 const std::string& native_dir();
 
-/// Forgets loaded kernels (they stay loaded while launches hold them) and empties the disk
-/// cache.
+/// Empties the disk cache (kernels already loaded stay usable).
 void clear_kernel_cache();
 
 }  // namespace treadle

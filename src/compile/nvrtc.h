@@ -7,9 +7,11 @@
 namespace treadle::nvrtc {
 
 /// True when an NVRTC library could be loaded. Never throws. The library is searched in
-/// TREADLE_NVRTC (a file), CUDA_HOME / CUDA_PATH (lib64, lib), /usr/local/cuda/lib64, the
-/// `nvidia-cuda-nvrtc` pip package (nvidia/cuda_nvrtc/lib in site-packages) and the plain
-/// sonames (libnvrtc.so.13, .12, .11, libnvrtc.so).
+/// TREADLE_NVRTC (a file; when set, nothing else is tried and a failure is reported), then
+/// CUDA_HOME / CUDA_PATH (lib64, lib), /usr/local/cuda/lib64, the `nvidia-cuda-nvrtc` pip
+/// package (nvidia/cu13/lib or nvidia/cuda_nvrtc/lib in the site-packages found by walking up
+/// from the binary treadle is linked into), $CONDA_PREFIX/lib, and the plain sonames
+/// (libnvrtc.so.13, .12, .11.2, libnvrtc.so) for the dynamic loader. Loaded once per process.
 bool is_available();
 /// Why NVRTC is unavailable (empty when available).
 std::string unavailable_reason();

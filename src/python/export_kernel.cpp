@@ -7,6 +7,7 @@
 
 #include "compile/compile_kernel.h"
 #include "compile/kernel_cache.h"
+#include "compile/nvrtc.h"
 #include "exports.h"
 #include "runtime/launch.h"
 #include "sema/builtins.h"
@@ -97,11 +98,22 @@ private:
     nb::object m_lookup_attr;
 };
 
-KernelHandle compile(nb::tuple descriptor, const std::string& mode) {
+KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::string& device) {
     auto fn = PyResolver::make_function(descriptor);
     treadle::CompileOptions options;
     options.mode = mode;
+    options.device = treadle::Device::parse(device);
     return KernelHandle{treadle::compile_kernel(*fn, options)};
+}
+
+/// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
+/// returns (ok, log). For the compile-only check of every test kernel.
+std::pair<bool, std::string> check_cuda_compile(nb::tuple descriptor, int arch) {
+    auto fn = PyResolver::make_function(descriptor);
+    std::string source = treadle::generate_cuda_source(*fn);
+    treadle::nvrtc::Result r =
+        treadle::nvrtc::compile(source, fn->source->path, arch, {treadle::native_dir()}, {});
+    return {r.ok, r.log};
 }
 
 std::vector<int64_t> launch_dims(nb::handle dim) {
@@ -136,19 +148,18 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args) {
         large.resize(k.params_size);
         block = large.data();
     }
-    treadle::Device cpu = treadle::Device::cpu();
     for (size_t i = 0; i < n; ++i) {
         const treadle::KernelParam& p = k.params[i];
         nb::handle o = args[i];
         if (p.type->is_array()) {
             if (o.is_none()) {
-                treadle::pack_array(block, k, p, treadle::Array(), cpu);
+                treadle::pack_array(block, k, p, treadle::Array(), k.device);
                 continue;
             }
             treadle::Array* a = nullptr;
             if (!nb::try_cast<treadle::Array*>(o, a) || !a)
                 type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
-            treadle::pack_array(block, k, p, *a, cpu);
+            treadle::pack_array(block, k, p, *a, k.device);
             continue;
         }
         PyObject* po = o.ptr();
@@ -179,6 +190,10 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args) {
             type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
         }
     }
+    if (k.device.is_cuda()) {
+        treadle::run_cuda(k, bounds, block);  // asynchronous: no need to drop the GIL
+        return;
+    }
     nb::gil_scoped_release release;
     treadle::run_cpu(k, bounds, block);
 }
@@ -193,12 +208,16 @@ void export_kernel(nb::module_& m) {
         .def_prop_ro("from_cache", [](const KernelHandle& h) { return h.k->from_cache; })
         .def_prop_ro("compile_seconds", [](const KernelHandle& h) { return h.k->compile_seconds; })
         .def_prop_ro("tid_arity", [](const KernelHandle& h) { return h.k->tid_arity; })
+        .def_prop_ro("device", [](const KernelHandle& h) { return h.k->device.alias(); })
         .def_prop_ro("params", [](const KernelHandle& h) {
             std::vector<std::pair<std::string, std::string>> out;
             for (const auto& p : h.k->params) out.emplace_back(p.name, treadle::sema::type_spec(p.type));
             return out;
         });
+    m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"));
+    m.def("nvrtc_available", &treadle::nvrtc::is_available);
     m.def("compile_kernel", &compile, nb::arg("descriptor"), nb::arg("mode"),
+          nb::arg("device") = "cpu",
           "Compiles a kernel described by a ('func', key, name, source, file, line, True, "
           "lookup, lookup_attr) tuple.");
     m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim"), nb::arg("args"),

@@ -2,7 +2,9 @@
 #include "runtime/launch.h"
 
 #include <cstring>
+#include <vector>
 
+#include "runtime/cuda.h"
 #include "runtime/thread_pool.h"
 #include "treadle/error.h"
 
@@ -133,6 +135,40 @@ void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* pa
     if (bounds.size == 0) return;
     RunContext ctx{k.cpu_entry, params, &bounds};
     cpu_pool().parallel_for(bounds.size, run_range, &ctx);
+}
+
+void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+              void* stream) {
+    if (bounds.size == 0) return;
+    // Parameter buffer: wp::launch_bounds_t at 0, then the kernel's parameter struct at 32
+    // (an empty struct still occupies one byte). The driver rejects a buffer longer than the
+    // parameters, so it ends at the last member, without the struct's tail padding.
+    alignas(16) uint8_t small[1024];
+    std::vector<uint8_t> large;
+    size_t struct_size =
+        k.params.empty() ? 1 : k.params.back().offset + k.params.back().type->size;
+    size_t total = sizeof(LaunchBounds) + struct_size;
+    uint8_t* buffer = small;
+    if (total > sizeof(small)) {
+        large.resize(total);
+        buffer = large.data();
+    }
+    std::memcpy(buffer, &bounds, sizeof(bounds));
+    if (k.params.empty())
+        buffer[sizeof(bounds)] = 0;
+    else
+        std::memcpy(buffer + sizeof(bounds), params, struct_size);
+    int64_t blocks = (bounds.size + k_cuda_block_dim - 1) / k_cuda_block_dim;
+    if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest
+    cuda::launch(k.device.ordinal(), k.cuda_function, (unsigned)blocks, k_cuda_block_dim, buffer,
+                 total, stream);
+}
+
+void run(const CompiledKernel& k, const LaunchBounds& bounds, const void* params, void* stream) {
+    if (k.device.is_cuda())
+        run_cuda(k, bounds, params, stream);
+    else
+        run_cpu(k, bounds, params);
 }
 
 }  // namespace treadle

@@ -36,4 +36,16 @@ void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, d
 /// returns when every index has run.
 void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params);
 
+/// Threads per block of CUDA launches.
+inline constexpr unsigned k_cuda_block_dim = 256;
+
+/// Enqueues the kernel on its CUDA device's stream (asynchronous): the bounds and the
+/// parameter block are copied into the launch buffer, so `params` may be reused at once.
+void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+              void* stream = nullptr);
+
+/// Runs on the kernel's device (CPU: synchronously; CUDA: enqueued on `stream`).
+void run(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+         void* stream = nullptr);
+
 }  // namespace treadle

@@ -1,0 +1,152 @@
+"""CUDA benchmarks: launch overhead against the driver floor and peers, graph-free saxpy
+bandwidth against nvcc, compile/load times. Prints JSON lines. Needs a GPU:
+
+    PYTHONPATH=python python3 benchmarks/bench_cuda.py [--reference path/to/cuda_reference]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+import numpy as np
+
+import treadle as wp
+
+
+def emit(**record):
+    print(json.dumps(record), flush=True)
+
+
+@wp.kernel
+def empty0():
+    i = wp.tid()
+
+
+@wp.kernel
+def mixed12(a: wp.array(dtype=float), b: wp.array(dtype=float), c: wp.array(dtype=float),
+            d: wp.array(dtype=float), n0: int, n1: int, n2: int, s0: float, s1: float,
+            s2: float, s3: float, big: wp.int64):
+    i = wp.tid()
+
+
+@wp.kernel
+def saxpy(a: float, x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = a * x[i] + y[i]
+
+
+def time_loop(fn, iters=20000, reps=5, sync=None):
+    best = float("inf")
+    for _ in range(reps):
+        if sync:
+            sync()
+        t0 = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        t1 = time.perf_counter()
+        best = min(best, (t1 - t0) / iters)
+    if sync:
+        sync()
+    return best * 1e6
+
+
+def launch_overhead(dev):
+    a = wp.zeros(1, dtype=wp.float32, device=dev)
+    args12 = [a, a, a, a, 1, 2, 3, 1.0, 2.0, 3.0, 4.0, 5]
+    wp.launch(empty0, dim=1, inputs=[], device=dev)
+    wp.launch(mixed12, dim=1, inputs=args12, device=dev)
+    sync = wp.synchronize
+    us0 = time_loop(lambda: wp.launch(empty0, dim=1, inputs=[], device=dev), sync=sync)
+    emit(bench="launch_overhead", impl="treadle wp.launch", args=0, us=round(us0, 3))
+    us12 = time_loop(lambda: wp.launch(mixed12, dim=1, inputs=args12, device=dev), sync=sync)
+    emit(bench="launch_overhead", impl="treadle wp.launch", args=12, us=round(us12, 3))
+    try:
+        import cupy as cp
+
+        k = cp.RawKernel(r'extern "C" __global__ void e() {}', "e")
+        k((1,), (32,), ())
+        emit(bench="launch_overhead", impl="cupy RawKernel", args=0,
+             us=round(time_loop(lambda: k((1,), (32,), ()), sync=cp.cuda.runtime.deviceSynchronize), 3))
+    except Exception as e:  # noqa: BLE001 - a peer missing is not a failure
+        emit(bench="launch_overhead", impl="cupy RawKernel", error=str(e)[:200])
+    try:
+        import torch
+
+        t = torch.zeros(1, device="cuda")
+        t.add_(1.0)
+        emit(bench="launch_overhead", impl="torch add_ (1 element)", args=2,
+             us=round(time_loop(lambda: t.add_(1.0), sync=torch.cuda.synchronize), 3))
+    except Exception as e:  # noqa: BLE001
+        emit(bench="launch_overhead", impl="torch add_", error=str(e)[:200])
+
+
+def saxpy_bandwidth(dev):
+    n = 1 << 28
+    x = wp.zeros(n, dtype=wp.float32, device=dev)
+    y = wp.zeros(n, dtype=wp.float32, device=dev)
+    x.fill_(1.0)
+    wp.launch(saxpy, dim=n, inputs=[2.0, x, y], device=dev)
+    wp.synchronize()
+    times = []
+    for _ in range(10):
+        t0 = time.perf_counter()
+        wp.launch(saxpy, dim=n, inputs=[2.0, x, y], device=dev)
+        wp.synchronize()
+        times.append(time.perf_counter() - t0)
+    s = sorted(times)[len(times) // 2]
+    emit(bench="saxpy_2p28", impl="treadle", ms=round(s * 1e3, 4), gb_s=round(12 * n / s / 1e9, 1),
+         note="host-timed including launch and synchronize")
+    check = y.numpy()[:: n // 7]
+    assert np.all(check == 2.0 * 11), check  # 11 launches of y += 2 * 1
+
+
+CHILD = textwrap.dedent(
+    """
+    import json, time, treadle as wp
+    @wp.kernel
+    def saxpy(a: float, x: wp.array(dtype=float), y: wp.array(dtype=float)):
+        i = wp.tid()
+        y[i] = a * x[i] + y[i]
+    wp.init()
+    t0 = time.perf_counter()
+    h = saxpy._compile("cuda:0")
+    print(json.dumps({"ms": (time.perf_counter() - t0) * 1e3, "from_cache": h.from_cache}))
+    """
+)
+
+
+def compile_times():
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "k.py")
+        with open(script, "w") as f:
+            f.write(CHILD)
+        env = dict(os.environ, TREADLE_CACHE_DIR=os.path.join(d, "cache"))
+        for label in ("cold_compile_saxpy", "warm_load_saxpy"):
+            out = subprocess.run([sys.executable, script], env=env, check=True,
+                                 capture_output=True, text=True).stdout
+            r = json.loads(out.strip().splitlines()[-1])
+            emit(bench=label, device="cuda:0", ms=round(r["ms"], 2), from_cache=r["from_cache"])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reference", help="the built cuda_reference binary")
+    args = parser.parse_args()
+    wp.init()
+    dev = "cuda:0"
+    emit(bench="device", name=wp.get_device(dev).name)
+    compile_times()
+    launch_overhead(dev)
+    saxpy_bandwidth(dev)
+    if args.reference:
+        print(subprocess.run([args.reference], check=True, capture_output=True, text=True).stdout,
+              end="", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+// benchmarks/cuda_reference.cu -- hand-written CUDA baselines for bench_cuda.py: the raw
+// cuLaunchKernel floor for an empty kernel, and saxpy compiled by nvcc.
+// Build: nvcc -O3 -arch=sm_90 -o cuda_reference cuda_reference.cu -lcuda
+// Prints JSON lines.
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#define CHECK(x)                                                                    \
+    do {                                                                            \
+        auto r = (x);                                                               \
+        if (r != 0) {                                                               \
+            std::fprintf(stderr, "%s failed: %d (line %d)\n", #x, (int)r, __LINE__); \
+            return 1;                                                               \
+        }                                                                           \
+    } while (0)
+
+__global__ void empty_kernel() {}
+
+__global__ void mixed_kernel(float* a, float* b, float* c, float* d, int n0, int n1, int n2,
+                             float s0, float s1, float s2, float s3, long long big) {}
+
+__global__ void saxpy(long long n, float a, const float* __restrict__ x, float* __restrict__ y) {
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+
+int main() {
+    CHECK(cudaFree(nullptr));  // create the primary context
+    CUfunction empty, mixed;
+    CHECK(cudaGetFuncBySymbol(&empty, (const void*)empty_kernel));
+    CHECK(cudaGetFuncBySymbol(&mixed, (const void*)mixed_kernel));
+    const int iters = 20000;
+    for (int variant = 0; variant < 2; ++variant) {
+        float* p = nullptr;
+        int n = 1;
+        float s = 1.0f;
+        long long big = 1;
+        void* args[] = {&p, &p, &p, &p, &n, &n, &n, &s, &s, &s, &s, &big};
+        CUfunction f = variant ? mixed : empty;
+        void** params = variant ? args : nullptr;
+        double best = 1e9;
+        for (int rep = 0; rep < 5; ++rep) {
+            CHECK(cuCtxSynchronize());
+            auto t0 = std::chrono::steady_clock::now();
+            for (int i = 0; i < iters; ++i) CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, params, nullptr));
+            auto t1 = std::chrono::steady_clock::now();
+            CHECK(cuCtxSynchronize());
+            best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count() / iters);
+        }
+        std::printf("{\"bench\": \"launch_overhead\", \"impl\": \"raw cuLaunchKernel (C++)\", "
+                    "\"args\": %d, \"us\": %.3f}\n", variant ? 12 : 0, best);
+    }
+    const long long n = 1LL << 28;
+    float *x, *y;
+    CHECK(cudaMalloc(&x, n * 4));
+    CHECK(cudaMalloc(&y, n * 4));
+    CHECK(cudaMemset(x, 0, n * 4));
+    CHECK(cudaMemset(y, 0, n * 4));
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    std::vector<float> ms;
+    for (int rep = 0; rep < 12; ++rep) {
+        cudaEventRecord(e0);
+        saxpy<<<(unsigned)((n + 255) / 256), 256>>>(n, 2.0f, x, y);
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+        float t;
+        cudaEventElapsedTime(&t, e0, e1);
+        if (rep >= 2) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    float med = ms[ms.size() / 2];
+    std::printf("{\"bench\": \"saxpy_2p28\", \"impl\": \"nvcc\", \"ms\": %.4f, \"gb_s\": %.1f}\n",
+                med, 12.0 * n / (med * 1e-3) / 1e9);
+    return 0;
+}

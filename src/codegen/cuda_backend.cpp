@@ -1,0 +1,39 @@
+// src/codegen/cuda_backend.cpp -- the CUDA back end: prologue and the grid-stride entry point
+#include "codegen/emitter.h"
+
+namespace treadle::codegen {
+
+namespace {
+
+class CudaBackend final : public Backend {
+public:
+    const char* name() const override { return "cuda"; }
+
+    std::string prologue() const override { return "#include \"treadle/cuda.h\"\n"; }
+
+    bool layout_asserts() const override { return false; }
+
+    const char* function_qualifier() const override { return "static __device__ inline"; }
+
+    std::string entry(const ir::Function& kernel, const std::string& params_struct,
+                      const std::string& body_name) const override {
+        (void)kernel;
+        // 64-bit indices: launches may exceed 2^31 threads in total.
+        return std::string("extern \"C\" __global__ void ") + k_cuda_entry_symbol +
+               "(wp::launch_bounds_t bounds, " + params_struct + " params) {\n"
+               "    const wp::int64 stride = (wp::int64)blockDim.x * gridDim.x;\n"
+               "    for (wp::int64 index = (wp::int64)blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "         index < bounds.size; index += stride)\n"
+               "        " + body_name + "(params, index, bounds);\n"
+               "}\n";
+    }
+};
+
+}  // namespace
+
+const Backend& cuda_backend() {
+    static const CudaBackend backend;
+    return backend;
+}
+
+}  // namespace treadle::codegen
