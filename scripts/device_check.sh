@@ -20,7 +20,7 @@ if [ -f tests/cpp/cuda/device_smoke.cpp ]; then
 fi
 
 echo "== Python tests"
-PYTHONPATH=python python3 -m pytest -q -x tests/python 2>&1 | tee "$out/pytest.log" | tail -15
+PYTHONPATH=python python3 -m pytest -q tests/python 2>&1 | tee "$out/pytest.log" | tail -15
 
 echo "== benchmarks"
 PYTHONPATH=python python3 benchmarks/bench_cpu.py 2>&1 | tee "$out/bench_cpu.jsonl" | tail -4

@@ -9,6 +9,8 @@ from . import _treadle, config
 
 _native_dir_set = False
 _module_options = {}
+# [n], bumped whenever module options change, so launch caches keyed on it go stale.
+options_generation = [0]
 
 
 def _ensure_native_dir():
@@ -114,6 +116,8 @@ class Kernel(Function):
         if enable_backward is not None:
             self.options["enable_backward"] = enable_backward
         self._compiled = {}
+        # launch() fast path: (device argument, config.mode, options generation) -> handle
+        self._launch_cache = {}
 
     def _descriptor(self, is_kernel=True):
         return super()._descriptor(is_kernel=True)
@@ -226,6 +230,7 @@ def set_module_options(options, module=None):
     elif not isinstance(module, str):
         module = module.__name__
     _module_options.setdefault(module, {}).update(options)
+    options_generation[0] += 1
 
 
 def get_module_options(module=None):

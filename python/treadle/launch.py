@@ -3,9 +3,10 @@
 import gc
 import sys
 
-from . import _treadle
+from . import _treadle, config
+from . import context as _context
 from .context import get_device
-from .kernel import Kernel
+from .kernel import Kernel, options_generation
 
 
 def launch(
@@ -24,17 +25,31 @@ def launch(
     block_dim=256,
 ):
     """Runs `kernel` once for every index of `dim` (an int or a tuple of up to 4 ints)."""
-    if not isinstance(kernel, Kernel):
-        raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
     if adjoint:
         raise RuntimeError(
-            f"launch(): kernel '{kernel.__name__}': adjoint launches need automatic "
-            "differentiation, which this version of treadle does not provide"
+            f"launch(): kernel '{getattr(kernel, '__name__', kernel)}': adjoint launches need "
+            "automatic differentiation, which this version of treadle does not provide"
         )
+    # The hot path: one dict lookup finds the compiled kernel for this device argument.
+    if device is None:
+        current = _context._local.__dict__.get("device") or _context._default_device
+        device = current.alias if current is not None else None
+    try:
+        handle = kernel._launch_cache[(device, config.mode, options_generation[0])]
+    except (KeyError, AttributeError, TypeError):
+        handle = _resolve(kernel, device)
+    _treadle.launch(handle, dim, [*inputs, *outputs] if outputs else inputs)
+
+
+def _resolve(kernel, device):
+    """The compiled kernel for `device` (compiling it if needed), remembered for launch()."""
+    if not isinstance(kernel, Kernel):
+        raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
     alias = get_device(device).alias
     handle = kernel._compiled.get((alias, kernel._mode())) or kernel._compile(alias)
-    args = list(inputs) + list(outputs) if outputs else inputs
-    _treadle.launch(handle, dim, args)
+    if device is not None:
+        kernel._launch_cache[(device, config.mode, options_generation[0])] = handle
+    return handle
 
 
 def load_module(module=None, device=None, recursive=False):
