@@ -216,6 +216,9 @@ void export_kernel(nb::module_& m) {
         });
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"));
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
+    m.def("cuda_source", [](nb::tuple descriptor) {
+        return treadle::generate_cuda_source(*PyResolver::make_function(descriptor));
+    }, nb::arg("descriptor"), "The generated CUDA source of a kernel (no GPU needed).");
     m.def("compile_kernel", &compile, nb::arg("descriptor"), nb::arg("mode"),
           nb::arg("device") = "cpu",
           "Compiles a kernel described by a ('func', key, name, source, file, line, True, "
