@@ -19,6 +19,10 @@ if [ -f tests/cpp/cuda/device_smoke.cpp ]; then
         ./build-device/device_smoke 2>&1 | tail -5
 fi
 
+echo "== C++ example on the GPU"
+g++ -std=c++20 -O2 -Iinclude examples/saxpy/main.cpp build-device/libtreadle.a -ldl -lpthread \
+    -o build-device/saxpy_example && ./build-device/saxpy_example examples/saxpy/kernels.py cuda:0
+
 echo "== Python tests"
 PYTHONPATH=python python3 -m pytest -q tests/python 2>&1 | tee "$out/pytest.log" | tail -15
 

@@ -43,8 +43,10 @@ public:
     explicit Kernel(std::shared_ptr<const CompiledKernel> compiled);
 
     const std::string& name() const;
-    /// Launches over `dim` (1 to 4 dimensions) and waits for completion. Throws
-    /// treadle::Error (Type/Value) naming the kernel and parameter for a bad argument.
+    /// Launches over `dim` (1 to 4 dimensions) on the kernel's device: on the CPU it returns
+    /// when the work is done; on CUDA it is enqueued on the device's stream (see
+    /// synchronize()). Throws treadle::Error (Type/Value) naming the kernel and parameter for
+    /// a bad argument; arrays must be on the kernel's device.
     void launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const;
 
     template <typename... Args>
@@ -74,8 +76,8 @@ public:
     static Module load_string(const std::string& source, const std::string& name = "<string>",
                               ModuleOptions options = {});
 
-    /// The kernel `name`, compiled for the CPU (cached after the first call).
-    Kernel kernel(const std::string& name) const;
+    /// The kernel `name`, compiled for `device` (cached per device after the first call).
+    Kernel kernel(const std::string& name, Device device = Device::cpu()) const;
     /// Names of the module's @wp.kernel definitions, in file order.
     std::vector<std::string> kernel_names() const;
 
@@ -84,6 +86,10 @@ public:
 private:
     std::shared_ptr<Impl> m_impl;
 };
+
+/// Waits for all work queued on `device` (a no-op on the CPU). Errors of earlier asynchronous
+/// kernels (an illegal address, say) are thrown here as treadle::Error.
+void synchronize(Device device);
 
 /// Sets the folder that holds the native headers (treadle/core.h ...) used to build kernels.
 void set_native_dir(const std::string& dir);

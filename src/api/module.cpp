@@ -19,7 +19,7 @@ struct Module::Impl {
     ModuleOptions options;
     std::shared_ptr<ModuleResolver> resolver;
     std::mutex mutex;
-    std::map<std::string, Kernel> compiled;
+    std::map<std::string, Kernel> compiled;  ///< by name@device
 };
 
 Kernel::Kernel(std::shared_ptr<const CompiledKernel> compiled) : m_compiled(std::move(compiled)) {}
@@ -52,7 +52,6 @@ void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg
         }
     }
     run(k, bounds, block.data());
-    if (k.device.is_cuda()) cuda::synchronize(k.device.ordinal());
 }
 
 Module Module::load_string(const std::string& source, const std::string& name,
@@ -74,18 +73,24 @@ Module Module::load_file(const std::string& path, ModuleOptions options) {
     return load_string(text.str(), path, std::move(options));
 }
 
-Kernel Module::kernel(const std::string& name) const {
+Kernel Module::kernel(const std::string& name, Device device) const {
     std::lock_guard<std::mutex> lock(m_impl->mutex);
-    auto it = m_impl->compiled.find(name);
+    std::string key = name + "@" + device.alias();
+    auto it = m_impl->compiled.find(key);
     if (it != m_impl->compiled.end()) return it->second;
     auto fn = m_impl->resolver->function(name);
     if (!fn || !fn->is_kernel)
         throw Error(ErrorKind::Value, "Module::kernel(): the module has no kernel named '" + name + "'");
     CompileOptions options;
     options.mode = m_impl->options.mode;
+    options.device = device;
     Kernel k(compile_kernel(*fn, options));
-    m_impl->compiled.emplace(name, k);
+    m_impl->compiled.emplace(key, k);
     return k;
+}
+
+void synchronize(Device device) {
+    if (device.is_cuda()) cuda::synchronize(device.ordinal());
 }
 
 std::vector<std::string> Module::kernel_names() const { return m_impl->resolver->kernels(); }

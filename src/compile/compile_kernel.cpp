@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
-#include <map>
+#include <set>
 #include <mutex>
 #include <sstream>
 
@@ -72,6 +72,14 @@ const std::string& native_hash() {
     hash = to_hex(digest.data(), digest.size());
     dir_hashed = g_native_dir;
     return hash;
+}
+
+/// A copy of `label` that lives until the process ends (one per distinct kernel and device).
+const char* intern_label(const std::string& label) {
+    static std::mutex mutex;
+    static std::set<std::string>* labels = new std::set<std::string>();  // never freed
+    std::lock_guard<std::mutex> lock(mutex);
+    return labels->insert(label).first->c_str();
 }
 
 bool debug_codegen() {
@@ -268,6 +276,10 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
     result->name = program->kernel->name;
     result->device = options.device;
     result->tid_arity = program->kernel->tid_arity;
+    result->label = intern_label("'" + result->name + "' (" + kernel.source->path + ":" +
+                                 std::to_string(kernel.def ? kernel.def->span.line
+                                                           : kernel.source->first_line) +
+                                 ") on " + options.device.alias());
     std::vector<codegen::ParamLayout> layout;
     result->params_size = codegen::layout_params(*program->kernel, layout);
     for (const auto& p : layout) result->params.push_back(KernelParam{p.name, p.type, p.offset});

@@ -33,6 +33,9 @@ struct CompiledKernel {
     bool from_cache = false;    ///< loaded from the disk cache rather than built
     double compile_seconds = 0; ///< host compiler time when built
     Device device;              ///< where it runs
+    /// "'name' (file:line) on device", interned for the process's lifetime so a fault report
+    /// can name the kernel even after the CompiledKernel is gone.
+    const char* label = "";
     int arch = 0;               ///< CUDA: compute capability as major*10+minor
     std::shared_ptr<DynamicLibrary> library;  ///< CPU: the loaded shared object
     CpuEntry cpu_entry = nullptr;

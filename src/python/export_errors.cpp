@@ -5,6 +5,7 @@
 #include <string>
 
 #include "exports.h"
+#include "runtime/launch.h"
 #include "treadle/error.h"
 
 namespace {
@@ -52,9 +53,17 @@ void translate(const std::exception_ptr& p, void*) {
             case treadle::ErrorKind::Launch:
                 PyErr_SetString(g_launch_error, e.what());
                 return;
-            case treadle::ErrorKind::Runtime:
-                PyErr_SetString(PyExc_RuntimeError, e.what());
+            case treadle::ErrorKind::Runtime: {
+                // A fault of an earlier asynchronous kernel surfaces at a later synchronising
+                // call: name the kernel that most probably caused it.
+                std::string text = e.what();
+                if (text.find("CUDA_ERROR_") != std::string::npos) {
+                    std::string last = treadle::last_cuda_launch();
+                    if (!last.empty()) text += " (the most recent kernel launch was " + last + ")";
+                }
+                PyErr_SetString(PyExc_RuntimeError, text.c_str());
                 return;
+            }
         }
         PyErr_SetString(PyExc_RuntimeError, e.what());
     }

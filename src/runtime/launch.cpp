@@ -1,6 +1,7 @@
 // src/runtime/launch.cpp -- argument packing and CPU execution of compiled kernels
 #include "runtime/launch.h"
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -137,9 +138,19 @@ void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* pa
     cpu_pool().parallel_for(bounds.size, run_range, &ctx);
 }
 
+namespace {
+std::atomic<const char*> g_last_cuda_label{nullptr};  ///< interned; see CompiledKernel::label
+}  // namespace
+
+std::string last_cuda_launch() {
+    const char* label = g_last_cuda_label.load(std::memory_order_acquire);
+    return label ? label : "";
+}
+
 void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
               void* stream) {
     if (bounds.size == 0) return;
+    g_last_cuda_label.store(k.label, std::memory_order_relaxed);
     // Parameter buffer: wp::launch_bounds_t at 0, then the kernel's parameter struct at 32
     // (an empty struct still occupies one byte). The driver rejects a buffer longer than the
     // parameters, so it ends at the last member, without the struct's tail padding.

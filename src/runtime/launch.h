@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compile/compile_kernel.h"
@@ -43,6 +44,10 @@ inline constexpr unsigned k_cuda_block_dim = 256;
 /// parameter block are copied into the launch buffer, so `params` may be reused at once.
 void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
               void* stream = nullptr);
+
+/// The label ("'name' (file:line) on cuda:N") of the most recent CUDA launch of this process,
+/// or "" when there was none: names the kernel behind an asynchronous fault.
+std::string last_cuda_launch();
 
 /// Runs on the kernel's device (CPU: synchronously; CUDA: enqueued on `stream`).
 void run(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
