@@ -112,8 +112,8 @@ std::string printf_arg(const Type* t, const std::string& v) {
 
 class FunctionEmitter {
 public:
-    FunctionEmitter(const ir::Function& f, const Backend& backend, Text& out)
-        : m_f(f), m_backend(backend), m_out(out) {}
+    FunctionEmitter(const ir::Function& f, const Backend& backend, Text& out, bool checked)
+        : m_f(f), m_backend(backend), m_out(out), m_checked(checked) {}
 
     std::string var(VarId v) const {
         const ir::Var& x = m_f.vars[v];
@@ -147,6 +147,18 @@ private:
         m_out << "#line " << line << " " << c_string(m_f.source ? m_f.source->path : "") << "\n";
     }
 
+    /// ", \"file\", line, \"function\"": where a checked access reports a bad index.
+    std::string check_site(const Instr& in) const {
+        return ", " + c_string(m_f.source ? m_f.source->path : "") + ", " +
+               std::to_string(in.line) + ", " + c_string(m_f.name);
+    }
+
+    /// The address of element args[0][args[1..n)] (checked in checked mode).
+    std::string element_address(const Instr& in, size_t n) const {
+        return std::string(m_checked ? "wp::address_checked(" : "wp::address(") + args(in, 0, n) +
+               (m_checked ? check_site(in) : "") + ")";
+    }
+
     std::string args(const Instr& in, size_t from = 0, size_t to = (size_t)-1) const {
         std::string s;
         for (size_t i = from; i < in.args.size() && i < to; ++i)
@@ -171,6 +183,13 @@ private:
                       << var(in.args[0]) << ");\n";
                 break;
             case InstrKind::Call:
+                if (m_checked && !in.args.empty() && m_f.type_of(in.args[0])->is_array()) {
+                    // atomics on an array element: the pointer form on a checked address
+                    m_out << dst << " = wp::" << in.callee << "("
+                          << element_address(in, in.args.size() - 1) << ", "
+                          << var(in.args.back()) << ");\n";
+                    break;
+                }
                 m_out << dst << " = wp::" << in.callee << "(" << args(in) << ");\n";
                 break;
             case InstrKind::Compare:
@@ -212,15 +231,23 @@ private:
                 }
                 break;
             case InstrKind::Load:
-                m_out << dst << " = wp::load(" << args(in) << ");\n";
+                if (m_checked)
+                    m_out << dst << " = *" << element_address(in, in.args.size()) << ";\n";
+                else
+                    m_out << dst << " = wp::load(" << args(in) << ");\n";
                 break;
             case InstrKind::Store:
-                m_out << "wp::store(" << args(in) << ");\n";
+                if (m_checked)
+                    m_out << "*" << element_address(in, in.args.size() - 1) << " = "
+                          << var(in.args.back()) << ";\n";
+                else
+                    m_out << "wp::store(" << args(in) << ");\n";
                 break;
             case InstrKind::View: {
                 std::string v = var(in.args[0]);
                 for (size_t i = 1; i < in.args.size(); ++i)
-                    v = "wp::view(" + v + ", " + var(in.args[i]) + ")";
+                    v = (m_checked ? "wp::view_checked(" : "wp::view(") + v + ", " +
+                        var(in.args[i]) + (m_checked ? check_site(in) : "") + ")";
                 m_out << dst << " = " << v << ";\n";
                 break;
             }
@@ -286,11 +313,12 @@ private:
     const ir::Function& m_f;
     const Backend& m_backend;
     Text& m_out;
+    bool m_checked;
     int m_line = -1;
 };
 
-void emit_function(const ir::Function& f, const Backend& backend, Text& out) {
-    FunctionEmitter fe(f, backend, out);
+void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked) {
+    FunctionEmitter fe(f, backend, out, checked);
     const Type* rt = f.return_type;
     std::string ret = (rt->is_void() || rt->is_tuple()) ? "void" : rt->c_name;
     out << backend.function_qualifier() << " " << ret << " " << f.c_name << "(";
@@ -307,7 +335,7 @@ void emit_function(const ir::Function& f, const Backend& backend, Text& out) {
     out << "}\n\n";
 }
 
-void emit_kernel(const ir::Function& k, const Backend& backend, Text& out) {
+void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool checked) {
     std::vector<ParamLayout> layout;
     size_t size = layout_params(k, layout);
     std::string params = "params_" + k.c_name;
@@ -325,7 +353,7 @@ void emit_kernel(const ir::Function& k, const Backend& backend, Text& out) {
         out << "static_assert(sizeof(" << params << ") == " << size << ", \"parameter size\");\n";
     out << "\n";
 
-    FunctionEmitter fe(k, backend, out);
+    FunctionEmitter fe(k, backend, out, checked);
     std::string body = k.c_name + "_body";
     out << backend.function_qualifier() << " void " << body << "(const " << params
         << "& params, wp::int64 index, const wp::launch_bounds_t& bounds) {\n";
@@ -341,15 +369,15 @@ void emit_kernel(const ir::Function& k, const Backend& backend, Text& out) {
 
 }  // namespace
 
-std::string generate_source(const ir::Program& program, const Backend& backend) {
+std::string generate_source(const ir::Program& program, const Backend& backend, bool checked) {
     TREADLE_ASSERT(program.kernel != nullptr);
     Text out;
     out << "// generated by treadle: kernel " << program.kernel->name << " (" << backend.name()
         << ")\n";
     out << backend.prologue() << "\n";
     for (const auto& f : program.functions)
-        if (!f->is_kernel) emit_function(*f, backend, out);
-    emit_kernel(*program.kernel, backend, out);
+        if (!f->is_kernel) emit_function(*f, backend, out, checked);
+    emit_kernel(*program.kernel, backend, out, checked);
     return out.str();
 }
 

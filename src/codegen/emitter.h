@@ -53,7 +53,11 @@ inline constexpr const char* k_cpu_entry_symbol = "treadle_cpu_entry";
 /// Name of the CUDA entry function in every generated module.
 inline constexpr const char* k_cuda_entry_symbol = "treadle_cuda_entry";
 
-/// Generates the complete, deterministic C++ source of a program for `backend`.
-std::string generate_source(const ir::Program& program, const Backend& backend);
+/// Generates the complete, deterministic C++ source of a program for `backend`. With
+/// `checked`, every array access goes through wp::address_checked / wp::view_checked, which
+/// record the first out-of-bounds index (kernel, Python file and line, index, shape) for the
+/// runtime to report instead of touching memory outside the array.
+std::string generate_source(const ir::Program& program, const Backend& backend,
+                            bool checked = false);
 
 }  // namespace treadle::codegen

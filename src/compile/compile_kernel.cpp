@@ -210,6 +210,9 @@ void build_cpu(const sema::FunctionSource& kernel, const std::string& mode,
     }
     k.library = std::make_shared<DynamicLibrary>(*binary);
     k.cpu_entry = reinterpret_cast<CpuEntry>(k.library->symbol(codegen::k_cpu_entry_symbol));
+    if (k.checked)
+        k.take_bounds_error =
+            reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_bounds_error"));
 }
 
 void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
@@ -283,7 +286,8 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
     std::vector<codegen::ParamLayout> layout;
     result->params_size = codegen::layout_params(*program->kernel, layout);
     for (const auto& p : layout) result->params.push_back(KernelParam{p.name, p.type, p.offset});
-    result->source = codegen::generate_source(*program, backend);
+    result->checked = options.mode == "checked";
+    result->source = codegen::generate_source(*program, backend, result->checked);
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());

@@ -39,6 +39,9 @@ struct CompiledKernel {
     int arch = 0;               ///< CUDA: compute capability as major*10+minor
     std::shared_ptr<DynamicLibrary> library;  ///< CPU: the loaded shared object
     CpuEntry cpu_entry = nullptr;
+    bool checked = false;                     ///< built in checked mode (bounds checks)
+    /// CPU checked mode: the module's wp_take_bounds_error (see native/treadle/array.h).
+    int (*take_bounds_error)(void* record) = nullptr;
     std::shared_ptr<void> cuda_module;        ///< CUDA: the loaded module (unloaded at the end)
     void* cuda_function = nullptr;            ///< CUDA: the entry's CUfunction
 };

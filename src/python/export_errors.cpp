@@ -41,8 +41,10 @@ void translate(const std::exception_ptr& p, void*) {
                 PyErr_SetString(PyExc_TypeError, e.what());
                 return;
             case treadle::ErrorKind::Value:
-            case treadle::ErrorKind::Bounds:
                 PyErr_SetString(PyExc_ValueError, e.what());
+                return;
+            case treadle::ErrorKind::Bounds:
+                PyErr_SetString(PyExc_IndexError, e.what());
                 return;
             case treadle::ErrorKind::OutOfMemory:
                 PyErr_SetString(PyExc_MemoryError, e.what());

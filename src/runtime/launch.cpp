@@ -130,12 +130,38 @@ void run_range(void* ctx, int64_t begin, int64_t end) {
     auto* c = static_cast<RunContext*>(ctx);
     c->entry(c->params, c->bounds, begin, end);
 }
+
+/// Host mirror of wp::bounds_error_t (native/treadle/array.h).
+struct BoundsRecord {
+    int32_t flag, line, dim, ndim;
+    int32_t index[4], shape[4];
+    char kernel[64];
+    char file[192];
+};
+static_assert(sizeof(BoundsRecord) == 304, "must match wp::bounds_error_t");
+
+[[noreturn]] void throw_bounds_error(const BoundsRecord& r) {
+    auto list = [](const int32_t* v, int n) {
+        std::string s = "(";
+        for (int d = 0; d < n; ++d) s += (d ? ", " : "") + std::to_string(v[d]);
+        return s + (n == 1 ? ",)" : ")");
+    };
+    std::string msg = std::string(r.kernel) + "(): index " + list(r.index, r.ndim) +
+                      " is out of bounds for an array of shape " + list(r.shape, r.ndim) +
+                      " (dimension " + std::to_string(r.dim) + ")";
+    throw Error(ErrorKind::Bounds, msg, SourceLocation{r.file, r.line, 1, ""});
+}
+
 }  // namespace
 
 void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params) {
     if (bounds.size == 0) return;
     RunContext ctx{k.cpu_entry, params, &bounds};
     cpu_pool().parallel_for(bounds.size, run_range, &ctx);
+    if (k.take_bounds_error) {
+        BoundsRecord record{};
+        if (k.take_bounds_error(&record)) throw_bounds_error(record);
+    }
 }
 
 namespace {

@@ -125,7 +125,7 @@ def test_native_errors_map_to_python_exceptions():
     for kind, exc in [
         (TYPE, TypeError),
         (VALUE, ValueError),
-        (BOUNDS, ValueError),
+        (BOUNDS, IndexError),
         (OUT_OF_MEMORY, MemoryError),
         (RUNTIME, RuntimeError),
         (COMPILE, wp._treadle.CompileError),
