@@ -220,21 +220,22 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
     int ordinal = k.device.ordinal();
     const cuda::DeviceInfo& info = cuda::device_info(ordinal);
     k.arch = info.major * 10 + info.minor;
-    if (!nvrtc::is_available())
-        throw Error(ErrorKind::Runtime, k.name + "(): cannot compile for " + k.device.alias() +
-                                            ": " + nvrtc::unavailable_reason());
     const std::string& native = native_dir();
     std::vector<std::string> options;
     if (mode == "debug") options = {"-G", "-lineinfo"};
     else options = {"-lineinfo"};
     std::vector<std::string> parts{k.source, "cuda", mode, std::to_string(k.arch),
-                                   "nvrtc " + nvrtc::version(), native_hash(), TREADLE_VERSION};
+                                   nvrtc::identity(), native_hash(), TREADLE_VERSION};
     parts.insert(parts.end(), options.begin(), options.end());
     k.key = hash_parts(parts);
     const std::string binary_name = "kernel.bin";
     std::optional<std::string> binary = kernel_cache().lookup(k.key, binary_name);
     k.from_cache = binary.has_value();
     if (!binary) {
+        if (!nvrtc::is_available())
+            throw Error(ErrorKind::Runtime, k.name + "(): cannot compile for " +
+                                                k.device.alias() + ": " +
+                                                nvrtc::unavailable_reason());
         binary = build_and_publish(k.key, k.source, binary_name, [&](const std::string& dir) {
             nvrtc::Result r = nvrtc::compile(k.source, kernel.source->path, k.arch, {native},
                                              options);

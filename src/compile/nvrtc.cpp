@@ -2,6 +2,8 @@
 #include "compile/nvrtc.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -267,6 +269,25 @@ std::string unavailable_reason() {
 std::string version() {
     const State& s = state();
     return s.usable ? s.version : std::string();
+}
+
+std::string identity() {
+    static const std::string id = [] {
+        // The file that loading would pick, identified by path, size and modification time:
+        // a kernel cache hit then needs no dlopen of NVRTC (which costs several ms).
+        std::string chosen = env("TREADLE_NVRTC");
+        std::vector<std::string> paths = chosen.empty() ? candidates() : std::vector{chosen};
+        for (const std::string& path : paths) {
+            if (path.find('/') == std::string::npos) break;  // a bare soname: must load
+            struct stat st;
+            char resolved[PATH_MAX];
+            if (::stat(path.c_str(), &st) != 0 || !::realpath(path.c_str(), resolved)) continue;
+            return std::string(resolved) + ":" + std::to_string((long long)st.st_size) + ":" +
+                   std::to_string((long long)st.st_mtime);
+        }
+        return "nvrtc " + version();
+    }();
+    return id;
 }
 
 Result compile(const std::string& source, const std::string& name, int arch,

@@ -18,6 +18,11 @@ std::string unavailable_reason();
 /// "13.0" (major.minor), or "" when unavailable; part of the kernel cache key.
 std::string version();
 
+/// Identifies the NVRTC library that would be used (its resolved path, size and modification
+/// time) without loading it; part of the kernel cache key. Falls back to version() when
+/// the library can only be found through the dynamic loader.
+std::string identity();
+
 struct Result {
     bool ok = false;
     std::string log;     ///< NVRTC's program log (errors and warnings)

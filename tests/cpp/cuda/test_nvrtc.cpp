@@ -169,3 +169,11 @@ TEST(NvrtcLoad, BogusOverrideMakesNvrtcUnavailable) {
 
 }  // namespace
 }  // namespace treadle
+
+TEST(Nvrtc, IdentityNamesTheLibraryWithoutChangingAcrossCalls) {
+    if (!treadle::nvrtc::is_available()) GTEST_SKIP() << "NVRTC not installed";
+    std::string id = treadle::nvrtc::identity();
+    EXPECT_FALSE(id.empty());
+    EXPECT_EQ(id, treadle::nvrtc::identity());
+    EXPECT_NE(id.find("nvrtc"), std::string::npos) << id;
+}
