@@ -258,6 +258,7 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
         }
     });
     k.cuda_function = cuda::get_function(module, codegen::k_cuda_entry_symbol);
+    if (k.checked) k.cuda_bounds_record = cuda::get_global(module, "_ZN2wp12bounds_errorE");
 }
 
 }  // namespace

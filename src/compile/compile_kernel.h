@@ -44,6 +44,7 @@ struct CompiledKernel {
     int (*take_bounds_error)(void* record) = nullptr;
     std::shared_ptr<void> cuda_module;        ///< CUDA: the loaded module (unloaded at the end)
     void* cuda_function = nullptr;            ///< CUDA: the entry's CUfunction
+    void* cuda_bounds_record = nullptr;       ///< CUDA checked mode: wp::bounds_error on device
 };
 
 /// Options that change generated or compiled code (and so are part of the cache key).

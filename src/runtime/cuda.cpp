@@ -277,6 +277,19 @@ FunctionHandle get_function(ModuleHandle module, const std::string& name) {
     return function;
 }
 
+void* get_global(ModuleHandle module, const std::string& name, size_t* size) {
+    drv::CUdeviceptr ptr = 0;
+    size_t bytes = 0;
+    try {
+        TREADLE_CU(cuModuleGetGlobal_v2, &ptr, &bytes, static_cast<drv::CUmodule>(module),
+                   name.c_str());
+    } catch (const Error& e) {
+        rethrow_with(e, "get_global('" + name + "')");
+    }
+    if (size) *size = bytes;
+    return reinterpret_cast<void*>(ptr);
+}
+
 void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block, const void* params,
             size_t params_size, Stream stream) {
     enter(ordinal);

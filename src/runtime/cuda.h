@@ -77,6 +77,9 @@ ModuleHandle load_module(int ordinal, const std::string& image);
 /// Unloads `module`; nullptr and a driver already shut down are ignored.
 void unload_module(int ordinal, ModuleHandle module);
 FunctionHandle get_function(ModuleHandle module, const std::string& name);
+/// The device address (and size, if `size` is given) of the __device__ global `name`
+/// (a mangled C++ name) of a loaded module.
+void* get_global(ModuleHandle module, const std::string& name, size_t* size = nullptr);
 
 /// Launches `function` with one by-value parameter block of `params_size` bytes (passed with
 /// CU_LAUNCH_PARAM_BUFFER_POINTER), `grid` blocks of `block` threads, on `stream`. A grid of

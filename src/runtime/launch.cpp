@@ -197,8 +197,20 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
         std::memcpy(buffer + sizeof(bounds), params, struct_size);
     int64_t blocks = (bounds.size + k_cuda_block_dim - 1) / k_cuda_block_dim;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest
-    cuda::launch(k.device.ordinal(), k.cuda_function, (unsigned)blocks, k_cuda_block_dim, buffer,
-                 total, stream);
+    int ordinal = k.device.ordinal();
+    cuda::launch(ordinal, k.cuda_function, (unsigned)blocks, k_cuda_block_dim, buffer, total,
+                 stream);
+    if (k.cuda_bounds_record) {
+        // checked mode is for debugging: wait, and report the first bad index at once
+        BoundsRecord record{};
+        cuda::copy_device_to_host(ordinal, &record, k.cuda_bounds_record, sizeof(record), stream);
+        cuda::synchronize_stream(ordinal, stream);
+        if (record.flag != 0) {
+            cuda::memset(ordinal, k.cuda_bounds_record, 0, 4, sizeof(record) / 4, stream);
+            cuda::synchronize_stream(ordinal, stream);
+            throw_bounds_error(record);
+        }
+    }
 }
 
 void run(const CompiledKernel& k, const LaunchBounds& bounds, const void* params, void* stream) {
