@@ -14,6 +14,7 @@
 namespace treadle {
 
 struct CompiledKernel;
+class Stream;
 
 /// One launch argument: a scalar of a given type, or an array. Scalars convert to the
 /// parameter's type when that loses nothing essential (an int to a float parameter, a float
@@ -44,9 +45,9 @@ public:
 
     const std::string& name() const;
     /// Launches over `dim` (1 to 4 dimensions) on the kernel's device: on the CPU it returns
-    /// when the work is done; on CUDA it is enqueued on the device's stream (see
-    /// synchronize()). Throws treadle::Error (Type/Value) naming the kernel and parameter for
-    /// a bad argument; arrays must be on the kernel's device.
+    /// when the work is done; on CUDA it is enqueued on the device's current stream (see
+    /// synchronize() and treadle/stream.h). Throws treadle::Error (Type/Value) naming the
+    /// kernel and parameter for a bad argument; arrays must be on the kernel's device.
     void launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const;
 
     template <typename... Args>
@@ -55,6 +56,20 @@ public:
     }
 
     const std::shared_ptr<const CompiledKernel>& compiled() const { return m_compiled; }
+
+    // ---- launches on a chosen CUDA stream (treadle/stream.h) ----
+
+    /// launch() enqueued on `stream`, which must be a stream of the kernel's CUDA device; a
+    /// null Stream means the device's current stream (what launch() without one uses). A CPU
+    /// kernel takes only a null Stream (ErrorKind::Value otherwise).
+    void launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
+                const Stream& stream) const;
+
+    template <typename... Args>
+    void launch_on(const Stream& stream, std::initializer_list<int64_t> dim,
+                   const Args&... args) const {
+        launch(std::vector<int64_t>(dim), std::vector<KernelArg>{KernelArg(args)...}, stream);
+    }
 
 private:
     std::shared_ptr<const CompiledKernel> m_compiled;

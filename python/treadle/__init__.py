@@ -78,6 +78,30 @@ from .context import set_device as set_device
 from .context import synchronize as synchronize
 from .context import synchronize_device as synchronize_device
 
+# --- streams, events, graph capture and memory pools (stream.py) ---------------------------
+from .stream import Event as Event
+from .stream import Graph as Graph
+from .stream import ScopedCapture as ScopedCapture
+from .stream import ScopedMempool as ScopedMempool
+from .stream import ScopedStream as ScopedStream
+from .stream import Stream as Stream
+from .stream import capture_begin as capture_begin
+from .stream import capture_end as capture_end
+from .stream import capture_launch as capture_launch
+from .stream import get_event_elapsed_time as get_event_elapsed_time
+from .stream import get_mempool_release_threshold as get_mempool_release_threshold
+from .stream import get_stream as get_stream
+from .stream import is_mempool_enabled as is_mempool_enabled
+from .stream import is_mempool_supported as is_mempool_supported
+from .stream import record_event as record_event
+from .stream import set_mempool_enabled as set_mempool_enabled
+from .stream import set_mempool_release_threshold as set_mempool_release_threshold
+from .stream import set_stream as set_stream
+from .stream import synchronize_event as synchronize_event
+from .stream import synchronize_stream as synchronize_stream
+from .stream import wait_event as wait_event
+from .stream import wait_stream as wait_stream
+
 # --- utilities -----------------------------------------------------------------------------
 from .utils import ScopedTimer as ScopedTimer
 

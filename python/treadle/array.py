@@ -398,9 +398,10 @@ class array(_treadle.Array):
 
     @property
     def __cuda_array_interface__(self):
-        """The CUDA Array Interface (version 3) of a CUDA array (absent on CPU arrays). Work
-        treadle queues runs on the device's legacy default stream, so ``stream`` is 1: a
-        consumer on another stream synchronises with it before touching the data."""
+        """The CUDA Array Interface (version 3) of a CUDA array (absent on CPU arrays).
+        ``stream`` is 1, the legacy default stream: treadle's default stream of each device is
+        a blocking stream, so a consumer that synchronises with the legacy stream sees its
+        work (after work on a non-blocking stream, synchronise that stream first)."""
         if self._is_null or not self._device_alias.startswith("cuda"):
             raise AttributeError("__cuda_array_interface__ is only available for CUDA arrays")
         return {
@@ -693,7 +694,18 @@ def clone(src, device=None, requires_grad=None, pinned=None):
 def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
     """Copies ``count`` elements (0: as many as fit) from ``src`` to ``dest``, starting at
     flat element offsets; the arrays may be on different devices. With offsets or a count
-    both arrays must be contiguous."""
+    both arrays must be contiguous. CUDA copies are queued on ``stream`` (a wp.Stream, made
+    current on its device for the copy), by default on the device's current stream."""
+    if stream is not None:
+        from .stream import ScopedStream
+
+        with ScopedStream(stream, sync_enter=False):
+            _copy(dest, src, dest_offset, src_offset, count)
+        return
+    _copy(dest, src, dest_offset, src_offset, count)
+
+
+def _copy(dest, src, dest_offset, src_offset, count):
     for name, a in (("dest", dest), ("src", src)):
         if not isinstance(a, array):
             raise TypeError(f"copy(): {name} must be a treadle array, got {type(a).__name__}")

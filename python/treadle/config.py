@@ -41,3 +41,8 @@ lineinfo: bool = False
 
 line_directives: bool = True
 """Map generated code back to Python source lines with #line directives."""
+
+enable_graph_capture_module_load_by_default: bool = True
+"""Compile every kernel for the device before a graph capture begins (capture_begin()'s
+``force_module_load=None``); only with CUDA drivers older than 12.3, which cannot load kernels
+during capture."""

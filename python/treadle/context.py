@@ -52,9 +52,9 @@ class Device:
 
     @property
     def is_mempool_enabled(self):
-        """Whether arrays on this device come from the stream-ordered memory pool (wherever the
-        device supports one)."""
-        return self.is_mempool_supported
+        """Whether arrays on this device come from the stream-ordered memory pool (by default
+        wherever the device supports one; see ``wp.set_mempool_enabled``)."""
+        return self.is_cuda and _treadle.cuda_mempool_enabled(self.ordinal)
 
     @property
     def total_memory(self):
@@ -68,8 +68,22 @@ class Device:
 
     @property
     def is_capturing(self):
-        """Whether a CUDA graph capture is active on this device (treadle does not capture)."""
-        return False
+        """Whether the device's current stream is capturing a CUDA graph."""
+        return self.is_cuda and _treadle.Stream.current(self.alias).is_capturing
+
+    @property
+    def stream(self):
+        """The device's current stream (``wp.get_stream(device)``); assigning one makes it
+        current (``wp.set_stream``). RuntimeError on the CPU."""
+        from .stream import get_stream
+
+        return get_stream(self)
+
+    @stream.setter
+    def stream(self, stream):
+        from .stream import set_stream
+
+        set_stream(stream, self)
 
     @property
     def has_context(self):

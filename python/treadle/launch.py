@@ -24,21 +24,29 @@ def launch(
     max_blocks=0,
     block_dim=256,
 ):
-    """Runs `kernel` once for every index of `dim` (an int or a tuple of up to 4 ints)."""
+    """Runs `kernel` once for every index of `dim` (an int or a tuple of up to 4 ints). On a
+    CUDA device the launch is enqueued on `stream` (a wp.Stream, which also decides the device)
+    or, by default, on the device's current stream."""
     if adjoint:
         raise RuntimeError(
             f"launch(): kernel '{getattr(kernel, '__name__', kernel)}': adjoint launches need "
             "automatic differentiation, which this version of treadle does not provide"
         )
-    # The hot path: one dict lookup finds the compiled kernel for this device argument.
-    if device is None:
-        current = _context._local.__dict__.get("device") or _context._default_device
-        device = current.alias if current is not None else None
+    # The hot path: one dict lookup finds the compiled kernel for this device argument. With
+    # no stream, the native runtime enqueues on the device's current stream (handle 0).
+    if stream is None:
+        handle_of_stream = 0
+        if device is None:
+            current = _context._local.__dict__.get("device") or _context._default_device
+            device = current.alias if current is not None else None
+    else:
+        device = stream.device.alias  # a stream decides the device, as in Warp
+        handle_of_stream = stream.cuda_stream
     try:
         handle = kernel._launch_cache[(device, config.mode, options_generation[0])]
     except (KeyError, AttributeError, TypeError):
         handle = _resolve(kernel, device)
-    _treadle.launch(handle, dim, [*inputs, *outputs] if outputs else inputs)
+    _treadle.launch(handle, dim, [*inputs, *outputs] if outputs else inputs, handle_of_stream)
 
 
 def _resolve(kernel, device):

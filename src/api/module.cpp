@@ -12,6 +12,7 @@
 #include "frontend/parser.h"
 #include "runtime/cuda.h"
 #include "runtime/launch.h"
+#include "treadle/stream.h"
 
 namespace treadle {
 
@@ -30,7 +31,18 @@ const std::string& Kernel::name() const {
 }
 
 void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const {
+    launch(dim, args, Stream());
+}
+
+// ---- launches on a chosen CUDA stream --------------------------------------------------------
+
+void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
+                    const Stream& stream) const {
     if (!m_compiled) throw Error(ErrorKind::Value, "Kernel::launch(): the kernel is empty");
+    if (!stream.is_null() && stream.device() != m_compiled->device)
+        throw Error(ErrorKind::Value, m_compiled->name + "(): launched on a stream of " +
+                                          stream.device().alias() + " but compiled for " +
+                                          m_compiled->device.alias());
     const CompiledKernel& k = *m_compiled;
     if (args.size() != k.params.size())
         throw Error(ErrorKind::Type, k.name + "(): takes " + std::to_string(k.params.size()) +
@@ -51,7 +63,7 @@ void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg
                 break;
         }
     }
-    run(k, bounds, block.data());
+    run(k, bounds, block.data(), stream.handle());
 }
 
 Module Module::load_string(const std::string& source, const std::string& name,

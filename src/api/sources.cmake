@@ -3,3 +3,6 @@ list(APPEND TREADLE_SOURCES
   src/api/module.cpp
   src/api/module_resolver.cpp
 )
+list(APPEND TREADLE_SOURCES
+  src/api/stream.cpp
+)

@@ -133,7 +133,7 @@ std::vector<int64_t> launch_dims(nb::handle dim) {
 
 std::string py_type_name(nb::handle o) { return nb::cast<std::string>(nb::type_name(o.type())); }
 
-void launch(const KernelHandle& h, nb::handle dim, nb::sequence args) {
+void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t stream) {
     const CompiledKernel& k = *h.k;
     size_t n = nb::len(args);
     if (n != k.params.size())
@@ -191,7 +191,8 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args) {
         }
     }
     if (k.device.is_cuda()) {
-        treadle::run_cuda(k, bounds, block);  // asynchronous: no need to drop the GIL
+        // Asynchronous: no need to drop the GIL. Stream 0 is the device's current stream.
+        treadle::run_cuda(k, bounds, block, reinterpret_cast<void*>(stream));
         return;
     }
     nb::gil_scoped_release release;
@@ -224,7 +225,9 @@ void export_kernel(nb::module_& m) {
           "Compiles a kernel described by a ('func', key, name, source, file, line, True, "
           "lookup, lookup_attr) tuple.");
     m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim"), nb::arg("args"),
-          "Packs the arguments and runs the kernel on the CPU.");
+          nb::arg("stream") = 0,
+          "Packs the arguments and runs the kernel: on the CPU, or enqueued on the CUDA stream "
+          "with handle `stream` (0: the device's current stream).");
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });

@@ -13,3 +13,5 @@ void export_device(nb::module_& m);
 void export_array(nb::module_& m);
 /// Kernel compilation and launch.
 void export_kernel(nb::module_& m);
+/// _treadle.Stream, Event, Graph, graph capture and memory pool settings.
+void export_stream(nb::module_& m);

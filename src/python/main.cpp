@@ -7,4 +7,5 @@ NB_MODULE(_treadle, m) {
     export_device(m);
     export_array(m);
     export_kernel(m);
+    export_stream(m);
 }

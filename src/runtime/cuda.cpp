@@ -1,4 +1,4 @@
-// src/runtime/cuda.cpp -- treadle::cuda: devices, primary contexts, memory, modules and launches
+// src/runtime/cuda.cpp -- treadle::cuda: devices, contexts, copies, fills, modules and launches
 #include "runtime/cuda.h"
 
 #include <atomic>
@@ -6,25 +6,14 @@
 #include <mutex>
 
 #include "runtime/cuda_driver.h"
+#include "runtime/cuda_internal.h"
 #include "treadle/error.h"
 
 namespace treadle::cuda {
 
-namespace drv = driver;
+using namespace detail;
 
 namespace {
-
-/// Everything treadle keeps about one device. The context is retained once, on first use,
-/// and never released: the primary context then lives as long as the process.
-struct Device {
-    drv::CUdevice handle = 0;
-
-    std::mutex mutex;                     ///< serialises the two lazy initialisations below
-    std::atomic<bool> info_ready{false};  ///< `info` filled (published with release)
-    DeviceInfo info;
-    std::atomic<drv::CUcontext> context{nullptr};  ///< primary context, once retained
-    drv::CUmemoryPool pool = nullptr;  ///< default pool when stream-ordered allocation is used
-};
 
 struct Devices {
     int count = 0;
@@ -46,18 +35,6 @@ Devices make_devices() {
 Devices& devices() {
     static Devices& d = *new Devices(make_devices());
     return d;
-}
-
-std::string device_name(int ordinal) { return "cuda:" + std::to_string(ordinal); }
-
-/// The device `ordinal`; throws Runtime without CUDA and Value for an ordinal out of range.
-Device& device(int ordinal) {
-    Devices& all = devices();
-    if (ordinal < 0 || ordinal >= all.count) [[unlikely]]
-        throw Error(ErrorKind::Value, "no CUDA device " + device_name(ordinal) + " (" +
-                                          std::to_string(all.count) + " device" +
-                                          (all.count == 1 ? "" : "s") + " present)");
-    return all.list[ordinal];
 }
 
 int attribute(drv::CUdevice handle, int which) {
@@ -89,7 +66,8 @@ const DeviceInfo& info_of(Device& d) {
     return d.info;
 }
 
-/// Retains the primary context of `d` (and finds its default pool) the first time.
+/// Retains the primary context of `d` (and finds its default pool, and creates its default
+/// stream) the first time.
 [[gnu::noinline]] drv::CUcontext retain_context(Device& d) {
     const bool pools = info_of(d).memory_pools;
     std::lock_guard<std::mutex> lock(d.mutex);
@@ -97,13 +75,35 @@ const DeviceInfo& info_of(Device& d) {
     if (context) return context;
     TREADLE_CU(cuDevicePrimaryCtxRetain, &context, d.handle);
     if (pools) TREADLE_CU(cuDeviceGetDefaultMemPool, &d.pool, d.handle);
+    // The default stream belongs to the context, which must be current to create it.
+    TREADLE_CU(cuCtxSetCurrent, context);
+    drv::CUstream stream = nullptr;
+    TREADLE_CU(cuStreamCreate, &stream, 0);
+    d.default_stream = stream;
+    d.current.store(stream, std::memory_order_release);
     d.context.store(context, std::memory_order_release);
     return context;
 }
 
-/// Makes the primary context of `ordinal` current on this thread and returns its device.
-/// The current context is asked of the driver (a thread-local read there) rather than cached
-/// here, so that another library switching contexts on this thread cannot mislead treadle.
+drv::CUdeviceptr address(const void* ptr) { return reinterpret_cast<drv::CUdeviceptr>(ptr); }
+
+}  // namespace
+
+namespace detail {
+
+std::string device_name(int ordinal) { return "cuda:" + std::to_string(ordinal); }
+
+Device& device(int ordinal) {
+    Devices& all = devices();
+    if (ordinal < 0 || ordinal >= all.count) [[unlikely]]
+        throw Error(ErrorKind::Value, "no CUDA device " + device_name(ordinal) + " (" +
+                                          std::to_string(all.count) + " device" +
+                                          (all.count == 1 ? "" : "s") + " present)");
+    return all.list[ordinal];
+}
+
+// The current context is asked of the driver (a thread-local read there) rather than cached
+// here, so that another library switching contexts on this thread cannot mislead treadle.
 Device& enter(int ordinal) {
     Device& d = device(ordinal);
     drv::CUcontext context = d.context.load(std::memory_order_acquire);
@@ -116,18 +116,13 @@ Device& enter(int ordinal) {
     return d;
 }
 
-drv::CUstream stream_of(Stream stream) { return static_cast<drv::CUstream>(stream); }
-drv::CUdeviceptr address(const void* ptr) { return reinterpret_cast<drv::CUdeviceptr>(ptr); }
-
-/// Rethrows `e` (a driver error) with `context` in front, keeping its kind.
-[[noreturn]] void rethrow_with(const Error& e, const std::string& context) {
+void rethrow_with(const Error& e, const std::string& context) {
     throw Error(e.kind(), context + ": " + e.message());
 }
 
-/// True when the last driver error on this thread says the driver has shut down (at exit).
 bool driver_shut_down() { return drv::last_error() == drv::CUDA_ERROR_DEINITIALIZED; }
 
-}  // namespace
+}  // namespace detail
 
 bool is_available() { return drv::try_get() != nullptr; }
 
@@ -149,67 +144,22 @@ void memory_info(int ordinal, size_t& free_bytes, size_t& total_bytes) {
 
 void set_current(int ordinal) { enter(ordinal); }
 
-void* alloc(int ordinal, size_t bytes, Stream stream) {
-    Device& d = enter(ordinal);
-    if (bytes == 0) return nullptr;
-    drv::CUdeviceptr ptr = 0;
-    try {
-        if (d.pool)
-            TREADLE_CU(cuMemAllocAsync, &ptr, bytes, stream_of(stream));
-        else
-            TREADLE_CU(cuMemAlloc_v2, &ptr, bytes);
-    } catch (const Error& e) {
-        if (e.kind() != ErrorKind::OutOfMemory) throw;
-        std::string free_text = "free memory unknown";
-        try {
-            size_t free_bytes = 0, total_bytes = 0;
-            TREADLE_CU(cuMemGetInfo_v2, &free_bytes, &total_bytes);
-            free_text = std::to_string(free_bytes) + " bytes free";
-        } catch (const Error&) {
-        }
-        throw Error(ErrorKind::OutOfMemory, "alloc(): out of memory on " + device_name(ordinal) +
-                                                " allocating " + std::to_string(bytes) +
-                                                " bytes (" + free_text + ")");
-    }
-    return reinterpret_cast<void*>(ptr);
-}
-
-void free(int ordinal, void* ptr, Stream stream) {
-    if (!ptr) return;
-    try {
-        Device& d = enter(ordinal);
-        if (d.pool)
-            TREADLE_CU(cuMemFreeAsync, address(ptr), stream_of(stream));
-        else
-            TREADLE_CU(cuMemFree_v2, address(ptr));
-    } catch (const Error&) {
-        if (!driver_shut_down()) throw;
-    }
-}
-
-void set_release_threshold(int ordinal, uint64_t bytes) {
-    Device& d = enter(ordinal);
-    if (!d.pool) return;
-    uint64_t value = bytes;
-    TREADLE_CU(cuMemPoolSetAttribute, d.pool, drv::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &value);
-}
-
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes, Stream stream) {
-    enter(ordinal);
+    Device& d = enter(ordinal);
     if (bytes == 0) return;
-    TREADLE_CU(cuMemcpyHtoDAsync_v2, address(dst), src, bytes, stream_of(stream));
+    TREADLE_CU(cuMemcpyHtoDAsync_v2, address(dst), src, bytes, resolve(d, stream));
 }
 
 void copy_device_to_host(int ordinal, void* dst, const void* src, size_t bytes, Stream stream) {
-    enter(ordinal);
+    Device& d = enter(ordinal);
     if (bytes == 0) return;
-    TREADLE_CU(cuMemcpyDtoHAsync_v2, dst, address(src), bytes, stream_of(stream));
+    TREADLE_CU(cuMemcpyDtoHAsync_v2, dst, address(src), bytes, resolve(d, stream));
 }
 
 void copy_device_to_device(int ordinal, void* dst, const void* src, size_t bytes, Stream stream) {
-    enter(ordinal);
+    Device& d = enter(ordinal);
     if (bytes == 0) return;
-    TREADLE_CU(cuMemcpyDtoDAsync_v2, address(dst), address(src), bytes, stream_of(stream));
+    TREADLE_CU(cuMemcpyDtoDAsync_v2, address(dst), address(src), bytes, resolve(d, stream));
 }
 
 void memset(int ordinal, void* dst, uint32_t value, size_t element_size, size_t count,
@@ -217,19 +167,19 @@ void memset(int ordinal, void* dst, uint32_t value, size_t element_size, size_t 
     if (element_size != 1 && element_size != 2 && element_size != 4)
         throw Error(ErrorKind::Value, "memset(): element size must be 1, 2 or 4 bytes, not " +
                                           std::to_string(element_size));
-    enter(ordinal);
+    Device& d = enter(ordinal);
     if (count == 0) return;
     switch (element_size) {
         case 1:
             TREADLE_CU(cuMemsetD8Async, address(dst), (unsigned char)value, count,
-                       stream_of(stream));
+                       resolve(d, stream));
             break;
         case 2:
             TREADLE_CU(cuMemsetD16Async, address(dst), (unsigned short)value, count,
-                       stream_of(stream));
+                       resolve(d, stream));
             break;
         default:
-            TREADLE_CU(cuMemsetD32Async, address(dst), value, count, stream_of(stream));
+            TREADLE_CU(cuMemsetD32Async, address(dst), value, count, resolve(d, stream));
             break;
     }
 }
@@ -240,8 +190,8 @@ void synchronize(int ordinal) {
 }
 
 void synchronize_stream(int ordinal, Stream stream) {
-    enter(ordinal);
-    TREADLE_CU(cuStreamSynchronize, stream_of(stream));
+    Device& d = enter(ordinal);
+    TREADLE_CU(cuStreamSynchronize, resolve(d, stream));
 }
 
 ModuleHandle load_module(int ordinal, const std::string& image) {
@@ -259,8 +209,10 @@ ModuleHandle load_module(int ordinal, const std::string& image) {
 void unload_module(int ordinal, ModuleHandle module) {
     if (!module) return;
     try {
-        enter(ordinal);
-        TREADLE_CU(cuModuleUnload, static_cast<drv::CUmodule>(module));
+        release_outside_capture([ordinal, module] {
+            enter(ordinal);
+            TREADLE_CU(cuModuleUnload, static_cast<drv::CUmodule>(module));
+        });
     } catch (const Error&) {
         if (!driver_shut_down()) throw;
     }
@@ -292,14 +244,14 @@ void* get_global(ModuleHandle module, const std::string& name, size_t* size) {
 
 void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block, const void* params,
             size_t params_size, Stream stream) {
-    enter(ordinal);
+    Device& d = enter(ordinal);
     if (grid == 0) return;
     size_t size = params_size;
     void* extra[] = {drv::CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void*>(params),
                      drv::CU_LAUNCH_PARAM_BUFFER_SIZE, &size, drv::CU_LAUNCH_PARAM_END};
     try {
         TREADLE_CU(cuLaunchKernel, static_cast<drv::CUfunction>(function), grid, 1, 1, block, 1, 1,
-                   0, stream_of(stream), nullptr, params_size ? extra : nullptr);
+                   0, resolve(d, stream), nullptr, params_size ? extra : nullptr);
     } catch (const Error& e) {
         rethrow_with(e, "launch(" + device_name(ordinal) + ", grid " + std::to_string(grid) +
                             ", block " + std::to_string(block) + ", " +

@@ -6,16 +6,26 @@
 // Every driver call goes through one checking wrapper whose error names the call, the CUDA
 // error name and its message. Each device uses its primary context (retained once, made
 // current on the calling thread by every function here that takes an ordinal).
+//
+// Streams: each device has a *current stream*, process-wide (all threads), which every function
+// here uses when given a null Stream. It starts as the device's own default stream: a blocking
+// stream (it synchronises with the legacy NULL stream, as Warp's per-device streams do) that
+// treadle creates with the primary context and never destroys. set_current_stream() picks
+// another; legacy_stream names the legacy NULL stream explicitly. Capture, events and graphs
+// live in cuda_stream.cpp, allocation and its graph bookkeeping in cuda_memory.cpp.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace treadle::cuda {
 
-/// An opaque CUstream; nullptr means the device's default (legacy) stream.
+/// An opaque CUstream; nullptr means the device's current stream (see the file comment).
 using Stream = void*;
+/// The legacy NULL stream (CU_STREAM_LEGACY), for callers that want it explicitly.
+inline Stream const legacy_stream = reinterpret_cast<Stream>(std::uintptr_t(1));
 
 /// True when the driver loaded and reports at least one device. Never throws.
 bool is_available();
@@ -44,17 +54,29 @@ void memory_info(int ordinal, size_t& free_bytes, size_t& total_bytes);
 /// Makes the primary context of `ordinal` current on this thread.
 void set_current(int ordinal);
 
-/// Device memory: stream-ordered from the device's default memory pool where supported,
-/// else plain cuMemAlloc. An allocation failure throws ErrorKind::OutOfMemory naming the
-/// device, the size asked for and the free memory; the process goes on. Zero bytes gives
-/// nullptr.
+/// Device memory: stream-ordered on `stream` from the device's default memory pool where
+/// supported and enabled, else plain cuMemAlloc. On a stream being captured (a capture begun
+/// through begin_capture) the allocation becomes part of the graph: it needs the pool (else
+/// ErrorKind::Runtime), and its memory is the graph's to (re)allocate at each launch. An
+/// allocation failure throws ErrorKind::OutOfMemory naming the device, the size asked for and
+/// the free memory; the process goes on. Zero bytes gives nullptr.
 void* alloc(int ordinal, size_t bytes, Stream stream = nullptr);
-/// Frees what alloc returned (the same way it was allocated). nullptr is ignored, and so is a
-/// driver that has already shut down (a buffer outliving CUDA at process exit).
+/// Frees what alloc returned (the same way it was allocated), stream-ordered on `stream`.
+/// While a capture is open on the device, memory from outside it is freed once the capture
+/// ends; graph memory is freed inside its still-open capture, else kept for its graph and
+/// freed after the graph's last launch. nullptr is ignored, and so is a driver that has
+/// already shut down (a buffer outliving CUDA at process exit).
 void free(int ordinal, void* ptr, Stream stream = nullptr);
+/// Whether alloc uses the stream-ordered memory pool (by default wherever supported).
+bool mempool_enabled(int ordinal);
+/// Turns the pool on or off for later allocations (memory already allocated is freed the way
+/// it was allocated). Enabling it on a device without pools throws ErrorKind::Runtime.
+void set_mempool_enabled(int ordinal, bool enable);
 /// Sets the pool's release threshold (bytes kept cached after synchronisation); does nothing
 /// on a device without memory pools.
 void set_release_threshold(int ordinal, uint64_t bytes);
+/// The pool's release threshold in bytes (0 on a device without memory pools).
+uint64_t release_threshold(int ordinal);
 
 /// Copies (asynchronous on `stream`; host memory must stay valid until the stream is synced).
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes, Stream stream = nullptr);
@@ -68,6 +90,79 @@ void memset(int ordinal, void* dst, uint32_t value, size_t element_size, size_t 
 /// (an illegal address in a kernel, say) surface here as treadle::Error.
 void synchronize(int ordinal);
 void synchronize_stream(int ordinal, Stream stream);
+
+// ---- streams (cuda_stream.cpp) ----------------------------------------------------------------
+
+/// The device's current stream / the default stream treadle made for it (never null).
+Stream current_stream(int ordinal);
+Stream default_stream(int ordinal);
+/// Makes `stream` (a stream of this device) current for every thread; nullptr restores the
+/// device's default stream.
+void set_current_stream(int ordinal, Stream stream);
+/// Creates a stream: `blocking` ones synchronise with the legacy NULL stream (CUDA's default
+/// for created streams), others are CU_STREAM_NON_BLOCKING. `priority`: 0 is the default,
+/// lower numbers run first; the driver clamps it to priority_range().
+Stream create_stream(int ordinal, bool blocking = true, int priority = 0);
+/// Destroys a stream from create_stream (work already queued still runs). A stream that is
+/// current stops being current first. nullptr, the legacy stream, the device's default stream
+/// and a driver already shut down are ignored.
+void destroy_stream(int ordinal, Stream stream);
+/// True when all work queued on `stream` has finished (cuStreamQuery).
+bool stream_query(int ordinal, Stream stream);
+/// The stream's priority and whether it is blocking (see create_stream).
+int stream_priority(int ordinal, Stream stream);
+bool stream_is_blocking(int ordinal, Stream stream);
+/// The device's priority range: `greatest` (highest priority, a negative number) to `least`.
+void priority_range(int ordinal, int& least, int& greatest);
+
+// ---- events ----------------------------------------------------------------------------------
+
+/// An opaque CUevent.
+using Event = void*;
+/// Creates an event; with `timing`, elapsed_ms can measure between two of them.
+Event create_event(int ordinal, bool timing = false);
+/// Destroys an event; nullptr and a driver already shut down are ignored.
+void destroy_event(int ordinal, Event event);
+/// Records `event` on `stream`: it completes when the work queued there before it has.
+void record_event(int ordinal, Event event, Stream stream = nullptr);
+/// Makes later work on `stream` wait (on the device) until `event` completes. The event may
+/// belong to another device.
+void stream_wait_event(int ordinal, Stream stream, Event event);
+/// Waits on the host until `event` completes; errors of earlier work surface here.
+void synchronize_event(int ordinal, Event event);
+/// True when `event` has completed (or was never recorded).
+bool event_query(int ordinal, Event event);
+/// Milliseconds between two completed timing events.
+float event_elapsed_ms(int ordinal, Event start, Event end);
+
+// ---- graph capture ---------------------------------------------------------------------------
+
+/// CUstreamCaptureMode: which potentially unsafe CUDA calls a capture forbids, and where.
+enum class CaptureMode { Global = 0, ThreadLocal = 1, Relaxed = 2 };
+
+/// True when graph capture is usable (a CUDA 11.4+ driver). Never throws.
+bool graph_capture_supported();
+/// Begins capturing the work queued on `stream` (never the legacy stream) into a graph; work
+/// is recorded, not run, until end_capture. With `external` the capture was begun by other
+/// code on `stream` and is only registered here (so allocations join it). Throws
+/// ErrorKind::Runtime when the stream is already capturing (or, `external`, is not).
+void begin_capture(int ordinal, Stream stream, CaptureMode mode = CaptureMode::ThreadLocal,
+                   bool external = false);
+/// Whether `stream` is capturing (or in a capture invalidated by an error, not yet ended).
+bool is_capturing(int ordinal, Stream stream);
+/// An instantiated graph: launch it with launch_graph; destroyed with the last shared_ptr
+/// (its unfreed allocations are released after its last launch).
+struct Graph;
+/// Ends the capture begun on `stream` and instantiates the graph. The stream leaves capture
+/// mode even when this throws (ErrorKind::Runtime: the capture was invalidated by an operation
+/// not allowed during capture, or no capture begun here is open on `stream`). An external
+/// capture is only unregistered (it is for its owner to end) and gives nullptr.
+std::shared_ptr<Graph> end_capture(int ordinal, Stream stream);
+/// Enqueues the whole graph on `stream` (of the graph's device).
+void launch_graph(const Graph& graph, Stream stream = nullptr);
+/// The device ordinal and the CUgraphExec of a graph.
+int graph_ordinal(const Graph& graph);
+void* graph_exec(const Graph& graph);
 
 /// A loaded CUmodule; unloaded by unload_module.
 using ModuleHandle = void*;

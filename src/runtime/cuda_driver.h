@@ -20,6 +20,10 @@ using CUstream = struct CUstream_st*;
 using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUmemoryPool = struct CUmemPoolHandle_st*;
+using CUevent = struct CUevent_st*;
+using CUgraph = struct CUgraph_st*;
+using CUgraphExec = struct CUgraphExec_st*;
+using CUgraphNode = struct CUgraphNode_st*;
 /// A device address (CUdeviceptr_v2).
 using CUdeviceptr = std::uint64_t;
 
@@ -29,6 +33,7 @@ inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 inline constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 
 /// CUdevice_attribute values.
 inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
@@ -38,6 +43,18 @@ inline constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
 
 /// CUmemPool_attribute values.
 inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
+
+/// Streams: CU_STREAM_LEGACY names the legacy default stream; CU_STREAM_NON_BLOCKING is the
+/// creation flag of a stream that does not synchronise with it.
+inline CUstream const CU_STREAM_LEGACY = reinterpret_cast<CUstream>(0x1);
+inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
+/// Event creation flag (CUevent_flags).
+inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
+/// CUstreamCaptureStatus values.
+inline constexpr int CU_STREAM_CAPTURE_STATUS_NONE = 0;
+inline constexpr int CU_STREAM_CAPTURE_STATUS_ACTIVE = 1;
+/// CUgraphInstantiate_flags: free the graph's unfreed allocations before each relaunch.
+inline constexpr unsigned long long CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1;
 
 /// Markers of cuLaunchKernel's `extra` array.
 inline void* const CU_LAUNCH_PARAM_END = reinterpret_cast<void*>(0x00);

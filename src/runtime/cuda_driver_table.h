@@ -3,9 +3,10 @@
 // Each line is TREADLE_CU_ENTRY(symbol, required, (parameter types)): `symbol` is the name the
 // driver exports (the versioned `_v2` name where one exists, which is what <cuda.h> maps the
 // plain name to), and every entry returns CUresult. A missing required entry makes the driver
-// unusable; a missing optional one (stream-ordered allocation, CUDA 11.2+) leaves its pointer
-// null and the feature off. The includer defines TREADLE_CU_ENTRY and the types of
-// cuda_driver.h; this file has no include guard on purpose.
+// unusable; a missing optional one (stream-ordered allocation, CUDA 11.2+; graph capture with
+// instantiation flags, CUDA 11.4+) leaves its pointer null and the feature off. The includer
+// defines TREADLE_CU_ENTRY and the types of cuda_driver.h; this file has no include guard on
+// purpose.
 
 // Errors and initialisation
 TREADLE_CU_ENTRY(cuGetErrorName, true, (CUresult, const char**))
@@ -25,6 +26,7 @@ TREADLE_CU_ENTRY(cuDevicePrimaryCtxRetain, true, (CUcontext*, CUdevice))
 TREADLE_CU_ENTRY(cuCtxSetCurrent, true, (CUcontext))
 TREADLE_CU_ENTRY(cuCtxGetCurrent, true, (CUcontext*))
 TREADLE_CU_ENTRY(cuCtxSynchronize, true, ())
+TREADLE_CU_ENTRY(cuCtxGetStreamPriorityRange, true, (int*, int*))
 
 // Memory
 TREADLE_CU_ENTRY(cuMemGetInfo_v2, true, (size_t*, size_t*))
@@ -34,6 +36,7 @@ TREADLE_CU_ENTRY(cuMemAllocAsync, false, (CUdeviceptr*, size_t, CUstream))
 TREADLE_CU_ENTRY(cuMemFreeAsync, false, (CUdeviceptr, CUstream))
 TREADLE_CU_ENTRY(cuDeviceGetDefaultMemPool, false, (CUmemoryPool*, CUdevice))
 TREADLE_CU_ENTRY(cuMemPoolSetAttribute, false, (CUmemoryPool, int, void*))
+TREADLE_CU_ENTRY(cuMemPoolGetAttribute, false, (CUmemoryPool, int, void*))
 TREADLE_CU_ENTRY(cuMemcpyHtoDAsync_v2, true, (CUdeviceptr, const void*, size_t, CUstream))
 TREADLE_CU_ENTRY(cuMemcpyDtoHAsync_v2, true, (void*, CUdeviceptr, size_t, CUstream))
 TREADLE_CU_ENTRY(cuMemcpyDtoDAsync_v2, true, (CUdeviceptr, CUdeviceptr, size_t, CUstream))
@@ -43,6 +46,32 @@ TREADLE_CU_ENTRY(cuMemsetD32Async, true, (CUdeviceptr, unsigned int, size_t, CUs
 
 // Streams
 TREADLE_CU_ENTRY(cuStreamSynchronize, true, (CUstream))
+TREADLE_CU_ENTRY(cuStreamCreate, true, (CUstream*, unsigned int))
+TREADLE_CU_ENTRY(cuStreamCreateWithPriority, true, (CUstream*, unsigned int, int))
+TREADLE_CU_ENTRY(cuStreamDestroy_v2, true, (CUstream))
+TREADLE_CU_ENTRY(cuStreamQuery, true, (CUstream))
+TREADLE_CU_ENTRY(cuStreamWaitEvent, true, (CUstream, CUevent, unsigned int))
+TREADLE_CU_ENTRY(cuStreamGetPriority, true, (CUstream, int*))
+TREADLE_CU_ENTRY(cuStreamGetFlags, true, (CUstream, unsigned int*))
+
+// Events
+TREADLE_CU_ENTRY(cuEventCreate, true, (CUevent*, unsigned int))
+TREADLE_CU_ENTRY(cuEventDestroy_v2, true, (CUevent))
+TREADLE_CU_ENTRY(cuEventRecord, true, (CUevent, CUstream))
+TREADLE_CU_ENTRY(cuEventSynchronize, true, (CUevent))
+TREADLE_CU_ENTRY(cuEventQuery, true, (CUevent))
+TREADLE_CU_ENTRY(cuEventElapsedTime, true, (float*, CUevent, CUevent))
+
+// Graph capture
+TREADLE_CU_ENTRY(cuStreamBeginCapture_v2, false, (CUstream, int))
+TREADLE_CU_ENTRY(cuStreamEndCapture, false, (CUstream, CUgraph*))
+TREADLE_CU_ENTRY(cuStreamIsCapturing, false, (CUstream, int*))
+TREADLE_CU_ENTRY(cuStreamGetCaptureInfo_v2, false,
+                 (CUstream, int*, std::uint64_t*, CUgraph*, const CUgraphNode**, size_t*))
+TREADLE_CU_ENTRY(cuGraphInstantiateWithFlags, false, (CUgraphExec*, CUgraph, unsigned long long))
+TREADLE_CU_ENTRY(cuGraphLaunch, false, (CUgraphExec, CUstream))
+TREADLE_CU_ENTRY(cuGraphDestroy, false, (CUgraph))
+TREADLE_CU_ENTRY(cuGraphExecDestroy, false, (CUgraphExec))
 
 // Modules and launches
 TREADLE_CU_ENTRY(cuModuleLoadData, true, (CUmodule*, const void*))

@@ -15,3 +15,7 @@ list(APPEND TREADLE_SOURCES
   src/runtime/cuda.cpp
   src/runtime/cuda_driver.cpp
 )
+list(APPEND TREADLE_SOURCES
+  src/runtime/cuda_memory.cpp
+  src/runtime/cuda_stream.cpp
+)

@@ -4,6 +4,7 @@
 //
 //   g++ -std=c++20 -O1 -g -Iinclude -Isrc -DTREADLE_SOURCE_DIR="\"$PWD\""
 //       src/common/error.cpp src/runtime/cuda.cpp src/runtime/cuda_driver.cpp
+//       src/runtime/cuda_memory.cpp src/runtime/cuda_stream.cpp
 //       src/compile/nvrtc.cpp tests/cpp/cuda/device_smoke.cpp -pthread -ldl -o /tmp/cuda_smoke
 //   /tmp/cuda_smoke
 //

@@ -1,0 +1,123 @@
+// src/runtime/cuda_internal.h -- per-device state shared by the three files of treadle::cuda
+//
+// Not an interface: the three files of treadle::cuda keep one record per device here (its
+// context, streams, memory pool, and the bookkeeping that lets allocation and graph capture
+// work together). Everything else uses runtime/cuda.h.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/cuda.h"
+#include "runtime/cuda_driver.h"
+#include "treadle/error.h"
+
+namespace treadle::cuda::detail {
+
+namespace drv = driver;
+
+/// The memory one capture allocates: shared by the capture while it is open, then by its
+/// Graph and by the records of its allocations. Fields are guarded by the device's `track`.
+struct GraphMemory {
+    int ordinal = 0;
+    drv::CUstream stream = nullptr;         ///< the stream the capture began on
+    bool capturing = true;                  ///< the capture is still open
+    bool graph_alive = false;               ///< an instantiated graph holds the allocations
+    bool launched = false;                  ///< the graph ran at least once (the memory exists)
+    size_t allocations = 0;                 ///< allocations made in the capture
+    drv::CUevent done = nullptr;            ///< recorded after each launch (graphs that allocate)
+    std::vector<drv::CUdeviceptr> orphans;  ///< freed by their owners while the graph lives
+
+    ~GraphMemory();
+};
+
+/// A capture registered with begin_capture.
+struct Capture {
+    drv::CUstream stream = nullptr;
+    uint64_t id = 0;  ///< the driver's capture id (0 when the driver cannot tell it)
+    bool external = false;
+    std::shared_ptr<GraphMemory> memory;
+};
+
+/// An allocation that cannot be freed the plain way: graph memory, or cuMemAlloc memory on a
+/// device whose pool is (was) disabled.
+struct Tracked {
+    std::shared_ptr<GraphMemory> graph;  ///< null for a plain cuMemAlloc allocation
+};
+
+/// A free asked for while a capture was open, done once no capture is.
+struct Deferred {
+    drv::CUdeviceptr ptr = 0;
+    bool pool = true;
+    std::shared_ptr<GraphMemory> graph;  ///< graph memory: freed after the graph's last launch
+};
+
+/// Everything treadle keeps about one device. The context is retained once, on first use,
+/// and never released: the primary context then lives as long as the process.
+struct Device {
+    drv::CUdevice handle = 0;
+
+    std::mutex mutex;                     ///< serialises the two lazy initialisations below
+    std::atomic<bool> info_ready{false};  ///< `info` filled (published with release)
+    DeviceInfo info;
+    std::atomic<drv::CUcontext> context{nullptr};  ///< primary context, once retained
+    drv::CUmemoryPool pool = nullptr;  ///< default pool when stream-ordered allocation is used
+    drv::CUstream default_stream = nullptr;       ///< created with the context, never destroyed
+    std::atomic<drv::CUstream> current{nullptr};  ///< the current stream (default_stream at first)
+    std::atomic<bool> pool_enabled{true};         ///< allocate from `pool` (when there is one)
+
+    // Capture and allocation bookkeeping (cuda_memory.cpp). The counters let alloc and free
+    // skip the lock while no capture is open and nothing is tracked.
+    std::mutex track;
+    std::atomic<int> open_captures{0};
+    std::atomic<size_t> tracked_count{0};
+    std::vector<Capture> captures;
+    std::unordered_map<drv::CUdeviceptr, Tracked> tracked;
+    std::vector<Deferred> deferred;
+};
+
+/// "cuda:N".
+std::string device_name(int ordinal);
+/// The device `ordinal`; throws Runtime without CUDA and Value for an ordinal out of range.
+Device& device(int ordinal);
+/// Makes the primary context of `ordinal` current on this thread (retaining it and creating
+/// the default stream the first time) and returns its device.
+Device& enter(int ordinal);
+
+/// The stream a Stream argument stands for: itself, or the current stream when null.
+inline drv::CUstream resolve(const Device& d, Stream stream) {
+    return stream ? static_cast<drv::CUstream>(stream) : d.current.load(std::memory_order_acquire);
+}
+
+/// Rethrows `e` (a driver error) with `context` in front, keeping its kind.
+[[noreturn]] void rethrow_with(const Error& e, const std::string& context);
+/// True when the last driver error on this thread says the driver has shut down (at exit).
+bool driver_shut_down();
+
+/// Runs `release` now, or once no capture is open on any device: destroying a graph (and,
+/// to be safe, a stream, an event or a module) on a thread that is capturing invalidates the
+/// capture. A put-off release that throws is ignored.
+void release_outside_capture(std::function<void()> release);
+
+// Capture bookkeeping (cuda_memory.cpp), called by cuda_stream.cpp.
+
+/// Registers a capture begun on `stream` (with the driver's id, 0 if unknown).
+void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id, bool external);
+/// Takes the capture of `stream` off the register (null when none is), and, when no capture is
+/// left open, does the frees put off meanwhile. `graph_made` tells whether a graph now holds
+/// its allocations.
+std::shared_ptr<GraphMemory> unregister_capture(Device& d, drv::CUstream stream, bool graph_made);
+/// Whether `stream` is in a capture registered here (the external flag is returned too).
+bool registered_capture(Device& d, drv::CUstream stream, bool* external);
+/// After a launch of a graph with memory: marks it launched and records `done` on `stream`.
+void graph_launched(GraphMemory& memory, drv::CUstream stream);
+/// When a graph is destroyed: frees the memory its owners let go of, after its last launch.
+void graph_destroyed(const std::shared_ptr<GraphMemory>& memory);
+
+}  // namespace treadle::cuda::detail
