@@ -85,6 +85,21 @@ def launch_overhead(dev):
         emit(bench="launch_overhead", impl="torch add_", error=str(e)[:200])
 
 
+def graph_replay(dev):
+    """Cost per captured kernel when a graph of 10 empty launches is replayed."""
+    a = wp.zeros(1, dtype=wp.float32, device=dev)
+    args12 = [a, a, a, a, 1, 2, 3, 1.0, 2.0, 3.0, 4.0, 5]
+    wp.launch(mixed12, dim=1, inputs=args12, device=dev)
+    with wp.ScopedCapture(device=dev) as capture:
+        for _ in range(10):
+            wp.launch(mixed12, dim=1, inputs=args12, device=dev)
+    graph = capture.graph
+    wp.capture_launch(graph)
+    us = time_loop(lambda: wp.capture_launch(graph), iters=5000, sync=wp.synchronize)
+    emit(bench="graph_replay", impl="treadle capture_launch", kernels_per_graph=10,
+         us_per_graph=round(us, 3), us_per_kernel=round(us / 10, 3))
+
+
 def saxpy_bandwidth(dev):
     n = 1 << 28
     x = wp.zeros(n, dtype=wp.float32, device=dev)
@@ -92,7 +107,7 @@ def saxpy_bandwidth(dev):
     x.fill_(1.0)
     wp.launch(saxpy, dim=n, inputs=[2.0, x, y], device=dev)
     wp.synchronize()
-    import cupy as cp  # its events time work on the legacy default stream, where we launch
+    import cupy as cp  # its events time the legacy stream, which our blocking default stream joins
 
     start, stop = cp.cuda.Event(), cp.cuda.Event()
     times = []
@@ -204,6 +219,7 @@ def main():
     emit(bench="device", name=wp.get_device(dev).name)
     compile_times()
     launch_overhead(dev)
+    graph_replay(dev)
     saxpy_bandwidth(dev)
     nbody_throughput(dev)
     if args.reference:

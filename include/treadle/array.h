@@ -41,8 +41,12 @@ public:
 
     /// Allocates an uninitialised contiguous array; throws ErrorKind::Value for a bad shape and
     /// ErrorKind::OutOfMemory when allocation fails.
-    static Array empty(DType dtype, const std::vector<int64_t>& shape, Device device = {});
-    static Array zeros(DType dtype, const std::vector<int64_t>& shape, Device device = {});
+    /// `pinned`: page-locked host memory for fast asynchronous copies (CPU arrays only; plain
+    /// memory when CUDA is absent, see pinned()).
+    static Array empty(DType dtype, const std::vector<int64_t>& shape, Device device = {},
+                       bool pinned = false);
+    static Array zeros(DType dtype, const std::vector<int64_t>& shape, Device device = {},
+                       bool pinned = false);
     /// A view of memory owned elsewhere; `owner` keeps it alive (for numpy zero-copy).
     static Array wrap(void* data, DType dtype, const std::vector<int64_t>& shape,
                       const std::vector<int64_t>& byte_strides, Device device,
@@ -62,6 +66,8 @@ public:
     template <typename T>
     T* data_as() const { return static_cast<T*>(m_data); }
     bool is_contiguous() const;
+    /// True when the memory is pinned host memory.
+    bool pinned() const;
 
     /// The gradient array (null when the array does not require gradients).
     const Array* grad() const { return m_grad.get(); }
@@ -91,7 +97,8 @@ public:
     const std::shared_ptr<Buffer>& buffer() const { return m_buffer; }
 
 private:
-    static Array allocate(DType dtype, const std::vector<int64_t>& shape, Device device, bool zero);
+    static Array allocate(DType dtype, const std::vector<int64_t>& shape, Device device, bool zero,
+                          bool pinned);
 
     DType m_dtype;
     int m_ndim = 0;

@@ -123,13 +123,16 @@ class array(_treadle.Array):
             if ptr is not None:
                 raise ValueError("array(): give either data or ptr, not both")
             self._init_from_data(data, dtype, shape, dev, copy)
+            if _check_pinned(pinned, dev) and not self._pinned:
+                self._init_view_of(_pinned_copy(self))
         elif ptr is not None:
             self._init_from_pointer(ptr, dtype, shape, strides, capacity, dev, deleter)
         else:
             if dtype is Any:
                 raise TypeError("array(): a dtype is required to allocate an array from a shape")
             spec = resolve_dtype(dtype)._spec
-            self._init_empty(spec, list(_shape_tuple(shape)), dev.alias, False)
+            self._init_empty(spec, list(_shape_tuple(shape)), dev.alias, False,
+                             _check_pinned(pinned, dev))
         if ndim is not None and self._ndim != ndim:
             raise ValueError(f"array(): the data has {self._ndim} dimensions, but ndim={ndim}")
         if grad is not None:
@@ -316,8 +319,9 @@ class array(_treadle.Array):
 
     @property
     def pinned(self):
-        """Whether the memory is pinned host memory (never without CUDA)."""
-        return False
+        """Whether the memory is pinned (page-locked) host memory; ``pinned=True`` gives plain
+        memory when CUDA is not available, and this then says False."""
+        return False if self._is_null else self._pinned
 
     @property
     def is_contiguous(self):
@@ -599,12 +603,19 @@ class array4d(array):
 # --- creation functions -------------------------------------------------------------------
 
 
-def _allocate(shape, dtype, device, requires_grad, zero):
+def _check_pinned(pinned, dev):
+    if pinned and not dev.is_cpu:
+        raise ValueError(f"pinned memory is host memory: it needs device 'cpu', not '{dev}'")
+    return builtins.bool(pinned)
+
+
+def _allocate(shape, dtype, device, requires_grad, zero, pinned=False):
     if shape is None:
         shape = 0
     dt = resolve_dtype(dtype)
+    dev = get_device(device)
     out = _new_null()
-    out._init_empty(dt._spec, list(_shape_tuple(shape)), get_device(device).alias, zero)
+    out._init_empty(dt._spec, list(_shape_tuple(shape)), dev.alias, zero, _check_pinned(pinned, dev))
     if requires_grad:
         out.requires_grad = True
     return out
@@ -612,12 +623,12 @@ def _allocate(shape, dtype, device, requires_grad, zero):
 
 def empty(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
     """An uninitialised array."""
-    return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False)
+    return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False, pinned)
 
 
 def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
     """A zero-filled array."""
-    return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, True)
+    return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, True, pinned)
 
 
 def _infer_value_dtype(value):
@@ -638,14 +649,14 @@ def full(shape=None, value=0, dtype=Any, device=None, requires_grad=False, pinne
     """An array with every element set to ``value`` (dtype inferred from it when Any)."""
     if dtype is Any:
         dtype = _infer_value_dtype(value)
-    out = _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False)
+    out = _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False, pinned)
     out.fill_(value)
     return out
 
 
 def ones(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
     """An array of ones."""
-    return full(kwargs.get("n", shape), 1, dtype, device, requires_grad)
+    return full(kwargs.get("n", shape), 1, dtype, device, requires_grad, pinned)
 
 
 def _like(src, device, requires_grad):
@@ -657,34 +668,52 @@ def _like(src, device, requires_grad):
     return dev, rg
 
 
+def _pinned_copy(src):
+    """A contiguous copy of a CPU array in pinned memory (plain memory without CUDA)."""
+    out = _new_null()
+    out._init_empty(src.dtype._spec, list(src.shape), "cpu", False, True)
+    out._assign(src)
+    return out
+
+
+def _pinned_like(src, device, pinned):
+    """Explicit ``pinned``, else that of ``src`` when the copy stays on the CPU."""
+    if pinned is not None:
+        return pinned
+    return src.pinned and get_device(device).is_cpu
+
+
 def empty_like(src, device=None, requires_grad=None, pinned=None):
     """An uninitialised array with the shape and dtype of ``src``."""
     dev, rg = _like(src, device, requires_grad)
-    return empty(src.shape, src.dtype, dev, rg)
+    return empty(src.shape, src.dtype, dev, rg, pinned=_pinned_like(src, dev, pinned))
 
 
 def zeros_like(src, device=None, requires_grad=None, pinned=None):
     """A zero-filled array with the shape and dtype of ``src``."""
     dev, rg = _like(src, device, requires_grad)
-    return zeros(src.shape, src.dtype, dev, rg)
+    return zeros(src.shape, src.dtype, dev, rg, pinned=_pinned_like(src, dev, pinned))
 
 
 def ones_like(src, device=None, requires_grad=None, pinned=None):
     """An array of ones with the shape and dtype of ``src``."""
     dev, rg = _like(src, device, requires_grad)
-    return full(src.shape, 1, src.dtype, dev, rg)
+    return full(src.shape, 1, src.dtype, dev, rg, pinned=_pinned_like(src, dev, pinned))
 
 
 def full_like(src, value, device=None, requires_grad=None, pinned=None):
     """An array with the shape and dtype of ``src`` filled with ``value``."""
     dev, rg = _like(src, device, requires_grad)
-    return full(src.shape, value, src.dtype, dev, rg)
+    return full(src.shape, value, src.dtype, dev, rg, pinned=_pinned_like(src, dev, pinned))
 
 
 def clone(src, device=None, requires_grad=None, pinned=None):
     """A contiguous copy of ``src`` (on ``device``, default: the same device)."""
     dev, rg = _like(src, device, requires_grad)
-    out = _wrap(src._clone(get_device(dev).alias))
+    if _pinned_like(src, dev, pinned):
+        out = _pinned_copy(src)
+    else:
+        out = _wrap(src._clone(get_device(dev).alias))
     out._set_grad(None)
     if rg:
         out.requires_grad = True

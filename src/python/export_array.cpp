@@ -132,12 +132,14 @@ void export_array(nb::module_& m) {
         .def(
             "_init_empty",
             [](Array& self, const std::string& dtype, const std::vector<int64_t>& shape,
-               const std::string& device, bool zero) {
+               const std::string& device, bool zero, bool pinned) {
                 DType t = dtype_from_name(dtype);
                 Device dev = Device::parse(device);
-                self = zero ? Array::zeros(t, shape, dev) : Array::empty(t, shape, dev);
+                self = zero ? Array::zeros(t, shape, dev, pinned) : Array::empty(t, shape, dev, pinned);
             },
-            nb::arg("dtype"), nb::arg("shape"), nb::arg("device"), nb::arg("zero"))
+            nb::arg("dtype"), nb::arg("shape"), nb::arg("device"), nb::arg("zero"),
+            nb::arg("pinned") = false)
+        .def_prop_ro("_pinned", &Array::pinned)
         .def(
             "_init_from_numpy",
             [](Array& self, nb::object source, const std::string& device, bool copy) {

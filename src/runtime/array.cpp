@@ -237,7 +237,11 @@ size_t DType::size() const {
     return n;
 }
 
-Array Array::allocate(DType dtype, const std::vector<int64_t>& shape, Device device, bool zero) {
+Array Array::allocate(DType dtype, const std::vector<int64_t>& shape, Device device, bool zero,
+                      bool pinned) {
+    if (pinned && !device.is_cpu())
+        throw Error(ErrorKind::Value, "array allocation: pinned memory is host memory; it needs "
+                                      "device 'cpu', not '" + device.alias() + "'");
     const size_t elem = dtype.size();
     const int64_t size = checked_size(shape, elem);
     Array a;
@@ -250,18 +254,22 @@ Array Array::allocate(DType dtype, const std::vector<int64_t>& shape, Device dev
     }
     a.m_size = size;
     a.m_device = device;
-    a.m_buffer = device.is_cuda() ? make_cuda_buffer(device.ordinal(), (size_t)size * elem, zero)
-                                  : make_cpu_buffer((size_t)size * elem, zero);
+    const size_t bytes = (size_t)size * elem;
+    a.m_buffer = device.is_cuda() ? make_cuda_buffer(device.ordinal(), bytes, zero)
+                 : pinned         ? make_pinned_buffer(bytes, zero)
+                                  : make_cpu_buffer(bytes, zero);
     a.m_data = a.m_buffer->data();
     return a;
 }
 
-Array Array::empty(DType dtype, const std::vector<int64_t>& shape, Device device) {
-    return allocate(dtype, shape, device, false);
+Array Array::empty(DType dtype, const std::vector<int64_t>& shape, Device device, bool pinned) {
+    return allocate(dtype, shape, device, false, pinned);
 }
 
-Array Array::zeros(DType dtype, const std::vector<int64_t>& shape, Device device) {
-    return allocate(dtype, shape, device, true);
+bool Array::pinned() const { return m_buffer && m_buffer->pinned(); }
+
+Array Array::zeros(DType dtype, const std::vector<int64_t>& shape, Device device, bool pinned) {
+    return allocate(dtype, shape, device, true, pinned);
 }
 
 Array Array::wrap(void* data, DType dtype, const std::vector<int64_t>& shape,

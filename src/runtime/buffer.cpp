@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -29,6 +30,13 @@ namespace {
 
 Buffer::~Buffer() {
     if (!m_allocation) return;
+    if (m_pinned) {
+        try {
+            cuda::host_free(m_allocation);
+        } catch (...) {
+        }
+        return;
+    }
     if (m_device.is_cuda()) {
         // A destructor must not throw; a failed free (a context torn down at exit, say) leaks.
         try {
@@ -85,6 +93,18 @@ std::shared_ptr<Buffer> make_cuda_buffer(int ordinal, size_t bytes, bool zero) {
     buffer->m_allocation = ptr;  // owned from here: the destructor frees it if memset throws
     buffer->m_data = ptr;
     if (zero) cuda::memset(ordinal, ptr, 0, 1, bytes);
+    return buffer;
+}
+
+std::shared_ptr<Buffer> make_pinned_buffer(size_t bytes, bool zero) {
+    if (!cuda::is_available()) return make_cpu_buffer(bytes, zero);
+    std::shared_ptr<Buffer> buffer(new Buffer());
+    buffer->m_size = bytes;
+    buffer->m_pinned = true;
+    void* ptr = cuda::host_alloc(bytes == 0 ? 1 : bytes);
+    buffer->m_allocation = ptr;
+    buffer->m_data = ptr;
+    if (zero) std::memset(ptr, 0, bytes);
     return buffer;
 }
 

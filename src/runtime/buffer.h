@@ -35,10 +35,13 @@ public:
     Device device() const { return m_device; }
     /// True when this Buffer allocated the memory (false for wrapped external memory).
     bool owns_memory() const { return m_allocation != nullptr; }
+    /// True for pinned (page-locked) host memory from make_pinned_buffer().
+    bool pinned() const { return m_pinned; }
 
 private:
     friend std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero);
     friend std::shared_ptr<Buffer> make_cuda_buffer(int ordinal, size_t bytes, bool zero);
+    friend std::shared_ptr<Buffer> make_pinned_buffer(size_t bytes, bool zero);
     friend std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes,
                                                         std::shared_ptr<void> owner, Device device);
     Buffer() = default;
@@ -46,6 +49,7 @@ private:
     void* m_data = nullptr;  ///< first byte; non-null for owned CPU buffers, even when empty
     size_t m_size = 0;
     Device m_device;
+    bool m_pinned = false;
     void* m_allocation = nullptr;   ///< what to free (per m_device), or nullptr for external
     std::shared_ptr<void> m_owner;  ///< keep-alive of external memory
 };
@@ -61,6 +65,11 @@ std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero);
 /// ErrorKind::OutOfMemory when the device is out of memory, and the errors of treadle::cuda
 /// (Runtime when CUDA is missing, Value for a bad ordinal).
 std::shared_ptr<Buffer> make_cuda_buffer(int ordinal, size_t bytes, bool zero);
+
+/// Allocates `bytes` of pinned host memory (cuda::host_alloc) for the CPU device, so copies to
+/// and from CUDA devices are asynchronous. When CUDA is not available it returns ordinary CPU
+/// memory, whose Buffer reports pinned() == false.
+std::shared_ptr<Buffer> make_pinned_buffer(size_t bytes, bool zero);
 
 /// A Buffer over `bytes` at `data` on `device` that keeps `owner` alive as long as the Buffer
 /// lives, for zero-copy views of memory owned elsewhere (e.g. a py::object holding a numpy

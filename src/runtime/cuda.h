@@ -67,6 +67,10 @@ void* alloc(int ordinal, size_t bytes, Stream stream = nullptr);
 /// freed after the graph's last launch. nullptr is ignored, and so is a driver that has
 /// already shut down (a buffer outliving CUDA at process exit).
 void free(int ordinal, void* ptr, Stream stream = nullptr);
+/// Pinned (page-locked) host memory, usable by every device (CU_MEMHOSTALLOC_PORTABLE), so
+/// copies to and from it run asynchronously at full speed. host_free(nullptr) does nothing.
+void* host_alloc(size_t bytes);
+void host_free(void* ptr);
 /// Whether alloc uses the stream-ordered memory pool (by default wherever supported).
 bool mempool_enabled(int ordinal);
 /// Turns the pool on or off for later allocations (memory already allocated is freed the way

@@ -328,4 +328,27 @@ uint64_t release_threshold(int ordinal) {
     return value;
 }
 
+void* host_alloc(size_t bytes) {
+    enter(0);  // the driver needs a current context; portable memory serves every device
+    if (bytes == 0) return nullptr;
+    void* ptr = nullptr;
+    try {
+        TREADLE_CU(cuMemHostAlloc, &ptr, bytes, 0x01u /* CU_MEMHOSTALLOC_PORTABLE */);
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::OutOfMemory) throw;
+        throw Error(ErrorKind::OutOfMemory, "host_alloc(): out of pinned host memory allocating " +
+                                                std::to_string(bytes) + " bytes");
+    }
+    return ptr;
+}
+
+void host_free(void* ptr) {
+    if (!ptr) return;
+    try {
+        TREADLE_CU(cuMemFreeHost, ptr);
+    } catch (const Error&) {
+        if (!driver_shut_down()) throw;
+    }
+}
+
 }  // namespace treadle::cuda

@@ -684,3 +684,24 @@ def test_bad_inputs_give_clear_errors():
         wp.zeros(3, device=3)
     with pytest.raises(MemoryError):
         wp.empty((2**20, 2**20, 64), dtype=wp.float64)
+
+
+def test_pinned_host_arrays():
+    pinned_expected = wp.is_cuda_available()
+    a = wp.zeros(16, dtype=wp.float32, device="cpu", pinned=True)
+    assert a.pinned is pinned_expected
+    np.testing.assert_array_equal(a.numpy(), np.zeros(16))
+    b = wp.array(np.arange(5, dtype=np.float32), device="cpu", pinned=True)
+    assert b.pinned is pinned_expected
+    np.testing.assert_array_equal(b.numpy(), np.arange(5))
+    assert wp.clone(b).pinned is pinned_expected and wp.empty_like(b).pinned is pinned_expected
+    assert not wp.zeros(4, dtype=wp.float32, device="cpu").pinned
+    for device in wp.get_cuda_devices():
+        d = b.to(device)
+        np.testing.assert_array_equal(d.numpy(), np.arange(5))
+        c = wp.empty(5, dtype=wp.float32, device="cpu", pinned=True)
+        wp.copy(c, d)
+        wp.synchronize()
+        np.testing.assert_array_equal(c.numpy(), np.arange(5))
+        with pytest.raises(ValueError, match="pinned memory is host memory"):
+            wp.zeros(4, dtype=wp.float32, device=device, pinned=True)
