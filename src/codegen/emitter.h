@@ -44,8 +44,7 @@ const Backend& cpu_backend();
 
 /// The CUDA back end: a __global__ grid-stride loop over the launch range;
 /// entry: extern "C" __global__ void treadle_cuda_entry(wp::launch_bounds_t bounds,
-///        params_<kernel> params). The runtime packs the bounds at offset 0 and the parameter
-///        block at offset 32 of one launch parameter buffer.
+///        params_<kernel> params), launched with kernelParams {&bounds, params block}.
 const Backend& cuda_backend();
 
 /// Name of the CPU entry symbol in every generated shared object.

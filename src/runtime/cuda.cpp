@@ -259,4 +259,17 @@ void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
     }
 }
 
+void launch_args(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
+                 void** args, Stream stream) {
+    Device& d = enter(ordinal);
+    if (grid == 0) return;
+    try {
+        TREADLE_CU(cuLaunchKernel, static_cast<drv::CUfunction>(function), grid, 1, 1, block, 1, 1,
+                   0, resolve(d, stream), args, nullptr);
+    } catch (const Error& e) {
+        rethrow_with(e, "launch(" + device_name(ordinal) + ", grid " + std::to_string(grid) +
+                            ", block " + std::to_string(block) + ")");
+    }
+}
+
 }  // namespace treadle::cuda

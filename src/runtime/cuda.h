@@ -188,5 +188,9 @@ void* get_global(ModuleHandle module, const std::string& name, size_t* size = nu
 /// formats no text unless the launch fails.
 void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
             const void* params, size_t params_size, Stream stream = nullptr);
+/// Launches `function` with kernelParams: args[i] points at the value of parameter i (the
+/// driver copies each by its declared size). The cheapest launch the driver offers.
+void launch_args(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
+                 void** args, Stream stream = nullptr);
 
 }  // namespace treadle::cuda

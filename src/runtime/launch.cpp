@@ -177,29 +177,16 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
               void* stream) {
     if (bounds.size == 0) return;
     g_last_cuda_label.store(k.label, std::memory_order_relaxed);
-    // Parameter buffer: wp::launch_bounds_t at 0, then the kernel's parameter struct at 32
-    // (an empty struct still occupies one byte). The driver rejects a buffer longer than the
-    // parameters, so it ends at the last member, without the struct's tail padding.
-    alignas(16) uint8_t small[1024];
-    std::vector<uint8_t> large;
-    size_t struct_size =
-        k.params.empty() ? 1 : k.params.back().offset + k.params.back().type->size;
-    size_t total = sizeof(LaunchBounds) + struct_size;
-    uint8_t* buffer = small;
-    if (total > sizeof(small)) {
-        large.resize(total);
-        buffer = large.data();
-    }
-    std::memcpy(buffer, &bounds, sizeof(bounds));
-    if (k.params.empty())
-        buffer[sizeof(bounds)] = 0;
-    else
-        std::memcpy(buffer + sizeof(bounds), params, struct_size);
+    // The entry takes (bounds, params struct); the driver copies each from its pointer by its
+    // declared size, so `params` must hold the whole struct (tail padding included; an empty
+    // struct is one byte).
+    static const uint8_t k_empty_struct = 0;
+    void* args[2] = {const_cast<LaunchBounds*>(&bounds),
+                     const_cast<void*>(k.params.empty() ? &k_empty_struct : params)};
     int64_t blocks = (bounds.size + k_cuda_block_dim - 1) / k_cuda_block_dim;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest
     int ordinal = k.device.ordinal();
-    cuda::launch(ordinal, k.cuda_function, (unsigned)blocks, k_cuda_block_dim, buffer, total,
-                 stream);
+    cuda::launch_args(ordinal, k.cuda_function, (unsigned)blocks, k_cuda_block_dim, args, stream);
     if (k.cuda_bounds_record) {
         // checked mode is for debugging: wait, and report the first bad index at once
         BoundsRecord record{};

@@ -40,8 +40,9 @@ void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* pa
 /// Threads per block of CUDA launches.
 inline constexpr unsigned k_cuda_block_dim = 256;
 
-/// Enqueues the kernel on its CUDA device's stream (asynchronous): the bounds and the
-/// parameter block are copied into the launch buffer, so `params` may be reused at once.
+/// Enqueues the kernel on its CUDA device's stream (asynchronous). The driver copies the
+/// bounds and the parameter block (kernelParams) during the call, so `params` may be reused at
+/// once; it must span the whole parameter struct, tail padding included.
 void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
               void* stream = nullptr);
 
