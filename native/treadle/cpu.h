@@ -17,3 +17,5 @@
 #include "array.h"
 #include "atomic.h"
 #include "print.h"
+#include "vec.h"
+#include "mat.h"

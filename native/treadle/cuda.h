@@ -14,3 +14,5 @@
 #include "array.h"
 #include "atomic.h"
 #include "print.h"
+#include "vec.h"
+#include "mat.h"

@@ -61,6 +61,56 @@ from .array import ones_like as ones_like
 from .array import zeros as zeros
 from .array import zeros_like as zeros_like
 
+# --- vector and matrix types (vec_types.py; also wp.types.vector / wp.types.matrix) -------
+from .vec_types import vec2 as vec2
+from .vec_types import vec2h as vec2h
+from .vec_types import vec2f as vec2f
+from .vec_types import vec2d as vec2d
+from .vec_types import vec2b as vec2b
+from .vec_types import vec2ub as vec2ub
+from .vec_types import vec2s as vec2s
+from .vec_types import vec2us as vec2us
+from .vec_types import vec2i as vec2i
+from .vec_types import vec2ui as vec2ui
+from .vec_types import vec2l as vec2l
+from .vec_types import vec2ul as vec2ul
+from .vec_types import vec3 as vec3
+from .vec_types import vec3h as vec3h
+from .vec_types import vec3f as vec3f
+from .vec_types import vec3d as vec3d
+from .vec_types import vec3b as vec3b
+from .vec_types import vec3ub as vec3ub
+from .vec_types import vec3s as vec3s
+from .vec_types import vec3us as vec3us
+from .vec_types import vec3i as vec3i
+from .vec_types import vec3ui as vec3ui
+from .vec_types import vec3l as vec3l
+from .vec_types import vec3ul as vec3ul
+from .vec_types import vec4 as vec4
+from .vec_types import vec4h as vec4h
+from .vec_types import vec4f as vec4f
+from .vec_types import vec4d as vec4d
+from .vec_types import vec4b as vec4b
+from .vec_types import vec4ub as vec4ub
+from .vec_types import vec4s as vec4s
+from .vec_types import vec4us as vec4us
+from .vec_types import vec4i as vec4i
+from .vec_types import vec4ui as vec4ui
+from .vec_types import vec4l as vec4l
+from .vec_types import vec4ul as vec4ul
+from .vec_types import mat22 as mat22
+from .vec_types import mat22h as mat22h
+from .vec_types import mat22f as mat22f
+from .vec_types import mat22d as mat22d
+from .vec_types import mat33 as mat33
+from .vec_types import mat33h as mat33h
+from .vec_types import mat33f as mat33f
+from .vec_types import mat33d as mat33d
+from .vec_types import mat44 as mat44
+from .vec_types import mat44h as mat44h
+from .vec_types import mat44f as mat44f
+from .vec_types import mat44d as mat44d
+
 # --- devices and runtime -------------------------------------------------------------------
 from .context import Device as Device
 from .context import ScopedDevice as ScopedDevice
@@ -123,6 +173,14 @@ from .launch import load_module as load_module  # noqa: E402
 # Kernel builtins as Python names (wp.tid, wp.sin, ...): importable, and callable on host
 # scalars where that makes sense.
 globals().update({_n: _f for _n, _f in _kernel_module.builtins.items() if _n not in globals()})
+
+# Host implementations of the vector builtins (wp.dot(wp.vec3(...), ...) outside kernels).
+from . import vec_types as _vec_types
+
+for _n in ("dot", "cross", "length", "normalize", "cw_mul"):
+    _b = _kernel_module.builtins.get(_n)
+    if _b is not None and _b._host is None:
+        _b._host = getattr(_vec_types, _n)
 
 # --- constants (Warp's names) --------------------------------------------------------------
 E = e = _math.e

@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _treadle, types
+from . import _treadle, types, vec_types
 from .context import get_device
 from .types import Float, Int, Scalar, resolve_dtype, scalar_base
+from .vec_types import composite_base
 
 _GENERIC_DTYPES = (Any, Int, Float, Scalar)
 
@@ -160,7 +161,12 @@ class array(_treadle.Array):
             if dtype is Any:
                 dtype = type(data)
             data = data.value
+        if dtype is Any and isinstance(data, (list, tuple, composite_base)) and len(data):
+            first = data if isinstance(data, composite_base) else data[0]
+            if isinstance(first, composite_base):
+                dtype = type(first)
         target = None if dtype is Any else resolve_dtype(dtype)
+        inner = getattr(target, "_shape", ())
         aliasable = isinstance(data, np.ndarray)
         try:
             if aliasable or hasattr(data, "__array_interface__") or hasattr(data, "__array__"):
@@ -181,10 +187,15 @@ class array(_treadle.Array):
                 ) from None
         if arr.dtype != target._np_dtype:
             arr = arr.astype(target._np_dtype)
-        if arr.ndim == 0:
-            arr = arr.reshape(1)
+        if arr.ndim == len(inner):
+            arr = arr.reshape((1, *arr.shape))
+        if inner and shape is None and arr.shape[arr.ndim - len(inner) :] != inner:
+            raise ValueError(
+                f"array(): data of shape {arr.shape} does not end in the shape {inner} of "
+                f"dtype {target.__name__}"
+            )
         if shape is not None:
-            shape = _shape_tuple(shape)
+            shape = _shape_tuple(shape) + inner
             if arr.shape != shape:
                 if arr.size != math.prod(shape):
                     raise ValueError(
@@ -192,10 +203,12 @@ class array(_treadle.Array):
                         f"shape {shape}"
                     )
                 arr = arr.reshape(shape)
-        if arr.ndim > 4:
+        if arr.ndim - len(inner) > 4:
             raise ValueError(f"array(): data has {arr.ndim} dimensions; arrays have 1 to 4")
+        if inner and not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr)  # the native side needs packed elements
         alias = not copy and dev.is_cpu and arr.flags.writeable
-        self._init_from_numpy(arr, dev.alias, not alias)
+        self._init_from_numpy(arr, dev.alias, not alias, target._spec if inner else "")
 
     def _init_from_cuda_interface(self, data, cai, dtype, shape, dev, copy):
         """Aliases or copies the memory an object exports with ``__cuda_array_interface__``;
@@ -271,10 +284,17 @@ class array(_treadle.Array):
 
     @property
     def dtype(self):
-        """The element type (a scalar type class such as ``wp.float32``)."""
+        """The element type (a scalar type class such as ``wp.float32``, or a vector or matrix
+        class such as ``wp.vec3``)."""
         if self._ann_dtype is not None:
             return self._ann_dtype
-        return types._scalar_by_name[self._dtype_name]
+        return vec_types.dtype_from_spec(self._dtype_name)
+
+    def _np_layout(self):
+        """Shape and byte strides of the numpy view: vector/matrix elements add dimensions."""
+        inner, item = getattr(self.dtype, "_shape", ()), self.dtype._np_dtype.itemsize
+        inner_strides = tuple(item * math.prod(inner[i + 1 :]) for i in range(len(inner)))
+        return self._shape + inner, self._strides + inner_strides
 
     @property
     def ndim(self):
@@ -369,11 +389,14 @@ class array(_treadle.Array):
         array it is a host copy, made after the device's outstanding work has finished."""
         self._check_real("numpy()")
         if self._size == 0:
-            return np.empty(self._shape, dtype=self.dtype._np_dtype)
+            return np.empty(self._np_layout()[0], dtype=self.dtype._np_dtype)
         return self._numpy()
 
     def list(self):
-        """The elements as a flat Python list."""
+        """The elements as a flat Python list (of vectors / matrices for such dtypes)."""
+        dt = self.dtype
+        if isinstance(dt, type) and issubclass(dt, composite_base):
+            return [dt._new(x) for x in self.numpy().reshape((-1, *dt._shape))]
         return self.numpy().reshape(-1).tolist()
 
     def __array__(self, dtype=None, copy=None):
@@ -392,12 +415,13 @@ class array(_treadle.Array):
     def __array_interface__(self):
         if self._is_null or self._device_alias != "cpu":
             raise AttributeError("__array_interface__ is only available for CPU arrays")
+        shape, strides = self._np_layout()
         return {
             "version": 3,
-            "shape": self._shape,
+            "shape": shape,
             "typestr": self.dtype._np_dtype.str,
             "data": (self._ptr, False),
-            "strides": None if self._is_contiguous else self._strides,
+            "strides": None if self._is_contiguous else strides,
         }
 
     @property
@@ -408,27 +432,29 @@ class array(_treadle.Array):
         work (after work on a non-blocking stream, synchronise that stream first)."""
         if self._is_null or not self._device_alias.startswith("cuda"):
             raise AttributeError("__cuda_array_interface__ is only available for CUDA arrays")
+        shape, strides = self._np_layout()
         return {
             "version": 3,
-            "shape": self._shape,
+            "shape": shape,
             "typestr": self.dtype._np_dtype.str,
             "data": (self._ptr if self._size else 0, False),
-            "strides": None if self._is_contiguous else self._strides,
+            "strides": None if self._is_contiguous else strides,
             "stream": 1,
         }
 
     def fill_(self, value):
         """Sets every element to ``value`` (converted to the dtype)."""
         self._check_real("fill_()")
+        dt = self.dtype
         if isinstance(value, scalar_base):
             value = value.value
         try:
-            v = np.array(value, dtype=self.dtype._np_dtype)
+            if issubclass(dt, composite_base) and not isinstance(value, dt):
+                value = dt(*value) if isinstance(value, (list, tuple)) else dt(value)
+            v = np.array(value, dtype=dt._np_dtype)
         except (TypeError, ValueError, OverflowError) as e:
-            raise ValueError(
-                f"fill_(): cannot convert {value!r} to {self.dtype._spec}: {e}"
-            ) from None
-        if v.ndim != 0:
+            raise ValueError(f"fill_(): cannot convert {value!r} to {dt._spec}: {e}") from None
+        if v.shape != getattr(dt, "_shape", ()):
             raise ValueError(f"fill_(): expected a scalar for dtype {self.dtype._spec}")
         raw = v.tobytes()
         if not any(raw):
@@ -632,7 +658,7 @@ def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=Fals
 
 
 def _infer_value_dtype(value):
-    if isinstance(value, scalar_base):
+    if isinstance(value, (scalar_base, composite_base)):
         return type(value)
     if isinstance(value, (builtins.bool, np.bool_)):
         return types.bool

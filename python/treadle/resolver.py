@@ -8,6 +8,7 @@ import types as pytypes
 import numpy as np
 
 from . import types as wptypes
+from . import vec_types
 
 _module_handles = {}
 
@@ -54,6 +55,10 @@ def describe(obj):
         return ("const", type(obj)._spec, obj.value)
     if isinstance(obj, type) and issubclass(obj, wptypes.scalar_base) and obj._spec:
         return ("type", obj._spec)
+    if vec_types.is_composite_type(obj):
+        return ("type", obj._spec)
+    if isinstance(obj, vec_types.composite_base):
+        return ("const", type(obj)._spec, tuple(float(x) for x in np.asarray(obj).reshape(-1)))
     spec = getattr(obj, "_type_spec", None)
     if callable(spec):
         try:

@@ -248,6 +248,10 @@ def resolve_dtype(dtype):
     Raises TypeError for anything else."""
     if isinstance(dtype, type) and issubclass(dtype, scalar_base) and dtype._spec:
         return dtype
+    if getattr(dtype, "_wp_scalar_type_", None) is not None and isinstance(dtype, type):
+        return dtype  # a vector or matrix class (vec_types.py)
+    if isinstance(dtype, str) and dtype.startswith(("vector:", "matrix:")):
+        return _vec_types().dtype_from_spec(dtype)
     if isinstance(dtype, type) and dtype in _python_scalars:
         return _python_scalars[dtype]
     if isinstance(dtype, str) and dtype in _scalar_by_name:
@@ -306,7 +310,8 @@ _generic_specs = {Int: "Int", Float: "Float", Scalar: "Scalar", Any: "Any"}
 
 def type_to_spec(t):
     """The type spec string the compiler understands for an annotation ``t``:
-    ``"float32"``, ``"int32"``, ``"array:float32:2"``, ``"Float"``, ``"Any"``..."""
+    ``"float32"``, ``"int32"``, ``"array:float32:2"``, ``"vector:3:float32"``,
+    ``"matrix:3:3:float32"``, ``"Float"``, ``"Any"``..."""
     spec = getattr(t, "_type_spec", None)
     if spec is not None and not isinstance(t, type):
         return spec()
@@ -330,10 +335,19 @@ def types_equal(a, b):
 _lazy = ("array", "array1d", "array2d", "array3d", "array4d")
 
 
+def _vec_types():
+    import importlib
+
+    return importlib.import_module(__package__ + ".vec_types")
+
+
 def __getattr__(name):
-    # `wp.types.array` & co. live in treadle.array, which imports this module.
+    # `wp.types.array` & co. live in treadle.array, and `wp.types.vector`, `wp.types.vec3` & co.
+    # in treadle.vec_types; both import this module.
     if name in _lazy:
         import importlib
 
         return getattr(importlib.import_module(__package__ + ".array"), name)
+    if name in _vec_types().NAMES:
+        return getattr(_vec_types(), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

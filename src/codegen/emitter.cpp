@@ -178,6 +178,22 @@ private:
             case InstrKind::Assign:
                 m_out << dst << " = " << var(in.args[0]) << ";\n";
                 break;
+            case InstrKind::Construct: {
+                const Type* t = m_f.type_of(in.dsts[0]);
+                m_out << dst << " = " << t->c_name << "{{";
+                if (t->is_matrix()) {
+                    for (int r = 0; r < t->rows; ++r) {
+                        m_out << (r ? ", {" : "{");
+                        for (int c = 0; c < t->cols; ++c)
+                            m_out << (c ? ", " : "") << var(in.args[r * t->cols + c]);
+                        m_out << "}";
+                    }
+                } else {
+                    m_out << args(in);
+                }
+                m_out << "}};\n";
+                break;
+            }
             case InstrKind::Cast:
                 m_out << dst << " = wp::cast<" << m_f.type_of(in.dsts[0])->c_name << ">("
                       << var(in.args[0]) << ");\n";

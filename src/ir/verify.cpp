@@ -43,6 +43,9 @@ struct Verifier {
                 case InstrKind::Const:
                     if (!in.value.type) fail(in, "constant without type");
                     break;
+                case InstrKind::Construct:
+                    if (in.dsts.size() != 1) fail(in, "construct needs one result");
+                    break;
                 case InstrKind::Copy:
                 case InstrKind::Cast:
                 case InstrKind::Print:

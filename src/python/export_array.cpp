@@ -27,10 +27,48 @@ namespace {
 
 namespace dl = nb::dlpack;
 
+/// Parses a positive dimension of a vector/matrix dtype name; -1 when `text` is not one.
+int parse_dim(const std::string& text) {
+    if (text.empty() || text.size() > 6) return -1;
+    int n = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return -1;
+        n = n * 10 + (c - '0');
+    }
+    return n > 0 ? n : -1;
+}
+
+/// A dtype from its spec: "float32", "vector:3:float32" or "matrix:3:3:float32".
 DType dtype_from_name(const std::string& name) {
-    auto s = treadle::scalar_from_name(name);
-    if (!s) throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
-    return DType(*s);
+    std::vector<std::string> parts;
+    for (size_t begin = 0;;) {
+        size_t end = name.find(':', begin);
+        parts.push_back(name.substr(begin, end == std::string::npos ? end : end - begin));
+        if (end == std::string::npos) break;
+        begin = end + 1;
+    }
+    const bool vec = parts.size() == 3 && parts[0] == "vector";
+    const bool mat = parts.size() == 4 && parts[0] == "matrix";
+    auto s = treadle::scalar_from_name(parts.back());
+    if (!s || !(parts.size() == 1 || ((vec || mat) && *s != ScalarType::Bool)))
+        throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
+    DType t(*s);
+    if (vec || mat) {
+        t.rows = parse_dim(parts[1]);
+        t.cols = mat ? parse_dim(parts[2]) : 0;
+        if (t.rows < 0 || t.cols < 0)
+            throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
+    }
+    return t;
+}
+
+/// The spec of a dtype (inverse of dtype_from_name).
+std::string dtype_name(const DType& t) {
+    const std::string s = treadle::scalar_name(t.scalar);
+    if (t.rows > 0 && t.cols > 0)
+        return "matrix:" + std::to_string(t.rows) + ":" + std::to_string(t.cols) + ":" + s;
+    if (t.rows > 0) return "vector:" + std::to_string(t.rows) + ":" + s;
+    return s;
 }
 
 dl::dtype to_dlpack(ScalarType s) {
@@ -67,15 +105,40 @@ using InputArray = nb::ndarray<nb::ro, nb::device::cpu>;
 
 /// Wraps a CPU ndarray (numpy or any DLPack / buffer exporter) without copying. `owner` is the
 /// Python object whose lifetime guards the memory.
-Array wrap_ndarray(const InputArray& nd, nb::handle owner) {
+/// With a vector/matrix `want`, the trailing one/two dimensions of `nd` (which must match it
+/// and be packed) become the elements.
+Array wrap_ndarray(const InputArray& nd, nb::handle owner, std::optional<DType> want = {}) {
     const ScalarType s = from_dlpack(nd.dtype());
     const int64_t elem = (int64_t)treadle::scalar_size(s);
-    std::vector<int64_t> shape(nd.ndim()), strides(nd.ndim());
-    for (size_t d = 0; d < nd.ndim(); ++d) {
+    DType t(s);
+    int inner = 0;
+    if (want) {
+        if (want->scalar != s)
+            throw Error(ErrorKind::Type, "array(): the data's scalar type " +
+                                             std::string(treadle::scalar_name(s)) +
+                                             " does not match dtype " + dtype_name(*want));
+        t = *want;
+        inner = t.rows > 0 ? (t.cols > 0 ? 2 : 1) : 0;
+    }
+    const int outer = (int)nd.ndim() - inner;
+    if (outer < 0)
+        throw Error(ErrorKind::Value, "array(): the data has too few dimensions for dtype " +
+                                          dtype_name(t));
+    const int64_t dims[2] = {t.rows, t.cols > 0 ? t.cols : 1};
+    int64_t packed = elem;
+    for (int k = inner - 1; k >= 0; --k) {
+        const size_t d = (size_t)(outer + k);
+        if ((int64_t)nd.shape(d) != dims[k] || (dims[k] > 1 && nd.stride(d) * elem != packed))
+            throw Error(ErrorKind::Value, "array(): the data's trailing dimensions must be "
+                                          "packed and match dtype " + dtype_name(t));
+        packed *= dims[k];
+    }
+    std::vector<int64_t> shape(outer), strides(outer);
+    for (int d = 0; d < outer; ++d) {
         shape[d] = (int64_t)nd.shape(d);
         strides[d] = nd.stride(d) * elem;  // nanobind strides count elements
     }
-    return Array::wrap(const_cast<void*>(nd.data()), DType(s), shape, strides, Device::cpu(),
+    return Array::wrap(const_cast<void*>(nd.data()), t, shape, strides, Device::cpu(),
                        owner ? python_owner(owner) : nullptr);
 }
 
@@ -142,7 +205,8 @@ void export_array(nb::module_& m) {
         .def_prop_ro("_pinned", &Array::pinned)
         .def(
             "_init_from_numpy",
-            [](Array& self, nb::object source, const std::string& device, bool copy) {
+            [](Array& self, nb::object source, const std::string& device, bool copy,
+               const std::string& dtype) {
                 InputArray nd;
                 if (!nb::try_cast<InputArray>(source, nd))
                     throw Error(ErrorKind::Type,
@@ -150,8 +214,10 @@ void export_array(nb::module_& m) {
                                     std::string(nb::type_name(source.type()).c_str()) +
                                     "' as a CPU array with a supported dtype");
                 Device dev = Device::parse(device);
+                std::optional<DType> want;
+                if (!dtype.empty()) want = dtype_from_name(dtype);
                 if (copy) {
-                    Array view = wrap_ndarray(nd, nb::handle());
+                    Array view = wrap_ndarray(nd, nb::handle(), want);
                     nb::gil_scoped_release nogil;
                     self = view.clone(dev);
                 } else {
@@ -159,12 +225,13 @@ void export_array(nb::module_& m) {
                         throw Error(ErrorKind::Value,
                                     "array(): copy=False needs the data and the array on the "
                                     "same device ('cpu')");
-                    self = wrap_ndarray(nd, source);
+                    self = wrap_ndarray(nd, source, want);
                 }
             },
-            nb::arg("source"), nb::arg("device"), nb::arg("copy"),
+            nb::arg("source"), nb::arg("device"), nb::arg("copy"), nb::arg("dtype") = "",
             "Copies (copy=True, to any device) or aliases (CPU only) a CPU ndarray; `source` "
-            "must export DLPack or the buffer protocol with a supported dtype.")
+            "must export DLPack or the buffer protocol with a supported dtype. A vector/matrix "
+            "`dtype` spec takes the trailing dimensions as the elements.")
         .def(
             "_init_from_ptr",
             [](Array& self, uintptr_t ptr, const std::string& dtype,
@@ -190,7 +257,7 @@ void export_array(nb::module_& m) {
         .def_prop_ro("_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
         .def_prop_ro(
             "_dtype_name",
-            [](const Array& a) { return std::string(treadle::scalar_name(a.dtype().scalar)); })
+            [](const Array& a) { return dtype_name(a.dtype()); })
         .def_prop_ro("_itemsize", [](const Array& a) { return a.dtype().size(); })
         .def_prop_ro("_device_alias", [](const Array& a) { return a.device().alias(); })
         .def_prop_ro("_is_contiguous", &Array::is_contiguous)

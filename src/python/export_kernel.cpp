@@ -133,6 +133,23 @@ std::vector<int64_t> launch_dims(nb::handle dim) {
 
 std::string py_type_name(nb::handle o) { return nb::cast<std::string>(nb::type_name(o.type())); }
 
+/// The numbers of a vector/matrix argument: a treadle vector or matrix, a tuple/list (nested
+/// for matrices) or a numpy array, flattened row-major.
+void flatten_numbers(const CompiledKernel& k, const treadle::KernelParam& p, nb::handle o,
+                     std::vector<double>& out, int depth) {
+    if (PyFloat_Check(o.ptr()) || PyLong_Check(o.ptr()) || PyBool_Check(o.ptr()) ||
+        (depth > 0 && PyObject_HasAttrString(o.ptr(), "__float__") &&
+         !PyObject_HasAttrString(o.ptr(), "__len__"))) {
+        double v = PyFloat_AsDouble(o.ptr());
+        if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+        out.push_back(v);
+        return;
+    }
+    if (depth > 2 || !PyObject_HasAttrString(o.ptr(), "__iter__"))
+        type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+    for (nb::handle item : nb::iter(o)) flatten_numbers(k, p, item, out, depth + 1);
+}
+
 void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t stream) {
     const CompiledKernel& k = *h.k;
     size_t n = nb::len(args);
@@ -160,6 +177,12 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
             if (!nb::try_cast<treadle::Array*>(o, a) || !a)
                 type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
             treadle::pack_array(block, k, p, *a, k.device);
+            continue;
+        }
+        if (p.type->is_vector() || p.type->is_matrix()) {
+            std::vector<double> values;
+            flatten_numbers(k, p, o, values, 0);
+            treadle::pack_components(block, k, p, values);
             continue;
         }
         PyObject* po = o.ptr();

@@ -62,10 +62,19 @@ void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, c
     if (!t->is_array()) arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got an array");
     ArrayParam ap{};
     if (!a.is_null()) {
-        if (a.dtype() != DType(t->dtype->scalar))
+        const sema::Type* want = t->dtype;
+        DType expected(want->scalar);
+        expected.rows = want->is_scalar() ? 0 : want->rows;
+        expected.cols = want->is_matrix() ? want->cols : 0;
+        if (a.dtype() != expected) {
+            DType got = a.dtype();
+            std::string got_name = got.rows == 0   ? scalar_name(got.scalar)
+                                   : got.cols == 0 ? sema::vector_type(got.rows, got.scalar)->name
+                                                   : sema::matrix_type(got.rows, got.cols,
+                                                                       got.scalar)->name;
             arg_error(ErrorKind::Type, k, p,
-                      "expects an array of " + t->dtype->name + ", got an array of " +
-                          scalar_name(a.dtype().scalar));
+                      "expects an array of " + want->name + ", got an array of " + got_name);
+        }
         if (a.ndim() != t->ndim)
             arg_error(ErrorKind::Type, k, p,
                       "expects a " + std::to_string(t->ndim) + "-D array, got a " +
@@ -105,6 +114,25 @@ void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int
         case ScalarType::Int32: { int32_t x = (int32_t)v; std::memcpy(dst, &x, 4); break; }
         case ScalarType::UInt32: { uint32_t x = (uint32_t)v; std::memcpy(dst, &x, 4); break; }
         default: std::memcpy(dst, &v, 8); break;
+    }
+}
+
+void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
+                     const std::vector<double>& values) {
+    const sema::Type* t = p.type;
+    size_t count = t->is_matrix() ? (size_t)t->rows * t->cols : (size_t)t->rows;
+    if (values.size() != count)
+        arg_error(ErrorKind::Type, k, p,
+                  "expects " + t->name + " (" + std::to_string(count) + " components), got " +
+                      std::to_string(values.size()) + " values");
+    size_t elem = scalar_size(t->scalar);
+    KernelParam component{p.name, sema::scalar_type(t->scalar), 0};
+    for (size_t i = 0; i < count; ++i) {
+        component.offset = p.offset + i * elem;
+        if (treadle::is_float(t->scalar))
+            pack_float(block, k, component, values[i]);
+        else
+            pack_int(block, k, component, (int64_t)values[i], t->scalar == ScalarType::Bool);
     }
 }
 

@@ -32,6 +32,10 @@ void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, c
 void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int64_t value,
               bool is_bool);
 void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, double value);
+/// Writes a vector or matrix parameter from its components (row-major), converted to the
+/// element type; the count must match.
+void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
+                     const std::vector<double>& values);
 
 /// Runs the kernel over `bounds` with the packed parameter block on the CPU thread pool and
 /// returns when every index has run.

@@ -103,16 +103,162 @@ std::optional<Signature> rule_compare(const std::vector<ArgInfo>& a) {
     return same(a, 2, t, bool_type());
 }
 
+// --- vectors and matrices -------------------------------------------------------------------
+
+bool is_math(const Type* t) { return t && (t->is_vector() || t->is_matrix()); }
+
+/// A scalar argument that must take the element type `s` of a vector/matrix operand.
+bool scalar_fits(const ArgInfo& a, ScalarType s) {
+    if (!a.type || !a.type->is_scalar()) return false;
+    if (!a.weak) return a.type->scalar == s;
+    return unify_scalars({{scalar_type(s), false}, a}) == scalar_type(s);
+}
+
+std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && is_math(a[0].type) && a[0].type == a[1].type)
+        return Signature{{a[0].type, a[1].type}, a[0].type};
+    return rule_numeric_binary(a);
+}
+
+std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a) {
+    if (a.size() != 2) return std::nullopt;
+    const Type *x = a[0].type, *y = a[1].type;
+    if (is_math(x) && scalar_fits(a[1], x->scalar))
+        return Signature{{x, scalar_type(x->scalar)}, x};
+    if (is_math(y) && scalar_fits(a[0], y->scalar))
+        return Signature{{scalar_type(y->scalar), y}, y};
+    if (x && y && x->is_matrix() && y->is_vector() && x->scalar == y->scalar && x->cols == y->rows)
+        return Signature{{x, y}, vector_type(x->rows, x->scalar)};
+    if (x && y && x->is_vector() && y->is_matrix() && x->scalar == y->scalar && x->rows == y->rows)
+        return Signature{{x, y}, vector_type(y->cols, x->scalar)};
+    if (x && y && x->is_matrix() && y->is_matrix() && x->scalar == y->scalar && x->cols == y->rows)
+        return Signature{{x, y}, matrix_type(x->rows, y->cols, x->scalar)};
+    return rule_numeric_binary(a);
+}
+
+std::optional<Signature> rule_matmul(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && a[0].type && a[1].type && !a[0].type->is_scalar() &&
+        !a[1].type->is_scalar())
+        return rule_mul(a);
+    return std::nullopt;
+}
+
+std::optional<Signature> rule_div(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && is_math(a[0].type) && scalar_fits(a[1], a[0].type->scalar))
+        return Signature{{a[0].type, scalar_type(a[0].type->scalar)}, a[0].type};
+    return rule_numeric_binary(a);
+}
+
+std::optional<Signature> rule_negate(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && is_math(a[0].type)) return Signature{{a[0].type}, a[0].type};
+    return rule_numeric_unary(a);
+}
+
+std::optional<Signature> rule_compare_any(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && is_math(a[0].type) && a[0].type == a[1].type)
+        return Signature{{a[0].type, a[1].type}, bool_type()};
+    return rule_compare(a);
+}
+
+std::optional<Signature> rule_vec_min_max(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && a[0].type && a[0].type->is_vector() && a[0].type == a[1].type)
+        return Signature{{a[0].type, a[1].type}, a[0].type};
+    return rule_numeric_binary(a);
+}
+
+std::optional<Signature> rule_vec_abs(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector()) return Signature{{a[0].type}, a[0].type};
+    return rule_numeric_unary(a);
+}
+
+/// One float vector argument (or two of the same type) giving a scalar / the same vector.
+std::optional<Signature> rule_vec_to_scalar(const std::vector<ArgInfo>& a, size_t n) {
+    if (a.size() != n || !a[0].type || !a[0].type->is_vector()) return std::nullopt;
+    for (const ArgInfo& x : a)
+        if (x.type != a[0].type) return std::nullopt;
+    return Signature{std::vector<const Type*>(n, a[0].type), scalar_type(a[0].type->scalar)};
+}
+std::optional<Signature> rule_dot(const std::vector<ArgInfo>& a) { return rule_vec_to_scalar(a, 2); }
+std::optional<Signature> rule_dot_self(const std::vector<ArgInfo>& a) { return rule_vec_to_scalar(a, 1); }
+std::optional<Signature> rule_length(const std::vector<ArgInfo>& a) {
+    auto s = rule_vec_to_scalar(a, 1);
+    if (s && !treadle::is_float(a[0].type->scalar)) return std::nullopt;
+    return s;
+}
+std::optional<Signature> rule_normalize(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector() && treadle::is_float(a[0].type->scalar))
+        return Signature{{a[0].type}, a[0].type};
+    return std::nullopt;
+}
+std::optional<Signature> rule_cross(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && a[0].type && a[0].type->is_vector() && a[0].type->rows == 3 &&
+        a[0].type == a[1].type)
+        return Signature{{a[0].type, a[1].type}, a[0].type};
+    return std::nullopt;
+}
+std::optional<Signature> rule_cw(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && is_math(a[0].type) && a[0].type == a[1].type)
+        return Signature{{a[0].type, a[1].type}, a[0].type};
+    return std::nullopt;
+}
+std::optional<Signature> rule_outer(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && a[0].type && a[1].type && a[0].type->is_vector() &&
+        a[1].type->is_vector() && a[0].type->scalar == a[1].type->scalar)
+        return Signature{{a[0].type, a[1].type},
+                         matrix_type(a[0].type->rows, a[1].type->rows, a[0].type->scalar)};
+    return std::nullopt;
+}
+std::optional<Signature> rule_transpose(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_matrix())
+        return Signature{{a[0].type}, matrix_type(a[0].type->cols, a[0].type->rows, a[0].type->scalar)};
+    return std::nullopt;
+}
+std::optional<Signature> rule_square_to_scalar(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_matrix() && a[0].type->rows == a[0].type->cols)
+        return Signature{{a[0].type}, scalar_type(a[0].type->scalar)};
+    return std::nullopt;
+}
+std::optional<Signature> rule_determinant(const std::vector<ArgInfo>& a) {
+    auto s = rule_square_to_scalar(a);
+    if (s && (a[0].type->rows < 2 || a[0].type->rows > 4 || !treadle::is_float(a[0].type->scalar)))
+        return std::nullopt;
+    return s;
+}
+std::optional<Signature> rule_inverse(const std::vector<ArgInfo>& a) {
+    if (!rule_determinant(a)) return std::nullopt;
+    return Signature{{a[0].type}, a[0].type};
+}
+std::optional<Signature> rule_ddot(const std::vector<ArgInfo>& a) {
+    if (a.size() == 2 && a[0].type && a[0].type->is_matrix() && a[0].type == a[1].type)
+        return Signature{{a[0].type, a[1].type}, scalar_type(a[0].type->scalar)};
+    return std::nullopt;
+}
+std::optional<Signature> rule_diag(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector())
+        return Signature{{a[0].type}, matrix_type(a[0].type->rows, a[0].type->rows, a[0].type->scalar)};
+    return std::nullopt;
+}
+std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector() && a[0].type->rows == 3)
+        return Signature{{a[0].type}, matrix_type(3, 3, a[0].type->scalar)};
+    return std::nullopt;
+}
+
 #define FLOAT1(n, doc) {n, n, BuiltinKind::Regular, "Scalar Math", n "(x: Float) -> Float", doc, true, rule_float_unary}
 
 const std::vector<Builtin>& table() {
     static const std::vector<Builtin> k_table = {
         // --- operators (reached through Python syntax) ---
-        {"add", "add", BuiltinKind::Operator, "Operators", "a + b", "Addition.", true, rule_numeric_binary},
-        {"sub", "sub", BuiltinKind::Operator, "Operators", "a - b", "Subtraction.", true, rule_numeric_binary},
-        {"mul", "mul", BuiltinKind::Operator, "Operators", "a * b", "Multiplication.", true, rule_numeric_binary},
+        {"add", "add", BuiltinKind::Operator, "Operators", "a + b", "Addition (scalars, vectors, matrices).", true, rule_add_sub},
+        {"sub", "sub", BuiltinKind::Operator, "Operators", "a - b", "Subtraction (scalars, vectors, matrices).", true, rule_add_sub},
+        {"mul", "mul", BuiltinKind::Operator, "Operators", "a * b",
+         "Multiplication: scalars; a vector or matrix by a scalar; matrix-vector and matrix-matrix "
+         "products.", true, rule_mul},
+        {"matmul", "mul", BuiltinKind::Operator, "Operators", "a @ b",
+         "Matrix-vector and matrix-matrix products.", true, rule_matmul},
         {"div", "div", BuiltinKind::Operator, "Operators", "a / b",
-         "Division; integers truncate toward zero and division by zero gives 0.", true, rule_numeric_binary},
+         "Division; integers truncate toward zero and division by zero gives 0; a vector or matrix "
+         "by a scalar.", true, rule_div},
         {"floordiv", "floordiv", BuiltinKind::Operator, "Operators", "a // b",
          "Floor division for floats (floor(a / b)); truncating division for integers (C rules).", true,
          rule_numeric_binary},
@@ -121,8 +267,8 @@ const std::vector<Builtin>& table() {
          rule_numeric_binary},
         {"pow", "pow", BuiltinKind::Regular, "Scalar Math", "pow(x: Float, y: Float) -> Float",
          "x raised to the power y (also the ** operator).", true, rule_float_binary},
-        {"neg", "neg", BuiltinKind::Operator, "Operators", "-a", "Negation.", true, rule_numeric_unary},
-        {"pos", "pos", BuiltinKind::Operator, "Operators", "+a", "Identity.", true, rule_numeric_unary},
+        {"neg", "neg", BuiltinKind::Operator, "Operators", "-a", "Negation.", true, rule_negate},
+        {"pos", "pos", BuiltinKind::Operator, "Operators", "+a", "Identity.", true, rule_negate},
         {"invert", "invert", BuiltinKind::Operator, "Operators", "~a", "Bitwise complement.", false, rule_int_unary},
         {"bit_and", "bit_and", BuiltinKind::Operator, "Operators", "a & b", "Bitwise and.", false, rule_bitwise},
         {"bit_or", "bit_or", BuiltinKind::Operator, "Operators", "a | b", "Bitwise or.", false, rule_bitwise},
@@ -130,11 +276,12 @@ const std::vector<Builtin>& table() {
         {"lshift", "lshift", BuiltinKind::Operator, "Operators", "a << b", "Left shift.", false, rule_int_binary},
         {"rshift", "rshift", BuiltinKind::Operator, "Operators", "a >> b", "Right shift.", false, rule_int_binary},
         {"compare", "compare", BuiltinKind::Compare, "Operators", "a < b, a == b, ...",
-         "Comparison of two scalars of the same type.", false, rule_compare},
+         "Comparison of two scalars of the same type; == and != also compare vectors and matrices.",
+         false, rule_compare_any},
         // --- scalar math ---
-        {"abs", "abs", BuiltinKind::Regular, "Scalar Math", "abs(x: Scalar) -> Scalar", "Absolute value.", true, rule_numeric_unary},
-        {"min", "min", BuiltinKind::Regular, "Scalar Math", "min(a: Scalar, b: Scalar) -> Scalar", "The smaller of a and b.", true, rule_numeric_binary},
-        {"max", "max", BuiltinKind::Regular, "Scalar Math", "max(a: Scalar, b: Scalar) -> Scalar", "The larger of a and b.", true, rule_numeric_binary},
+        {"abs", "abs", BuiltinKind::Regular, "Scalar Math", "abs(x: Scalar | Vector) -> Scalar | Vector", "Absolute value (componentwise for vectors).", true, rule_vec_abs},
+        {"min", "min", BuiltinKind::Regular, "Scalar Math", "min(a: Scalar | Vector, b: Scalar | Vector)", "The smaller of a and b (componentwise for vectors).", true, rule_vec_min_max},
+        {"max", "max", BuiltinKind::Regular, "Scalar Math", "max(a: Scalar | Vector, b: Scalar | Vector)", "The larger of a and b (componentwise for vectors).", true, rule_vec_min_max},
         {"clamp", "clamp", BuiltinKind::Regular, "Scalar Math", "clamp(x: Scalar, low: Scalar, high: Scalar) -> Scalar",
          "x limited to the range [low, high].", true, rule_numeric_ternary},
         {"sign", "sign", BuiltinKind::Regular, "Scalar Math", "sign(x: Scalar) -> Scalar",
@@ -167,6 +314,22 @@ const std::vector<Builtin>& table() {
         {"isinf", "isinf", BuiltinKind::Regular, "Scalar Math", "isinf(x: Scalar) -> bool", "True if x is infinite.", false, rule_predicate},
         {"isfinite", "isfinite", BuiltinKind::Regular, "Scalar Math", "isfinite(x: Scalar) -> bool",
          "True if x is neither infinite nor NaN.", false, rule_predicate},
+        // --- vector and matrix math ---
+        {"dot", "dot", BuiltinKind::Regular, "Vector Math", "dot(a: Vector, b: Vector) -> Scalar", "Dot product.", true, rule_dot},
+        {"cross", "cross", BuiltinKind::Regular, "Vector Math", "cross(a: vec3, b: vec3) -> vec3", "Cross product.", true, rule_cross},
+        {"length", "length", BuiltinKind::Regular, "Vector Math", "length(a: Vector) -> Float", "Euclidean length.", true, rule_length},
+        {"length_sq", "length_sq", BuiltinKind::Regular, "Vector Math", "length_sq(a: Vector) -> Scalar", "Squared length.", true, rule_dot_self},
+        {"normalize", "normalize", BuiltinKind::Regular, "Vector Math", "normalize(a: Vector) -> Vector", "a / length(a); the zero vector stays zero.", true, rule_normalize},
+        {"outer", "outer", BuiltinKind::Regular, "Vector Math", "outer(a: Vector, b: Vector) -> Matrix", "Outer product a b^T.", true, rule_outer},
+        {"cw_mul", "cw_mul", BuiltinKind::Regular, "Vector Math", "cw_mul(a, b)", "Componentwise product.", true, rule_cw},
+        {"cw_div", "cw_div", BuiltinKind::Regular, "Vector Math", "cw_div(a, b)", "Componentwise division.", true, rule_cw},
+        {"transpose", "transpose", BuiltinKind::Regular, "Vector Math", "transpose(m: Matrix) -> Matrix", "Matrix transpose.", true, rule_transpose},
+        {"trace", "trace", BuiltinKind::Regular, "Vector Math", "trace(m: Matrix) -> Scalar", "Sum of the diagonal.", true, rule_square_to_scalar},
+        {"determinant", "determinant", BuiltinKind::Regular, "Vector Math", "determinant(m: Matrix) -> Float", "Determinant (2x2 to 4x4).", true, rule_determinant},
+        {"inverse", "inverse", BuiltinKind::Regular, "Vector Math", "inverse(m: Matrix) -> Matrix", "Inverse (2x2 to 4x4); a singular matrix gives zeros.", true, rule_inverse},
+        {"ddot", "ddot", BuiltinKind::Regular, "Vector Math", "ddot(a: Matrix, b: Matrix) -> Scalar", "Double dot product (sum of componentwise products).", true, rule_ddot},
+        {"diag", "diag", BuiltinKind::Regular, "Vector Math", "diag(v: Vector) -> Matrix", "Square matrix with v on the diagonal.", true, rule_diag},
+        {"skew", "skew", BuiltinKind::Regular, "Vector Math", "skew(v: vec3) -> mat33", "Cross-product matrix of v.", true, rule_skew},
         // --- lowered by dedicated code ---
         {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
          "The index of the current thread; unpack one index per launch dimension.", false, nullptr},

@@ -91,7 +91,7 @@ Value Builder::call(const ast::Expr& e) {
     Value callee = eval(*e.args[0]);
     switch (callee.kind) {
         case Value::Kind::Type:
-            return cast(callee.type, e);
+            return callee.type->is_scalar() ? cast(callee.type, e) : construct(callee.type, e);
         case Value::Kind::Func:
             return call_function(callee.func, e);
         case Value::Kind::Builtin:
@@ -125,6 +125,65 @@ Value Builder::cast(const Type* to, const ast::Expr& e) {
     }
     if (ai.type == to) return v;
     return var_value(emit_value(InstrKind::Cast, e.span.line, to, {v.var}));
+}
+
+Value Builder::construct(const Type* to, const ast::Expr& e) {
+    if (!to->is_vector() && !to->is_matrix())
+        type_error(e.span, to->name + "(): cannot construct this type in a kernel");
+    if (!e.keywords.empty())
+        type_error(e.keywords[0].span, to->name + "(): keyword arguments are not supported");
+    int line = e.span.line;
+    const Type* elem = scalar_type(to->scalar);
+    size_t count = to->is_vector() ? (size_t)to->rows : (size_t)(to->rows * to->cols);
+    std::vector<Value> vals;
+    std::vector<ArgInfo> infos;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+        vals.push_back(eval(*e.args[i]));
+        infos.push_back(arg_info(vals.back(), *e.args[i]));
+    }
+    auto scalar_ok = [&](const ArgInfo& a) {
+        return a.type->is_scalar() &&
+               (a.type == elem || (a.weak && unify_scalars({{elem, false}, a}) == elem));
+    };
+    auto result = [&](VarId v) { return Value{Value::Kind::Var, v}; };
+    std::string size = to->is_vector() ? std::to_string(to->rows)
+                                       : std::to_string(to->rows) + ", " + std::to_string(to->cols);
+    if (vals.empty() || (vals.size() == 1 && scalar_ok(infos[0]))) {
+        // zeros, or every component set to one value
+        VarId s = vals.empty() ? emit_const(ConstValue{int32_type(), true, 0, 0}, elem, line)
+                               : coerce(vals[0], elem, *e.args[1]);
+        std::string fill = (to->is_vector() ? "vec_fill<" : "mat_fill<") + size + ", " +
+                           elem->c_name + ">";
+        return result(emit_value(InstrKind::Call, line, to, {s}, fill));
+    }
+    if (vals.size() == 1 && infos[0].type == to) return vals[0];
+    if (vals.size() == count) {
+        std::vector<VarId> args;
+        for (size_t i = 0; i < count; ++i) {
+            if (!scalar_ok(infos[i]))
+                type_error(e.args[i + 1]->span, to->name + "(): component " + std::to_string(i) +
+                                                    " has type " + infos[i].type->name +
+                                                    ", expected " + elem->name);
+            args.push_back(coerce(vals[i], elem, *e.args[i + 1]));
+        }
+        return result(emit_value(InstrKind::Construct, line, to, std::move(args)));
+    }
+    const Type* row = to->is_matrix() ? vector_type(to->cols, to->scalar) : nullptr;
+    if (row && (int)vals.size() == to->rows) {
+        std::vector<VarId> args;
+        for (size_t i = 0; i < vals.size(); ++i) {
+            if (infos[i].type != row)
+                type_error(e.args[i + 1]->span, to->name + "(): row " + std::to_string(i) +
+                                                    " has type " + infos[i].type->name +
+                                                    ", expected " + row->name);
+            args.push_back(vals[i].var);
+        }
+        return result(emit_value(InstrKind::Call, line, to, std::move(args), "mat_from_rows"));
+    }
+    type_error(e.span, to->name + "(): cannot construct from " + describe_args(infos) +
+                           " (expected nothing, one " + elem->name + ", " + std::to_string(count) +
+                           " components" + (row ? ", or " + std::to_string(to->rows) + " rows" : "") +
+                           ")");
 }
 
 Value Builder::emit_tid(int arity, const ast::Expr& e) {
@@ -183,9 +242,17 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                     continue;
                 }
                 ArgInfo ai = arg_info(v, *e.args[i]);
+                if (b.kind == BuiltinKind::Print && (ai.type->is_vector() || ai.type->is_matrix()) &&
+                    e.args.size() == 2) {
+                    emit(InstrKind::Print, line).args = {v.var};
+                    return Value{};
+                }
                 if (!ai.type->is_scalar())
                     type_error(e.args[i]->span, name + "(): cannot print a value of type " +
-                                                    ai.type->name);
+                                                    ai.type->name +
+                                                    (b.kind == BuiltinKind::Print
+                                                         ? " together with other values"
+                                                         : ""));
                 VarId x = materialize(v, *e.args[i]);
                 if (b.kind == BuiltinKind::Print) fmt += printf_format(m_fn.type_of(x));
                 args.push_back(x);

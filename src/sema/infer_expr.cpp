@@ -121,10 +121,18 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
             double c;
             if (math_constant(attr, c)) return const_value(float32_type(), true, 0, c);
             if (base.text == "treadle") {
-                if (const Type* t = type_from_spec(attr); t && attr != "int" && attr != "float") {
+                const Type* t = type_from_spec(attr);
+                if (!t || attr == "int" || attr == "float") t = named_math_type(attr);
+                if (t) {
                     Value v;
                     v.kind = Value::Kind::Type;
                     v.type = t;
+                    return v;
+                }
+                if (attr == "vector" || attr == "matrix") {
+                    Value v;
+                    v.kind = Value::Kind::Builtin;
+                    v.text = attr;
                     return v;
                 }
                 if (attr == "types") return base;
@@ -164,6 +172,18 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         if (attr == "ndim") return const_value(int32_type(), true, m_fn.type_of(base.var)->ndim, 0);
         type_error(e.span, who() + "arrays have no attribute '" + attr + "' in kernels");
     }
+    if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_vector()) {
+        const Type* vt = m_fn.type_of(base.var);
+        static const std::string k_components = "xyzw";
+        size_t c = attr.size() == 1 ? k_components.find(attr[0]) : std::string::npos;
+        if (c == std::string::npos || (int)c >= vt->rows)
+            type_error(e.span, who() + "'" + vt->name + "' has no component '" + attr + "'");
+        VarId idx = emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(),
+                               e.span.line);
+        return Value{Value::Kind::Var, emit_value(InstrKind::Call, e.span.line,
+                                                  scalar_type(vt->scalar), {base.var, idx},
+                                                  "extract")};
+    }
     std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
 }
@@ -171,6 +191,8 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
 const Type* Builder::eval_annotation(const ast::Expr& e) {
     if (e.kind == ExprKind::Call) {
         Value callee = eval(*e.args[0]);
+        if (callee.kind == Value::Kind::Builtin && (callee.text == "vector" || callee.text == "matrix"))
+            return eval_math_type(callee.text, e);
         if (callee.kind == Value::Kind::Builtin && is_array_constructor(callee.text)) {
             int ndim = callee.text == "array" ? 1 : callee.text[5] - '0';
             const Type* dtype = nullptr;
@@ -195,7 +217,7 @@ const Type* Builder::eval_annotation(const ast::Expr& e) {
             }
             for (const auto& k : e.keywords) take(k.name, *k.value);
             if (!dtype) type_error(e.span, who() + "array annotation needs a dtype");
-            if (!dtype->is_scalar())
+            if (!dtype->is_value())
                 type_error(e.span, who() + "arrays of " + dtype->name + " are not supported");
             return array_type(dtype, ndim);
         }
@@ -206,6 +228,33 @@ const Type* Builder::eval_annotation(const ast::Expr& e) {
     }
     if (e.kind == ExprKind::Constant && e.const_kind == ast::ConstKind::None) return void_type();
     type_error(e.span, who() + "not a type annotation treadle understands");
+}
+
+const Type* Builder::eval_math_type(const std::string& kind, const ast::Expr& e) {
+    // vector(length=3, dtype=float) / matrix(shape=(3, 3), dtype=float), keywords or positional
+    const ast::Expr* size_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;
+    const ast::Expr* dtype_arg = e.args.size() > 2 ? e.args[2].get() : nullptr;
+    for (const auto& k : e.keywords) {
+        if (k.name == "dtype") dtype_arg = k.value.get();
+        else if (k.name == (kind == "vector" ? "length" : "shape")) size_arg = k.value.get();
+        else type_error(k.span, who() + kind + "(): unexpected argument '" + k.name + "'");
+    }
+    if (!size_arg) type_error(e.span, who() + kind + "(): needs its " +
+                                          (kind == "vector" ? "length" : "shape"));
+    const Type* dtype = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
+    if (!dtype->is_scalar()) type_error(e.span, who() + kind + "(): dtype must be a scalar type");
+    auto constant_int = [&](const ast::Expr& x) {
+        Value v = eval(x);
+        if (v.kind != Value::Kind::Const || !v.constant.type->is_integer() || v.constant.i < 1 ||
+            v.constant.i > 64)
+            type_error(x.span, who() + kind + "(): sizes must be constants from 1 to 64");
+        return (int)v.constant.i;
+    };
+    if (kind == "vector") return vector_type(constant_int(*size_arg), dtype->scalar);
+    if (size_arg->kind != ExprKind::Tuple || size_arg->args.size() != 2)
+        type_error(size_arg->span, who() + "matrix(): shape must be a tuple (rows, cols)");
+    return matrix_type(constant_int(*size_arg->args[0]), constant_int(*size_arg->args[1]),
+                       dtype->scalar);
 }
 
 ArgInfo Builder::arg_info(const Value& v, const ast::Expr& e) {
@@ -387,6 +436,20 @@ Value Builder::eval(const ast::Expr& e) {
                     type_error(index.span, who() + "tuple index must be a constant in range");
                 return base.elements[k.constant.i];
             }
+            if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
+                                                  m_fn.type_of(base.var)->is_matrix())) {
+                const Type* vt = m_fn.type_of(base.var);
+                size_t most = vt->is_vector() ? 1 : 2;
+                if (idx.size() > most)
+                    type_error(e.span, who() + "too many indices for " + vt->name);
+                std::vector<VarId> args{base.var};
+                for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
+                const Type* rt = (vt->is_matrix() && idx.size() == 1)
+                                     ? vector_type(vt->cols, vt->scalar)
+                                     : scalar_type(vt->scalar);
+                return Value{Value::Kind::Var,
+                             emit_value(InstrKind::Call, line, rt, std::move(args), "extract")};
+            }
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(e.span, who() + "only arrays can be indexed" +
                                        (base.kind == Value::Kind::Var
@@ -413,8 +476,6 @@ Value Builder::eval(const ast::Expr& e) {
         case ExprKind::Call:
             return call(e);
         case ExprKind::BinOp: {
-            if (e.bin_op == ast::BinOpKind::MatMul)
-                type_error(e.span, who() + "operator '@' needs vector or matrix operands");
             Value a = eval(*e.args[0]);
             Value b = eval(*e.args[1]);
             return binary(bin_op_name(e.bin_op), ast::op_text(e.bin_op), a, b, *e.args[0],

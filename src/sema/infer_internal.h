@@ -71,6 +71,8 @@ public:
     Value resolve_name(const std::string& name, const ast::Expr& e);
     Value resolve_attribute(const Value& base, const ast::Expr& e);
     const Type* eval_annotation(const ast::Expr& e);
+    /// vector(length, dtype) / matrix(shape, dtype) in an annotation or type position.
+    const Type* eval_math_type(const std::string& kind, const ast::Expr& e);
     ir::VarId emit_const(const ConstValue& c, const Type* t, int line);
     /// The indices of a subscript: the elements of `a[i, j]`'s tuple, or the one index.
     static std::vector<const ast::Expr*> index_exprs(const ast::Expr& index);
@@ -85,6 +87,10 @@ public:
     Value call_builtin(const Builtin& b, const ast::Expr& e);
     Value call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e);
     Value cast(const Type* to, const ast::Expr& e);
+    /// vec3(...), mat33(...): construction of vector and matrix values.
+    Value construct(const Type* to, const ast::Expr& e);
+    /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of a local vector/matrix `target`.
+    void assign_component(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
     Value emit_tid(int arity, const ast::Expr& e);
 
     // --- statements (infer_stmt.cpp) ---

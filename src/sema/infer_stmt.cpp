@@ -69,6 +69,9 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
         }
         case ast::ExprKind::Subscript: {
             Value base = eval(*target.args[0]);
+            if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
+                                                  m_fn.type_of(base.var)->is_matrix()))
+                return assign_component(target, v, value_expr);
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(target.span, who() + "only array elements can be assigned by index");
             const Type* at = m_fn.type_of(base.var);
@@ -82,8 +85,9 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
                                             std::to_string(idx.size()));
             for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
             ArgInfo vi = arg_info(v, value_expr);
-            if (!unify_scalars({{at->dtype, false}, vi}) ||
-                (!vi.weak && vi.type != at->dtype))
+            if (!at->dtype->is_scalar() ? vi.type != at->dtype
+                                        : (!unify_scalars({{at->dtype, false}, vi}) ||
+                                           (!vi.weak && vi.type != at->dtype)))
                 type_error(value_expr.span, who() + "cannot store a value of type " +
                                                 (vi.weak ? std::string(vi.type->is_float()
                                                                            ? "float literal"
@@ -95,11 +99,52 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
             st.args = std::move(args);
             return;
         }
-        case ast::ExprKind::Attribute:
+        case ast::ExprKind::Attribute: {
+            Value base = eval(*target.args[0]);
+            if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_vector())
+                return assign_component(target, v, value_expr);
             type_error(target.span, who() + "cannot assign to attribute '" + target.name + "'");
+        }
         default:
             fail(target.span, ErrorKind::Syntax, who() + "cannot assign to this expression");
     }
+}
+
+void Builder::assign_component(const ast::Expr& target, const Value& v,
+                               const ast::Expr& value_expr) {
+    const ast::Expr& base_expr = *target.args[0];
+    if (base_expr.kind != ast::ExprKind::Name || !m_scope.count(base_expr.name))
+        type_error(target.span, who() + "only components of local variables can be assigned");
+    VarId base = m_scope.at(base_expr.name);
+    const Type* t = m_fn.type_of(base);
+    int line = target.span.line;
+    std::vector<VarId> args{base};
+    const Type* part = scalar_type(t->scalar);
+    const char* update = "with_component";
+    if (target.kind == ast::ExprKind::Attribute) {
+        static const std::string k_components = "xyzw";
+        size_t c = target.name.size() == 1 ? k_components.find(target.name[0]) : std::string::npos;
+        if (c == std::string::npos || (int)c >= t->rows)
+            type_error(target.span, who() + "'" + t->name + "' has no component '" + target.name + "'");
+        args.push_back(emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), line));
+    } else {
+        std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
+        if (idx.size() > (t->is_vector() ? 1u : 2u))
+            type_error(target.span, who() + "too many indices for " + t->name);
+        for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
+        if (t->is_matrix() && idx.size() == 1) {
+            part = vector_type(t->cols, t->scalar);
+            update = "with_row";
+        }
+    }
+    ArgInfo vi = arg_info(v, value_expr);
+    if (!(vi.type == part || (vi.weak && part->is_scalar() &&
+                              unify_scalars({{part, false}, vi}) == part)))
+        type_error(value_expr.span, who() + "cannot assign a value of type " + vi.type->name +
+                                        " to a component of type " + part->name);
+    args.push_back(coerce(v, part, value_expr));
+    VarId updated = emit_value(InstrKind::Call, line, t, std::move(args), update);
+    bind(base_expr.name, updated, target.span);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "common/assert.h"
 
@@ -62,8 +63,70 @@ const Type* scalar_type(ScalarType s) {
     return table[(int)s];
 }
 
+namespace {
+const char* scalar_suffix(ScalarType s) {
+    static const char* k_suffix[] = {"", "b", "ub", "s", "us", "i", "ui", "l", "ul", "h", "f", "d"};
+    return k_suffix[(int)s];
+}
+}  // namespace
+
+const Type* vector_type(int length, ScalarType scalar) {
+    TREADLE_ASSERT(length >= 1 && length <= 64);
+    const Type* s = scalar_type(scalar);
+    Type t;
+    t.kind = TypeKind::Vector;
+    t.scalar = scalar;
+    t.rows = length;
+    t.name = (length <= 4 && scalar != ScalarType::Bool)
+                 ? "vec" + std::to_string(length) + scalar_suffix(scalar)
+                 : "vector(length=" + std::to_string(length) + ", dtype=" + s->name + ")";
+    t.c_name = "wp::vec_t<" + std::to_string(length) + ", " + s->c_name + ">";
+    t.size = s->size * length;
+    t.align = s->align;
+    return interner().intern("vector:" + std::to_string(length) + ":" + s->name, t);
+}
+
+const Type* matrix_type(int rows, int cols, ScalarType scalar) {
+    TREADLE_ASSERT(rows >= 1 && rows <= 64 && cols >= 1 && cols <= 64);
+    const Type* s = scalar_type(scalar);
+    Type t;
+    t.kind = TypeKind::Matrix;
+    t.scalar = scalar;
+    t.rows = rows;
+    t.cols = cols;
+    t.name = (rows <= 4 && cols <= 4 && scalar != ScalarType::Bool)
+                 ? "mat" + std::to_string(rows) + std::to_string(cols) + scalar_suffix(scalar)
+                 : "matrix(shape=(" + std::to_string(rows) + ", " + std::to_string(cols) +
+                       "), dtype=" + s->name + ")";
+    t.c_name = "wp::mat_t<" + std::to_string(rows) + ", " + std::to_string(cols) + ", " +
+               s->c_name + ">";
+    t.size = s->size * rows * cols;
+    t.align = s->align;
+    return interner().intern(
+        "matrix:" + std::to_string(rows) + ":" + std::to_string(cols) + ":" + s->name, t);
+}
+
+const Type* named_math_type(const std::string& name) {
+    auto scalar_of = [](const std::string& suffix) -> std::optional<ScalarType> {
+        if (suffix.empty()) return ScalarType::Float32;
+        for (int i = 1; i < 12; ++i)
+            if (suffix == scalar_suffix((ScalarType)i)) return (ScalarType)i;
+        return std::nullopt;
+    };
+    if (name.size() >= 4 && name.compare(0, 3, "vec") == 0 && name[3] >= '2' && name[3] <= '4') {
+        if (auto s = scalar_of(name.substr(4))) return vector_type(name[3] - '0', *s);
+    }
+    if (name.size() >= 5 && name.compare(0, 3, "mat") == 0 && name[3] == name[4] &&
+        name[3] >= '2' && name[3] <= '4') {
+        std::string suffix = name.substr(5);
+        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d")
+            if (auto s = scalar_of(suffix)) return matrix_type(name[3] - '0', name[3] - '0', *s);
+    }
+    return nullptr;
+}
+
 const Type* array_type(const Type* dtype, int ndim) {
-    TREADLE_ASSERT(dtype && dtype->is_scalar() && ndim >= 1 && ndim <= 4);
+    TREADLE_ASSERT(dtype && dtype->is_value() && ndim >= 1 && ndim <= 4);
     Type t;
     t.kind = TypeKind::Array;
     t.dtype = dtype;
@@ -94,11 +157,39 @@ const Type* type_from_spec(const std::string& spec) {
     if (spec == "int") return int32_type();
     if (spec == "float") return float32_type();
     if (auto s = scalar_from_name(spec)) return scalar_type(*s);
+    auto parts = [&spec]() {
+        std::vector<std::string> out;
+        size_t start = 0, colon;
+        while ((colon = spec.find(':', start)) != std::string::npos) {
+            out.push_back(spec.substr(start, colon - start));
+            start = colon + 1;
+        }
+        out.push_back(spec.substr(start));
+        return out;
+    };
+    auto small_int = [](const std::string& s) {
+        if (s.empty() || s.size() > 2) return 0;
+        for (char c : s)
+            if (c < '0' || c > '9') return 0;
+        return std::stoi(s);
+    };
+    if (spec.rfind("vector:", 0) == 0) {
+        auto p = parts();
+        auto s = p.size() == 3 ? scalar_from_name(p[2]) : std::nullopt;
+        int n = p.size() == 3 ? small_int(p[1]) : 0;
+        return (s && n >= 1) ? vector_type(n, *s) : nullptr;
+    }
+    if (spec.rfind("matrix:", 0) == 0) {
+        auto p = parts();
+        auto s = p.size() == 4 ? scalar_from_name(p[3]) : std::nullopt;
+        int r = p.size() == 4 ? small_int(p[1]) : 0, c = p.size() == 4 ? small_int(p[2]) : 0;
+        return (s && r >= 1 && c >= 1) ? matrix_type(r, c, *s) : nullptr;
+    }
     if (spec.rfind("array:", 0) == 0) {
         size_t colon = spec.rfind(':');
         if (colon <= 6) return nullptr;
         const Type* dtype = type_from_spec(spec.substr(6, colon - 6));
-        if (!dtype || !dtype->is_scalar()) return nullptr;
+        if (!dtype || !dtype->is_value()) return nullptr;
         std::string nd = spec.substr(colon + 1);
         if (nd.size() != 1 || nd[0] < '1' || nd[0] > '4') return nullptr;
         return array_type(dtype, nd[0] - '0');
@@ -108,7 +199,12 @@ const Type* type_from_spec(const std::string& spec) {
 
 std::string type_spec(const Type* t) {
     if (t->is_scalar()) return t->name;
-    if (t->is_array()) return "array:" + t->dtype->name + ":" + std::to_string(t->ndim);
+    if (t->is_vector())
+        return "vector:" + std::to_string(t->rows) + ":" + scalar_name(t->scalar);
+    if (t->is_matrix())
+        return "matrix:" + std::to_string(t->rows) + ":" + std::to_string(t->cols) + ":" +
+               scalar_name(t->scalar);
+    if (t->is_array()) return "array:" + type_spec(t->dtype) + ":" + std::to_string(t->ndim);
     return t->name;
 }
 

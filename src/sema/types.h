@@ -12,6 +12,8 @@ namespace treadle::sema {
 enum class TypeKind {
     Void,    ///< no value (a function without return, a statement)
     Scalar,  ///< bool, int8..uint64, float16..float64
+    Vector,  ///< vector(length, scalar): wp::vec_t<N, T>, passed and stored by value
+    Matrix,  ///< matrix(rows, cols, scalar): wp::mat_t<R, C, T>, row-major
     Array,   ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>
     Tuple,   ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
 };
@@ -20,7 +22,9 @@ enum class TypeKind {
 /// types are equal exactly when their pointers are equal. Safe to share between threads.
 struct Type {
     TypeKind kind = TypeKind::Void;
-    ScalarType scalar = ScalarType::Float32;  ///< Scalar
+    ScalarType scalar = ScalarType::Float32;  ///< Scalar; the element type of Vector/Matrix
+    int rows = 0;                             ///< Vector length, Matrix rows
+    int cols = 0;                             ///< Matrix columns
     const Type* dtype = nullptr;              ///< Array element type
     int ndim = 0;                             ///< Array dimensions (1..4)
     std::vector<const Type*> elements;        ///< Tuple members
@@ -35,6 +39,10 @@ struct Type {
     bool is_integer() const { return is_scalar() && treadle::is_integer(scalar); }
     bool is_bool() const { return is_scalar() && scalar == ScalarType::Bool; }
     bool is_array() const { return kind == TypeKind::Array; }
+    bool is_vector() const { return kind == TypeKind::Vector; }
+    bool is_matrix() const { return kind == TypeKind::Matrix; }
+    /// A value type (scalar, vector or matrix): what arrays can hold and kernels can compute.
+    bool is_value() const { return is_scalar() || is_vector() || is_matrix(); }
     bool is_tuple() const { return kind == TypeKind::Tuple; }
     bool is_void() const { return kind == TypeKind::Void; }
 };
@@ -43,13 +51,20 @@ const Type* void_type();
 const Type* scalar_type(ScalarType s);
 const Type* array_type(const Type* dtype, int ndim);
 const Type* tuple_type(const std::vector<const Type*>& elements);
+/// Vectors of 2 to 4 (any length 1..64 is accepted) and matrices up to 4x4... of a scalar.
+const Type* vector_type(int length, ScalarType scalar);
+const Type* matrix_type(int rows, int cols, ScalarType scalar);
+/// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f", ...;
+/// nullptr for other names.
+const Type* named_math_type(const std::string& name);
 
 inline const Type* bool_type() { return scalar_type(ScalarType::Bool); }
 inline const Type* int32_type() { return scalar_type(ScalarType::Int32); }
 inline const Type* int64_type() { return scalar_type(ScalarType::Int64); }
 inline const Type* float32_type() { return scalar_type(ScalarType::Float32); }
 
-/// Parses a type spec as the front ends write it: "float32", "int", "array:float32:2".
+/// Parses a type spec as the front ends write it: "float32", "int", "vector:3:float32",
+/// "matrix:3:3:float64", "array:float32:2", "array:vector:3:float32:1".
 /// Returns nullptr for an unknown spec.
 const Type* type_from_spec(const std::string& spec);
 /// The inverse of type_from_spec for scalars and arrays.

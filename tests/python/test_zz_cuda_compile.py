@@ -12,7 +12,12 @@ import pytest
 import treadle as wp
 from treadle import _treadle
 
-MODULES = ["test_kernel_basics", "test_launch_and_cache", "treadle.examples.heat_diffusion"]
+MODULES = [
+    "test_kernel_basics",
+    "test_launch_and_cache",
+    "test_vec_kernels",
+    "treadle.examples.heat_diffusion",
+]
 
 
 def all_kernels():

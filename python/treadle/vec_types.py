@@ -1,0 +1,529 @@
+"""Warp's vector and matrix types (wp.vec3, wp.mat33, wp.types.vector, ...) as host values."""
+
+import builtins
+import math
+import numbers
+
+import numpy as np
+
+from . import types
+from .types import scalar_base
+
+
+def _is_scalar(x):
+    if isinstance(x, (scalar_base, numbers.Number, np.generic)):
+        return True
+    return isinstance(x, np.ndarray) and x.ndim == 0
+
+
+class composite_base:
+    """Base of the vector and matrix classes: a fixed-size block of scalars of one type,
+    stored as a numpy array (``np.array(v)`` gives a copy)."""
+
+    __slots__ = ("_data",)
+    __array_ufunc__ = None  # numpy scalars and arrays defer to these operators
+    _wp_scalar_type_ = None
+    _spec = ""
+    _np_dtype = None
+    _size = 0
+    _shape = ()
+    _length = 0
+
+    @classmethod
+    def _convert_values(cls, values):
+        """A numpy array of the class's scalar dtype from a flat list of values (integer
+        types wrap like a C cast, floats round like the scalar types)."""
+        conv = cls._wp_scalar_type_._convert
+        out = []
+        for x in values:
+            if isinstance(x, scalar_base):
+                x = x.value
+            elif isinstance(x, np.ndarray):
+                x = x.item()
+            out.append(conv(x))
+        return np.array(out, dtype=cls._np_dtype)
+
+    @classmethod
+    def _new(cls, data):
+        out = cls.__new__(cls)
+        out._data = np.ascontiguousarray(data, dtype=cls._np_dtype).reshape(cls._shape)
+        return out
+
+    def _flat_from(self, args):
+        n = self._length
+        if len(args) == 0:
+            return np.zeros(n, dtype=self._np_dtype)
+        if len(args) == 1 and _is_scalar(args[0]):
+            return np.full(n, self._convert_values(args)[0], dtype=self._np_dtype)
+        if len(args) == n and all(_is_scalar(a) for a in args):
+            return self._convert_values(args)
+        if len(args) == 1:
+            try:
+                values = np.asarray(args[0], dtype=object)
+            except (TypeError, ValueError):
+                values = None
+            if values is not None and values.size == n:
+                return self._convert_values(values.reshape(-1).tolist())
+        return None
+
+    # --- numpy, sequence protocol ---------------------------------------------------------
+
+    def __array__(self, dtype=None, copy=None):
+        return self._data.astype(dtype) if dtype is not None else self._data.copy()
+
+    def __len__(self):
+        return self._shape[0]
+
+    def __iter__(self):
+        for i in range(self._shape[0]):
+            yield self[i]
+
+    def __eq__(self, other):
+        if isinstance(other, composite_base):
+            other = other._data
+        try:
+            o = np.asarray(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+        if o.shape != self._shape:
+            return False
+        return builtins.bool(np.all(self._data == o))
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = None
+
+    # --- arithmetic -----------------------------------------------------------------------
+
+    def _scalar(self, s):
+        v = s.value if isinstance(s, scalar_base) else s
+        return self._np_dtype.type(self._wp_scalar_type_._convert(v))
+
+    def _same(self, other, what):
+        if not isinstance(other, composite_base):
+            return None
+        if other._shape != self._shape or other._np_dtype != self._np_dtype:
+            raise TypeError(
+                f"cannot {what} {type(self).__name__} and {type(other).__name__}: the types "
+                "must match"
+            )
+        return other._data
+
+    def _elementwise(self, other, op, what, reverse=False):
+        o = self._same(other, what)
+        if o is None:
+            return NotImplemented
+        with np.errstate(over="ignore"):
+            return type(self)._new(op(o, self._data) if reverse else op(self._data, o))
+
+    def __add__(self, other):
+        return self._elementwise(other, np.add, "add")
+
+    def __radd__(self, other):
+        return self._elementwise(other, np.add, "add", True)
+
+    def __sub__(self, other):
+        return self._elementwise(other, np.subtract, "subtract")
+
+    def __rsub__(self, other):
+        return self._elementwise(other, np.subtract, "subtract", True)
+
+    def __neg__(self):
+        with np.errstate(over="ignore"):
+            return type(self)._new(-self._data)
+
+    def __pos__(self):
+        return type(self)._new(self._data)
+
+    def _scale(self, s):
+        with np.errstate(over="ignore"):
+            return type(self)._new(self._data * self._scalar(s))
+
+    def __mul__(self, other):
+        if _is_scalar(other):
+            return self._scale(other)
+        if isinstance(other, composite_base):
+            return _mul(self, other)
+        return NotImplemented
+
+    def __rmul__(self, other):
+        if _is_scalar(other):
+            return self._scale(other)
+        return NotImplemented
+
+    def __matmul__(self, other):
+        return self.__mul__(other)
+
+    def __rmatmul__(self, other):
+        return self.__rmul__(other)
+
+    def _divide(self, a, b):
+        if np.issubdtype(self._np_dtype, np.integer):
+            a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+            div = types.int_base._div
+            q = [div(builtins.int(x), builtins.int(y)) for x, y in zip(a.flat, b.flat)]
+            return type(self)._new(self._convert_values(q))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return type(self)._new(a / b)
+
+    def __truediv__(self, other):
+        if _is_scalar(other):
+            return self._divide(self._data, self._scalar(other))
+        return NotImplemented
+
+    def __rtruediv__(self, other):
+        if _is_scalar(other):
+            return self._divide(self._scalar(other), self._data)
+        return NotImplemented
+
+
+def _mul(a, b):
+    """Warp's ``mul`` of two composites: matrix-vector, vector-matrix, matrix-matrix."""
+    if a._np_dtype != b._np_dtype:
+        raise TypeError(
+            f"cannot multiply {type(a).__name__} and {type(b).__name__}: the scalar "
+            "types must match"
+        )
+    am, bm = isinstance(a, matrix_base), isinstance(b, matrix_base)
+    if not am and not bm:
+        raise TypeError(
+            f"cannot multiply two vectors ({type(a).__name__}, {type(b).__name__}); "
+            "use wp.dot, wp.cross or wp.cw_mul"
+        )
+    ka = a._shape[-1]
+    kb = b._shape[0]
+    if ka != kb:
+        raise TypeError(
+            f"cannot multiply {type(a).__name__} by {type(b).__name__}: shapes "
+            f"{a._shape} and {b._shape} do not match"
+        )
+    with np.errstate(over="ignore"):
+        r = a._data @ b._data
+    if r.ndim == 1:
+        return vector(r.shape[0], a._wp_scalar_type_)._new(r)
+    return matrix(r.shape, a._wp_scalar_type_)._new(r)
+
+
+_XYZW = {"x": 0, "y": 1, "z": 2, "w": 3}
+
+
+class vector_base(composite_base):
+    """Base of the vector classes (``wp.vec3`` ...): ``vec3()`` zeros, ``vec3(1.0)`` fills,
+    ``vec3(1, 2, 3)`` or ``vec3(sequence)`` sets the components."""
+
+    __slots__ = ()
+
+    def __init__(self, *args):
+        flat = self._flat_from(args)
+        if flat is None:
+            raise ValueError(
+                f"{type(self).__name__}: expected no argument, one scalar, {self._length} "
+                f"components or a sequence of {self._length}, got {len(args)} argument(s)"
+            )
+        self._data = flat
+
+    def _index(self, i):
+        n = self._length
+        if not isinstance(i, (builtins.int, np.integer)) or isinstance(i, builtins.bool):
+            raise TypeError(f"vector indices must be ints or slices, got {type(i).__name__}")
+        j = builtins.int(i) + n if i < 0 else builtins.int(i)
+        if not 0 <= j < n:
+            raise IndexError(f"index {i} out of range for a vector of length {n}")
+        return j
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            part = self._data[i]
+            return vector(len(part), self._wp_scalar_type_)._new(part)
+        return self._data[self._index(i)].item()
+
+    def __setitem__(self, i, value):
+        if isinstance(i, slice):
+            idx = range(*i.indices(self._length))
+            values = list(value) if not _is_scalar(value) else [value] * len(idx)
+            if len(values) != len(idx):
+                raise ValueError(f"cannot assign {len(values)} values to a slice of {len(idx)}")
+            self._data[i] = self._convert_values(values)
+            return
+        self._data[self._index(i)] = self._convert_values([value])[0]
+
+    def __getattr__(self, name):
+        i = _XYZW.get(name)
+        if i is None or i >= self._length:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self._data[i].item()
+
+    def __setattr__(self, name, value):
+        i = _XYZW.get(name)
+        if i is None:
+            object.__setattr__(self, name, value)
+        elif i >= self._length:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        else:
+            self._data[i] = self._convert_values([value])[0]
+
+    def __repr__(self):
+        return "[" + ", ".join(str(x) for x in self._data.tolist()) + "]"
+
+    __str__ = __repr__
+
+
+class matrix_base(composite_base):
+    """Base of the matrix classes (``wp.mat33`` ...): ``mat33()`` zeros, ``mat33(2.0)`` fills,
+    ``mat33(*9 values)`` row by row, ``mat33(*3 row vectors)``, ``mat33(nested sequence)``."""
+
+    __slots__ = ()
+
+    def __init__(self, *args):
+        rows, cols = self._shape
+        flat = None
+        if len(args) == rows and rows != self._length and all(not _is_scalar(a) for a in args):
+            try:
+                parts = [np.asarray(a, dtype=object).reshape(-1).tolist() for a in args]
+            except (TypeError, ValueError):
+                parts = []
+            if parts and all(len(p) == cols for p in parts):
+                flat = self._convert_values([x for p in parts for x in p])
+        if flat is None:
+            flat = self._flat_from(args)
+        if flat is None:
+            raise ValueError(
+                f"{type(self).__name__}: expected no argument, one scalar, {self._length} "
+                f"values, {rows} rows of {cols} or a {rows}x{cols} sequence, got {len(args)} "
+                "argument(s)"
+            )
+        self._data = flat.reshape(self._shape)
+
+    def _row(self, i):
+        n = self._shape[0]
+        if not isinstance(i, (builtins.int, np.integer)) or isinstance(i, builtins.bool):
+            raise TypeError(f"matrix indices must be ints, got {type(i).__name__}")
+        j = builtins.int(i) + n if i < 0 else builtins.int(i)
+        if not 0 <= j < n:
+            raise IndexError(f"row index {i} out of range for a matrix of {n} rows")
+        return j
+
+    def _col(self, i):
+        n = self._shape[1]
+        if not isinstance(i, (builtins.int, np.integer)) or isinstance(i, builtins.bool):
+            raise TypeError(f"matrix indices must be ints, got {type(i).__name__}")
+        j = builtins.int(i) + n if i < 0 else builtins.int(i)
+        if not 0 <= j < n:
+            raise IndexError(f"column index {i} out of range for a matrix of {n} columns")
+        return j
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            if len(key) != 2:
+                raise IndexError("matrices take one index (a row) or two (an element)")
+            return self._data[self._row(key[0]), self._col(key[1])].item()
+        return vector(self._shape[1], self._wp_scalar_type_)._new(self._data[self._row(key)])
+
+    def __setitem__(self, key, value):
+        if isinstance(key, tuple):
+            if len(key) != 2:
+                raise IndexError("matrices take one index (a row) or two (an element)")
+            self._data[self._row(key[0]), self._col(key[1])] = self._convert_values([value])[0]
+            return
+        cols = self._shape[1]
+        values = [value] * cols if _is_scalar(value) else np.asarray(value).reshape(-1).tolist()
+        if len(values) != cols:
+            raise ValueError(f"a row of {type(self).__name__} has {cols} values, got {len(values)}")
+        self._data[self._row(key)] = self._convert_values(values)
+
+    def __repr__(self):
+        rows = ("[" + ", ".join(str(x) for x in r) + "]" for r in self._data.tolist())
+        return "[" + ",\n ".join(rows) + "]"
+
+    __str__ = __repr__
+
+
+# --- type factories -----------------------------------------------------------------------
+
+_SUFFIX = {
+    "float16": "h",
+    "float32": "f",
+    "float64": "d",
+    "int8": "b",
+    "uint8": "ub",
+    "int16": "s",
+    "uint16": "us",
+    "int32": "i",
+    "uint32": "ui",
+    "int64": "l",
+    "uint64": "ul",
+}
+_vector_cache = {}
+_matrix_cache = {}
+
+
+def _scalar_type(dtype):
+    t = types.resolve_dtype(dtype)
+    if not issubclass(t, scalar_base) or t is types.bool:
+        raise TypeError(f"vector and matrix elements must be numeric scalars, got {dtype!r}")
+    return t
+
+
+def _make(base, name, shape, scalar, spec):
+    length = math.prod(shape)
+    return type(
+        name,
+        (base,),
+        {
+            "__slots__": (),
+            "__module__": "treadle.types",
+            "_wp_scalar_type_": scalar,
+            "_wp_type_params_": [*shape, scalar],
+            "_spec": spec,
+            "_np_dtype": scalar._np_dtype,
+            "_size": length * scalar._size,
+            "_shape": shape,
+            "_shape_": shape,
+            "_length": length,
+            "_length_": length,
+        },
+    )
+
+
+def vector(length, dtype):
+    """The vector class of ``length`` components of scalar type ``dtype`` (cached)."""
+    if not isinstance(length, builtins.int) or length < 1:
+        raise ValueError(f"vector length must be a positive int, got {length!r}")
+    scalar = _scalar_type(dtype)
+    key = (length, scalar)
+    cls = _vector_cache.get(key)
+    if cls is None:
+        name = f"vec{length}{_SUFFIX[scalar._spec]}"
+        cls = _make(vector_base, name, (length,), scalar, f"vector:{length}:{scalar._spec}")
+        _vector_cache[key] = cls
+    return cls
+
+
+def matrix(shape, dtype):
+    """The matrix class of ``shape`` (rows, cols) of scalar type ``dtype`` (cached)."""
+    shape = tuple(shape)
+    if len(shape) != 2 or not all(isinstance(n, builtins.int) and n >= 1 for n in shape):
+        raise ValueError(f"matrix shape must be two positive ints, got {shape!r}")
+    scalar = _scalar_type(dtype)
+    key = (shape, scalar)
+    cls = _matrix_cache.get(key)
+    if cls is None:
+        name = f"mat{shape[0]}{shape[1]}{_SUFFIX[scalar._spec]}"
+        spec = f"matrix:{shape[0]}:{shape[1]}:{scalar._spec}"
+        cls = _make(matrix_base, name, shape, scalar, spec)
+        _matrix_cache[key] = cls
+    return cls
+
+
+def dtype_from_spec(spec):
+    """The scalar, vector or matrix class of a spec: ``"float32"``, ``"vector:3:float32"``,
+    ``"matrix:3:3:float32"``."""
+    parts = spec.split(":")
+    try:
+        if len(parts) == 1:
+            return types._scalar_by_name[spec]
+        if len(parts) == 3 and parts[0] == "vector":
+            return vector(builtins.int(parts[1]), types._scalar_by_name[parts[2]])
+        if len(parts) == 4 and parts[0] == "matrix":
+            shape = (builtins.int(parts[1]), builtins.int(parts[2]))
+            return matrix(shape, types._scalar_by_name[parts[3]])
+    except (KeyError, ValueError):
+        pass
+    raise TypeError(f"unknown dtype spec {spec!r}")
+
+
+def is_composite_type(t):
+    """True for vector and matrix classes."""
+    return isinstance(t, type) and issubclass(t, composite_base) and builtins.bool(t._spec)
+
+
+def is_vector(x):
+    """True for a vector instance."""
+    return isinstance(x, vector_base)
+
+
+def is_matrix(x):
+    """True for a matrix instance."""
+    return isinstance(x, matrix_base)
+
+
+# --- Warp's named types -------------------------------------------------------------------
+
+vec2h, vec3h, vec4h = (vector(n, types.float16) for n in (2, 3, 4))
+vec2f, vec3f, vec4f = (vector(n, types.float32) for n in (2, 3, 4))
+vec2d, vec3d, vec4d = (vector(n, types.float64) for n in (2, 3, 4))
+vec2b, vec3b, vec4b = (vector(n, types.int8) for n in (2, 3, 4))
+vec2ub, vec3ub, vec4ub = (vector(n, types.uint8) for n in (2, 3, 4))
+vec2s, vec3s, vec4s = (vector(n, types.int16) for n in (2, 3, 4))
+vec2us, vec3us, vec4us = (vector(n, types.uint16) for n in (2, 3, 4))
+vec2i, vec3i, vec4i = (vector(n, types.int32) for n in (2, 3, 4))
+vec2ui, vec3ui, vec4ui = (vector(n, types.uint32) for n in (2, 3, 4))
+vec2l, vec3l, vec4l = (vector(n, types.int64) for n in (2, 3, 4))
+vec2ul, vec3ul, vec4ul = (vector(n, types.uint64) for n in (2, 3, 4))
+vec2, vec3, vec4 = vec2f, vec3f, vec4f
+
+mat22h, mat33h, mat44h = (matrix((n, n), types.float16) for n in (2, 3, 4))
+mat22f, mat33f, mat44f = (matrix((n, n), types.float32) for n in (2, 3, 4))
+mat22d, mat33d, mat44d = (matrix((n, n), types.float64) for n in (2, 3, 4))
+mat22, mat33, mat44 = mat22f, mat33f, mat44f
+
+vector_types = tuple(v for v in _vector_cache.values())
+matrix_types = tuple(m for m in _matrix_cache.values())
+
+NAMES = (
+    "vector",
+    "matrix",
+    "is_vector",
+    "is_matrix",
+    "vector_base",
+    "matrix_base",
+    *(f"vec{n}{s}" for n in (2, 3, 4) for s in ("", *_SUFFIX.values())),
+    *(f"mat{n}{n}{s}" for n in (2, 3, 4) for s in ("", "h", "f", "d")),
+)
+"""The names ``treadle.types`` re-exports from this module."""
+
+
+# --- host versions of a few vector builtins -----------------------------------------------
+
+
+def _check_vec(name, *vs):
+    for v in vs:
+        if not isinstance(v, vector_base):
+            raise TypeError(f"{name}(): expected vectors, got {type(v).__name__}")
+    if len(vs) == 2 and type(vs[0]) is not type(vs[1]):
+        raise TypeError(
+            f"{name}(): vector types differ: {type(vs[0]).__name__}, {type(vs[1]).__name__}"
+        )
+
+
+def dot(a, b):
+    """Dot product of two vectors of the same type."""
+    _check_vec("dot", a, b)
+    return np.dot(a._data, b._data).item()
+
+
+def cross(a, b):
+    """Cross product of two 3-vectors."""
+    _check_vec("cross", a, b)
+    if a._length != 3:
+        raise TypeError("cross(): expected 3-component vectors")
+    return type(a)._new(np.cross(a._data, b._data))
+
+
+def length(a):
+    """Euclidean length of a float vector."""
+    _check_vec("length", a)
+    return math.sqrt(builtins.float(np.dot(a._data, a._data)))
+
+
+def normalize(a):
+    """``a`` divided by its length (zero for a zero vector)."""
+    n = length(a)
+    return type(a)._new(a._data / a._np_dtype.type(n)) if n > 0.0 else type(a)()
+
+
+def cw_mul(a, b):
+    """Component-wise product of two vectors or matrices of the same type."""
+    return a._elementwise(b, np.multiply, "multiply")
