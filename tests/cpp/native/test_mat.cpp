@@ -309,7 +309,9 @@ TEST(NativeMatAdjoint, ConstructionAndAccess) {
                   x, y, z);
     check_adjoint([](V3 a, V3 b, V3 c, V3 d) { return wp::mat_from_rows(a, b, c, d); },
                   [](V3 a, V3 b, V3 c, V3 d, V3& ga, V3& gb, V3& gc, V3& gd,
-                     mat_t<4, 3, double> w) { wp::adj_mat_from_rows(a, b, c, d, ga, gb, gc, gd, w); },
+                     mat_t<4, 3, double> w) {
+                      wp::adj_mat_from_rows(a, b, c, d, ga, gb, gc, gd, w);
+                  },
                   x, y, z, u);
     check_adjoint([](V3 a, V3 b) { return wp::mat_from_cols(a, b); },
                   [](V3 a, V3 b, V3& ga, V3& gb, M32 w) { wp::adj_mat_from_cols(a, b, ga, gb, w); },
@@ -321,7 +323,9 @@ TEST(NativeMatAdjoint, ConstructionAndAccess) {
                   x, y, z);
     check_adjoint([](V3 a, V3 b, V3 c, V3 d) { return wp::mat_from_cols(a, b, c, d); },
                   [](V3 a, V3 b, V3 c, V3 d, V3& ga, V3& gb, V3& gc, V3& gd,
-                     mat_t<3, 4, double> w) { wp::adj_mat_from_cols(a, b, c, d, ga, gb, gc, gd, w); },
+                     mat_t<3, 4, double> w) {
+                      wp::adj_mat_from_cols(a, b, c, d, ga, gb, gc, gd, w);
+                  },
                   x, y, z, u);
     const M23 m = rand_like<M23>();
     for (int i = -1; i <= 2; ++i) {
