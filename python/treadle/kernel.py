@@ -214,6 +214,7 @@ _HOST = {
     "degrees": math.degrees, "radians": math.radians, "isnan": math.isnan, "isinf": math.isinf,
     "isfinite": math.isfinite, "clamp": lambda x, lo, hi: min(max(x, lo), hi),
     "rint": lambda x: float(round(x)),
+    "where": lambda cond, a, b: a if cond else b,
 }
 
 builtins = {

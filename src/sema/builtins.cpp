@@ -238,6 +238,18 @@ std::optional<Signature> rule_diag(const std::vector<ArgInfo>& a) {
         return Signature{{a[0].type}, matrix_type(a[0].type->rows, a[0].type->rows, a[0].type->scalar)};
     return std::nullopt;
 }
+std::optional<Signature> rule_mat_from(const std::vector<ArgInfo>& a, bool rows) {
+    if (a.size() < 2 || a.size() > 4 || !a[0].type || !a[0].type->is_vector()) return std::nullopt;
+    for (const ArgInfo& x : a)
+        if (x.type != a[0].type) return std::nullopt;
+    int n = (int)a.size(), len = a[0].type->rows;
+    return Signature{std::vector<const Type*>(a.size(), a[0].type),
+                     rows ? matrix_type(n, len, a[0].type->scalar)
+                          : matrix_type(len, n, a[0].type->scalar)};
+}
+std::optional<Signature> rule_mat_from_rows(const std::vector<ArgInfo>& a) { return rule_mat_from(a, true); }
+std::optional<Signature> rule_mat_from_cols(const std::vector<ArgInfo>& a) { return rule_mat_from(a, false); }
+
 std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_vector() && a[0].type->rows == 3)
         return Signature{{a[0].type}, matrix_type(3, 3, a[0].type->scalar)};
@@ -330,6 +342,11 @@ const std::vector<Builtin>& table() {
         {"ddot", "ddot", BuiltinKind::Regular, "Vector Math", "ddot(a: Matrix, b: Matrix) -> Scalar", "Double dot product (sum of componentwise products).", true, rule_ddot},
         {"diag", "diag", BuiltinKind::Regular, "Vector Math", "diag(v: Vector) -> Matrix", "Square matrix with v on the diagonal.", true, rule_diag},
         {"skew", "skew", BuiltinKind::Regular, "Vector Math", "skew(v: vec3) -> mat33", "Cross-product matrix of v.", true, rule_skew},
+        {"matrix_from_rows", "mat_from_rows", BuiltinKind::Regular, "Vector Math", "matrix_from_rows(*rows: Vector) -> Matrix", "A matrix whose rows are the given vectors.", true, rule_mat_from_rows},
+        {"matrix_from_cols", "mat_from_cols", BuiltinKind::Regular, "Vector Math", "matrix_from_cols(*cols: Vector) -> Matrix", "A matrix whose columns are the given vectors.", true, rule_mat_from_cols},
+        {"identity", "identity", BuiltinKind::Identity, "Vector Math", "identity(n: int, dtype: Scalar) -> Matrix", "The n x n identity matrix (n a constant).", false, nullptr},
+        {"where", "where", BuiltinKind::Where, "Utility", "where(cond, value_if_true, value_if_false)",
+         "value_if_true when cond is true (non-zero), else value_if_false; both are evaluated.", true, nullptr},
         // --- lowered by dedicated code ---
         {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
          "The index of the current thread; unpack one index per launch dimension.", false, nullptr},

@@ -35,6 +35,8 @@ enum class BuiltinKind {
     Atomic,
     Cast,      ///< int(x), float(x), wp.float64(x), ...
     Len,
+    Where,     ///< where(cond, a, b): both evaluated, one selected
+    Identity,  ///< identity(n, dtype): a constant-size identity matrix
 };
 
 /// Resolves argument types to a signature, or nullopt when no overload accepts them.

@@ -214,6 +214,27 @@ Value Builder::emit_tid(int arity, const ast::Expr& e) {
 Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     int line = e.span.line;
     std::string name = b.name;
+    if (b.kind == BuiltinKind::Identity) {
+        // identity(n=3, dtype=float): both compile-time constants, keywords allowed
+        const ast::Expr* n_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;
+        const ast::Expr* dtype_arg = e.args.size() > 2 ? e.args[2].get() : nullptr;
+        for (const auto& k : e.keywords) {
+            if (k.name == "n") n_arg = k.value.get();
+            else if (k.name == "dtype") dtype_arg = k.value.get();
+            else type_error(k.span, "identity(): unexpected argument '" + k.name + "'");
+        }
+        if (!n_arg) type_error(e.span, "identity(): needs n");
+        Value n = eval(*n_arg);
+        if (n.kind != Value::Kind::Const || !n.constant.type->is_integer() || n.constant.i < 1 ||
+            n.constant.i > 64)
+            type_error(n_arg->span, "identity(): n must be a constant from 1 to 64");
+        const Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
+        if (!dt->is_scalar()) type_error(e.span, "identity(): dtype must be a scalar type");
+        const Type* mt = matrix_type((int)n.constant.i, (int)n.constant.i, dt->scalar);
+        return var_value(emit_value(InstrKind::Call, line, mt, {},
+                                    "identity<" + std::to_string(n.constant.i) + ", " +
+                                        dt->c_name + ">"));
+    }
     if (!e.keywords.empty())
         type_error(e.keywords[0].span, name + "(): keyword arguments are not supported");
     size_t nargs = e.args.size() - 1;
@@ -262,6 +283,23 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             in.text = fmt;
             in.args = std::move(args);
             return Value{};
+        }
+        case BuiltinKind::Where: {
+            if (nargs != 3 || !e.keywords.empty())
+                type_error(e.span, "where(): takes a condition and two values");
+            VarId c = condition(*e.args[1]);
+            Value a = eval(*e.args[2]);
+            Value v = eval(*e.args[3]);
+            std::vector<ArgInfo> infos{arg_info(a, *e.args[2]), arg_info(v, *e.args[3])};
+            const Type* t = infos[0].type == infos[1].type && !infos[0].weak && !infos[1].weak
+                                ? infos[0].type
+                                : unify_scalars(infos);
+            if (!t)
+                type_error(e.span, "where(): the two values have different types " +
+                                       describe_args(infos));
+            VarId x = coerce(a, t, *e.args[2]);
+            VarId y = coerce(v, t, *e.args[3]);
+            return var_value(emit_value(InstrKind::Select, line, t, {c, x, y}));
         }
         case BuiltinKind::Len: {
             if (nargs != 1) type_error(e.span, "len(): takes exactly one argument");

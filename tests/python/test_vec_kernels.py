@@ -158,3 +158,30 @@ def test_vector_argument_errors(device):
     with pytest.raises(TypeError, match=r"argument 'pos' expects an array of vec3f, got an array "
                                         r"of float32"):
         wp.launch(integrate, dim=2, inputs=[wrong, pos, (1.0, 2.0, 3.0), 0.1], device=device)
+
+
+@wp.kernel
+def where_and_builders(x: wp.array(dtype=float), vout: wp.array(dtype=wp.vec3),
+                       mout: wp.array(dtype=wp.mat33)):
+    i = wp.tid()
+    v = x[i]
+    s = wp.where(v > 0.0, v, -2.0 * v)
+    vout[i] = wp.where(i % 2, wp.vec3(s), wp.vec3(0.0, s, 1.0))
+    r = wp.matrix_from_rows(wp.vec3(1.0, 2.0, 3.0), wp.vec3(4.0, 5.0, 6.0), wp.vec3(v))
+    c = wp.matrix_from_cols(wp.vec3(1.0, 2.0, 3.0), wp.vec3(4.0, 5.0, 6.0), wp.vec3(v))
+    mout[i] = r + c * 10.0 + wp.identity(n=3, dtype=float) * 100.0
+
+
+def test_where_identity_and_matrix_builders(device):
+    xs = np.array([-1.5, 2.0, 0.5, -0.25], dtype=np.float32)
+    x = wp.array(xs, device=device)
+    vout = wp.zeros(4, dtype=wp.vec3, device=device)
+    mout = wp.zeros(4, dtype=wp.mat33, device=device)
+    wp.launch(where_and_builders, dim=4, inputs=[x, vout, mout], device=device)
+    s = np.where(xs > 0, xs, -2 * xs)
+    expected_v = np.where((np.arange(4) % 2)[:, None] == 1, np.stack([s, s, s], 1),
+                          np.stack([np.zeros(4), s, np.ones(4)], 1))
+    np.testing.assert_allclose(vout.numpy(), expected_v)
+    for i, v in enumerate(xs):
+        r = np.array([[1, 2, 3], [4, 5, 6], [v, v, v]])
+        np.testing.assert_allclose(mout.numpy()[i], r + r.T * 10 + np.eye(3) * 100, rtol=1e-6)
