@@ -19,3 +19,4 @@
 #include "print.h"
 #include "vec.h"
 #include "mat.h"
+#include "random.h"

@@ -250,6 +250,15 @@ std::optional<Signature> rule_mat_from(const std::vector<ArgInfo>& a, bool rows)
 std::optional<Signature> rule_mat_from_rows(const std::vector<ArgInfo>& a) { return rule_mat_from(a, true); }
 std::optional<Signature> rule_mat_from_cols(const std::vector<ArgInfo>& a) { return rule_mat_from(a, false); }
 
+std::optional<Signature> rule_rand_init(const std::vector<ArgInfo>& a) {
+    if (a.empty() || a.size() > 2) return std::nullopt;
+    for (const ArgInfo& x : a)
+        if (!x.type || !(x.type == int32_type() || (x.weak && x.type->is_integer())))
+            return std::nullopt;
+    return Signature{std::vector<const Type*>(a.size(), int32_type()),
+                     scalar_type(ScalarType::UInt32)};
+}
+
 std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_vector() && a[0].type->rows == 3)
         return Signature{{a[0].type}, matrix_type(3, 3, a[0].type->scalar)};
@@ -347,6 +356,17 @@ const std::vector<Builtin>& table() {
         {"identity", "identity", BuiltinKind::Identity, "Vector Math", "identity(n: int, dtype: Scalar) -> Matrix", "The n x n identity matrix (n a constant).", false, nullptr},
         {"where", "where", BuiltinKind::Where, "Utility", "where(cond, value_if_true, value_if_false)",
          "value_if_true when cond is true (non-zero), else value_if_false; both are evaluated.", true, nullptr},
+        // --- random numbers (PCG hash of Jarzynski & Olano, composed as Warp does) ---
+        {"rand_init", "rand_init", BuiltinKind::Regular, "Random", "rand_init(seed: int32, offset: int32 = ...) -> uint32",
+         "A random generator state from a seed (and an offset such as the thread index).", false, rule_rand_init},
+        {"randi", "randi", BuiltinKind::Random, "Random", "randi(state: uint32, low: int32 = ..., high: int32 = ...) -> int32",
+         "A random int32 (in [low, high) when given); advances state.", false, nullptr},
+        {"randu", "randu", BuiltinKind::Random, "Random", "randu(state: uint32, low: uint32 = ..., high: uint32 = ...) -> uint32",
+         "A random uint32 (in [low, high) when given); advances state.", false, nullptr},
+        {"randf", "randf", BuiltinKind::Random, "Random", "randf(state: uint32, low: float32 = ..., high: float32 = ...) -> float32",
+         "A random float32 in [0, 1) (or [low, high)); advances state.", false, nullptr},
+        {"randn", "randn", BuiltinKind::Random, "Random", "randn(state: uint32) -> float32",
+         "A standard normal float32; advances state.", false, nullptr},
         // --- lowered by dedicated code ---
         {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
          "The index of the current thread; unpack one index per launch dimension.", false, nullptr},

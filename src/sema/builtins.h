@@ -37,6 +37,7 @@ enum class BuiltinKind {
     Len,
     Where,     ///< where(cond, a, b): both evaluated, one selected
     Identity,  ///< identity(n, dtype): a constant-size identity matrix
+    Random,    ///< randi/randu/randf/randn(state, ...): advance a local uint32 state
 };
 
 /// Resolves argument types to a signature, or nullopt when no overload accepts them.

@@ -284,6 +284,39 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             in.args = std::move(args);
             return Value{};
         }
+        case BuiltinKind::Random: {
+            // The generator state is a local uint32 that the call advances: the call works on a
+            // fresh copy, which then becomes the variable's value.
+            const Type* u32 = scalar_type(ScalarType::UInt32);
+            const ast::Expr* se = nargs >= 1 ? e.args[1].get() : nullptr;
+            if (!se || se->kind != ExprKind::Name || !m_scope.count(se->name) ||
+                m_fn.type_of(m_scope.at(se->name)) != u32)
+                type_error(se ? se->span : e.span,
+                           name + "(): the first argument must be a local uint32 state from "
+                                  "wp.rand_init()");
+            const Type* value = name == "randi"   ? int32_type()
+                                : name == "randu" ? u32
+                                                  : float32_type();
+            size_t extra = nargs - 1;
+            if (!(extra == 0 || (extra == 2 && name != "randn")))
+                type_error(e.span, name + "(): takes the state" +
+                                       (name == "randn" ? std::string(" only")
+                                                        : std::string(" and optionally low, high")));
+            std::vector<VarId> args;
+            for (size_t i = 2; i < e.args.size(); ++i) {
+                Value v = eval(*e.args[i]);
+                ArgInfo ai = arg_info(v, *e.args[i]);
+                if (!(ai.type == value || (ai.weak && unify_scalars({{value, false}, ai}) == value)))
+                    type_error(e.args[i]->span, name + "(): bounds must be " + value->name +
+                                                    ", got " + ai.type->name);
+                args.push_back(coerce(v, value, *e.args[i]));
+            }
+            VarId state = emit_value(InstrKind::Copy, line, u32, {m_scope.at(se->name)});
+            args.insert(args.begin(), state);
+            VarId r = emit_value(InstrKind::Call, line, value, std::move(args), b.native);
+            bind(se->name, state, se->span);
+            return var_value(r);
+        }
         case BuiltinKind::Where: {
             if (nargs != 3 || !e.keywords.empty())
                 type_error(e.span, "where(): takes a condition and two values");

@@ -16,6 +16,7 @@ MODULES = [
     "test_kernel_basics",
     "test_launch_and_cache",
     "test_vec_kernels",
+    "test_random",
     "treadle.examples.heat_diffusion",
 ]
 
