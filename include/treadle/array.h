@@ -14,17 +14,19 @@ namespace treadle {
 class Buffer;
 
 /// Element type of an array: a scalar, or (later) a vector/matrix of scalars.
-/// `rows == 0` means a plain scalar; a vector of length n has rows = n, cols = 0.
+/// `rows == 0` means a plain scalar; a vector of length n has rows = n, cols = 0. A quaternion
+/// is a vector of 4 with kind = 1, a transform (p, q) a vector of 7 with kind = 2.
 struct DType {
     ScalarType scalar = ScalarType::Float32;
     int rows = 0;
     int cols = 0;
+    uint8_t kind = 0;  // 0 plain, 1 quaternion, 2 transform
 
     DType() = default;
     DType(ScalarType s) : scalar(s) {}
     size_t size() const;
     bool operator==(const DType& o) const {
-        return scalar == o.scalar && rows == o.rows && cols == o.cols;
+        return scalar == o.scalar && rows == o.rows && cols == o.cols && kind == o.kind;
     }
     bool operator!=(const DType& o) const { return !(*this == o); }
 };

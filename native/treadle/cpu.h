@@ -19,4 +19,5 @@
 #include "print.h"
 #include "vec.h"
 #include "mat.h"
+#include "quat.h"
 #include "random.h"

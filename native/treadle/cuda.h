@@ -16,4 +16,5 @@
 #include "print.h"
 #include "vec.h"
 #include "mat.h"
+#include "quat.h"
 #include "random.h"

@@ -111,6 +111,16 @@ from .vec_types import mat44h as mat44h
 from .vec_types import mat44f as mat44f
 from .vec_types import mat44d as mat44d
 
+# --- quaternion and transform types (quat_types.py; also wp.types.quaternion & co.) --------
+from .quat_types import quat as quat
+from .quat_types import quath as quath
+from .quat_types import quatf as quatf
+from .quat_types import quatd as quatd
+from .quat_types import transform as transform
+from .quat_types import transformh as transformh
+from .quat_types import transformf as transformf
+from .quat_types import transformd as transformd
+
 # --- devices and runtime -------------------------------------------------------------------
 from .context import Device as Device
 from .context import ScopedDevice as ScopedDevice
@@ -181,6 +191,16 @@ for _n in ("dot", "cross", "length", "normalize", "cw_mul"):
     _b = _kernel_module.builtins.get(_n)
     if _b is not None and _b._host is None:
         _b._host = getattr(_vec_types, _n)
+
+# Host implementations of the quaternion / transform builtins (wp.quat_rotate(q, v), ...).
+from . import quat_types as _quat_types
+
+for _n in _quat_types.HOST_BUILTINS:
+    _b = _kernel_module.builtins.get(_n)
+    if _b is None:
+        globals()[_n] = getattr(_quat_types, _n)
+    elif _b._host is None:
+        _b._host = getattr(_quat_types, _n)
 
 # --- constants (Warp's names) --------------------------------------------------------------
 E = e = _math.e

@@ -7,8 +7,8 @@ import types as pytypes
 
 import numpy as np
 
+from . import quat_types, vec_types
 from . import types as wptypes
-from . import vec_types
 
 _module_handles = {}
 
@@ -55,6 +55,10 @@ def describe(obj):
         return ("const", type(obj)._spec, obj.value)
     if isinstance(obj, type) and issubclass(obj, wptypes.scalar_base) and obj._spec:
         return ("type", obj._spec)
+    if isinstance(obj, type) and issubclass(obj, (quat_types.quat_base, quat_types.transform_base)):
+        return ("type", obj._spec)
+    if isinstance(obj, (quat_types.quat_base, quat_types.transform_base)):
+        return ("const", type(obj)._spec, tuple(float(x) for x in obj._data.tolist()))
     if vec_types.is_composite_type(obj):
         return ("type", obj._spec)
     if isinstance(obj, vec_types.composite_base):

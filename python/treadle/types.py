@@ -250,7 +250,7 @@ def resolve_dtype(dtype):
         return dtype
     if getattr(dtype, "_wp_scalar_type_", None) is not None and isinstance(dtype, type):
         return dtype  # a vector or matrix class (vec_types.py)
-    if isinstance(dtype, str) and dtype.startswith(("vector:", "matrix:")):
+    if isinstance(dtype, str) and dtype.startswith(("vector:", "matrix:", "quat:", "transform:")):
         return _vec_types().dtype_from_spec(dtype)
     if isinstance(dtype, type) and dtype in _python_scalars:
         return _python_scalars[dtype]
@@ -342,12 +342,16 @@ def _vec_types():
 
 
 def __getattr__(name):
-    # `wp.types.array` & co. live in treadle.array, and `wp.types.vector`, `wp.types.vec3` & co.
-    # in treadle.vec_types; both import this module.
-    if name in _lazy:
-        import importlib
+    # `wp.types.array` & co. live in treadle.array, `wp.types.vector`, `wp.types.vec3` & co.
+    # in treadle.vec_types and `wp.types.quat`, `wp.types.transform` & co. in
+    # treadle.quat_types; all import this module.
+    import importlib
 
+    if name in _lazy:
         return getattr(importlib.import_module(__package__ + ".array"), name)
     if name in _vec_types().NAMES:
         return getattr(_vec_types(), name)
+    quat_types = importlib.import_module(__package__ + ".quat_types")
+    if name in quat_types.NAMES:
+        return getattr(quat_types, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -418,9 +418,16 @@ def matrix(shape, dtype):
 
 
 def dtype_from_spec(spec):
-    """The scalar, vector or matrix class of a spec: ``"float32"``, ``"vector:3:float32"``,
-    ``"matrix:3:3:float32"``."""
+    """The scalar, vector, matrix, quaternion or transform class of a spec: ``"float32"``,
+    ``"vector:3:float32"``, ``"matrix:3:3:float32"``, ``"quat:float32"``,
+    ``"transform:float32"``."""
     parts = spec.split(":")
+    if len(parts) == 2 and parts[0] in ("quat", "transform"):
+        from .quat_types import dtype_from_spec as rigid_from_spec
+
+        t = rigid_from_spec(spec)
+        if t is not None:
+            return t
     try:
         if len(parts) == 1:
             return types._scalar_by_name[spec]

@@ -49,10 +49,18 @@ DType dtype_from_name(const std::string& name) {
     }
     const bool vec = parts.size() == 3 && parts[0] == "vector";
     const bool mat = parts.size() == 4 && parts[0] == "matrix";
+    const bool quat = parts.size() == 2 && parts[0] == "quat";
+    const bool xform = parts.size() == 2 && parts[0] == "transform";
     auto s = treadle::scalar_from_name(parts.back());
-    if (!s || !(parts.size() == 1 || ((vec || mat) && *s != ScalarType::Bool)))
+    if (!s || !(parts.size() == 1 || ((vec || mat) && *s != ScalarType::Bool) ||
+                ((quat || xform) && treadle::is_float(*s))))
         throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
     DType t(*s);
+    if (quat || xform) {
+        t.rows = quat ? 4 : 7;
+        t.kind = quat ? 1 : 2;
+        return t;
+    }
     if (vec || mat) {
         t.rows = parse_dim(parts[1]);
         t.cols = mat ? parse_dim(parts[2]) : 0;
@@ -65,6 +73,8 @@ DType dtype_from_name(const std::string& name) {
 /// The spec of a dtype (inverse of dtype_from_name).
 std::string dtype_name(const DType& t) {
     const std::string s = treadle::scalar_name(t.scalar);
+    if (t.kind == 1) return "quat:" + s;
+    if (t.kind == 2) return "transform:" + s;
     if (t.rows > 0 && t.cols > 0)
         return "matrix:" + std::to_string(t.rows) + ":" + std::to_string(t.cols) + ":" + s;
     if (t.rows > 0) return "vector:" + std::to_string(t.rows) + ":" + s;

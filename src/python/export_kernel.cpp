@@ -179,7 +179,7 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
             treadle::pack_array(block, k, p, *a, k.device);
             continue;
         }
-        if (p.type->is_vector() || p.type->is_matrix()) {
+        if (!p.type->is_scalar() && !p.type->is_array()) {
             std::vector<double> values;
             flatten_numbers(k, p, o, values, 0);
             treadle::pack_components(block, k, p, values);

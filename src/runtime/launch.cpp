@@ -66,9 +66,12 @@ void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, c
         DType expected(want->scalar);
         expected.rows = want->is_scalar() ? 0 : want->rows;
         expected.cols = want->is_matrix() ? want->cols : 0;
+        expected.kind = want->is_quat() ? 1 : want->is_transform() ? 2 : 0;
         if (a.dtype() != expected) {
             DType got = a.dtype();
-            std::string got_name = got.rows == 0   ? scalar_name(got.scalar)
+            std::string got_name = got.kind == 1   ? sema::quat_type(got.scalar)->name
+                                   : got.kind == 2 ? sema::transform_type(got.scalar)->name
+                                   : got.rows == 0 ? scalar_name(got.scalar)
                                    : got.cols == 0 ? sema::vector_type(got.rows, got.scalar)->name
                                                    : sema::matrix_type(got.rows, got.cols,
                                                                        got.scalar)->name;
@@ -120,7 +123,7 @@ void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int
 void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
                      const std::vector<double>& values) {
     const sema::Type* t = p.type;
-    size_t count = t->is_matrix() ? (size_t)t->rows * t->cols : (size_t)t->rows;
+    size_t count = (size_t)t->components();
     if (values.size() != count)
         arg_error(ErrorKind::Type, k, p,
                   "expects " + t->name + " (" + std::to_string(count) + " components), got " +

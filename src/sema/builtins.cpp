@@ -1,6 +1,7 @@
 // src/sema/builtins.cpp -- the builtin table and its type rules
 #include "sema/builtins.h"
 
+#include <cstring>
 #include <map>
 
 namespace treadle::sema {
@@ -105,7 +106,8 @@ std::optional<Signature> rule_compare(const std::vector<ArgInfo>& a) {
 
 // --- vectors and matrices -------------------------------------------------------------------
 
-bool is_math(const Type* t) { return t && (t->is_vector() || t->is_matrix()); }
+/// Types with componentwise + and -, negation and scaling by a scalar.
+bool is_math(const Type* t) { return t && (t->is_vector() || t->is_matrix() || t->is_quat()); }
 
 /// A scalar argument that must take the element type `s` of a vector/matrix operand.
 bool scalar_fits(const ArgInfo& a, ScalarType s) {
@@ -133,6 +135,8 @@ std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a) {
         return Signature{{x, y}, vector_type(y->cols, x->scalar)};
     if (x && y && x->is_matrix() && y->is_matrix() && x->scalar == y->scalar && x->cols == y->rows)
         return Signature{{x, y}, matrix_type(x->rows, y->cols, x->scalar)};
+    if (x && x == y && (x->is_quat() || x->is_transform()))  // Hamilton product, composition
+        return Signature{{x, y}, x};
     return rule_numeric_binary(a);
 }
 
@@ -173,7 +177,8 @@ std::optional<Signature> rule_vec_abs(const std::vector<ArgInfo>& a) {
 
 /// One float vector argument (or two of the same type) giving a scalar / the same vector.
 std::optional<Signature> rule_vec_to_scalar(const std::vector<ArgInfo>& a, size_t n) {
-    if (a.size() != n || !a[0].type || !a[0].type->is_vector()) return std::nullopt;
+    if (a.size() != n || !a[0].type || !(a[0].type->is_vector() || a[0].type->is_quat()))
+        return std::nullopt;
     for (const ArgInfo& x : a)
         if (x.type != a[0].type) return std::nullopt;
     return Signature{std::vector<const Type*>(n, a[0].type), scalar_type(a[0].type->scalar)};
@@ -186,7 +191,8 @@ std::optional<Signature> rule_length(const std::vector<ArgInfo>& a) {
     return s;
 }
 std::optional<Signature> rule_normalize(const std::vector<ArgInfo>& a) {
-    if (a.size() == 1 && a[0].type && a[0].type->is_vector() && treadle::is_float(a[0].type->scalar))
+    if (a.size() == 1 && a[0].type && (a[0].type->is_vector() || a[0].type->is_quat()) &&
+        treadle::is_float(a[0].type->scalar))
         return Signature{{a[0].type}, a[0].type};
     return std::nullopt;
 }
@@ -258,6 +264,54 @@ std::optional<Signature> rule_rand_init(const std::vector<ArgInfo>& a) {
     return Signature{std::vector<const Type*>(a.size(), int32_type()),
                      scalar_type(ScalarType::UInt32)};
 }
+
+/// Quaternion and transform builtins: argument kinds from a pattern over one float type.
+/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 's' scalar; the result likewise.
+std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
+    if (a.size() != std::strlen(params)) return std::nullopt;
+    std::optional<ScalarType> s;
+    for (const ArgInfo& x : a)
+        if (x.type && !x.weak && !x.type->is_scalar()) {
+            s = x.type->scalar;
+            break;
+        }
+    if (!s || !treadle::is_float(*s)) return std::nullopt;
+    auto make = [&](char c) -> const Type* {
+        switch (c) {
+            case 'q': return quat_type(*s);
+            case 't': return transform_type(*s);
+            case 'v': return vector_type(3, *s);
+            case 'm': return matrix_type(3, 3, *s);
+            default: return scalar_type(*s);
+        }
+    };
+    Signature sig;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Type* want = make(params[i]);
+        bool ok = a[i].type == want ||
+                  (params[i] == 's' && a[i].weak && unify_scalars({{want, false}, a[i]}) == want);
+        if (!ok) return std::nullopt;
+        sig.params.push_back(want);
+    }
+    sig.ret = make(ret);
+    return sig;
+}
+#define RIGID(fn, params, ret) \
+    std::optional<Signature> fn(const std::vector<ArgInfo>& a) { return rigid(a, params, ret); }
+RIGID(rule_q_from_axis_angle, "vs", 'q')
+RIGID(rule_q_rotate, "qv", 'v')
+RIGID(rule_q_to_q, "q", 'q')
+RIGID(rule_q_to_matrix, "q", 'm')
+RIGID(rule_q_from_matrix, "m", 'q')
+RIGID(rule_q_slerp, "qqs", 'q')
+RIGID(rule_q_rpy, "sss", 'q')
+RIGID(rule_t_point, "tv", 'v')
+RIGID(rule_t_t, "tt", 't')
+RIGID(rule_t_to_t, "t", 't')
+RIGID(rule_t_translation, "t", 'v')
+RIGID(rule_t_rotation, "t", 'q')
+RIGID(rule_t_from, "vq", 't')
+#undef RIGID
 
 std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_vector() && a[0].type->rows == 3)
@@ -356,6 +410,23 @@ const std::vector<Builtin>& table() {
         {"identity", "identity", BuiltinKind::Identity, "Vector Math", "identity(n: int, dtype: Scalar) -> Matrix", "The n x n identity matrix (n a constant).", false, nullptr},
         {"where", "where", BuiltinKind::Where, "Utility", "where(cond, value_if_true, value_if_false)",
          "value_if_true when cond is true (non-zero), else value_if_false; both are evaluated.", true, nullptr},
+        // --- quaternions and transforms ---
+        {"quat_from_axis_angle", "quat_from_axis_angle", BuiltinKind::Regular, "Quaternion Math", "quat_from_axis_angle(axis: vec3, angle: Float) -> quat", "Rotation of `angle` radians about the unit `axis`.", true, rule_q_from_axis_angle},
+        {"quat_rotate", "quat_rotate", BuiltinKind::Regular, "Quaternion Math", "quat_rotate(q: quat, v: vec3) -> vec3", "v rotated by the unit quaternion q.", true, rule_q_rotate},
+        {"quat_rotate_inv", "quat_rotate_inv", BuiltinKind::Regular, "Quaternion Math", "quat_rotate_inv(q: quat, v: vec3) -> vec3", "v rotated by the inverse of q.", true, rule_q_rotate},
+        {"quat_inverse", "quat_inverse", BuiltinKind::Regular, "Quaternion Math", "quat_inverse(q: quat) -> quat", "The inverse of q.", true, rule_q_to_q},
+        {"quat_to_matrix", "quat_to_matrix", BuiltinKind::Regular, "Quaternion Math", "quat_to_matrix(q: quat) -> mat33", "The rotation matrix of the unit quaternion q.", true, rule_q_to_matrix},
+        {"quat_from_matrix", "quat_from_matrix", BuiltinKind::Regular, "Quaternion Math", "quat_from_matrix(m: mat33) -> quat", "The quaternion of a rotation matrix.", true, rule_q_from_matrix},
+        {"quat_slerp", "quat_slerp", BuiltinKind::Regular, "Quaternion Math", "quat_slerp(a: quat, b: quat, t: Float) -> quat", "Spherical linear interpolation.", true, rule_q_slerp},
+        {"quat_rpy", "quat_rpy", BuiltinKind::Regular, "Quaternion Math", "quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat", "Rotation from roll, pitch and yaw.", true, rule_q_rpy},
+        {"transform_point", "transform_point", BuiltinKind::Regular, "Transformations", "transform_point(t: transform, p: vec3) -> vec3", "p rotated and translated by t.", true, rule_t_point},
+        {"transform_vector", "transform_vector", BuiltinKind::Regular, "Transformations", "transform_vector(t: transform, v: vec3) -> vec3", "v rotated by t (no translation).", true, rule_t_point},
+        {"transform_multiply", "transform_multiply", BuiltinKind::Regular, "Transformations", "transform_multiply(a: transform, b: transform) -> transform", "The composition a * b.", true, rule_t_t},
+        {"transform_inverse", "transform_inverse", BuiltinKind::Regular, "Transformations", "transform_inverse(t: transform) -> transform", "The inverse transform.", true, rule_t_to_t},
+        {"transform_get_translation", "transform_get_translation", BuiltinKind::Regular, "Transformations", "transform_get_translation(t: transform) -> vec3", "The translation of t.", true, rule_t_translation},
+        {"transform_get_rotation", "transform_get_rotation", BuiltinKind::Regular, "Transformations", "transform_get_rotation(t: transform) -> quat", "The rotation of t.", true, rule_t_rotation},
+        {"quat_identity", "quat_identity", BuiltinKind::Identity, "Quaternion Math", "quat_identity(dtype: Float = float32) -> quat", "The quaternion (0, 0, 0, 1).", false, nullptr},
+        {"transform_identity", "transform_identity", BuiltinKind::Identity, "Transformations", "transform_identity(dtype: Float = float32) -> transform", "The identity transform.", false, nullptr},
         // --- random numbers (PCG hash of Jarzynski & Olano, composed as Warp does) ---
         {"rand_init", "rand_init", BuiltinKind::Regular, "Random", "rand_init(seed: int32, offset: int32 = ...) -> uint32",
          "A random generator state from a seed (and an offset such as the thread index).", false, rule_rand_init},

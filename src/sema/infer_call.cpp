@@ -128,6 +128,7 @@ Value Builder::cast(const Type* to, const ast::Expr& e) {
 }
 
 Value Builder::construct(const Type* to, const ast::Expr& e) {
+    if (to->is_quat() || to->is_transform()) return construct_rigid(to, e);
     if (!to->is_vector() && !to->is_matrix())
         type_error(e.span, to->name + "(): cannot construct this type in a kernel");
     if (!e.keywords.empty())
@@ -186,6 +187,54 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
                            ")");
 }
 
+Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
+    if (!e.keywords.empty())
+        type_error(e.keywords[0].span, to->name + "(): keyword arguments are not supported");
+    int line = e.span.line;
+    const Type* elem = scalar_type(to->scalar);
+    std::vector<Value> vals;
+    std::vector<ArgInfo> infos;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+        vals.push_back(eval(*e.args[i]));
+        infos.push_back(arg_info(vals.back(), *e.args[i]));
+    }
+    auto scalars = [&](size_t from, size_t n) {
+        std::vector<VarId> out;
+        for (size_t i = from; i < from + n; ++i) {
+            if (!(infos[i].type == elem ||
+                  (infos[i].weak && unify_scalars({{elem, false}, infos[i]}) == elem)))
+                type_error(e.args[i + 1]->span, to->name + "(): component " + std::to_string(i) +
+                                                    " has type " + infos[i].type->name +
+                                                    ", expected " + elem->name);
+            out.push_back(coerce(vals[i], elem, *e.args[i + 1]));
+        }
+        return out;
+    };
+    auto result = [](VarId v) { return Value{Value::Kind::Var, v}; };
+    if (vals.size() == 1 && infos[0].type == to) return vals[0];
+    const Type* q = quat_type(to->scalar);
+    if (to->is_quat()) {
+        if (vals.empty()) {
+            VarId z = emit_const(ConstValue{int32_type(), true, 0, 0}, elem, line);
+            return result(emit_value(InstrKind::Construct, line, to, {z, z, z, z}));
+        }
+        if (vals.size() == 4) return result(emit_value(InstrKind::Construct, line, to, scalars(0, 4)));
+        type_error(e.span, to->name + "(): expected nothing, a " + to->name + " or 4 components, got " +
+                               describe_args(infos));
+    }
+    const Type* v3 = vector_type(3, to->scalar);
+    if (vals.size() == 2 && infos[0].type == v3 && infos[1].type == q)
+        return result(emit_value(InstrKind::Call, line, to, {vals[0].var, vals[1].var}, "transform_from"));
+    if (vals.size() == 7) {
+        std::vector<VarId> c = scalars(0, 7);
+        VarId p = emit_value(InstrKind::Construct, line, v3, {c[0], c[1], c[2]});
+        VarId r = emit_value(InstrKind::Construct, line, q, {c[3], c[4], c[5], c[6]});
+        return result(emit_value(InstrKind::Call, line, to, {p, r}, "transform_from"));
+    }
+    type_error(e.span, to->name + "(): expected (p: " + v3->name + ", q: " + q->name +
+                           ") or 7 components, got " + describe_args(infos));
+}
+
 Value Builder::emit_tid(int arity, const ast::Expr& e) {
     if (!m_fn.is_kernel)
         type_error(e.span, "tid(): can only be called in a kernel, not in a function");
@@ -214,6 +263,18 @@ Value Builder::emit_tid(int arity, const ast::Expr& e) {
 Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     int line = e.span.line;
     std::string name = b.name;
+    if (b.kind == BuiltinKind::Identity && name != "identity") {
+        // quat_identity(dtype=float) / transform_identity(dtype=float)
+        const ast::Expr* dtype_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;
+        for (const auto& k : e.keywords) {
+            if (k.name != "dtype") type_error(k.span, name + "(): unexpected argument '" + k.name + "'");
+            dtype_arg = k.value.get();
+        }
+        const Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
+        if (!dt->is_float()) type_error(e.span, name + "(): dtype must be a float type");
+        const Type* rt = name == "quat_identity" ? quat_type(dt->scalar) : transform_type(dt->scalar);
+        return var_value(emit_value(InstrKind::Call, line, rt, {}, name + "<" + dt->c_name + ">"));
+    }
     if (b.kind == BuiltinKind::Identity) {
         // identity(n=3, dtype=float): both compile-time constants, keywords allowed
         const ast::Expr* n_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;

@@ -172,7 +172,16 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         if (attr == "ndim") return const_value(int32_type(), true, m_fn.type_of(base.var)->ndim, 0);
         type_error(e.span, who() + "arrays have no attribute '" + attr + "' in kernels");
     }
-    if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_vector()) {
+    if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_transform() &&
+        (attr == "p" || attr == "q")) {
+        const Type* tt = m_fn.type_of(base.var);
+        const Type* rt = attr == "p" ? vector_type(3, tt->scalar) : quat_type(tt->scalar);
+        return Value{Value::Kind::Var,
+                     emit_value(InstrKind::Call, e.span.line, rt, {base.var},
+                                attr == "p" ? "transform_get_translation" : "transform_get_rotation")};
+    }
+    if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
+                                          m_fn.type_of(base.var)->is_quat())) {
         const Type* vt = m_fn.type_of(base.var);
         static const std::string k_components = "xyzw";
         size_t c = attr.size() == 1 ? k_components.find(attr[0]) : std::string::npos;
@@ -437,9 +446,10 @@ Value Builder::eval(const ast::Expr& e) {
                 return base.elements[k.constant.i];
             }
             if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
+                                                  m_fn.type_of(base.var)->is_quat() ||
                                                   m_fn.type_of(base.var)->is_matrix())) {
                 const Type* vt = m_fn.type_of(base.var);
-                size_t most = vt->is_vector() ? 1 : 2;
+                size_t most = vt->is_matrix() ? 2 : 1;
                 if (idx.size() > most)
                     type_error(e.span, who() + "too many indices for " + vt->name);
                 std::vector<VarId> args{base.var};

@@ -89,6 +89,7 @@ public:
     Value cast(const Type* to, const ast::Expr& e);
     /// vec3(...), mat33(...): construction of vector and matrix values.
     Value construct(const Type* to, const ast::Expr& e);
+    Value construct_rigid(const Type* to, const ast::Expr& e);
     /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of a local vector/matrix `target`.
     void assign_component(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
     Value emit_tid(int arity, const ast::Expr& e);

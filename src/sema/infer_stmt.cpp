@@ -70,6 +70,7 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
         case ast::ExprKind::Subscript: {
             Value base = eval(*target.args[0]);
             if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
+                                                  m_fn.type_of(base.var)->is_quat() ||
                                                   m_fn.type_of(base.var)->is_matrix()))
                 return assign_component(target, v, value_expr);
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
@@ -101,7 +102,8 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
         }
         case ast::ExprKind::Attribute: {
             Value base = eval(*target.args[0]);
-            if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_vector())
+            if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
+                                                  m_fn.type_of(base.var)->is_quat()))
                 return assign_component(target, v, value_expr);
             type_error(target.span, who() + "cannot assign to attribute '" + target.name + "'");
         }
@@ -129,7 +131,7 @@ void Builder::assign_component(const ast::Expr& target, const Value& v,
         args.push_back(emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), line));
     } else {
         std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
-        if (idx.size() > (t->is_vector() ? 1u : 2u))
+        if (idx.size() > (t->is_matrix() ? 2u : 1u))
             type_error(target.span, who() + "too many indices for " + t->name);
         for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
         if (t->is_matrix() && idx.size() == 1) {

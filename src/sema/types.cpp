@@ -1,6 +1,7 @@
 // src/sema/types.cpp -- the type interner
 #include "sema/types.h"
 
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -106,6 +107,25 @@ const Type* matrix_type(int rows, int cols, ScalarType scalar) {
         "matrix:" + std::to_string(rows) + ":" + std::to_string(cols) + ":" + s->name, t);
 }
 
+namespace {
+const Type* rigid_type(TypeKind kind, ScalarType scalar) {
+    const Type* s = scalar_type(scalar);
+    bool quat = kind == TypeKind::Quat;
+    Type t;
+    t.kind = kind;
+    t.scalar = scalar;
+    t.rows = quat ? 4 : 7;
+    t.name = std::string(quat ? "quat" : "transform") + scalar_suffix(scalar);
+    t.c_name = std::string(quat ? "wp::quat_t<" : "wp::transform_t<") + s->c_name + ">";
+    t.size = s->size * t.rows;
+    t.align = s->align;
+    return interner().intern(std::string(quat ? "quat:" : "transform:") + s->name, t);
+}
+}  // namespace
+
+const Type* quat_type(ScalarType scalar) { return rigid_type(TypeKind::Quat, scalar); }
+const Type* transform_type(ScalarType scalar) { return rigid_type(TypeKind::Transform, scalar); }
+
 const Type* named_math_type(const std::string& name) {
     auto scalar_of = [](const std::string& suffix) -> std::optional<ScalarType> {
         if (suffix.empty()) return ScalarType::Float32;
@@ -113,6 +133,15 @@ const Type* named_math_type(const std::string& name) {
             if (suffix == scalar_suffix((ScalarType)i)) return (ScalarType)i;
         return std::nullopt;
     };
+    for (const char* base : {"quat", "transform"}) {
+        size_t n = std::strlen(base);
+        if (name.compare(0, n, base) != 0) continue;
+        std::string suffix = name.substr(n);
+        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d") {
+            auto s = scalar_of(suffix);
+            return n == 4 ? quat_type(*s) : transform_type(*s);
+        }
+    }
     if (name.size() >= 4 && name.compare(0, 3, "vec") == 0 && name[3] >= '2' && name[3] <= '4') {
         if (auto s = scalar_of(name.substr(4))) return vector_type(name[3] - '0', *s);
     }
@@ -179,6 +208,12 @@ const Type* type_from_spec(const std::string& spec) {
         int n = p.size() == 3 ? small_int(p[1]) : 0;
         return (s && n >= 1) ? vector_type(n, *s) : nullptr;
     }
+    if (spec.rfind("quat:", 0) == 0 || spec.rfind("transform:", 0) == 0) {
+        bool quat = spec[0] == 'q';
+        auto s = scalar_from_name(spec.substr(quat ? 5 : 10));
+        if (!s || !is_float(*s)) return nullptr;
+        return quat ? quat_type(*s) : transform_type(*s);
+    }
     if (spec.rfind("matrix:", 0) == 0) {
         auto p = parts();
         auto s = p.size() == 4 ? scalar_from_name(p[3]) : std::nullopt;
@@ -204,6 +239,8 @@ std::string type_spec(const Type* t) {
     if (t->is_matrix())
         return "matrix:" + std::to_string(t->rows) + ":" + std::to_string(t->cols) + ":" +
                scalar_name(t->scalar);
+    if (t->is_quat()) return std::string("quat:") + scalar_name(t->scalar);
+    if (t->is_transform()) return std::string("transform:") + scalar_name(t->scalar);
     if (t->is_array()) return "array:" + type_spec(t->dtype) + ":" + std::to_string(t->ndim);
     return t->name;
 }

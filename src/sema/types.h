@@ -14,6 +14,8 @@ enum class TypeKind {
     Scalar,  ///< bool, int8..uint64, float16..float64
     Vector,  ///< vector(length, scalar): wp::vec_t<N, T>, passed and stored by value
     Matrix,  ///< matrix(rows, cols, scalar): wp::mat_t<R, C, T>, row-major
+    Quat,       ///< quaternion (x, y, z, w): wp::quat_t<T>; rows = 4
+    Transform,  ///< rigid transform (p: vec3, q: quat): wp::transform_t<T>; rows = 7
     Array,   ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>
     Tuple,   ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
 };
@@ -41,8 +43,15 @@ struct Type {
     bool is_array() const { return kind == TypeKind::Array; }
     bool is_vector() const { return kind == TypeKind::Vector; }
     bool is_matrix() const { return kind == TypeKind::Matrix; }
-    /// A value type (scalar, vector or matrix): what arrays can hold and kernels can compute.
-    bool is_value() const { return is_scalar() || is_vector() || is_matrix(); }
+    bool is_quat() const { return kind == TypeKind::Quat; }
+    bool is_transform() const { return kind == TypeKind::Transform; }
+    /// A value type (scalar, vector, matrix, quaternion, transform): what arrays can hold and
+    /// kernels can compute.
+    bool is_value() const {
+        return is_scalar() || is_vector() || is_matrix() || is_quat() || is_transform();
+    }
+    /// Number of scalars in a value type (1 for scalars).
+    int components() const { return is_scalar() ? 1 : is_matrix() ? rows * cols : rows; }
     bool is_tuple() const { return kind == TypeKind::Tuple; }
     bool is_void() const { return kind == TypeKind::Void; }
 };
@@ -54,6 +63,8 @@ const Type* tuple_type(const std::vector<const Type*>& elements);
 /// Vectors of 2 to 4 (any length 1..64 is accepted) and matrices up to 4x4... of a scalar.
 const Type* vector_type(int length, ScalarType scalar);
 const Type* matrix_type(int rows, int cols, ScalarType scalar);
+const Type* quat_type(ScalarType scalar);
+const Type* transform_type(ScalarType scalar);
 /// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f", ...;
 /// nullptr for other names.
 const Type* named_math_type(const std::string& name);

@@ -17,6 +17,7 @@ MODULES = [
     "test_launch_and_cache",
     "test_vec_kernels",
     "test_random",
+    "test_quat_kernels",
     "treadle.examples.heat_diffusion",
 ]
 

@@ -1,0 +1,207 @@
+// native/treadle/transform.h -- transform_t<T>: rigid transforms (p, q), builtins and adjoints
+//
+// transform_t is an aggregate of a translation p (vec3) and a rotation q (unit quaternion):
+// `wp::transform_t<wp::float32>{p, q}`; it maps x to quat_rotate(q, x) + p. Included at the
+// end of quat.h; conventions as there.
+#pragma once
+
+#include "quat.h"
+
+#if !defined(__CUDACC__)
+#pragma GCC visibility push(hidden)
+#endif
+
+namespace wp {
+
+/// transform_t<T>: translation p, rotation q.
+template <typename T>
+struct transform_t {
+    vec_t<3, T> p;
+    quat_t<T> q;
+};
+
+/// Short names for the common transform types.
+using transform = transform_t<float32>;
+using transformf = transform;
+using transformd = transform_t<float64>;
+using transformh = transform_t<float16>;
+
+// ---- construction and access ----------------------------------------------------------------
+
+/// transform_from(p, q): the transform (p, q). transform_identity<T>(): (0, identity).
+template <typename T>
+CUDA_CALLABLE transform_t<T> transform_from(vec_t<3, T> p, quat_t<T> q) {
+    return transform_t<T>{p, q};
+}
+template <typename T>
+CUDA_CALLABLE transform_t<T> transform_identity() {
+    return transform_t<T>{vec_fill<3, T>(T(0)), quat_identity<T>()};
+}
+
+/// transform_get_translation(t) / transform_get_rotation(t): t.p / t.q.
+template <typename T>
+CUDA_CALLABLE vec_t<3, T> transform_get_translation(const transform_t<T>& t) {
+    return t.p;
+}
+template <typename T>
+CUDA_CALLABLE quat_t<T> transform_get_rotation(const transform_t<T>& t) {
+    return t.q;
+}
+
+/// a == b: both parts equal; a != b: !(a == b).
+template <typename T>
+CUDA_CALLABLE bool operator==(const transform_t<T>& a, const transform_t<T>& b) {
+    return a.p == b.p && a.q == b.q;
+}
+template <typename T>
+CUDA_CALLABLE bool operator!=(const transform_t<T>& a, const transform_t<T>& b) {
+    return !(a == b);
+}
+
+// ---- transform math -------------------------------------------------------------------------
+
+/// transform_point(t, x): quat_rotate(t.q, x) + t.p. transform_vector(t, v): quat_rotate(t.q, v)
+/// (a direction: no translation).
+template <typename T>
+CUDA_CALLABLE vec_t<3, T> transform_point(transform_t<T> t, vec_t<3, T> x) {
+    return add(quat_rotate(t.q, x), t.p);
+}
+template <typename T>
+CUDA_CALLABLE vec_t<3, T> transform_vector(transform_t<T> t, vec_t<3, T> v) {
+    return quat_rotate(t.q, v);
+}
+
+/// transform_multiply(a, b) / mul(a, b): the composition a after b:
+/// (quat_rotate(a.q, b.p) + a.p, a.q b.q), so transform_point(mul(a, b), x) ==
+/// transform_point(a, transform_point(b, x)).
+template <typename T>
+CUDA_CALLABLE transform_t<T> transform_multiply(transform_t<T> a, transform_t<T> b) {
+    return transform_t<T>{add(quat_rotate(a.q, b.p), a.p), mul(a.q, b.q)};
+}
+template <typename T>
+CUDA_CALLABLE transform_t<T> mul(transform_t<T> a, transform_t<T> b) {
+    return transform_multiply(a, b);
+}
+
+/// transform_inverse(t): (-quat_rotate(qi, t.p), qi) with qi = quat_inverse(t.q).
+template <typename T>
+CUDA_CALLABLE transform_t<T> transform_inverse(transform_t<T> t) {
+    const quat_t<T> qi = quat_inverse(t.q);
+    return transform_t<T>{neg(quat_rotate(qi, t.p)), qi};
+}
+
+// ---- adjoints -------------------------------------------------------------------------------
+
+/// adj_transform_from: adj_p += adj_ret.p, adj_q += adj_ret.q. adj_transform_identity: no-op.
+template <typename T>
+CUDA_CALLABLE void adj_transform_from(const vec_t<3, T>&, const quat_t<T>&, vec_t<3, T>& adj_p,
+                                      quat_t<T>& adj_q, const transform_t<T>& adj_ret) {
+    adj_p = add(adj_p, adj_ret.p);
+    adj_q = add(adj_q, adj_ret.q);
+}
+template <typename T>
+CUDA_CALLABLE void adj_transform_identity(const transform_t<T>&) {}
+
+/// adj_transform_get_translation / adj_transform_get_rotation: into adj_t.p / adj_t.q.
+template <typename T>
+CUDA_CALLABLE void adj_transform_get_translation(const transform_t<T>&, transform_t<T>& adj_t,
+                                                 const vec_t<3, T>& adj_ret) {
+    adj_t.p = add(adj_t.p, adj_ret);
+}
+template <typename T>
+CUDA_CALLABLE void adj_transform_get_rotation(const transform_t<T>&, transform_t<T>& adj_t,
+                                              const quat_t<T>& adj_ret) {
+    adj_t.q = add(adj_t.q, adj_ret);
+}
+
+/// adj_transform_point / adj_transform_vector: adj_quat_rotate, plus adj_t.p += adj_ret for
+/// points.
+template <typename T>
+CUDA_CALLABLE void adj_transform_point(const transform_t<T>& t, const vec_t<3, T>& x,
+                                       transform_t<T>& adj_t, vec_t<3, T>& adj_x,
+                                       const vec_t<3, T>& adj_ret) {
+    adj_t.p = add(adj_t.p, adj_ret);
+    adj_quat_rotate(t.q, x, adj_t.q, adj_x, adj_ret);
+}
+template <typename T>
+CUDA_CALLABLE void adj_transform_vector(const transform_t<T>& t, const vec_t<3, T>& v,
+                                        transform_t<T>& adj_t, vec_t<3, T>& adj_v,
+                                        const vec_t<3, T>& adj_ret) {
+    adj_quat_rotate(t.q, v, adj_t.q, adj_v, adj_ret);
+}
+
+/// adj_transform_multiply / adj_mul(a, b): through the rotation of b.p and the product a.q b.q.
+template <typename T>
+CUDA_CALLABLE void adj_transform_multiply(const transform_t<T>& a, const transform_t<T>& b,
+                                          transform_t<T>& adj_a, transform_t<T>& adj_b,
+                                          const transform_t<T>& adj_ret) {
+    adj_a.p = add(adj_a.p, adj_ret.p);
+    adj_quat_rotate(a.q, b.p, adj_a.q, adj_b.p, adj_ret.p);
+    adj_mul(a.q, b.q, adj_a.q, adj_b.q, adj_ret.q);
+}
+template <typename T>
+CUDA_CALLABLE void adj_mul(const transform_t<T>& a, const transform_t<T>& b, transform_t<T>& adj_a,
+                           transform_t<T>& adj_b, const transform_t<T>& adj_ret) {
+    adj_transform_multiply(a, b, adj_a, adj_b, adj_ret);
+}
+
+/// adj_transform_inverse: through qi = quat_inverse(t.q) and -quat_rotate(qi, t.p).
+template <typename T>
+CUDA_CALLABLE void adj_transform_inverse(const transform_t<T>& t, transform_t<T>& adj_t,
+                                         const transform_t<T>& adj_ret) {
+    const quat_t<T> qi = quat_inverse(t.q);
+    quat_t<T> adj_qi = adj_ret.q;
+    adj_quat_rotate(qi, t.p, adj_qi, adj_t.p, neg(adj_ret.p));
+    adj_quat_inverse(t.q, adj_t.q, adj_qi);
+}
+
+// ---- atomics and print ----------------------------------------------------------------------
+
+/// atomic_add/atomic_sub on transforms: (ptr, t) and (array, i..., t) with 1-4 indices;
+/// per-component atomics on p and q, returning the old value.
+#define WP_TRANSFORM_ATOMIC_FAMILY(name, op)                                                   \
+    template <typename T>                                                                      \
+    CUDA_CALLABLE transform_t<T> name(transform_t<T>* ptr, transform_t<T> v) {                 \
+        transform_t<T> old{};                                                                  \
+        atomic_rmw_n<op>(ptr->p.c, v.p.c, old.p.c, 3);                                         \
+        atomic_rmw_n<op>(ptr->q.c, v.q.c, old.q.c, 4);                                         \
+        return old;                                                                            \
+    }                                                                                          \
+    template <typename T>                                                                      \
+    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i,               \
+                                      transform_t<T> v) {                                      \
+        return name(address(a, i), v);                                                         \
+    }                                                                                          \
+    template <typename T>                                                                      \
+    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j,      \
+                                      transform_t<T> v) {                                      \
+        return name(address(a, i, j), v);                                                      \
+    }                                                                                          \
+    template <typename T>                                                                      \
+    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j,      \
+                                      int32 k, transform_t<T> v) {                             \
+        return name(address(a, i, j, k), v);                                                   \
+    }                                                                                          \
+    template <typename T>                                                                      \
+    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j,      \
+                                      int32 k, int32 l, transform_t<T> v) {                    \
+        return name(address(a, i, j, k, l), v);                                                \
+    }
+
+WP_TRANSFORM_ATOMIC_FAMILY(atomic_add, atomic_op_add)
+WP_TRANSFORM_ATOMIC_FAMILY(atomic_sub, atomic_op_sub)
+
+#undef WP_TRANSFORM_ATOMIC_FAMILY
+
+/// print(t): "px py pz qx qy qz qw \n" in one printf call.
+template <typename T>
+CUDA_CALLABLE void print(const transform_t<T>& t) {
+    WP_PRINTF("%g %g %g %g %g %g %g \n", double(t.p.c[0]), double(t.p.c[1]), double(t.p.c[2]),
+              double(t.q.c[0]), double(t.q.c[1]), double(t.q.c[2]), double(t.q.c[3]));
+}
+
+}  // namespace wp
+
+#if !defined(__CUDACC__)
+#pragma GCC visibility pop
+#endif

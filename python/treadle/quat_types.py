@@ -1,0 +1,262 @@
+"""Warp's quaternion and transform types (wp.quat, wp.transform, ...) as host values.
+
+A quaternion holds 4 components ``(x, y, z, w)``: ``x, y, z`` the vector (imaginary) part and
+``w`` the scalar (real) part. A transform holds 7: the translation ``p`` (a 3-vector) followed
+by the rotation ``q`` (a quaternion). Both are vectors of their scalar type (indexing, ``==``,
+``np.array(v)``, scaling); quaternions multiply by the Hamilton product.
+"""
+
+import builtins
+import math
+
+import numpy as np
+
+from . import types
+from .vec_types import _SUFFIX, _is_scalar, vector, vector_base
+
+
+def _hamilton(a, b):
+    """Hamilton product of two (x, y, z, w) numpy quaternions."""
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return np.array(
+        [
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        ],
+        dtype=a.dtype,
+    )
+
+
+class quat_base(vector_base):
+    """Base of the quaternion classes (``wp.quat`` ...): ``quat()`` zeros (use
+    ``quat_identity()`` for the identity rotation), ``quat(x, y, z, w)`` or ``quat(sequence)``
+    sets the components; ``a * b`` is the Hamilton product, ``q * s`` scales."""
+
+    __slots__ = ()
+
+    def __mul__(self, other):
+        if isinstance(other, quat_base):
+            self._same(other, "multiply")
+            with np.errstate(over="ignore"):
+                return type(self)._new(_hamilton(self._data, other._data))
+        return super().__mul__(other)
+
+
+class transform_base(vector_base):
+    """Base of the transform classes (``wp.transform`` ...): ``transform()`` is the identity,
+    ``transform(p, q)`` takes a 3-vector and a quaternion (``q`` defaults to the identity),
+    ``transform(*7 values)`` or ``transform(sequence of 7)`` sets the components
+    ``(p.x, p.y, p.z, q.x, q.y, q.z, q.w)``; ``.p`` and ``.q`` read and write the parts."""
+
+    __slots__ = ()
+
+    def __init__(self, *args, p=None, q=None):
+        if p is not None or q is not None:
+            if args:
+                raise TypeError(f"{type(self).__name__}: give p and q by position or by name")
+            args = (p if p is not None else (0, 0, 0),) + ((q,) if q is not None else ())
+        flat = None
+        if len(args) == 0:
+            flat = self._parts((0, 0, 0), None)
+        elif len(args) in (1, 2) and not all(_is_scalar(a) for a in args):
+            flat = self._parts(*args) if len(args) == 2 else self._flat_from(args)
+            if flat is None and len(args) == 1:
+                flat = self._parts(args[0], None)
+        else:
+            flat = self._flat_from(args)
+        if flat is None:
+            raise ValueError(
+                f"{type(self).__name__}: expected no argument, (p, q), p, one scalar, 7 "
+                f"components or a sequence of 7, got {len(args)} argument(s)"
+            )
+        self._data = flat
+
+    def _parts(self, p, q):
+        try:
+            pv = np.asarray(p, dtype=object).reshape(-1).tolist()
+            qv = [0, 0, 0, 1] if q is None else np.asarray(q, dtype=object).reshape(-1).tolist()
+        except (TypeError, ValueError):
+            return None
+        if len(pv) != 3 or len(qv) != 4:
+            return None
+        return self._convert_values(pv + qv)
+
+    @property
+    def p(self):
+        """The translation (a copy, as a 3-vector of the scalar type)."""
+        return vector(3, self._wp_scalar_type_)._new(self._data[0:3])
+
+    @p.setter
+    def p(self, value):
+        self[0:3] = value
+
+    @property
+    def q(self):
+        """The rotation (a copy, as a quaternion of the scalar type)."""
+        return quaternion(self._wp_scalar_type_)._new(self._data[3:7])
+
+    @q.setter
+    def q(self, value):
+        self[3:7] = value
+
+    def __repr__(self):
+        return f"transform(p={self.p!r}, q={self.q!r})"
+
+    __str__ = __repr__
+
+
+# --- type factories -----------------------------------------------------------------------
+
+_quat_cache = {}
+_transform_cache = {}
+
+
+def _float_type(dtype):
+    t = types.resolve_dtype(dtype)
+    if not (isinstance(t, type) and issubclass(t, types.float_base)):
+        raise TypeError(f"quaternion and transform elements must be float types, got {dtype!r}")
+    return t
+
+
+def _make(base, name, length, scalar, spec):
+    return type(
+        name,
+        (base,),
+        {
+            "__slots__": (),
+            "__module__": "treadle.types",
+            "_wp_scalar_type_": scalar,
+            "_wp_type_params_": [length, scalar],
+            "_spec": spec,
+            "_np_dtype": scalar._np_dtype,
+            "_size": length * scalar._size,
+            "_shape": (length,),
+            "_shape_": (length,),
+            "_length": length,
+            "_length_": length,
+        },
+    )
+
+
+def quaternion(dtype=types.float32):
+    """The quaternion class of scalar type ``dtype`` (float16, float32, float64; cached)."""
+    scalar = _float_type(dtype)
+    cls = _quat_cache.get(scalar)
+    if cls is None:
+        cls = _make(quat_base, f"quat{_SUFFIX[scalar._spec]}", 4, scalar, f"quat:{scalar._spec}")
+        _quat_cache[scalar] = cls
+    return cls
+
+
+def transformation(dtype=types.float32):
+    """The transform class of scalar type ``dtype`` (float16, float32, float64; cached)."""
+    scalar = _float_type(dtype)
+    cls = _transform_cache.get(scalar)
+    if cls is None:
+        name = f"transform{_SUFFIX[scalar._spec]}"
+        cls = _make(transform_base, name, 7, scalar, f"transform:{scalar._spec}")
+        _transform_cache[scalar] = cls
+    return cls
+
+
+def dtype_from_spec(spec):
+    """The class of ``"quat:<float type>"`` or ``"transform:<float type>"``; None for other
+    specs."""
+    kind, _, scalar = spec.partition(":")
+    if kind not in ("quat", "transform") or scalar not in types._scalar_by_name:
+        return None
+    try:
+        return quaternion(scalar) if kind == "quat" else transformation(scalar)
+    except TypeError:
+        return None
+
+
+def is_quaternion(x):
+    """True for a quaternion instance."""
+    return isinstance(x, quat_base)
+
+
+def is_transformation(x):
+    """True for a transform instance."""
+    return isinstance(x, transform_base)
+
+
+# --- Warp's named types -------------------------------------------------------------------
+
+quath, quatf, quatd = (quaternion(t) for t in (types.float16, types.float32, types.float64))
+transformh, transformf, transformd = (
+    transformation(t) for t in (types.float16, types.float32, types.float64)
+)
+quat = quatf
+transform = transformf
+
+quat_types = (quath, quatf, quatd)
+transform_types = (transformh, transformf, transformd)
+
+NAMES = (
+    "quaternion",
+    "transformation",
+    "quat_base",
+    "transform_base",
+    "is_quaternion",
+    "is_transformation",
+    "quat",
+    "quath",
+    "quatf",
+    "quatd",
+    "transform",
+    "transformh",
+    "transformf",
+    "transformd",
+)
+"""The names ``treadle.types`` re-exports from this module."""
+
+
+# --- host versions of the quaternion / transform builtins ---------------------------------
+
+
+def _dtype_or_float(dtype):
+    return types.float32 if dtype is builtins.float or dtype is None else dtype
+
+
+def quat_identity(dtype=builtins.float):
+    """The identity quaternion ``(0, 0, 0, 1)`` of scalar type ``dtype`` (float32 default)."""
+    return quaternion(_dtype_or_float(dtype))(0.0, 0.0, 0.0, 1.0)
+
+
+def transform_identity(dtype=builtins.float):
+    """The identity transform (zero translation, identity rotation) of scalar type ``dtype``."""
+    return transformation(_dtype_or_float(dtype))()
+
+
+def quat_from_axis_angle(axis, angle):
+    """The rotation of ``angle`` radians about ``axis`` (a 3-vector, assumed unit length); the
+    scalar type is the axis's (float32 for a plain sequence)."""
+    scalar = getattr(axis, "_wp_scalar_type_", None) or types.float32
+    a = np.asarray(axis, dtype=np.float64).reshape(-1)
+    if a.shape != (3,):
+        raise TypeError(f"quat_from_axis_angle(): expected a 3-vector axis, got shape {a.shape}")
+    half = 0.5 * builtins.float(angle)
+    s = math.sin(half)
+    return quaternion(scalar)(a[0] * s, a[1] * s, a[2] * s, math.cos(half))
+
+
+def quat_rotate(q, v):
+    """``v`` (a 3-vector) rotated by the unit quaternion ``q``: the vector part of
+    ``q * (v, 0) * conj(q)``, as a vector of ``q``'s scalar type."""
+    if not isinstance(q, quat_base):
+        raise TypeError(f"quat_rotate(): expected a quaternion, got {type(q).__name__}")
+    x = np.asarray(v, dtype=np.float64).reshape(-1)
+    if x.shape != (3,):
+        raise TypeError(f"quat_rotate(): expected a 3-vector, got shape {x.shape}")
+    qd = q._data.astype(np.float64)
+    u, w = qd[:3], qd[3]
+    r = x * (2.0 * w * w - 1.0) + np.cross(u, x) * (2.0 * w) + u * (2.0 * np.dot(u, x))
+    return vector(3, q._wp_scalar_type_)(r.tolist())
+
+
+HOST_BUILTINS = ("quat_identity", "transform_identity", "quat_from_axis_angle", "quat_rotate")
+"""The builtins given the host implementations above (see ``treadle/__init__.py``)."""
