@@ -223,6 +223,9 @@ Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
                                describe_args(infos));
     }
     const Type* v3 = vector_type(3, to->scalar);
+    if (vals.empty())  // like Warp's transform(): the identity
+        return result(emit_value(InstrKind::Call, line, to, {},
+                                 "transform_identity<" + elem->c_name + ">"));
     if (vals.size() == 2 && infos[0].type == v3 && infos[1].type == q)
         return result(emit_value(InstrKind::Call, line, to, {vals[0].var, vals[1].var}, "transform_from"));
     if (vals.size() == 7) {

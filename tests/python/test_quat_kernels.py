@@ -64,6 +64,7 @@ def transform_algebra(axis: wp.vec3, angle: float, p: wp.array(dtype=wp.vec3),
     out[i, 3] = wp.transform_point(u, p[i])
     out[i, 4] = wp.quat_to_matrix(q) @ p[i] - wp.quat_rotate_inv(wp.quat_inverse(q), p[i])
     out[i, 5] = t.p + wp.transform_get_translation(wp.transform_identity(dtype=float))
+    out[i, 5] = out[i, 5] + wp.transform_point(wp.transform(), wp.vec3(0.0))
     r = wp.quat_identity()
     r.w = 2.0
     qout[i] = wp.quat_slerp(q, t.q, 0.5) * 0.0 + r

@@ -279,6 +279,86 @@ WP_EXPORT __global__ void vm_half(wp::vec3h* v, wp::half s) {
     wp::atomic_add(&v[4], g);
     wp::print(g);
 }
+// quat.h / transform.h: every builtin and adjoint, float32 and float64 (float16 builtins only).
+template <typename T>
+__device__ void quat_family(wp::array_t<wp::quat_t<T>> aq, wp::array_t<wp::transform_t<T>> at,
+                            wp::int32 i, T s) {
+    using V = wp::vec_t<3, T>;
+    using Q = wp::quat_t<T>;
+    using X = wp::transform_t<T>;
+    using M = wp::mat_t<3, 3, T>;
+    Q a = wp::load(aq, i), b = wp::quat_t<T>{{s, s, s, s}}, ga{}, gb{};
+    X t = wp::load(at, i), u = wp::transform_from(V{{s, s, s}}, a), gt{}, gu{};
+    V v{{s, T(1), T(2)}}, gv{}, axis{};
+    T gs = T(0), gr = T(0), gp = T(0), angle = T(0);
+    wp::int32 gi = 0;
+    Q r = wp::add(wp::mul(a, b), wp::sub(wp::mul(a, s), wp::mul(s, wp::neg(b))));
+    r = wp::add(r, wp::quat_inverse(wp::normalize(r)));
+    r = wp::with_component(r, i, wp::extract(r, i) + wp::dot(a, b) + wp::length(a));
+    r = wp::add(r, wp::quat_slerp(a, b, s));
+    r = wp::add(r, wp::mul(wp::quat_rpy(s, s, s), wp::quat_from_axis_angle(v, s)));
+    r = wp::add(r, wp::quat_from_matrix(wp::quat_to_matrix(a)));
+    r = wp::add(r, wp::pos(wp::quat_identity<T>()));
+    wp::quat_to_axis_angle(r, axis, angle);
+    V w = wp::add(wp::quat_rotate(a, v), wp::quat_rotate_inv(b, axis));
+    w = wp::add(w, wp::transform_point(t, v));
+    w = wp::add(w, wp::transform_vector(wp::transform_inverse(t), w));
+    X c = wp::mul(wp::transform_multiply(t, u), wp::transform_identity<T>());
+    c = wp::transform_from(wp::add(wp::transform_get_translation(c), w),
+                           wp::add(wp::transform_get_rotation(c), r));
+    wp::adj_quat_components(a, gs, gr, gp, gs);
+    wp::adj_quat_identity(a);
+    wp::adj_extract(a, i, ga, gi, s);
+    wp::adj_with_component(a, i, s, ga, gi, gs, b);
+    wp::adj_quat_from_axis_angle(v, s, gv, gs, a);
+    wp::adj_quat_rpy(s, s, s, gs, gr, gp, a);
+    wp::adj_quat_rotate(a, v, ga, gv, w);
+    wp::adj_quat_rotate_inv(a, v, ga, gv, w);
+    wp::adj_quat_inverse(a, ga, b);
+    wp::adj_mul(a, b, ga, gb, r);
+    wp::adj_mul(a, s, ga, gs, r);
+    wp::adj_mul(s, a, gs, ga, r);
+    wp::adj_add(a, b, ga, gb, r);
+    wp::adj_sub(a, b, ga, gb, r);
+    wp::adj_neg(a, ga, r);
+    wp::adj_pos(a, ga, r);
+    wp::adj_dot(a, b, ga, gb, s);
+    wp::adj_length(a, ga, s);
+    wp::adj_normalize(a, ga, r);
+    M gm = wp::quat_to_matrix(b);
+    wp::adj_quat_to_matrix(a, ga, gm);
+    wp::adj_transform_from(v, a, gv, ga, c);
+    wp::adj_transform_identity(c);
+    wp::adj_transform_get_translation(t, gt, w);
+    wp::adj_transform_get_rotation(t, gt, r);
+    wp::adj_transform_point(t, v, gt, gv, w);
+    wp::adj_transform_vector(t, v, gt, gv, w);
+    wp::adj_transform_multiply(t, u, gt, gu, c);
+    wp::adj_mul(t, u, gt, gu, c);
+    wp::adj_transform_inverse(t, gt, c);
+    wp::store(aq, i, wp::add(wp::atomic_add(aq, i, r), wp::atomic_sub(&aq.data[0], ga)));
+    wp::store(at, i, wp::atomic_add(wp::address_checked(at, i, "check.py", 6, "k"), gt));
+    wp::atomic_sub(at, i, 0, gu);
+    if (a == b || t != u) wp::print(a);
+    wp::print(c);
+    wp::store(aq, 0, wp::add(gb, wp::mul(ga, gs + gr + gp + angle)));
+}
+
+WP_EXPORT __global__ void quat_f32(wp::array_t<wp::quat> aq, wp::array_t<wp::transform> at,
+                                   float s) {
+    quat_family(aq, at, wp::int32(threadIdx.x), s);
+}
+WP_EXPORT __global__ void quat_f64(wp::array_t<wp::quatd> aq, wp::array_t<wp::transformd> at,
+                                   double s) {
+    quat_family(aq, at, wp::int32(threadIdx.x), s);
+}
+WP_EXPORT __global__ void quat_f16(wp::quath* q, wp::transformh* t, wp::half s) {
+    const wp::vec3h v{{s, s, s}};
+    q[0] = wp::normalize(wp::mul(q[1], wp::quat_from_axis_angle(v, s)));
+    t[0] = wp::mul(t[1], wp::transform_inverse(t[2]));
+    t[0].p = wp::add(wp::transform_point(t[0], v), wp::quat_rotate(q[0], v));
+    wp::print(q[0]);
+}
 CU
 
 cd "$WORK"
