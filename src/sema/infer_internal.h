@@ -99,6 +99,9 @@ public:
     void stmt(const ast::Stmt& s);
     void assign_to(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
     void bind(const std::string& name, ir::VarId var, const ast::Span& span);
+    /// Unrolls a `for` over a constant range of at most 16 iterations without break/continue;
+    /// false (nothing emitted) when the loop does not qualify.
+    bool try_unroll(const ast::Stmt& s);
 
     ProgramBuilder& m_program;
     const FunctionSource& m_source;

@@ -150,6 +150,67 @@ void Builder::assign_component(const ast::Expr& target, const Value& v,
 }
 
 namespace {
+
+/// An expression that evaluates to a constant without emitting code: a literal, a global
+/// name (not a local), or the negation of one.
+bool constant_like(const ast::Expr& e, const Scope& scope) {
+    if (e.kind == ast::ExprKind::Constant) return e.const_kind == ast::ConstKind::Int;
+    if (e.kind == ast::ExprKind::Name) return !scope.count(e.name);
+    if (e.kind == ast::ExprKind::Attribute) return e.args[0]->kind == ast::ExprKind::Name &&
+                                                   !scope.count(e.args[0]->name);
+    if (e.kind == ast::ExprKind::UnaryOp && e.unary_op == ast::UnaryOpKind::Neg)
+        return constant_like(*e.args[0], scope);
+    return false;
+}
+
+/// Whether `stmts` break or continue the loop they are in (nested loops excluded).
+bool breaks_or_continues(const std::vector<ast::StmtPtr>& stmts) {
+    for (const auto& s : stmts) {
+        if (s->kind == ast::StmtKind::Break || s->kind == ast::StmtKind::Continue) return true;
+        if (s->kind == ast::StmtKind::For || s->kind == ast::StmtKind::While) continue;
+        if (breaks_or_continues(s->body) || breaks_or_continues(s->orelse)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool Builder::try_unroll(const ast::Stmt& s) {
+    // Warp's rule: range() with constant bounds, at most max_unroll (16) iterations and no
+    // break/continue is unrolled; each iteration sees its index as a constant.
+    constexpr int64_t k_max_unroll = 16;
+    const ast::Expr& iter = *s.value;
+    if (iter.kind != ast::ExprKind::Call || iter.args.empty() ||
+        iter.args[0]->kind != ast::ExprKind::Name || iter.args[0]->name != "range" ||
+        m_scope.count("range") || !iter.keywords.empty() || iter.args.size() < 2 ||
+        iter.args.size() > 4 || s.targets[0]->kind != ast::ExprKind::Name ||
+        breaks_or_continues(s.body))
+        return false;
+    std::vector<int64_t> bounds;
+    for (size_t i = 1; i < iter.args.size(); ++i) {
+        if (!constant_like(*iter.args[i], m_scope)) return false;
+        Value v = eval(*iter.args[i]);
+        if (v.kind != Value::Kind::Const || !v.constant.type->is_integer()) return false;
+        bounds.push_back(v.constant.i);
+    }
+    int64_t start = bounds.size() == 1 ? 0 : bounds[0];
+    int64_t stop = bounds.size() == 1 ? bounds[0] : bounds[1];
+    int64_t step = bounds.size() == 3 ? bounds[2] : 1;
+    if (step == 0) return false;
+    int64_t trips = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
+                             : (start > stop ? (start - stop - step - 1) / -step : 0);
+    if (trips > k_max_unroll) return false;
+    const ast::Expr& target = *s.targets[0];
+    for (int64_t k = 0; k < trips && !m_terminated; ++k) {
+        VarId index = emit_const(ConstValue{int32_type(), false, start + k * step, 0},
+                                 int32_type(), s.span.line);
+        bind(target.name, index, target.span);
+        block(s.body);
+    }
+    return true;
+}
+
+namespace {
 const char* aug_op_name(ast::BinOpKind op) {
     switch (op) {
         case ast::BinOpKind::Add: return "add";
@@ -307,6 +368,7 @@ void Builder::stmt(const ast::Stmt& s) {
             if (!s.orelse.empty())
                 fail(s.span, ErrorKind::Syntax,
                      who() + "an 'else' clause on a loop is not supported in kernels");
+            if (s.kind == StmtKind::For && try_unroll(s)) return;
             std::vector<std::string> names;
             collect_assigned(s.body, names);
             std::map<std::string, VarId> carried;

@@ -18,6 +18,7 @@ MODULES = [
     "test_vec_kernels",
     "test_random",
     "test_quat_kernels",
+    "test_unroll",
     "treadle.examples.heat_diffusion",
 ]
 
