@@ -1,6 +1,7 @@
 // include/treadle/module.h -- loading kernels from Python-syntax module files and launching them
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -20,12 +21,14 @@ class Stream;
 /// parameter's type when that loses nothing essential (an int to a float parameter, a float
 /// to another float type); a float never silently becomes an integer.
 struct KernelArg {
-    enum class Kind { Int, Float, Bool, Array };
+    enum class Kind { Int, Float, Bool, Array, Components };
     Kind kind = Kind::Int;
     ScalarType type = ScalarType::Int32;  ///< the C++ type the value came from
     int64_t i = 0;
     double f = 0.0;
     const Array* array = nullptr;  ///< not owned; must outlive the launch call
+    /// Components of a vector, matrix (row-major), quaternion or transform argument.
+    std::vector<double> components;
 
     KernelArg(bool v) : kind(Kind::Bool), type(ScalarType::Bool), i(v) {}
     KernelArg(int32_t v) : kind(Kind::Int), type(ScalarType::Int32), i(v) {}
@@ -35,6 +38,10 @@ struct KernelArg {
     KernelArg(float v) : kind(Kind::Float), type(ScalarType::Float32), f(v) {}
     KernelArg(double v) : kind(Kind::Float), type(ScalarType::Float64), f(v) {}
     KernelArg(const Array& a) : kind(Kind::Array), array(&a) {}
+    /// A vec3 argument from {x, y, z}, a mat22 from {a, b, c, d}, a quat from {x, y, z, w}...
+    template <typename T, size_t N>
+    KernelArg(const std::array<T, N>& values)
+        : kind(Kind::Components), components(values.begin(), values.end()) {}
 };
 
 /// A compiled kernel, ready to launch on the CPU. Cheap to copy (shared).

@@ -34,6 +34,12 @@ def blend(x: wp.array(dtype=float), out: wp.array2d(dtype=wp.float64)):
 
 
 @wp.kernel
+def offset(points: wp.array(dtype=wp.vec3), delta: wp.vec3, q: wp.quat):
+    i = wp.tid()
+    points[i] = wp.quat_rotate(q, points[i]) + delta
+
+
+@wp.kernel
 def count(hits: wp.array(dtype=int)):
     i = wp.tid()
     wp.atomic_add(hits, i % 4, 1)
@@ -41,7 +47,8 @@ def count(hits: wp.array(dtype=int)):
 
 TEST(ModuleApi, LaunchesKernelsFromAModuleString) {
     auto module = treadle::Module::load_string(k_module, "kernels.py");
-    EXPECT_EQ(module.kernel_names(), (std::vector<std::string>{"saxpy", "blend", "count"}));
+    EXPECT_EQ(module.kernel_names(),
+              (std::vector<std::string>{"saxpy", "blend", "offset", "count"}));
 
     const int64_t n = 100000;
     std::vector<float> xs(n);
@@ -64,6 +71,30 @@ TEST(ModuleApi, LaunchesKernelsFromAModuleString) {
     auto h = treadle::to_vector<int32_t>(hits);
     EXPECT_EQ(h[0] + h[1] + h[2] + h[3], 1000003);
     EXPECT_EQ(h[3], 250000);
+}
+
+TEST(ModuleApi, VectorAndQuaternionArguments) {
+    auto module = treadle::Module::load_string(k_module, "kernels.py");
+    treadle::DType vec3(treadle::ScalarType::Float32);
+    vec3.rows = 3;
+    auto points = treadle::Array::zeros(vec3, {4});
+    points.data_as<float>()[3] = 1.0f;  // points[1] = (1, 0, 0)
+    const float s = std::sqrt(0.5f);
+    // 90 degrees about z: (1, 0, 0) -> (0, 1, 0)
+    module.kernel("offset").launch({4}, points, std::array<float, 3>{10.0f, 20.0f, 30.0f},
+                                   std::array<float, 4>{0.0f, 0.0f, s, s});
+    const float* p = points.data_as<float>();
+    EXPECT_NEAR(p[0], 10.0f, 1e-6);
+    EXPECT_NEAR(p[3], 10.0f, 1e-6);
+    EXPECT_NEAR(p[4], 21.0f, 1e-6);
+    EXPECT_NEAR(p[5], 30.0f, 1e-6);
+    try {
+        module.kernel("offset").launch({4}, points, std::array<float, 2>{1.0f, 2.0f},
+                                       std::array<float, 4>{0.0f, 0.0f, 0.0f, 1.0f});
+        FAIL() << "expected a type error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.message(), "offset(): argument 'delta' expects vec3f (3 components), got 2 values");
+    }
 }
 
 TEST(ModuleApi, ArgumentErrorsNameKernelAndParameter) {
