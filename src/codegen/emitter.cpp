@@ -112,8 +112,8 @@ std::string printf_arg(const Type* t, const std::string& v) {
 
 class FunctionEmitter {
 public:
-    FunctionEmitter(const ir::Function& f, const Backend& backend, Text& out, bool checked)
-        : m_f(f), m_backend(backend), m_out(out), m_checked(checked) {}
+    FunctionEmitter(const ir::Function& f, Text& out, bool checked)
+        : m_f(f), m_out(out), m_checked(checked) {}
 
     std::string var(VarId v) const {
         const ir::Var& x = m_f.vars[v];
@@ -327,14 +327,13 @@ private:
     }
 
     const ir::Function& m_f;
-    const Backend& m_backend;
     Text& m_out;
     bool m_checked;
     int m_line = -1;
 };
 
 void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked) {
-    FunctionEmitter fe(f, backend, out, checked);
+    FunctionEmitter fe(f, out, checked);
     const Type* rt = f.return_type;
     std::string ret = (rt->is_void() || rt->is_tuple()) ? "void" : rt->c_name;
     out << backend.function_qualifier() << " " << ret << " " << f.c_name << "(";
@@ -369,7 +368,7 @@ void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool 
         out << "static_assert(sizeof(" << params << ") == " << size << ", \"parameter size\");\n";
     out << "\n";
 
-    FunctionEmitter fe(k, backend, out, checked);
+    FunctionEmitter fe(k, out, checked);
     std::string body = k.c_name + "_body";
     out << backend.function_qualifier() << " void " << body << "(const " << params
         << "& params, wp::int64 index, const wp::launch_bounds_t& bounds) {\n";
