@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "treadle/device.h"
@@ -97,6 +98,13 @@ public:
     Array view_as(DType dtype) const;
 
     const std::shared_ptr<Buffer>& buffer() const { return m_buffer; }
+
+    /// The write counter of the memory (shared by views; 0 for a null array). See Buffer.
+    uint64_t version() const;
+    /// Label of the last launch that wrote the memory ("host" for host writes), or "".
+    std::string last_writer() const;
+    /// Records a write by `writer`, a label that lives for the whole process.
+    void note_write(const char* writer) const;
 
 private:
     static Array allocate(DType dtype, const std::vector<int64_t>& shape, Device device, bool zero,

@@ -21,3 +21,4 @@
 #include "mat.h"
 #include "quat.h"
 #include "random.h"
+#include "adjoint.h"

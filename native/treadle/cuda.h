@@ -18,3 +18,4 @@
 #include "mat.h"
 #include "quat.h"
 #include "random.h"
+#include "adjoint.h"

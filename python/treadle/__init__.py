@@ -50,7 +50,7 @@ from .array import array2d as array2d
 from .array import array3d as array3d
 from .array import array4d as array4d
 from .array import clone as clone
-from .array import copy as copy
+from .array_copy import copy as copy
 from .array import empty as empty
 from .array import empty_like as empty_like
 from .array import from_numpy as from_numpy
@@ -179,6 +179,7 @@ from .kernel import set_module_options as set_module_options  # noqa: E402
 from .launch import force_load as force_load  # noqa: E402
 from .launch import launch as launch  # noqa: E402
 from .launch import load_module as load_module  # noqa: E402
+from .tape import Tape as Tape  # noqa: E402
 
 # Kernel builtins as Python names (wp.tid, wp.sin, ...): importable, and callable on host
 # scalars where that makes sense.

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from . import _treadle, types, vec_types
+from . import tape as _tape
 from .context import get_device
 from .types import Float, Int, Scalar, resolve_dtype, scalar_base
 from .vec_types import composite_base
@@ -489,6 +490,8 @@ class array(_treadle.Array):
                 )
             src = src.contiguous().reshape(self.shape)
         self._assign(src)
+        if _tape._current is not None:
+            _tape._current._record_copy(self, src)
 
     def to(self, device, requires_grad=None):
         """This array if it is on ``device``, else a contiguous copy there (any pair of
@@ -744,51 +747,6 @@ def clone(src, device=None, requires_grad=None, pinned=None):
     if rg:
         out.requires_grad = True
     return out
-
-
-def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
-    """Copies ``count`` elements (0: as many as fit) from ``src`` to ``dest``, starting at
-    flat element offsets; the arrays may be on different devices. With offsets or a count
-    both arrays must be contiguous. CUDA copies are queued on ``stream`` (a wp.Stream, made
-    current on its device for the copy), by default on the device's current stream."""
-    if stream is not None:
-        from .stream import ScopedStream
-
-        with ScopedStream(stream, sync_enter=False):
-            _copy(dest, src, dest_offset, src_offset, count)
-        return
-    _copy(dest, src, dest_offset, src_offset, count)
-
-
-def _copy(dest, src, dest_offset, src_offset, count):
-    for name, a in (("dest", dest), ("src", src)):
-        if not isinstance(a, array):
-            raise TypeError(f"copy(): {name} must be a treadle array, got {type(a).__name__}")
-        a._check_real("copy()")
-    if src.dtype is not dest.dtype:
-        raise TypeError(f"copy(): cannot copy {src.dtype._spec} data into {dest.dtype._spec}")
-    if dest_offset < 0 or src_offset < 0 or count < 0:
-        raise ValueError("copy(): offsets and count must not be negative")
-    whole = dest_offset == 0 and src_offset == 0 and count in (0, src.size)
-    if whole and src.shape == dest.shape:
-        dest._assign(src)
-        return
-    if not (src.is_contiguous and dest.is_contiguous):
-        raise ValueError(
-            "copy(): arrays of different shapes, offsets and counts need contiguous arrays"
-        )
-    if count == 0:
-        count = builtins.min(src.size - src_offset, dest.size - dest_offset)
-    if src_offset + count > src.size or dest_offset + count > dest.size:
-        raise ValueError(
-            f"copy(): {count} elements from offset {src_offset} (src size {src.size}) to "
-            f"offset {dest_offset} (dest size {dest.size}) is out of bounds"
-        )
-    if count <= 0:
-        return
-    d = dest.flatten()[dest_offset : dest_offset + count]
-    s = src.flatten()[src_offset : src_offset + count]
-    d._assign(s)
 
 
 def from_numpy(arr, dtype=None, shape=None, device=None, requires_grad=False):

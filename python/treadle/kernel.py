@@ -146,6 +146,28 @@ class Kernel(Function):
                 print(f"treadle: kernel {self.__name__} {how}")
         return handle
 
+    def _compile_adjoint(self, device="cpu"):
+        """The build of the kernel with its backward pass for `device`, compiled on first use:
+        kernels that never run backward never generate adjoint code."""
+        if self.options.get("enable_backward") is False:
+            raise RuntimeError(
+                f"kernel '{self.__name__}' was declared with enable_backward=False, so it has "
+                "no backward pass"
+            )
+        mode = self._mode()
+        handle = self._compiled.get((device, mode, "adjoint"))
+        if handle is None:
+            _ensure_native_dir()
+            if config.kernel_cache_dir:
+                _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+            handle = _treadle.compile_kernel(self._descriptor(), mode, device, adjoint=True)
+            self._compiled[(device, mode, "adjoint")] = handle
+            if config.verbose:
+                how = "loaded from cache" if handle.from_cache else (
+                    f"compiled in {handle.compile_seconds * 1000:.0f} ms")
+                print(f"treadle: kernel {self.__name__} (with backward pass) {how}")
+        return handle
+
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
             f"kernel '{self.__name__}' cannot be called directly; use wp.launch({self.__name__}, "

@@ -5,6 +5,7 @@ import sys
 
 from . import _treadle, config
 from . import context as _context
+from . import tape as _tape
 from .context import get_device
 from .kernel import Kernel, options_generation
 
@@ -28,10 +29,7 @@ def launch(
     CUDA device the launch is enqueued on `stream` (a wp.Stream, which also decides the device)
     or, by default, on the device's current stream."""
     if adjoint:
-        raise RuntimeError(
-            f"launch(): kernel '{getattr(kernel, '__name__', kernel)}': adjoint launches need "
-            "automatic differentiation, which this version of treadle does not provide"
-        )
+        return _launch_adjoint(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, device, stream)
     # The hot path: one dict lookup finds the compiled kernel for this device argument. With
     # no stream, the native runtime enqueues on the device's current stream (handle 0).
     if stream is None:
@@ -46,7 +44,31 @@ def launch(
         handle = kernel._launch_cache[(device, config.mode, options_generation[0])]
     except (KeyError, AttributeError, TypeError):
         handle = _resolve(kernel, device)
-    _treadle.launch(handle, dim, [*inputs, *outputs] if outputs else inputs, handle_of_stream)
+    args = [*inputs, *outputs] if outputs else inputs
+    if _tape._current is not None and record_tape:
+        _tape._current._record_launch(kernel, handle, dim, args, len(inputs), device, stream)
+    _treadle.launch(handle, dim, args, handle_of_stream)
+
+
+def _launch_adjoint(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, device, stream):
+    """The backward pass of one launch: gradients flow from the adjoints of the outputs (by
+    default each array's .grad) to the adjoints of the inputs. Never recorded on a tape."""
+    if not isinstance(kernel, Kernel):
+        raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
+    if stream is not None:
+        device = stream.device.alias
+    alias = get_device(device).alias
+    handle = kernel._compile_adjoint(alias)
+    args = [*inputs, *outputs]
+    adj = None
+    if adj_inputs or adj_outputs:
+        adj = [*adj_inputs, *adj_outputs]
+        if len(adj) != len(args):
+            raise TypeError(
+                f"launch(): kernel '{kernel.__name__}': adj_inputs and adj_outputs hold "
+                f"{len(adj)} values for {len(args)} arguments"
+            )
+    _treadle.launch(handle, dim, args, 0 if stream is None else stream.cuda_stream, True, adj)
 
 
 def _resolve(kernel, device):

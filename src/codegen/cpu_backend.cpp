@@ -18,10 +18,11 @@ public:
     const char* function_qualifier() const override { return "static inline"; }
 
     std::string entry(const ir::Function& kernel, const std::string& params_struct,
-                      const std::string& body_name) const override {
+                      const std::string& body_name,
+                      const std::string& symbol) const override {
         (void)kernel;
         return std::string("extern \"C\" __attribute__((visibility(\"default\"))) void ") +
-               k_cpu_entry_symbol +
+               symbol +
                "(const void* params, const wp::launch_bounds_t* bounds, wp::int64 begin, "
                "wp::int64 end) {\n"
                "    const " + params_struct + "& p = *static_cast<const " + params_struct +

@@ -6,6 +6,7 @@
 // debuggers point at the kernel's Python source. Back ends (cpu_backend.cpp, later CUDA) supply
 // the prologue, qualifiers and entry point.
 #include "codegen/emitter.h"
+#include "codegen/function_emitter.h"
 
 #include <cmath>
 #include <cstdio>
@@ -34,7 +35,7 @@ size_t layout_params(const ir::Function& kernel, std::vector<ParamLayout>& out) 
 
 namespace {
 
-std::string c_string(const std::string& s) {
+std::string c_string_impl(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
         switch (c) {
@@ -110,233 +111,252 @@ std::string printf_arg(const Type* t, const std::string& v) {
     }
 }
 
-class FunctionEmitter {
-public:
-    FunctionEmitter(const ir::Function& f, Text& out, bool checked)
-        : m_f(f), m_out(out), m_checked(checked) {}
+}  // namespace
 
-    std::string var(VarId v) const {
-        const ir::Var& x = m_f.vars[v];
-        return x.hint.empty() ? "v" + std::to_string(v) : "v" + std::to_string(v) + "_" + x.hint;
-    }
+std::string c_string(const std::string& s) { return c_string_impl(s); }
 
-    void declarations(int depth) {
-        std::vector<bool> is_param(m_f.vars.size(), false);
-        for (VarId p : m_f.params) is_param[p] = true;
-        for (VarId v = 0; v < m_f.vars.size(); ++v) {
-            if (is_param[v]) continue;
-            const Type* t = m_f.vars[v].type;
-            if (t->is_tuple() || t->is_void()) continue;
-            indent(depth);
-            m_out << t->c_name << " " << var(v) << "{};\n";
-        }
-    }
+std::string var_name(const ir::Function& f, VarId v) {
+    const ir::Var& x = f.vars[v];
+    return x.hint.empty() ? "v" + std::to_string(v) : "v" + std::to_string(v) + "_" + x.hint;
+}
 
-    void block(const ir::Block& b, int depth) {
-        for (const Instr& in : b) instr(in, depth);
-    }
+std::string FunctionEmitter::var(VarId v) const { return var_name(m_f, v); }
 
-private:
-    void indent(int depth) {
-        for (int i = 0; i < depth; ++i) m_out << "    ";
-    }
-
-    void line_directive(int line) {
-        if (line <= 0 || line == m_line) return;
-        m_line = line;
-        m_out << "#line " << line << " " << c_string(m_f.source ? m_f.source->path : "") << "\n";
-    }
-
-    /// ", \"file\", line, \"function\"": where a checked access reports a bad index.
-    std::string check_site(const Instr& in) const {
-        return ", " + c_string(m_f.source ? m_f.source->path : "") + ", " +
-               std::to_string(in.line) + ", " + c_string(m_f.name);
-    }
-
-    /// The address of element args[0][args[1..n)] (checked in checked mode).
-    std::string element_address(const Instr& in, size_t n) const {
-        return std::string(m_checked ? "wp::address_checked(" : "wp::address(") + args(in, 0, n) +
-               (m_checked ? check_site(in) : "") + ")";
-    }
-
-    std::string args(const Instr& in, size_t from = 0, size_t to = (size_t)-1) const {
-        std::string s;
-        for (size_t i = from; i < in.args.size() && i < to; ++i)
-            s += (i > from ? ", " : "") + var(in.args[i]);
-        return s;
-    }
-
-    void instr(const Instr& in, int depth) {
-        line_directive(in.line);
+void FunctionEmitter::declarations(int depth) {
+    std::vector<bool> is_param(m_f.vars.size(), false);
+    for (VarId p : m_f.params) is_param[p] = true;
+    for (VarId v = 0; v < m_f.vars.size(); ++v) {
+        if (is_param[v]) continue;
+        const Type* t = m_f.vars[v].type;
+        if (t->is_tuple() || t->is_void()) continue;
         indent(depth);
-        std::string dst = in.dsts.empty() ? "" : var(in.dsts[0]);
-        switch (in.kind) {
-            case InstrKind::Const:
-                m_out << dst << " = " << literal(in.value) << ";\n";
-                break;
-            case InstrKind::Copy:
-            case InstrKind::Assign:
-                m_out << dst << " = " << var(in.args[0]) << ";\n";
-                break;
-            case InstrKind::Construct: {
-                const Type* t = m_f.type_of(in.dsts[0]);
-                m_out << dst << " = " << t->c_name << "{{";
-                if (t->is_matrix()) {
-                    for (int r = 0; r < t->rows; ++r) {
-                        m_out << (r ? ", {" : "{");
-                        for (int c = 0; c < t->cols; ++c)
-                            m_out << (c ? ", " : "") << var(in.args[r * t->cols + c]);
-                        m_out << "}";
-                    }
-                } else {
-                    m_out << args(in);
+        m_out << t->c_name << " " << var(v) << "{};\n";
+    }
+}
+
+void FunctionEmitter::block(const ir::Block& b, int depth) {
+    for (const Instr& in : b) instr(in, depth);
+}
+
+void FunctionEmitter::indent(int depth) {
+    for (int i = 0; i < depth; ++i) m_out << "    ";
+}
+
+void FunctionEmitter::line_directive(int line) {
+    if (line <= 0 || line == m_line) return;
+    m_line = line;
+    m_out << "#line " << line << " " << c_string(m_f.source ? m_f.source->path : "") << "\n";
+}
+
+/// ", \"file\", line, \"function\"": where a checked access reports a bad index.
+std::string FunctionEmitter::check_site(const Instr& in) const {
+    return ", " + c_string(m_f.source ? m_f.source->path : "") + ", " + std::to_string(in.line) +
+           ", " + c_string(m_f.name);
+}
+
+/// The address of element args[0][args[1..n)] (checked in checked mode).
+std::string FunctionEmitter::element_address(const Instr& in, size_t n) const {
+    return std::string(m_checked ? "wp::address_checked(" : "wp::address(") + args(in, 0, n) +
+           (m_checked ? check_site(in) : "") + ")";
+}
+
+std::string FunctionEmitter::args(const Instr& in, size_t from, size_t to) const {
+    std::string s;
+    for (size_t i = from; i < in.args.size() && i < to; ++i)
+        s += (i > from ? ", " : "") + var(in.args[i]);
+    return s;
+}
+
+void FunctionEmitter::call(const Instr& in, const std::string& dst) {
+    bool on_array = !in.args.empty() && m_f.type_of(in.args[0])->is_array();
+    if (on_array && m_replay) {
+        // An atomic in a replay changes nothing: it reads the element it would have updated.
+        m_out << dst << " = wp::load(" << args(in, 0, in.args.size() - 1) << ");\n";
+    } else if (on_array && m_checked) {
+        // atomics on an array element: the pointer form on a checked address
+        m_out << dst << " = wp::" << in.callee << "(" << element_address(in, in.args.size() - 1)
+              << ", " << var(in.args.back()) << ");\n";
+    } else {
+        m_out << dst << " = wp::" << in.callee << "(" << args(in) << ");\n";
+    }
+}
+
+void FunctionEmitter::loop(const Instr& in, int depth) {
+    if (m_replay) m_replay->loop_entry(in, depth);
+    indent(depth);
+    if (in.kind == InstrKind::ForRange) {
+        std::string c = var(in.dsts[0]), lo = var(in.args[0]), hi = var(in.args[1]),
+                    step = var(in.args[2]);
+        m_out << "for (" << c << " = " << lo << "; (" << step << " > 0) ? (" << c << " < " << hi
+              << ") : (" << c << " > " << hi << "); " << c << " += " << step << ") {\n";
+    } else {
+        m_out << "for (;;) {\n";
+    }
+    if (m_replay) m_replay->iteration_start(in, depth + 1);
+    block(in.body, depth + 1);
+    indent(depth);
+    m_out << "}\n";
+    if (m_replay) m_replay->loop_exit(in);
+}
+
+void FunctionEmitter::instr(const Instr& in, int depth) {
+    line_directive(in.line);
+    bool steered = in.kind == InstrKind::Return || in.kind == InstrKind::Break ||
+                   in.kind == InstrKind::Continue || in.kind == InstrKind::Assign;
+    if (steered && m_replay && m_replay->intercept(in, depth)) return;
+    bool side_effect = in.kind == InstrKind::Store || in.kind == InstrKind::Print ||
+                       in.kind == InstrKind::Printf;
+    if (side_effect && m_replay) return;
+    if (in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop) return loop(in, depth);
+    indent(depth);
+    std::string dst = in.dsts.empty() ? "" : var(in.dsts[0]);
+    switch (in.kind) {
+        case InstrKind::Const:
+            m_out << dst << " = " << literal(in.value) << ";\n";
+            break;
+        case InstrKind::Copy:
+        case InstrKind::Assign:
+            m_out << dst << " = " << var(in.args[0]) << ";\n";
+            break;
+        case InstrKind::Construct: {
+            const Type* t = m_f.type_of(in.dsts[0]);
+            m_out << dst << " = " << t->c_name << "{{";
+            if (t->is_matrix()) {
+                for (int r = 0; r < t->rows; ++r) {
+                    m_out << (r ? ", {" : "{");
+                    for (int c = 0; c < t->cols; ++c)
+                        m_out << (c ? ", " : "") << var(in.args[r * t->cols + c]);
+                    m_out << "}";
                 }
-                m_out << "}};\n";
-                break;
+            } else {
+                m_out << args(in);
             }
-            case InstrKind::Cast:
-                m_out << dst << " = wp::cast<" << m_f.type_of(in.dsts[0])->c_name << ">("
-                      << var(in.args[0]) << ");\n";
-                break;
-            case InstrKind::Call:
-                if (m_checked && !in.args.empty() && m_f.type_of(in.args[0])->is_array()) {
-                    // atomics on an array element: the pointer form on a checked address
-                    m_out << dst << " = wp::" << in.callee << "("
-                          << element_address(in, in.args.size() - 1) << ", "
-                          << var(in.args.back()) << ");\n";
-                    break;
-                }
-                m_out << dst << " = wp::" << in.callee << "(" << args(in) << ");\n";
-                break;
-            case InstrKind::Compare:
+            m_out << "}};\n";
+            break;
+        }
+        case InstrKind::Cast:
+            m_out << dst << " = wp::cast<" << m_f.type_of(in.dsts[0])->c_name << ">("
+                  << var(in.args[0]) << ");\n";
+            break;
+        case InstrKind::Call:
+            call(in, dst);
+            break;
+        case InstrKind::Compare:
+            m_out << dst << " = (" << var(in.args[0]) << " " << in.callee << " "
+                  << var(in.args[1]) << ");\n";
+            break;
+        case InstrKind::Logical:
+            if (in.args.size() == 1)
+                m_out << dst << " = !" << var(in.args[0]) << ";\n";
+            else
                 m_out << dst << " = (" << var(in.args[0]) << " " << in.callee << " "
                       << var(in.args[1]) << ");\n";
-                break;
-            case InstrKind::Logical:
-                if (in.args.size() == 1)
-                    m_out << dst << " = !" << var(in.args[0]) << ";\n";
-                else
-                    m_out << dst << " = (" << var(in.args[0]) << " " << in.callee << " "
-                          << var(in.args[1]) << ");\n";
-                break;
-            case InstrKind::Select:
-                m_out << dst << " = " << var(in.args[0]) << " ? " << var(in.args[1]) << " : "
-                      << var(in.args[2]) << ";\n";
-                break;
-            case InstrKind::CallFunc: {
-                const Type* rt = in.func->return_type;
-                std::string call = in.func->c_name + "(" + args(in);
-                if (rt->is_tuple()) {
-                    for (size_t i = 0; i < in.dsts.size(); ++i)
-                        call += (in.args.empty() && i == 0 ? "" : ", ") + var(in.dsts[i]);
-                    m_out << call << ");\n";
-                } else if (rt->is_void()) {
-                    m_out << call << ");\n";
-                } else {
-                    m_out << dst << " = " << call << ");\n";
-                }
-                break;
+            break;
+        case InstrKind::Select:
+            m_out << dst << " = " << var(in.args[0]) << " ? " << var(in.args[1]) << " : "
+                  << var(in.args[2]) << ";\n";
+            break;
+        case InstrKind::CallFunc: {
+            const Type* rt = in.func->return_type;
+            std::string call = (m_replay ? replay_name(*in.func) : in.func->c_name) + "(" + args(in);
+            if (rt->is_tuple()) {
+                for (size_t i = 0; i < in.dsts.size(); ++i)
+                    call += (in.args.empty() && i == 0 ? "" : ", ") + var(in.dsts[i]);
+                m_out << call << ");\n";
+            } else if (rt->is_void()) {
+                m_out << call << ");\n";
+            } else {
+                m_out << dst << " = " << call << ");\n";
             }
-            case InstrKind::Tid:
-                if (in.dsts.size() == 1) {
-                    m_out << dst << " = (wp::int32)index;\n";
-                } else {
-                    m_out << "wp::tid_unravel(index, bounds";
-                    for (VarId d : in.dsts) m_out << ", " << var(d);
-                    m_out << ");\n";
-                }
-                break;
-            case InstrKind::Load:
-                if (m_checked)
-                    m_out << dst << " = *" << element_address(in, in.args.size()) << ";\n";
-                else
-                    m_out << dst << " = wp::load(" << args(in) << ");\n";
-                break;
-            case InstrKind::Store:
-                if (m_checked)
-                    m_out << "*" << element_address(in, in.args.size() - 1) << " = "
-                          << var(in.args.back()) << ";\n";
-                else
-                    m_out << "wp::store(" << args(in) << ");\n";
-                break;
-            case InstrKind::View: {
-                std::string v = var(in.args[0]);
-                for (size_t i = 1; i < in.args.size(); ++i)
-                    v = (m_checked ? "wp::view_checked(" : "wp::view(") + v + ", " +
-                        var(in.args[i]) + (m_checked ? check_site(in) : "") + ")";
-                m_out << dst << " = " << v << ";\n";
-                break;
-            }
-            case InstrKind::Shape:
-                m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
-                break;
-            case InstrKind::Print:
-                m_out << "wp::print(" << var(in.args[0]) << ");\n";
-                break;
-            case InstrKind::Printf:
-                m_out << "printf(" << c_string(in.text);
-                for (VarId a : in.args) m_out << ", " << printf_arg(m_f.type_of(a), var(a));
-                m_out << ");\n";
-                break;
-            case InstrKind::If:
-                m_out << "if (" << var(in.args[0]) << ") {\n";
-                block(in.body, depth + 1);
-                if (!in.orelse.empty()) {
-                    indent(depth);
-                    m_out << "} else {\n";
-                    block(in.orelse, depth + 1);
-                }
-                indent(depth);
-                m_out << "}\n";
-                break;
-            case InstrKind::ForRange: {
-                std::string c = var(in.dsts[0]), lo = var(in.args[0]), hi = var(in.args[1]),
-                            step = var(in.args[2]);
-                m_out << "for (" << c << " = " << lo << "; (" << step << " > 0) ? (" << c
-                      << " < " << hi << ") : (" << c << " > " << hi << "); " << c
-                      << " += " << step << ") {\n";
-                block(in.body, depth + 1);
-                indent(depth);
-                m_out << "}\n";
-                break;
-            }
-            case InstrKind::Loop:
-                m_out << "for (;;) {\n";
-                block(in.body, depth + 1);
-                indent(depth);
-                m_out << "}\n";
-                break;
-            case InstrKind::Break:
-                m_out << "break;\n";
-                break;
-            case InstrKind::Continue:
-                m_out << "continue;\n";
-                break;
-            case InstrKind::Return:
-                if (m_f.is_kernel || in.args.empty()) {
-                    m_out << "return;\n";
-                } else if (m_f.return_type->is_tuple()) {
-                    for (size_t i = 0; i < in.args.size(); ++i)
-                        m_out << "ret_" << i << " = " << var(in.args[i]) << "; ";
-                    m_out << "return;\n";
-                } else {
-                    m_out << "return " << var(in.args[0]) << ";\n";
-                }
-                break;
+            break;
         }
+        case InstrKind::Tid:
+            if (in.dsts.size() == 1) {
+                m_out << dst << " = (wp::int32)index;\n";
+            } else {
+                m_out << "wp::tid_unravel(index, bounds";
+                for (VarId d : in.dsts) m_out << ", " << var(d);
+                m_out << ");\n";
+            }
+            break;
+        case InstrKind::Load:
+            if (m_checked)
+                m_out << dst << " = *" << element_address(in, in.args.size()) << ";\n";
+            else
+                m_out << dst << " = wp::load(" << args(in) << ");\n";
+            break;
+        case InstrKind::Store:
+            if (m_checked)
+                m_out << "*" << element_address(in, in.args.size() - 1) << " = "
+                      << var(in.args.back()) << ";\n";
+            else
+                m_out << "wp::store(" << args(in) << ");\n";
+            break;
+        case InstrKind::View: {
+            std::string v = var(in.args[0]);
+            for (size_t i = 1; i < in.args.size(); ++i)
+                v = (m_checked ? "wp::view_checked(" : "wp::view(") + v + ", " +
+                    var(in.args[i]) + (m_checked ? check_site(in) : "") + ")";
+            m_out << dst << " = " << v << ";\n";
+            break;
+        }
+        case InstrKind::Shape:
+            m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
+            break;
+        case InstrKind::Print:
+            m_out << "wp::print(" << var(in.args[0]) << ");\n";
+            break;
+        case InstrKind::Printf:
+            m_out << "printf(" << c_string(in.text);
+            for (VarId a : in.args) m_out << ", " << printf_arg(m_f.type_of(a), var(a));
+            m_out << ");\n";
+            break;
+        case InstrKind::If:
+            m_out << "if (" << var(in.args[0]) << ") {\n";
+            block(in.body, depth + 1);
+            if (!in.orelse.empty()) {
+                indent(depth);
+                m_out << "} else {\n";
+                block(in.orelse, depth + 1);
+            }
+            indent(depth);
+            m_out << "}\n";
+            break;
+        case InstrKind::ForRange:
+        case InstrKind::Loop:
+            break;  // printed by loop()
+        case InstrKind::Break:
+            m_out << "break;\n";
+            break;
+        case InstrKind::Continue:
+            m_out << "continue;\n";
+            break;
+        case InstrKind::Return:
+            if (m_f.is_kernel || in.args.empty()) {
+                m_out << "return;\n";
+            } else if (m_f.return_type->is_tuple()) {
+                for (size_t i = 0; i < in.args.size(); ++i)
+                    m_out << "ret_" << i << " = " << var(in.args[i]) << "; ";
+                m_out << "return;\n";
+            } else {
+                m_out << "return " << var(in.args[0]) << ";\n";
+            }
+            break;
     }
+}
 
-    const ir::Function& m_f;
-    Text& m_out;
-    bool m_checked;
-    int m_line = -1;
-};
 
-void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked) {
-    FunctionEmitter fe(f, out, checked);
+namespace {
+
+}  // namespace
+
+void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked,
+                   ReplayHooks* replay) {
+    FunctionEmitter fe(f, out, checked, replay);
     const Type* rt = f.return_type;
     std::string ret = (rt->is_void() || rt->is_tuple()) ? "void" : rt->c_name;
-    out << backend.function_qualifier() << " " << ret << " " << f.c_name << "(";
+    out << backend.function_qualifier() << " " << ret << " "
+        << (replay ? replay_name(f) : f.c_name) << "(";
     for (size_t i = 0; i < f.params.size(); ++i)
         out << (i ? ", " : "") << f.type_of(f.params[i])->c_name << " " << fe.var(f.params[i]);
     if (rt->is_tuple())
@@ -350,7 +370,21 @@ void emit_function(const ir::Function& f, const Backend& backend, Text& out, boo
     out << "}\n\n";
 }
 
-void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool checked) {
+std::string kernel_body_header(const ir::Function& k, const Backend& backend,
+                               const std::string& params, const std::string& body) {
+    std::string s = std::string(backend.function_qualifier()) + " void " + body + "(const " +
+                    params + "& params, wp::int64 index, const wp::launch_bounds_t& bounds) {\n";
+    s += "    (void)index;\n    (void)bounds;\n";
+    for (size_t i = 0; i < k.params.size(); ++i)
+        s += "    " + k.type_of(k.params[i])->c_name + " " + var_name(k, k.params[i]) + " = params.arg_" +
+             k.param_names[i] + ";\n";
+    return s;
+}
+
+namespace {
+
+/// The parameter block struct (and layout asserts); returns its name.
+std::string emit_params_struct(const ir::Function& k, const Backend& backend, Text& out) {
     std::vector<ParamLayout> layout;
     size_t size = layout_params(k, layout);
     std::string params = "params_" + k.c_name;
@@ -367,32 +401,43 @@ void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool 
     if (backend.layout_asserts() && !layout.empty())
         out << "static_assert(sizeof(" << params << ") == " << size << ", \"parameter size\");\n";
     out << "\n";
+    return params;
+}
 
+void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool checked,
+                 bool adjoint) {
+    std::string params = emit_params_struct(k, backend, out);
     FunctionEmitter fe(k, out, checked);
     std::string body = k.c_name + "_body";
-    out << backend.function_qualifier() << " void " << body << "(const " << params
-        << "& params, wp::int64 index, const wp::launch_bounds_t& bounds) {\n";
-    out << "    (void)index;\n    (void)bounds;\n";
-    for (size_t i = 0; i < k.params.size(); ++i)
-        out << "    " << k.type_of(k.params[i])->c_name << " " << fe.var(k.params[i])
-            << " = params.arg_" << k.param_names[i] << ";\n";
+    out << kernel_body_header(k, backend, params, body);
     fe.declarations(1);
     fe.block(k.body, 1);
     out << "}\n\n";
-    out << backend.entry(k, params, body);
+    std::string symbol = std::string(backend.name()) == std::string("cuda") ? k_cuda_entry_symbol
+                                                                            : k_cpu_entry_symbol;
+    out << backend.entry(k, params, body, symbol);
+    if (!adjoint) return;
+    out << "\n";
+    std::string adj_body = k.c_name + "_adj_body";
+    emit_kernel_adjoint(k, backend, out, checked, params, adj_body);
+    out << backend.entry(k, params, adj_body, symbol + k_adjoint_suffix);
 }
 
 }  // namespace
 
-std::string generate_source(const ir::Program& program, const Backend& backend, bool checked) {
+std::string generate_source(const ir::Program& program, const Backend& backend, bool checked,
+                            bool adjoint) {
     TREADLE_ASSERT(program.kernel != nullptr);
     Text out;
     out << "// generated by treadle: kernel " << program.kernel->name << " (" << backend.name()
         << ")\n";
     out << backend.prologue() << "\n";
-    for (const auto& f : program.functions)
-        if (!f->is_kernel) emit_function(*f, backend, out, checked);
-    emit_kernel(*program.kernel, backend, out, checked);
+    for (const auto& f : program.functions) {
+        if (f->is_kernel) continue;
+        emit_function(*f, backend, out, checked, nullptr);
+        if (adjoint) emit_function_adjoint(*f, backend, out, checked);
+    }
+    emit_kernel(*program.kernel, backend, out, checked, adjoint);
     return out.str();
 }
 

@@ -32,9 +32,9 @@ public:
     /// Whether to emit static_asserts of the parameter layout (needs __builtin_offsetof,
     /// which NVRTC lacks; the CPU build checks the same C layout rules).
     virtual bool layout_asserts() const = 0;
-    /// The exported entry point that runs the kernel body over a range of launch indices.
+    /// The exported entry point `symbol` that runs `body_name` over a range of launch indices.
     virtual std::string entry(const ir::Function& kernel, const std::string& params_struct,
-                              const std::string& body_name) const = 0;
+                              const std::string& body_name, const std::string& symbol) const = 0;
 };
 
 /// The CPU back end: the body runs in a loop over [begin, end) on a pool thread;
@@ -51,12 +51,18 @@ const Backend& cuda_backend();
 inline constexpr const char* k_cpu_entry_symbol = "treadle_cpu_entry";
 /// Name of the CUDA entry function in every generated module.
 inline constexpr const char* k_cuda_entry_symbol = "treadle_cuda_entry";
+/// Suffix of the adjoint entry points ("treadle_cpu_entry_adj"), present in adjoint builds.
+inline constexpr const char* k_adjoint_suffix = "_adj";
 
 /// Generates the complete, deterministic C++ source of a program for `backend`. With
 /// `checked`, every array access goes through wp::address_checked / wp::view_checked, which
 /// record the first out-of-bounds index (kernel, Python file and line, index, shape) for the
 /// runtime to report instead of touching memory outside the array.
+/// With `adjoint`, the source also holds the adjoint of the kernel and of every user function,
+/// and a second entry point (the symbol plus k_adjoint_suffix) that runs the backward pass over
+/// the same launch range; it throws treadle::Error at the Python line of anything that cannot be
+/// differentiated correctly.
 std::string generate_source(const ir::Program& program, const Backend& backend,
-                            bool checked = false);
+                            bool checked = false, bool adjoint = false);
 
 }  // namespace treadle::codegen

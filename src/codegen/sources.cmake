@@ -2,5 +2,6 @@
 list(APPEND TREADLE_SOURCES
   src/codegen/cpu_backend.cpp
   src/codegen/cuda_backend.cpp
+  src/codegen/adjoint.cpp
   src/codegen/emitter.cpp
 )

@@ -22,6 +22,7 @@
 #include "compile/kernel_cache.h"
 #include "compile/nvrtc.h"
 #include "compile/sha256.h"
+#include "passes/array_access.h"
 #include "runtime/cuda.h"
 #include "sema/infer.h"
 
@@ -210,6 +211,9 @@ void build_cpu(const sema::FunctionSource& kernel, const std::string& mode,
     }
     k.library = std::make_shared<DynamicLibrary>(*binary);
     k.cpu_entry = reinterpret_cast<CpuEntry>(k.library->symbol(codegen::k_cpu_entry_symbol));
+    if (k.adjoint)
+        k.cpu_adj_entry = reinterpret_cast<CpuEntry>(k.library->symbol(
+            std::string(codegen::k_cpu_entry_symbol) + codegen::k_adjoint_suffix));
     if (k.checked)
         k.take_bounds_error =
             reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_bounds_error"));
@@ -258,13 +262,16 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
         }
     });
     k.cuda_function = cuda::get_function(module, codegen::k_cuda_entry_symbol);
+    if (k.adjoint)
+        k.cuda_adj_function = cuda::get_function(
+            module, std::string(codegen::k_cuda_entry_symbol) + codegen::k_adjoint_suffix);
     if (k.checked) k.cuda_bounds_record = cuda::get_global(module, "_ZN2wp12bounds_errorE");
 }
 
 }  // namespace
 
-std::string generate_cuda_source(const sema::FunctionSource& kernel) {
-    return codegen::generate_source(*front_end(kernel), codegen::cuda_backend());
+std::string generate_cuda_source(const sema::FunctionSource& kernel, bool adjoint) {
+    return codegen::generate_source(*front_end(kernel), codegen::cuda_backend(), false, adjoint);
 }
 
 std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
@@ -287,9 +294,14 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
                                  ") on " + options.device.alias());
     std::vector<codegen::ParamLayout> layout;
     result->params_size = codegen::layout_params(*program->kernel, layout);
-    for (const auto& p : layout) result->params.push_back(KernelParam{p.name, p.type, p.offset});
+    std::vector<uint8_t> access = passes::array_param_access(*program->kernel);
+    for (size_t i = 0; i < layout.size(); ++i)
+        result->params.push_back(
+            KernelParam{layout[i].name, layout[i].type, layout[i].offset, access[i]});
     result->checked = options.mode == "checked";
-    result->source = codegen::generate_source(*program, backend, result->checked);
+    result->adjoint = options.adjoint;
+    result->source =
+        codegen::generate_source(*program, backend, result->checked, options.adjoint);
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());

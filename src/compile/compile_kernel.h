@@ -16,6 +16,7 @@ struct KernelParam {
     std::string name;
     const sema::Type* type = nullptr;
     size_t offset = 0;  ///< byte offset in the parameter block
+    uint8_t access = 0; ///< arrays: passes::k_access_read / k_access_write bits
 };
 
 /// Signature of the CPU entry point of every generated shared object.
@@ -39,11 +40,14 @@ struct CompiledKernel {
     int arch = 0;               ///< CUDA: compute capability as major*10+minor
     std::shared_ptr<DynamicLibrary> library;  ///< CPU: the loaded shared object
     CpuEntry cpu_entry = nullptr;
+    bool adjoint = false;                     ///< built with the backward pass
+    CpuEntry cpu_adj_entry = nullptr;         ///< CPU: the backward entry (adjoint builds)
     bool checked = false;                     ///< built in checked mode (bounds checks)
     /// CPU checked mode: the module's wp_take_bounds_error (see native/treadle/array.h).
     int (*take_bounds_error)(void* record) = nullptr;
     std::shared_ptr<void> cuda_module;        ///< CUDA: the loaded module (unloaded at the end)
     void* cuda_function = nullptr;            ///< CUDA: the entry's CUfunction
+    void* cuda_adj_function = nullptr;        ///< CUDA: the backward entry (adjoint builds)
     void* cuda_bounds_record = nullptr;       ///< CUDA checked mode: wp::bounds_error on device
 };
 
@@ -51,6 +55,9 @@ struct CompiledKernel {
 struct CompileOptions {
     std::string mode = "release";  ///< "release" | "debug"
     Device device;                 ///< the device to build for and load on
+    /// Also build the backward pass (a second entry point). Forward-only builds never generate
+    /// or compile adjoint code.
+    bool adjoint = false;
 };
 
 /// The pipeline, in order: parse → infer types (typed IR) → verify → generate C++ for the
@@ -59,8 +66,9 @@ struct CompileOptions {
 std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
                                                      const CompileOptions& options);
 
-/// The generated CUDA source of a kernel (for compile-only checks without a GPU).
-std::string generate_cuda_source(const sema::FunctionSource& kernel);
+/// The generated CUDA source of a kernel (for compile-only checks without a GPU), with the
+/// backward pass when `adjoint`.
+std::string generate_cuda_source(const sema::FunctionSource& kernel, bool adjoint = false);
 
 /// Directory holding native/treadle/*.h (set by the front end; defaults to the build tree,
 /// then the install tree, overridable with TREADLE_NATIVE_DIR).

@@ -1,1 +1,4 @@
 # src/passes/sources.cmake -- sources of src/passes
+list(APPEND TREADLE_SOURCES
+  src/passes/array_access.cpp
+)

@@ -328,6 +328,10 @@ void export_array(nb::module_& m) {
             nb::arg("dtype"))
         // --- gradient ---
         .def_prop_ro("_has_grad", [](const Array& a) { return a.grad() != nullptr; })
+        .def_prop_ro("_version", &Array::version,
+                     "Write counter of the memory (shared by views); see the tape.")
+        .def_prop_ro("_last_writer", &Array::last_writer,
+                     "Label of the last launch that wrote the memory ('host' for host writes).")
         .def("_get_grad",
              [](const Array& a) -> std::optional<Array> {
                  if (!a.grad()) return std::nullopt;

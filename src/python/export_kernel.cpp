@@ -9,6 +9,7 @@
 #include "compile/kernel_cache.h"
 #include "compile/nvrtc.h"
 #include "exports.h"
+#include "passes/array_access.h"
 #include "runtime/launch.h"
 #include "sema/builtins.h"
 
@@ -98,19 +99,21 @@ private:
     nb::object m_lookup_attr;
 };
 
-KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::string& device) {
+KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::string& device,
+                     bool adjoint) {
     auto fn = PyResolver::make_function(descriptor);
     treadle::CompileOptions options;
     options.mode = mode;
     options.device = treadle::Device::parse(device);
+    options.adjoint = adjoint;
     return KernelHandle{treadle::compile_kernel(*fn, options)};
 }
 
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
 /// returns (ok, log). For the compile-only check of every test kernel.
-std::pair<bool, std::string> check_cuda_compile(nb::tuple descriptor, int arch) {
+std::pair<bool, std::string> check_cuda_compile(nb::tuple descriptor, int arch, bool adjoint) {
     auto fn = PyResolver::make_function(descriptor);
-    std::string source = treadle::generate_cuda_source(*fn);
+    std::string source = treadle::generate_cuda_source(*fn, adjoint);
     treadle::nvrtc::Result r =
         treadle::nvrtc::compile(source, fn->source->path, arch, {treadle::native_dir()}, {});
     return {r.ok, r.log};
@@ -150,7 +153,28 @@ void flatten_numbers(const CompiledKernel& k, const treadle::KernelParam& p, nb:
     for (nb::handle item : nb::iter(o)) flatten_numbers(k, p, item, out, depth + 1);
 }
 
-void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t stream) {
+/// The array `o` for an adjoint launch: a view of it whose gradient is `adj` (an array with the
+/// same shape and strides), or `o` itself when `adj` is None.
+treadle::Array with_adjoint(const CompiledKernel& k, const treadle::KernelParam& p,
+                            const treadle::Array& a, nb::handle adj) {
+    treadle::Array out = a;
+    if (adj.is_none()) return out;
+    treadle::Array* g = nullptr;
+    if (!nb::try_cast<treadle::Array*>(adj, g) || !g)
+        type_error(k, p, "expects an adjoint array, got " + py_type_name(adj));
+    if (g->shape() != a.shape() || g->strides() != a.strides() || g->dtype() != a.dtype() ||
+        g->device() != a.device())
+        throw treadle::Error(treadle::ErrorKind::Value,
+                             k.name + "(): the adjoint of argument '" + p.name +
+                                 "' must have the array's dtype, shape, strides and device");
+    auto grad = std::make_shared<treadle::Array>(*g);
+    grad->set_grad(nullptr);
+    out.set_grad(std::move(grad));
+    return out;
+}
+
+void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t stream,
+            bool adjoint, nb::handle adj_args) {
     const CompiledKernel& k = *h.k;
     size_t n = nb::len(args);
     if (n != k.params.size())
@@ -158,6 +182,15 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
                              k.name + "(): takes " + std::to_string(k.params.size()) +
                                  " arguments but " + std::to_string(n) + " were given");
     treadle::LaunchBounds bounds = treadle::make_bounds(k, launch_dims(dim));
+    bool has_adj = adjoint && !adj_args.is_none();
+    if (has_adj && nb::len(adj_args) != n)
+        throw treadle::Error(treadle::ErrorKind::Type,
+                             k.name + "(): expects " + std::to_string(n) +
+                                 " adjoint arguments but " + std::to_string(nb::len(adj_args)) +
+                                 " were given");
+    const treadle::Array* written[16];  // arrays this launch may write (overflow: `more`)
+    size_t n_written = 0;
+    std::vector<const treadle::Array*> more;
     alignas(16) uint8_t small[512];
     std::vector<uint8_t> large;
     uint8_t* block = small;
@@ -176,7 +209,17 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
             treadle::Array* a = nullptr;
             if (!nb::try_cast<treadle::Array*>(o, a) || !a)
                 type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+            if (has_adj) {
+                treadle::pack_array(block, k, p, with_adjoint(k, p, *a, adj_args[i]), k.device);
+                continue;
+            }
             treadle::pack_array(block, k, p, *a, k.device);
+            if (!adjoint && (p.access & treadle::passes::k_access_write)) {
+                if (n_written < 16)
+                    written[n_written++] = a;
+                else
+                    more.push_back(a);
+            }
             continue;
         }
         if (!p.type->is_scalar() && !p.type->is_array()) {
@@ -213,13 +256,16 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
             type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
         }
     }
+    // Writes are recorded when the launch is issued (for the tape's overwrite check).
+    for (size_t i = 0; i < n_written; ++i) written[i]->note_write(k.label);
+    for (const treadle::Array* a : more) a->note_write(k.label);
     if (k.device.is_cuda()) {
         // Asynchronous: no need to drop the GIL. Stream 0 is the device's current stream.
-        treadle::run_cuda(k, bounds, block, reinterpret_cast<void*>(stream));
+        treadle::run_cuda(k, bounds, block, reinterpret_cast<void*>(stream), adjoint);
         return;
     }
     nb::gil_scoped_release release;
-    treadle::run_cpu(k, bounds, block);
+    treadle::run_cpu(k, bounds, block, adjoint);
 }
 
 }  // namespace
@@ -237,18 +283,26 @@ void export_kernel(nb::module_& m) {
             std::vector<std::pair<std::string, std::string>> out;
             for (const auto& p : h.k->params) out.emplace_back(p.name, treadle::sema::type_spec(p.type));
             return out;
-        });
-    m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"));
+        })
+        .def_prop_ro("param_access", [](const KernelHandle& h) {
+            std::vector<int> out;
+            for (const auto& p : h.k->params) out.push_back(p.access);
+            return out;
+        }, "Per parameter: bit 1 the array is read, bit 2 it is written (0 for non-arrays).")
+        .def_prop_ro("adjoint", [](const KernelHandle& h) { return h.k->adjoint; });
+    m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"),
+          nb::arg("adjoint") = false);
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
-    m.def("cuda_source", [](nb::tuple descriptor) {
-        return treadle::generate_cuda_source(*PyResolver::make_function(descriptor));
-    }, nb::arg("descriptor"), "The generated CUDA source of a kernel (no GPU needed).");
+    m.def("cuda_source", [](nb::tuple descriptor, bool adjoint) {
+        return treadle::generate_cuda_source(*PyResolver::make_function(descriptor), adjoint);
+    }, nb::arg("descriptor"), nb::arg("adjoint") = false,
+       "The generated CUDA source of a kernel (no GPU needed).");
     m.def("compile_kernel", &compile, nb::arg("descriptor"), nb::arg("mode"),
-          nb::arg("device") = "cpu",
+          nb::arg("device") = "cpu", nb::arg("adjoint") = false,
           "Compiles a kernel described by a ('func', key, name, source, file, line, True, "
           "lookup, lookup_attr) tuple.");
     m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim"), nb::arg("args"),
-          nb::arg("stream") = 0,
+          nb::arg("stream") = 0, nb::arg("adjoint") = false, nb::arg("adj_args").none() = nb::none(),
           "Packs the arguments and runs the kernel: on the CPU, or enqueued on the CUDA stream "
           "with handle `stream` (0: the device's current stream).");
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));

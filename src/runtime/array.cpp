@@ -311,7 +311,19 @@ bool Array::is_contiguous() const {
     return true;
 }
 
+uint64_t Array::version() const { return m_buffer ? m_buffer->version() : 0; }
+
+std::string Array::last_writer() const {
+    const char* w = m_buffer ? m_buffer->last_writer() : nullptr;
+    return w ? w : "";
+}
+
+void Array::note_write(const char* writer) const {
+    if (m_buffer) m_buffer->note_write(writer);
+}
+
 void Array::zero_() {
+    note_write("host");
     if (m_size == 0) return;
     const size_t elem = m_dtype.size();
     if (m_device.is_cuda()) {
@@ -338,6 +350,7 @@ void Array::zero_() {
 }
 
 void Array::fill_bytes(const void* value, size_t value_size) {
+    note_write("host");
     const size_t elem = m_dtype.size();
     if (value_size != elem)
         throw Error(ErrorKind::Value, "fill: value has " + std::to_string(value_size) +
@@ -361,6 +374,7 @@ void Array::fill_bytes(const void* value, size_t value_size) {
 }
 
 void Array::assign(const Array& src) {
+    note_write("host");
     if (m_dtype != src.m_dtype)
         throw Error(ErrorKind::Type, "assign: cannot copy an array of dtype " +
                                          dtype_str(src.m_dtype) + " into an array of dtype " +

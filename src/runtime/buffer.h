@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <memory>
 
 #include "treadle/device.h"
@@ -38,12 +39,26 @@ public:
     /// True for pinned (page-locked) host memory from make_pinned_buffer().
     bool pinned() const { return m_pinned; }
 
+    /// Write counter of this memory, shared by every view of it: bumped by each kernel launch
+    /// that may write into it and by host writes through Array. A tape compares it to find
+    /// arrays overwritten after a recorded launch read them.
+    uint64_t version() const { return m_version.load(std::memory_order_relaxed); }
+    /// Label of the last kernel launch that wrote here ("host" for host writes), or null.
+    const char* last_writer() const { return m_last_writer.load(std::memory_order_relaxed); }
+    /// Records a write by `writer` (a label that lives for the whole process).
+    void note_write(const char* writer) {
+        m_version.fetch_add(1, std::memory_order_relaxed);
+        m_last_writer.store(writer, std::memory_order_relaxed);
+    }
+
 private:
     friend std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero);
     friend std::shared_ptr<Buffer> make_cuda_buffer(int ordinal, size_t bytes, bool zero);
     friend std::shared_ptr<Buffer> make_pinned_buffer(size_t bytes, bool zero);
     friend std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes,
                                                         std::shared_ptr<void> owner, Device device);
+    std::atomic<uint64_t> m_version{0};
+    std::atomic<const char*> m_last_writer{nullptr};
     Buffer() = default;
 
     void* m_data = nullptr;  ///< first byte; non-null for owned CPU buffers, even when empty

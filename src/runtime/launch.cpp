@@ -183,11 +183,20 @@ static_assert(sizeof(BoundsRecord) == 304, "must match wp::bounds_error_t");
     throw Error(ErrorKind::Bounds, msg, SourceLocation{r.file, r.line, 1, ""});
 }
 
+/// A backward launch of a kernel built without its adjoint (a front-end bug or misuse).
+[[noreturn]] void throw_no_adjoint(const CompiledKernel& k) {
+    throw Error(ErrorKind::Launch, k.name + "(): this build of the kernel has no backward pass "
+                                            "(compile it with adjoint=True)");
+}
+
 }  // namespace
 
-void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params) {
+void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+             bool adjoint) {
     if (bounds.size == 0) return;
-    RunContext ctx{k.cpu_entry, params, &bounds};
+    CpuEntry entry = adjoint ? k.cpu_adj_entry : k.cpu_entry;
+    if (!entry) throw_no_adjoint(k);
+    RunContext ctx{entry, params, &bounds};
     cpu_pool().parallel_for(bounds.size, run_range, &ctx);
     if (k.take_bounds_error) {
         BoundsRecord record{};
@@ -205,8 +214,10 @@ std::string last_cuda_launch() {
 }
 
 void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
-              void* stream) {
+              void* stream, bool adjoint) {
     if (bounds.size == 0) return;
+    void* function = adjoint ? k.cuda_adj_function : k.cuda_function;
+    if (!function) throw_no_adjoint(k);
     g_last_cuda_label.store(k.label, std::memory_order_relaxed);
     // The entry takes (bounds, params struct); the driver copies each from its pointer by its
     // declared size, so `params` must hold the whole struct (tail padding included; an empty
@@ -217,7 +228,7 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
     int64_t blocks = (bounds.size + k_cuda_block_dim - 1) / k_cuda_block_dim;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest
     int ordinal = k.device.ordinal();
-    cuda::launch_args(ordinal, k.cuda_function, (unsigned)blocks, k_cuda_block_dim, args, stream);
+    cuda::launch_args(ordinal, function, (unsigned)blocks, k_cuda_block_dim, args, stream);
     if (k.cuda_bounds_record) {
         // checked mode is for debugging: wait, and report the first bad index at once
         BoundsRecord record{};
@@ -231,11 +242,12 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
     }
 }
 
-void run(const CompiledKernel& k, const LaunchBounds& bounds, const void* params, void* stream) {
+void run(const CompiledKernel& k, const LaunchBounds& bounds, const void* params, void* stream,
+         bool adjoint) {
     if (k.device.is_cuda())
-        run_cuda(k, bounds, params, stream);
+        run_cuda(k, bounds, params, stream, adjoint);
     else
-        run_cpu(k, bounds, params);
+        run_cpu(k, bounds, params, adjoint);
 }
 
 }  // namespace treadle

@@ -39,7 +39,9 @@ void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam&
 
 /// Runs the kernel over `bounds` with the packed parameter block on the CPU thread pool and
 /// returns when every index has run.
-void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params);
+/// With `adjoint`, runs the backward entry of an adjoint build instead.
+void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+             bool adjoint = false);
 
 /// Threads per block of CUDA launches.
 inline constexpr unsigned k_cuda_block_dim = 256;
@@ -48,7 +50,7 @@ inline constexpr unsigned k_cuda_block_dim = 256;
 /// bounds and the parameter block (kernelParams) during the call, so `params` may be reused at
 /// once; it must span the whole parameter struct, tail padding included.
 void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
-              void* stream = nullptr);
+              void* stream = nullptr, bool adjoint = false);
 
 /// The label ("'name' (file:line) on cuda:N") of the most recent CUDA launch of this process,
 /// or "" when there was none: names the kernel behind an asynchronous fault.
@@ -56,6 +58,6 @@ std::string last_cuda_launch();
 
 /// Runs on the kernel's device (CPU: synchronously; CUDA: enqueued on `stream`).
 void run(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
-         void* stream = nullptr);
+         void* stream = nullptr, bool adjoint = false);
 
 }  // namespace treadle

@@ -1,0 +1,89 @@
+// src/codegen/function_emitter.h -- the statement walk shared by forward and adjoint emission
+//
+// Internal to codegen/. FunctionEmitter prints a function's IR as C++ statements. The adjoint
+// emitter (adjoint.cpp) uses the same walk in replay mode: side effects (array stores, atomics,
+// printing) are left out, user functions are called through their replay variants, and
+// ReplayHooks turn returns, breaks and continues into jumps into the reverse code and count
+// loop trips.
+#pragma once
+
+#include <string>
+
+#include "codegen/emitter.h"
+#include "common/text.h"
+
+namespace treadle::codegen {
+
+/// How the adjoint emitter steers a replay of the forward code.
+class ReplayHooks {
+public:
+    virtual ~ReplayHooks() = default;
+    /// A Return, Break, Continue or Assign in the replay: true when the hook printed it (a jump
+    /// into the reverse code; an assignment that first saves the overwritten value).
+    virtual bool intercept(const ir::Instr& in, int depth) = 0;
+    /// Printed before a ForRange/Loop starts (saves loop-carried values, zeroes the trip count).
+    virtual void loop_entry(const ir::Instr& loop, int depth) = 0;
+    /// Printed first in each iteration of the loop (counts the trip).
+    virtual void iteration_start(const ir::Instr& loop, int depth) = 0;
+    /// Called after the loop's text is printed (no output).
+    virtual void loop_exit(const ir::Instr& loop) = 0;
+};
+
+/// Name of the side-effect-free variant of a user function (adjoint builds only).
+inline std::string replay_name(const ir::Function& f) { return f.c_name + "_replay"; }
+/// Name of a user function's adjoint.
+inline std::string adjoint_name(const ir::Function& f) { return "adj_" + f.c_name; }
+
+/// A C string literal for `s`.
+std::string c_string(const std::string& s);
+/// The C++ name of variable `v` of `f` ("v12_x"; "v3" when the variable has no user name).
+std::string var_name(const ir::Function& f, ir::VarId v);
+
+/// Prints the statements of one function. With `replay` set, prints the replay form.
+class FunctionEmitter {
+public:
+    FunctionEmitter(const ir::Function& f, Text& out, bool checked, ReplayHooks* replay = nullptr)
+        : m_f(f), m_out(out), m_checked(checked), m_replay(replay) {}
+
+    /// The C++ name of variable `v` ("v12_x").
+    std::string var(ir::VarId v) const;
+    /// Declares every non-parameter variable (value-initialised).
+    void declarations(int depth);
+    void block(const ir::Block& b, int depth);
+    void instr(const ir::Instr& in, int depth);
+    /// `args[from, to)` as a comma-separated list of variable names.
+    std::string args(const ir::Instr& in, size_t from = 0, size_t to = (size_t)-1) const;
+    void indent(int depth);
+    void line_directive(int line);
+    /// Forgets the last #line so the next statement prints one again.
+    void reset_line() { m_line = -1; }
+
+private:
+    std::string check_site(const ir::Instr& in) const;
+    std::string element_address(const ir::Instr& in, size_t n) const;
+    void call(const ir::Instr& in, const std::string& dst);
+    void loop(const ir::Instr& in, int depth);
+
+    const ir::Function& m_f;
+    Text& m_out;
+    bool m_checked;
+    ReplayHooks* m_replay;
+    int m_line = -1;
+};
+
+/// Prints user function `f`: the forward version, or with `replay` its replay variant.
+void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked,
+                   ReplayHooks* replay);
+/// The opening of a kernel body function `body` up to the parameter copies.
+std::string kernel_body_header(const ir::Function& k, const Backend& backend,
+                               const std::string& params, const std::string& body);
+
+// --- adjoint.cpp ---
+/// Prints the replay variant and the adjoint `adj_<c_name>` of user function `f`.
+void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& out,
+                           bool checked);
+/// Prints the adjoint body `body` of kernel `k` (same signature as the forward body).
+void emit_kernel_adjoint(const ir::Function& k, const Backend& backend, Text& out, bool checked,
+                         const std::string& params, const std::string& body);
+
+}  // namespace treadle::codegen
