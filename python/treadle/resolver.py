@@ -88,7 +88,13 @@ def make_lookup(func):
                 pass
     globals_ = getattr(func, "__globals__", {})
 
+    annotations = getattr(func, "__annotations__", {})
+
     def lookup(name):
+        if name.startswith("@annotation:"):
+            # The annotation Python evaluated where the function was defined (see resolver.h).
+            value = annotations.get(name[len("@annotation:"):])
+            return None if value is None or isinstance(value, str) else describe(value)
         if name in closure:
             return describe(closure[name])
         if name in globals_:

@@ -31,6 +31,10 @@ public:
         : m_lookup(std::move(lookup)), m_lookup_attr(std::move(lookup_attr)) {}
 
     GlobalValue lookup(const std::string& name) override { return convert(m_lookup(name)); }
+    /// Python's lookup answers "@annotation:<param>" with the evaluated annotation.
+    GlobalValue annotation(const std::string& param) override {
+        return convert(m_lookup("@annotation:" + param));
+    }
     GlobalValue lookup_attribute(const std::string& module, const std::string& attr) override {
         return convert(m_lookup_attr(module, attr));
     }

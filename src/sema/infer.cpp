@@ -66,7 +66,7 @@ void Builder::build(const std::vector<const Type*>& param_types) {
             if (!p.annotation)
                 fail(p.span, ErrorKind::Type,
                      who() + "kernel parameter '" + p.name + "' needs a type annotation");
-            t = eval_annotation(*p.annotation);
+            t = param_annotation(p.name, *p.annotation);
         }
         if (m_scope.count(p.name))
             fail(p.span, ErrorKind::Syntax, who() + "duplicate parameter '" + p.name + "'");
@@ -79,7 +79,7 @@ void Builder::build(const std::vector<const Type*>& param_types) {
     if (m_def.returns) {
         if (m_fn.is_kernel)
             fail(m_def.returns->span, ErrorKind::Type, who() + "kernels cannot return a value");
-        m_return_type = eval_annotation(*m_def.returns);
+        m_return_type = param_annotation("return", *m_def.returns);
         m_return_annotated = true;
     }
     block(m_def.body);

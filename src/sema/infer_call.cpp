@@ -515,7 +515,7 @@ Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const as
         const ast::Expr& ae = *arg_exprs[p];
         ArgInfo ai = given[p] ? arg_info(args[p], ae) : callee.arg_info(args[p], ae);
         if (param.annotation) {
-            types[p] = callee.eval_annotation(*param.annotation);
+            types[p] = callee.param_annotation(param.name, *param.annotation);
             if (!(ai.type == types[p] ||
                   (ai.weak && types[p]->is_scalar() && unify_scalars({{types[p], false}, ai}) == types[p])))
                 type_error(ae.span, fn->name + "(): argument '" + param.name + "' has type " +

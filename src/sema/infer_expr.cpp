@@ -197,6 +197,14 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
 }
 
+const Type* Builder::param_annotation(const std::string& name, const ast::Expr& e) {
+    if (m_source.resolver) {
+        GlobalValue g = m_source.resolver->annotation(name);
+        if (g.kind == GlobalValue::Kind::Type && g.type) return g.type;
+    }
+    return eval_annotation(e);
+}
+
 const Type* Builder::eval_annotation(const ast::Expr& e) {
     if (e.kind == ExprKind::Call) {
         Value callee = eval(*e.args[0]);

@@ -71,6 +71,9 @@ public:
     Value resolve_name(const std::string& name, const ast::Expr& e);
     Value resolve_attribute(const Value& base, const ast::Expr& e);
     const Type* eval_annotation(const ast::Expr& e);
+    /// The type of parameter `name` annotated by `e` ("return" for the return annotation):
+    /// the front end's evaluated annotation when it has one, else eval_annotation(e).
+    const Type* param_annotation(const std::string& name, const ast::Expr& e);
     /// vector(length, dtype) / matrix(shape, dtype) in an annotation or type position.
     const Type* eval_math_type(const std::string& kind, const ast::Expr& e);
     ir::VarId emit_const(const ConstValue& c, const Type* t, int line);

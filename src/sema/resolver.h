@@ -70,6 +70,14 @@ public:
         (void)attribute;
         return {};
     }
+    /// The already evaluated annotation of parameter `param` ("return": the return annotation)
+    /// when the front end has one (Python evaluates annotations where the function is defined,
+    /// so names visible only there, such as a factory function's arguments, work). A result of
+    /// any kind other than Type means "evaluate the annotation's source instead".
+    virtual GlobalValue annotation(const std::string& param) {
+        (void)param;
+        return {};
+    }
 };
 
 }  // namespace treadle::sema

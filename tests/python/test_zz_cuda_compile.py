@@ -19,6 +19,7 @@ MODULES = [
     "test_random",
     "test_quat_kernels",
     "test_unroll",
+    "test_grad",
     "treadle.examples.heat_diffusion",
 ]
 
@@ -44,6 +45,23 @@ def test_every_kernel_compiles_for_sm90():
     failures = []
     for k in kernels:
         ok, log = _treadle.check_cuda_compile(k._descriptor(), 90)
+        if not ok:
+            failures.append(f"{k.__qualname__}:\n{log}")
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
+def test_every_backward_pass_compiles_for_sm90():
+    # Every kernel whose backward pass ran on some device in the suite, plus the autodiff tests.
+    kernels = [
+        k for k in all_kernels()
+        if any(len(key) == 3 for key in k._compiled) or k.module == "test_grad"
+    ]
+    kernels = [k for k in kernels if k.options.get("enable_backward") is not False]
+    assert len(kernels) >= 10
+    failures = []
+    for k in kernels:
+        ok, log = _treadle.check_cuda_compile(k._descriptor(), 90, adjoint=True)
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
     assert not failures, "\n\n".join(failures)
