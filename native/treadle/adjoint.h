@@ -49,6 +49,18 @@ CUDA_CALLABLE void grad_add(T* p, const T& v) {
     if (p) grad_accumulate(p, v);
 }
 
+/// grad_add_owned(p, v, bounds): grad_add where this thread is the only one adding to *p (every
+/// access to the array is at the thread's own index): a plain add, unless two arrays of the
+/// launch share memory.
+template <typename T>
+CUDA_CALLABLE void grad_add_owned(T* p, const T& v, const launch_bounds_t& bounds) {
+    if (!p) return;
+    if (bounds.flags & launch_aliased_arrays)
+        grad_accumulate(p, v);
+    else
+        *p = add(*p, v);
+}
+
 /// grad_read(p): the gradient element at p, or zero when there is no gradient (p null). The
 /// adjoint of a store a[i...] = v and of atomic_add(a, i..., v) is adj_v += grad_read(...);
 /// atomic_sub subtracts it.

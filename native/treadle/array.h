@@ -47,9 +47,12 @@ static_assert(sizeof(array_t<float>) == 72 && alignof(array_t<float>) == 8,
 struct launch_bounds_t {
     int32 shape[4];
     int32 ndim;
-    int32 pad_;
+    int32 flags;  ///< launch_aliased_arrays: backward passes accumulate every gradient atomically
     int64 size;
 };
+
+/// launch_bounds_t::flags bit: two array arguments of the launch share memory.
+constexpr int32 launch_aliased_arrays = 1;
 static_assert(sizeof(launch_bounds_t) == 32 && alignof(launch_bounds_t) == 8,
               "launch_bounds_t layout is shared with the host runtime");
 

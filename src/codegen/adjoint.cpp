@@ -94,6 +94,7 @@ public:
         : m_f(f), m_out(out), m_fe(f, out, checked, this) {
         for (const Instr& in : f.body) analyse(in, nullptr);
         find_used(f.body);
+        if (f.is_kernel) find_owned();
         check(f.body, 0);
     }
 
@@ -217,6 +218,58 @@ private:
             for (VarId a : in.args) m_used.insert(a);
             find_used(in.body);
             find_used(in.orelse);
+        }
+    }
+
+    /// Kernel array parameters whose every element access is at the thread's own launch
+    /// index (a[i] with i = wp.tid(), a[i, j] with i, j = wp.tid()): the thread owns those
+    /// gradient elements, so the backward pass adds to them without atomics (unless the
+    /// launch passes one array twice; see wp::grad_add_owned).
+    void find_owned() {
+        std::map<VarId, int> tid_position;  // a variable holding launch index k -> k (-1: flat)
+        std::vector<const Instr*> accesses;
+        std::set<VarId> disqualified;
+        walk(m_f.body, [&](const Instr& in) {
+            if (in.kind == InstrKind::Tid) {
+                for (size_t k = 0; k < in.dsts.size(); ++k)
+                    tid_position[in.dsts[k]] = in.dsts.size() == 1 ? -1 : (int)k;
+                return;
+            }
+            if (in.kind == InstrKind::Copy && tid_position.count(in.args[0])) {
+                tid_position[in.dsts[0]] = tid_position[in.args[0]];
+                return;
+            }
+            bool element = in.kind == InstrKind::Load || in.kind == InstrKind::Store ||
+                           (in.kind == InstrKind::Call && !in.args.empty() &&
+                            m_f.type_of(in.args[0])->is_array());
+            if (element) {
+                accesses.push_back(&in);
+                return;
+            }
+            for (VarId a : in.args)
+                if (m_f.type_of(a)->is_array()) disqualified.insert(a);
+        });
+        for (const Instr* in : accesses) {
+            VarId a = in->args[0];
+            size_t n_idx = in->args.size() - 1 - (in->kind == InstrKind::Load ? 0 : 1);
+            // a[i] with the flat index, or a[i, j, ...] with every unpacked index in order
+            bool own = n_idx == 1 || (int)n_idx == m_f.tid_arity;
+            for (size_t k = 0; k < n_idx && own; ++k) {
+                auto it = tid_position.find(in->args[1 + k]);
+                own = it != tid_position.end() && it->second == (n_idx == 1 ? -1 : (int)k);
+            }
+            if (!own) disqualified.insert(a);
+        }
+        for (VarId p : m_f.params)
+            if (m_f.type_of(p)->is_array() && !disqualified.count(p)) m_owned.insert(p);
+    }
+
+    template <typename Visit>
+    void walk(const ir::Block& b, Visit&& visit) {
+        for (const Instr& in : b) {
+            visit(in);
+            walk(in.body, visit);
+            walk(in.orelse, visit);
         }
     }
 
@@ -363,8 +416,10 @@ private:
                 break;
             case InstrKind::Load:
                 if (dst_grad) {
-                    line(depth) << "wp::grad_add(wp::grad_address(" << m_fe.args(in) << "), "
-                                << adj(dst) << ");\n";
+                    bool owned = m_owned.count(in.args[0]) > 0;
+                    line(depth) << (owned ? "wp::grad_add_owned" : "wp::grad_add")
+                                << "(wp::grad_address(" << m_fe.args(in) << "), " << adj(dst)
+                                << (owned ? ", bounds" : "") << ");\n";
                     clear(dst, depth);
                 }
                 break;
@@ -514,6 +569,7 @@ private:
     std::map<const Instr*, int> m_assign_ids;
     std::map<const Instr*, int> m_labels;
     std::set<VarId> m_used;
+    std::set<VarId> m_owned;  ///< kernel arrays accessed only at the thread's own index
     const Instr* m_goto_loop = nullptr;  ///< the loop whose iteration is being replayed
     int m_nest = 0;                      ///< loops entered inside that replay
 };

@@ -52,6 +52,13 @@ public:
             g.kind = GlobalValue::Kind::Constant;
             g.constant.weak = spec == "int" || spec == "float";
             const treadle::sema::Type* type = treadle::sema::type_from_spec(spec);
+            if (type && type->is_value() && !type->is_scalar()) {
+                g.constant.type = type;
+                for (nb::handle c : nb::iter(t[2])) g.components.push_back(nb::cast<double>(c));
+                if ((int)g.components.size() != type->components())
+                    g.kind = GlobalValue::Kind::Unsupported, g.what = "constant of type " + spec;
+                return g;
+            }
             if (!type || !type->is_scalar()) {
                 g.kind = GlobalValue::Kind::Unsupported;
                 g.what = "constant of type " + spec;
@@ -177,6 +184,18 @@ treadle::Array with_adjoint(const CompiledKernel& k, const treadle::KernelParam&
     return out;
 }
 
+/// Whether `a` or its gradient uses memory already in `seen` (then adds both to `seen`).
+bool shares_memory(const treadle::Array& a, std::vector<const void*>& seen) {
+    bool shared = false;
+    for (const treadle::Array* x : {&a, a.grad()}) {
+        if (!x || !x->buffer()) continue;
+        const void* b = x->buffer().get();
+        for (const void* s : seen) shared |= s == b;
+        seen.push_back(b);
+    }
+    return shared;
+}
+
 void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t stream,
             bool adjoint, nb::handle adj_args) {
     const CompiledKernel& k = *h.k;
@@ -192,6 +211,7 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
                              k.name + "(): expects " + std::to_string(n) +
                                  " adjoint arguments but " + std::to_string(nb::len(adj_args)) +
                                  " were given");
+    std::vector<const void*> seen;  // adjoint launches: memory of the arrays so far
     const treadle::Array* written[16];  // arrays this launch may write (overflow: `more`)
     size_t n_written = 0;
     std::vector<const treadle::Array*> more;
@@ -213,8 +233,10 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
             treadle::Array* a = nullptr;
             if (!nb::try_cast<treadle::Array*>(o, a) || !a)
                 type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
-            if (has_adj) {
-                treadle::pack_array(block, k, p, with_adjoint(k, p, *a, adj_args[i]), k.device);
+            if (adjoint) {
+                treadle::Array view = has_adj ? with_adjoint(k, p, *a, adj_args[i]) : *a;
+                treadle::pack_array(block, k, p, view, k.device);
+                if (shares_memory(view, seen)) bounds.flags |= treadle::k_launch_aliased_arrays;
                 continue;
             }
             treadle::pack_array(block, k, p, *a, k.device);

@@ -15,10 +15,14 @@ namespace treadle {
 struct LaunchBounds {
     int32_t shape[4] = {0, 0, 0, 0};
     int32_t ndim = 0;
-    int32_t pad = 0;
+    int32_t flags = 0;  ///< k_launch_aliased_arrays (wp::launch_aliased_arrays)
     int64_t size = 0;
 };
 static_assert(sizeof(LaunchBounds) == 32, "must match wp::launch_bounds_t");
+
+/// LaunchBounds::flags bit: two array arguments share memory, so a backward pass must not
+/// assume a thread owns the gradient elements at its own index.
+inline constexpr int32_t k_launch_aliased_arrays = 1;
 
 /// Validates `dim` (1 to 4 dimensions, each in [0, 2^31)) against the kernel and returns
 /// the bounds; errors name the kernel.

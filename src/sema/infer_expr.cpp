@@ -76,6 +76,31 @@ bool is_array_constructor(const std::string& name) {
 
 }  // namespace
 
+Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
+    const Type* t = g.constant.type;
+    if (g.kind != GlobalValue::Kind::Constant || !t || t->is_scalar()) return from_global(g);
+    // A vector/matrix/quaternion/transform constant: its components, then one construction.
+    int line = e.span.line;
+    const Type* scalar = scalar_type(t->scalar);
+    std::vector<ir::VarId> parts;
+    for (double c : g.components) {
+        ConstValue cv{scalar, false, (int64_t)c, c};
+        parts.push_back(emit_const(cv, scalar, line));
+    }
+    auto var_value = [](ir::VarId v) {
+        Value out;
+        out.kind = Value::Kind::Var;
+        out.var = v;
+        return out;
+    };
+    if (!t->is_transform()) return var_value(emit_value(ir::InstrKind::Construct, line, t, parts));
+    ir::VarId p = emit_value(ir::InstrKind::Construct, line, vector_type(3, t->scalar),
+                             {parts[0], parts[1], parts[2]});
+    ir::VarId q = emit_value(ir::InstrKind::Construct, line, quat_type(t->scalar),
+                             {parts[3], parts[4], parts[5], parts[6]});
+    return var_value(emit_value(ir::InstrKind::Call, line, t, {p, q}, "transform_from"));
+}
+
 Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
     auto it = m_scope.find(name);
     if (it != m_scope.end()) {
@@ -92,7 +117,7 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         !is_array_constructor(g.what))
         type_error(e.span, who() + "'" + name + "' (treadle." + g.what +
                                ") cannot be used inside kernels");
-    if (g.kind != GlobalValue::Kind::None) return from_global(g);
+    if (g.kind != GlobalValue::Kind::None) return global_value(g, e);
     // Python builtins that kernels understand.
     if (name == "int" || name == "float" || name == "bool") {
         Value v;
@@ -160,7 +185,7 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         if (g.kind == GlobalValue::Kind::Unsupported)
             type_error(e.span, who() + "'" + attr + "' is a Python " + g.what +
                                    ", which kernels cannot use");
-        return from_global(g);
+        return global_value(g, e);
     }
     if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_array()) {
         if (attr == "shape") {

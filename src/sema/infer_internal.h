@@ -69,6 +69,8 @@ public:
     /// A boolean variable for a condition (scalars compare against zero).
     ir::VarId condition(const ast::Expr& e);
     Value resolve_name(const std::string& name, const ast::Expr& e);
+    /// The value of a global (composite constants are emitted as a construction at `e`).
+    Value global_value(const GlobalValue& g, const ast::Expr& e);
     Value resolve_attribute(const Value& base, const ast::Expr& e);
     const Type* eval_annotation(const ast::Expr& e);
     /// The type of parameter `name` annotated by `e` ("return" for the return annotation):

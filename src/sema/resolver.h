@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "frontend/ast.h"
 #include "sema/types.h"
@@ -53,6 +54,9 @@ struct GlobalValue {
     std::shared_ptr<FunctionSource> function;
     const Type* type = nullptr;
     std::string what;  ///< Unsupported: the Python type; Builtin: the builtin's name
+    /// Constant of a vector, matrix, quaternion or transform type (constant.type): its
+    /// components, row-major (transforms: p then q).
+    std::vector<double> components;
 };
 
 /// Looks up globals for the compiler. The Python front end implements it from a function's
