@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 
 from . import _treadle, types, vec_types
+from .struct import StructInstance, is_struct_type, record_bytes, records, struct_from_spec
+from .struct import struct_type_of_data
 from .context import get_device
 from .types import Float, Int, Scalar, resolve_dtype, scalar_base
 from .vec_types import composite_base
@@ -157,6 +159,13 @@ class array(_treadle.Array):
             if cai is not None:
                 self._init_from_cuda_interface(data, cai, dtype, shape, dev, copy)
                 return
+        struct_type = struct_type_of_data(data, dtype)
+        if struct_type is not None:
+            arr = records(data, struct_type, shape)
+            alias = not copy and dev.is_cpu and arr is data and arr.flags.writeable
+            raw = arr.view(np.uint8).reshape((*arr.shape, struct_type._size))
+            self._init_from_numpy(raw, dev.alias, not alias, struct_type._spec)
+            return
         if isinstance(data, scalar_base):
             if dtype is Any:
                 dtype = type(data)
@@ -288,7 +297,10 @@ class array(_treadle.Array):
         class such as ``wp.vec3``)."""
         if self._ann_dtype is not None:
             return self._ann_dtype
-        return vec_types.dtype_from_spec(self._dtype_name)
+        name = self._dtype_name
+        if name.startswith("struct:"):
+            return struct_from_spec(name)
+        return vec_types.dtype_from_spec(name)
 
     def _np_layout(self):
         """Shape and byte strides of the numpy view: vector/matrix elements add dimensions."""
@@ -390,6 +402,8 @@ class array(_treadle.Array):
         self._check_real("numpy()")
         if self._size == 0:
             return np.empty(self._np_layout()[0], dtype=self.dtype._np_dtype)
+        if self._dtype_name.startswith("struct:"):  # bytes (..., size) seen as records
+            return self._numpy().view(self.dtype._np_dtype)[..., 0]
         return self._numpy()
 
     def list(self):
@@ -397,6 +411,8 @@ class array(_treadle.Array):
         dt = self.dtype
         if isinstance(dt, type) and issubclass(dt, composite_base):
             return [dt._new(x) for x in self.numpy().reshape((-1, *dt._shape))]
+        if is_struct_type(dt):
+            return [dt.from_numpy(r) for r in self.numpy().reshape(-1)]
         return self.numpy().reshape(-1).tolist()
 
     def __array__(self, dtype=None, copy=None):
@@ -420,6 +436,7 @@ class array(_treadle.Array):
             "version": 3,
             "shape": shape,
             "typestr": self.dtype._np_dtype.str,
+            "descr": self.dtype._np_dtype.descr,
             "data": (self._ptr, False),
             "strides": None if self._is_contiguous else strides,
         }
@@ -448,6 +465,10 @@ class array(_treadle.Array):
         dt = self.dtype
         if isinstance(value, scalar_base):
             value = value.value
+        if is_struct_type(dt):
+            raw = record_bytes(dt, value, "fill_()")
+            self._zero() if not any(raw) else self._fill_bytes(raw)
+            return
         try:
             if issubclass(dt, composite_base) and not isinstance(value, dt):
                 value = dt(*value) if isinstance(value, (list, tuple)) else dt(value)
@@ -658,7 +679,7 @@ def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=Fals
 
 
 def _infer_value_dtype(value):
-    if isinstance(value, (scalar_base, composite_base)):
+    if isinstance(value, (scalar_base, composite_base, StructInstance)):
         return type(value)
     if isinstance(value, (builtins.bool, np.bool_)):
         return types.bool

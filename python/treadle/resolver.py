@@ -9,6 +9,7 @@ import numpy as np
 
 from . import quat_types, vec_types
 from . import types as wptypes
+from .struct import is_struct_type
 
 _module_handles = {}
 
@@ -59,6 +60,8 @@ def describe(obj):
         return ("type", obj._spec)
     if isinstance(obj, (quat_types.quat_base, quat_types.transform_base)):
         return ("const", type(obj)._spec, tuple(float(x) for x in obj._data.tolist()))
+    if is_struct_type(obj):
+        return ("type", obj._spec)
     if vec_types.is_composite_type(obj):
         return ("type", obj._spec)
     if isinstance(obj, vec_types.composite_base):

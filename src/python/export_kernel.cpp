@@ -150,6 +150,70 @@ void flatten_numbers(const CompiledKernel& k, const treadle::KernelParam& p, nb:
     for (nb::handle item : nb::iter(o)) flatten_numbers(k, p, item, out, depth + 1);
 }
 
+/// Packs Python object `o` into the slot of `p` (a scalar, vector-like, array or struct
+/// parameter, or a field of a struct parameter).
+void pack_object(uint8_t* block, const CompiledKernel& k, const treadle::KernelParam& p,
+                 nb::handle o) {
+    if (p.type->is_array()) {
+        if (o.is_none()) {
+            treadle::pack_array(block, k, p, treadle::Array(), k.device);
+            return;
+        }
+        treadle::Array* a = nullptr;
+        if (!nb::try_cast<treadle::Array*>(o, a) || !a)
+            type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+        treadle::pack_array(block, k, p, *a, k.device);
+        return;
+    }
+    if (p.type->is_struct()) {
+        // A treadle struct instance (treadle/struct.py): its class names the interned type.
+        nb::object id = nb::getattr(o.type(), "_struct_type_id", nb::none());
+        if (id.is_none() || nb::cast<uintptr_t>(id) != reinterpret_cast<uintptr_t>(p.type)) {
+            std::string got = py_type_name(o);
+            if (!id.is_none()) got = "struct " + got + " (another layout or class)";
+            type_error(k, p, "expects struct " + p.type->name + ", got " + got);
+        }
+        for (const treadle::sema::StructField& f : p.type->fields) {
+            treadle::KernelParam field{p.name + "." + f.name, f.type, p.offset + f.offset};
+            pack_object(block, k, field, nb::getattr(o, f.name.c_str()));
+        }
+        return;
+    }
+    if (!p.type->is_scalar()) {
+        std::vector<double> values;
+        flatten_numbers(k, p, o, values, 0);
+        treadle::pack_components(block, k, p, values);
+        return;
+    }
+    PyObject* po = o.ptr();
+    if (PyBool_Check(po)) {
+        treadle::pack_int(block, k, p, po == Py_True, true);
+    } else if (PyLong_Check(po)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(po, &overflow);
+        if (overflow) type_error(k, p, "is an integer too large for " + p.type->name);
+        treadle::pack_int(block, k, p, v, false);
+    } else if (PyFloat_Check(po)) {
+        treadle::pack_float(block, k, p, PyFloat_AS_DOUBLE(po));
+    } else if (p.type->is_float() && PyObject_HasAttrString(po, "__float__")) {
+        double v = PyFloat_AsDouble(po);
+        if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+        treadle::pack_float(block, k, p, v);
+    } else if (PyIndex_Check(po)) {
+        nb::object idx = nb::steal(PyNumber_Index(po));
+        if (!idx.is_valid()) throw nb::python_error();
+        treadle::pack_int(block, k, p, nb::cast<int64_t>(idx), false);
+    } else if (nb::hasattr(o, "value")) {
+        nb::object v = o.attr("value");
+        if (p.type->is_float())
+            treadle::pack_float(block, k, p, nb::cast<double>(v));
+        else
+            treadle::pack_int(block, k, p, nb::cast<int64_t>(v), false);
+    } else {
+        type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+    }
+}
+
 void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t stream) {
     const CompiledKernel& k = *h.k;
     size_t n = nb::len(args);
@@ -165,54 +229,7 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
         large.resize(k.params_size);
         block = large.data();
     }
-    for (size_t i = 0; i < n; ++i) {
-        const treadle::KernelParam& p = k.params[i];
-        nb::handle o = args[i];
-        if (p.type->is_array()) {
-            if (o.is_none()) {
-                treadle::pack_array(block, k, p, treadle::Array(), k.device);
-                continue;
-            }
-            treadle::Array* a = nullptr;
-            if (!nb::try_cast<treadle::Array*>(o, a) || !a)
-                type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
-            treadle::pack_array(block, k, p, *a, k.device);
-            continue;
-        }
-        if (!p.type->is_scalar() && !p.type->is_array()) {
-            std::vector<double> values;
-            flatten_numbers(k, p, o, values, 0);
-            treadle::pack_components(block, k, p, values);
-            continue;
-        }
-        PyObject* po = o.ptr();
-        if (PyBool_Check(po)) {
-            treadle::pack_int(block, k, p, po == Py_True, true);
-        } else if (PyLong_Check(po)) {
-            int overflow = 0;
-            long long v = PyLong_AsLongLongAndOverflow(po, &overflow);
-            if (overflow) type_error(k, p, "is an integer too large for " + p.type->name);
-            treadle::pack_int(block, k, p, v, false);
-        } else if (PyFloat_Check(po)) {
-            treadle::pack_float(block, k, p, PyFloat_AS_DOUBLE(po));
-        } else if (p.type->is_float() && PyObject_HasAttrString(po, "__float__")) {
-            double v = PyFloat_AsDouble(po);
-            if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-            treadle::pack_float(block, k, p, v);
-        } else if (p.type->is_scalar() && PyIndex_Check(po)) {
-            nb::object idx = nb::steal(PyNumber_Index(po));
-            if (!idx.is_valid()) throw nb::python_error();
-            treadle::pack_int(block, k, p, nb::cast<int64_t>(idx), false);
-        } else if (nb::hasattr(o, "value") && p.type->is_scalar()) {
-            nb::object v = o.attr("value");
-            if (p.type->is_float())
-                treadle::pack_float(block, k, p, nb::cast<double>(v));
-            else
-                treadle::pack_int(block, k, p, nb::cast<int64_t>(v), false);
-        } else {
-            type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
-        }
-    }
+    for (size_t i = 0; i < n; ++i) pack_object(block, k, k.params[i], args[i]);
     if (k.device.is_cuda()) {
         // Asynchronous: no need to drop the GIL. Stream 0 is the device's current stream.
         treadle::run_cuda(k, bounds, block, reinterpret_cast<void*>(stream));
@@ -238,6 +255,19 @@ void export_kernel(nb::module_& m) {
             for (const auto& p : h.k->params) out.emplace_back(p.name, treadle::sema::type_spec(p.type));
             return out;
         });
+    m.def(
+        "struct_layout",
+        [](const std::string& spec) {
+            const treadle::sema::Type* t = treadle::sema::type_from_spec(spec);
+            if (!t || !t->is_struct())
+                throw treadle::Error(treadle::ErrorKind::Type, "invalid struct spec '" + spec + "'");
+            std::vector<std::pair<std::string, size_t>> fields;
+            for (const auto& f : t->fields) fields.emplace_back(f.name, f.offset);
+            return nb::make_tuple(reinterpret_cast<uintptr_t>(t), t->size, t->align, fields);
+        },
+        nb::arg("spec"),
+        "(type id, size, alignment, [(field, offset)]) of a struct spec: the C layout kernels "
+        "use, and the id launches compare struct arguments against.");
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"));
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
     m.def("cuda_source", [](nb::tuple descriptor) {
