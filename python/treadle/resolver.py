@@ -90,13 +90,24 @@ def make_lookup(func):
             except ValueError:  # an empty cell
                 pass
     globals_ = getattr(func, "__globals__", {})
+    annotations = getattr(func, "__annotations__", None) or {}
+
+    def annotated_type(name):
+        # A class named only in the annotations of a function defined inside another function
+        # (a local @wp.struct) is in neither its closure nor its globals.
+        for a in annotations.values():
+            for t in (a, getattr(a, "_ann_dtype", None)):
+                if isinstance(t, type) and t.__name__ == name:
+                    return t
+        return None
 
     def lookup(name):
         if name in closure:
             return describe(closure[name])
         if name in globals_:
             return describe(globals_[name])
-        return None
+        t = annotated_type(name)
+        return None if t is None else describe(t)
 
     def lookup_attribute(handle, name):
         module = _module_handles.get(handle) or sys.modules.get(handle[3:])

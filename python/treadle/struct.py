@@ -254,7 +254,7 @@ def _convert(cls, f, value):
         )
     if isinstance(value, StructInstance) and type(value)._struct_type_id == f.type._struct_type_id:
         return value
-    raise TypeError(f"{where}: expected a {f.type.__name__} struct, got {_value_text(value)}")
+    raise TypeError(f"{where}: expected a struct {f.type.__name__}, got {_value_text(value)}")
 
 
 def _value_text(value):
@@ -291,7 +291,7 @@ def _annotations(c):
                 ann[name] = eval(a, namespace, dict(vars(c)))  # noqa: S307 - the user's own text
             except Exception as e:
                 raise TypeError(
-                    f"struct {c.__qualname__}: cannot evaluate the annotation of '{name}' "
+                    f"struct {c.__name__}: cannot evaluate the annotation of '{name}' "
                     f"({a!r}): {e}"
                 ) from None
     return ann
@@ -304,16 +304,15 @@ def struct(c=None, *, module=None):
     if c is None:
         return lambda cls: struct(cls, module=module)
     del module  # kernels are compiled one by one; the struct belongs to no module
-    owner = c.__qualname__
-    fields = [_field_of(owner, n, a) for n, a in _annotations(c).items()]
+    fields = [_field_of(c.__name__, n, a) for n, a in _annotations(c).items()]
     if not fields:
-        raise TypeError(f"struct {owner} has no annotated fields")
+        raise TypeError(f"struct {c.__name__} has no annotated fields")
     body = ";".join(
         f"{f.name}="
         + (f"array:{f.elem_spec}:{f.ndim}" if f.kind == "array" else f.elem_spec)
         for f in fields
     )
-    spec = f"struct:{c.__module__}.{owner}{{{body}}}"
+    spec = f"struct:{c.__module__}.{c.__qualname__}{{{body}}}"
     type_id, size, alignment, layout = _treadle.struct_layout(spec)
     for f, (name, offset) in zip(fields, layout):
         assert f.name == name
@@ -392,7 +391,7 @@ def records(data, cls, shape=None):
         for x in _flatten(data):
             if isinstance(x, StructInstance) and type(x)._struct_type_id != cls._struct_type_id:
                 raise TypeError(
-                    f"array(): cannot store a {type(x).__name__} struct in an array of "
+                    f"array(): cannot store a struct {type(x).__name__} in an array of "
                     f"{cls.__name__}"
                 )
         try:
@@ -421,7 +420,7 @@ def _flatten(x):
 def record_bytes(cls, value, what):
     """The bytes of one struct value (an instance of ``cls`` or a record) for fills."""
     if isinstance(value, StructInstance) and type(value)._struct_type_id != cls._struct_type_id:
-        raise TypeError(f"{what}: expected a {cls.__name__} struct, got {type(value).__name__}")
+        raise TypeError(f"{what}: expected a struct {cls.__name__}, got {type(value).__name__}")
     if isinstance(value, StructInstance):
         value = value.numpy_value()
     try:

@@ -170,7 +170,10 @@ void pack_object(uint8_t* block, const CompiledKernel& k, const treadle::KernelP
         nb::object id = nb::getattr(o.type(), "_struct_type_id", nb::none());
         if (id.is_none() || nb::cast<uintptr_t>(id) != reinterpret_cast<uintptr_t>(p.type)) {
             std::string got = py_type_name(o);
-            if (!id.is_none()) got = "struct " + got + " (another layout or class)";
+            if (!id.is_none()) {
+                got = "struct " + nb::cast<std::string>(o.type().attr("__name__"));
+                if (got == "struct " + p.type->name) got += " of another layout";
+            }
             type_error(k, p, "expects struct " + p.type->name + ", got " + got);
         }
         for (const treadle::sema::StructField& f : p.type->fields) {

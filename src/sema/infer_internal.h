@@ -153,7 +153,10 @@ struct ProgramBuilder {
                                const Builder& caller, const ast::Span& call_span);
 };
 
-/// Names assigned anywhere in `stmts` (targets of assignments and for loops), in order.
-void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out);
+/// Names assigned anywhere in `stmts` (targets of assignments and for loops), in order. With
+/// `roots`, also the names under assigned fields, components and elements (`s` of `s.v.x = 1`,
+/// `a` of `a[i] = 1`), which such an assignment may re-bind.
+void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out,
+                      std::vector<std::string>* roots = nullptr);
 
 }  // namespace treadle::sema

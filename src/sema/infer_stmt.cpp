@@ -371,8 +371,14 @@ void Builder::stmt(const ast::Stmt& s) {
                 fail(s.span, ErrorKind::Syntax,
                      who() + "an 'else' clause on a loop is not supported in kernels");
             if (s.kind == StmtKind::For && try_unroll(s)) return;
-            std::vector<std::string> names;
-            collect_assigned(s.body, names);
+            std::vector<std::string> names, roots;
+            collect_assigned(s.body, names, &roots);
+            // A component or field assignment re-binds its vector/struct; arrays are written
+            // in place and never re-bound that way.
+            for (const std::string& r : roots) {
+                auto it = m_scope.find(r);
+                if (it != m_scope.end() && !m_fn.type_of(it->second)->is_array()) names.push_back(r);
+            }
             std::map<std::string, VarId> carried;
             for (const std::string& name : names) {
                 auto it = m_scope.find(name);
