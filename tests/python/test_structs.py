@@ -181,6 +181,7 @@ class Outer:
     inner: Inner
     scale: float
     tag: wp.int8
+    default: float  # a C++ keyword: the generated member is renamed
 
 
 @wp.func
@@ -218,7 +219,7 @@ def build_structs(base: Outer, out_v: wp.array(dtype=wp.vec3), out_k: wp.array(d
     out_v[i * 4 + 0] = b.inner.v * b.scale
     out_v[i * 4 + 1] = d.inner.v
     out_v[i * 4 + 2] = e.inner.v * e.scale
-    out_v[i * 4 + 3] = wp.vec3(float(b.tag), float(c.tag), float(twice))
+    out_v[i * 4 + 3] = wp.vec3(float(b.tag), float(c.tag), float(twice) + base.default)
     out_k[i * 3 + 0] = b.inner.k
     out_k[i * 3 + 1] = d.inner.k
     out_k[i * 3 + 2] = e.inner.k
@@ -229,6 +230,7 @@ def test_nested_structs_built_and_changed_in_kernels_and_functions(device):
     base.inner.v = (1.0, 2.0, 3.0)
     base.inner.k = 10
     base.scale = 1.0
+    base.default = 0.25
     n = 5
     out_v = wp.zeros(n * 4, dtype=wp.vec3, device=device)
     out_k = wp.zeros(n * 3, dtype=int, device=device)
@@ -240,7 +242,7 @@ def test_nested_structs_built_and_changed_in_kernels_and_functions(device):
         np.testing.assert_array_equal(v[i, 1], np.array([i, 0.0, 1.0]) * 0.5)
         e_v = np.full(3, -2.0) if i % 2 == 0 else np.array([1.0, 2.0, 3.0])
         np.testing.assert_array_equal(v[i, 2], e_v)
-        np.testing.assert_array_equal(v[i, 3], [0.0, 3.0, 2.0 * i])
+        np.testing.assert_array_equal(v[i, 3], [0.0, 3.0, 2.0 * i + 0.25])
         assert list(k[i]) == [i, i + 1, 10 + sum(range(i))]
     # the host instance is unchanged: struct arguments are passed by value
     assert base.scale == 1.0 and base.inner.v == wp.vec3(1.0, 2.0, 3.0)
@@ -313,6 +315,26 @@ def test_arrays_of_structs_from_instances_and_fills(device):
     assert z.numpy()["mass"].tolist() == [[1.0, 1.0], [1.0, 1.0]]
     with pytest.raises(TypeError, match=re.escape("cannot store a struct Inner in an array of Body")):
         wp.array([Inner()], dtype=Body, device=device)
+
+
+@wp.kernel
+def store_field_at(bodies: wp.array(dtype=Body), offset: int):
+    i = wp.tid()
+    bodies[i + offset].mass = 1.0
+
+
+def test_checked_mode_field_stores(device):
+    old = wp.config.mode
+    wp.config.mode = "checked"
+    try:
+        bodies = wp.zeros(4, dtype=Body, device=device)
+        with pytest.raises(IndexError, match=re.escape(
+                "store_field_at(): index (4,) is out of bounds for an array of shape (4,)")):
+            wp.launch(store_field_at, dim=4, inputs=[bodies, 1], device=device)
+            wp.synchronize()
+        np.testing.assert_array_equal(bodies.numpy()["mass"], [0.0, 1.0, 1.0, 1.0])
+    finally:
+        wp.config.mode = old
 
 
 # --- a struct-of-arrays particle system -------------------------------------------------------
