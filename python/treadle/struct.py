@@ -313,7 +313,8 @@ def struct(c=None, *, module=None):
         for f in fields
     )
     spec = f"struct:{c.__module__}.{c.__qualname__}{{{body}}}"
-    type_id, size, alignment, layout = _treadle.struct_layout(spec)
+    type_id, size, alignment, layout, canonical = _treadle.struct_layout(spec)
+    assert canonical == spec, (canonical, spec)  # array dtypes report the canonical spec
     for f, (name, offset) in zip(fields, layout):
         assert f.name == name
         f.offset = offset

@@ -266,11 +266,12 @@ void export_kernel(nb::module_& m) {
                 throw treadle::Error(treadle::ErrorKind::Type, "invalid struct spec '" + spec + "'");
             std::vector<std::pair<std::string, size_t>> fields;
             for (const auto& f : t->fields) fields.emplace_back(f.name, f.offset);
-            return nb::make_tuple(reinterpret_cast<uintptr_t>(t), t->size, t->align, fields);
+            return nb::make_tuple(reinterpret_cast<uintptr_t>(t), t->size, t->align, fields,
+                                  treadle::sema::type_spec(t));
         },
         nb::arg("spec"),
-        "(type id, size, alignment, [(field, offset)]) of a struct spec: the C layout kernels "
-        "use, and the id launches compare struct arguments against.");
+        "(type id, size, alignment, [(field, offset)], canonical spec) of a struct spec: the C "
+        "layout kernels use, and the id launches compare struct arguments against.");
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"));
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
     m.def("cuda_source", [](nb::tuple descriptor) {

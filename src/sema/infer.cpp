@@ -90,7 +90,7 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
                                            const std::vector<const Type*>& param_types,
                                            const Builder& caller, const ast::Span& call_span) {
     std::string key = fn->key + "(";
-    for (const Type* t : param_types) key += t->name + ",";
+    for (const Type* t : param_types) key += type_spec(t) + ",";  // names may repeat (structs)
     key += ")";
     auto found = specialised.find(key);
     if (found != specialised.end()) return found->second;

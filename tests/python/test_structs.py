@@ -431,3 +431,24 @@ def test_changing_a_struct_changes_the_kernel():
     assert out.numpy()[0] == 2.5
     with pytest.raises(TypeError, match=re.escape("expects struct Cfg, got struct Cfg of another layout")):
         wp.launch(k64, dim=1, inputs=[cfg32(x=1.0), out], device="cpu")
+
+
+CfgA, _ = _kernel_with_struct(float)
+CfgB, _ = _kernel_with_struct(wp.float64)
+
+
+@wp.func
+def get_x(c):
+    return float(c.x)
+
+
+@wp.kernel
+def two_cfgs(a: CfgA, b: CfgB, out: wp.array(dtype=float)):
+    out[0] = get_x(a) + get_x(b) * 10.0
+
+
+def test_functions_specialise_per_struct_layout(device):
+    # two structs named Cfg: get_x is built once for each
+    out = wp.zeros(1, dtype=float, device=device)
+    wp.launch(two_cfgs, dim=1, inputs=[CfgA(x=1.5), CfgB(x=2.0), out], device=device)
+    assert out.numpy()[0] == 21.5
