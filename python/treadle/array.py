@@ -7,9 +7,8 @@ from typing import Any
 import numpy as np
 
 from . import _treadle, types, vec_types
-from .struct import StructInstance, is_struct_type, record_bytes, records, struct_from_spec
-from .struct import struct_type_of_data
 from .context import get_device
+from .struct import struct_type_of_data
 from .types import Float, Int, Scalar, resolve_dtype, scalar_base
 from .vec_types import composite_base
 
@@ -160,11 +159,10 @@ class array(_treadle.Array):
                 self._init_from_cuda_interface(data, cai, dtype, shape, dev, copy)
                 return
         struct_type = struct_type_of_data(data, dtype)
-        if struct_type is not None:
-            arr = records(data, struct_type, shape)
-            alias = not copy and dev.is_cpu and arr is data and arr.flags.writeable
-            raw = arr.view(np.uint8).reshape((*arr.shape, struct_type._size))
-            self._init_from_numpy(raw, dev.alias, not alias, struct_type._spec)
+        if struct_type is not None:  # records seen as bytes (..., size)
+            raw, alias = struct_type._bytes_of(data, shape)
+            self._init_from_numpy(raw, dev.alias, not (alias and not copy and dev.is_cpu),
+                                  struct_type._spec)
             return
         if isinstance(data, scalar_base):
             if dtype is Any:
@@ -299,7 +297,7 @@ class array(_treadle.Array):
             return self._ann_dtype
         name = self._dtype_name
         if name.startswith("struct:"):
-            return struct_from_spec(name)
+            return resolve_dtype(name)
         return vec_types.dtype_from_spec(name)
 
     def _np_layout(self):
@@ -411,7 +409,7 @@ class array(_treadle.Array):
         dt = self.dtype
         if isinstance(dt, type) and issubclass(dt, composite_base):
             return [dt._new(x) for x in self.numpy().reshape((-1, *dt._shape))]
-        if is_struct_type(dt):
+        if getattr(dt, "_struct_type_id", 0):
             return [dt.from_numpy(r) for r in self.numpy().reshape(-1)]
         return self.numpy().reshape(-1).tolist()
 
@@ -465,8 +463,8 @@ class array(_treadle.Array):
         dt = self.dtype
         if isinstance(value, scalar_base):
             value = value.value
-        if is_struct_type(dt):
-            raw = record_bytes(dt, value, "fill_()")
+        if getattr(dt, "_struct_type_id", 0):
+            raw = dt._record_bytes(value, "fill_()")
             self._zero() if not any(raw) else self._fill_bytes(raw)
             return
         try:
@@ -679,7 +677,7 @@ def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=Fals
 
 
 def _infer_value_dtype(value):
-    if isinstance(value, (scalar_base, composite_base, StructInstance)):
+    if isinstance(value, (scalar_base, composite_base)) or getattr(value, "_struct_type_id", 0):
         return type(value)
     if isinstance(value, (builtins.bool, np.bool_)):
         return types.bool

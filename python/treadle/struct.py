@@ -8,6 +8,7 @@ objects, converted on assignment; launches read them field by field.
 """
 
 import builtins
+import inspect
 import numbers
 import operator
 import sys
@@ -37,7 +38,7 @@ class _Field:
     """One field: its name, kind ("scalar", "composite", "array", "struct"), type and
     offset. For arrays, ``type`` is the element type and ``ndim`` the dimensions."""
 
-    __slots__ = ("name", "kind", "type", "ndim", "offset", "elem_spec")
+    __slots__ = ("elem_spec", "kind", "name", "ndim", "offset", "type")
 
     def __init__(self, name, kind, type_, ndim=0):
         self.name, self.kind, self.type, self.ndim = name, kind, type_, ndim
@@ -96,8 +97,8 @@ class StructInstance:
     _spec = ""
     _struct_type_id = 0
     _fields = ()
-    _field_map = {}
-    _defaults = {}
+    _field_map: typing.ClassVar[dict] = {}
+    _defaults: typing.ClassVar[dict] = {}
     _np_dtype = None
     _size = 0
     _alignment = 1
@@ -172,6 +173,18 @@ class StructInstance:
             elif f.kind == "struct":
                 out.__setattr__(f.name, f.type.from_numpy(v))
         return out
+
+    @classmethod
+    def _bytes_of(cls, data, shape):
+        """``data`` as records (see records()) viewed as uint8 of shape (..., size), and
+        whether that view aliases ``data``."""
+        arr = records(data, cls, shape)
+        raw = arr.view(np.uint8).reshape((*arr.shape, cls._size))
+        return raw, arr is data and arr.flags.writeable
+
+    @classmethod
+    def _record_bytes(cls, value, what):
+        return record_bytes(cls, value, what)
 
     def __repr__(self):
         parts = ", ".join(
@@ -282,14 +295,15 @@ def struct_from_spec(spec):
 
 
 def _annotations(c):
-    ann = dict(c.__dict__.get("__annotations__", {}))
+    get = getattr(inspect, "get_annotations", None)  # Python 3.10+: also lazy annotations
+    ann = dict(get(c) if get else c.__dict__.get("__annotations__", {}))
     module = sys.modules.get(c.__module__)
     namespace = dict(vars(module)) if module is not None else {}
     for name, a in ann.items():
         if isinstance(a, str):  # from __future__ import annotations
             try:
-                ann[name] = eval(a, namespace, dict(vars(c)))  # noqa: S307 - the user's own text
-            except Exception as e:
+                ann[name] = eval(a, namespace, dict(vars(c)))  # the user's own annotation text
+            except Exception as e:  # noqa: BLE001 - any failure is reported the same way
                 raise TypeError(
                     f"struct {c.__name__}: cannot evaluate the annotation of '{name}' "
                     f"({a!r}): {e}"
@@ -301,9 +315,10 @@ def struct(c=None, *, module=None):
     """Declares a struct (Warp's ``@wp.struct``): a class whose annotated fields (scalars,
     vectors, matrices, quaternions, transforms, ``wp.array(dtype=...)``, other structs) kernels
     and functions take as parameters, build, read and update."""
+    # `module` is accepted for Warp compatibility: kernels compile one by one, so a struct
+    # belongs to no module.
     if c is None:
         return lambda cls: struct(cls, module=module)
-    del module  # kernels are compiled one by one; the struct belongs to no module
     fields = [_field_of(c.__name__, n, a) for n, a in _annotations(c).items()]
     if not fields:
         raise TypeError(f"struct {c.__name__} has no annotated fields")

@@ -194,7 +194,7 @@ def components_in_loops(n: int, out: wp.array(dtype=wp.vec3)):
     for i in range(n):
         v.x += 1.0
         m[1, 0] = m[1, 0] + 2.0
-    j = int(0)
+    j = 0
     while j < n:
         v[2] = v[2] - 1.0
         j += 1
