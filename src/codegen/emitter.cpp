@@ -403,10 +403,9 @@ void emit_struct(const Type* t, const Backend& backend, Text& out) {
         for (const sema::StructField& f : t->fields)
             out << "static_assert(__builtin_offsetof(" << t->c_name << ", "
                 << sema::field_c_name(f.name) << ") == " << f.offset << ", \"struct layout\");\n";
-        out << "static_assert(sizeof(" << t->c_name << ") == " << t->size
-            << " && alignof(" << t->c_name << ") == " << t->align << ", \"struct layout\");\n";
     }
-    out << "\n";
+    out << "static_assert(sizeof(" << t->c_name << ") == " << t->size << " && alignof("
+        << t->c_name << ") == " << t->align << ", \"struct layout\");\n\n";
 }
 
 void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool checked) {
