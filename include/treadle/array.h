@@ -14,20 +14,26 @@ namespace treadle {
 
 class Buffer;
 
-/// Element type of an array: a scalar, or (later) a vector/matrix of scalars.
+/// Element type of an array: a scalar, a vector/matrix of scalars, or a struct.
 /// `rows == 0` means a plain scalar; a vector of length n has rows = n, cols = 0. A quaternion
-/// is a vector of 4 with kind = 1, a transform (p, q) a vector of 7 with kind = 2.
+/// is a vector of 4 with kind = 1, a transform (p, q) a vector of 7 with kind = 2. A struct
+/// (kind = 3) is `rows` bytes (scalar UInt8) and names its layout with `struct_type`.
 struct DType {
     ScalarType scalar = ScalarType::Float32;
     int rows = 0;
     int cols = 0;
-    uint8_t kind = 0;  // 0 plain, 1 quaternion, 2 transform
+    uint8_t kind = 0;  // 0 plain, 1 quaternion, 2 transform, 3 struct
+    /// Struct elements: the compiler's interned struct type (opaque here, never freed); two
+    /// struct dtypes are equal exactly when these are.
+    const void* struct_type = nullptr;
 
     DType() = default;
     DType(ScalarType s) : scalar(s) {}
     size_t size() const;
+    bool is_struct() const { return kind == 3; }
     bool operator==(const DType& o) const {
-        return scalar == o.scalar && rows == o.rows && cols == o.cols && kind == o.kind;
+        return scalar == o.scalar && rows == o.rows && cols == o.cols && kind == o.kind &&
+               struct_type == o.struct_type;
     }
     bool operator!=(const DType& o) const { return !(*this == o); }
 };

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "treadle/array.h"
@@ -21,7 +22,7 @@ class Stream;
 /// parameter's type when that loses nothing essential (an int to a float parameter, a float
 /// to another float type); a float never silently becomes an integer.
 struct KernelArg {
-    enum class Kind { Int, Float, Bool, Array, Components };
+    enum class Kind { Int, Float, Bool, Array, Components, StructBytes };
     Kind kind = Kind::Int;
     ScalarType type = ScalarType::Int32;  ///< the C++ type the value came from
     int64_t i = 0;
@@ -29,6 +30,8 @@ struct KernelArg {
     const Array* array = nullptr;  ///< not owned; must outlive the launch call
     /// Components of a vector, matrix (row-major), quaternion or transform argument.
     std::vector<double> components;
+    /// StructBytes: the bytes of a struct argument.
+    std::vector<uint8_t> bytes;
 
     KernelArg(bool v) : kind(Kind::Bool), type(ScalarType::Bool), i(v) {}
     KernelArg(int32_t v) : kind(Kind::Int), type(ScalarType::Int32), i(v) {}
@@ -42,6 +45,24 @@ struct KernelArg {
     template <typename T, size_t N>
     KernelArg(const std::array<T, N>& values)
         : kind(Kind::Components), components(values.begin(), values.end()) {}
+
+    /// A @wp.struct argument given as its bytes in C layout: fields in declaration order, each
+    /// aligned to its size (vectors and matrices to their scalar), the size a multiple of the
+    /// largest alignment; `size` must be the struct's size. An array field is a raw 72-byte
+    /// record (data, grad, int32 shape[4], int64 byte strides[4], int32 ndim, padding) that
+    /// nothing checks, so it must point at memory of the launch's device.
+    static KernelArg struct_bytes(const void* data, size_t size) {
+        KernelArg a(false);
+        a.kind = Kind::StructBytes;
+        a.bytes.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+        return a;
+    }
+    /// struct_bytes() of a C++ struct mirroring the @wp.struct (trivially copyable).
+    template <typename T>
+    static KernelArg struct_value(const T& value) {
+        static_assert(std::is_trivially_copyable_v<T>, "struct_value needs plain data");
+        return struct_bytes(&value, sizeof(T));
+    }
 };
 
 /// A compiled kernel, ready to launch on the CPU. Cheap to copy (shared).

@@ -121,6 +121,9 @@ from .quat_types import transformh as transformh
 from .quat_types import transformf as transformf
 from .quat_types import transformd as transformd
 
+# --- structs (struct.py) -------------------------------------------------------------------
+from .struct import struct as struct
+
 # --- devices and runtime -------------------------------------------------------------------
 from .context import Device as Device
 from .context import ScopedDevice as ScopedDevice

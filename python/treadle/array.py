@@ -9,6 +9,7 @@ import numpy as np
 from . import _treadle, types, vec_types
 from . import tape as _tape
 from .context import get_device
+from .struct import struct_type_of_data
 from .types import Float, Int, Scalar, resolve_dtype, scalar_base
 from .vec_types import composite_base
 
@@ -158,6 +159,12 @@ class array(_treadle.Array):
             if cai is not None:
                 self._init_from_cuda_interface(data, cai, dtype, shape, dev, copy)
                 return
+        struct_type = struct_type_of_data(data, dtype)
+        if struct_type is not None:  # records seen as bytes (..., size)
+            raw, alias = struct_type._bytes_of(data, shape)
+            self._init_from_numpy(raw, dev.alias, not (alias and not copy and dev.is_cpu),
+                                  struct_type._spec)
+            return
         if isinstance(data, scalar_base):
             if dtype is Any:
                 dtype = type(data)
@@ -289,7 +296,10 @@ class array(_treadle.Array):
         class such as ``wp.vec3``)."""
         if self._ann_dtype is not None:
             return self._ann_dtype
-        return vec_types.dtype_from_spec(self._dtype_name)
+        name = self._dtype_name
+        if name.startswith("struct:"):
+            return resolve_dtype(name)
+        return vec_types.dtype_from_spec(name)
 
     def _np_layout(self):
         """Shape and byte strides of the numpy view: vector/matrix elements add dimensions."""
@@ -391,6 +401,8 @@ class array(_treadle.Array):
         self._check_real("numpy()")
         if self._size == 0:
             return np.empty(self._np_layout()[0], dtype=self.dtype._np_dtype)
+        if self._dtype_name.startswith("struct:"):  # bytes (..., size) seen as records
+            return self._numpy().view(self.dtype._np_dtype)[..., 0]
         return self._numpy()
 
     def list(self):
@@ -398,6 +410,8 @@ class array(_treadle.Array):
         dt = self.dtype
         if isinstance(dt, type) and issubclass(dt, composite_base):
             return [dt._new(x) for x in self.numpy().reshape((-1, *dt._shape))]
+        if getattr(dt, "_struct_type_id", 0):
+            return [dt.from_numpy(r) for r in self.numpy().reshape(-1)]
         return self.numpy().reshape(-1).tolist()
 
     def __array__(self, dtype=None, copy=None):
@@ -421,6 +435,7 @@ class array(_treadle.Array):
             "version": 3,
             "shape": shape,
             "typestr": self.dtype._np_dtype.str,
+            "descr": self.dtype._np_dtype.descr,
             "data": (self._ptr, False),
             "strides": None if self._is_contiguous else strides,
         }
@@ -449,6 +464,10 @@ class array(_treadle.Array):
         dt = self.dtype
         if isinstance(value, scalar_base):
             value = value.value
+        if getattr(dt, "_struct_type_id", 0):
+            raw = dt._record_bytes(value, "fill_()")
+            self._zero() if not any(raw) else self._fill_bytes(raw)
+            return
         try:
             if issubclass(dt, composite_base) and not isinstance(value, dt):
                 value = dt(*value) if isinstance(value, (list, tuple)) else dt(value)
@@ -661,7 +680,7 @@ def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=Fals
 
 
 def _infer_value_dtype(value):
-    if isinstance(value, (scalar_base, composite_base)):
+    if isinstance(value, (scalar_base, composite_base)) or getattr(value, "_struct_type_id", 0):
         return type(value)
     if isinstance(value, (builtins.bool, np.bool_)):
         return types.bool

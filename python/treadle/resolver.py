@@ -9,6 +9,7 @@ import numpy as np
 
 from . import quat_types, vec_types
 from . import types as wptypes
+from .struct import is_struct_type
 
 _module_handles = {}
 
@@ -59,6 +60,8 @@ def describe(obj):
         return ("type", obj._spec)
     if isinstance(obj, (quat_types.quat_base, quat_types.transform_base)):
         return ("const", type(obj)._spec, tuple(float(x) for x in obj._data.tolist()))
+    if is_struct_type(obj):
+        return ("type", obj._spec)
     if vec_types.is_composite_type(obj):
         return ("type", obj._spec)
     if isinstance(obj, vec_types.composite_base):
@@ -87,6 +90,16 @@ def make_lookup(func):
             except ValueError:  # an empty cell
                 pass
     globals_ = getattr(func, "__globals__", {})
+    annotations = getattr(func, "__annotations__", None) or {}
+
+    def annotated_type(name):
+        # A class named only in the annotations of a function defined inside another function
+        # (a local @wp.struct) is in neither its closure nor its globals.
+        for a in annotations.values():
+            for t in (a, getattr(a, "_ann_dtype", None)):
+                if isinstance(t, type) and t.__name__ == name:
+                    return t
+        return None
 
     annotations = getattr(func, "__annotations__", {})
 
@@ -99,7 +112,8 @@ def make_lookup(func):
             return describe(closure[name])
         if name in globals_:
             return describe(globals_[name])
-        return None
+        t = annotated_type(name)
+        return None if t is None else describe(t)
 
     def lookup_attribute(handle, name):
         module = _module_handles.get(handle) or sys.modules.get(handle[3:])

@@ -248,6 +248,12 @@ def resolve_dtype(dtype):
     Raises TypeError for anything else."""
     if isinstance(dtype, type) and issubclass(dtype, scalar_base) and dtype._spec:
         return dtype
+    if isinstance(dtype, type) and getattr(dtype, "_struct_type_id", 0):
+        return dtype  # a @wp.struct class (struct.py)
+    if isinstance(dtype, str) and dtype.startswith("struct:"):
+        import importlib
+
+        return importlib.import_module(__package__ + ".struct").struct_from_spec(dtype)
     if getattr(dtype, "_wp_scalar_type_", None) is not None and isinstance(dtype, type):
         return dtype  # a vector or matrix class (vec_types.py)
     if isinstance(dtype, str) and dtype.startswith(("vector:", "matrix:", "quat:", "transform:")):
@@ -265,7 +271,8 @@ def resolve_dtype(dtype):
     raise TypeError(
         f"unsupported dtype {_type_name(dtype)}; expected one of "
         + ", ".join(t._spec for t in scalar_types)
-        + " (or Python float, int, bool)"
+        + " (or Python float, int, bool, a vector, matrix, quaternion or transform type, or a "
+        "@wp.struct)"
     )
 
 

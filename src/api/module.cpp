@@ -56,12 +56,15 @@ void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg
         switch (a.kind) {
             case KernelArg::Kind::Array: pack_array(block.data(), k, p, *a.array, k.device); break;
             case KernelArg::Kind::Components:
-                if (p.type->is_scalar() || p.type->is_array())
+                if (p.type->is_scalar() || p.type->is_array() || p.type->is_struct())
                     throw Error(ErrorKind::Type, k.name + "(): argument '" + p.name + "' expects " +
                                                      p.type->name + ", got " +
                                                      std::to_string(a.components.size()) +
                                                      " components");
                 pack_components(block.data(), k, p, a.components);
+                break;
+            case KernelArg::Kind::StructBytes:
+                pack_struct_bytes(block.data(), k, p, a.bytes.data(), a.bytes.size());
                 break;
             case KernelArg::Kind::Bool: pack_int(block.data(), k, p, a.i, true); break;
             case KernelArg::Kind::Int: pack_int(block.data(), k, p, a.i, false); break;

@@ -113,6 +113,80 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
     }
 }
 
+/// The type an annotation in a @wp.struct class body names: float/int/bool, wp.<type>, a name
+/// bound to a type (an earlier struct, an imported type) or wp.array*(dtype=..., ndim=...).
+/// Null when it names none of these.
+const sema::Type* annotation_type(const ast::Expr& e, const std::map<std::string, GlobalValue>& names) {
+    auto treadle_attribute = [&](const ast::Expr& x) {
+        if (x.kind != ExprKind::Attribute || x.args[0]->kind != ExprKind::Name) return false;
+        auto it = names.find(x.args[0]->name);
+        return it != names.end() && it->second.kind == GlobalValue::Kind::Module &&
+               it->second.module == "treadle";
+    };
+    if (e.kind == ExprKind::Name) {
+        if (e.name == "float") return sema::float32_type();
+        if (e.name == "int") return sema::int32_type();
+        if (e.name == "bool") return sema::bool_type();
+        auto it = names.find(e.name);
+        if (it != names.end() && it->second.kind == GlobalValue::Kind::Type) return it->second.type;
+        return nullptr;
+    }
+    if (treadle_attribute(e)) {
+        if (e.name == "int" || e.name == "float") return nullptr;
+        if (const sema::Type* t = sema::type_from_spec(e.name)) return t;
+        return sema::named_math_type(e.name);
+    }
+    if (e.kind != ExprKind::Call || !treadle_attribute(*e.args[0])) return nullptr;
+    const std::string& ctor = e.args[0]->name;
+    int ndim = ctor == "array" ? 1 : ctor.size() == 7 && ctor.compare(0, 5, "array") == 0 &&
+                                             ctor[6] == 'd' ? ctor[5] - '0' : 0;
+    if (ndim < 1 || ndim > 4) return nullptr;
+    const sema::Type* dtype = e.args.size() > 1 ? annotation_type(*e.args[1], names) : nullptr;
+    for (const auto& k : e.keywords) {
+        if (k.name == "dtype") {
+            dtype = annotation_type(*k.value, names);
+        } else if (k.name == "ndim" && k.value->kind == ExprKind::Constant &&
+                   k.value->const_kind == ast::ConstKind::Int && k.value->int_value >= 1 &&
+                   k.value->int_value <= 4) {
+            ndim = (int)k.value->int_value;
+        } else {
+            return nullptr;
+        }
+    }
+    return dtype && dtype->is_element() ? sema::array_type(dtype, ndim) : nullptr;
+}
+
+/// The struct type of a @wp.struct class body (its annotated fields), or an Unsupported value
+/// that says which field could not be read.
+GlobalValue struct_value(const ast::Stmt& cls, const std::string& path,
+                         const std::map<std::string, GlobalValue>& names) {
+    GlobalValue g;
+    g.kind = GlobalValue::Kind::Unsupported;
+    std::vector<std::pair<std::string, const sema::Type*>> fields;
+    for (const auto& s : cls.body) {
+        if (s->kind != ast::StmtKind::AnnAssign || s->targets[0]->kind != ExprKind::Name) continue;
+        const sema::Type* t = annotation_type(*s->annotation, names);
+        if (!t) {
+            g.what = "struct whose field '" + s->targets[0]->name + "' has an unsupported type";
+            return g;
+        }
+        fields.emplace_back(s->targets[0]->name, t);
+    }
+    // The module's name (the file name without folder and extension) qualifies the struct.
+    std::string module = path.substr(path.find_last_of('/') + 1);
+    if (module.size() > 3 && module.compare(module.size() - 3, 3, ".py") == 0)
+        module.resize(module.size() - 3);
+    std::string error;
+    const sema::Type* t = sema::struct_type(module + "." + cls.name, fields, &error);
+    if (!t) {
+        g.what = "struct (" + error + ")";
+        return g;
+    }
+    g.kind = GlobalValue::Kind::Type;
+    g.type = t;
+    return g;
+}
+
 }  // namespace
 
 ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
@@ -196,9 +270,12 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                 break;
             }
             case ast::StmtKind::ClassDef: {
+                bool is_struct = false;
+                for (const auto& d : s->decorators) is_struct |= decorator_kind(*d, m_names) == "struct";
                 GlobalValue g;
                 g.kind = GlobalValue::Kind::Unsupported;
-                g.what = "class";
+                g.what = "class (not decorated with @wp.struct)";
+                if (is_struct) g = struct_value(*s, m_module->source->path, m_names);
                 m_names[s->name] = g;
                 break;
             }

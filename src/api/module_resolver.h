@@ -11,7 +11,8 @@ namespace treadle {
 
 /// Names defined at the top level of a module file: imports of treadle/warp/math, constants
 /// (literals, wp.constant(...), typed scalars such as wp.float64(2.0), arithmetic on earlier
-/// constants), and @wp.func / @wp.kernel definitions.
+/// constants), @wp.func / @wp.kernel definitions and @wp.struct classes (named
+/// "<file stem>.<class>" in their type spec).
 class ModuleResolver : public sema::Resolver {
 public:
     /// Walks `module`'s top-level statements; unsupported globals are reported when a kernel

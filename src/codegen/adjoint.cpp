@@ -43,11 +43,20 @@ using sema::Type;
 
 namespace {
 
-/// A type whose values have a gradient: a float scalar or a vector/matrix/quaternion/transform
-/// of floats.
+/// A type whose values have a gradient: a float scalar, a vector/matrix/quaternion/transform
+/// of floats, or a struct with such a field (at any depth).
 bool has_gradient(const Type* t) {
-    return t && t->is_value() && treadle::is_float(t->scalar);
+    if (!t) return false;
+    if (t->is_struct()) {
+        for (const sema::StructField& f : t->fields)
+            if (has_gradient(f.type)) return true;
+        return false;
+    }
+    return t->is_value() && treadle::is_float(t->scalar);
 }
+
+/// Types that get an adjoint variable (integers too, for the adj_ functions' index slots).
+bool has_adjoint_slot(const Type* t) { return t && (t->is_value() || t->is_struct()); }
 
 /// The callee without template arguments ("vec_fill<3, float>" -> "vec_fill").
 std::string base_callee(const std::string& callee) {
@@ -107,7 +116,7 @@ public:
         m_fe.declarations(depth);
         for (VarId v = 0; v < m_f.vars.size(); ++v) {
             const Type* t = m_f.vars[v].type;
-            if (!t->is_value()) continue;
+            if (!has_adjoint_slot(t)) continue;
             line(depth) << t->c_name << " " << adj(v) << "{};\n";
         }
         for (const auto& [in, id] : m_assign_ids)
@@ -325,6 +334,8 @@ private:
             case InstrKind::Copy:
             case InstrKind::Assign:
             case InstrKind::Construct:
+            case InstrKind::Field:
+            case InstrKind::WithField:
             case InstrKind::Print:
             case InstrKind::Printf:
             case InstrKind::Tid:
@@ -338,6 +349,7 @@ private:
             case InstrKind::Select:
                 return tainted[0];
             case InstrKind::Store:
+            case InstrKind::StoreField:
                 for (size_t i = 0; i + 1 < in.args.size(); ++i)
                     if (tainted[i]) return true;
                 return false;
@@ -356,6 +368,10 @@ private:
 
     // --- reverse ---
     void clear(VarId v, int depth) { line(depth) << adj(v) << " = {};\n"; }
+    /// adj(v) += `gradient` (an expression).
+    void accumulate(VarId v, const std::string& gradient, int depth) {
+        line(depth) << adj(v) << " = wp::add(" << adj(v) << ", " << gradient << ");\n";
+    }
 
     void reverse(const Instr& in, int depth) {
         m_fe.line_directive(in.line);
@@ -389,6 +405,13 @@ private:
                 if (dst_grad) {
                     const Type* t = m_f.type_of(dst);
                     for (size_t k = 0; k < in.args.size(); ++k) {
+                        if (t->is_struct()) {
+                            if (!has_gradient(m_f.type_of(in.args[k]))) continue;
+                            accumulate(in.args[k], adj(dst) + "." +
+                                                       sema::field_c_name(t->fields[k].name),
+                                       depth);
+                            continue;
+                        }
                         std::string part =
                             t->is_matrix() ? ".m[" + std::to_string(k / t->cols) + "][" +
                                                  std::to_string(k % t->cols) + "]"
@@ -402,6 +425,31 @@ private:
             case InstrKind::Call:
                 reverse_call(in, depth, dst_grad);
                 break;
+            case InstrKind::Field:
+                if (dst_grad) {
+                    std::string field = adj(in.args[0]) + "." + sema::field_c_name(in.text);
+                    line(depth) << field << " = wp::add(" << field << ", " << adj(dst) << ");\n";
+                    clear(dst, depth);
+                }
+                break;
+            case InstrKind::WithField:
+                if (dst_grad) {
+                    std::string field = adj(dst) + "." + sema::field_c_name(in.text);
+                    if (has_gradient(m_f.type_of(in.args[1]))) accumulate(in.args[1], field, depth);
+                    line(depth) << field << " = {};\n";
+                    accumulate(in.args[0], adj(dst), depth);
+                    clear(dst, depth);
+                }
+                break;
+            case InstrKind::StoreField: {
+                VarId v = in.args.back();
+                if (has_gradient(m_f.type_of(v)))
+                    line(depth) << "if (auto* g_ = wp::grad_address("
+                                << m_fe.args(in, 0, in.args.size() - 1) << ")) " << adj(v)
+                                << " = wp::add(" << adj(v) << ", g_->" << field_path(in.text).substr(1)
+                                << ");\n";
+                break;
+            }
             case InstrKind::Select:
                 if (dst_grad) {
                     line(depth) << "if (" << var(in.args[0]) << ") " << adj(in.args[1])
@@ -584,6 +632,28 @@ public:
 };
 
 }  // namespace
+
+void emit_struct_gradient_ops(const Type* t, Text& out) {
+    // Declared next to the struct (the global namespace) so templates in native/ find them by
+    // argument-dependent lookup, and brought into wp for the generated wp::add(...) calls.
+    const std::string& c = t->c_name;
+    out << "CUDA_CALLABLE " << c << " add(const " << c << "& a, const " << c << "& b) {\n";
+    out << "    " << c << " r = a;\n";
+    for (const sema::StructField& f : t->fields) {
+        if (f.type->is_array()) continue;
+        std::string m = sema::field_c_name(f.name);
+        out << "    r." << m << " = wp::add(a." << m << ", b." << m << ");\n";
+    }
+    out << "    return r;\n}\n";
+    out << "CUDA_CALLABLE void grad_accumulate(" << c << "* p, const " << c << "& v) {\n";
+    for (const sema::StructField& f : t->fields) {
+        if (f.type->is_array()) continue;
+        std::string m = sema::field_c_name(f.name);
+        out << "    wp::grad_accumulate(&p->" << m << ", v." << m << ");\n";
+    }
+    out << "    (void)p;\n    (void)v;\n}\n";
+    out << "namespace wp {\nusing ::add;\nusing ::grad_accumulate;\n}  // namespace wp\n\n";
+}
 
 void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& out,
                            bool checked) {

@@ -122,6 +122,17 @@ std::string var_name(const ir::Function& f, VarId v) {
 
 std::string FunctionEmitter::var(VarId v) const { return var_name(m_f, v); }
 
+std::string field_path(const std::string& dotted) {
+    std::string path;
+    size_t start = 0;
+    for (;;) {
+        size_t dot = dotted.find('.', start);
+        path += "." + sema::field_c_name(dotted.substr(start, dot - start));
+        if (dot == std::string::npos) return path;
+        start = dot + 1;
+    }
+}
+
 void FunctionEmitter::declarations(int depth) {
     std::vector<bool> is_param(m_f.vars.size(), false);
     for (VarId p : m_f.params) is_param[p] = true;
@@ -204,8 +215,8 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
     bool steered = in.kind == InstrKind::Return || in.kind == InstrKind::Break ||
                    in.kind == InstrKind::Continue || in.kind == InstrKind::Assign;
     if (steered && m_replay && m_replay->intercept(in, depth)) return;
-    bool side_effect = in.kind == InstrKind::Store || in.kind == InstrKind::Print ||
-                       in.kind == InstrKind::Printf;
+    bool side_effect = in.kind == InstrKind::Store || in.kind == InstrKind::StoreField ||
+                       in.kind == InstrKind::Print || in.kind == InstrKind::Printf;
     if (side_effect && m_replay) return;
     if (in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop) return loop(in, depth);
     indent(depth);
@@ -220,6 +231,10 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             break;
         case InstrKind::Construct: {
             const Type* t = m_f.type_of(in.dsts[0]);
+            if (t->is_struct()) {
+                m_out << dst << " = " << t->c_name << "{" << args(in) << "};\n";
+                break;
+            }
             m_out << dst << " = " << t->c_name << "{{";
             if (t->is_matrix()) {
                 for (int r = 0; r < t->rows; ++r) {
@@ -234,6 +249,14 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             m_out << "}};\n";
             break;
         }
+        case InstrKind::Field:
+            m_out << dst << " = " << var(in.args[0]) << "." << sema::field_c_name(in.text)
+                  << ";\n";
+            break;
+        case InstrKind::WithField:
+            m_out << dst << " = " << var(in.args[0]) << "; " << dst << "."
+                  << sema::field_c_name(in.text) << " = " << var(in.args[1]) << ";\n";
+            break;
         case InstrKind::Cast:
             m_out << dst << " = wp::cast<" << m_f.type_of(in.dsts[0])->c_name << ">("
                   << var(in.args[0]) << ");\n";
@@ -292,6 +315,14 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             else
                 m_out << "wp::store(" << args(in) << ");\n";
             break;
+        case InstrKind::StoreField: {
+            std::string path = field_path(in.text);
+            std::string address = m_checked
+                                      ? element_address(in, in.args.size() - 1)
+                                      : "wp::address(" + args(in, 0, in.args.size() - 1) + ")";
+            m_out << "(*" << address << ")" << path << " = " << var(in.args.back()) << ";\n";
+            break;
+        }
         case InstrKind::View: {
             std::string v = var(in.args[0]);
             for (size_t i = 1; i < in.args.size(); ++i)
@@ -383,6 +414,37 @@ std::string kernel_body_header(const ir::Function& k, const Backend& backend,
 
 namespace {
 
+/// Adds the struct types `t` uses (its own, its fields', an array's element type's) to `out`,
+/// each after the structs it contains.
+void collect_structs(const Type* t, std::vector<const Type*>& out) {
+    if (!t) return;
+    if (t->is_array()) return collect_structs(t->dtype, out);
+    if (t->is_tuple()) {
+        for (const Type* e : t->elements) collect_structs(e, out);
+        return;
+    }
+    if (!t->is_struct()) return;
+    for (const Type* seen : out)
+        if (seen == t) return;
+    for (const sema::StructField& f : t->fields) collect_structs(f.type, out);
+    out.push_back(t);
+}
+
+/// The C++ definition of a struct type (layout asserted where the back end can).
+void emit_struct(const Type* t, const Backend& backend, Text& out) {
+    out << "struct " << t->c_name << " {  // " << t->name << "\n";
+    for (const sema::StructField& f : t->fields)
+        out << "    " << f.type->c_name << " " << sema::field_c_name(f.name) << ";\n";
+    out << "};\n";
+    if (backend.layout_asserts()) {
+        for (const sema::StructField& f : t->fields)
+            out << "static_assert(__builtin_offsetof(" << t->c_name << ", "
+                << sema::field_c_name(f.name) << ") == " << f.offset << ", \"struct layout\");\n";
+    }
+    out << "static_assert(sizeof(" << t->c_name << ") == " << t->size << " && alignof("
+        << t->c_name << ") == " << t->align << ", \"struct layout\");\n\n";
+}
+
 /// The parameter block struct (and layout asserts); returns its name.
 std::string emit_params_struct(const ir::Function& k, const Backend& backend, Text& out) {
     std::vector<ParamLayout> layout;
@@ -432,6 +494,15 @@ std::string generate_source(const ir::Program& program, const Backend& backend, 
     out << "// generated by treadle: kernel " << program.kernel->name << " (" << backend.name()
         << ")\n";
     out << backend.prologue() << "\n";
+    std::vector<const Type*> structs;
+    for (const auto& f : program.functions) {
+        for (const ir::Var& v : f->vars) collect_structs(v.type, structs);
+        collect_structs(f->return_type, structs);
+    }
+    for (const Type* t : structs) {
+        emit_struct(t, backend, out);
+        if (adjoint) emit_struct_gradient_ops(t, out);
+    }
     for (const auto& f : program.functions) {
         if (f->is_kernel) continue;
         emit_function(*f, backend, out, checked, nullptr);

@@ -36,6 +36,8 @@ inline std::string adjoint_name(const ir::Function& f) { return "adj_" + f.c_nam
 
 /// A C string literal for `s`.
 std::string c_string(const std::string& s);
+/// ".a.b_" for the field path "a.b" of a StoreField (C++ member names).
+std::string field_path(const std::string& dotted);
 /// The C++ name of variable `v` of `f` ("v12_x"; "v3" when the variable has no user name).
 std::string var_name(const ir::Function& f, ir::VarId v);
 
@@ -79,6 +81,9 @@ std::string kernel_body_header(const ir::Function& k, const Backend& backend,
                                const std::string& params, const std::string& body);
 
 // --- adjoint.cpp ---
+/// wp::add and wp::grad_accumulate for struct `t` (field by field; array fields are kept /
+/// skipped), which adjoint code uses on struct values and gradients.
+void emit_struct_gradient_ops(const sema::Type* t, Text& out);
 /// Prints the replay variant and the adjoint `adj_<c_name>` of user function `f`.
 void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& out,
                            bool checked);

@@ -8,7 +8,10 @@
     X(Copy, "copy")             /* dst = args[0]                                           */ \
     X(Assign, "assign")         /* mutable dst = args[0] (merges after if, loop carries)   */ \
     X(Cast, "cast")             /* dst = (dst type) args[0]                                */ \
-    X(Construct, "construct")   /* dst = vector/matrix of the scalars args (row-major)     */ \
+    X(Construct, "construct")   /* dst = vector/matrix of the scalars args (row-major), or */ \
+                                /*       struct of its fields (all, in order; none: zeroed) */ \
+    X(Field, "field")           /* dst = args[0].<text> (a struct field)                   */ \
+    X(WithField, "with_field")  /* dst = args[0] with field <text> set to args[1]          */ \
     X(Call, "call")             /* dst = wp::<callee>(args...) from the builtin table      */ \
     X(Compare, "compare")       /* dst:bool = args[0] <callee> args[1] (a C operator)      */ \
     X(Logical, "logical")       /* dst:bool = args[0] &&/|| args[1], or !args[0]           */ \
@@ -17,6 +20,7 @@
     X(Tid, "tid")               /* dsts = thread index (1 dst: flat; n dsts: unravelled)  */ \
     X(Load, "load")             /* dst = args[0][args[1..]]                                */ \
     X(Store, "store")           /* args[0][args[1..n-1]] = args[n]                         */ \
+    X(StoreField, "store_field") /* args[0][args[1..n-1]].<text> = args[n]; text: "a.b"    */ \
     X(View, "view")             /* dst = args[0][args[1..]] with fewer indices than ndim   */ \
     X(Shape, "shape")           /* dst:int32 = args[0].shape[value.i]                      */ \
     X(Print, "print")           /* print(args[0])                                          */ \

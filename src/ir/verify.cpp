@@ -46,6 +46,18 @@ struct Verifier {
                 case InstrKind::Construct:
                     if (in.dsts.size() != 1) fail(in, "construct needs one result");
                     break;
+                case InstrKind::Field:
+                    expect_args(in, 1);
+                    if (!in.args.empty() && !f.type_of(in.args[0])->is_struct())
+                        fail(in, "field of a value that is not a struct");
+                    break;
+                case InstrKind::WithField:
+                    expect_args(in, 2);
+                    if (in.dsts.size() != 1 || in.args.empty() ||
+                        f.type_of(in.dsts[0]) != f.type_of(in.args[0]) ||
+                        !f.type_of(in.args[0])->is_struct())
+                        fail(in, "with_field needs a struct result of its operand's type");
+                    break;
                 case InstrKind::Copy:
                 case InstrKind::Cast:
                 case InstrKind::Print:
@@ -68,6 +80,7 @@ struct Verifier {
                 case InstrKind::Load:
                 case InstrKind::View:
                 case InstrKind::Store:
+                case InstrKind::StoreField:
                     if (in.args.empty() || !f.type_of(in.args[0])->is_array())
                         fail(in, "first operand must be an array");
                     break;

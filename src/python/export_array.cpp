@@ -13,6 +13,7 @@
 #include "exports.h"
 #include "runtime/buffer.h"
 #include "runtime/cuda.h"
+#include "runtime/launch.h"
 #include "treadle/array.h"
 #include "treadle/error.h"
 
@@ -38,8 +39,14 @@ int parse_dim(const std::string& text) {
     return n > 0 ? n : -1;
 }
 
-/// A dtype from its spec: "float32", "vector:3:float32" or "matrix:3:3:float32".
+/// A dtype from its spec: "float32", "vector:3:float32", "matrix:3:3:float32", "quat:float32",
+/// "transform:float32" or a struct spec ("struct:module.Name{x=float32;...}").
 DType dtype_from_name(const std::string& name) {
+    if (name.rfind("struct:", 0) == 0) {
+        const treadle::sema::Type* t = treadle::sema::type_from_spec(name);
+        if (!t) throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
+        return treadle::dtype_of_type(t);
+    }
     std::vector<std::string> parts;
     for (size_t begin = 0;;) {
         size_t end = name.find(':', begin);
@@ -72,6 +79,7 @@ DType dtype_from_name(const std::string& name) {
 
 /// The spec of a dtype (inverse of dtype_from_name).
 std::string dtype_name(const DType& t) {
+    if (t.is_struct()) return treadle::sema::type_spec(treadle::type_of_dtype(t));
     const std::string s = treadle::scalar_name(t.scalar);
     if (t.kind == 1) return "quat:" + s;
     if (t.kind == 2) return "transform:" + s;

@@ -196,6 +196,73 @@ bool shares_memory(const treadle::Array& a, std::vector<const void*>& seen) {
     return shared;
 }
 
+/// Packs Python object `o` into the slot of `p` (a scalar, vector-like, array or struct
+/// parameter, or a field of a struct parameter).
+void pack_object(uint8_t* block, const CompiledKernel& k, const treadle::KernelParam& p,
+                 nb::handle o) {
+    if (p.type->is_array()) {
+        if (o.is_none()) {
+            treadle::pack_array(block, k, p, treadle::Array(), k.device);
+            return;
+        }
+        treadle::Array* a = nullptr;
+        if (!nb::try_cast<treadle::Array*>(o, a) || !a)
+            type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+        treadle::pack_array(block, k, p, *a, k.device);
+        return;
+    }
+    if (p.type->is_struct()) {
+        // A treadle struct instance (treadle/struct.py): its class names the interned type.
+        nb::object id = nb::getattr(o.type(), "_struct_type_id", nb::none());
+        if (id.is_none() || nb::cast<uintptr_t>(id) != reinterpret_cast<uintptr_t>(p.type)) {
+            std::string got = py_type_name(o);
+            if (!id.is_none()) {
+                got = "struct " + nb::cast<std::string>(o.type().attr("__name__"));
+                if (got == "struct " + p.type->name) got += " of another layout";
+            }
+            type_error(k, p, "expects struct " + p.type->name + ", got " + got);
+        }
+        for (const treadle::sema::StructField& f : p.type->fields) {
+            treadle::KernelParam field{p.name + "." + f.name, f.type, p.offset + f.offset};
+            pack_object(block, k, field, nb::getattr(o, f.name.c_str()));
+        }
+        return;
+    }
+    if (!p.type->is_scalar()) {
+        std::vector<double> values;
+        flatten_numbers(k, p, o, values, 0);
+        treadle::pack_components(block, k, p, values);
+        return;
+    }
+    PyObject* po = o.ptr();
+    if (PyBool_Check(po)) {
+        treadle::pack_int(block, k, p, po == Py_True, true);
+    } else if (PyLong_Check(po)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(po, &overflow);
+        if (overflow) type_error(k, p, "is an integer too large for " + p.type->name);
+        treadle::pack_int(block, k, p, v, false);
+    } else if (PyFloat_Check(po)) {
+        treadle::pack_float(block, k, p, PyFloat_AS_DOUBLE(po));
+    } else if (p.type->is_float() && PyObject_HasAttrString(po, "__float__")) {
+        double v = PyFloat_AsDouble(po);
+        if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+        treadle::pack_float(block, k, p, v);
+    } else if (PyIndex_Check(po)) {
+        nb::object idx = nb::steal(PyNumber_Index(po));
+        if (!idx.is_valid()) throw nb::python_error();
+        treadle::pack_int(block, k, p, nb::cast<int64_t>(idx), false);
+    } else if (nb::hasattr(o, "value")) {
+        nb::object v = o.attr("value");
+        if (p.type->is_float())
+            treadle::pack_float(block, k, p, nb::cast<double>(v));
+        else
+            treadle::pack_int(block, k, p, nb::cast<int64_t>(v), false);
+    } else {
+        type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+    }
+}
+
 void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t stream,
             bool adjoint, nb::handle adj_args) {
     const CompiledKernel& k = *h.k;
@@ -225,61 +292,23 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
     for (size_t i = 0; i < n; ++i) {
         const treadle::KernelParam& p = k.params[i];
         nb::handle o = args[i];
-        if (p.type->is_array()) {
-            if (o.is_none()) {
-                treadle::pack_array(block, k, p, treadle::Array(), k.device);
-                continue;
-            }
-            treadle::Array* a = nullptr;
-            if (!nb::try_cast<treadle::Array*>(o, a) || !a)
-                type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
-            if (adjoint) {
-                treadle::Array view = has_adj ? with_adjoint(k, p, *a, adj_args[i]) : *a;
-                treadle::pack_array(block, k, p, view, k.device);
-                if (shares_memory(view, seen)) bounds.flags |= treadle::k_launch_aliased_arrays;
-                continue;
-            }
-            treadle::pack_array(block, k, p, *a, k.device);
-            if (!adjoint && (p.access & treadle::passes::k_access_write)) {
-                if (n_written < 16)
-                    written[n_written++] = a;
-                else
-                    more.push_back(a);
-            }
+        treadle::Array* a = nullptr;
+        if (!p.type->is_array() || o.is_none() || !nb::try_cast<treadle::Array*>(o, a) || !a) {
+            pack_object(block, k, p, o);
             continue;
         }
-        if (!p.type->is_scalar() && !p.type->is_array()) {
-            std::vector<double> values;
-            flatten_numbers(k, p, o, values, 0);
-            treadle::pack_components(block, k, p, values);
+        if (adjoint) {
+            treadle::Array view = has_adj ? with_adjoint(k, p, *a, adj_args[i]) : *a;
+            treadle::pack_array(block, k, p, view, k.device);
+            if (shares_memory(view, seen)) bounds.flags |= treadle::k_launch_aliased_arrays;
             continue;
         }
-        PyObject* po = o.ptr();
-        if (PyBool_Check(po)) {
-            treadle::pack_int(block, k, p, po == Py_True, true);
-        } else if (PyLong_Check(po)) {
-            int overflow = 0;
-            long long v = PyLong_AsLongLongAndOverflow(po, &overflow);
-            if (overflow) type_error(k, p, "is an integer too large for " + p.type->name);
-            treadle::pack_int(block, k, p, v, false);
-        } else if (PyFloat_Check(po)) {
-            treadle::pack_float(block, k, p, PyFloat_AS_DOUBLE(po));
-        } else if (p.type->is_float() && PyObject_HasAttrString(po, "__float__")) {
-            double v = PyFloat_AsDouble(po);
-            if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-            treadle::pack_float(block, k, p, v);
-        } else if (p.type->is_scalar() && PyIndex_Check(po)) {
-            nb::object idx = nb::steal(PyNumber_Index(po));
-            if (!idx.is_valid()) throw nb::python_error();
-            treadle::pack_int(block, k, p, nb::cast<int64_t>(idx), false);
-        } else if (nb::hasattr(o, "value") && p.type->is_scalar()) {
-            nb::object v = o.attr("value");
-            if (p.type->is_float())
-                treadle::pack_float(block, k, p, nb::cast<double>(v));
+        treadle::pack_array(block, k, p, *a, k.device);
+        if (p.access & treadle::passes::k_access_write) {
+            if (n_written < 16)
+                written[n_written++] = a;
             else
-                treadle::pack_int(block, k, p, nb::cast<int64_t>(v), false);
-        } else {
-            type_error(k, p, "expects " + p.type->name + ", got " + py_type_name(o));
+                more.push_back(a);
         }
     }
     // Writes are recorded when the launch is issued (for the tape's overwrite check).
@@ -318,6 +347,20 @@ void export_kernel(nb::module_& m) {
         .def_prop_ro("adjoint", [](const KernelHandle& h) { return h.k->adjoint; });
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"),
           nb::arg("adjoint") = false);
+    m.def(
+        "struct_layout",
+        [](const std::string& spec) {
+            const treadle::sema::Type* t = treadle::sema::type_from_spec(spec);
+            if (!t || !t->is_struct())
+                throw treadle::Error(treadle::ErrorKind::Type, "invalid struct spec '" + spec + "'");
+            std::vector<std::pair<std::string, size_t>> fields;
+            for (const auto& f : t->fields) fields.emplace_back(f.name, f.offset);
+            return nb::make_tuple(reinterpret_cast<uintptr_t>(t), t->size, t->align, fields,
+                                  treadle::sema::type_spec(t));
+        },
+        nb::arg("spec"),
+        "(type id, size, alignment, [(field, offset)], canonical spec) of a struct spec: the C "
+        "layout kernels use, and the id launches compare struct arguments against.");
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
     m.def("cuda_source", [](nb::tuple descriptor, bool adjoint) {
         return treadle::generate_cuda_source(*PyResolver::make_function(descriptor), adjoint);

@@ -56,6 +56,30 @@ LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64_t>& di
     return b;
 }
 
+DType dtype_of_type(const sema::Type* t) {
+    DType d(t->scalar);
+    if (t->is_struct()) {
+        d.scalar = ScalarType::UInt8;
+        d.rows = (int)t->size;
+        d.kind = 3;
+        d.struct_type = t;
+        return d;
+    }
+    d.rows = t->is_scalar() ? 0 : t->rows;
+    d.cols = t->is_matrix() ? t->cols : 0;
+    d.kind = t->is_quat() ? 1 : t->is_transform() ? 2 : 0;
+    return d;
+}
+
+const sema::Type* type_of_dtype(const DType& d) {
+    if (d.is_struct()) return static_cast<const sema::Type*>(d.struct_type);
+    if (d.kind == 1) return sema::quat_type(d.scalar);
+    if (d.kind == 2) return sema::transform_type(d.scalar);
+    if (d.rows == 0) return sema::scalar_type(d.scalar);
+    if (d.cols == 0) return sema::vector_type(d.rows, d.scalar);
+    return sema::matrix_type(d.rows, d.cols, d.scalar);
+}
+
 void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,
                 const Device& device) {
     const sema::Type* t = p.type;
@@ -63,21 +87,10 @@ void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, c
     ArrayParam ap{};
     if (!a.is_null()) {
         const sema::Type* want = t->dtype;
-        DType expected(want->scalar);
-        expected.rows = want->is_scalar() ? 0 : want->rows;
-        expected.cols = want->is_matrix() ? want->cols : 0;
-        expected.kind = want->is_quat() ? 1 : want->is_transform() ? 2 : 0;
-        if (a.dtype() != expected) {
-            DType got = a.dtype();
-            std::string got_name = got.kind == 1   ? sema::quat_type(got.scalar)->name
-                                   : got.kind == 2 ? sema::transform_type(got.scalar)->name
-                                   : got.rows == 0 ? scalar_name(got.scalar)
-                                   : got.cols == 0 ? sema::vector_type(got.rows, got.scalar)->name
-                                                   : sema::matrix_type(got.rows, got.cols,
-                                                                       got.scalar)->name;
+        if (a.dtype() != dtype_of_type(want))
             arg_error(ErrorKind::Type, k, p,
-                      "expects an array of " + want->name + ", got an array of " + got_name);
-        }
+                      "expects an array of " + want->name + ", got an array of " +
+                          type_of_dtype(a.dtype())->name);
         if (a.ndim() != t->ndim)
             arg_error(ErrorKind::Type, k, p,
                       "expects a " + std::to_string(t->ndim) + "-D array, got a " +
@@ -149,6 +162,18 @@ void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, d
         case ScalarType::Float32: { float x = (float)v; std::memcpy(dst, &x, 4); break; }
         default: std::memcpy(dst, &v, 8); break;
     }
+}
+
+void pack_struct_bytes(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
+                       const void* data, size_t size) {
+    const sema::Type* t = p.type;
+    if (!t->is_struct())
+        arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got the raw bytes of a struct");
+    if (size != t->size)
+        arg_error(ErrorKind::Type, k, p,
+                  "expects struct " + t->name + " (" + std::to_string(t->size) + " bytes), got " +
+                      std::to_string(size) + " bytes");
+    std::memcpy(block + p.offset, data, size);
 }
 
 namespace {

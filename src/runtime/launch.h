@@ -28,6 +28,11 @@ inline constexpr int32_t k_launch_aliased_arrays = 1;
 /// the bounds; errors name the kernel.
 LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64_t>& dim);
 
+/// The runtime element type of arrays of `t` (a value type or a struct).
+DType dtype_of_type(const sema::Type* t);
+/// The compiler's type of array elements of dtype `d`.
+const sema::Type* type_of_dtype(const DType& d);
+
 /// Writes array `a` into the parameter slot of `p` (checks dtype, ndim and device).
 void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,
                 const Device& device);
@@ -40,6 +45,11 @@ void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, d
 /// element type; the count must match.
 void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
                      const std::vector<double>& values);
+
+/// Writes a struct parameter from its bytes (C layout, `size` must be the struct's size).
+/// Array fields are raw wp::array_t records: nothing checks their dtype or device.
+void pack_struct_bytes(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
+                       const void* data, size_t size);
 
 /// Runs the kernel over `bounds` with the packed parameter block on the CPU thread pool and
 /// returns when every index has run.

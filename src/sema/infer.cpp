@@ -90,7 +90,7 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
                                            const std::vector<const Type*>& param_types,
                                            const Builder& caller, const ast::Span& call_span) {
     std::string key = fn->key + "(";
-    for (const Type* t : param_types) key += t->name + ",";
+    for (const Type* t : param_types) key += type_spec(t) + ",";  // names may repeat (structs)
     key += ")";
     auto found = specialised.find(key);
     if (found != specialised.end()) return found->second;
@@ -136,29 +136,36 @@ std::unique_ptr<ir::Program> build_program(const FunctionSource& kernel) {
 }
 
 namespace {
-void collect_target(const ast::Expr& t, std::vector<std::string>& out) {
+void collect_target(const ast::Expr& t, std::vector<std::string>& out,
+                    std::vector<std::string>* roots) {
     if (t.kind == ast::ExprKind::Name) {
         out.push_back(t.name);
     } else if (t.kind == ast::ExprKind::Tuple || t.kind == ast::ExprKind::List) {
-        for (const auto& e : t.args) collect_target(*e, out);
+        for (const auto& e : t.args) collect_target(*e, out, roots);
+    } else if (roots && (t.kind == ast::ExprKind::Attribute || t.kind == ast::ExprKind::Subscript)) {
+        const ast::Expr* root = &t;
+        while (root->kind == ast::ExprKind::Attribute || root->kind == ast::ExprKind::Subscript)
+            root = root->args[0].get();
+        if (root->kind == ast::ExprKind::Name) roots->push_back(root->name);
     }
 }
 }  // namespace
 
-void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out) {
+void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out,
+                      std::vector<std::string>* roots) {
     for (const auto& s : stmts) {
         switch (s->kind) {
             case ast::StmtKind::Assign:
             case ast::StmtKind::AugAssign:
             case ast::StmtKind::AnnAssign:
             case ast::StmtKind::For:
-                for (const auto& t : s->targets) collect_target(*t, out);
+                for (const auto& t : s->targets) collect_target(*t, out, roots);
                 break;
             default:
                 break;
         }
-        collect_assigned(s->body, out);
-        collect_assigned(s->orelse, out);
+        collect_assigned(s->body, out, roots);
+        collect_assigned(s->orelse, out, roots);
     }
 }
 

@@ -128,6 +128,7 @@ Value Builder::cast(const Type* to, const ast::Expr& e) {
 }
 
 Value Builder::construct(const Type* to, const ast::Expr& e) {
+    if (to->is_struct()) return construct_struct(to, e);
     if (to->is_quat() || to->is_transform()) return construct_rigid(to, e);
     if (!to->is_vector() && !to->is_matrix())
         type_error(e.span, to->name + "(): cannot construct this type in a kernel");
@@ -427,7 +428,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                   (vi.weak && unify_scalars({{at->dtype, false}, vi}) == at->dtype)))
                 type_error(ve.span, name + "(): value of type " + vi.type->name +
                                         " does not match the array's " + at->dtype->name);
-            if (at->dtype->is_bool() || at->dtype->scalar == ScalarType::Int8 ||
+            if (!at->dtype->is_value() || at->dtype->is_bool() ||
+                at->dtype->scalar == ScalarType::Int8 ||
                 at->dtype->scalar == ScalarType::UInt8 || at->dtype->scalar == ScalarType::Int16 ||
                 at->dtype->scalar == ScalarType::UInt16)
                 type_error(e.span, name + "(): arrays of " + at->dtype->name +

@@ -197,6 +197,8 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         if (attr == "ndim") return const_value(int32_type(), true, m_fn.type_of(base.var)->ndim, 0);
         type_error(e.span, who() + "arrays have no attribute '" + attr + "' in kernels");
     }
+    if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_struct())
+        return struct_field(base.var, e);
     if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_transform() &&
         (attr == "p" || attr == "q")) {
         const Type* tt = m_fn.type_of(base.var);
@@ -259,7 +261,7 @@ const Type* Builder::eval_annotation(const ast::Expr& e) {
             }
             for (const auto& k : e.keywords) take(k.name, *k.value);
             if (!dtype) type_error(e.span, who() + "array annotation needs a dtype");
-            if (!dtype->is_value())
+            if (!dtype->is_element())
                 type_error(e.span, who() + "arrays of " + dtype->name + " are not supported");
             return array_type(dtype, ndim);
         }
@@ -597,7 +599,9 @@ Value Builder::eval(const ast::Expr& e) {
             m_block = &ifi.orelse;
             Value b = eval(*e.args[2]);
             std::vector<ArgInfo> infos{arg_info(a, *e.args[1]), arg_info(b, *e.args[2])};
-            const Type* t = unify_scalars(infos);
+            const Type* t = infos[0].type == infos[1].type && !infos[0].weak && !infos[1].weak
+                                ? infos[0].type
+                                : unify_scalars(infos);
             if (!t)
                 type_error(e.span, who() + "the two sides of 'x if c else y' have different types " +
                                        describe_args(infos));

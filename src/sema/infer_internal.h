@@ -95,9 +95,28 @@ public:
     /// vec3(...), mat33(...): construction of vector and matrix values.
     Value construct(const Type* to, const ast::Expr& e);
     Value construct_rigid(const Type* to, const ast::Expr& e);
-    /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of a local vector/matrix `target`.
-    void assign_component(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
+    /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of the vector/matrix `base` (the
+    /// value of target.args[0]), then writes the updated vector back (write_back).
+    void assign_component(const ast::Expr& target, ir::VarId base, const Value& v,
+                          const ast::Expr& value_expr);
     Value emit_tid(int arity, const ast::Expr& e);
+
+    // --- structs (infer_struct.cpp) ---
+    /// `base.name` of a struct value.
+    Value struct_field(ir::VarId base, const ast::Expr& e);
+    /// S(), S(a, b, ...) with every field in order, S(x=..., ...): the others are zero.
+    Value construct_struct(const Type* to, const ast::Expr& e);
+    /// Assigns `v` to field target.name of the struct `base` (the value of target.args[0]):
+    /// in place for an element of an array of structs (a[i].x = v), else by re-binding.
+    void assign_field(const ast::Expr& target, ir::VarId base, const Value& v,
+                      const ast::Expr& value_expr);
+    /// Makes `updated` the new value of the place `place` names: a local is re-bound, a
+    /// field or component is updated in its parent (recursively), an array element stored.
+    void write_back(const ast::Expr& place, ir::VarId updated, const ast::Expr& value_expr);
+    /// `v` as a variable of type `t` for an assignment to `what` ("field 'x' of 'S'"); a type
+    /// error names both types when `v` does not fit (weak literals adopt a scalar `t`).
+    ir::VarId coerce_assigned(const Value& v, const Type* t, const ast::Expr& e,
+                              const std::string& what);
 
     // --- statements (infer_stmt.cpp) ---
     void block(const std::vector<ast::StmtPtr>& stmts);
@@ -139,7 +158,10 @@ struct ProgramBuilder {
                                const Builder& caller, const ast::Span& call_span);
 };
 
-/// Names assigned anywhere in `stmts` (targets of assignments and for loops), in order.
-void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out);
+/// Names assigned anywhere in `stmts` (targets of assignments and for loops), in order. With
+/// `roots`, also the names under assigned fields, components and elements (`s` of `s.v.x = 1`,
+/// `a` of `a[i] = 1`), which such an assignment may re-bind.
+void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out,
+                      std::vector<std::string>* roots = nullptr);
 
 }  // namespace treadle::sema

@@ -72,7 +72,7 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
             if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
                                                   m_fn.type_of(base.var)->is_quat() ||
                                                   m_fn.type_of(base.var)->is_matrix()))
-                return assign_component(target, v, value_expr);
+                return assign_component(target, base.var, v, value_expr);
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(target.span, who() + "only array elements can be assigned by index");
             const Type* at = m_fn.type_of(base.var);
@@ -104,7 +104,9 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
             Value base = eval(*target.args[0]);
             if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
                                                   m_fn.type_of(base.var)->is_quat()))
-                return assign_component(target, v, value_expr);
+                return assign_component(target, base.var, v, value_expr);
+            if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_struct())
+                return assign_field(target, base.var, v, value_expr);
             type_error(target.span, who() + "cannot assign to attribute '" + target.name + "'");
         }
         default:
@@ -112,12 +114,11 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
     }
 }
 
-void Builder::assign_component(const ast::Expr& target, const Value& v,
+void Builder::assign_component(const ast::Expr& target, VarId base, const Value& v,
                                const ast::Expr& value_expr) {
     const ast::Expr& base_expr = *target.args[0];
-    if (base_expr.kind != ast::ExprKind::Name || !m_scope.count(base_expr.name))
+    if (base_expr.kind == ast::ExprKind::Name && !m_scope.count(base_expr.name))
         type_error(target.span, who() + "only components of local variables can be assigned");
-    VarId base = m_scope.at(base_expr.name);
     const Type* t = m_fn.type_of(base);
     int line = target.span.line;
     std::vector<VarId> args{base};
@@ -146,7 +147,7 @@ void Builder::assign_component(const ast::Expr& target, const Value& v,
                                         " to a component of type " + part->name);
     args.push_back(coerce(v, part, value_expr));
     VarId updated = emit_value(InstrKind::Call, line, t, std::move(args), update);
-    bind(base_expr.name, updated, target.span);
+    write_back(base_expr, updated, value_expr);
 }
 
 namespace {
@@ -281,7 +282,8 @@ void Builder::stmt(const ast::Stmt& s) {
             if (target.kind == ast::ExprKind::Subscript &&
                 (s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub)) {
                 Value base = eval(*target.args[0]);
-                if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_array()) {
+                if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_array() &&
+                    m_fn.type_of(base.var)->dtype->is_value()) {
                     // arr[i] += v is an atomic add, as in Warp.
                     const Builtin* b = find_builtin(s.aug_op == ast::BinOpKind::Add
                                                        ? "atomic_add"
@@ -369,8 +371,14 @@ void Builder::stmt(const ast::Stmt& s) {
                 fail(s.span, ErrorKind::Syntax,
                      who() + "an 'else' clause on a loop is not supported in kernels");
             if (s.kind == StmtKind::For && try_unroll(s)) return;
-            std::vector<std::string> names;
-            collect_assigned(s.body, names);
+            std::vector<std::string> names, roots;
+            collect_assigned(s.body, names, &roots);
+            // A component or field assignment re-binds its vector/struct; arrays are written
+            // in place and never re-bound that way.
+            for (const std::string& r : roots) {
+                auto it = m_scope.find(r);
+                if (it != m_scope.end() && !m_fn.type_of(it->second)->is_array()) names.push_back(r);
+            }
             std::map<std::string, VarId> carried;
             for (const std::string& name : names) {
                 auto it = m_scope.find(name);

@@ -5,5 +5,6 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_call.cpp
   src/sema/infer_expr.cpp
   src/sema/infer_stmt.cpp
+  src/sema/infer_struct.cpp
   src/sema/types.cpp
 )

@@ -1,6 +1,7 @@
 // src/sema/types.cpp -- the type interner
 #include "sema/types.h"
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -155,7 +156,7 @@ const Type* named_math_type(const std::string& name) {
 }
 
 const Type* array_type(const Type* dtype, int ndim) {
-    TREADLE_ASSERT(dtype && dtype->is_value() && ndim >= 1 && ndim <= 4);
+    TREADLE_ASSERT(dtype && dtype->is_element() && ndim >= 1 && ndim <= 4);
     Type t;
     t.kind = TypeKind::Array;
     t.dtype = dtype;
@@ -164,7 +165,92 @@ const Type* array_type(const Type* dtype, int ndim) {
     t.c_name = "wp::array_t<" + dtype->c_name + ">";
     t.size = 72;  // layout of wp::array_t in native/treadle/array.h
     t.align = 8;
-    return interner().intern("array:" + dtype->name + ":" + std::to_string(ndim), t);
+    return interner().intern("array:" + type_spec(dtype) + ":" + std::to_string(ndim), t);
+}
+
+namespace {
+
+bool is_identifier(const std::string& s) {
+    if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+    for (char c : s)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_'))
+            return false;
+    return true;
+}
+
+/// 64-bit FNV-1a: a short, stable identity of a struct spec for its C++ name.
+uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/// C++ keywords a Python field name may spell; such fields get a trailing underscore.
+bool is_cpp_keyword(const std::string& s) {
+    static const char* k_words[] = {
+        "alignas", "alignof", "asm", "auto", "bool", "case", "catch", "char", "class", "const",
+        "constexpr", "const_cast", "decltype", "default", "delete", "do", "double",
+        "dynamic_cast", "enum", "explicit", "export", "extern", "float", "friend", "goto",
+        "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "nullptr",
+        "operator", "private", "protected", "public", "register", "reinterpret_cast", "short",
+        "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+        "template", "this", "thread_local", "throw", "typedef", "typeid", "typename", "union",
+        "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "true", "false"};
+    for (const char* w : k_words)
+        if (s == w) return true;
+    return false;
+}
+
+}  // namespace
+
+std::string field_c_name(const std::string& name) {
+    return is_cpp_keyword(name) ? name + "_" : name;
+}
+
+const Type* struct_type(const std::string& qualname,
+                        const std::vector<std::pair<std::string, const Type*>>& fields,
+                        std::string* error) {
+    auto fail = [&](const std::string& why) -> const Type* {
+        if (error) *error = why;
+        return nullptr;
+    };
+    if (qualname.empty() || qualname.find_first_of("{};=") != std::string::npos)
+        return fail("invalid struct name '" + qualname + "'");
+    if (fields.empty()) return fail("struct " + qualname + " has no fields");
+    Type t;
+    t.kind = TypeKind::Struct;
+    size_t dot = qualname.rfind('.');
+    t.name = dot == std::string::npos ? qualname : qualname.substr(dot + 1);
+    t.spec = "struct:" + qualname + "{";
+    size_t offset = 0;
+    for (size_t i = 0; i < fields.size(); ++i) {
+        const auto& [name, ft] = fields[i];
+        if (!is_identifier(name)) return fail("invalid field name '" + name + "'");
+        if (t.field(name)) return fail("duplicate field '" + name + "'");
+        if (!ft || !(ft->is_element() || ft->is_array()))
+            return fail("field '" + name + "' has a type structs cannot hold");
+        offset = (offset + ft->align - 1) / ft->align * ft->align;
+        t.fields.push_back(StructField{name, ft, offset});
+        offset += ft->size;
+        if (ft->align > t.align) t.align = ft->align;
+        t.spec += (i ? ";" : "") + name + "=" + type_spec(ft);
+    }
+    t.spec += "}";
+    t.size = (offset + t.align - 1) / t.align * t.align;
+    std::string short_name;
+    for (char c : t.name)
+        short_name += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+                          ? c
+                          : '_';
+    char hex[17];
+    std::snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fnv1a(t.spec));
+    t.c_name = "struct_" + short_name + "_" + hex;
+    std::string key = t.spec;
+    return interner().intern(key, std::move(t));
 }
 
 const Type* tuple_type(const std::vector<const Type*>& elements) {
@@ -182,7 +268,38 @@ const Type* tuple_type(const std::vector<const Type*>& elements) {
     return interner().intern(key, t);
 }
 
+namespace {
+
+/// "struct:<qualname>{f=spec;g=spec}": splits the fields at the top brace level.
+const Type* struct_from_spec(const std::string& spec) {
+    size_t open = spec.find('{');
+    if (open == std::string::npos || spec.back() != '}') return nullptr;
+    std::string qualname = spec.substr(7, open - 7);
+    std::vector<std::pair<std::string, const Type*>> fields;
+    std::string body = spec.substr(open + 1, spec.size() - open - 2);
+    int depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= body.size(); ++i) {
+        char c = i < body.size() ? body[i] : ';';
+        if (c == '{') ++depth;
+        if (c == '}' && --depth < 0) return nullptr;
+        if (c != ';' || depth != 0) continue;
+        std::string item = body.substr(start, i - start);
+        start = i + 1;
+        size_t eq = item.find('=');
+        if (eq == std::string::npos) return nullptr;
+        const Type* ft = type_from_spec(item.substr(eq + 1));
+        if (!ft) return nullptr;
+        fields.emplace_back(item.substr(0, eq), ft);
+    }
+    if (depth != 0) return nullptr;
+    return struct_type(qualname, fields);
+}
+
+}  // namespace
+
 const Type* type_from_spec(const std::string& spec) {
+    if (spec.rfind("struct:", 0) == 0) return struct_from_spec(spec);
     if (spec == "int") return int32_type();
     if (spec == "float") return float32_type();
     if (auto s = scalar_from_name(spec)) return scalar_type(*s);
@@ -224,7 +341,7 @@ const Type* type_from_spec(const std::string& spec) {
         size_t colon = spec.rfind(':');
         if (colon <= 6) return nullptr;
         const Type* dtype = type_from_spec(spec.substr(6, colon - 6));
-        if (!dtype || !dtype->is_value()) return nullptr;
+        if (!dtype || !dtype->is_element()) return nullptr;
         std::string nd = spec.substr(colon + 1);
         if (nd.size() != 1 || nd[0] < '1' || nd[0] > '4') return nullptr;
         return array_type(dtype, nd[0] - '0');
@@ -242,6 +359,7 @@ std::string type_spec(const Type* t) {
     if (t->is_quat()) return std::string("quat:") + scalar_name(t->scalar);
     if (t->is_transform()) return std::string("transform:") + scalar_name(t->scalar);
     if (t->is_array()) return "array:" + type_spec(t->dtype) + ":" + std::to_string(t->ndim);
+    if (t->is_struct()) return t->spec;
     return t->name;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "treadle/dtype.h"
@@ -17,7 +18,17 @@ enum class TypeKind {
     Quat,       ///< quaternion (x, y, z, w): wp::quat_t<T>; rows = 4
     Transform,  ///< rigid transform (p: vec3, q: quat): wp::transform_t<T>; rows = 7
     Array,   ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>
+    Struct,  ///< a @wp.struct: named fields with C layout, passed and stored by value
     Tuple,   ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
+};
+
+struct Type;
+
+/// One field of a struct type: its name, type and byte offset (C layout rules).
+struct StructField {
+    std::string name;
+    const Type* type = nullptr;
+    size_t offset = 0;
 };
 
 /// One type. Instances are interned by the factory functions below and never freed, so two
@@ -30,6 +41,8 @@ struct Type {
     const Type* dtype = nullptr;              ///< Array element type
     int ndim = 0;                             ///< Array dimensions (1..4)
     std::vector<const Type*> elements;        ///< Tuple members
+    std::vector<StructField> fields;          ///< Struct fields, in declaration order
+    std::string spec;                         ///< Struct: the full spec (name and fields)
     std::string name;                         ///< Warp-style name for messages: "float32",
                                               ///< "array(dtype=float32, ndim=2)"
     std::string c_name;                       ///< C++ spelling in generated code
@@ -45,6 +58,15 @@ struct Type {
     bool is_matrix() const { return kind == TypeKind::Matrix; }
     bool is_quat() const { return kind == TypeKind::Quat; }
     bool is_transform() const { return kind == TypeKind::Transform; }
+    bool is_struct() const { return kind == TypeKind::Struct; }
+    /// What an array can hold: a value type or a struct.
+    bool is_element() const { return is_value() || is_struct(); }
+    /// The field `name` of a struct, or null.
+    const StructField* field(const std::string& name) const {
+        for (const StructField& f : fields)
+            if (f.name == name) return &f;
+        return nullptr;
+    }
     /// A value type (scalar, vector, matrix, quaternion, transform): what arrays can hold and
     /// kernels can compute.
     bool is_value() const {
@@ -64,7 +86,16 @@ const Type* tuple_type(const std::vector<const Type*>& elements);
 const Type* vector_type(int length, ScalarType scalar);
 const Type* matrix_type(int rows, int cols, ScalarType scalar);
 const Type* quat_type(ScalarType scalar);
+/// A struct named `qualname` (the Python class's module and qualified name) with `fields`
+/// (value types, arrays and structs) laid out by C rules. Interned by its spec, so two classes
+/// with the same name and fields are one type. Returns null (and sets `error`) for an invalid
+/// name, field name or field type, or for duplicate or no fields.
+const Type* struct_type(const std::string& qualname,
+                        const std::vector<std::pair<std::string, const Type*>>& fields,
+                        std::string* error = nullptr);
 const Type* transform_type(ScalarType scalar);
+/// The C++ member name of a struct field (`name`, or `name_` for a C++ keyword).
+std::string field_c_name(const std::string& name);
 /// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f", ...;
 /// nullptr for other names.
 const Type* named_math_type(const std::string& name);
@@ -75,10 +106,11 @@ inline const Type* int64_type() { return scalar_type(ScalarType::Int64); }
 inline const Type* float32_type() { return scalar_type(ScalarType::Float32); }
 
 /// Parses a type spec as the front ends write it: "float32", "int", "vector:3:float32",
-/// "matrix:3:3:float64", "array:float32:2", "array:vector:3:float32:1".
-/// Returns nullptr for an unknown spec.
+/// "matrix:3:3:float64", "array:float32:2", "array:vector:3:float32:1",
+/// "struct:module.Name{x=float32;v=vector:3:float32;a=array:float32:1}" (fields in order;
+/// a field spec may itself be a struct spec). Returns nullptr for an unknown spec.
 const Type* type_from_spec(const std::string& spec);
-/// The inverse of type_from_spec for scalars and arrays.
+/// The inverse of type_from_spec.
 std::string type_spec(const Type* t);
 
 }  // namespace treadle::sema

@@ -338,3 +338,65 @@ def test_nested_tapes_are_refused():
         with pytest.raises(RuntimeError, match="already recording"):
             with wp.Tape():
                 pass
+
+
+@wp.struct
+class Spring:
+    k: wp.float64
+    rest: wp.float64
+    ends: wp.vec2i
+
+
+@wp.struct
+class Body:
+    x: wp.vec3d
+    m: wp.float64
+
+
+@wp.kernel
+def struct_energy(springs: wp.array(dtype=Spring), bodies: wp.array(dtype=Body), out: F64):
+    i = wp.tid()
+    s = springs[i]
+    a = bodies[s.ends[0]]
+    b = bodies[s.ends[1]]
+    d = wp.length(a.x - b.x) - s.rest
+    local = Body()
+    local.m = a.m * b.m
+    local.x = a.x
+    out[i] = 0.5 * s.k * d * d * local.m + local.x[1]
+
+
+def test_struct_fields_carry_gradients(device):
+    rng = np.random.default_rng(5)
+    sp = np.zeros(3, dtype=Spring.numpy_dtype())
+    sp["k"], sp["rest"] = [1.0, 2.0, 0.5], [0.5, 1.0, 0.2]
+    sp["ends"] = [[0, 1], [1, 2], [2, 0]]
+    bd = np.zeros(3, dtype=Body.numpy_dtype())
+    bd["x"], bd["m"] = rng.standard_normal((3, 3)), [1.0, 2.0, 3.0]
+    w = rng.standard_normal(3)
+
+    def objective(sp_np, bd_np):
+        s = wp.array(sp_np, dtype=Spring, device=device)
+        b = wp.array(bd_np, dtype=Body, device=device)
+        out = wp.zeros(3, dtype=wp.float64, device=device)
+        wp.launch(struct_energy, 3, inputs=[s, b, out], device=device)
+        return float(np.sum(out.numpy() * w))
+
+    springs = wp.array(sp, dtype=Spring, device=device, requires_grad=True)
+    bodies = wp.array(bd, dtype=Body, device=device, requires_grad=True)
+    out = wp.zeros(3, dtype=wp.float64, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(struct_energy, 3, inputs=[springs, bodies, out], device=device)
+    tape.backward(grads={out: wp.array(w, dtype=wp.float64, device=device)})
+    gs, gb = springs.grad.numpy(), bodies.grad.numpy()
+    for field, rec, grad, which in (("k", sp, gs, 0), ("rest", sp, gs, 0), ("x", bd, gb, 1),
+                                    ("m", bd, gb, 1)):
+        for idx in np.ndindex(rec[field].shape):
+            hi, lo = rec.copy(), rec.copy()
+            hi[field][idx] += 1e-6
+            lo[field][idx] -= 1e-6
+            args_hi = (hi, bd) if which == 0 else (sp, hi)
+            args_lo = (lo, bd) if which == 0 else (sp, lo)
+            fd = (objective(*args_hi) - objective(*args_lo)) / 2e-6
+            assert grad[field][idx] == pytest.approx(fd, rel=1e-5, abs=1e-7), (field, idx)

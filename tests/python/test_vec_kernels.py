@@ -185,3 +185,23 @@ def test_where_identity_and_matrix_builders(device):
     for i, v in enumerate(xs):
         r = np.array([[1, 2, 3], [4, 5, 6], [v, v, v]])
         np.testing.assert_allclose(mout.numpy()[i], r + r.T * 10 + np.eye(3) * 100, rtol=1e-6)
+
+
+@wp.kernel
+def components_in_loops(n: int, out: wp.array(dtype=wp.vec3)):
+    v = wp.vec3()
+    m = wp.mat22()
+    for i in range(n):
+        v.x += 1.0
+        m[1, 0] = m[1, 0] + 2.0
+    j = 0
+    while j < n:
+        v[2] = v[2] - 1.0
+        j += 1
+    out[0] = wp.vec3(v.x, m[1, 0], v.z)
+
+
+def test_components_assigned_in_dynamic_loops(device):
+    out = wp.zeros(1, dtype=wp.vec3, device=device)
+    wp.launch(components_in_loops, dim=1, inputs=[5, out], device=device)
+    np.testing.assert_array_equal(out.numpy()[0], [5.0, 10.0, -5.0])

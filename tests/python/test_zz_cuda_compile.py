@@ -20,6 +20,7 @@ MODULES = [
     "test_quat_kernels",
     "test_unroll",
     "test_grad",
+    "test_structs",
     "treadle.examples.heat_diffusion",
 ]
 

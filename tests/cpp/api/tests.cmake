@@ -1,1 +1,4 @@
-list(APPEND TREADLE_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_module_api.cpp)
+list(APPEND TREADLE_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/test_module_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_module_structs.cpp
+)

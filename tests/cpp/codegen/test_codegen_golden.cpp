@@ -48,6 +48,7 @@ void check_golden(const std::string& file, const std::string& kernel) {
 
 TEST(CodegenGolden, Saxpy) { check_golden("saxpy", "saxpy"); }
 TEST(CodegenGolden, ControlFlow) { check_golden("control_flow", "control_flow"); }
+TEST(CodegenGolden, Structs) { check_golden("structs", "structs"); }
 
 TEST(CodegenGolden, Deterministic) {
     EXPECT_EQ(generate("control_flow", "control_flow"), generate("control_flow", "control_flow"));

@@ -1,0 +1,445 @@
+"""@wp.struct: user-defined structs as host objects, numpy records and kernel type specs.
+
+A struct class made by ``@wp.struct`` has a type spec naming its module, qualified name and
+fields (``"struct:mod.Particle{pos=vector:3:float32;mass=float32}"``); the C++ compiler lays it
+out by C rules and reports the layout back (``_treadle.struct_layout``), so the numpy dtype here
+and the struct in generated code always agree. Instances hold their field values as Python
+objects, converted on assignment; launches read them field by field.
+"""
+
+import builtins
+import inspect
+import numbers
+import operator
+import sys
+import typing
+
+import numpy as np
+
+from . import _treadle, types
+from .types import scalar_base
+from .vec_types import composite_base
+
+_by_spec = {}
+"""The struct class of each spec (the latest one defined with it)."""
+
+_ARRAY_T_DTYPE = np.dtype(
+    {
+        "names": ["data", "grad", "shape", "strides", "ndim"],
+        "formats": ["<u8", "<u8", ("<i4", (4,)), ("<i8", (4,)), "<i4"],
+        "offsets": [0, 8, 16, 32, 64],
+        "itemsize": 72,
+    }
+)
+"""wp::array_t<T> (native/treadle/array.h) as a numpy record: an array field of a struct."""
+
+
+class _Field:
+    """One field: its name, kind ("scalar", "composite", "array", "struct"), type and
+    offset. For arrays, ``type`` is the element type and ``ndim`` the dimensions."""
+
+    __slots__ = ("elem_spec", "kind", "name", "ndim", "offset", "type")
+
+    def __init__(self, name, kind, type_, ndim=0):
+        self.name, self.kind, self.type, self.ndim = name, kind, type_, ndim
+        self.offset = 0
+        self.elem_spec = types.type_to_spec(type_)
+
+
+def _field_of(owner, name, annotation):
+    """The _Field for an annotation of class ``owner``; TypeError for unsupported types."""
+    from .array import array
+
+    if isinstance(annotation, array):
+        if not annotation._is_annotation:
+            raise TypeError(f"struct {owner}: field '{name}' is annotated with an array value")
+        dtype = annotation._ann_dtype
+        if not (is_struct_type(dtype) or isinstance(dtype, type)):
+            raise TypeError(f"struct {owner}: field '{name}' needs a concrete array dtype")
+        return _Field(name, "array", types.resolve_dtype(dtype), annotation._ann_ndim)
+    if is_struct_type(annotation):
+        return _Field(name, "struct", annotation)
+    if isinstance(annotation, type) and issubclass(annotation, composite_base) and annotation._spec:
+        return _Field(name, "composite", annotation)
+    try:
+        scalar = types.resolve_dtype(annotation)
+    except TypeError:
+        scalar = None
+    if scalar is None or not issubclass(scalar, scalar_base):
+        raise TypeError(
+            f"struct {owner}: field '{name}' has an unsupported type "
+            f"{getattr(annotation, '__name__', repr(annotation))} (expected a scalar, vector, "
+            "matrix, quaternion or transform type, wp.array(dtype=...) or a @wp.struct)"
+        )
+    return _Field(name, "scalar", scalar)
+
+
+def _numpy_format(f):
+    if f.kind == "scalar":
+        return f.type._np_dtype
+    if f.kind == "composite":
+        return (f.type._np_dtype, f.type._shape)
+    if f.kind == "array":
+        return _ARRAY_T_DTYPE
+    return f.type._np_dtype
+
+
+def _type_text(t):
+    return getattr(t, "__name__", None) or getattr(t, "_spec", None) or repr(t)
+
+
+class StructInstance:
+    """Base of the classes ``@wp.struct`` makes. ``S()`` has every field zero (arrays None,
+    nested structs their own zero instance) or its class-level default; ``S(x=1.0, ...)`` sets
+    fields by name. Assigning a field converts the value to the field's type or raises
+    TypeError."""
+
+    _spec = ""
+    _struct_type_id = 0
+    _fields = ()
+    _field_map: typing.ClassVar[dict] = {}
+    _defaults: typing.ClassVar[dict] = {}
+    _np_dtype = None
+    _size = 0
+    _alignment = 1
+    _shape = ()
+
+    def __init__(self, **kwargs):
+        cls = type(self)
+        if not cls._spec:
+            raise TypeError("StructInstance is the base of @wp.struct classes, not a struct")
+        for f in cls._fields:
+            if f.name in cls._defaults:
+                value = cls._defaults[f.name]
+                if f.kind == "composite":
+                    value = f.type._new(np.array(value._data))
+                object.__setattr__(self, f.name, value)
+            else:
+                object.__setattr__(self, f.name, _zero(f))
+        for name, value in kwargs.items():
+            setattr(self, name, value)
+
+    def __setattr__(self, name, value):
+        f = type(self)._field_map.get(name)
+        if f is None:
+            raise AttributeError(f"struct {type(self).__name__} has no field '{name}'")
+        object.__setattr__(self, name, _convert(type(self), f, value))
+
+    # --- numpy --------------------------------------------------------------------------------
+
+    @classmethod
+    def numpy_dtype(cls):
+        """The numpy structured dtype of one struct, with the C layout kernels use (field
+        offsets, padding and size); array fields are wp::array_t records."""
+        return cls._np_dtype
+
+    def numpy_value(self):
+        """The value of this struct as a numpy record (a tuple, nested for nested structs):
+        ``np.array(s.numpy_value(), dtype=S.numpy_dtype())``."""
+        out = []
+        for f in type(self)._fields:
+            v = object.__getattribute__(self, f.name)
+            if f.kind == "scalar":
+                out.append(v)
+            elif f.kind == "composite":
+                out.append(np.array(v._data))
+            elif f.kind == "struct":
+                out.append(v.numpy_value())
+            else:
+                out.append(_array_record(v, f.ndim))
+        return tuple(out)
+
+    @classmethod
+    def from_numpy(cls, record):
+        """A new instance from a numpy record of ``numpy_dtype()`` (an element of a structured
+        array) or a tuple in field order. Array fields become None: a record holds only the
+        address of an array, not the array."""
+        if isinstance(record, np.ndarray) and record.shape == ():
+            record = record[()]
+        if isinstance(record, tuple):
+            record = np.array(record, dtype=cls._np_dtype)[()]
+        if not isinstance(record, np.void) or record.dtype.names != cls._np_dtype.names:
+            raise TypeError(
+                f"{cls.__name__}.from_numpy(): expected a record of {cls.__name__}.numpy_dtype(), "
+                f"got {type(record).__name__}"
+            )
+        out = cls()
+        for f in cls._fields:
+            v = record[f.name]
+            if f.kind == "scalar":
+                out.__setattr__(f.name, v.item() if isinstance(v, np.generic) else v)
+            elif f.kind == "composite":
+                out.__setattr__(f.name, f.type._new(np.asarray(v)))
+            elif f.kind == "struct":
+                out.__setattr__(f.name, f.type.from_numpy(v))
+        return out
+
+    @classmethod
+    def _bytes_of(cls, data, shape):
+        """``data`` as records (see records()) viewed as uint8 of shape (..., size), and
+        whether that view aliases ``data``."""
+        arr = records(data, cls, shape)
+        raw = arr.view(np.uint8).reshape((*arr.shape, cls._size))
+        return raw, arr is data and arr.flags.writeable
+
+    @classmethod
+    def _record_bytes(cls, value, what):
+        return record_bytes(cls, value, what)
+
+    def __repr__(self):
+        parts = ", ".join(
+            f"{f.name}={object.__getattribute__(self, f.name)!r}" for f in type(self)._fields
+        )
+        return f"{type(self).__name__}({parts})"
+
+
+def _zero(f):
+    if f.kind == "scalar":
+        return f.type._convert(0)
+    if f.kind == "composite":
+        return f.type._new(np.zeros(f.type._shape, dtype=f.type._np_dtype))
+    if f.kind == "struct":
+        return f.type()
+    return None
+
+
+def _array_record(a, ndim):
+    if a is None:
+        return (0, 0, [0] * 4, [0] * 4, ndim)
+    grad = a.grad
+    shape = list(a.shape) + [0] * (4 - a.ndim)
+    strides = list(a.strides) + [0] * (4 - a.ndim)
+    return (a.ptr or 0, grad.ptr if grad is not None else 0, shape, strides, a.ndim)
+
+
+def _convert(cls, f, value):
+    """``value`` converted for field ``f`` of struct class ``cls``; TypeError when it does not
+    fit."""
+    where = f"{cls.__name__}.{f.name}"
+    if f.kind == "scalar":
+        t = f.type
+        if isinstance(value, scalar_base):
+            value = value.value
+        elif isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
+            value = value.item()
+        if t is types.bool:
+            ok = isinstance(value, (builtins.bool, builtins.int))
+        elif issubclass(t, types.int_base):
+            ok = isinstance(value, numbers.Integral)
+            value = operator.index(value) if ok else value
+        else:
+            ok = isinstance(value, numbers.Real)
+        if not ok:
+            raise TypeError(f"{where}: expected {t._spec}, got {type(value).__name__}")
+        return t._convert(value)
+    if f.kind == "composite":
+        t = f.type
+        if isinstance(value, composite_base) and value._shape != t._shape:
+            raise TypeError(f"{where}: expected {t.__name__}, got {type(value).__name__}")
+        if isinstance(value, (composite_base, list, tuple, np.ndarray)):
+            try:
+                data = np.asarray(value, dtype=object).reshape(-1).tolist()
+                if len(data) == np.prod(t._shape):
+                    return t._new(t._convert_values(data).reshape(t._shape))
+            except (TypeError, ValueError, OverflowError):
+                pass
+        raise TypeError(
+            f"{where}: expected {t.__name__} ({int(np.prod(t._shape))} components), got "
+            f"{_value_text(value)}"
+        )
+    if f.kind == "array":
+        from .array import array
+
+        if value is None:
+            return None
+        if (
+            isinstance(value, array)
+            and not value._is_null
+            and value._dtype_name == f.elem_spec
+            and value.ndim == f.ndim
+        ):
+            return value
+        got = _value_text(value)
+        if isinstance(value, array) and not value._is_null:
+            got = f"a {value.ndim}-D array of {_type_text(value.dtype)}"
+        raise TypeError(
+            f"{where}: expected a {f.ndim}-D array of {_type_text(f.type)} (or None), got {got}"
+        )
+    if isinstance(value, StructInstance) and type(value)._struct_type_id == f.type._struct_type_id:
+        return value
+    raise TypeError(f"{where}: expected a struct {f.type.__name__}, got {_value_text(value)}")
+
+
+def _value_text(value):
+    if isinstance(value, (list, tuple)):
+        return f"{type(value).__name__} of length {len(value)}"
+    return type(value).__name__
+
+
+def is_struct_type(t):
+    """True for a class made by @wp.struct."""
+    return isinstance(t, type) and issubclass(t, StructInstance) and builtins.bool(t._spec)
+
+
+def is_struct(x):
+    """True for an instance of a @wp.struct class."""
+    return isinstance(x, StructInstance)
+
+
+def struct_from_spec(spec):
+    """The struct class of a spec (the latest defined with it); TypeError when there is none."""
+    cls = _by_spec.get(spec)
+    if cls is None:
+        raise TypeError(f"no @wp.struct class has the layout {spec!r}")
+    return cls
+
+
+def _annotations(c):
+    get = getattr(inspect, "get_annotations", None)  # Python 3.10+: also lazy annotations
+    ann = dict(get(c) if get else c.__dict__.get("__annotations__", {}))
+    module = sys.modules.get(c.__module__)
+    namespace = dict(vars(module)) if module is not None else {}
+    for name, a in ann.items():
+        if isinstance(a, str):  # from __future__ import annotations
+            try:
+                ann[name] = eval(a, namespace, dict(vars(c)))  # the user's own annotation text
+            except Exception as e:  # noqa: BLE001 - any failure is reported the same way
+                raise TypeError(
+                    f"struct {c.__name__}: cannot evaluate the annotation of '{name}' "
+                    f"({a!r}): {e}"
+                ) from None
+    return ann
+
+
+def struct(c=None, *, module=None):
+    """Declares a struct (Warp's ``@wp.struct``): a class whose annotated fields (scalars,
+    vectors, matrices, quaternions, transforms, ``wp.array(dtype=...)``, other structs) kernels
+    and functions take as parameters, build, read and update."""
+    # `module` is accepted for Warp compatibility: kernels compile one by one, so a struct
+    # belongs to no module.
+    if c is None:
+        return lambda cls: struct(cls, module=module)
+    fields = [_field_of(c.__name__, n, a) for n, a in _annotations(c).items()]
+    if not fields:
+        raise TypeError(f"struct {c.__name__} has no annotated fields")
+    body = ";".join(
+        f"{f.name}="
+        + (f"array:{f.elem_spec}:{f.ndim}" if f.kind == "array" else f.elem_spec)
+        for f in fields
+    )
+    spec = f"struct:{c.__module__}.{c.__qualname__}{{{body}}}"
+    type_id, size, alignment, layout, canonical = _treadle.struct_layout(spec)
+    assert canonical == spec, (canonical, spec)  # array dtypes report the canonical spec
+    for f, (name, offset) in zip(fields, layout):
+        assert f.name == name
+        f.offset = offset
+    np_dtype = np.dtype(
+        {
+            "names": [f.name for f in fields],
+            "formats": [_numpy_format(f) for f in fields],
+            "offsets": [f.offset for f in fields],
+            "itemsize": size,
+        }
+    )
+    ns = {
+        "__module__": c.__module__,
+        "__qualname__": c.__qualname__,
+        "__doc__": c.__doc__,
+        "_spec": spec,
+        "_struct_type_id": type_id,
+        "_fields": tuple(fields),
+        "_field_map": {f.name: f for f in fields},
+        "_np_dtype": np_dtype,
+        "_size": size,
+        "_alignment": alignment,
+    }
+    cls = type(c.__name__, (StructInstance,), ns)
+    defaults = {}
+    for f in fields:
+        if f.name in c.__dict__:
+            defaults[f.name] = _convert(cls, f, c.__dict__[f.name])
+    cls._defaults = defaults
+    _by_spec[spec] = cls
+    return cls
+
+
+# --- arrays of structs (used by array.py) ------------------------------------------------------
+
+
+def struct_type_of_data(data, dtype):
+    """The struct class an array of ``data`` holds: ``dtype`` when it is one, else that of
+    struct instances in ``data`` when no dtype is given; None for other arrays."""
+    if is_struct_type(dtype):
+        return dtype
+    if isinstance(dtype, str) and dtype.startswith("struct:"):
+        return struct_from_spec(dtype)
+    if dtype is not None and dtype is not typing.Any:
+        return None
+    first = data
+    while isinstance(first, (list, tuple)) and len(first) and not isinstance(first, StructInstance):
+        first = first[0]
+    return type(first) if isinstance(first, StructInstance) else None
+
+
+def _record_values(x):
+    if isinstance(x, StructInstance):
+        return x.numpy_value()
+    if isinstance(x, list):
+        return [_record_values(y) for y in x]
+    return x  # a tuple is a record already
+
+
+def records(data, cls, shape=None):
+    """``data`` (a structured numpy array, struct instances, records, or nested lists of
+    them) as a contiguous numpy array of ``cls.numpy_dtype()`` with 1 to 4 dimensions."""
+    if isinstance(data, np.ndarray):
+        if data.dtype.names is None:
+            raise TypeError(
+                f"array(): data of dtype {data.dtype} cannot fill an array of struct "
+                f"{cls.__name__}; give a structured array of {cls.__name__}.numpy_dtype()"
+            )
+        arr = data if data.dtype == cls._np_dtype else data.astype(cls._np_dtype)
+    else:
+        if isinstance(data, StructInstance):
+            data = [data]
+        elif isinstance(data, tuple) and data and isinstance(data[0], (StructInstance, list)):
+            data = list(data)
+        for x in _flatten(data):
+            if isinstance(x, StructInstance) and type(x)._struct_type_id != cls._struct_type_id:
+                raise TypeError(
+                    f"array(): cannot store a struct {type(x).__name__} in an array of "
+                    f"{cls.__name__}"
+                )
+        try:
+            arr = np.array(_record_values(data), dtype=cls._np_dtype)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"array(): cannot convert the data to {cls.__name__} records: {e}") from None
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if shape is not None:
+        from .array import _shape_tuple
+
+        arr = arr.reshape(_shape_tuple(shape))
+    if not 1 <= arr.ndim <= 4:
+        raise ValueError(f"array(): data has {arr.ndim} dimensions; arrays have 1 to 4")
+    return np.ascontiguousarray(arr)
+
+
+def _flatten(x):
+    if isinstance(x, list):
+        for y in x:
+            yield from _flatten(y)
+    else:
+        yield x
+
+
+def record_bytes(cls, value, what):
+    """The bytes of one struct value (an instance of ``cls`` or a record) for fills."""
+    if isinstance(value, StructInstance) and type(value)._struct_type_id != cls._struct_type_id:
+        raise TypeError(f"{what}: expected a struct {cls.__name__}, got {type(value).__name__}")
+    if isinstance(value, StructInstance):
+        value = value.numpy_value()
+    try:
+        return np.array(value, dtype=cls._np_dtype).tobytes()
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{what}: cannot convert {value!r} to a {cls.__name__} struct: {e}") from None
