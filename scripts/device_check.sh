@@ -26,7 +26,12 @@ g++ -std=c++20 -O2 -Iinclude examples/saxpy/main.cpp build-device/libtreadle.a -
 echo "== Python tests"
 PYTHONPATH=python python3 -m pytest -q tests/python 2>&1 | tee "$out/pytest.log" | tail -15
 
+echo "== differentiable example on the GPU"
+(cd "$out" && PYTHONPATH=$OLDPWD/python python3 -m treadle.examples.bounce --device cuda:0 \
+    --out "$out/bounce.png" 2>&1 | tail -4)
+
 echo "== benchmarks"
+PYTHONPATH=python python3 benchmarks/bench_grad.py 2>&1 | tee "$out/bench_grad.jsonl"
 PYTHONPATH=python python3 benchmarks/bench_cpu.py 2>&1 | tee "$out/bench_cpu.jsonl" | tail -4
 nvcc -O3 -arch=sm_90 -o build-device/cuda_reference benchmarks/cuda_reference.cu -lcuda \
     > "$out/nvcc.log" 2>&1 || tail -5 "$out/nvcc.log"
