@@ -426,7 +426,7 @@ def test_changing_a_struct_changes_the_kernel():
     h32, h64, h32b = k32._compile("cpu"), k64._compile("cpu"), k32b._compile("cpu")
     assert h32.key != h64.key
     assert h32.key == h32b.key
-    out = wp.zeros(1, dtype=float)
+    out = wp.zeros(1, dtype=float, device="cpu")
     wp.launch(k64, dim=1, inputs=[cfg64(x=1.25), out], device="cpu")
     assert out.numpy()[0] == 2.5
     with pytest.raises(TypeError, match=re.escape("expects struct Cfg, got struct Cfg of another layout")):
