@@ -89,13 +89,20 @@ class Function:
         self.__wrapped__ = func
         self._source = None
         self._lookup = None
+        self._custom_grad = None  # Function registered with @wp.func_grad(self)
+        self._custom_replay = None  # Function registered with @wp.func_replay(self)
 
     def _descriptor(self, is_kernel=False):
         if self._source is None:
             self._source = _source_of(self.func)
             self._lookup = _make_lookup(self.func)
         text, filename, line = self._source
-        return ("func", self.key, self.__name__, text, filename, line, is_kernel) + self._lookup
+        d = ("func", self.key, self.__name__, text, filename, line, is_kernel) + self._lookup
+        if self._custom_grad is None and self._custom_replay is None:
+            return d
+        grad = self._custom_grad._descriptor() if self._custom_grad else None
+        replay = self._custom_replay._descriptor() if self._custom_replay else None
+        return d + (grad, replay)
 
     def __call__(self, *args, **kwargs):
         return self.func(*args, **kwargs)
@@ -187,6 +194,43 @@ def _make_lookup(func):
 def func(f):
     """Declares a function callable from kernels (Warp's @wp.func)."""
     return Function(f)
+
+
+def func_grad(forward):
+    """Registers the decorated function as the gradient of ``forward`` (a @wp.func): it takes
+    forward's parameters followed by ``adj_ret`` (the adjoint of forward's result, when it
+    returns one) and adds to ``wp.adjoint[param]`` for the parameters it differentiates."""
+    if not isinstance(forward, Function):
+        raise TypeError("func_grad(): expects a @wp.func function")
+
+    def register(g):
+        forward._custom_grad = Function(g)
+        return forward._custom_grad
+
+    return register
+
+
+def func_replay(forward):
+    """Registers the decorated function (same parameters and result as ``forward``) to
+    recompute forward's result in the replay of a backward pass, instead of forward itself."""
+    if not isinstance(forward, Function):
+        raise TypeError("func_replay(): expects a @wp.func function")
+
+    def register(g):
+        forward._custom_replay = Function(g)
+        return forward._custom_replay
+
+    return register
+
+
+class _Adjoint:
+    """``wp.adjoint[param]`` inside a @wp.func_grad function: the gradient of a parameter."""
+
+    def __getitem__(self, key):
+        raise RuntimeError("wp.adjoint[...] is only meaningful inside a @wp.func_grad function")
+
+
+adjoint = _Adjoint()
 
 
 def kernel(f=None, *, enable_backward=None, module=None):

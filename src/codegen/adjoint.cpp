@@ -545,7 +545,40 @@ private:
         clear(in.dsts[0], depth);
     }
 
+    /// The user's @wp.func_grad: it returns the parameters' gradients, added here.
+    void reverse_custom_grad(const Instr& in, int depth) {
+        const ir::Function& f = *in.func;
+        const ir::Function& g = *f.custom_grad;
+        line(depth) << "{\n";
+        std::vector<std::string> outs;
+        if (g.return_type->is_tuple())
+            for (size_t k = 0; k < g.return_type->elements.size(); ++k) {
+                outs.push_back("grad_" + std::to_string(k));
+                line(depth + 1) << g.return_type->elements[k]->c_name << " " << outs.back()
+                                << "{};\n";
+            }
+        line(depth + 1) << g.c_name << "(" << m_fe.args(in);
+        bool first = in.args.empty();
+        auto sep = [&]() -> Text& {
+            if (!first) m_out << ", ";
+            first = false;
+            return m_out;
+        };
+        if (!f.return_type->is_void()) sep() << adj(in.dsts[0]);
+        for (const std::string& o : outs) sep() << o;
+        m_out << ");\n";
+        size_t k = 0;
+        for (VarId a : in.args) {
+            if (!m_f.type_of(a)->is_value()) continue;
+            if (has_gradient(m_f.type_of(a))) accumulate(a, outs[k], depth + 1);
+            ++k;
+        }
+        line(depth) << "}\n";
+        if (!f.return_type->is_void()) clear(in.dsts[0], depth);
+    }
+
     void reverse_call_func(const Instr& in, int depth) {
+        if (in.func->custom_grad) return reverse_custom_grad(in, depth);
         const ir::Function& g = *in.func;
         line(depth) << adjoint_name(g) << "(" << m_fe.args(in);
         bool first = in.args.empty();
@@ -659,6 +692,7 @@ void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& 
                            bool checked) {
     PlainReplay plain;
     emit_function(f, backend, out, checked, &plain);
+    if (f.grad_helper) return;  // a func_grad/func_replay: used as is, never differentiated
 
     AdjointEmitter ae(f, out, checked);
     out << backend.function_qualifier() << " void " << adjoint_name(f) << "(";

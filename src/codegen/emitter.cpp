@@ -8,6 +8,7 @@
 #include "codegen/emitter.h"
 #include "codegen/function_emitter.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include "common/text.h"
@@ -117,7 +118,12 @@ std::string c_string(const std::string& s) { return c_string_impl(s); }
 
 std::string var_name(const ir::Function& f, VarId v) {
     const ir::Var& x = f.vars[v];
-    return x.hint.empty() ? "v" + std::to_string(v) : "v" + std::to_string(v) + "_" + x.hint;
+    std::string name = "v" + std::to_string(v);
+    if (x.hint.empty()) return name;
+    name += "_";
+    for (char c : x.hint)  // hints are Python names, or "adjoint:x" in a func_grad
+        name += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
+    return name;
 }
 
 std::string FunctionEmitter::var(VarId v) const { return var_name(m_f, v); }
@@ -281,7 +287,9 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             break;
         case InstrKind::CallFunc: {
             const Type* rt = in.func->return_type;
-            std::string call = (m_replay ? replay_name(*in.func) : in.func->c_name) + "(" + args(in);
+            const ir::Function* callee = m_replay && in.func->custom_replay ? in.func->custom_replay
+                                                                             : in.func;
+            std::string call = (m_replay ? replay_name(*callee) : callee->c_name) + "(" + args(in);
             if (rt->is_tuple()) {
                 for (size_t i = 0; i < in.dsts.size(); ++i)
                     call += (in.args.empty() && i == 0 ? "" : ", ") + var(in.dsts[i]);

@@ -71,6 +71,12 @@ struct Function {
     std::vector<Var> vars;
     Block body;
     int tid_arity = 0;          ///< kernels: number of indices wp.tid() unpacks (0 = unused)
+    /// The user's @wp.func_grad / @wp.func_replay replacements (in the same program), or null.
+    /// A custom gradient takes this function's parameters then the adjoint of its result and
+    /// returns the gradients of its value-typed parameters, in order, as a tuple.
+    const Function* custom_grad = nullptr;
+    const Function* custom_replay = nullptr;
+    bool grad_helper = false;   ///< a custom gradient/replay itself: no adjoint of its own
     std::shared_ptr<const ast::SourceFile> source;
 
     VarId new_var(const Type* type, std::string hint = "", bool is_mutable = false) {

@@ -102,6 +102,11 @@ public:
                                                nb::cast<std::string>(t[3]), nb::cast<int>(t[5]));
         fn->is_kernel = nb::cast<bool>(t[6]);
         fn->resolver = std::make_shared<PyResolver>(nb::borrow(t[7]), nb::borrow(t[8]));
+        // optional: (custom gradient descriptor | None, custom replay descriptor | None)
+        if (nb::len(t) > 10) {
+            if (!t[9].is_none()) fn->custom_grad = make_function(nb::cast<nb::tuple>(t[9]));
+            if (!t[10].is_none()) fn->custom_replay = make_function(nb::cast<nb::tuple>(t[10]));
+        }
         return fn;
     }
 

@@ -82,8 +82,46 @@ void Builder::build(const std::vector<const Type*>& param_types) {
         m_return_type = param_annotation("return", *m_def.returns);
         m_return_annotated = true;
     }
+    if (m_source.primal_params >= 0) return build_custom_grad();
     block(m_def.body);
     m_fn.return_type = m_return_type ? m_return_type : void_type();
+}
+
+void Builder::build_custom_grad() {
+    // wp.adjoint[p] names a local gradient per value-typed primal parameter, zero at first;
+    // the function returns them all (see ir::Function::custom_grad).
+    std::vector<std::string> names;
+    for (int i = 0; i < m_source.primal_params; ++i) {
+        ir::VarId p = m_fn.params[i];
+        const Type* t = m_fn.type_of(p);
+        if (!t->is_value()) continue;
+        names.push_back("adjoint:" + m_fn.param_names[i]);
+        bind(names.back(), zero_of(t, m_def.span.line), m_def.span);
+    }
+    block(m_def.body);
+    if (m_return_type)
+        fail(m_def.span, ErrorKind::Type,
+             who() + "a func_grad function returns nothing; add to wp.adjoint[param] instead");
+    ir::Instr& ret = emit(ir::InstrKind::Return, m_def.span.line);
+    std::vector<const Type*> types;
+    for (const std::string& n : names) {
+        ir::VarId v = m_scope.at(n);
+        ret.args.push_back(v);
+        types.push_back(m_fn.type_of(v));
+    }
+    m_fn.return_type = types.empty() ? void_type() : tuple_type(types);
+}
+
+ir::VarId Builder::zero_of(const Type* t, int line) {
+    if (t->is_scalar()) return emit_const(ConstValue{t, false, 0, 0.0}, t, line);
+    const Type* s = scalar_type(t->scalar);
+    std::vector<ir::VarId> zeros;
+    int n = t->is_transform() ? 0 : t->components();
+    for (int k = 0; k < n; ++k) zeros.push_back(emit_const(ConstValue{s, false, 0, 0.0}, s, line));
+    if (!t->is_transform()) return emit_value(ir::InstrKind::Construct, line, t, zeros);
+    ir::VarId p = zero_of(vector_type(3, t->scalar), line);
+    ir::VarId q = zero_of(quat_type(t->scalar), line);
+    return emit_value(ir::InstrKind::Call, line, t, {p, q}, "transform_from");
 }
 
 ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>& fn,
@@ -104,6 +142,14 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
         cached = parsed.emplace(fn->key, std::make_pair(module, def)).first;
     }
     def = cached->second.second;
+    if (!param_types.empty() && def->params.size() != param_types.size())
+        caller.type_error(call_span, fn->name + "() must take " +
+                                         std::to_string(param_types.size()) + " parameters (" +
+                                         (fn->primal_params >= 0
+                                              ? "the function's parameters, then adj_ret for "
+                                                "its result"
+                                              : "those of the function it replays") +
+                                         "), not " + std::to_string(def->params.size()));
 
     auto owned = std::make_unique<ir::Function>();
     ir::Function* f = owned.get();
@@ -115,6 +161,27 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
     // Callees are complete before their callers, so this order is a valid C++ order.
     program.functions.push_back(std::move(owned));
     specialised[key] = f;
+    std::vector<const Type*> types;
+    for (ir::VarId p : f->params) types.push_back(f->type_of(p));
+    if (fn->custom_replay) {
+        ir::Function* r = function_for(fn->custom_replay, types, caller, call_span);
+        if (r->return_type != f->return_type)
+            caller.type_error(call_span, fn->name + "(): its func_replay returns " +
+                                             r->return_type->name + " but the function returns " +
+                                             f->return_type->name);
+        r->grad_helper = true;
+        f->custom_replay = r;
+    }
+    if (fn->custom_grad) {
+        if (f->return_type->is_tuple())
+            caller.type_error(call_span, fn->name + "(): a func_grad needs a function that "
+                                                    "returns one value or none");
+        if (!f->return_type->is_void()) types.push_back(f->return_type);
+        fn->custom_grad->primal_params = (int)f->params.size();
+        ir::Function* g = function_for(fn->custom_grad, types, caller, call_span);
+        g->grad_helper = true;
+        f->custom_grad = g;
+    }
     return f;
 }
 
@@ -140,6 +207,9 @@ void collect_target(const ast::Expr& t, std::vector<std::string>& out,
                     std::vector<std::string>* roots) {
     if (t.kind == ast::ExprKind::Name) {
         out.push_back(t.name);
+    } else if (t.kind == ast::ExprKind::Subscript && t.args[0]->kind == ast::ExprKind::Attribute &&
+               t.args[0]->name == "adjoint" && t.args[1]->kind == ast::ExprKind::Name) {
+        out.push_back("adjoint:" + t.args[1]->name);  // wp.adjoint[p] in a func_grad
     } else if (t.kind == ast::ExprKind::Tuple || t.kind == ast::ExprKind::List) {
         for (const auto& e : t.args) collect_target(*e, out, roots);
     } else if (roots && (t.kind == ast::ExprKind::Attribute || t.kind == ast::ExprKind::Subscript)) {

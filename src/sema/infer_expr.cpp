@@ -76,6 +76,20 @@ bool is_array_constructor(const std::string& name) {
 
 }  // namespace
 
+std::string Builder::adjoint_slot(const ast::Expr& e) {
+    if (e.kind != ExprKind::Subscript) return "";
+    const ast::Expr& base = *e.args[0];
+    if (base.kind != ExprKind::Attribute || base.name != "adjoint") return "";
+    Value module = eval(*base.args[0]);
+    if (module.kind != Value::Kind::Module || module.text != "treadle") return "";
+    const ast::Expr& index = *e.args[1];
+    std::string slot = index.kind == ExprKind::Name ? "adjoint:" + index.name : "";
+    if (m_source.primal_params < 0 || slot.empty() || !m_scope.count(slot))
+        type_error(e.span, who() + "wp.adjoint[...] names the gradient of a parameter of the "
+                                   "function, and only inside a @wp.func_grad function");
+    return slot;
+}
+
 Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
     const Type* t = g.constant.type;
     if (g.kind != GlobalValue::Kind::Constant || !t || t->is_scalar()) return from_global(g);
@@ -453,6 +467,8 @@ Value Builder::eval(const ast::Expr& e) {
         case ExprKind::Attribute:
             return resolve_attribute(eval(*e.args[0]), e);
         case ExprKind::Subscript: {
+            std::string slot = adjoint_slot(e);
+            if (!slot.empty()) return resolve_name(slot, e);
             Value base = eval(*e.args[0]);
             const ast::Expr& index = *e.args[1];
             std::vector<const ast::Expr*> idx = index_exprs(index);

@@ -42,6 +42,13 @@ public:
 
     /// Builds the kernel, or the function with the given parameter types.
     void build(const std::vector<const Type*>& param_types);
+    /// The body of a @wp.func_grad function (FunctionSource::primal_params >= 0).
+    void build_custom_grad();
+    /// A variable holding the zero value of value type `t`.
+    ir::VarId zero_of(const Type* t, int line);
+    /// For `wp.adjoint[name]` (in a func_grad function): the scope name of that gradient,
+    /// "adjoint:<name>"; "" when `e` is not such an expression.
+    std::string adjoint_slot(const ast::Expr& e);
 
     // --- errors ---
     [[noreturn]] void fail(const ast::Span& span, ErrorKind kind, const std::string& msg) const;

@@ -36,6 +36,19 @@ bool is_tid_call(const ast::Expr& e) {
 
 void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr& value_expr) {
     int line = target.span.line;
+    std::string slot = adjoint_slot(target);
+    if (!slot.empty()) {
+        const Type* t = m_fn.type_of(m_scope.at(slot));
+        ArgInfo vi = arg_info(v, value_expr);
+        if (vi.type != t && !(vi.weak && t->is_scalar()))
+            type_error(value_expr.span, who() + "the gradient " + slot.substr(8) + " is " +
+                                            t->name + ", not " + vi.type->name);
+        ir::VarId var = coerce(v, t, value_expr);
+        if (m_fn.vars[var].mutable_ || m_fn.vars[var].param)
+            var = emit_value(InstrKind::Copy, line, t, {var});
+        bind(slot, var, target.span);
+        return;
+    }
     switch (target.kind) {
         case ast::ExprKind::Name: {
             VarId var;
@@ -279,7 +292,7 @@ void Builder::stmt(const ast::Stmt& s) {
         case StmtKind::AugAssign: {
             const ast::Expr& target = *s.targets[0];
             const char* op = aug_op_name(s.aug_op);
-            if (target.kind == ast::ExprKind::Subscript &&
+            if (target.kind == ast::ExprKind::Subscript && adjoint_slot(target).empty() &&
                 (s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub)) {
                 Value base = eval(*target.args[0]);
                 if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_array() &&

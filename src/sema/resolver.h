@@ -35,6 +35,13 @@ struct FunctionSource {
     /// parses `source` (a single def) itself.
     std::shared_ptr<const ast::Module> parsed;
     const ast::Stmt* def = nullptr;
+    /// @wp.func_grad(f): computes f's adjoint in the backward pass instead of the generated one.
+    std::shared_ptr<FunctionSource> custom_grad;
+    /// @wp.func_replay(f): recomputes f's result in the backward pass's replay.
+    std::shared_ptr<FunctionSource> custom_replay;
+    /// In a custom gradient function: the number of leading parameters that are the primal
+    /// function's (`wp.adjoint[p]` names their gradients); -1 elsewhere.
+    int primal_params = -1;
 };
 
 /// What a global name means inside a kernel.

@@ -20,6 +20,7 @@ MODULES = [
     "test_quat_kernels",
     "test_unroll",
     "test_grad",
+    "test_grad_custom",
     "test_structs",
     "treadle.examples.heat_diffusion",
 ]
@@ -56,7 +57,7 @@ def test_every_backward_pass_compiles_for_sm90():
     # Every kernel whose backward pass ran on some device in the suite, plus the autodiff tests.
     kernels = [
         k for k in all_kernels()
-        if any(len(key) == 3 for key in k._compiled) or k.module == "test_grad"
+        if any(len(key) == 3 for key in k._compiled) or k.module.startswith("test_grad")
     ]
     kernels = [k for k in kernels if k.options.get("enable_backward") is not False]
     assert len(kernels) >= 10
