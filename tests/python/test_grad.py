@@ -400,3 +400,50 @@ def test_struct_fields_carry_gradients(device):
             args_lo = (lo, bd) if which == 0 else (sp, lo)
             fd = (objective(*args_hi) - objective(*args_lo)) / 2e-6
             assert grad[field][idx] == pytest.approx(fd, rel=1e-5, abs=1e-7), (field, idx)
+
+
+def _backward_error(kernel, device, n=2):
+    x = wp.array(np.arange(n, dtype=np.float64), dtype=wp.float64, device=device, requires_grad=True)
+    out = wp.zeros(n, dtype=wp.float64, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(kernel, n, inputs=[x, out], device=device)
+    with pytest.raises(Exception) as e:
+        tape.backward(grads={out: wp.array(np.ones(n), dtype=wp.float64, device=device)})
+    return e.value
+
+
+def test_return_inside_a_loop_is_refused_at_its_line(device):
+    @wp.kernel
+    def early_exit(x: F64, out: F64):
+        i = wp.tid()
+        for k in range(3):
+            if x[i] > wp.float64(k):
+                return
+            out[i] = x[i] * wp.float64(k)
+
+    err = _backward_error(early_exit, device)
+    line = early_exit.func.__code__.co_firstlineno + 5
+    assert type(err).__name__ == "CompileError"
+    assert f"test_grad.py:{line}:" in str(err)
+    assert ("early_exit(): cannot differentiate a return inside a loop (the backward pass "
+            "reverses whole loop iterations); set a flag and break out of the loop instead") in str(err)
+
+
+def test_using_an_atomic_result_is_refused(device):
+    @wp.kernel
+    def slots(x: F64, out: F64):
+        i = wp.tid()
+        slot = wp.atomic_add(out, 0, wp.float64(1.0))
+        out[wp.int32(slot) % 2 + 1] = x[i]
+
+    err = _backward_error(slots, device, n=3)
+    line = slots.func.__code__.co_firstlineno + 3
+    assert f"test_grad.py:{line}:" in str(err)
+    assert "slots(): cannot differentiate code that uses the value atomic_add() returns" in str(err)
+
+
+def test_forward_only_kernels_compile_no_adjoint(device):
+    h = scalar_math._compile(device)
+    assert not h.adjoint and "_adj_body" not in h.source
+    assert scalar_math._compile_adjoint(device).adjoint
