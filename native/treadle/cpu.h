@@ -19,5 +19,6 @@
 #include "print.h"
 #include "vec.h"
 #include "mat.h"
+#include "mat_decomp.h"
 #include "quat.h"
 #include "random.h"

@@ -206,6 +206,14 @@ private:
                           << var(in.args.back()) << ");\n";
                     break;
                 }
+                if (in.dsts.size() > 1) {
+                    // several results: written through trailing reference parameters
+                    m_out << "wp::" << in.callee << "(" << args(in);
+                    for (size_t i = 0; i < in.dsts.size(); ++i)
+                        m_out << (in.args.empty() && i == 0 ? "" : ", ") << var(in.dsts[i]);
+                    m_out << ");\n";
+                    break;
+                }
                 m_out << dst << " = wp::" << in.callee << "(" << args(in) << ");\n";
                 break;
             case InstrKind::Compare:

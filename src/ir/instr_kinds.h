@@ -9,7 +9,8 @@
     X(Assign, "assign")         /* mutable dst = args[0] (merges after if, loop carries)   */ \
     X(Cast, "cast")             /* dst = (dst type) args[0]                                */ \
     X(Construct, "construct")   /* dst = vector/matrix of the scalars args (row-major)     */ \
-    X(Call, "call")             /* dst = wp::<callee>(args...) from the builtin table      */ \
+    X(Call, "call")             /* dst = wp::<callee>(args...) from the builtin table;    */ \
+                                /* several dsts: wp::<callee>(args..., dsts...) (by ref)  */ \
     X(Compare, "compare")       /* dst:bool = args[0] <callee> args[1] (a C operator)      */ \
     X(Logical, "logical")       /* dst:bool = args[0] &&/|| args[1], or !args[0]           */ \
     X(Select, "select")         /* dst = args[0] ? args[1] : args[2]                       */ \

@@ -2,6 +2,7 @@
 #include "sema/builtins.h"
 
 #include <cstring>
+#include <initializer_list>
 #include <map>
 
 namespace treadle::sema {
@@ -265,6 +266,35 @@ std::optional<Signature> rule_rand_init(const std::vector<ArgInfo>& a) {
                      scalar_type(ScalarType::UInt32)};
 }
 
+/// Draws from a generator state: the rule sees the arguments after the state. `counts` lists
+/// how many arguments of type `arg` the draw accepts (randf: none, or low and high).
+std::optional<Signature> draw(const std::vector<ArgInfo>& a, std::initializer_list<size_t> counts,
+                              const Type* arg, const Type* ret) {
+    bool count_ok = false;
+    for (size_t n : counts) count_ok |= a.size() == n;
+    if (!count_ok) return std::nullopt;
+    for (const ArgInfo& x : a)
+        if (!x.type || !(x.type == arg || (x.weak && unify_scalars({{arg, false}, x}) == arg)))
+            return std::nullopt;
+    return Signature{std::vector<const Type*>(a.size(), arg), ret};
+}
+std::optional<Signature> rule_randi(const std::vector<ArgInfo>& a) { return draw(a, {0, 2}, int32_type(), int32_type()); }
+std::optional<Signature> rule_randu(const std::vector<ArgInfo>& a) {
+    const Type* u32 = scalar_type(ScalarType::UInt32);
+    return draw(a, {0, 2}, u32, u32);
+}
+std::optional<Signature> rule_randf(const std::vector<ArgInfo>& a) { return draw(a, {0, 2}, float32_type(), float32_type()); }
+std::optional<Signature> rule_randn(const std::vector<ArgInfo>& a) { return draw(a, {0}, float32_type(), float32_type()); }
+std::optional<Signature> rule_sample2(const std::vector<ArgInfo>& a) {
+    return draw(a, {0}, float32_type(), vector_type(2, ScalarType::Float32));
+}
+std::optional<Signature> rule_sample3(const std::vector<ArgInfo>& a) {
+    return draw(a, {0}, float32_type(), vector_type(3, ScalarType::Float32));
+}
+std::optional<Signature> rule_poisson(const std::vector<ArgInfo>& a) {
+    return draw(a, {1}, float32_type(), scalar_type(ScalarType::UInt32));
+}
+
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
 /// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 's' scalar; the result likewise.
 std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
@@ -312,6 +342,27 @@ RIGID(rule_t_translation, "t", 'v')
 RIGID(rule_t_rotation, "t", 'q')
 RIGID(rule_t_from, "vq", 't')
 #undef RIGID
+
+/// svd3/qr3/eig3: one float32/float64 mat33; the results from a pattern ('m' mat33, 'v' vec3).
+std::optional<Signature> decomposition(const std::vector<ArgInfo>& a, const char* results) {
+    if (a.size() != 1 || !a[0].type || !a[0].type->is_matrix() || a[0].type->rows != 3 ||
+        a[0].type->cols != 3 ||
+        !(a[0].type->scalar == ScalarType::Float32 || a[0].type->scalar == ScalarType::Float64))
+        return std::nullopt;
+    std::vector<const Type*> out;
+    for (const char* c = results; *c; ++c)
+        out.push_back(*c == 'm' ? a[0].type : vector_type(3, a[0].type->scalar));
+    return Signature{{a[0].type}, tuple_type(out)};
+}
+std::optional<Signature> rule_svd3(const std::vector<ArgInfo>& a) { return decomposition(a, "mvm"); }
+std::optional<Signature> rule_qr3(const std::vector<ArgInfo>& a) { return decomposition(a, "mm"); }
+std::optional<Signature> rule_eig3(const std::vector<ArgInfo>& a) { return decomposition(a, "mv"); }
+
+std::optional<Signature> rule_q_to_axis_angle(const std::vector<ArgInfo>& a) {
+    if (a.size() != 1 || !a[0].type || !a[0].type->is_quat()) return std::nullopt;
+    ScalarType s = a[0].type->scalar;
+    return Signature{{a[0].type}, tuple_type({vector_type(3, s), scalar_type(s)})};
+}
 
 std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_vector() && a[0].type->rows == 3)
@@ -407,11 +458,20 @@ const std::vector<Builtin>& table() {
         {"skew", "skew", BuiltinKind::Regular, "Vector Math", "skew(v: vec3) -> mat33", "Cross-product matrix of v.", true, rule_skew},
         {"matrix_from_rows", "mat_from_rows", BuiltinKind::Regular, "Vector Math", "matrix_from_rows(*rows: Vector) -> Matrix", "A matrix whose rows are the given vectors.", true, rule_mat_from_rows},
         {"matrix_from_cols", "mat_from_cols", BuiltinKind::Regular, "Vector Math", "matrix_from_cols(*cols: Vector) -> Matrix", "A matrix whose columns are the given vectors.", true, rule_mat_from_cols},
+        {"svd3", "svd3", BuiltinKind::Multi, "Vector Math", "svd3(A: mat33) -> tuple(mat33, vec3, mat33)",
+         "Singular value decomposition (U, sigma, V) with A = U diag(sigma) V^T: U and V rotations, |sigma| "
+         "decreasing, sigma[2] with the sign of det(A). Also svd3(A, U, sigma, V) into local variables.", true, rule_svd3},
+        {"qr3", "qr3", BuiltinKind::Multi, "Vector Math", "qr3(A: mat33) -> tuple(mat33, mat33)",
+         "QR decomposition (Q, R) with A = Q R: Q a rotation, R upper triangular. Also qr3(A, Q, R).", true, rule_qr3},
+        {"eig3", "eig3", BuiltinKind::Multi, "Vector Math", "eig3(A: mat33) -> tuple(mat33, vec3)",
+         "Eigendecomposition (Q, d) of a symmetric matrix, A = Q diag(d) Q^T: Q a rotation of eigenvectors, d "
+         "ascending. Also eig3(A, Q, d).", true, rule_eig3},
         {"identity", "identity", BuiltinKind::Identity, "Vector Math", "identity(n: int, dtype: Scalar) -> Matrix", "The n x n identity matrix (n a constant).", false, nullptr},
         {"where", "where", BuiltinKind::Where, "Utility", "where(cond, value_if_true, value_if_false)",
          "value_if_true when cond is true (non-zero), else value_if_false; both are evaluated.", true, nullptr},
         // --- quaternions and transforms ---
         {"quat_from_axis_angle", "quat_from_axis_angle", BuiltinKind::Regular, "Quaternion Math", "quat_from_axis_angle(axis: vec3, angle: Float) -> quat", "Rotation of `angle` radians about the unit `axis`.", true, rule_q_from_axis_angle},
+        {"quat_to_axis_angle", "quat_to_axis_angle", BuiltinKind::Multi, "Quaternion Math", "quat_to_axis_angle(quat: quat) -> tuple(vec3, Float)", "The unit rotation axis and the angle in [0, pi] of the rotation quat.", true, rule_q_to_axis_angle},
         {"quat_rotate", "quat_rotate", BuiltinKind::Regular, "Quaternion Math", "quat_rotate(q: quat, v: vec3) -> vec3", "v rotated by the unit quaternion q.", true, rule_q_rotate},
         {"quat_rotate_inv", "quat_rotate_inv", BuiltinKind::Regular, "Quaternion Math", "quat_rotate_inv(q: quat, v: vec3) -> vec3", "v rotated by the inverse of q.", true, rule_q_rotate},
         {"quat_inverse", "quat_inverse", BuiltinKind::Regular, "Quaternion Math", "quat_inverse(q: quat) -> quat", "The inverse of q.", true, rule_q_to_q},
@@ -431,13 +491,33 @@ const std::vector<Builtin>& table() {
         {"rand_init", "rand_init", BuiltinKind::Regular, "Random", "rand_init(seed: int32, offset: int32 = ...) -> uint32",
          "A random generator state from a seed (and an offset such as the thread index).", false, rule_rand_init},
         {"randi", "randi", BuiltinKind::Random, "Random", "randi(state: uint32, low: int32 = ..., high: int32 = ...) -> int32",
-         "A random int32 (in [low, high) when given); advances state.", false, nullptr},
+         "A random int32 (in [low, high) when given); advances state.", false, rule_randi},
         {"randu", "randu", BuiltinKind::Random, "Random", "randu(state: uint32, low: uint32 = ..., high: uint32 = ...) -> uint32",
-         "A random uint32 (in [low, high) when given); advances state.", false, nullptr},
+         "A random uint32 (in [low, high) when given); advances state.", false, rule_randu},
         {"randf", "randf", BuiltinKind::Random, "Random", "randf(state: uint32, low: float32 = ..., high: float32 = ...) -> float32",
-         "A random float32 in [0, 1) (or [low, high)); advances state.", false, nullptr},
+         "A random float32 in [0, 1) (or [low, high)); advances state.", false, rule_randf},
         {"randn", "randn", BuiltinKind::Random, "Random", "randn(state: uint32) -> float32",
-         "A standard normal float32; advances state.", false, nullptr},
+         "A standard normal float32; advances state.", false, rule_randn},
+        {"sample_triangle", "sample_triangle", BuiltinKind::Random, "Random", "sample_triangle(state: uint32) -> vec2",
+         "Uniform barycentric coordinates (u, v) of a point in a triangle (w = 1 - u - v); advances state.", false, rule_sample2},
+        {"sample_unit_ring", "sample_unit_ring", BuiltinKind::Random, "Random", "sample_unit_ring(state: uint32) -> vec2",
+         "A uniform point on the unit circle; advances state.", false, rule_sample2},
+        {"sample_unit_disk", "sample_unit_disk", BuiltinKind::Random, "Random", "sample_unit_disk(state: uint32) -> vec2",
+         "A uniform point in the unit disk; advances state.", false, rule_sample2},
+        {"sample_unit_sphere_surface", "sample_unit_sphere_surface", BuiltinKind::Random, "Random", "sample_unit_sphere_surface(state: uint32) -> vec3",
+         "A uniform point on the unit sphere; advances state.", false, rule_sample3},
+        {"sample_unit_sphere", "sample_unit_sphere", BuiltinKind::Random, "Random", "sample_unit_sphere(state: uint32) -> vec3",
+         "A uniform point in the unit ball; advances state.", false, rule_sample3},
+        {"sample_unit_hemisphere_surface", "sample_unit_hemisphere_surface", BuiltinKind::Random, "Random", "sample_unit_hemisphere_surface(state: uint32) -> vec3",
+         "A uniform point on the unit hemisphere (z >= 0); advances state.", false, rule_sample3},
+        {"sample_unit_hemisphere", "sample_unit_hemisphere", BuiltinKind::Random, "Random", "sample_unit_hemisphere(state: uint32) -> vec3",
+         "A uniform point in the unit half ball (z >= 0); advances state.", false, rule_sample3},
+        {"sample_unit_square", "sample_unit_square", BuiltinKind::Random, "Random", "sample_unit_square(state: uint32) -> vec2",
+         "A uniform point in the square [-0.5, 0.5)^2; advances state.", false, rule_sample2},
+        {"sample_unit_cube", "sample_unit_cube", BuiltinKind::Random, "Random", "sample_unit_cube(state: uint32) -> vec3",
+         "A uniform point in the cube [-0.5, 0.5)^3; advances state.", false, rule_sample3},
+        {"poisson", "poisson", BuiltinKind::Random, "Random", "poisson(state: uint32, lam: float32) -> uint32",
+         "A Poisson-distributed count with mean lam (no draw when lam is 0); advances state.", false, rule_poisson},
         // --- lowered by dedicated code ---
         {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
          "The index of the current thread; unpack one index per launch dimension.", false, nullptr},
@@ -460,6 +540,10 @@ const std::vector<Builtin>& table() {
 }  // namespace
 
 const std::vector<Builtin>& builtin_table() { return table(); }
+
+bool builtin_writes_arguments(const Builtin& b) {
+    return b.kind == BuiltinKind::Random || b.kind == BuiltinKind::Multi;
+}
 
 const Builtin* find_builtin(std::string_view name) {
     static const std::map<std::string, const Builtin*, std::less<>> k_index = [] {

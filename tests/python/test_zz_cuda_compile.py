@@ -19,6 +19,7 @@ MODULES = [
     "test_random",
     "test_quat_kernels",
     "test_unroll",
+    "test_mat_decomp",
     "treadle.examples.heat_diffusion",
 ]
 
