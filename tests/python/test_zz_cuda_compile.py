@@ -20,6 +20,7 @@ MODULES = [
     "test_quat_kernels",
     "test_unroll",
     "test_mat_decomp",
+    "test_random_sampling",
     "treadle.examples.heat_diffusion",
 ]
 
