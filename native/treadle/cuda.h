@@ -19,3 +19,4 @@
 #include "mat_decomp.h"
 #include "quat.h"
 #include "random.h"
+#include "noise.h"

@@ -295,6 +295,50 @@ std::optional<Signature> rule_poisson(const std::vector<ArgInfo>& a) {
     return draw(a, {1}, float32_type(), scalar_type(ScalarType::UInt32));
 }
 
+/// The dimension of a noise point: 1 for float32, N for a float32 vecN (N <= 4), else 0.
+int noise_point(const ArgInfo& a) {
+    if (scalar_fits(a, ScalarType::Float32)) return 1;
+    const Type* t = a.type;
+    if (t && t->is_vector() && t->scalar == ScalarType::Float32 && t->rows >= 2 && t->rows <= 4)
+        return t->rows;
+    return 0;
+}
+const Type* noise_point_type(int n) {
+    return n == 1 ? float32_type() : vector_type(n, ScalarType::Float32);
+}
+std::optional<Signature> rule_noise(const std::vector<ArgInfo>& a) {
+    if (a.size() != 2 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
+    int n = noise_point(a[1]);
+    if (!n) return std::nullopt;
+    return Signature{{scalar_type(ScalarType::UInt32), noise_point_type(n)}, float32_type()};
+}
+std::optional<Signature> rule_pnoise(const std::vector<ArgInfo>& a) {
+    if (a.size() < 3 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
+    int n = noise_point(a[1]);
+    if (!n || a.size() != 2 + (size_t)n) return std::nullopt;
+    Signature sig{{scalar_type(ScalarType::UInt32), noise_point_type(n)}, float32_type()};
+    for (size_t i = 2; i < a.size(); ++i) {
+        if (!scalar_fits(a[i], ScalarType::Int32)) return std::nullopt;
+        sig.params.push_back(int32_type());
+    }
+    return sig;
+}
+/// curlnoise(state, point, octaves = 1, lacunarity = 2.0, gain = 0.5): the defaults live in
+/// the native signature, so fewer arguments are passed through as given.
+std::optional<Signature> rule_curlnoise(const std::vector<ArgInfo>& a) {
+    if (a.size() < 2 || a.size() > 5 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
+    int n = noise_point(a[1]);
+    if (n < 2) return std::nullopt;
+    Signature sig{{scalar_type(ScalarType::UInt32), noise_point_type(n)},
+                  vector_type(n == 2 ? 2 : 3, ScalarType::Float32)};
+    const ScalarType rest[3] = {ScalarType::UInt32, ScalarType::Float32, ScalarType::Float32};
+    for (size_t i = 2; i < a.size(); ++i) {
+        if (!scalar_fits(a[i], rest[i - 2])) return std::nullopt;
+        sig.params.push_back(scalar_type(rest[i - 2]));
+    }
+    return sig;
+}
+
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
 /// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 's' scalar; the result likewise.
 std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
@@ -518,6 +562,13 @@ const std::vector<Builtin>& table() {
          "A uniform point in the cube [-0.5, 0.5)^3; advances state.", false, rule_sample3},
         {"poisson", "poisson", BuiltinKind::Random, "Random", "poisson(state: uint32, lam: float32) -> uint32",
          "A Poisson-distributed count with mean lam (no draw when lam is 0); advances state.", false, rule_poisson},
+        {"noise", "noise", BuiltinKind::Regular, "Random", "noise(state: uint32, x: float32 | vec2 | vec3 | vec4) -> float32",
+         "Perlin noise of the field `state` selects (not advanced); 0 at lattice points.", true, rule_noise},
+        {"pnoise", "pnoise", BuiltinKind::Regular, "Random", "pnoise(state: uint32, x: float32 | vec2 | vec3 | vec4, px: int32, ...) -> float32",
+         "Perlin noise repeating every px, py, ... cells (one period per axis).", true, rule_pnoise},
+        {"curlnoise", "curlnoise", BuiltinKind::Regular, "Random",
+         "curlnoise(state: uint32, x: vec2 | vec3 | vec4, octaves: uint32 = 1, lacunarity: float32 = 2.0, gain: float32 = 0.5) -> vec2 | vec3",
+         "Divergence-free noise: the curl of Perlin noise summed over octaves.", true, rule_curlnoise},
         // --- lowered by dedicated code ---
         {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
          "The index of the current thread; unpack one index per launch dimension.", false, nullptr},

@@ -21,6 +21,7 @@ MODULES = [
     "test_unroll",
     "test_mat_decomp",
     "test_random_sampling",
+    "test_noise",
     "treadle.examples.heat_diffusion",
 ]
 
