@@ -20,6 +20,7 @@
 #include "vec.h"
 #include "mat.h"
 #include "mat_decomp.h"
+#include "spatial.h"
 #include "quat.h"
 #include "random.h"
 #include "noise.h"

@@ -339,6 +339,38 @@ std::optional<Signature> rule_curlnoise(const std::vector<ArgInfo>& a) {
     return sig;
 }
 
+/// Spatial builtins over float vectors of 6 ('s'), vec3 ('v'), mat33 ('m'), 6x6 ('M') and the
+/// scalar ('f'), all of one float type taken from the first argument.
+std::optional<Signature> spatial(const std::vector<ArgInfo>& a, const char* params, char ret) {
+    if (a.size() != std::strlen(params) || !a[0].type || a[0].type->is_scalar() ||
+        !treadle::is_float(a[0].type->scalar))
+        return std::nullopt;
+    ScalarType s = a[0].type->scalar;
+    auto make = [s](char c) -> const Type* {
+        switch (c) {
+            case 's': return vector_type(6, s);
+            case 'v': return vector_type(3, s);
+            case 'm': return matrix_type(3, 3, s);
+            case 'M': return matrix_type(6, 6, s);
+            default: return scalar_type(s);
+        }
+    };
+    Signature sig;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i].type != make(params[i])) return std::nullopt;
+        sig.params.push_back(a[i].type);
+    }
+    sig.ret = make(ret);
+    return sig;
+}
+#define SPATIAL(fn, params, ret) \
+    std::optional<Signature> fn(const std::vector<ArgInfo>& a) { return spatial(a, params, ret); }
+SPATIAL(rule_spatial_part, "s", 'v')
+SPATIAL(rule_spatial_dot, "ss", 'f')
+SPATIAL(rule_spatial_cross, "ss", 's')
+SPATIAL(rule_spatial_adjoint, "mm", 'M')
+#undef SPATIAL
+
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
 /// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 's' scalar; the result likewise.
 std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
@@ -523,6 +555,16 @@ const std::vector<Builtin>& table() {
         {"quat_from_matrix", "quat_from_matrix", BuiltinKind::Regular, "Quaternion Math", "quat_from_matrix(m: mat33) -> quat", "The quaternion of a rotation matrix.", true, rule_q_from_matrix},
         {"quat_slerp", "quat_slerp", BuiltinKind::Regular, "Quaternion Math", "quat_slerp(a: quat, b: quat, t: Float) -> quat", "Spherical linear interpolation.", true, rule_q_slerp},
         {"quat_rpy", "quat_rpy", BuiltinKind::Regular, "Quaternion Math", "quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat", "Rotation from roll, pitch and yaw.", true, rule_q_rpy},
+        // --- spatial vectors (float vectors of 6: angular part, then linear) ---
+        {"spatial_top", "spatial_top", BuiltinKind::Regular, "Spatial Math", "spatial_top(svec: spatial_vector) -> vec3", "The angular (first three) components.", true, rule_spatial_part},
+        {"spatial_bottom", "spatial_bottom", BuiltinKind::Regular, "Spatial Math", "spatial_bottom(svec: spatial_vector) -> vec3", "The linear (last three) components.", true, rule_spatial_part},
+        {"spatial_dot", "spatial_dot", BuiltinKind::Regular, "Spatial Math", "spatial_dot(a: spatial_vector, b: spatial_vector) -> Float", "The 6-D dot product.", true, rule_spatial_dot},
+        {"spatial_cross", "spatial_cross", BuiltinKind::Regular, "Spatial Math", "spatial_cross(a: spatial_vector, b: spatial_vector) -> spatial_vector",
+         "Twist cross product (w_a x w_b, v_a x w_b + w_a x v_b).", true, rule_spatial_cross},
+        {"spatial_cross_dual", "spatial_cross_dual", BuiltinKind::Regular, "Spatial Math", "spatial_cross_dual(a: spatial_vector, b: spatial_vector) -> spatial_vector",
+         "Twist-wrench cross product (w x n + v x f, w x f).", true, rule_spatial_cross},
+        {"spatial_adjoint", "spatial_adjoint", BuiltinKind::Regular, "Spatial Math", "spatial_adjoint(r: mat33, s: mat33) -> spatial_matrix",
+         "The block matrix [[r, 0], [s, r]].", true, rule_spatial_adjoint},
         {"transform_point", "transform_point", BuiltinKind::Regular, "Transformations", "transform_point(t: transform, p: vec3) -> vec3", "p rotated and translated by t.", true, rule_t_point},
         {"transform_vector", "transform_vector", BuiltinKind::Regular, "Transformations", "transform_vector(t: transform, v: vec3) -> vec3", "v rotated by t (no translation).", true, rule_t_point},
         {"transform_multiply", "transform_multiply", BuiltinKind::Regular, "Transformations", "transform_multiply(a: transform, b: transform) -> transform", "The composition a * b.", true, rule_t_t},

@@ -158,6 +158,11 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
         return result(emit_value(InstrKind::Call, line, to, {s}, fill));
     }
     if (vals.size() == 1 && infos[0].type == to) return vals[0];
+    const Type* v3 = vector_type(3, to->scalar);
+    if (to->is_vector() && to->rows == 6 && vals.size() == 2 && infos[0].type == v3 &&
+        infos[1].type == v3)  // spatial_vector(w, v)
+        return result(emit_value(InstrKind::Call, line, to, {vals[0].var, vals[1].var},
+                                 "spatial_vector"));
     if (vals.size() == count) {
         std::vector<VarId> args;
         for (size_t i = 0; i < count; ++i) {
@@ -170,7 +175,7 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
         return result(emit_value(InstrKind::Construct, line, to, std::move(args)));
     }
     const Type* row = to->is_matrix() ? vector_type(to->cols, to->scalar) : nullptr;
-    if (row && (int)vals.size() == to->rows) {
+    if (row && (int)vals.size() == to->rows && to->rows <= 4) {
         std::vector<VarId> args;
         for (size_t i = 0; i < vals.size(); ++i) {
             if (infos[i].type != row)

@@ -65,7 +65,8 @@ const Type* vector_type(int length, ScalarType scalar);
 const Type* matrix_type(int rows, int cols, ScalarType scalar);
 const Type* quat_type(ScalarType scalar);
 const Type* transform_type(ScalarType scalar);
-/// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f", ...;
+/// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f",
+/// "quat", "transformd", "spatial_vector" (a float vector of 6), "spatial_matrixd" (6x6), ...;
 /// nullptr for other names.
 const Type* named_math_type(const std::string& name);
 

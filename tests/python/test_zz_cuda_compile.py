@@ -22,6 +22,7 @@ MODULES = [
     "test_mat_decomp",
     "test_random_sampling",
     "test_noise",
+    "test_spatial",
     "treadle.examples.heat_diffusion",
 ]
 

@@ -4,7 +4,8 @@
 // adj_f is called the way generated code calls the adjoint of a several-result builtin,
 // adj_f(inputs..., results..., adj_inputs&..., adj_results...), with random result adjoints w,
 // and every input adjoint is compared with the central difference of sum_k dot(w_k, result_k).
-// Works in double; int32 arguments get no gradient.
+// check_adjoint does the same for one result and the single-result convention
+// adj_f(inputs..., adj_inputs&..., adj_ret). Works in double; int32 arguments get no gradient.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -76,9 +77,10 @@ double weighted(const std::tuple<Out...>& w, const std::tuple<Out...>& out) {
         w);
 }
 
-/// See the file comment. `tol` is relative to max(1, |finite difference|).
-template <typename F, typename G, typename... In>
-void check_results_adjoint(F f, G g, double tol, In... in) {
+/// The shared checker: f(inputs...) returns a tuple of results; run_adjoint(results, grads,
+/// w) calls the adjoint under test with the input adjoints `grads` (a tuple of references).
+template <typename F, typename R, typename... In>
+void check_core(F f, R run_adjoint, double tol, In... in) {
     using Out = decltype(f(in...));
     Out w;
     std::apply([](auto&... ws) { ((ws = rand_like<std::decay_t<decltype(ws)>>()), ...); }, w);
@@ -90,13 +92,7 @@ void check_results_adjoint(F f, G g, double tol, In... in) {
         for (int k = 0; k < Flat<A>::n; ++k) Flat<A>::p(x)[k] = 0.25;
     };
     std::apply([&](auto&... gs) { (seed(gs), ...); }, grads);
-    std::apply(
-        [&](const auto&... rs) {
-            std::apply([&](const auto&... ws) {
-                std::apply([&](auto&... gs) { g(in..., rs..., gs..., ws...); }, grads);
-            }, w);
-        },
-        results);
+    run_adjoint(results, grads, w);
     const std::tuple<In...> x0(in...);
     auto check_input = [&]<size_t I>(std::integral_constant<size_t, I>) {
         using A = std::tuple_element_t<I, std::tuple<In...>>;
@@ -116,6 +112,31 @@ void check_results_adjoint(F f, G g, double tol, In... in) {
     [&]<size_t... I>(std::index_sequence<I...>) {
         (check_input(std::integral_constant<size_t, I>{}), ...);
     }(std::index_sequence_for<In...>{});
+}
+
+/// See the file comment. `tol` is relative to max(1, |finite difference|).
+template <typename F, typename G, typename... In>
+void check_results_adjoint(F f, G g, double tol, In... in) {
+    check_core(f,
+               [&](const auto& results, auto& grads, const auto& w) {
+                   std::apply([&](const auto&... rs) {
+                       std::apply([&](const auto&... ws) {
+                           std::apply([&](auto&... gs) { g(in..., rs..., gs..., ws...); }, grads);
+                       }, w);
+                   }, results);
+               },
+               tol, in...);
+}
+
+/// check_adjoint(f, adj_f, tol, inputs...): one result, adjoint adj_f(inputs..., adj_inputs&...,
+/// adj_ret) (the convention of single-result builtins).
+template <typename F, typename G, typename... In>
+void check_adjoint(F f, G g, double tol, In... in) {
+    check_core([&](auto... x) { return std::make_tuple(f(x...)); },
+               [&](const auto&, auto& grads, const auto& w) {
+                   std::apply([&](auto&... gs) { g(in..., gs..., std::get<0>(w)); }, grads);
+               },
+               tol, in...);
 }
 
 }  // namespace adjoint_check
