@@ -158,10 +158,17 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
         return result(emit_value(InstrKind::Call, line, to, {s}, fill));
     }
     if (vals.size() == 1 && infos[0].type == to) return vals[0];
+    if (vals.size() == 1 && infos[0].type->kind == to->kind && infos[0].type->rows == to->rows &&
+        infos[0].type->cols == to->cols) {  // vec3d(v), vec3i(v), mat33d(m): convert elements
+        std::string fn = to->is_vector() ? "vec_cast<" : "mat_cast<";
+        return result(emit_value(InstrKind::Call, line, to, {materialize(vals[0], *e.args[1])},
+                                 fn + elem->c_name + ">"));
+    }
     const Type* v3 = vector_type(3, to->scalar);
     if (to->is_vector() && to->rows == 6 && vals.size() == 2 && infos[0].type == v3 &&
         infos[1].type == v3)  // spatial_vector(w, v)
-        return result(emit_value(InstrKind::Call, line, to, {vals[0].var, vals[1].var},
+        return result(emit_value(InstrKind::Call, line, to,
+                                 {materialize(vals[0], *e.args[1]), materialize(vals[1], *e.args[2])},
                                  "spatial_vector"));
     if (vals.size() == count) {
         std::vector<VarId> args;
