@@ -137,6 +137,22 @@ CUDA_CALLABLE vec_t<4, float32> sample_unit_hypercube(uint32& state) {
     return sample_centered_box<4>(state);
 }
 
+/// sample_cdf(state, cdf): one uniform draw u; the index of the first entry of the
+/// non-decreasing 1-D cdf that is >= u (the last index when none is), by binary search.
+CUDA_CALLABLE int32 sample_cdf(uint32& state, const array_t<float32>& cdf) {
+    const float32 u = randf(state);
+    int32 lo = 0, hi = cdf.shape[0] - 1;
+    while (lo < hi) {
+        const int32 mid = lo + (hi - lo) / 2;
+        if (load(cdf, mid) < u) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 // ---- Poisson counts -------------------------------------------------------------------------
 
 /// log Gamma(x) for x >= 1 in float32: Stirling's series at x0 = x + n >= 7 with the

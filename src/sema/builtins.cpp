@@ -291,6 +291,11 @@ std::optional<Signature> rule_sample2(const std::vector<ArgInfo>& a) {
 std::optional<Signature> rule_sample3(const std::vector<ArgInfo>& a) {
     return draw(a, {0}, float32_type(), vector_type(3, ScalarType::Float32));
 }
+std::optional<Signature> rule_sample_cdf(const std::vector<ArgInfo>& a) {
+    const Type* cdf = array_type(float32_type(), 1);
+    if (a.size() != 1 || a[0].type != cdf) return std::nullopt;
+    return Signature{{cdf}, int32_type()};
+}
 std::optional<Signature> rule_poisson(const std::vector<ArgInfo>& a) {
     return draw(a, {1}, float32_type(), scalar_type(ScalarType::UInt32));
 }
@@ -602,6 +607,8 @@ const std::vector<Builtin>& table() {
          "A uniform point in the square [-0.5, 0.5)^2; advances state.", false, rule_sample2},
         {"sample_unit_cube", "sample_unit_cube", BuiltinKind::Random, "Random", "sample_unit_cube(state: uint32) -> vec3",
          "A uniform point in the cube [-0.5, 0.5)^3; advances state.", false, rule_sample3},
+        {"sample_cdf", "sample_cdf", BuiltinKind::Random, "Random", "sample_cdf(state: uint32, cdf: array(dtype=float32)) -> int32",
+         "The index of the first entry of a normalised, non-decreasing CDF that is >= one uniform draw; advances state.", false, rule_sample_cdf},
         {"poisson", "poisson", BuiltinKind::Random, "Random", "poisson(state: uint32, lam: float32) -> uint32",
          "A Poisson-distributed count with mean lam (no draw when lam is 0); advances state.", false, rule_poisson},
         {"noise", "noise", BuiltinKind::Regular, "Random", "noise(state: uint32, x: float32 | vec2 | vec3 | vec4) -> float32",

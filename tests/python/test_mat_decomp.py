@@ -105,10 +105,10 @@ def out_arguments(a: wp.array(dtype=wp.mat33), out: wp.array(dtype=wp.mat33),
         wp.svd3(a[i] * float(k + 1), U, sigma, V)
     out[i] = U * wp.diag(sigma) * wp.transpose(V)
     axis = wp.vec3()
-    t = float(0.0)
+    t = 0.0
     wp.quat_to_axis_angle(q[i], axis, t)
     ax[i] = axis
-    axis2, t2 = wp.quat_to_axis_angle(q[i])
+    _axis, t2 = wp.quat_to_axis_angle(q[i])
     angle[i] = t + t2
 
 
@@ -136,7 +136,7 @@ def test_out_argument_forms(device):
 def test_decomposition_errors():
     @wp.kernel
     def bad_input(a: wp.array(dtype=wp.mat22)):
-        U, s, V = wp.svd3(a[0])
+        _U, _s, _V = wp.svd3(a[0])
 
     with pytest.raises(TypeError, match=r"svd3\(\): no overload accepts \(mat22f\)"):
         bad_input._compile("cpu")

@@ -179,3 +179,24 @@ def test_sampling_errors():
     with pytest.raises(TypeError, match=r"poisson\(\): no overload accepts the state and "
                                         r"\(float literal, float literal\)"):
         bad._compile("cpu")
+
+
+@wp.kernel
+def sample_bins(cdf: wp.array(dtype=float), out: wp.array(dtype=int)):
+    i = wp.tid()
+    state = wp.rand_init(17, i)
+    out[i] = wp.sample_cdf(state, cdf)
+
+
+def test_sample_cdf_follows_the_weights(device):
+    weights = np.array([0.1, 0.4, 0.0, 0.5], dtype=np.float32)
+    cdf = wp.array(np.cumsum(weights) / weights.sum(), dtype=float, device=device)
+    n = 20000
+    out = wp.zeros(n, dtype=int, device=device)
+    wp.launch(sample_bins, dim=n, inputs=[cdf, out], device=device)
+    k = out.numpy()
+    np.testing.assert_allclose(np.bincount(k, minlength=4) / n, weights, atol=0.015)
+    c = cdf.numpy()
+    for i in range(16):
+        u = uniforms(17, i, 1)[0]
+        assert k[i] == np.searchsorted(c, u, side="left")

@@ -115,7 +115,7 @@ def test_spatial_host_types():
 def test_spatial_errors():
     @wp.kernel
     def bad(a: wp.array(dtype=wp.vec3)):
-        x = wp.spatial_top(a[0])
+        a[0] = wp.spatial_top(a[0])
 
     with pytest.raises(TypeError, match=r"spatial_top\(\): no overload accepts \(vec3f\)"):
         bad._compile("cpu")

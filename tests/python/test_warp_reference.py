@@ -15,7 +15,7 @@ warp.config.quiet = True
 
 def make_kernels(wp):
     @wp.kernel
-    def sampling(seed: int, lam: float, v2: wp.array2d(dtype=wp.vec2),
+    def sampling(seed: int, lam: float, cdf: wp.array(dtype=float), v2: wp.array2d(dtype=wp.vec2),
                  v3: wp.array2d(dtype=wp.vec3), counts: wp.array2d(dtype=wp.uint32)):
         i = wp.tid()
         state = wp.rand_init(seed, i)
@@ -32,6 +32,7 @@ def make_kernels(wp):
         counts[i, 1] = wp.poisson(state, lam * 0.01)
         counts[i, 2] = wp.poisson(state, lam * 10.0)
         counts[i, 3] = wp.randu(state)
+        counts[i, 4] = wp.uint32(wp.sample_cdf(state, cdf))
 
     @wp.kernel
     def noise(seed: int, p4: wp.array(dtype=wp.vec4), out: wp.array2d(dtype=float),
@@ -75,10 +76,13 @@ def run(module, kernel, dim, inputs, outputs):
 def test_sampling_and_poisson_match_warp(both):
     ours, theirs = both
     n = 512
-    outputs = [((n, 4), "vec2"), ((n, 5), "vec3"), ((n, 4), "uint32")]
+    outputs = [((n, 4), "vec2"), ((n, 5), "vec3"), ((n, 5), "uint32")]
+    cdf = np.cumsum(np.arange(1.0, 9.0, dtype=np.float32)) / np.float32(36.0)
     for lam in (4.0, 17.5, 60.0):
-        a = run(treadle, ours["sampling"], n, [3, lam], outputs)
-        b = run(warp, theirs["sampling"], n, [3, lam], outputs)
+        a = run(treadle, ours["sampling"], n,
+                [3, lam, treadle.array(cdf, dtype=treadle.float32, device="cpu")], outputs)
+        b = run(warp, theirs["sampling"], n,
+                [3, lam, warp.array(cdf, dtype=warp.float32, device="cpu")], outputs)
         for x, y in zip(a, b):
             np.testing.assert_array_equal(x, y)
 

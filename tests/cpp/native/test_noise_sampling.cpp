@@ -61,6 +61,29 @@ TEST(NativeSampling, DrawCounts) {
     EXPECT_EQ(draws([](uint32& s) { wp::poisson(s, 0.0f); }), 0);
 }
 
+TEST(NativeSampling, SampleCdfIsTheInverseTransform) {
+    float32 cdf_data[4] = {0.1f, 0.5f, 0.5f, 1.0f};
+    wp::array_t<float32> cdf{};
+    cdf.data = cdf_data;
+    cdf.shape[0] = 4;
+    cdf.strides[0] = sizeof(float32);
+    cdf.ndim = 1;
+    int counts[4] = {0, 0, 0, 0};
+    uint32 s = wp::rand_init(12);
+    for (int n = 0; n < 20000; ++n) {
+        uint32 t = s;
+        const float32 u = wp::randf(t);
+        const wp::int32 k = wp::sample_cdf(s, cdf);
+        EXPECT_EQ(s, t);  // one draw
+        EXPECT_TRUE(cdf_data[k] >= u && (k == 0 || cdf_data[k - 1] < u));
+        ++counts[k];
+    }
+    EXPECT_NEAR(counts[0] / 20000.0, 0.1, 0.01);
+    EXPECT_NEAR(counts[1] / 20000.0, 0.4, 0.015);
+    EXPECT_EQ(counts[2], 0);  // an empty bin is never chosen
+    EXPECT_NEAR(counts[3] / 20000.0, 0.5, 0.015);
+}
+
 TEST(NativeSampling, LogGammaAndPoissonMoments) {
     for (float32 x : {1.0f, 1.5f, 2.0f, 3.0f, 6.5f, 7.0f, 12.0f, 101.0f, 1000.0f})
         EXPECT_NEAR(wp::rand_log_gamma(x), std::lgamma(double(x)), 2e-4 * std::max(1.0, double(x)));
