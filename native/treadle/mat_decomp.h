@@ -1,9 +1,10 @@
-// native/treadle/mat_decomp.h -- 3x3 decompositions svd3, qr3, eig3 and their adjoints
+// native/treadle/mat_decomp.h -- decompositions svd3, svd2, qr3, eig3 and their adjoints
 //
 // Float and double matrices. The results are written through reference parameters (generated
 // code calls them for the IR's several-result Call):
 //   svd3(A, U, sigma, V): A = U diag(sigma) V^T; U and V rotations (det +1); |sigma| decreasing,
 //       sigma[0], sigma[1] >= 0 and sigma[2] with the sign of det(A) (one-sided Jacobi).
+//   svd2(A, U, sigma, V): the same for 2x2, with sigma >= 0 (U may be a reflection).
 //   qr3(A, Q, R): A = Q R; Q a rotation, R upper triangular with R[0][0], R[1][1] >= 0, so
 //       R[2][2] has the sign of det(A) (Gram-Schmidt with re-orthogonalisation).
 //   eig3(A, Q, d): (A + A^T) / 2 = Q diag(d) Q^T; Q a rotation whose columns are eigenvectors,
@@ -37,13 +38,15 @@ CUDA_CALLABLE T eps() {
     else return 2.220446049250313e-16;
 }
 
-template <typename T>
-CUDA_CALLABLE vec_t<3, T> col(const mat_t<3, 3, T>& m, int j) {
-    return vec_t<3, T>{{m.m[0][j], m.m[1][j], m.m[2][j]}};
+template <int N, typename T>
+CUDA_CALLABLE vec_t<N, T> col(const mat_t<N, N, T>& m, int j) {
+    vec_t<N, T> v{};
+    for (int i = 0; i < N; ++i) v.c[i] = m.m[i][j];
+    return v;
 }
-template <typename T>
-CUDA_CALLABLE void set_col(mat_t<3, 3, T>& m, int j, const vec_t<3, T>& v) {
-    for (int i = 0; i < 3; ++i) m.m[i][j] = v.c[i];
+template <int N, typename T>
+CUDA_CALLABLE void set_col(mat_t<N, N, T>& m, int j, const vec_t<N, T>& v) {
+    for (int i = 0; i < N; ++i) m.m[i][j] = v.c[i];
 }
 
 /// n / d, or 0 where |d| <= tol (a vanishing gap between repeated values).
@@ -61,9 +64,9 @@ CUDA_CALLABLE T jacobi_tan(T zeta) {
 }
 
 /// Columns p and q of m replaced by c m_p - s m_q and s m_p + c m_q.
-template <typename T>
-CUDA_CALLABLE void rotate_cols(mat_t<3, 3, T>& m, int p, int q, T c, T s) {
-    for (int i = 0; i < 3; ++i) {
+template <int N, typename T>
+CUDA_CALLABLE void rotate_cols(mat_t<N, N, T>& m, int p, int q, T c, T s) {
+    for (int i = 0; i < N; ++i) {
         const T mp = m.m[i][p], mq = m.m[i][q];
         m.m[i][p] = c * mp - s * mq;
         m.m[i][q] = s * mp + c * mq;
@@ -71,9 +74,9 @@ CUDA_CALLABLE void rotate_cols(mat_t<3, 3, T>& m, int p, int q, T c, T s) {
 }
 
 /// Swaps columns i and j of m and negates the new column j, which keeps the determinant.
-template <typename T>
-CUDA_CALLABLE void swap_cols(mat_t<3, 3, T>& m, int i, int j) {
-    for (int r = 0; r < 3; ++r) {
+template <int N, typename T>
+CUDA_CALLABLE void swap_cols(mat_t<N, N, T>& m, int i, int j) {
+    for (int r = 0; r < N; ++r) {
         const T mi = m.m[r][i];
         m.m[r][i] = m.m[r][j];
         m.m[r][j] = -mi;
@@ -97,6 +100,46 @@ CUDA_CALLABLE void sweep_pair(int k, int& p, int& q) {
     q = k == 0 ? 1 : 2;
 }
 
+/// One one-sided Jacobi rotation of columns p, q of B (and V): makes them orthogonal. Returns
+/// false when they already are, to working precision.
+template <int N, typename T>
+CUDA_CALLABLE bool orthogonalize_cols(mat_t<N, N, T>& B, mat_t<N, N, T>& V, int p, int q) {
+    const T e = eps<T>();
+    T alpha = T(0), beta = T(0), gamma = T(0);
+    for (int i = 0; i < N; ++i) {
+        alpha += B.m[i][p] * B.m[i][p];
+        beta += B.m[i][q] * B.m[i][q];
+        gamma += B.m[i][p] * B.m[i][q];
+    }
+    if (gamma == T(0) || gamma * gamma <= e * e * alpha * beta) return false;
+    const T t = jacobi_tan((beta - alpha) / (T(2) * gamma));
+    const T c = T(1) / wp::sqrt(T(1) + t * t), s = c * t;
+    rotate_cols(B, p, q, c, s);
+    rotate_cols(V, p, q, c, s);
+    return true;
+}
+
+/// The SVD adjoint for square N x N (see adj_svd3): adj_A += U P V^T.
+template <int N, typename T>
+CUDA_CALLABLE void adj_svd_n(const mat_t<N, N, T>& U, const vec_t<N, T>& sigma,
+                             const mat_t<N, N, T>& V, mat_t<N, N, T>& adj_A,
+                             const mat_t<N, N, T>& adj_U, const vec_t<N, T>& adj_sigma,
+                             const mat_t<N, N, T>& adj_V) {
+    const mat_t<N, N, T> J = mul(transpose(U), adj_U), K = mul(transpose(V), adj_V);
+    const T tol = T(16) * eps<T>() * wp::abs(sigma.c[0]);
+    mat_t<N, N, T> P = diag(adj_sigma);
+    for (int i = 0; i < N - 1; ++i) {
+        for (int j = i + 1; j < N; ++j) {
+            const T a = J.m[i][j] - J.m[j][i], b = K.m[i][j] - K.m[j][i];
+            const T x = gap_div(a + b, sigma.c[j] - sigma.c[i], tol);
+            const T y = gap_div(a - b, sigma.c[j] + sigma.c[i], tol);
+            P.m[i][j] += T(0.5) * (x + y);
+            P.m[j][i] += T(0.5) * (x - y);
+        }
+    }
+    adj_A = add(adj_A, mul(mul(U, P), transpose(V)));
+}
+
 }  // namespace decomp
 
 // ---- forward --------------------------------------------------------------------------------
@@ -105,7 +148,6 @@ CUDA_CALLABLE void sweep_pair(int k, int& p, int& q) {
 template <typename T>
 CUDA_CALLABLE void svd3(const mat_t<3, 3, T>& A, mat_t<3, 3, T>& U, vec_t<3, T>& sigma,
                         mat_t<3, 3, T>& V) {
-    const T e = decomp::eps<T>();
     mat_t<3, 3, T> B = A;
     V = identity<3, T>();
     // One-sided Jacobi: rotate column pairs of B = A V until they are orthogonal.
@@ -114,18 +156,7 @@ CUDA_CALLABLE void svd3(const mat_t<3, 3, T>& A, mat_t<3, 3, T>& U, vec_t<3, T>&
         for (int k = 0; k < 3; ++k) {
             int p, q;
             decomp::sweep_pair(k, p, q);
-            T alpha = T(0), beta = T(0), gamma = T(0);
-            for (int i = 0; i < 3; ++i) {
-                alpha += B.m[i][p] * B.m[i][p];
-                beta += B.m[i][q] * B.m[i][q];
-                gamma += B.m[i][p] * B.m[i][q];
-            }
-            if (gamma == T(0) || gamma * gamma <= e * e * alpha * beta) continue;
-            rotated = true;
-            const T t = decomp::jacobi_tan((beta - alpha) / (T(2) * gamma));
-            const T c = T(1) / wp::sqrt(T(1) + t * t), s = c * t;
-            decomp::rotate_cols(B, p, q, c, s);
-            decomp::rotate_cols(V, p, q, c, s);
+            rotated |= decomp::orthogonalize_cols(B, V, p, q);
         }
         if (!rotated) break;
     }
@@ -155,6 +186,31 @@ CUDA_CALLABLE void svd3(const mat_t<3, 3, T>& A, mat_t<3, 3, T>& U, vec_t<3, T>&
     decomp::set_col(U, 1, u1);
     decomp::set_col(U, 2, u2);
     sigma = vec_t<3, T>{{n[0], n[1], s2}};
+}
+
+/// svd2(A, U, sigma, V): A = U diag(sigma) V^T for a 2x2 matrix; U and V orthogonal (V a
+/// rotation; U a reflection when det(A) < 0), sigma >= 0 and decreasing.
+template <typename T>
+CUDA_CALLABLE void svd2(const mat_t<2, 2, T>& A, mat_t<2, 2, T>& U, vec_t<2, T>& sigma,
+                        mat_t<2, 2, T>& V) {
+    mat_t<2, 2, T> B = A;
+    V = identity<2, T>();
+    for (int sweep = 0; sweep < 8; ++sweep) {
+        if (!decomp::orthogonalize_cols(B, V, 0, 1)) break;
+    }
+    T n0 = length(decomp::col(B, 0)), n1 = length(decomp::col(B, 1));
+    if (n0 < n1) {
+        decomp::swap_cols(B, 0, 1);
+        decomp::swap_cols(V, 0, 1);
+        const T t = n0;
+        n0 = n1;
+        n1 = t;
+    }
+    const vec_t<2, T> u0 = n0 > T(0) ? div(decomp::col(B, 0), n0) : vec_t<2, T>{{T(1), T(0)}};
+    const vec_t<2, T> u1 = n1 > T(0) ? div(decomp::col(B, 1), n1) : vec_t<2, T>{{-u0.c[1], u0.c[0]}};
+    decomp::set_col(U, 0, u0);
+    decomp::set_col(U, 1, u1);
+    sigma = vec_t<2, T>{{n0, n1}};
 }
 
 /// qr3(A, Q, R): see the file comment.
@@ -239,19 +295,16 @@ CUDA_CALLABLE void adj_svd3(const mat_t<3, 3, T>&, const mat_t<3, 3, T>& U,
                             const vec_t<3, T>& sigma, const mat_t<3, 3, T>& V,
                             mat_t<3, 3, T>& adj_A, const mat_t<3, 3, T>& adj_U,
                             const vec_t<3, T>& adj_sigma, const mat_t<3, 3, T>& adj_V) {
-    const mat_t<3, 3, T> J = mul(transpose(U), adj_U), K = mul(transpose(V), adj_V);
-    const T tol = T(16) * decomp::eps<T>() * wp::abs(sigma.c[0]);
-    mat_t<3, 3, T> P = diag(adj_sigma);
-    for (int i = 0; i < 2; ++i) {
-        for (int j = i + 1; j < 3; ++j) {
-            const T a = J.m[i][j] - J.m[j][i], b = K.m[i][j] - K.m[j][i];
-            const T x = decomp::gap_div(a + b, sigma.c[j] - sigma.c[i], tol);
-            const T y = decomp::gap_div(a - b, sigma.c[j] + sigma.c[i], tol);
-            P.m[i][j] += T(0.5) * (x + y);
-            P.m[j][i] += T(0.5) * (x - y);
-        }
-    }
-    adj_A = add(adj_A, mul(mul(U, P), transpose(V)));
+    decomp::adj_svd_n(U, sigma, V, adj_A, adj_U, adj_sigma, adj_V);
+}
+
+/// adj_svd2: the same formula for 2x2.
+template <typename T>
+CUDA_CALLABLE void adj_svd2(const mat_t<2, 2, T>&, const mat_t<2, 2, T>& U,
+                            const vec_t<2, T>& sigma, const mat_t<2, 2, T>& V,
+                            mat_t<2, 2, T>& adj_A, const mat_t<2, 2, T>& adj_U,
+                            const vec_t<2, T>& adj_sigma, const mat_t<2, 2, T>& adj_V) {
+    decomp::adj_svd_n(U, sigma, V, adj_A, adj_U, adj_sigma, adj_V);
 }
 
 /// adj_qr3: with M = R adj_R^T - adj_Q^T Q copied from its lower triangle to the upper one

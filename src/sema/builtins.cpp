@@ -424,18 +424,21 @@ RIGID(rule_t_rotation, "t", 'q')
 RIGID(rule_t_from, "vq", 't')
 #undef RIGID
 
-/// svd3/qr3/eig3: one float32/float64 mat33; the results from a pattern ('m' mat33, 'v' vec3).
-std::optional<Signature> decomposition(const std::vector<ArgInfo>& a, const char* results) {
-    if (a.size() != 1 || !a[0].type || !a[0].type->is_matrix() || a[0].type->rows != 3 ||
-        a[0].type->cols != 3 ||
+/// svd3/qr3/eig3 (n = 3), svd2 (n = 2): one float32/float64 n x n matrix; the results from a
+/// pattern ('m' the matrix type, 'v' a vector of n).
+std::optional<Signature> decomposition(const std::vector<ArgInfo>& a, const char* results,
+                                       int n = 3) {
+    if (a.size() != 1 || !a[0].type || !a[0].type->is_matrix() || a[0].type->rows != n ||
+        a[0].type->cols != n ||
         !(a[0].type->scalar == ScalarType::Float32 || a[0].type->scalar == ScalarType::Float64))
         return std::nullopt;
     std::vector<const Type*> out;
     for (const char* c = results; *c; ++c)
-        out.push_back(*c == 'm' ? a[0].type : vector_type(3, a[0].type->scalar));
+        out.push_back(*c == 'm' ? a[0].type : vector_type(n, a[0].type->scalar));
     return Signature{{a[0].type}, tuple_type(out)};
 }
 std::optional<Signature> rule_svd3(const std::vector<ArgInfo>& a) { return decomposition(a, "mvm"); }
+std::optional<Signature> rule_svd2(const std::vector<ArgInfo>& a) { return decomposition(a, "mvm", 2); }
 std::optional<Signature> rule_qr3(const std::vector<ArgInfo>& a) { return decomposition(a, "mm"); }
 std::optional<Signature> rule_eig3(const std::vector<ArgInfo>& a) { return decomposition(a, "mv"); }
 
@@ -542,6 +545,8 @@ const std::vector<Builtin>& table() {
         {"svd3", "svd3", BuiltinKind::Multi, "Vector Math", "svd3(A: mat33) -> tuple(mat33, vec3, mat33)",
          "Singular value decomposition (U, sigma, V) with A = U diag(sigma) V^T: U and V rotations, |sigma| "
          "decreasing, sigma[2] with the sign of det(A). Also svd3(A, U, sigma, V) into local variables.", true, rule_svd3},
+        {"svd2", "svd2", BuiltinKind::Multi, "Vector Math", "svd2(A: mat22) -> tuple(mat22, vec2, mat22)",
+         "Singular value decomposition of a 2x2 matrix, sigma >= 0 and decreasing. Also svd2(A, U, sigma, V).", true, rule_svd2},
         {"qr3", "qr3", BuiltinKind::Multi, "Vector Math", "qr3(A: mat33) -> tuple(mat33, mat33)",
          "QR decomposition (Q, R) with A = Q R: Q a rotation, R upper triangular. Also qr3(A, Q, R).", true, rule_qr3},
         {"eig3", "eig3", BuiltinKind::Multi, "Vector Math", "eig3(A: mat33) -> tuple(mat33, vec3)",

@@ -149,3 +149,29 @@ def test_decomposition_errors():
 
     with pytest.raises(TypeError, match=r"qr3\(\): output 'R' has type vec3f, expected mat33f"):
         bad_output._compile("cpu")
+
+
+@wp.kernel
+def svd_2x2(a: wp.array(dtype=wp.mat22), u: wp.array(dtype=wp.mat22),
+            s: wp.array(dtype=wp.vec2), v: wp.array(dtype=wp.mat22)):
+    i = wp.tid()
+    U, sigma, V = wp.svd2(a[i])
+    u[i] = U
+    s[i] = sigma
+    v[i] = V
+
+
+def test_svd2_matches_numpy(device):
+    n = 32
+    m = np.random.default_rng(15).standard_normal((n, 2, 2)).astype(np.float32)
+    m[0] = 0.0
+    m[1] = [[1.0, 2.0], [2.0, 4.0]]
+    a = wp.array(m, dtype=wp.mat22, device=device)
+    u, s, v = (wp.zeros(n, dtype=t, device=device) for t in (wp.mat22, wp.vec2, wp.mat22))
+    wp.launch(svd_2x2, dim=n, inputs=[a, u, s, v], device=device)
+    un, sn, vn = (x.numpy().astype(np.float64) for x in (u, s, v))
+    np.testing.assert_allclose(sn, np.linalg.svd(m.astype(np.float64), compute_uv=False),
+                               atol=1e-5)
+    np.testing.assert_allclose(un @ (sn[:, :, None] * np.swapaxes(vn, 1, 2)), m, atol=1e-5)
+    np.testing.assert_allclose(np.swapaxes(un, 1, 2) @ un, np.broadcast_to(np.eye(2), un.shape),
+                               atol=1e-5)

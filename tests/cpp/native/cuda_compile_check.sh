@@ -373,6 +373,12 @@ __device__ void decomp_spatial_family(wp::array_t<wp::mat_t<3, 3, T>> am, wp::in
     wp::adj_svd3(a, u, s, v, ga, u, s, v);
     wp::adj_qr3(a, q, r, ga, q, r);
     wp::adj_eig3(a, e, d, ga, e, d);
+    wp::mat_t<2, 2, T> a2 = wp::mat_t<2, 2, T>{{{a.m[0][0], a.m[0][1]}, {a.m[1][0], a.m[1][1]}}};
+    wp::mat_t<2, 2, T> u2, v2, g2{};
+    wp::vec_t<2, T> s2;
+    wp::svd2(a2, u2, s2, v2);
+    wp::adj_svd2(a2, u2, s2, v2, g2, u2, s2, v2);
+    ga.m[0][0] += g2.m[1][1];
     S x = wp::spatial_vector(s, d), y = wp::spatial_cross(x, x), gx{}, gy{};
     y = wp::add(y, wp::spatial_cross_dual(x, y));
     V top = wp::spatial_top(y), gt{}, gb{};

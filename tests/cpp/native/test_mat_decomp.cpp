@@ -142,6 +142,39 @@ TEST(NativeMatDecomp, Svd3AdjointAtRepeatedValuesIsFinite) {
     expect_finite(gz);
 }
 
+TEST(NativeMatDecomp, Svd2) {
+    using M2 = mat_t<2, 2, double>;
+    for (int n = 0; n < 100; ++n) {
+        M2 a;
+        for (int i = 0; i < 4; ++i) (&a.m[0][0])[i] = adjoint_check::urand();
+        if (n == 0) a = wp::mat_fill<2, 2, double>(0.0);
+        if (n == 1) a = M2{{{1, 2}, {2, 4}}};  // rank 1
+        if (n == 2) a = M2{{{0, -3}, {3, 0}}};  // repeated values
+        M2 u, v;
+        vec_t<2, double> s;
+        wp::svd2(a, u, s, v);
+        EXPECT_GE(s.c[0], s.c[1]);
+        EXPECT_GE(s.c[1], 0.0);
+        EXPECT_NEAR(wp::determinant(v), 1.0, 1e-12);
+        const M2 ut = wp::mul(wp::transpose(u), u), rec = wp::mul(wp::mul(u, wp::diag(s)),
+                                                                   wp::transpose(v));
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 2; ++j) {
+                EXPECT_NEAR(ut.m[i][j], i == j ? 1.0 : 0.0, 1e-12);
+                EXPECT_NEAR(rec.m[i][j], a.m[i][j], 1e-12);
+            }
+    }
+    auto f = [](mat_t<2, 2, double> a) {
+        mat_t<2, 2, double> u, v;
+        vec_t<2, double> s;
+        wp::svd2(a, u, s, v);
+        return std::make_tuple(u, s, v);
+    };
+    auto g = [](auto&&... x) { wp::adj_svd2(x...); };
+    for (int n = 0; n < 20; ++n)
+        check_results_adjoint(f, g, 1e-5, rand_like<mat_t<2, 2, double>>());
+}
+
 // ---- qr3 ------------------------------------------------------------------------------------
 
 template <typename T>
