@@ -119,3 +119,22 @@ def test_spatial_errors():
 
     with pytest.raises(TypeError, match=r"spatial_top\(\): no overload accepts \(vec3f\)"):
         bad._compile("cpu")
+
+
+@wp.kernel
+def half_precision(q: wp.array(dtype=wp.quath), out: wp.array(dtype=wp.vec3h),
+                   s: wp.array(dtype=wp.spatial_vectorh)):
+    i = wp.tid()
+    axis, angle = wp.quat_to_axis_angle(q[i])
+    out[i] = axis * angle
+    s[i] = wp.spatial_cross(s[i], s[i]) + wp.spatial_vectorh(axis, axis)
+
+
+def test_float16_spatial_and_axis_angle(device):
+    q = wp.array(np.array([[0, 0, 0.7071, 0.7071]], dtype=np.float16), dtype=wp.quath,
+                 device=device)
+    out = wp.zeros(1, dtype=wp.vec3h, device=device)
+    s = wp.zeros(1, dtype=wp.spatial_vectorh, device=device)
+    wp.launch(half_precision, dim=1, inputs=[q, out, s], device=device)
+    np.testing.assert_allclose(out.numpy()[0], [0, 0, np.pi / 2], atol=2e-3)
+    np.testing.assert_array_equal(s.numpy()[0], [0, 0, 1, 0, 0, 1])
