@@ -127,6 +127,25 @@ CUDA_CALLABLE mat_t<R, 4, T> mat_from_cols(vec_t<R, T> c0, vec_t<R, T> c1, vec_t
     return r;
 }
 
+/// mat_cast<T>(m): m with every element converted by cast<T> (Warp's mat33d(m)).
+template <typename T, int R, int C, typename U>
+CUDA_CALLABLE mat_t<R, C, T> mat_cast(const mat_t<R, C, U>& m) {
+    mat_t<R, C, T> r{};
+    for (int i = 0; i < R; ++i) {
+        for (int j = 0; j < C; ++j) r.m[i][j] = cast<T>(m.m[i][j]);
+    }
+    return r;
+}
+
+/// adj_mat_cast<T>(m, adj_m, adj_ret): adj_cast per element.
+template <typename T, int R, int C, typename U>
+CUDA_CALLABLE void adj_mat_cast(const mat_t<R, C, U>& m, mat_t<R, C, U>& adj_m,
+                                const mat_t<R, C, T>& adj_ret) {
+    for (int i = 0; i < R; ++i) {
+        for (int j = 0; j < C; ++j) adj_cast<T>(m.m[i][j], adj_m.m[i][j], adj_ret.m[i][j]);
+    }
+}
+
 // ---- element access -------------------------------------------------------------------------
 
 /// extract(a, i): row i as a vector (zero vector when i is outside [0, R)).

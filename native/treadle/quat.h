@@ -298,6 +298,26 @@ CUDA_CALLABLE void adj_quat_from_axis_angle(const vec_t<3, T>& axis, T angle,
     adj_angle += (c * dot(axis, gv) - s * adj_ret.c[3]) * T(0.5);
 }
 
+/// adj_quat_to_axis_angle(q, axis, angle, adj_q, adj_axis, adj_angle): the adjoint of the two
+/// results. With v the vector part, s = sign(w) (+1 at 0) and l = |v|: axis = s v / l and
+/// angle = 2 atan2(l, |w|), so adj_v += s adj_normalize(v, adj_axis) + 2 adj_angle |w| v /
+/// (l (l^2 + w^2)) and adj_w -= 2 adj_angle s l / (l^2 + w^2). No gradient where v = 0.
+template <typename T>
+CUDA_CALLABLE void adj_quat_to_axis_angle(const quat_t<T>& q, const vec_t<3, T>&, T,
+                                          quat_t<T>& adj_q, const vec_t<3, T>& adj_axis,
+                                          T adj_angle) {
+    const vec_t<3, T> v = quat_vec(q);
+    const T w = q.c[3], s = w < T(0) ? T(-1) : T(1);
+    const T l = length(v);
+    if (!(l > T(0))) return;
+    vec_t<3, T> gv = vec_fill<3, T>(T(0));
+    adj_normalize(v, gv, mul(adj_axis, s));
+    const T r2 = l * l + w * w;
+    const T ga = T(2) * adj_angle / r2;
+    for (int i = 0; i < 3; ++i) adj_q.c[i] += gv.c[i] + ga * abs(w) * v.c[i] / l;
+    adj_q.c[3] -= ga * s * l;
+}
+
 /// adj_add/adj_sub/adj_neg/adj_pos: the linear rules, componentwise.
 template <typename T>
 CUDA_CALLABLE void adj_add(const quat_t<T>&, const quat_t<T>&, quat_t<T>& adj_a, quat_t<T>& adj_b,

@@ -77,6 +77,14 @@ CUDA_CALLABLE vec_t<N, T> with_component(vec_t<N, T> a, int32 i, type_identity_t
     return a;
 }
 
+/// vec_cast<T>(v): v with every component converted by cast<T> (Warp's vec3d(v), vec3i(v)).
+template <typename T, int N, typename U>
+CUDA_CALLABLE vec_t<N, T> vec_cast(const vec_t<N, U>& v) {
+    vec_t<N, T> r{};
+    for (int i = 0; i < N; ++i) r.c[i] = cast<T>(v.c[i]);
+    return r;
+}
+
 // ---- arithmetic -----------------------------------------------------------------------------
 
 /// add/sub/cw_mul/cw_div(a, b): componentwise a+b, a-b, a*b, a/b (scalar rules per component:
@@ -253,6 +261,14 @@ CUDA_CALLABLE void adj_with_component(const vec_t<N, T>&, int32 i, T, vec_t<N, T
             adj_a.c[k] += adj_ret.c[k];
         }
     }
+}
+
+/// adj_vec_cast<T>(v, adj_v, adj_ret): adj_cast per component (float to float passes the
+/// gradient through; casts from or to integers have none).
+template <typename T, int N, typename U>
+CUDA_CALLABLE void adj_vec_cast(const vec_t<N, U>& v, vec_t<N, U>& adj_v,
+                                const vec_t<N, T>& adj_ret) {
+    for (int i = 0; i < N; ++i) adj_cast<T>(v.c[i], adj_v.c[i], adj_ret.c[i]);
 }
 
 /// adj_add/adj_sub/adj_neg/adj_pos: the linear rules, componentwise.

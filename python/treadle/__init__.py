@@ -110,6 +110,14 @@ from .vec_types import mat44 as mat44
 from .vec_types import mat44h as mat44h
 from .vec_types import mat44f as mat44f
 from .vec_types import mat44d as mat44d
+from .vec_types import spatial_vector as spatial_vector
+from .vec_types import spatial_vectorh as spatial_vectorh
+from .vec_types import spatial_vectorf as spatial_vectorf
+from .vec_types import spatial_vectord as spatial_vectord
+from .vec_types import spatial_matrix as spatial_matrix
+from .vec_types import spatial_matrixh as spatial_matrixh
+from .vec_types import spatial_matrixf as spatial_matrixf
+from .vec_types import spatial_matrixd as spatial_matrixd
 
 # --- quaternion and transform types (quat_types.py; also wp.types.quaternion & co.) --------
 from .quat_types import quat as quat
@@ -194,7 +202,7 @@ globals().update({_n: _f for _n, _f in _kernel_module.builtins.items() if _n not
 # Host implementations of the vector builtins (wp.dot(wp.vec3(...), ...) outside kernels).
 from . import vec_types as _vec_types
 
-for _n in ("dot", "cross", "length", "normalize", "cw_mul"):
+for _n in ("dot", "cross", "length", "normalize", "cw_mul", *_vec_types.SPATIAL_HOST_BUILTINS):
     _b = _kernel_module.builtins.get(_n)
     if _b is not None and _b._host is None:
         _b._host = getattr(_vec_types, _n)

@@ -217,6 +217,11 @@ class vector_base(composite_base):
 
     def __init__(self, *args):
         flat = self._flat_from(args)
+        if flat is None and self._length == 6 and len(args) == 2:
+            # spatial_vector(w, v): two 3-vectors, the angular part first
+            parts = [np.asarray(a, dtype=object).reshape(-1).tolist() for a in args]
+            if all(len(p) == 3 for p in parts):
+                flat = self._convert_values(parts[0] + parts[1])
         if flat is None:
             raise ValueError(
                 f"{type(self).__name__}: expected no argument, one scalar, {self._length} "
@@ -396,6 +401,8 @@ def vector(length, dtype):
     cls = _vector_cache.get(key)
     if cls is None:
         name = f"vec{length}{_SUFFIX[scalar._spec]}"
+        if length == 6 and scalar._spec.startswith("float"):  # Warp's name of this type
+            name = f"spatial_vector{_SUFFIX[scalar._spec]}"
         cls = _make(vector_base, name, (length,), scalar, f"vector:{length}:{scalar._spec}")
         _vector_cache[key] = cls
     return cls
@@ -411,6 +418,8 @@ def matrix(shape, dtype):
     cls = _matrix_cache.get(key)
     if cls is None:
         name = f"mat{shape[0]}{shape[1]}{_SUFFIX[scalar._spec]}"
+        if shape == (6, 6) and scalar._spec.startswith("float"):
+            name = f"spatial_matrix{_SUFFIX[scalar._spec]}"
         spec = f"matrix:{shape[0]}:{shape[1]}:{scalar._spec}"
         cls = _make(matrix_base, name, shape, scalar, spec)
         _matrix_cache[key] = cls
@@ -476,6 +485,13 @@ mat22f, mat33f, mat44f = (matrix((n, n), types.float32) for n in (2, 3, 4))
 mat22d, mat33d, mat44d = (matrix((n, n), types.float64) for n in (2, 3, 4))
 mat22, mat33, mat44 = mat22f, mat33f, mat44f
 
+# Spatial vectors and matrices are Warp's names of float vectors of 6 and 6x6 matrices.
+spatial_vectorh, spatial_vectorf, spatial_vectord = (
+    vector(6, t) for t in (types.float16, types.float32, types.float64))
+spatial_matrixh, spatial_matrixf, spatial_matrixd = (
+    matrix((6, 6), t) for t in (types.float16, types.float32, types.float64))
+spatial_vector, spatial_matrix = spatial_vectorf, spatial_matrixf
+
 vector_types = tuple(v for v in _vector_cache.values())
 matrix_types = tuple(m for m in _matrix_cache.values())
 
@@ -488,6 +504,7 @@ NAMES = (
     "matrix_base",
     *(f"vec{n}{s}" for n in (2, 3, 4) for s in ("", *_SUFFIX.values())),
     *(f"mat{n}{n}{s}" for n in (2, 3, 4) for s in ("", "h", "f", "d")),
+    *(f"spatial_{k}{s}" for k in ("vector", "matrix") for s in ("", "h", "f", "d")),
 )
 """The names ``treadle.types`` re-exports from this module."""
 
@@ -529,6 +546,49 @@ def normalize(a):
     """``a`` divided by its length (zero for a zero vector)."""
     n = length(a)
     return type(a)._new(a._data / a._np_dtype.type(n)) if n > 0.0 else type(a)()
+
+
+def spatial_top(a):
+    """The angular (first three) components of a spatial vector."""
+    _check_spatial("spatial_top", a)
+    return vector(3, a._wp_scalar_type_)._new(a._data[:3])
+
+
+def spatial_bottom(a):
+    """The linear (last three) components of a spatial vector."""
+    _check_spatial("spatial_bottom", a)
+    return vector(3, a._wp_scalar_type_)._new(a._data[3:])
+
+
+def spatial_dot(a, b):
+    """The 6-D dot product of two spatial vectors."""
+    _check_spatial("spatial_dot", a, b)
+    return np.dot(a._data, b._data).item()
+
+
+def spatial_cross(a, b):
+    """(w_a x w_b, v_a x w_b + w_a x v_b) of two twists."""
+    _check_spatial("spatial_cross", a, b)
+    wa, va, wb, vb = a._data[:3], a._data[3:], b._data[:3], b._data[3:]
+    return type(a)._new(np.concatenate([np.cross(wa, wb), np.cross(va, wb) + np.cross(wa, vb)]))
+
+
+def spatial_cross_dual(a, b):
+    """(w x n + v x f, w x f) of a twist (w, v) and a wrench (n, f)."""
+    _check_spatial("spatial_cross_dual", a, b)
+    w, v, n, f = a._data[:3], a._data[3:], b._data[:3], b._data[3:]
+    return type(a)._new(np.concatenate([np.cross(w, n) + np.cross(v, f), np.cross(w, f)]))
+
+
+def _check_spatial(name, *vs):
+    _check_vec(name, *vs)
+    if vs[0]._length != 6:
+        raise TypeError(f"{name}(): expected spatial vectors (6 components)")
+
+
+SPATIAL_HOST_BUILTINS = ("spatial_top", "spatial_bottom", "spatial_dot", "spatial_cross",
+                         "spatial_cross_dual")
+"""The spatial builtins given the host implementations above (see ``treadle/__init__.py``)."""
 
 
 def cw_mul(a, b):

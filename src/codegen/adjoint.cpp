@@ -535,14 +535,19 @@ private:
                             << where << ", " << adj(v) << ");\n";
             return;
         }
+        for (VarId d : in.dsts) dst_grad |= has_gradient(m_f.type_of(d));
         if (!dst_grad || in.args.empty() || !call_differentiable(in.callee)) return;
         bool any = false;
         for (VarId a : in.args) any |= has_gradient(m_f.type_of(a));
         if (!any) return;
+        // adj_f(args..., [results... when several], adj_args..., adj_results...)
         line(depth) << "wp::adj_" << in.callee << "(" << m_fe.args(in);
+        if (in.dsts.size() > 1)
+            for (VarId d : in.dsts) m_out << ", " << var(d);
         for (VarId a : in.args) m_out << ", " << adj(a);
-        m_out << ", " << adj(in.dsts[0]) << ");\n";
-        clear(in.dsts[0], depth);
+        for (VarId d : in.dsts) m_out << ", " << adj(d);
+        m_out << ");\n";
+        for (VarId d : in.dsts) clear(d, depth);
     }
 
     /// The user's @wp.func_grad: it returns the parameters' gradients, added here.

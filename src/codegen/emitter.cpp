@@ -193,6 +193,12 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
         // atomics on an array element: the pointer form on a checked address
         m_out << dst << " = wp::" << in.callee << "(" << element_address(in, in.args.size() - 1)
               << ", " << var(in.args.back()) << ");\n";
+    } else if (in.dsts.size() > 1) {
+        // several results: written through trailing reference parameters
+        m_out << "wp::" << in.callee << "(" << args(in);
+        for (size_t i = 0; i < in.dsts.size(); ++i)
+            m_out << (in.args.empty() && i == 0 ? "" : ", ") << var(in.dsts[i]);
+        m_out << ");\n";
     } else {
         m_out << dst << " = wp::" << in.callee << "(" << args(in) << ");\n";
     }

@@ -12,7 +12,8 @@
                                 /*       struct of its fields (all, in order; none: zeroed) */ \
     X(Field, "field")           /* dst = args[0].<text> (a struct field)                   */ \
     X(WithField, "with_field")  /* dst = args[0] with field <text> set to args[1]          */ \
-    X(Call, "call")             /* dst = wp::<callee>(args...) from the builtin table      */ \
+    X(Call, "call")             /* dst = wp::<callee>(args...) from the builtin table;    */ \
+                                /* several dsts: wp::<callee>(args..., dsts...) (by ref)  */ \
     X(Compare, "compare")       /* dst:bool = args[0] <callee> args[1] (a C operator)      */ \
     X(Logical, "logical")       /* dst:bool = args[0] &&/|| args[1], or !args[0]           */ \
     X(Select, "select")         /* dst = args[0] ? args[1] : args[2]                       */ \

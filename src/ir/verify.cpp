@@ -102,6 +102,8 @@ struct Verifier {
                     if (loop_depth == 0) fail(in, "outside a loop");
                     break;
                 case InstrKind::Call:
+                    if (in.dsts.empty()) fail(in, "call needs a result");
+                    break;
                 case InstrKind::Logical:
                 case InstrKind::Tid:
                 case InstrKind::Printf:

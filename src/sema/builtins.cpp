@@ -2,6 +2,7 @@
 #include "sema/builtins.h"
 
 #include <cstring>
+#include <initializer_list>
 #include <map>
 
 namespace treadle::sema {
@@ -265,6 +266,116 @@ std::optional<Signature> rule_rand_init(const std::vector<ArgInfo>& a) {
                      scalar_type(ScalarType::UInt32)};
 }
 
+/// Draws from a generator state: the rule sees the arguments after the state. `counts` lists
+/// how many arguments of type `arg` the draw accepts (randf: none, or low and high).
+std::optional<Signature> draw(const std::vector<ArgInfo>& a, std::initializer_list<size_t> counts,
+                              const Type* arg, const Type* ret) {
+    bool count_ok = false;
+    for (size_t n : counts) count_ok |= a.size() == n;
+    if (!count_ok) return std::nullopt;
+    for (const ArgInfo& x : a)
+        if (!x.type || !(x.type == arg || (x.weak && unify_scalars({{arg, false}, x}) == arg)))
+            return std::nullopt;
+    return Signature{std::vector<const Type*>(a.size(), arg), ret};
+}
+std::optional<Signature> rule_randi(const std::vector<ArgInfo>& a) { return draw(a, {0, 2}, int32_type(), int32_type()); }
+std::optional<Signature> rule_randu(const std::vector<ArgInfo>& a) {
+    const Type* u32 = scalar_type(ScalarType::UInt32);
+    return draw(a, {0, 2}, u32, u32);
+}
+std::optional<Signature> rule_randf(const std::vector<ArgInfo>& a) { return draw(a, {0, 2}, float32_type(), float32_type()); }
+std::optional<Signature> rule_randn(const std::vector<ArgInfo>& a) { return draw(a, {0}, float32_type(), float32_type()); }
+std::optional<Signature> rule_sample2(const std::vector<ArgInfo>& a) {
+    return draw(a, {0}, float32_type(), vector_type(2, ScalarType::Float32));
+}
+std::optional<Signature> rule_sample3(const std::vector<ArgInfo>& a) {
+    return draw(a, {0}, float32_type(), vector_type(3, ScalarType::Float32));
+}
+std::optional<Signature> rule_sample_cdf(const std::vector<ArgInfo>& a) {
+    const Type* cdf = array_type(float32_type(), 1);
+    if (a.size() != 1 || a[0].type != cdf) return std::nullopt;
+    return Signature{{cdf}, int32_type()};
+}
+std::optional<Signature> rule_poisson(const std::vector<ArgInfo>& a) {
+    return draw(a, {1}, float32_type(), scalar_type(ScalarType::UInt32));
+}
+
+/// The dimension of a noise point: 1 for float32, N for a float32 vecN (N <= 4), else 0.
+int noise_point(const ArgInfo& a) {
+    if (scalar_fits(a, ScalarType::Float32)) return 1;
+    const Type* t = a.type;
+    if (t && t->is_vector() && t->scalar == ScalarType::Float32 && t->rows >= 2 && t->rows <= 4)
+        return t->rows;
+    return 0;
+}
+const Type* noise_point_type(int n) {
+    return n == 1 ? float32_type() : vector_type(n, ScalarType::Float32);
+}
+std::optional<Signature> rule_noise(const std::vector<ArgInfo>& a) {
+    if (a.size() != 2 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
+    int n = noise_point(a[1]);
+    if (!n) return std::nullopt;
+    return Signature{{scalar_type(ScalarType::UInt32), noise_point_type(n)}, float32_type()};
+}
+std::optional<Signature> rule_pnoise(const std::vector<ArgInfo>& a) {
+    if (a.size() < 3 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
+    int n = noise_point(a[1]);
+    if (!n || a.size() != 2 + (size_t)n) return std::nullopt;
+    Signature sig{{scalar_type(ScalarType::UInt32), noise_point_type(n)}, float32_type()};
+    for (size_t i = 2; i < a.size(); ++i) {
+        if (!scalar_fits(a[i], ScalarType::Int32)) return std::nullopt;
+        sig.params.push_back(int32_type());
+    }
+    return sig;
+}
+/// curlnoise(state, point, octaves = 1, lacunarity = 2.0, gain = 0.5): the defaults live in
+/// the native signature, so fewer arguments are passed through as given.
+std::optional<Signature> rule_curlnoise(const std::vector<ArgInfo>& a) {
+    if (a.size() < 2 || a.size() > 5 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
+    int n = noise_point(a[1]);
+    if (n < 2) return std::nullopt;
+    Signature sig{{scalar_type(ScalarType::UInt32), noise_point_type(n)},
+                  vector_type(n == 2 ? 2 : 3, ScalarType::Float32)};
+    const ScalarType rest[3] = {ScalarType::UInt32, ScalarType::Float32, ScalarType::Float32};
+    for (size_t i = 2; i < a.size(); ++i) {
+        if (!scalar_fits(a[i], rest[i - 2])) return std::nullopt;
+        sig.params.push_back(scalar_type(rest[i - 2]));
+    }
+    return sig;
+}
+
+/// Spatial builtins over float vectors of 6 ('s'), vec3 ('v'), mat33 ('m'), 6x6 ('M') and the
+/// scalar ('f'), all of one float type taken from the first argument.
+std::optional<Signature> spatial(const std::vector<ArgInfo>& a, const char* params, char ret) {
+    if (a.size() != std::strlen(params) || !a[0].type || a[0].type->is_scalar() ||
+        !treadle::is_float(a[0].type->scalar))
+        return std::nullopt;
+    ScalarType s = a[0].type->scalar;
+    auto make = [s](char c) -> const Type* {
+        switch (c) {
+            case 's': return vector_type(6, s);
+            case 'v': return vector_type(3, s);
+            case 'm': return matrix_type(3, 3, s);
+            case 'M': return matrix_type(6, 6, s);
+            default: return scalar_type(s);
+        }
+    };
+    Signature sig;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i].type != make(params[i])) return std::nullopt;
+        sig.params.push_back(a[i].type);
+    }
+    sig.ret = make(ret);
+    return sig;
+}
+#define SPATIAL(fn, params, ret) \
+    std::optional<Signature> fn(const std::vector<ArgInfo>& a) { return spatial(a, params, ret); }
+SPATIAL(rule_spatial_part, "s", 'v')
+SPATIAL(rule_spatial_dot, "ss", 'f')
+SPATIAL(rule_spatial_cross, "ss", 's')
+SPATIAL(rule_spatial_adjoint, "mm", 'M')
+#undef SPATIAL
+
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
 /// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 's' scalar; the result likewise.
 std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
@@ -312,6 +423,30 @@ RIGID(rule_t_translation, "t", 'v')
 RIGID(rule_t_rotation, "t", 'q')
 RIGID(rule_t_from, "vq", 't')
 #undef RIGID
+
+/// svd3/qr3/eig3 (n = 3), svd2 (n = 2): one float32/float64 n x n matrix; the results from a
+/// pattern ('m' the matrix type, 'v' a vector of n).
+std::optional<Signature> decomposition(const std::vector<ArgInfo>& a, const char* results,
+                                       int n = 3) {
+    if (a.size() != 1 || !a[0].type || !a[0].type->is_matrix() || a[0].type->rows != n ||
+        a[0].type->cols != n ||
+        !(a[0].type->scalar == ScalarType::Float32 || a[0].type->scalar == ScalarType::Float64))
+        return std::nullopt;
+    std::vector<const Type*> out;
+    for (const char* c = results; *c; ++c)
+        out.push_back(*c == 'm' ? a[0].type : vector_type(n, a[0].type->scalar));
+    return Signature{{a[0].type}, tuple_type(out)};
+}
+std::optional<Signature> rule_svd3(const std::vector<ArgInfo>& a) { return decomposition(a, "mvm"); }
+std::optional<Signature> rule_svd2(const std::vector<ArgInfo>& a) { return decomposition(a, "mvm", 2); }
+std::optional<Signature> rule_qr3(const std::vector<ArgInfo>& a) { return decomposition(a, "mm"); }
+std::optional<Signature> rule_eig3(const std::vector<ArgInfo>& a) { return decomposition(a, "mv"); }
+
+std::optional<Signature> rule_q_to_axis_angle(const std::vector<ArgInfo>& a) {
+    if (a.size() != 1 || !a[0].type || !a[0].type->is_quat()) return std::nullopt;
+    ScalarType s = a[0].type->scalar;
+    return Signature{{a[0].type}, tuple_type({vector_type(3, s), scalar_type(s)})};
+}
 
 std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_vector() && a[0].type->rows == 3)
@@ -407,11 +542,22 @@ const std::vector<Builtin>& table() {
         {"skew", "skew", BuiltinKind::Regular, "Vector Math", "skew(v: vec3) -> mat33", "Cross-product matrix of v.", true, rule_skew},
         {"matrix_from_rows", "mat_from_rows", BuiltinKind::Regular, "Vector Math", "matrix_from_rows(*rows: Vector) -> Matrix", "A matrix whose rows are the given vectors.", true, rule_mat_from_rows},
         {"matrix_from_cols", "mat_from_cols", BuiltinKind::Regular, "Vector Math", "matrix_from_cols(*cols: Vector) -> Matrix", "A matrix whose columns are the given vectors.", true, rule_mat_from_cols},
+        {"svd3", "svd3", BuiltinKind::Multi, "Vector Math", "svd3(A: mat33) -> tuple(mat33, vec3, mat33)",
+         "Singular value decomposition (U, sigma, V) with A = U diag(sigma) V^T: U and V rotations, |sigma| "
+         "decreasing, sigma[2] with the sign of det(A). Also svd3(A, U, sigma, V) into local variables.", true, rule_svd3},
+        {"svd2", "svd2", BuiltinKind::Multi, "Vector Math", "svd2(A: mat22) -> tuple(mat22, vec2, mat22)",
+         "Singular value decomposition of a 2x2 matrix, sigma >= 0 and decreasing. Also svd2(A, U, sigma, V).", true, rule_svd2},
+        {"qr3", "qr3", BuiltinKind::Multi, "Vector Math", "qr3(A: mat33) -> tuple(mat33, mat33)",
+         "QR decomposition (Q, R) with A = Q R: Q a rotation, R upper triangular. Also qr3(A, Q, R).", true, rule_qr3},
+        {"eig3", "eig3", BuiltinKind::Multi, "Vector Math", "eig3(A: mat33) -> tuple(mat33, vec3)",
+         "Eigendecomposition (Q, d) of a symmetric matrix, A = Q diag(d) Q^T: Q a rotation of eigenvectors, d "
+         "ascending. Also eig3(A, Q, d).", true, rule_eig3},
         {"identity", "identity", BuiltinKind::Identity, "Vector Math", "identity(n: int, dtype: Scalar) -> Matrix", "The n x n identity matrix (n a constant).", false, nullptr},
         {"where", "where", BuiltinKind::Where, "Utility", "where(cond, value_if_true, value_if_false)",
          "value_if_true when cond is true (non-zero), else value_if_false; both are evaluated.", true, nullptr},
         // --- quaternions and transforms ---
         {"quat_from_axis_angle", "quat_from_axis_angle", BuiltinKind::Regular, "Quaternion Math", "quat_from_axis_angle(axis: vec3, angle: Float) -> quat", "Rotation of `angle` radians about the unit `axis`.", true, rule_q_from_axis_angle},
+        {"quat_to_axis_angle", "quat_to_axis_angle", BuiltinKind::Multi, "Quaternion Math", "quat_to_axis_angle(quat: quat) -> tuple(vec3, Float)", "The unit rotation axis and the angle in [0, pi] of the rotation quat.", true, rule_q_to_axis_angle},
         {"quat_rotate", "quat_rotate", BuiltinKind::Regular, "Quaternion Math", "quat_rotate(q: quat, v: vec3) -> vec3", "v rotated by the unit quaternion q.", true, rule_q_rotate},
         {"quat_rotate_inv", "quat_rotate_inv", BuiltinKind::Regular, "Quaternion Math", "quat_rotate_inv(q: quat, v: vec3) -> vec3", "v rotated by the inverse of q.", true, rule_q_rotate},
         {"quat_inverse", "quat_inverse", BuiltinKind::Regular, "Quaternion Math", "quat_inverse(q: quat) -> quat", "The inverse of q.", true, rule_q_to_q},
@@ -419,6 +565,16 @@ const std::vector<Builtin>& table() {
         {"quat_from_matrix", "quat_from_matrix", BuiltinKind::Regular, "Quaternion Math", "quat_from_matrix(m: mat33) -> quat", "The quaternion of a rotation matrix.", true, rule_q_from_matrix},
         {"quat_slerp", "quat_slerp", BuiltinKind::Regular, "Quaternion Math", "quat_slerp(a: quat, b: quat, t: Float) -> quat", "Spherical linear interpolation.", true, rule_q_slerp},
         {"quat_rpy", "quat_rpy", BuiltinKind::Regular, "Quaternion Math", "quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat", "Rotation from roll, pitch and yaw.", true, rule_q_rpy},
+        // --- spatial vectors (float vectors of 6: angular part, then linear) ---
+        {"spatial_top", "spatial_top", BuiltinKind::Regular, "Spatial Math", "spatial_top(svec: spatial_vector) -> vec3", "The angular (first three) components.", true, rule_spatial_part},
+        {"spatial_bottom", "spatial_bottom", BuiltinKind::Regular, "Spatial Math", "spatial_bottom(svec: spatial_vector) -> vec3", "The linear (last three) components.", true, rule_spatial_part},
+        {"spatial_dot", "spatial_dot", BuiltinKind::Regular, "Spatial Math", "spatial_dot(a: spatial_vector, b: spatial_vector) -> Float", "The 6-D dot product.", true, rule_spatial_dot},
+        {"spatial_cross", "spatial_cross", BuiltinKind::Regular, "Spatial Math", "spatial_cross(a: spatial_vector, b: spatial_vector) -> spatial_vector",
+         "Twist cross product (w_a x w_b, v_a x w_b + w_a x v_b).", true, rule_spatial_cross},
+        {"spatial_cross_dual", "spatial_cross_dual", BuiltinKind::Regular, "Spatial Math", "spatial_cross_dual(a: spatial_vector, b: spatial_vector) -> spatial_vector",
+         "Twist-wrench cross product (w x n + v x f, w x f).", true, rule_spatial_cross},
+        {"spatial_adjoint", "spatial_adjoint", BuiltinKind::Regular, "Spatial Math", "spatial_adjoint(r: mat33, s: mat33) -> spatial_matrix",
+         "The block matrix [[r, 0], [s, r]].", true, rule_spatial_adjoint},
         {"transform_point", "transform_point", BuiltinKind::Regular, "Transformations", "transform_point(t: transform, p: vec3) -> vec3", "p rotated and translated by t.", true, rule_t_point},
         {"transform_vector", "transform_vector", BuiltinKind::Regular, "Transformations", "transform_vector(t: transform, v: vec3) -> vec3", "v rotated by t (no translation).", true, rule_t_point},
         {"transform_multiply", "transform_multiply", BuiltinKind::Regular, "Transformations", "transform_multiply(a: transform, b: transform) -> transform", "The composition a * b.", true, rule_t_t},
@@ -431,13 +587,42 @@ const std::vector<Builtin>& table() {
         {"rand_init", "rand_init", BuiltinKind::Regular, "Random", "rand_init(seed: int32, offset: int32 = ...) -> uint32",
          "A random generator state from a seed (and an offset such as the thread index).", false, rule_rand_init},
         {"randi", "randi", BuiltinKind::Random, "Random", "randi(state: uint32, low: int32 = ..., high: int32 = ...) -> int32",
-         "A random int32 (in [low, high) when given); advances state.", false, nullptr},
+         "A random int32 (in [low, high) when given); advances state.", false, rule_randi},
         {"randu", "randu", BuiltinKind::Random, "Random", "randu(state: uint32, low: uint32 = ..., high: uint32 = ...) -> uint32",
-         "A random uint32 (in [low, high) when given); advances state.", false, nullptr},
+         "A random uint32 (in [low, high) when given); advances state.", false, rule_randu},
         {"randf", "randf", BuiltinKind::Random, "Random", "randf(state: uint32, low: float32 = ..., high: float32 = ...) -> float32",
-         "A random float32 in [0, 1) (or [low, high)); advances state.", false, nullptr},
+         "A random float32 in [0, 1) (or [low, high)); advances state.", false, rule_randf},
         {"randn", "randn", BuiltinKind::Random, "Random", "randn(state: uint32) -> float32",
-         "A standard normal float32; advances state.", false, nullptr},
+         "A standard normal float32; advances state.", false, rule_randn},
+        {"sample_triangle", "sample_triangle", BuiltinKind::Random, "Random", "sample_triangle(state: uint32) -> vec2",
+         "Uniform barycentric coordinates (u, v) of a point in a triangle (w = 1 - u - v); advances state.", false, rule_sample2},
+        {"sample_unit_ring", "sample_unit_ring", BuiltinKind::Random, "Random", "sample_unit_ring(state: uint32) -> vec2",
+         "A uniform point on the unit circle; advances state.", false, rule_sample2},
+        {"sample_unit_disk", "sample_unit_disk", BuiltinKind::Random, "Random", "sample_unit_disk(state: uint32) -> vec2",
+         "A uniform point in the unit disk; advances state.", false, rule_sample2},
+        {"sample_unit_sphere_surface", "sample_unit_sphere_surface", BuiltinKind::Random, "Random", "sample_unit_sphere_surface(state: uint32) -> vec3",
+         "A uniform point on the unit sphere; advances state.", false, rule_sample3},
+        {"sample_unit_sphere", "sample_unit_sphere", BuiltinKind::Random, "Random", "sample_unit_sphere(state: uint32) -> vec3",
+         "A uniform point in the unit ball; advances state.", false, rule_sample3},
+        {"sample_unit_hemisphere_surface", "sample_unit_hemisphere_surface", BuiltinKind::Random, "Random", "sample_unit_hemisphere_surface(state: uint32) -> vec3",
+         "A uniform point on the unit hemisphere (z >= 0); advances state.", false, rule_sample3},
+        {"sample_unit_hemisphere", "sample_unit_hemisphere", BuiltinKind::Random, "Random", "sample_unit_hemisphere(state: uint32) -> vec3",
+         "A uniform point in the unit half ball (z >= 0); advances state.", false, rule_sample3},
+        {"sample_unit_square", "sample_unit_square", BuiltinKind::Random, "Random", "sample_unit_square(state: uint32) -> vec2",
+         "A uniform point in the square [-0.5, 0.5)^2; advances state.", false, rule_sample2},
+        {"sample_unit_cube", "sample_unit_cube", BuiltinKind::Random, "Random", "sample_unit_cube(state: uint32) -> vec3",
+         "A uniform point in the cube [-0.5, 0.5)^3; advances state.", false, rule_sample3},
+        {"sample_cdf", "sample_cdf", BuiltinKind::Random, "Random", "sample_cdf(state: uint32, cdf: array(dtype=float32)) -> int32",
+         "The index of the first entry of a normalised, non-decreasing CDF that is >= one uniform draw; advances state.", false, rule_sample_cdf},
+        {"poisson", "poisson", BuiltinKind::Random, "Random", "poisson(state: uint32, lam: float32) -> uint32",
+         "A Poisson-distributed count with mean lam (no draw when lam is 0); advances state.", false, rule_poisson},
+        {"noise", "noise", BuiltinKind::Regular, "Random", "noise(state: uint32, x: float32 | vec2 | vec3 | vec4) -> float32",
+         "Perlin noise of the field `state` selects (not advanced); 0 at lattice points.", true, rule_noise},
+        {"pnoise", "pnoise", BuiltinKind::Regular, "Random", "pnoise(state: uint32, x: float32 | vec2 | vec3 | vec4, px: int32, ...) -> float32",
+         "Perlin noise repeating every px, py, ... cells (one period per axis).", true, rule_pnoise},
+        {"curlnoise", "curlnoise", BuiltinKind::Regular, "Random",
+         "curlnoise(state: uint32, x: vec2 | vec3 | vec4, octaves: uint32 = 1, lacunarity: float32 = 2.0, gain: float32 = 0.5) -> vec2 | vec3",
+         "Divergence-free noise: the curl of Perlin noise summed over octaves.", true, rule_curlnoise},
         // --- lowered by dedicated code ---
         {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
          "The index of the current thread; unpack one index per launch dimension.", false, nullptr},
@@ -460,6 +645,10 @@ const std::vector<Builtin>& table() {
 }  // namespace
 
 const std::vector<Builtin>& builtin_table() { return table(); }
+
+bool builtin_writes_arguments(const Builtin& b) {
+    return b.kind == BuiltinKind::Random || b.kind == BuiltinKind::Multi;
+}
 
 const Builtin* find_builtin(std::string_view name) {
     static const std::map<std::string, const Builtin*, std::less<>> k_index = [] {

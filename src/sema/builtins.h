@@ -37,7 +37,13 @@ enum class BuiltinKind {
     Len,
     Where,     ///< where(cond, a, b): both evaluated, one selected
     Identity,  ///< identity(n, dtype): a constant-size identity matrix
-    Random,    ///< randi/randu/randf/randn(state, ...): advance a local uint32 state
+    Random,    ///< randi/randf/sample_*/poisson(state, ...): advance a local uint32 state;
+               ///< the rule sees the arguments after the state
+    /// A Regular builtin whose rule gives a tuple (svd3 -> (U, sigma, V)): one `Call` with a
+    /// result per member, which the native function writes through trailing reference
+    /// parameters. Also callable in Warp's out-argument form `svd3(A, U, sigma, V)`, which
+    /// re-binds the local variables U, sigma, V (the rule is applied to the inputs only).
+    Multi,
 };
 
 /// Resolves argument types to a signature, or nullopt when no overload accepts them.
@@ -54,6 +60,11 @@ struct Builtin {
     bool differentiable;
     TypeRule rule;          ///< null for kinds lowered by dedicated code
 };
+
+/// Whether a call of `b` can re-bind local variables passed as arguments (the generator state
+/// of a Random builtin, the out-arguments of a Multi builtin): loops treat those names as
+/// assigned in their body.
+bool builtin_writes_arguments(const Builtin& b);
 
 /// The whole table, in documentation order.
 const std::vector<Builtin>& builtin_table();

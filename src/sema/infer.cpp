@@ -219,6 +219,27 @@ void collect_target(const ast::Expr& t, std::vector<std::string>& out,
         if (root->kind == ast::ExprKind::Name) roots->push_back(root->name);
     }
 }
+
+/// Names that calls inside `e` may re-bind: the generator state of a Random builtin
+/// (`wp.randf(state)`), the out-arguments of a Multi builtin (`wp.svd3(A, U, s, V)`).
+/// Judged by the callee's name alone, so a user function of the same name only costs an
+/// unneeded loop-carried variable.
+void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
+    if (e.kind == ast::ExprKind::Call && !e.args.empty() &&
+        (e.args[0]->kind == ast::ExprKind::Name || e.args[0]->kind == ast::ExprKind::Attribute)) {
+        const Builtin* b = find_builtin(e.args[0]->name);
+        if (b && builtin_writes_arguments(*b)) {
+            size_t first = b->kind == BuiltinKind::Random ? 1 : 2;
+            size_t last = b->kind == BuiltinKind::Random ? 2 : e.args.size();
+            for (size_t i = first; i < last && i < e.args.size(); ++i)
+                if (e.args[i]->kind == ast::ExprKind::Name) out.push_back(e.args[i]->name);
+        }
+    }
+    for (const auto& a : e.args)
+        if (a) collect_call_writes(*a, out);
+    for (const auto& k : e.keywords)
+        if (k.value) collect_call_writes(*k.value, out);
+}
 }  // namespace
 
 void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out,
@@ -234,6 +255,9 @@ void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::s
             default:
                 break;
         }
+        for (const ast::Expr* e : {s->value.get(), s->test.get()})
+            if (e) collect_call_writes(*e, out);
+        for (const auto& t : s->targets) collect_call_writes(*t, out);
         collect_assigned(s->body, out, roots);
         collect_assigned(s->orelse, out, roots);
     }

@@ -159,6 +159,18 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
         return result(emit_value(InstrKind::Call, line, to, {s}, fill));
     }
     if (vals.size() == 1 && infos[0].type == to) return vals[0];
+    if (vals.size() == 1 && infos[0].type->kind == to->kind && infos[0].type->rows == to->rows &&
+        infos[0].type->cols == to->cols) {  // vec3d(v), vec3i(v), mat33d(m): convert elements
+        std::string fn = to->is_vector() ? "vec_cast<" : "mat_cast<";
+        return result(emit_value(InstrKind::Call, line, to, {materialize(vals[0], *e.args[1])},
+                                 fn + elem->c_name + ">"));
+    }
+    const Type* v3 = vector_type(3, to->scalar);
+    if (to->is_vector() && to->rows == 6 && vals.size() == 2 && infos[0].type == v3 &&
+        infos[1].type == v3)  // spatial_vector(w, v)
+        return result(emit_value(InstrKind::Call, line, to,
+                                 {materialize(vals[0], *e.args[1]), materialize(vals[1], *e.args[2])},
+                                 "spatial_vector"));
     if (vals.size() == count) {
         std::vector<VarId> args;
         for (size_t i = 0; i < count; ++i) {
@@ -171,7 +183,7 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
         return result(emit_value(InstrKind::Construct, line, to, std::move(args)));
     }
     const Type* row = to->is_matrix() ? vector_type(to->cols, to->scalar) : nullptr;
-    if (row && (int)vals.size() == to->rows) {
+    if (row && (int)vals.size() == to->rows && to->rows <= 4) {
         std::vector<VarId> args;
         for (size_t i = 0; i < vals.size(); ++i) {
             if (infos[i].type != row)
@@ -359,26 +371,22 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                 type_error(se ? se->span : e.span,
                            name + "(): the first argument must be a local uint32 state from "
                                   "wp.rand_init()");
-            const Type* value = name == "randi"   ? int32_type()
-                                : name == "randu" ? u32
-                                                  : float32_type();
-            size_t extra = nargs - 1;
-            if (!(extra == 0 || (extra == 2 && name != "randn")))
-                type_error(e.span, name + "(): takes the state" +
-                                       (name == "randn" ? std::string(" only")
-                                                        : std::string(" and optionally low, high")));
-            std::vector<VarId> args;
+            std::vector<Value> vals;
+            std::vector<ArgInfo> infos;
             for (size_t i = 2; i < e.args.size(); ++i) {
-                Value v = eval(*e.args[i]);
-                ArgInfo ai = arg_info(v, *e.args[i]);
-                if (!(ai.type == value || (ai.weak && unify_scalars({{value, false}, ai}) == value)))
-                    type_error(e.args[i]->span, name + "(): bounds must be " + value->name +
-                                                    ", got " + ai.type->name);
-                args.push_back(coerce(v, value, *e.args[i]));
+                vals.push_back(eval(*e.args[i]));
+                infos.push_back(arg_info(vals.back(), *e.args[i]));
             }
+            auto sig = b.rule(infos);
+            if (!sig)
+                type_error(e.span, name + "(): no overload accepts the state and " +
+                                       describe_args(infos) + " (signature: " + b.signature + ")");
+            std::vector<VarId> args;
+            for (size_t i = 0; i < vals.size(); ++i)
+                args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 2]));
             VarId state = emit_value(InstrKind::Copy, line, u32, {m_scope.at(se->name)});
             args.insert(args.begin(), state);
-            VarId r = emit_value(InstrKind::Call, line, value, std::move(args), b.native);
+            VarId r = emit_value(InstrKind::Call, line, sig->ret, std::move(args), b.native);
             bind(se->name, state, se->span);
             return var_value(r);
         }
@@ -437,7 +445,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             args.push_back(coerce(v, at->dtype, ve));
             return var_value(emit_value(InstrKind::Call, line, at->dtype, std::move(args), b.native));
         }
-        case BuiltinKind::Regular: {
+        case BuiltinKind::Regular:
+        case BuiltinKind::Multi: {
             std::vector<Value> vals;
             std::vector<ArgInfo> infos;
             for (size_t i = 1; i < e.args.size(); ++i) {
@@ -445,17 +454,68 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                 infos.push_back(arg_info(vals.back(), *e.args[i]));
             }
             auto sig = b.rule(infos);
+            if (!sig && b.kind == BuiltinKind::Multi) return call_with_out_arguments(b, vals, infos, e);
             if (!sig)
                 type_error(e.span, name + "(): no overload accepts " + describe_args(infos) +
                                        " (signature: " + b.signature + ")");
             std::vector<VarId> args;
             for (size_t i = 0; i < vals.size(); ++i)
                 args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
-            return var_value(emit_value(InstrKind::Call, line, sig->ret, std::move(args), b.native));
+            if (!sig->ret->is_tuple())
+                return var_value(emit_value(InstrKind::Call, line, sig->ret, std::move(args), b.native));
+            Value r;
+            r.kind = Value::Kind::Tuple;
+            for (VarId d : emit_multi_call(b, sig->ret, std::move(args), line))
+                r.elements.push_back(var_value(d));
+            return r;
         }
         default:
             type_error(e.span, name + "(): cannot be called here");
     }
+}
+
+std::vector<VarId> Builder::emit_multi_call(const Builtin& b, const Type* results,
+                                            std::vector<VarId> args, int line) {
+    std::vector<VarId> dsts;
+    for (const Type* t : results->elements) dsts.push_back(m_fn.new_var(t));
+    ir::Instr& in = emit(InstrKind::Call, line);
+    in.dsts = dsts;
+    in.args = std::move(args);
+    in.callee = b.native;
+    return dsts;
+}
+
+Value Builder::call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
+                                       const std::vector<ArgInfo>& infos, const ast::Expr& e) {
+    // Warp's form f(inputs..., out_0, ..., out_k-1): the rule accepts the inputs and gives k
+    // results, each of the type of the local variable that receives it.
+    for (size_t k = 1; k < vals.size(); ++k) {
+        size_t n = vals.size() - k;
+        std::vector<ArgInfo> inputs(infos.begin(), infos.begin() + n);
+        auto sig = b.rule(inputs);
+        if (!sig || !sig->ret->is_tuple() || sig->ret->elements.size() != k) continue;
+        std::vector<std::string> outs;
+        for (size_t j = 0; j < k; ++j) {
+            const ast::Expr& oe = *e.args[n + j + 1];
+            const Type* want = sig->ret->elements[j];
+            if (oe.kind != ExprKind::Name || !m_scope.count(oe.name))
+                type_error(oe.span, std::string(b.name) + "(): output argument " +
+                                        std::to_string(j) + " must be a local variable of type " +
+                                        want->name);
+            if (m_fn.type_of(m_scope.at(oe.name)) != want)
+                type_error(oe.span, std::string(b.name) + "(): output '" + oe.name + "' has type " +
+                                        m_fn.type_of(m_scope.at(oe.name))->name + ", expected " +
+                                        want->name);
+            outs.push_back(oe.name);
+        }
+        std::vector<VarId> args;
+        for (size_t i = 0; i < n; ++i) args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
+        std::vector<VarId> dsts = emit_multi_call(b, sig->ret, std::move(args), e.span.line);
+        for (size_t j = 0; j < k; ++j) bind(outs[j], dsts[j], e.args[n + j + 1]->span);
+        return Value{};
+    }
+    type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
+                           " (signature: " + b.signature + ")");
 }
 
 Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e) {

@@ -98,6 +98,13 @@ public:
     Value call(const ast::Expr& e);
     Value call_builtin(const Builtin& b, const ast::Expr& e);
     Value call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e);
+    /// One Call of a Multi builtin: a fresh result variable per member of the tuple `results`.
+    std::vector<ir::VarId> emit_multi_call(const Builtin& b, const Type* results,
+                                           std::vector<ir::VarId> args, int line);
+    /// A Multi builtin in Warp's out-argument form f(inputs..., outputs...): re-binds the
+    /// local variables named as outputs; fails when no split of the arguments fits the rule.
+    Value call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
+                                  const std::vector<ArgInfo>& infos, const ast::Expr& e);
     Value cast(const Type* to, const ast::Expr& e);
     /// vec3(...), mat33(...): construction of vector and matrix values.
     Value construct(const Type* to, const ast::Expr& e);
@@ -165,9 +172,10 @@ struct ProgramBuilder {
                                const Builder& caller, const ast::Span& call_span);
 };
 
-/// Names assigned anywhere in `stmts` (targets of assignments and for loops), in order. With
-/// `roots`, also the names under assigned fields, components and elements (`s` of `s.v.x = 1`,
-/// `a` of `a[i] = 1`), which such an assignment may re-bind.
+/// Names assigned anywhere in `stmts` (targets of assignments and for loops, and locals that
+/// builtin calls re-bind: see builtin_writes_arguments), in order. With `roots`, also the names
+/// under assigned fields, components and elements (`s` of `s.v.x = 1`, `a` of `a[i] = 1`),
+/// which such an assignment may re-bind.
 void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out,
                       std::vector<std::string>* roots = nullptr);
 

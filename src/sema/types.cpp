@@ -82,6 +82,8 @@ const Type* vector_type(int length, ScalarType scalar) {
     t.name = (length <= 4 && scalar != ScalarType::Bool)
                  ? "vec" + std::to_string(length) + scalar_suffix(scalar)
                  : "vector(length=" + std::to_string(length) + ", dtype=" + s->name + ")";
+    if (length == 6 && is_float(scalar))  // Warp's name of the same type
+        t.name = std::string("spatial_vector") + scalar_suffix(scalar);
     t.c_name = "wp::vec_t<" + std::to_string(length) + ", " + s->c_name + ">";
     t.size = s->size * length;
     t.align = s->align;
@@ -100,6 +102,8 @@ const Type* matrix_type(int rows, int cols, ScalarType scalar) {
                  ? "mat" + std::to_string(rows) + std::to_string(cols) + scalar_suffix(scalar)
                  : "matrix(shape=(" + std::to_string(rows) + ", " + std::to_string(cols) +
                        "), dtype=" + s->name + ")";
+    if (rows == 6 && cols == 6 && is_float(scalar))
+        t.name = std::string("spatial_matrix") + scalar_suffix(scalar);
     t.c_name = "wp::mat_t<" + std::to_string(rows) + ", " + std::to_string(cols) + ", " +
                s->c_name + ">";
     t.size = s->size * rows * cols;
@@ -134,6 +138,15 @@ const Type* named_math_type(const std::string& name) {
             if (suffix == scalar_suffix((ScalarType)i)) return (ScalarType)i;
         return std::nullopt;
     };
+    for (const char* base : {"spatial_vector", "spatial_matrix"}) {
+        size_t n = std::strlen(base);
+        if (name.compare(0, n, base) != 0) continue;
+        std::string suffix = name.substr(n);
+        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d") {
+            ScalarType s = *scalar_of(suffix);
+            return base[8] == 'v' ? vector_type(6, s) : matrix_type(6, 6, s);
+        }
+    }
     for (const char* base : {"quat", "transform"}) {
         size_t n = std::strlen(base);
         if (name.compare(0, n, base) != 0) continue;

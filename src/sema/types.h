@@ -96,7 +96,8 @@ const Type* struct_type(const std::string& qualname,
 const Type* transform_type(ScalarType scalar);
 /// The C++ member name of a struct field (`name`, or `name_` for a C++ keyword).
 std::string field_c_name(const std::string& name);
-/// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f", ...;
+/// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f",
+/// "quat", "transformd", "spatial_vector" (a float vector of 6), "spatial_matrixd" (6x6), ...;
 /// nullptr for other names.
 const Type* named_math_type(const std::string& name);
 

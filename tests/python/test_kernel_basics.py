@@ -359,3 +359,55 @@ def test_print_and_printf(device, capfd):
     wp.synchronize()
     out = capfd.readouterr().out
     assert "42\nvalue 42 of 3\ndone 1.5\n" in out
+
+
+@wp.kernel
+def bit_operations(a: wp.array(dtype=wp.int32), b: wp.array(dtype=wp.uint64),
+                   c: wp.array(dtype=wp.int8), out: wp.array2d(dtype=wp.int32),
+                   out64: wp.array2d(dtype=wp.uint64), out8: wp.array(dtype=wp.int8)):
+    i = wp.tid()
+    x = a[i]
+    out[i, 0] = x & 0x0F0F
+    out[i, 1] = x | 0x1000
+    out[i, 2] = x ^ -1
+    out[i, 3] = ~x
+    out[i, 4] = x << 3
+    out[i, 5] = x >> 2
+    y = x
+    y <<= 1
+    y |= 1
+    y ^= 0x55
+    y &= 0x7FFF
+    y >>= 1
+    out[i, 6] = y
+    u = b[i]
+    out64[i, 0] = (u << wp.uint64(40)) | (u >> wp.uint64(3))
+    out64[i, 1] = ~u & wp.uint64(0xFFFF0000FFFF)
+    out8[i] = ~c[i] ^ wp.int8(3)
+
+
+def test_bit_operations_on_integer_scalars(device):
+    av = np.array([0, 1, -7, 123456, -2147483648, 2147483647], dtype=np.int32)
+    bv = np.array([0, 1, 5, 2**40 + 7, 2**63, 2**64 - 1], dtype=np.uint64)
+    cv = np.array([0, 1, -1, 127, -128, 55], dtype=np.int8)
+    out = wp.zeros((6, 7), dtype=wp.int32, device=device)
+    out64 = wp.zeros((6, 2), dtype=wp.uint64, device=device)
+    out8 = wp.zeros(6, dtype=wp.int8, device=device)
+    wp.launch(bit_operations, dim=6, device=device,
+              inputs=[wp.array(av, dtype=wp.int32, device=device),
+                      wp.array(bv, dtype=wp.uint64, device=device),
+                      wp.array(cv, dtype=wp.int8, device=device), out, out64, out8])
+    o = out.numpy()
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(o[:, 0], av & 0x0F0F)
+        np.testing.assert_array_equal(o[:, 1], av | 0x1000)
+        np.testing.assert_array_equal(o[:, 2], av ^ -1)
+        np.testing.assert_array_equal(o[:, 3], ~av)
+        np.testing.assert_array_equal(o[:, 4], (av.astype(np.int64) << 3).astype(np.int32))
+        np.testing.assert_array_equal(o[:, 5], av >> 2)  # arithmetic shift for signed
+        y = (((av.astype(np.int64) << 1).astype(np.int32) | 1) ^ 0x55) & 0x7FFF
+        np.testing.assert_array_equal(o[:, 6], y >> 1)
+        np.testing.assert_array_equal(
+            out64.numpy()[:, 0], (bv << np.uint64(40)) | (bv >> np.uint64(3)))
+        np.testing.assert_array_equal(out64.numpy()[:, 1], ~bv & np.uint64(0xFFFF0000FFFF))
+        np.testing.assert_array_equal(out8.numpy(), ~cv ^ np.int8(3))

@@ -205,3 +205,32 @@ def test_components_assigned_in_dynamic_loops(device):
     out = wp.zeros(1, dtype=wp.vec3, device=device)
     wp.launch(components_in_loops, dim=1, inputs=[5, out], device=device)
     np.testing.assert_array_equal(out.numpy()[0], [5.0, 10.0, -5.0])
+
+
+@wp.kernel
+def flavour_casts(v: wp.array(dtype=wp.vec3), m: wp.array(dtype=wp.mat22),
+                  vd: wp.array(dtype=wp.vec3d), vi: wp.array(dtype=wp.vec3i),
+                  vh: wp.array(dtype=wp.vec3h), md: wp.array(dtype=wp.mat22d),
+                  back: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    vd[i] = wp.vec3d(v[i])
+    vi[i] = wp.vec3i(v[i])
+    vh[i] = wp.vec3h(v[i])
+    md[i] = wp.mat22d(m[i])
+    back[i] = wp.vec3(wp.vec3d(v[i]) * 2.0) + wp.vec3(wp.vec3i(1, 2, 3))
+
+
+def test_vector_and_matrix_casts_between_flavours(device):
+    vals = np.array([[1.5, -2.7, 3.999], [-0.5, 1e4, 7.0]], dtype=np.float32)
+    mats = np.arange(8, dtype=np.float32).reshape(2, 2, 2) / 3.0
+    v = wp.array(vals, dtype=wp.vec3, device=device)
+    m = wp.array(mats, dtype=wp.mat22, device=device)
+    outs = [wp.zeros(2, dtype=t, device=device)
+            for t in (wp.vec3d, wp.vec3i, wp.vec3h, wp.mat22d, wp.vec3)]
+    wp.launch(flavour_casts, dim=2, inputs=[v, m, *outs], device=device)
+    vd, vi, vh, md, back = (o.numpy() for o in outs)
+    np.testing.assert_array_equal(vd, vals.astype(np.float64))
+    np.testing.assert_array_equal(vi, np.trunc(vals).astype(np.int32))  # C casts truncate
+    np.testing.assert_array_equal(vh, vals.astype(np.float16))
+    np.testing.assert_array_equal(md, mats.astype(np.float64))
+    np.testing.assert_array_equal(back, vals * 2 + np.array([1, 2, 3], dtype=np.float32))

@@ -22,6 +22,10 @@ MODULES = [
     "test_grad",
     "test_grad_custom",
     "test_structs",
+    "test_mat_decomp",
+    "test_random_sampling",
+    "test_noise",
+    "test_spatial",
     "treadle.examples.heat_diffusion",
 ]
 

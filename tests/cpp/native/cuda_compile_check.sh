@@ -359,6 +359,83 @@ WP_EXPORT __global__ void quat_f16(wp::quath* q, wp::transformh* t, wp::half s) 
     t[0].p = wp::add(wp::transform_point(t[0], v), wp::quat_rotate(q[0], v));
     wp::print(q[0]);
 }
+// mat_decomp.h, spatial.h, noise.h, the samplers and flavour casts: builtins and adjoints.
+template <typename T>
+__device__ void decomp_spatial_family(wp::array_t<wp::mat_t<3, 3, T>> am, wp::int32 i) {
+    using M = wp::mat_t<3, 3, T>;
+    using V = wp::vec_t<3, T>;
+    using S = wp::vec_t<6, T>;
+    M a = wp::load(am, i), u, v, q, r, e, ga{}, gr{};
+    V s, d;
+    wp::svd3(a, u, s, v);
+    wp::qr3(a, q, r);
+    wp::eig3(a, e, d);
+    wp::adj_svd3(a, u, s, v, ga, u, s, v);
+    wp::adj_qr3(a, q, r, ga, q, r);
+    wp::adj_eig3(a, e, d, ga, e, d);
+    wp::mat_t<2, 2, T> a2 = wp::mat_t<2, 2, T>{{{a.m[0][0], a.m[0][1]}, {a.m[1][0], a.m[1][1]}}};
+    wp::mat_t<2, 2, T> u2, v2, g2{};
+    wp::vec_t<2, T> s2;
+    wp::svd2(a2, u2, s2, v2);
+    wp::adj_svd2(a2, u2, s2, v2, g2, u2, s2, v2);
+    ga.m[0][0] += g2.m[1][1];
+    S x = wp::spatial_vector(s, d), y = wp::spatial_cross(x, x), gx{}, gy{};
+    y = wp::add(y, wp::spatial_cross_dual(x, y));
+    V top = wp::spatial_top(y), gt{}, gb{};
+    T dot = wp::spatial_dot(x, y) + wp::spatial_bottom(x).c[0];
+    wp::mat_t<6, 6, T> big = wp::spatial_adjoint(u, v);
+    wp::adj_spatial_vector(s, d, gt, gb, y);
+    wp::adj_spatial_top(x, gx, top);
+    wp::adj_spatial_bottom(x, gx, top);
+    wp::adj_spatial_dot(x, y, gx, gy, dot);
+    wp::adj_spatial_cross(x, y, gx, gy, y);
+    wp::adj_spatial_cross_dual(x, y, gx, gy, y);
+    wp::adj_spatial_adjoint(u, v, ga, gr, big);
+    wp::vec_t<3, float> f = wp::vec_cast<float>(top);
+    wp::vec_t<3, T> gtop{};
+    wp::adj_vec_cast<float>(top, gtop, f);
+    wp::adj_mat_cast<double>(a, gr, wp::mat_cast<double>(a));
+    wp::store(am, i, wp::add(wp::add(ga, gr), wp::mul(big.m[0][0] + gx.c[0] + gtop.c[0], a)));
+}
+
+WP_EXPORT __global__ void decomp_f32(wp::array_t<wp::mat33> am) {
+    decomp_spatial_family(am, wp::int32(threadIdx.x));
+}
+WP_EXPORT __global__ void decomp_f64(wp::array_t<wp::mat33d> am) {
+    decomp_spatial_family(am, wp::int32(threadIdx.x));
+}
+
+WP_EXPORT __global__ void random_noise(wp::array_t<wp::vec4> ap, float* out, wp::uint32* counts) {
+    const wp::int32 i = wp::int32(threadIdx.x);
+    wp::uint32 state = wp::rand_init(3, i), gs = 0, go = 0;
+    const wp::vec4 p = wp::load(ap, i);
+    const wp::vec3 p3{{p.c[0], p.c[1], p.c[2]}};
+    const wp::vec2 p2{{p.c[0], p.c[1]}};
+    wp::vec2 s2 = wp::add(wp::sample_triangle(state), wp::sample_unit_ring(state));
+    s2 = wp::add(s2, wp::add(wp::sample_unit_disk(state), wp::sample_unit_square(state)));
+    wp::vec3 s3 = wp::add(wp::sample_unit_sphere_surface(state), wp::sample_unit_sphere(state));
+    s3 = wp::add(s3, wp::sample_unit_hemisphere_surface(state));
+    s3 = wp::add(s3, wp::add(wp::sample_unit_hemisphere(state), wp::sample_unit_cube(state)));
+    counts[i] = wp::poisson(state, p.c[0]) + wp::poisson(state, 20.0f);
+    float v = wp::noise(state, p.c[0]) + wp::noise(state, p2) + wp::noise(state, p3) +
+              wp::noise(state, p) + wp::pnoise(state, p.c[0], 2) + wp::pnoise(state, p2, 2, 3) +
+              wp::pnoise(state, p3, 2, 3, 4) + wp::pnoise(state, p, 2, 3, 4, 5);
+    wp::vec2 c2 = wp::curlnoise(state, p2);
+    wp::vec3 c3 = wp::add(wp::curlnoise(state, p3, 2u), wp::curlnoise(state, p, 3u, 2.0f, 0.5f));
+    float gf = 0.0f, gl = 0.0f, gg = 0.0f;
+    wp::int32 gi = 0;
+    wp::vec2 g2{};
+    wp::vec3 g3{};
+    wp::vec4 g4{};
+    wp::adj_noise(state, p.c[0], gs, gf, v);
+    wp::adj_noise(state, p3, gs, g3, v);
+    wp::adj_pnoise(state, p.c[0], 2, gs, gf, gi, v);
+    wp::adj_pnoise(state, p, 2, 3, 4, 5, gs, g4, gi, gi, gi, gi, v);
+    wp::adj_curlnoise(state, p2, 2u, 2.0f, 0.5f, gs, g2, go, gl, gg, c2);
+    wp::adj_curlnoise(state, p3, 2u, 2.0f, 0.5f, gs, g3, go, gl, gg, c3);
+    wp::adj_curlnoise(state, p, 2u, 2.0f, 0.5f, gs, g4, go, gl, gg, c3);
+    out[i] = v + s2.c[0] + s3.c[1] + c2.c[0] + c3.c[2] + gf + g2.c[0] + g3.c[1] + g4.c[3];
+}
 CU
 
 cd "$WORK"

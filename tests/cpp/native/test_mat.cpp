@@ -479,4 +479,20 @@ TEST(NativeMat, PrintOneRowPerLine) {
     EXPECT_EQ(printed([] { wp::print(mat_t<1, 3, int32>{{{1, 2, 3}}}); }), "1 2 3 \n");
 }
 
+TEST(NativeMat, FlavourCastsAndTheirAdjoints) {
+    const vec_t<3, float> v{{1.5f, -2.75f, 3.999f}};
+    EXPECT_EQ(wp::vec_cast<double>(v), (vec_t<3, double>{{1.5, -2.75, double(3.999f)}}));
+    EXPECT_EQ(wp::vec_cast<wp::int32>(v), (vec_t<3, wp::int32>{{1, -2, 3}}));  // truncation
+    const mat_t<2, 2, float> m{{{0.5f, 1.0f}, {-3.0f, 7.25f}}};
+    EXPECT_EQ(wp::mat_cast<double>(m), (mat_t<2, 2, double>{{{0.5, 1.0}, {-3.0, 7.25}}}));
+    vec_t<3, float> gv{{1, 1, 1}};
+    wp::adj_vec_cast<double>(v, gv, vec_t<3, double>{{0.5, 1.0, 2.0}});
+    EXPECT_EQ(gv, (vec_t<3, float>{{1.5f, 2.0f, 3.0f}}));  // float -> double passes through
+    wp::adj_vec_cast<wp::int32>(v, gv, vec_t<3, wp::int32>{{5, 5, 5}});
+    EXPECT_EQ(gv, (vec_t<3, float>{{1.5f, 2.0f, 3.0f}}));  // to an integer: no gradient
+    mat_t<2, 2, float> gm{};
+    wp::adj_mat_cast<double>(m, gm, mat_t<2, 2, double>{{{1, 2}, {3, 4}}});
+    EXPECT_EQ(gm, (mat_t<2, 2, float>{{{1, 2}, {3, 4}}}));
+}
+
 }  // namespace

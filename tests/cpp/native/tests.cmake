@@ -8,4 +8,7 @@ list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_scalar_math.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_vec.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_mat.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_mat_decomp.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_noise_sampling.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_spatial.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_quat.cpp)

@@ -1,0 +1,144 @@
+// native/treadle/spatial.h -- spatial vectors (vec_t<6, T>) and matrices (mat_t<6, 6, T>)
+//
+// As in Warp, a spatial vector is a plain 6-vector: a twist (angular velocity w, linear
+// velocity v) or a wrench (torque, force), the angular part first. A spatial matrix is a plain
+// 6x6 matrix. Float types only; adjoints follow vec.h (adj_f(inputs..., adj_inputs&...,
+// adj_ret), adding to the input adjoints).
+#pragma once
+
+#include "mat.h"
+
+#if !defined(__CUDACC__)
+#pragma GCC visibility push(hidden)
+#endif
+
+namespace wp {
+
+template <typename T>
+using spatial_vector_t = vec_t<6, T>;
+template <typename T>
+using spatial_matrix_t = mat_t<6, 6, T>;
+
+/// spatial_vector(w, v): (w.x, w.y, w.z, v.x, v.y, v.z).
+template <typename T>
+CUDA_CALLABLE vec_t<6, T> spatial_vector(const vec_t<3, T>& w, const vec_t<3, T>& v) {
+    return vec_t<6, T>{{w.c[0], w.c[1], w.c[2], v.c[0], v.c[1], v.c[2]}};
+}
+
+/// spatial_top(a) / spatial_bottom(a): the angular (first three) / linear (last three) part.
+template <typename T>
+CUDA_CALLABLE vec_t<3, T> spatial_top(const vec_t<6, T>& a) {
+    return vec_t<3, T>{{a.c[0], a.c[1], a.c[2]}};
+}
+template <typename T>
+CUDA_CALLABLE vec_t<3, T> spatial_bottom(const vec_t<6, T>& a) {
+    return vec_t<3, T>{{a.c[3], a.c[4], a.c[5]}};
+}
+
+/// spatial_dot(a, b): the 6-D dot product (a wrench dotted with a twist is a power).
+template <typename T>
+CUDA_CALLABLE T spatial_dot(const vec_t<6, T>& a, const vec_t<6, T>& b) {
+    return dot(a, b);
+}
+
+/// spatial_cross(a, b) of twists (w_a, v_a), (w_b, v_b): (w_a x w_b, v_a x w_b + w_a x v_b).
+template <typename T>
+CUDA_CALLABLE vec_t<6, T> spatial_cross(const vec_t<6, T>& a, const vec_t<6, T>& b) {
+    const vec_t<3, T> wa = spatial_top(a), va = spatial_bottom(a);
+    const vec_t<3, T> wb = spatial_top(b), vb = spatial_bottom(b);
+    return spatial_vector(cross(wa, wb), add(cross(va, wb), cross(wa, vb)));
+}
+
+/// spatial_cross_dual(a, b) of a twist (w, v) and a wrench (n, f): (w x n + v x f, w x f).
+template <typename T>
+CUDA_CALLABLE vec_t<6, T> spatial_cross_dual(const vec_t<6, T>& a, const vec_t<6, T>& b) {
+    const vec_t<3, T> w = spatial_top(a), v = spatial_bottom(a);
+    const vec_t<3, T> n = spatial_top(b), f = spatial_bottom(b);
+    return spatial_vector(add(cross(w, n), cross(v, f)), cross(w, f));
+}
+
+/// spatial_adjoint(r, s): the block matrix [[r, 0], [s, r]].
+template <typename T>
+CUDA_CALLABLE mat_t<6, 6, T> spatial_adjoint(const mat_t<3, 3, T>& r, const mat_t<3, 3, T>& s) {
+    mat_t<6, 6, T> m = mat_fill<6, 6, T>(T(0));
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            m.m[i][j] = r.m[i][j];
+            m.m[i + 3][j + 3] = r.m[i][j];
+            m.m[i + 3][j] = s.m[i][j];
+        }
+    }
+    return m;
+}
+
+// ---- adjoints -------------------------------------------------------------------------------
+
+template <typename T>
+CUDA_CALLABLE void adj_spatial_vector(const vec_t<3, T>&, const vec_t<3, T>&, vec_t<3, T>& adj_w,
+                                      vec_t<3, T>& adj_v, const vec_t<6, T>& adj_ret) {
+    adj_w = add(adj_w, spatial_top(adj_ret));
+    adj_v = add(adj_v, spatial_bottom(adj_ret));
+}
+template <typename T>
+CUDA_CALLABLE void adj_spatial_top(const vec_t<6, T>&, vec_t<6, T>& adj_a,
+                                   const vec_t<3, T>& adj_ret) {
+    for (int i = 0; i < 3; ++i) adj_a.c[i] += adj_ret.c[i];
+}
+template <typename T>
+CUDA_CALLABLE void adj_spatial_bottom(const vec_t<6, T>&, vec_t<6, T>& adj_a,
+                                      const vec_t<3, T>& adj_ret) {
+    for (int i = 0; i < 3; ++i) adj_a.c[i + 3] += adj_ret.c[i];
+}
+template <typename T>
+CUDA_CALLABLE void adj_spatial_dot(const vec_t<6, T>& a, const vec_t<6, T>& b, vec_t<6, T>& adj_a,
+                                   vec_t<6, T>& adj_b, T adj_ret) {
+    adj_dot(a, b, adj_a, adj_b, adj_ret);
+}
+
+/// adj_spatial_cross: the cross-product rule (adj of x × y: adj_x += y × g, adj_y += g × x)
+/// on each of the three products.
+template <typename T>
+CUDA_CALLABLE void adj_spatial_cross(const vec_t<6, T>& a, const vec_t<6, T>& b,
+                                     vec_t<6, T>& adj_a, vec_t<6, T>& adj_b,
+                                     const vec_t<6, T>& adj_ret) {
+    const vec_t<3, T> wa = spatial_top(a), va = spatial_bottom(a);
+    const vec_t<3, T> wb = spatial_top(b), vb = spatial_bottom(b);
+    const vec_t<3, T> gt = spatial_top(adj_ret), gb = spatial_bottom(adj_ret);
+    const vec_t<3, T> g_wa = add(cross(wb, gt), cross(vb, gb)), g_va = cross(wb, gb);
+    const vec_t<3, T> g_wb = add(cross(gt, wa), cross(gb, va)), g_vb = cross(gb, wa);
+    adj_a = add(adj_a, spatial_vector(g_wa, g_va));
+    adj_b = add(adj_b, spatial_vector(g_wb, g_vb));
+}
+
+/// adj_spatial_cross_dual: the same rule on w x n, v x f and w x f.
+template <typename T>
+CUDA_CALLABLE void adj_spatial_cross_dual(const vec_t<6, T>& a, const vec_t<6, T>& b,
+                                          vec_t<6, T>& adj_a, vec_t<6, T>& adj_b,
+                                          const vec_t<6, T>& adj_ret) {
+    const vec_t<3, T> w = spatial_top(a), v = spatial_bottom(a);
+    const vec_t<3, T> n = spatial_top(b), f = spatial_bottom(b);
+    const vec_t<3, T> gt = spatial_top(adj_ret), gb = spatial_bottom(adj_ret);
+    const vec_t<3, T> g_w = add(cross(n, gt), cross(f, gb)), g_v = cross(f, gt);
+    const vec_t<3, T> g_n = cross(gt, w), g_f = add(cross(gt, v), cross(gb, w));
+    adj_a = add(adj_a, spatial_vector(g_w, g_v));
+    adj_b = add(adj_b, spatial_vector(g_n, g_f));
+}
+
+/// adj_spatial_adjoint: adj_r += both diagonal blocks of adj_ret, adj_s += its lower-left block.
+template <typename T>
+CUDA_CALLABLE void adj_spatial_adjoint(const mat_t<3, 3, T>&, const mat_t<3, 3, T>&,
+                                       mat_t<3, 3, T>& adj_r, mat_t<3, 3, T>& adj_s,
+                                       const mat_t<6, 6, T>& adj_ret) {
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            adj_r.m[i][j] += adj_ret.m[i][j] + adj_ret.m[i + 3][j + 3];
+            adj_s.m[i][j] += adj_ret.m[i + 3][j];
+        }
+    }
+}
+
+}  // namespace wp
+
+#if !defined(__CUDACC__)
+#pragma GCC visibility pop
+#endif
