@@ -315,6 +315,34 @@ CUDA_CALLABLE void adj_curlnoise(uint32 state, const vec_t<N, float32>& x, uint3
     }
 }
 
+/// adj_curlnoise(state, x, adj_state, adj_x, adj_ret) and with octaves / lacunarity: the
+/// adjoints of the calls that leave the trailing arguments at their defaults.
+template <int N, int M>
+CUDA_CALLABLE void adj_curlnoise(uint32 state, const vec_t<N, float32>& x, uint32& adj_state,
+                                 vec_t<N, float32>& adj_x, const vec_t<M, float32>& adj_ret) {
+    uint32 adj_octaves = 0;
+    float32 adj_lacunarity = 0.0f, adj_gain = 0.0f;
+    adj_curlnoise(state, x, 1u, 2.0f, 0.5f, adj_state, adj_x, adj_octaves, adj_lacunarity,
+                  adj_gain, adj_ret);
+}
+template <int N, int M>
+CUDA_CALLABLE void adj_curlnoise(uint32 state, const vec_t<N, float32>& x, uint32 octaves,
+                                 uint32& adj_state, vec_t<N, float32>& adj_x,
+                                 uint32& adj_octaves, const vec_t<M, float32>& adj_ret) {
+    float32 adj_lacunarity = 0.0f, adj_gain = 0.0f;
+    adj_curlnoise(state, x, octaves, 2.0f, 0.5f, adj_state, adj_x, adj_octaves, adj_lacunarity,
+                  adj_gain, adj_ret);
+}
+template <int N, int M>
+CUDA_CALLABLE void adj_curlnoise(uint32 state, const vec_t<N, float32>& x, uint32 octaves,
+                                 float32 lacunarity, uint32& adj_state, vec_t<N, float32>& adj_x,
+                                 uint32& adj_octaves, float32& adj_lacunarity,
+                                 const vec_t<M, float32>& adj_ret) {
+    float32 adj_gain = 0.0f;
+    adj_curlnoise(state, x, octaves, lacunarity, 0.5f, adj_state, adj_x, adj_octaves,
+                  adj_lacunarity, adj_gain, adj_ret);
+}
+
 }  // namespace wp
 
 #if !defined(__CUDACC__)

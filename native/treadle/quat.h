@@ -456,6 +456,94 @@ CUDA_CALLABLE void adj_quat_rotate_inv(const quat_t<T>& q, const vec_t<3, T>& x,
     adj_quat_rotate_signed(q, x, T(-1), adj_q, adj_x, adj_ret);
 }
 
+/// adj_quat_slerp(a, b, t, adj_a, adj_b, adj_t, adj_ret): through the branch quat_slerp took
+/// (b negated for the shorter arc; normalized lerp when nearly parallel).
+template <typename T>
+CUDA_CALLABLE void adj_quat_slerp(quat_t<T> a, quat_t<T> b, T t, quat_t<T>& adj_a,
+                                  quat_t<T>& adj_b, T& adj_t, const quat_t<T>& adj_ret) {
+    T d = dot(a, b);
+    const T sign = d < T(0) ? T(-1) : T(1);
+    b = mul(b, sign);
+    d = d * sign;
+    quat_t<T> ga{}, gb{};  // gradients for a and the (possibly negated) b
+    if (d > T(0.9995)) {
+        const quat_t<T> u = add(mul(a, T(1) - t), mul(b, t));
+        const T len = length(u);
+        const quat_t<T> r = mul(u, T(1) / len);
+        const quat_t<T> adj_u = mul(sub(adj_ret, mul(r, dot(r, adj_ret))), T(1) / len);
+        ga = mul(adj_u, T(1) - t);
+        gb = mul(adj_u, t);
+        adj_t += dot(sub(b, a), adj_u);
+    } else {
+        const T theta = acos(d), s = sin(theta), c = cos(theta);
+        const T sa = sin((T(1) - t) * theta), sb = sin(t * theta);
+        const T ca = cos((T(1) - t) * theta), cb = cos(t * theta);
+        const T A = sa / s, B = sb / s;
+        const T adj_A = dot(a, adj_ret), adj_B = dot(b, adj_ret);
+        ga = mul(adj_ret, A);
+        gb = mul(adj_ret, B);
+        const T dA_dtheta = ((T(1) - t) * ca * s - sa * c) / (s * s);
+        const T dB_dtheta = (t * cb * s - sb * c) / (s * s);
+        adj_t += adj_A * (-theta * ca / s) + adj_B * (theta * cb / s);
+        const T adj_theta = adj_A * dA_dtheta + adj_B * dB_dtheta;
+        const T adj_d = -adj_theta / s;  // d theta / d d = -1 / sqrt(1 - d^2)
+        ga = add(ga, mul(b, adj_d));
+        gb = add(gb, mul(a, adj_d));
+    }
+    adj_a = add(adj_a, ga);
+    adj_b = add(adj_b, mul(gb, sign));
+}
+
+/// adj_quat_from_matrix: through the branch quat_from_matrix took and the final normalize.
+/// Component k of the raw quaternion is either s / 4 or (m[a][b] + sign * m[c][d]) / s, with
+/// s = 2 sqrt(base + sum_i coef[i] * m[i][i]); the table below lists each branch.
+template <typename T>
+CUDA_CALLABLE void adj_quat_from_matrix(mat_t<3, 3, T> m, mat_t<3, 3, T>& adj_m,
+                                        const quat_t<T>& adj_ret) {
+    struct Part {
+        int a, b, c, d, sign;  // a < 0: the component is s / 4
+    };
+    static constexpr Part k_parts[4][4] = {
+        {{2, 1, 1, 2, -1}, {0, 2, 2, 0, -1}, {1, 0, 0, 1, -1}, {-1, 0, 0, 0, 0}},
+        {{-1, 0, 0, 0, 0}, {0, 1, 1, 0, 1}, {0, 2, 2, 0, 1}, {2, 1, 1, 2, -1}},
+        {{0, 1, 1, 0, 1}, {-1, 0, 0, 0, 0}, {1, 2, 2, 1, 1}, {0, 2, 2, 0, -1}},
+        {{0, 2, 2, 0, 1}, {1, 2, 2, 1, 1}, {-1, 0, 0, 0, 0}, {1, 0, 0, 1, -1}},
+    };
+    static constexpr int k_coef[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+    const T m00 = m.m[0][0], m11 = m.m[1][1], m22 = m.m[2][2];
+    const int br = (m00 + m11 + m22 > T(0)) ? 0 : (m00 > m11 && m00 > m22) ? 1 : (m11 > m22) ? 2 : 3;
+    T arg = T(1);
+    for (int i = 0; i < 3; ++i) arg += T(k_coef[br][i]) * m.m[i][i];
+    const T s = sqrt(arg) * T(2);
+    quat_t<T> raw;
+    for (int k = 0; k < 4; ++k) {
+        const Part& p = k_parts[br][k];
+        raw.c[k] = p.a < 0 ? s * T(0.25) : (m.m[p.a][p.b] + T(p.sign) * m.m[p.c][p.d]) / s;
+    }
+    // q = raw / |raw|: adj_raw = (adj_q - q dot(q, adj_q)) / |raw|
+    const T len = length(raw);
+    quat_t<T> q;
+    T qa = T(0);
+    for (int k = 0; k < 4; ++k) {
+        q.c[k] = raw.c[k] / len;
+        qa += q.c[k] * adj_ret.c[k];
+    }
+    T adj_s = T(0);
+    for (int k = 0; k < 4; ++k) {
+        const T adj_raw = (adj_ret.c[k] - q.c[k] * qa) / len;
+        const Part& p = k_parts[br][k];
+        if (p.a < 0) {
+            adj_s += adj_raw * T(0.25);
+            continue;
+        }
+        adj_m.m[p.a][p.b] += adj_raw / s;
+        adj_m.m[p.c][p.d] += T(p.sign) * adj_raw / s;
+        adj_s -= adj_raw * raw.c[k] / s;
+    }
+    // s = 2 sqrt(arg): ds/darg = 2 / s
+    for (int i = 0; i < 3; ++i) adj_m.m[i][i] += adj_s * T(2) / s * T(k_coef[br][i]);
+}
+
 /// adj_quat_to_matrix: adj_quat_rotate for each column.
 template <typename T>
 CUDA_CALLABLE void adj_quat_to_matrix(const quat_t<T>& q, quat_t<T>& adj_q,

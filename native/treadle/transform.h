@@ -49,6 +49,17 @@ CUDA_CALLABLE quat_t<T> transform_get_rotation(const transform_t<T>& t) {
 }
 
 /// a == b: both parts equal; a != b: !(a == b).
+/// add(a, b), sub(a, b): componentwise (p and q), as Warp's transform + and -; gradients of
+/// transforms accumulate with add.
+template <typename T>
+CUDA_CALLABLE transform_t<T> add(const transform_t<T>& a, const transform_t<T>& b) {
+    return transform_t<T>{add(a.p, b.p), add(a.q, b.q)};
+}
+template <typename T>
+CUDA_CALLABLE transform_t<T> sub(const transform_t<T>& a, const transform_t<T>& b) {
+    return transform_t<T>{sub(a.p, b.p), sub(a.q, b.q)};
+}
+
 template <typename T>
 CUDA_CALLABLE bool operator==(const transform_t<T>& a, const transform_t<T>& b) {
     return a.p == b.p && a.q == b.q;

@@ -383,12 +383,4 @@ void export_kernel(nb::module_& m) {
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });
     m.def("set_kernel_cache_dir", [](const std::string& d) { treadle::kernel_cache().set_root(d); });
-    m.def("builtin_names", []() {
-        std::vector<std::string> out;
-        for (const auto& b : treadle::sema::builtin_table())
-            if (b.kind != treadle::sema::BuiltinKind::Operator &&
-                b.kind != treadle::sema::BuiltinKind::Compare)
-                out.push_back(b.name);
-        return out;
-    });
 }

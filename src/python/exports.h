@@ -13,5 +13,7 @@ void export_device(nb::module_& m);
 void export_array(nb::module_& m);
 /// Kernel compilation and launch.
 void export_kernel(nb::module_& m);
+/// The builtin table (names, documentation, signatures).
+void export_builtins(nb::module_& m);
 /// _treadle.Stream, Event, Graph, graph capture and memory pool settings.
 void export_stream(nb::module_& m);

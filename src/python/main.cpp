@@ -7,5 +7,6 @@ NB_MODULE(_treadle, m) {
     export_device(m);
     export_array(m);
     export_kernel(m);
+    export_builtins(m);
     export_stream(m);
 }

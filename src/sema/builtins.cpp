@@ -386,6 +386,11 @@ std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params
             s = x.type->scalar;
             break;
         }
+    if (!s) {
+        // only scalars (quat_rpy): their common type, float32 for literals alone
+        const Type* t = unify_scalars(a, true);
+        if (t) s = t->scalar;
+    }
     if (!s || !treadle::is_float(*s)) return std::nullopt;
     auto make = [&](char c) -> const Type* {
         switch (c) {
