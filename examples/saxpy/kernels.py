@@ -19,3 +19,15 @@ def saxpy(a: float, x: wp.array(dtype=float), y: wp.array(dtype=float)):
 def relax(y: wp.array(dtype=float), target: float):
     i = wp.tid()
     y[i] = lerp(y[i], target, DECAY)
+
+
+@wp.kernel
+def scale(a: float, x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = a * x[i]
+
+
+@wp.kernel
+def sum_squares(y: wp.array(dtype=float), loss: wp.array(dtype=float)):
+    i = wp.tid()
+    wp.atomic_add(loss, 0, y[i] * y[i])

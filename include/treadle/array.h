@@ -82,6 +82,13 @@ public:
     const Array* grad() const { return m_grad.get(); }
     void set_grad(std::shared_ptr<Array> grad) { m_grad = std::move(grad); }
     const std::shared_ptr<Array>& grad_ptr() const { return m_grad; }
+    /// Gives the array a zeroed gradient (Python's requires_grad=True) unless it has one, and
+    /// returns *this. The gradient has the array's dtype, shape, strides and device, in fresh
+    /// memory covering the bytes the view reaches, so kernels index it with the array's strides
+    /// (views made afterwards view it too). It belongs to this Array object and copies made
+    /// from it later; copies made before keep their own gradient. Throws ErrorKind::Value for a
+    /// null array.
+    Array& enable_grad();
 
     /// Sets every element to zero / to the bytes of one element value.
     void zero_();

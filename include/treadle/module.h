@@ -65,17 +65,26 @@ struct KernelArg {
     }
 };
 
-/// A compiled kernel, ready to launch on the CPU. Cheap to copy (shared).
+/// A compiled kernel, ready to launch on its device. Cheap to copy (copies share the compiled
+/// code and the lazily built backward pass).
 class Kernel {
 public:
+    /// Where a kernel came from, so its backward pass can be built later (internal).
+    struct Source;
+
     Kernel() = default;
-    explicit Kernel(std::shared_ptr<const CompiledKernel> compiled);
+    /// A kernel without a source: launch_adjoint() works only when `compiled` is an adjoint
+    /// build (CompiledKernel::adjoint).
+    explicit Kernel(std::shared_ptr<const CompiledKernel> compiled,
+                    std::shared_ptr<Source> source = nullptr);
 
     const std::string& name() const;
     /// Launches over `dim` (1 to 4 dimensions) on the kernel's device: on the CPU it returns
     /// when the work is done; on CUDA it is enqueued on the device's current stream (see
     /// synchronize() and treadle/stream.h). Throws treadle::Error (Type/Value) naming the
-    /// kernel and parameter for a bad argument; arrays must be on the kernel's device.
+    /// kernel and parameter for a bad argument; arrays must be on the kernel's device. Each
+    /// array the kernel may write gets a write counted (Array::version, last_writer), which is
+    /// what treadle::Tape checks.
     void launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const;
 
     template <typename... Args>
@@ -99,8 +108,26 @@ public:
         launch(std::vector<int64_t>(dim), std::vector<KernelArg>{KernelArg(args)...}, stream);
     }
 
+    // ---- backward passes (reverse-mode autodiff; see treadle/tape.h) ----
+
+    /// The backward pass of launch(dim, args): gradients flow from the adjoints of the arrays
+    /// the kernel writes to the adjoints of what it reads, added to what they hold. The
+    /// adjoint of an array argument is its grad() (see Array::enable_grad), or `adj_args[i]`
+    /// when that is not null: an array with the argument's dtype, shape, strides and device.
+    /// `adj_args` is empty or holds one entry per argument (null for non-array arguments).
+    /// The backward build is compiled on first use and kept with the kernel. When two array
+    /// arguments (or their gradients) share memory, every gradient add is atomic. Arrays must
+    /// hold the values the forward launch read. Same errors as launch(), and
+    /// ErrorKind::Value for a kernel that cannot build a backward pass.
+    void launch_adjoint(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
+                        const std::vector<Array>& adj_args = {}) const;
+    /// launch_adjoint() enqueued on `stream` (see launch() with a stream).
+    void launch_adjoint(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
+                        const std::vector<Array>& adj_args, const Stream& stream) const;
+
 private:
     std::shared_ptr<const CompiledKernel> m_compiled;
+    std::shared_ptr<Source> m_source;
 };
 
 /// Options for compiling a module's kernels.

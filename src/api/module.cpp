@@ -1,4 +1,4 @@
-// src/api/module.cpp -- the C++ API: Module (load a DSL file) and Kernel (typed launches)
+// src/api/module.cpp -- the C++ API's Module: loads a DSL file and compiles its kernels
 #include "treadle/module.h"
 
 #include <fstream>
@@ -7,12 +7,11 @@
 #include <sstream>
 #include <vector>
 
+#include "api/kernel_source.h"
 #include "api/module_resolver.h"
 #include "compile/compile_kernel.h"
 #include "frontend/parser.h"
 #include "runtime/cuda.h"
-#include "runtime/launch.h"
-#include "treadle/stream.h"
 
 namespace treadle {
 
@@ -22,60 +21,6 @@ struct Module::Impl {
     std::mutex mutex;
     std::map<std::string, Kernel> compiled;  ///< by name@device
 };
-
-Kernel::Kernel(std::shared_ptr<const CompiledKernel> compiled) : m_compiled(std::move(compiled)) {}
-
-const std::string& Kernel::name() const {
-    static const std::string empty;
-    return m_compiled ? m_compiled->name : empty;
-}
-
-void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const {
-    launch(dim, args, Stream());
-}
-
-// ---- launches on a chosen CUDA stream --------------------------------------------------------
-
-void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
-                    const Stream& stream) const {
-    if (!m_compiled) throw Error(ErrorKind::Value, "Kernel::launch(): the kernel is empty");
-    if (!stream.is_null() && stream.device() != m_compiled->device)
-        throw Error(ErrorKind::Value, m_compiled->name + "(): launched on a stream of " +
-                                          stream.device().alias() + " but compiled for " +
-                                          m_compiled->device.alias());
-    const CompiledKernel& k = *m_compiled;
-    if (args.size() != k.params.size())
-        throw Error(ErrorKind::Type, k.name + "(): takes " + std::to_string(k.params.size()) +
-                                         " arguments but " + std::to_string(args.size()) +
-                                         " were given");
-    LaunchBounds bounds = make_bounds(k, dim);
-    std::vector<uint8_t> block(k.params_size + 8, 0);
-    for (size_t i = 0; i < args.size(); ++i) {
-        const KernelArg& a = args[i];
-        const KernelParam& p = k.params[i];
-        switch (a.kind) {
-            case KernelArg::Kind::Array: pack_array(block.data(), k, p, *a.array, k.device); break;
-            case KernelArg::Kind::Components:
-                if (p.type->is_scalar() || p.type->is_array() || p.type->is_struct())
-                    throw Error(ErrorKind::Type, k.name + "(): argument '" + p.name + "' expects " +
-                                                     p.type->name + ", got " +
-                                                     std::to_string(a.components.size()) +
-                                                     " components");
-                pack_components(block.data(), k, p, a.components);
-                break;
-            case KernelArg::Kind::StructBytes:
-                pack_struct_bytes(block.data(), k, p, a.bytes.data(), a.bytes.size());
-                break;
-            case KernelArg::Kind::Bool: pack_int(block.data(), k, p, a.i, true); break;
-            case KernelArg::Kind::Int: pack_int(block.data(), k, p, a.i, false); break;
-            case KernelArg::Kind::Float:
-                // A float32 argument to a float64 parameter keeps its float32 value.
-                pack_float(block.data(), k, p, a.f);
-                break;
-        }
-    }
-    run(k, bounds, block.data(), stream.handle());
-}
 
 Module Module::load_string(const std::string& source, const std::string& name,
                            ModuleOptions options) {
@@ -104,10 +49,13 @@ Kernel Module::kernel(const std::string& name, Device device) const {
     auto fn = m_impl->resolver->function(name);
     if (!fn || !fn->is_kernel)
         throw Error(ErrorKind::Value, "Module::kernel(): the module has no kernel named '" + name + "'");
-    CompileOptions options;
-    options.mode = m_impl->options.mode;
-    options.device = device;
-    Kernel k(compile_kernel(*fn, options));
+    auto source = std::make_shared<Kernel::Source>();
+    source->resolver = m_impl->resolver;
+    source->function = fn;
+    source->options.mode = m_impl->options.mode;
+    source->options.device = device;
+    std::shared_ptr<const CompiledKernel> compiled = compile_kernel(*fn, source->options);
+    Kernel k(std::move(compiled), std::move(source));
     m_impl->compiled.emplace(key, k);
     return k;
 }

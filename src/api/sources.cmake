@@ -1,7 +1,10 @@
 # src/api/sources.cmake -- sources of src/api (the public C++ API)
 list(APPEND TREADLE_SOURCES
+  src/api/kernel.cpp
+  src/api/launch_args.cpp
   src/api/module.cpp
   src/api/module_resolver.cpp
+  src/api/tape.cpp
 )
 list(APPEND TREADLE_SOURCES
   src/api/stream.cpp

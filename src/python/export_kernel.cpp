@@ -169,36 +169,15 @@ void flatten_numbers(const CompiledKernel& k, const treadle::KernelParam& p, nb:
     for (nb::handle item : nb::iter(o)) flatten_numbers(k, p, item, out, depth + 1);
 }
 
-/// The array `o` for an adjoint launch: a view of it whose gradient is `adj` (an array with the
-/// same shape and strides), or `o` itself when `adj` is None.
+/// The array `a` for an adjoint launch: its view with gradient `adj` (a treadle array), or `a`
+/// itself when `adj` is None.
 treadle::Array with_adjoint(const CompiledKernel& k, const treadle::KernelParam& p,
                             const treadle::Array& a, nb::handle adj) {
-    treadle::Array out = a;
-    if (adj.is_none()) return out;
+    if (adj.is_none()) return a;
     treadle::Array* g = nullptr;
     if (!nb::try_cast<treadle::Array*>(adj, g) || !g)
         type_error(k, p, "expects an adjoint array, got " + py_type_name(adj));
-    if (g->shape() != a.shape() || g->strides() != a.strides() || g->dtype() != a.dtype() ||
-        g->device() != a.device())
-        throw treadle::Error(treadle::ErrorKind::Value,
-                             k.name + "(): the adjoint of argument '" + p.name +
-                                 "' must have the array's dtype, shape, strides and device");
-    auto grad = std::make_shared<treadle::Array>(*g);
-    grad->set_grad(nullptr);
-    out.set_grad(std::move(grad));
-    return out;
-}
-
-/// Whether `a` or its gradient uses memory already in `seen` (then adds both to `seen`).
-bool shares_memory(const treadle::Array& a, std::vector<const void*>& seen) {
-    bool shared = false;
-    for (const treadle::Array* x : {&a, a.grad()}) {
-        if (!x || !x->buffer()) continue;
-        const void* b = x->buffer().get();
-        for (const void* s : seen) shared |= s == b;
-        seen.push_back(b);
-    }
-    return shared;
+    return treadle::with_adjoint(k, p, a, g);
 }
 
 /// Packs Python object `o` into the slot of `p` (a scalar, vector-like, array or struct
@@ -305,7 +284,8 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
         if (adjoint) {
             treadle::Array view = has_adj ? with_adjoint(k, p, *a, adj_args[i]) : *a;
             treadle::pack_array(block, k, p, view, k.device);
-            if (shares_memory(view, seen)) bounds.flags |= treadle::k_launch_aliased_arrays;
+            if (treadle::shares_memory(view, seen))
+                bounds.flags |= treadle::k_launch_aliased_arrays;
             continue;
         }
         treadle::pack_array(block, k, p, *a, k.device);

@@ -274,6 +274,21 @@ Array Array::zeros(DType dtype, const std::vector<int64_t>& shape, Device device
     return allocate(dtype, shape, device, true, pinned);
 }
 
+Array& Array::enable_grad() {
+    if (is_null()) throw Error(ErrorKind::Value, "enable_grad(): the array is null");
+    if (m_grad) return *this;
+    // Same byte offsets as the array: the gradient of an element sits where the element sits
+    // relative to the first one, also in a strided view.
+    const Extent e = byte_extent(*this);
+    auto grad = std::make_shared<Array>(*this);
+    grad->m_buffer = m_device.is_cuda() ? make_cuda_buffer(m_device.ordinal(), e.bytes(), true)
+                                        : make_cpu_buffer(e.bytes(), true);
+    grad->m_data = static_cast<char*>(grad->m_buffer->data()) - e.lo;
+    grad->m_grad = nullptr;
+    m_grad = std::move(grad);
+    return *this;
+}
+
 Array Array::wrap(void* data, DType dtype, const std::vector<int64_t>& shape,
                   const std::vector<int64_t>& byte_strides, Device device,
                   std::shared_ptr<void> owner) {

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "runtime/cuda.h"
@@ -174,6 +175,32 @@ void pack_struct_bytes(uint8_t* block, const CompiledKernel& k, const KernelPara
                   "expects struct " + t->name + " (" + std::to_string(t->size) + " bytes), got " +
                       std::to_string(size) + " bytes");
     std::memcpy(block + p.offset, data, size);
+}
+
+Array with_adjoint(const CompiledKernel& k, const KernelParam& p, const Array& a,
+                   const Array* adj) {
+    Array out = a;
+    if (!adj) return out;
+    if (adj->shape() != a.shape() || adj->strides() != a.strides() || adj->dtype() != a.dtype() ||
+        adj->device() != a.device())
+        throw Error(ErrorKind::Value, k.name + "(): the adjoint of argument '" + p.name +
+                                          "' must have the array's dtype, shape, strides and "
+                                          "device");
+    auto grad = std::make_shared<Array>(*adj);
+    grad->set_grad(nullptr);
+    out.set_grad(std::move(grad));
+    return out;
+}
+
+bool shares_memory(const Array& a, std::vector<const void*>& seen) {
+    bool shared = false;
+    for (const Array* x : {&a, a.grad()}) {
+        if (!x || !x->buffer()) continue;
+        const void* b = x->buffer().get();
+        for (const void* s : seen) shared |= s == b;
+        seen.push_back(b);
+    }
+    return shared;
 }
 
 namespace {

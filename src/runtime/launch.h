@@ -51,6 +51,19 @@ void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam&
 void pack_struct_bytes(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
                        const void* data, size_t size);
 
+// ---- adjoint launches (shared by the Python binding and the C++ API) ----
+
+/// The array `a` as an adjoint launch passes it: a view whose gradient is `adj` (which must have
+/// `a`'s dtype, shape, strides and device; ErrorKind::Value naming the kernel and parameter
+/// otherwise), or `a` itself, with its own grad(), when `adj` is null.
+Array with_adjoint(const CompiledKernel& k, const KernelParam& p, const Array& a,
+                   const Array* adj);
+
+/// Whether `a` or its gradient uses a buffer already in `seen` (then adds both to `seen`). An
+/// adjoint launch where this holds for some array argument sets k_launch_aliased_arrays, so
+/// every gradient add is atomic.
+bool shares_memory(const Array& a, std::vector<const void*>& seen);
+
 /// Runs the kernel over `bounds` with the packed parameter block on the CPU thread pool and
 /// returns when every index has run.
 /// With `adjoint`, runs the backward entry of an adjoint build instead.

@@ -1,0 +1,85 @@
+// src/api/kernel.cpp -- the C++ API's Kernel: typed forward and backward launches
+#include "treadle/module.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "api/kernel_source.h"
+#include "api/launch_args.h"
+#include "compile/compile_kernel.h"
+#include "runtime/launch.h"
+#include "treadle/error.h"
+#include "treadle/stream.h"
+
+namespace treadle {
+
+namespace {
+
+/// Packs `args` and runs `k`: forward when `adj_args` is null, else its backward entry. Forward
+/// launches count a write on every array the kernel may write once all arguments are packed
+/// (for the tape's overwrite check).
+void pack_and_run(const CompiledKernel& k, const std::vector<int64_t>& dim,
+                  const std::vector<KernelArg>& args, const std::vector<Array>* adj_args,
+                  const Stream& stream) {
+    if (!stream.is_null() && stream.device() != k.device)
+        throw Error(ErrorKind::Value, k.name + "(): launched on a stream of " +
+                                          stream.device().alias() + " but compiled for " +
+                                          k.device.alias());
+    PackedLaunch packed = pack_launch(k, dim, args, adj_args);
+    for (const Array* w : packed.written) w->note_write(k.label);
+    run(k, packed.bounds, packed.block.data(), stream.handle(), adj_args != nullptr);
+}
+
+/// The build of `compiled` with its backward pass, compiled from `source` on first use.
+std::shared_ptr<const CompiledKernel> adjoint_build(
+    const std::shared_ptr<const CompiledKernel>& compiled, Kernel::Source* source) {
+    if (compiled->adjoint) return compiled;
+    if (!source)
+        throw Error(ErrorKind::Value, compiled->name + "(): this kernel has no source to build "
+                                                       "its backward pass from (get it from "
+                                                       "Module::kernel)");
+    std::lock_guard<std::mutex> lock(source->mutex);
+    if (!source->adjoint) {
+        CompileOptions options = source->options;
+        options.adjoint = true;
+        source->adjoint = compile_kernel(*source->function, options);
+    }
+    return source->adjoint;
+}
+
+}  // namespace
+
+Kernel::Kernel(std::shared_ptr<const CompiledKernel> compiled, std::shared_ptr<Source> source)
+    : m_compiled(std::move(compiled)), m_source(std::move(source)) {}
+
+const std::string& Kernel::name() const {
+    static const std::string empty;
+    return m_compiled ? m_compiled->name : empty;
+}
+
+void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const {
+    launch(dim, args, Stream());
+}
+
+void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
+                    const Stream& stream) const {
+    if (!m_compiled) throw Error(ErrorKind::Value, "Kernel::launch(): the kernel is empty");
+    pack_and_run(*m_compiled, dim, args, nullptr, stream);
+}
+
+void Kernel::launch_adjoint(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
+                            const std::vector<Array>& adj_args) const {
+    launch_adjoint(dim, args, adj_args, Stream());
+}
+
+void Kernel::launch_adjoint(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
+                            const std::vector<Array>& adj_args, const Stream& stream) const {
+    if (!m_compiled)
+        throw Error(ErrorKind::Value, "Kernel::launch_adjoint(): the kernel is empty");
+    std::shared_ptr<const CompiledKernel> build = adjoint_build(m_compiled, m_source.get());
+    pack_and_run(*build, dim, args, &adj_args, stream);
+}
+
+}  // namespace treadle

@@ -1,0 +1,158 @@
+// src/api/tape.cpp -- treadle::Tape: recorded launches, the overwrite check and backward()
+#include "treadle/tape.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "compile/compile_kernel.h"
+#include "passes/array_access.h"
+#include "treadle/error.h"
+
+namespace treadle {
+
+/// A recorded launch (`kernel` set) or custom step (`func` set). Immutable once recorded.
+struct Tape::Step {
+    /// An array a launch reads: the argument index and its write counter before the launch.
+    struct Read {
+        size_t arg = 0;
+        uint64_t version = 0;
+    };
+
+    Kernel kernel;
+    std::vector<int64_t> dim;
+    std::vector<Array> arrays;    ///< per argument: a copy of the array (null for others)
+    std::vector<KernelArg> args;  ///< array arguments point into `arrays`
+    Stream stream;
+    std::vector<Read> reads;
+    std::function<void()> func;
+};
+
+namespace {
+
+/// "kernel 'k' (file:line) on cpu", "a host write (...)" or "an unknown writer".
+std::string describe_writer(const std::string& label) {
+    if (label.empty()) return "an unknown writer";
+    if (label == "host") return "a host write (assign, fill_bytes or zero_)";
+    return "kernel " + label;
+}
+
+/// The bytes of one element of `dtype` with every component 1 (a floating-point dtype).
+std::vector<uint8_t> ones_element(const DType& dtype) {
+    if (dtype.is_struct() || !is_float(dtype.scalar))
+        throw Error(ErrorKind::Type, "Tape::backward(): the loss must have a floating-point "
+                                     "dtype");
+    const size_t components = (size_t)std::max(dtype.rows, 1) * (size_t)std::max(dtype.cols, 1);
+    const size_t width = scalar_size(dtype.scalar);
+    std::vector<uint8_t> bytes(components * width);
+    for (size_t c = 0; c < components; ++c) {
+        uint8_t* dst = bytes.data() + c * width;
+        if (dtype.scalar == ScalarType::Float16) {
+            const uint16_t one = 0x3c00;  // 1.0 in IEEE binary16
+            std::memcpy(dst, &one, width);
+        } else if (dtype.scalar == ScalarType::Float32) {
+            const float one = 1.0f;
+            std::memcpy(dst, &one, width);
+        } else {
+            const double one = 1.0;
+            std::memcpy(dst, &one, width);
+        }
+    }
+    return bytes;
+}
+
+}  // namespace
+
+void Tape::launch(const Kernel& kernel, const std::vector<int64_t>& dim,
+                  const std::vector<KernelArg>& args) {
+    launch(kernel, dim, args, Stream());
+}
+
+void Tape::launch(const Kernel& kernel, const std::vector<int64_t>& dim,
+                  const std::vector<KernelArg>& args, const Stream& stream) {
+    auto step = std::make_shared<Step>();
+    step->kernel = kernel;
+    step->dim = dim;
+    step->stream = stream;
+    step->args = args;
+    step->arrays.resize(args.size());
+    const CompiledKernel* k = kernel.compiled().get();
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i].kind != KernelArg::Kind::Array) continue;
+        step->arrays[i] = *args[i].array;
+        step->args[i].array = &step->arrays[i];
+        const bool reads = k && i < k->params.size() &&
+                           (k->params[i].access & passes::k_access_read) != 0;
+        if (reads && !step->arrays[i].is_null())
+            step->reads.push_back({i, step->arrays[i].version()});
+    }
+    kernel.launch(dim, args, stream);
+    m_steps.push_back(std::move(step));
+}
+
+void Tape::record_func(std::function<void()> backward, std::vector<Array> arrays) {
+    auto step = std::make_shared<Step>();
+    step->func = std::move(backward);
+    step->arrays = std::move(arrays);
+    m_steps.push_back(std::move(step));
+}
+
+void Tape::check_unchanged() const {
+    for (auto it = m_steps.rbegin(); it != m_steps.rend(); ++it) {
+        const Step& s = **it;
+        for (const Step::Read& r : s.reads) {
+            const Array& a = s.arrays[r.arg];
+            if (a.version() == r.version) continue;
+            const std::string& param = s.kernel.compiled()->params[r.arg].name;
+            throw Error(ErrorKind::Runtime,
+                        "Tape::backward(): the gradient of kernel '" + s.kernel.name() +
+                            "' would be wrong: its argument '" + param +
+                            "' was overwritten after the launch read it (last written by " +
+                            describe_writer(a.last_writer()) +
+                            "). The backward pass replays the launch with the array's current "
+                            "values. Write the new values to a different array (or clone the "
+                            "array before overwriting it).");
+        }
+    }
+}
+
+void Tape::backward() {
+    check_unchanged();
+    for (auto it = m_steps.rbegin(); it != m_steps.rend(); ++it) {
+        const Step& s = **it;
+        if (s.func)
+            s.func();
+        else
+            s.kernel.launch_adjoint(s.dim, s.args, {}, s.stream);
+    }
+}
+
+void Tape::backward(const Array& loss) {
+    if (!loss.grad())
+        throw Error(ErrorKind::Value, "Tape::backward(): the loss array needs a gradient (call "
+                                      "enable_grad() before recording)");
+    if (loss.size() != 1)
+        throw Error(ErrorKind::Value, "Tape::backward(): the loss must hold one element, not " +
+                                          std::to_string(loss.size()) +
+                                          "; seed a larger output's gradient and call "
+                                          "backward() instead");
+    std::vector<uint8_t> one = ones_element(loss.dtype());
+    check_unchanged();  // before touching the loss gradient
+    loss.grad_ptr()->fill_bytes(one.data(), one.size());
+    backward();
+}
+
+void Tape::zero() {
+    std::set<const Array*> done;
+    for (const auto& s : m_steps)
+        for (const Array& a : s->arrays)
+            if (a.grad() && done.insert(a.grad()).second) a.grad_ptr()->zero_();
+}
+
+void Tape::reset() {
+    zero();
+    m_steps.clear();
+}
+
+}  // namespace treadle
