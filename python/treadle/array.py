@@ -368,7 +368,7 @@ class array(_treadle.Array):
     def requires_grad(self, value):
         if value and not self._has_grad:
             self._check_real("requires_grad")
-            self._set_grad(zeros(self._shape, dtype=self.dtype, device=self._device_alias))
+            self._enable_grad()  # same strides as the array, also for strided views
         elif not value:
             self._set_grad(None)
 
@@ -390,6 +390,12 @@ class array(_treadle.Array):
             raise ValueError(
                 f"grad must have the array's shape {self.shape} and dtype {self.dtype._spec}, "
                 f"got shape {value.shape} and dtype {value.dtype._spec}"
+            )
+        if value.strides != self.strides:
+            # kernels address the gradient with the array's strides
+            raise ValueError(
+                f"grad must have the array's strides {self.strides}, got {value.strides}; "
+                "use requires_grad=True for a gradient laid out like the array"
             )
         self._set_grad(value)
 

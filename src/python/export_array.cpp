@@ -336,6 +336,8 @@ void export_array(nb::module_& m) {
             nb::arg("dtype"))
         // --- gradient ---
         .def_prop_ro("_has_grad", [](const Array& a) { return a.grad() != nullptr; })
+        .def("_enable_grad", [](Array& a) { a.enable_grad(); },
+             "Gives the array a zeroed gradient laid out with the array's own strides.")
         .def_prop_ro("_version", &Array::version,
                      "Write counter of the memory (shared by views); see the tape.")
         .def_prop_ro("_last_writer", &Array::last_writer,

@@ -447,3 +447,17 @@ def test_forward_only_kernels_compile_no_adjoint(device):
     h = scalar_math._compile(device)
     assert not h.adjoint and "_adj_body" not in h.source
     assert scalar_math._compile_adjoint(device).adjoint
+
+
+def test_gradient_of_a_strided_view(device):
+    base = wp.array(np.arange(12, dtype=np.float64).reshape(3, 4), dtype=wp.float64, device=device)
+    view = base[:, 1]  # every 4th element
+    view.requires_grad = True
+    out = wp.zeros(3, dtype=wp.float64, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(double_into, 3, inputs=[view, out], device=device)
+    tape.backward(grads={out: wp.array(np.array([1.0, 2.0, 3.0]), dtype=wp.float64, device=device)})
+    np.testing.assert_allclose(view.grad.numpy(), [2.0, 4.0, 6.0])
+    with pytest.raises(ValueError, match="grad must have the array's strides"):
+        view.grad = wp.zeros(3, dtype=wp.float64, device=device)
