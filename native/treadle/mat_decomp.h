@@ -173,19 +173,22 @@ CUDA_CALLABLE void svd3(const mat_t<3, 3, T>& A, mat_t<3, 3, T>& U, vec_t<3, T>&
             }
         }
     }
+    // U from the columns of B, made exactly orthonormal: columns that are zero to working
+    // precision (rank-deficient A) get any orthonormal completion, and U is a rotation, so the
+    // last singular value carries the sign of det(A).
+    const vec_t<3, T> b0 = decomp::col(B, 0), b1 = decomp::col(B, 1), b2 = decomp::col(B, 2);
+    const T tol = T(8) * decomp::eps<T>() * n[0];
     vec_t<3, T> u0 = vec_t<3, T>{{T(1), T(0), T(0)}};
-    if (n[0] > T(0)) u0 = div(decomp::col(B, 0), n[0]);
-    const vec_t<3, T> u1 = n[1] > T(0) ? div(decomp::col(B, 1), n[1]) : decomp::any_orthogonal(u0);
-    vec_t<3, T> u2 = n[2] > T(0) ? div(decomp::col(B, 2), n[2]) : cross(u0, u1);
-    T s2 = n[2];
-    if (dot(u0, cross(u1, u2)) < T(0)) {  // a reflection: moved into the last singular value
-        u2 = neg(u2);
-        s2 = -s2;
-    }
+    if (n[0] > T(0)) u0 = div(b0, n[0]);
+    const vec_t<3, T> r1 = sub(b1, mul(u0, dot(u0, b1)));
+    const T l1 = length(r1);
+    const vec_t<3, T> u1 = l1 > tol && l1 > T(0) ? div(r1, l1) : decomp::any_orthogonal(u0);
+    const vec_t<3, T> u2 = cross(u0, u1);
     decomp::set_col(U, 0, u0);
     decomp::set_col(U, 1, u1);
     decomp::set_col(U, 2, u2);
-    sigma = vec_t<3, T>{{n[0], n[1], s2}};
+    const T s1 = dot(u1, b1);
+    sigma = vec_t<3, T>{{n[0], s1 > T(0) ? s1 : T(0), dot(u2, b2)}};
 }
 
 /// svd2(A, U, sigma, V): A = U diag(sigma) V^T for a 2x2 matrix; U and V orthogonal (V a
