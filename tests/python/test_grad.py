@@ -461,3 +461,44 @@ def test_gradient_of_a_strided_view(device):
     np.testing.assert_allclose(view.grad.numpy(), [2.0, 4.0, 6.0])
     with pytest.raises(ValueError, match="grad must have the array's strides"):
         view.grad = wp.zeros(3, dtype=wp.float64, device=device)
+
+
+@wp.kernel
+def row_views(x: wp.array2d(dtype=wp.float64), w: F64, out: F64):
+    i = wp.tid()
+    row = x[i]
+    s = wp.float64(0.0)
+    for j in range(row.shape[0]):
+        s += wp.where(row[j] > 0.0, row[j] * row[j], -row[j]) * w[j]
+    out[i] = s
+
+
+def test_row_views_and_where(device):
+    rng = np.random.default_rng(6)
+    check_grad(row_views, 3, [rng.standard_normal((3, 4)), rng.standard_normal(4)], [3], device)
+
+
+@wp.struct
+class Particles:
+    pos: wp.array(dtype=wp.vec3d)
+    scale: wp.float64
+
+
+@wp.kernel
+def struct_of_arrays(p: Particles, out: F64):
+    i = wp.tid()
+    out[i] = wp.length_sq(p.pos[i]) * p.scale
+
+
+def test_arrays_inside_structs_get_gradients(device):
+    pos = wp.array(np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]]), dtype=wp.vec3d, device=device,
+                   requires_grad=True)
+    p = Particles()
+    p.pos = pos
+    p.scale = 2.0
+    out = wp.zeros(2, dtype=wp.float64, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(struct_of_arrays, 2, inputs=[p, out], device=device)
+    tape.backward(grads={out: wp.array(np.ones(2), dtype=wp.float64, device=device)})
+    np.testing.assert_allclose(pos.grad.numpy(), 4.0 * pos.numpy())
