@@ -196,31 +196,29 @@ def func(f):
     return Function(f)
 
 
+def _register_on(forward, attribute, decorator):
+    """The decorator that stores Function(g) as forward.<attribute> and returns it."""
+    if not isinstance(forward, Function):
+        raise TypeError(f"{decorator}(): expects a @wp.func function")
+
+    def register(g):
+        setattr(forward, attribute, Function(g))
+        return getattr(forward, attribute)
+
+    return register
+
+
 def func_grad(forward):
     """Registers the decorated function as the gradient of ``forward`` (a @wp.func): it takes
     forward's parameters followed by ``adj_ret`` (the adjoint of forward's result, when it
     returns one) and adds to ``wp.adjoint[param]`` for the parameters it differentiates."""
-    if not isinstance(forward, Function):
-        raise TypeError("func_grad(): expects a @wp.func function")
-
-    def register(g):
-        forward._custom_grad = Function(g)
-        return forward._custom_grad
-
-    return register
+    return _register_on(forward, "_custom_grad", "func_grad")
 
 
 def func_replay(forward):
     """Registers the decorated function (same parameters and result as ``forward``) to
     recompute forward's result in the replay of a backward pass, instead of forward itself."""
-    if not isinstance(forward, Function):
-        raise TypeError("func_replay(): expects a @wp.func function")
-
-    def register(g):
-        forward._custom_replay = Function(g)
-        return forward._custom_replay
-
-    return register
+    return _register_on(forward, "_custom_replay", "func_replay")
 
 
 class _Adjoint:
