@@ -168,11 +168,11 @@ CUDA_CALLABLE quat_t<T> normalize(quat_t<T> q) {
     return quat_identity<T>();
 }
 
-/// quat_inverse(q): conjugate(q) / dot(q, q) (the conjugate for a unit quaternion).
+/// quat_inverse(q): the conjugate (-x, -y, -z, w), as Warp defines it: the inverse of a unit
+/// quaternion (for another nonzero q the inverse is quat_inverse(q) / length_sq(q)).
 template <typename T>
 CUDA_CALLABLE quat_t<T> quat_inverse(quat_t<T> q) {
-    const T n = dot(q, q);
-    return quat_t<T>{{-q.c[0] / n, -q.c[1] / n, -q.c[2] / n, q.c[3] / n}};
+    return quat_t<T>{{-q.c[0], -q.c[1], -q.c[2], q.c[3]}};
 }
 
 /// quat_rotate(q, x): x rotated by the unit quaternion q (q x q^-1);
@@ -397,15 +397,10 @@ CUDA_CALLABLE void adj_normalize(const quat_t<T>& q, quat_t<T>& adj_q, const qua
     }
 }
 
-/// adj_quat_inverse: with s = (-1, -1, -1, 1) and n = dot(q, q),
-/// adj_q[j] += s[j] adj_ret[j] / n - 2 q[j] sum_i(s[i] q[i] adj_ret[i]) / n^2.
+/// adj_quat_inverse: the conjugate is linear: adj_q += (-adj_x, -adj_y, -adj_z, adj_w).
 template <typename T>
-CUDA_CALLABLE void adj_quat_inverse(const quat_t<T>& q, quat_t<T>& adj_q,
-                                    const quat_t<T>& adj_ret) {
-    const T n = dot(q, q);
-    const quat_t<T> sg{{-adj_ret.c[0], -adj_ret.c[1], -adj_ret.c[2], adj_ret.c[3]}};
-    const T k = T(2) * dot(q, sg) / n / n;
-    for (int j = 0; j < 4; ++j) adj_q.c[j] += sg.c[j] / n - q.c[j] * k;
+CUDA_CALLABLE void adj_quat_inverse(const quat_t<T>&, quat_t<T>& adj_q, const quat_t<T>& adj_ret) {
+    adj_q = add(adj_q, quat_t<T>{{-adj_ret.c[0], -adj_ret.c[1], -adj_ret.c[2], adj_ret.c[3]}});
 }
 
 /// adj_quat_rpy: through the product qz(yaw) qy(pitch) qx(roll).

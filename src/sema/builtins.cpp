@@ -565,7 +565,7 @@ const std::vector<Builtin>& table() {
         {"quat_to_axis_angle", "quat_to_axis_angle", BuiltinKind::Multi, "Quaternion Math", "quat_to_axis_angle(quat: quat) -> tuple(vec3, Float)", "The unit rotation axis and the angle in [0, pi] of the rotation quat.", true, rule_q_to_axis_angle},
         {"quat_rotate", "quat_rotate", BuiltinKind::Regular, "Quaternion Math", "quat_rotate(q: quat, v: vec3) -> vec3", "v rotated by the unit quaternion q.", true, rule_q_rotate},
         {"quat_rotate_inv", "quat_rotate_inv", BuiltinKind::Regular, "Quaternion Math", "quat_rotate_inv(q: quat, v: vec3) -> vec3", "v rotated by the inverse of q.", true, rule_q_rotate},
-        {"quat_inverse", "quat_inverse", BuiltinKind::Regular, "Quaternion Math", "quat_inverse(q: quat) -> quat", "The inverse of q.", true, rule_q_to_q},
+        {"quat_inverse", "quat_inverse", BuiltinKind::Regular, "Quaternion Math", "quat_inverse(q: quat) -> quat", "The conjugate (-x, -y, -z, w): the inverse of a unit quaternion.", true, rule_q_to_q},
         {"quat_to_matrix", "quat_to_matrix", BuiltinKind::Regular, "Quaternion Math", "quat_to_matrix(q: quat) -> mat33", "The rotation matrix of the unit quaternion q.", true, rule_q_to_matrix},
         {"quat_from_matrix", "quat_from_matrix", BuiltinKind::Regular, "Quaternion Math", "quat_from_matrix(m: mat33) -> quat", "The quaternion of a rotation matrix.", true, rule_q_from_matrix},
         {"quat_slerp", "quat_slerp", BuiltinKind::Regular, "Quaternion Math", "quat_slerp(a: quat, b: quat, t: Float) -> quat", "Spherical linear interpolation.", true, rule_q_slerp},
