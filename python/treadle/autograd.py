@@ -16,7 +16,7 @@ from .kernel import Kernel
 from .launch import launch
 from .tape import Tape
 
-__all__ = ["gradcheck", "jacobian", "jacobian_fd"]
+__all__ = ["gradcheck", "gradcheck_tape", "jacobian", "jacobian_fd"]
 
 
 def _run(function, dim, inputs, outputs, device):
@@ -158,3 +158,33 @@ def gradcheck(function, dim=None, inputs=None, outputs=None, *, eps=1e-4, atol=1
     if failures and raise_exception:
         raise ValueError("gradcheck failed:\n" + "\n".join(failures))
     return not failures
+
+
+def gradcheck_tape(tape, *, eps=1e-4, atol=1e-3, rtol=1e-2, raise_exception=True,
+                   input_output_masks=None, blacklist_kernels=None, whitelist_kernels=None,
+                   max_inputs_per_var=-1, max_outputs_per_var=-1, show_summary=True,
+                   reverse_launches=False, skip_to_launch_index=0, **_ignored):
+    """gradcheck() for every kernel launch recorded on ``tape`` (copies and custom functions
+    are skipped), with the launch's own dim, inputs and outputs. ``input_output_masks`` maps a
+    kernel name to its input_output_mask; black/whitelists name kernels to skip/keep."""
+    from .tape import _Launch
+
+    launches = [e for e in tape.launches if isinstance(e, _Launch)][skip_to_launch_index:]
+    if reverse_launches:
+        launches = launches[::-1]
+    ok = True
+    for entry in launches:
+        name = entry.kernel.__name__
+        if blacklist_kernels and name in blacklist_kernels:
+            continue
+        if whitelist_kernels and name not in whitelist_kernels:
+            continue
+        if show_summary:
+            print(f"gradcheck_tape: kernel '{name}'")
+        ok &= gradcheck(entry.kernel, entry.dim, entry.args[: entry.n_inputs],
+                        entry.args[entry.n_inputs :], eps=eps, atol=atol, rtol=rtol,
+                        raise_exception=raise_exception,
+                        input_output_mask=(input_output_masks or {}).get(name),
+                        device=entry.device, max_inputs_per_var=max_inputs_per_var,
+                        max_outputs_per_var=max_outputs_per_var, show_summary=show_summary)
+    return ok

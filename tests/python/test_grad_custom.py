@@ -174,3 +174,18 @@ def test_adjoint_outside_func_grad_is_an_error():
 
     with pytest.raises(TypeError, match=r"bad\(\): wp.adjoint\[...\] names the gradient of a parameter"):
         wp.launch(bad, 1, inputs=[wp.zeros(1, dtype=wp.float64)], device="cpu")
+
+
+def test_gradcheck_tape_checks_every_recorded_kernel(device, capsys):
+    x = wp.array(np.array([1.0, 2.0]), dtype=wp.float64, device=device, requires_grad=True)
+    y = wp.zeros(2, dtype=wp.float64, device=device, requires_grad=True)
+    z = wp.zeros(2, dtype=wp.float64, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(use_safe_sqrt, 2, inputs=[x], outputs=[y], device=device)
+        wp.launch(use_wrong, 2, inputs=[y], outputs=[z], device=device)
+    assert not treadle.autograd.gradcheck_tape(tape, raise_exception=False, eps=1e-6)
+    out = capsys.readouterr().out
+    assert "kernel 'use_safe_sqrt'" in out and "kernel 'use_wrong'" in out
+    assert treadle.autograd.gradcheck_tape(tape, blacklist_kernels=["use_wrong"], eps=1e-6,
+                                           show_summary=False)
