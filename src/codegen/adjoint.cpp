@@ -23,7 +23,8 @@
 //     their values at loop entry, recomputes iterations 0..k-1 (forward only), replays iteration
 //     k and reverses it. Recomputation makes overwritten loop-carried variables correct at O(n^2)
 //     replay cost; it is skipped (O(n)) when the adjoint of the body never needs the value of a
-//     carried variable (accumulations such as `s += f(x[i])`).
+//     carried variable (accumulations such as `s += f(x[i])`), and for loops of at most
+//     k_history trips, whose carried values the replay keeps per iteration.
 // Refused, with an error at the Python line: a return inside a loop, and using the value an
 // atomic returns (the backward pass cannot know it).
 #include <map>
@@ -91,6 +92,10 @@ bool linear_operand(const Instr& in, size_t i) {
     return false;
 }
 
+/// Iterations of a loop whose carried values the replay keeps, so that reversing a loop of at
+/// most this many trips needs no recomputation.
+constexpr int k_history = 16;
+
 struct LoopInfo {
     int id = 0;
     std::vector<VarId> carried;  ///< mutable variables assigned in the body (any depth)
@@ -124,9 +129,13 @@ public:
         for (const auto& [loop, info] : m_loops) {
             line(depth) << "wp::int64 trips_" << info.id << " = 0, rk_" << info.id << " = 0, rj_"
                         << info.id << " = 0;\n";
-            for (VarId v : info.carried)
+            for (VarId v : info.carried) {
                 line(depth) << m_f.type_of(v)->c_name << " save_" << info.id << "_" << var(v)
                             << "{};\n";
+                if (info.recompute)
+                    line(depth) << m_f.type_of(v)->c_name << " hist_" << info.id << "_" << var(v)
+                                << "[" << k_history << "]{};\n";
+            }
         }
     }
 
@@ -167,7 +176,17 @@ public:
         ++m_nest;
     }
     void iteration_start(const Instr& loop, int depth) override {
-        line(depth) << "++trips_" << m_loops.at(&loop).id << ";\n";
+        const LoopInfo& info = m_loops.at(&loop);
+        std::string id = std::to_string(info.id);
+        if (info.recompute && !info.carried.empty()) {
+            // the carried values at the start of each of the first k_history iterations
+            line(depth) << "if (trips_" << id << " < " << k_history << ") {";
+            for (VarId v : info.carried)
+                m_out << " hist_" << id << "_" << var(v) << "[trips_" << id << "] = " << var(v)
+                      << ";";
+            m_out << " }\n";
+        }
+        line(depth) << "++trips_" << id << ";\n";
     }
     void loop_exit(const Instr&) override { --m_nest; }
 
@@ -615,16 +634,24 @@ private:
         line(depth) << "for (rk_" << id << " = trips_" << id << " - 1; rk_" << id << " >= 0; --rk_"
                     << id << ") {\n";
         if (info.recompute) {
+            // Short loops restore iteration k's carried values from the history; longer ones
+            // recompute them from the loop's entry values.
+            line(depth + 1) << "if (trips_" << id << " <= " << k_history << ") {\n";
             for (VarId v : info.carried)
-                line(depth + 1) << var(v) << " = save_" << id << "_" << var(v) << ";\n";
-            line(depth + 1) << "for (rj_" << id << " = 0; rj_" << id << " < rk_" << id << "; ++rj_"
+                line(depth + 2) << var(v) << " = hist_" << id << "_" << var(v) << "[rk_" << id
+                                << "];\n";
+            line(depth + 1) << "} else {\n";
+            for (VarId v : info.carried)
+                line(depth + 2) << var(v) << " = save_" << id << "_" << var(v) << ";\n";
+            line(depth + 2) << "for (rj_" << id << " = 0; rj_" << id << " < rk_" << id << "; ++rj_"
                             << id << ") {\n";
             if (for_range) {
                 std::string c = set_counter;
                 c.replace(c.find("rk_"), 3, "rj_");
-                line(depth + 2) << c;
+                line(depth + 3) << c;
             }
-            replay_block(in.body, depth + 2, nullptr);
+            replay_block(in.body, depth + 3, nullptr);
+            line(depth + 2) << "}\n";
             line(depth + 1) << "}\n";
         }
         if (for_range) line(depth + 1) << set_counter;

@@ -66,7 +66,8 @@ def dynamic_loop(x: F64, steps: int, out: F64):
 def test_dynamic_loop_with_overwritten_carried_variable(device):
     # v is overwritten every iteration and used nonlinearly: the backward pass recomputes it.
     x = np.array([0.3, -1.2, 2.5, 0.0])
-    check_grad(dynamic_loop, 4, [x, 7], [4], device)
+    check_grad(dynamic_loop, 4, [x, 7], [4], device)  # short: carried values kept per trip
+    check_grad(dynamic_loop, 4, [x, 40], [4], device)  # long: recomputed from the loop entry
 
 
 @wp.kernel
