@@ -223,7 +223,7 @@ def evaluate_static(query, func_globals, closure):
             name, _, value = item.partition("=")
             local[name] = int(value)
     try:
-        return True, eval("(" + text + "\n)", func_globals, local)  # noqa: S307
-    except Exception as e:  # reported by the compiler at the kernel line
+        return True, eval("(" + text + "\n)", func_globals, local)
+    except Exception as e:  # noqa: BLE001 -- any error is reported at the kernel line
         return False, f"{type(e).__name__}: {e}"
 

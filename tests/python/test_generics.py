@@ -132,8 +132,8 @@ def test_explicit_overloads(device):
         wp.overload(scale, {"x": wp.array(dtype=Any), "s": float})
 
 
-@wp.overload
-def axpy_float(a: wp.float16, x: wp.array(dtype=wp.float16), y: wp.array(dtype=wp.float16)):
+@wp.overload  # declares a specialisation; the name still names the generic kernel
+def axpy_float(a: wp.float16, x: wp.array(dtype=wp.float16), y: wp.array(dtype=wp.float16)):  # noqa: F811
     ...
 
 
@@ -221,7 +221,7 @@ STATIC_FUNCS = [plus_one, times_two]
 @wp.kernel
 def use_static(x: wp.array(dtype=float), out: wp.array(dtype=float)):
     i = wp.tid()
-    s = float(0.0)
+    s = 0.0
     for j in range(wp.static(STATIC_N * 4)):  # 20 trips: unrolled because of wp.static
         s += x[i] * wp.static(STATIC_SCALE / 2.0)
     if wp.static(STATIC_ON):
@@ -246,7 +246,7 @@ def test_static_in_closure(device):
     def make(n, f):
         @wp.kernel
         def k(out: wp.array(dtype=float)):
-            t = float(0.0)
+            t = 0.0
             for j in range(wp.static(n)):
                 t = wp.static(f)(t)
             out[0] = t
@@ -276,14 +276,14 @@ def test_max_unroll_per_kernel_and_module():
     def make(**kw):
         @wp.kernel(**kw)
         def k(out: wp.array(dtype=float)):
-            s = float(0.0)
+            s = 0.0
             for j in range(8):
                 s += float(j)
             out[0] = s
 
         return k
 
-    loops = lambda k: k._compile("cpu").source.count("for (")  # noqa: E731
+    loops = lambda k: k._compile("cpu").source.count("for (")
     assert loops(make()) == 1  # 8 trips <= 16: unrolled
     assert loops(make(options={"max_unroll": 4})) == 2
     unique = make(module="unique")
@@ -304,7 +304,7 @@ def test_max_unroll_per_kernel_and_module():
 def test_max_unroll_results(device):
     @wp.kernel(options={"max_unroll": 2})
     def k(out: wp.array(dtype=float)):
-        s = float(0.0)
+        s = 0.0
         for j in range(5):
             s += float(j)
         out[0] = s
@@ -312,3 +312,20 @@ def test_max_unroll_results(device):
     out = wp.zeros(1, dtype=float, device=device)
     wp.launch(k, dim=1, inputs=[out], device=device)
     assert out.numpy()[0] == 10.0
+
+
+@wp.kernel
+def square_sum(x: wp.array(dtype=wp.Float), loss: wp.array(dtype=wp.Float)):
+    i = wp.tid()
+    wp.atomic_add(loss, 0, x[i] * x[i])
+
+
+def test_generic_kernel_backward_pass(device):
+    xs = np.array([1.0, -2.0, 3.0])
+    x = wp.array(xs, dtype=wp.float64, device=device, requires_grad=True)
+    loss = wp.zeros(1, dtype=wp.float64, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(square_sum, dim=3, inputs=[x, loss], device=device)
+    tape.backward(loss)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * xs)
