@@ -2,6 +2,7 @@
 @wp.func by annotation, and wp.static()."""
 
 import builtins
+import weakref
 
 import numpy as np
 
@@ -12,9 +13,10 @@ from .struct import is_struct_type
 # Specs of generic annotations; an array whose dtype is one of these is generic too.
 _GENERIC_SPECS = frozenset(("Any", "Float", "Int", "Scalar"))
 
-# The last @wp.func and @wp.kernel of each (module, qualified name).
-_functions = {}
-_kernels = {}
+# The last @wp.func and @wp.kernel of each (module, qualified name); weak, so that kernels
+# and functions defined inside functions die with their last reference.
+_functions = weakref.WeakValueDictionary()
+_kernels = weakref.WeakValueDictionary()
 
 
 def static(expr):
