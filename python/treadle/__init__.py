@@ -187,6 +187,8 @@ from .kernel import adjoint as adjoint  # noqa: E402
 from .kernel import func as func  # noqa: E402
 from .kernel import func_grad as func_grad  # noqa: E402
 from .kernel import func_replay as func_replay  # noqa: E402
+from .generics import overload as overload  # noqa: E402
+from .generics import static as static  # noqa: E402
 from .kernel import get_module_options as get_module_options  # noqa: E402
 from .kernel import kernel as kernel  # noqa: E402
 from .kernel import set_module_options as set_module_options  # noqa: E402

@@ -40,6 +40,13 @@ def _source_of(func):
         )
     first_line = code.co_firstlineno
     block = _cut_block(lines, first_line - 1) or inspect.getblock(lines[first_line - 1 :])
+    # The compiler needs the def, not the decorators (whose arguments, such as an options
+    # dict, may be any Python): blank them, keeping the line numbers.
+    block = list(block)
+    for i, line in enumerate(block):
+        if line.lstrip().startswith(("def ", "async def ")):
+            break
+        block[i] = "\n"
     return "".join(block), os.path.abspath(code.co_filename), first_line
 
 
@@ -91,18 +98,26 @@ class Function:
         self._lookup = None
         self._custom_grad = None  # Function registered with @wp.func_grad(self)
         self._custom_replay = None  # Function registered with @wp.func_replay(self)
+        # Every @wp.func definition of this name (overloads by annotation), self first; see
+        # generics.register_function.
+        self._overloads = [self]
 
-    def _descriptor(self, is_kernel=False):
+    def _descriptor(self, is_kernel=False, extras=None, with_overloads=True):
+        """("func", key, name, source, file, line, is_kernel, lookup, lookup_attr, extras):
+        what export_kernel.cpp's make_function reads; extras is None or a dict."""
         if self._source is None:
             self._source = _source_of(self.func)
             self._lookup = _make_lookup(self.func)
         text, filename, line = self._source
+        extras = dict(extras or {})
+        if self._custom_grad is not None:
+            extras["grad"] = self._custom_grad._descriptor()
+        if self._custom_replay is not None:
+            extras["replay"] = self._custom_replay._descriptor()
+        if with_overloads and len(self._overloads) > 1:
+            extras["overloads"] = [f._descriptor(with_overloads=False) for f in self._overloads]
         d = ("func", self.key, self.__name__, text, filename, line, is_kernel) + self._lookup
-        if self._custom_grad is None and self._custom_replay is None:
-            return d
-        grad = self._custom_grad._descriptor() if self._custom_grad else None
-        replay = self._custom_replay._descriptor() if self._custom_replay else None
-        return d + (grad, replay)
+        return d + (extras or None,)
 
     def __call__(self, *args, **kwargs):
         return self.func(*args, **kwargs)
@@ -118,6 +133,10 @@ class Kernel(Function):
         super().__init__(func)
         if key:
             self.key = key
+        # module="unique": a module of its own (options of the defining module still apply).
+        self._defining_module = func.__module__
+        if module == "unique":
+            module = f"{func.__module__}.{func.__qualname__}.unique_{id(self):x}"
         self.module = module if module is not None else func.__module__
         self.options = dict(options or {})
         if enable_backward is not None:
@@ -125,20 +144,49 @@ class Kernel(Function):
         self._compiled = {}
         # launch() fast path: (device argument, config.mode, options generation) -> handle
         self._launch_cache = {}
+        self._built_max_unroll = None  # the max_unroll of the builds in _compiled
+        # Generic kernels (generics.py): the names of the generic parameters, the type spec
+        # (or None: the annotation) of every parameter of a specialisation, and the
+        # specialisations made so far, by their type specs.
+        self._generic_params = None
+        self._arg_types = None
+        self._specialisations = {}
 
-    def _descriptor(self, is_kernel=True):
-        return super()._descriptor(is_kernel=True)
+    def _descriptor(self, is_kernel=True, extras=None, with_overloads=True):
+        extras = dict(extras or {}, max_unroll=self._max_unroll())
+        if self._arg_types is not None:
+            extras["arg_types"] = list(self._arg_types)
+        return super()._descriptor(True, extras, with_overloads=False)
+
+    def _option(self, name):
+        """A compile option: the kernel's own, else its module's, else the defining module's."""
+        if name in self.options:
+            return self.options[name]
+        for module in (self.module, self._defining_module):
+            value = _module_options.get(module, {}).get(name)
+            if value is not None:
+                return value
+        return None
 
     def _mode(self):
-        return (
-            self.options.get("mode")
-            or _module_options.get(self.module, {}).get("mode")
-            or config.mode
-        )
+        return self._option("mode") or config.mode
+
+    def _max_unroll(self):
+        value = self._option("max_unroll")
+        return int(config.max_unroll if value is None else value)
+
+    def _sync_options(self):
+        """Forgets the builds made under another max_unroll (it changes the generated code)."""
+        unroll = self._max_unroll()
+        if unroll != self._built_max_unroll:
+            self._compiled.clear()
+            self._launch_cache.clear()
+            self._built_max_unroll = unroll
 
     def _compile(self, device="cpu"):
         """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
         loaded from the cache once per device and mode."""
+        self._sync_options()
         mode = self._mode()
         handle = self._compiled.get((device, mode))
         if handle is None:
@@ -161,6 +209,7 @@ class Kernel(Function):
                 f"kernel '{self.__name__}' was declared with enable_backward=False, so it has "
                 "no backward pass"
             )
+        self._sync_options()
         mode = self._mode()
         handle = self._compiled.get((device, mode, "adjoint"))
         if handle is None:
@@ -192,8 +241,11 @@ def _make_lookup(func):
 
 
 def func(f):
-    """Declares a function callable from kernels (Warp's @wp.func)."""
-    return Function(f)
+    """Declares a function callable from kernels (Warp's @wp.func). A second definition of
+    the same name in a module with other parameter annotations adds an overload."""
+    from .generics import register_function
+
+    return register_function(Function(f))
 
 
 def _register_on(forward, attribute, decorator):
@@ -231,11 +283,17 @@ class _Adjoint:
 adjoint = _Adjoint()
 
 
-def kernel(f=None, *, enable_backward=None, module=None):
-    """Declares a kernel (Warp's @wp.kernel), optionally with options."""
-    if f is None:
-        return lambda g: Kernel(g, module=module, enable_backward=enable_backward)
-    return Kernel(f, module=module, enable_backward=enable_backward)
+def kernel(f=None, *, enable_backward=None, module=None, options=None):
+    """Declares a kernel (Warp's @wp.kernel), optionally with options: ``module`` (a module
+    name, or ``"unique"`` for a module of its own), ``enable_backward``, and ``options``
+    (per-kernel compile options such as ``{"max_unroll": 4}``)."""
+    from .generics import register_kernel
+
+    def make(g):
+        return register_kernel(
+            Kernel(g, module=module, enable_backward=enable_backward, options=options))
+
+    return make if f is None else make(f)
 
 
 def constant(x):
@@ -289,7 +347,8 @@ builtins = {
 
 
 def set_module_options(options, module=None):
-    """Sets compile options ("mode": "release" | "debug") for the kernels of a module."""
+    """Sets compile options ("mode": "release" | "debug", "max_unroll": int, ...) for the
+    kernels of a module."""
     if module is None:
         module = inspect.currentframe().f_back.f_globals.get("__name__", "__main__")
     elif not isinstance(module, str):
@@ -303,7 +362,7 @@ def get_module_options(module=None):
         module = inspect.currentframe().f_back.f_globals.get("__name__", "__main__")
     elif not isinstance(module, str):
         module = module.__name__
-    return {"mode": config.mode, **_module_options.get(module, {})}
+    return {"mode": config.mode, "max_unroll": config.max_unroll, **_module_options.get(module, {})}
 
 
 def clear_kernel_cache():

@@ -7,6 +7,7 @@ from . import _treadle, config
 from . import context as _context
 from . import tape as _tape
 from .context import get_device
+from .generics import specialise_for_arguments
 from .kernel import Kernel, options_generation
 
 
@@ -40,11 +41,16 @@ def launch(
     else:
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
+    args = [*inputs, *outputs] if outputs else inputs
     try:
         handle = kernel._launch_cache[(device, config.mode, options_generation[0])]
     except (KeyError, AttributeError, TypeError):
-        handle = _resolve(kernel, device)
-    args = [*inputs, *outputs] if outputs else inputs
+        if getattr(kernel, "_generic_params", None):  # a generic kernel: its specialisation
+            kernel = specialise_for_arguments(kernel, args)
+            handle = kernel._launch_cache.get((device, config.mode, options_generation[0]))
+            handle = handle or _resolve(kernel, device)
+        else:
+            handle = _resolve(kernel, device)
     if _tape._current is not None and record_tape:
         _tape._current._record_launch(kernel, handle, dim, args, len(inputs), device, stream)
     _treadle.launch(handle, dim, args, handle_of_stream)
@@ -58,8 +64,10 @@ def _launch_adjoint(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, devic
     if stream is not None:
         device = stream.device.alias
     alias = get_device(device).alias
-    handle = kernel._compile_adjoint(alias)
     args = [*inputs, *outputs]
+    if kernel._generic_params:
+        kernel = specialise_for_arguments(kernel, args)
+    handle = kernel._compile_adjoint(alias)
     adj = None
     if adj_inputs or adj_outputs:
         adj = [*adj_inputs, *adj_outputs]
@@ -76,6 +84,7 @@ def _resolve(kernel, device):
     if not isinstance(kernel, Kernel):
         raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
     alias = get_device(device).alias
+    kernel._sync_options()
     handle = kernel._compiled.get((alias, kernel._mode())) or kernel._compile(alias)
     if device is not None:
         kernel._launch_cache[(device, config.mode, options_generation[0])] = handle
@@ -93,7 +102,8 @@ def load_module(module=None, device=None, recursive=False):
     ]
     alias = get_device(device).alias
     for k in kernels:
-        k._compile(alias)
+        if not k._generic_params:  # generic kernels compile per specialisation, when launched
+            k._compile(alias)
 
 
 def force_load(device=None, modules=None):
@@ -101,5 +111,5 @@ def force_load(device=None, modules=None):
     names = None if modules is None else {m if isinstance(m, str) else m.__name__ for m in modules}
     alias = get_device(device).alias
     for obj in gc.get_objects():
-        if isinstance(obj, Kernel) and (names is None or obj.module in names):
+        if isinstance(obj, Kernel) and (names is None or obj.module in names) and not obj._generic_params:
             obj._compile(alias)

@@ -4,6 +4,7 @@ import builtins
 import math
 import sys
 import types as pytypes
+import typing
 
 import numpy as np
 
@@ -37,6 +38,10 @@ def describe(obj):
         return obj._descriptor()
     if isinstance(obj, builtin_function):
         return ("builtin", obj.__name__)
+    if getattr(obj, "__treadle_static__", False):
+        return ("builtin", "static")
+    if obj is typing.Any or any(obj is g for g in (wptypes.Int, wptypes.Float, wptypes.Scalar)):
+        return ("type", wptypes.type_to_spec(obj))
     if obj is builtins.float:
         return ("type", "float32")
     if obj is builtins.int:
@@ -104,6 +109,11 @@ def make_lookup(func):
     annotations = getattr(func, "__annotations__", {})
 
     def lookup(name):
+        if name.startswith("@static:"):
+            from .generics import evaluate_static
+
+            ok, value = evaluate_static(name[len("@static:"):], globals_, closure)
+            return describe(value) if ok else ("error", value)
         if name.startswith("@annotation:"):
             # The annotation Python evaluated where the function was defined (see resolver.h).
             value = annotations.get(name[len("@annotation:"):])

@@ -86,6 +86,9 @@ public:
         } else if (kind == "func") {
             g.kind = GlobalValue::Kind::Function;
             g.function = make_function(t);
+        } else if (kind == "error") {
+            g.kind = GlobalValue::Kind::Error;
+            g.what = nb::cast<std::string>(t[1]);
         } else {
             g.kind = GlobalValue::Kind::Unsupported;
             g.what = nb::cast<std::string>(t[1]);
@@ -93,7 +96,11 @@ public:
         return g;
     }
 
-    /// ("func", key, name, source, file, first_line, is_kernel, lookup, lookup_attr)
+    /// ("func", key, name, source, file, first_line, is_kernel, lookup, lookup_attr[, extras])
+    /// where extras is None or a dict with any of: "grad" and "replay" (the descriptors of
+    /// the @wp.func_grad / @wp.func_replay functions), "overloads" (descriptors of every
+    /// definition of an overloaded function), "arg_types" (type specs of a generic kernel's
+    /// specialisation), "max_unroll" (int).
     static std::shared_ptr<treadle::sema::FunctionSource> make_function(nb::tuple t) {
         auto fn = std::make_shared<treadle::sema::FunctionSource>();
         fn->key = nb::cast<std::string>(t[1]);
@@ -102,11 +109,27 @@ public:
                                                nb::cast<std::string>(t[3]), nb::cast<int>(t[5]));
         fn->is_kernel = nb::cast<bool>(t[6]);
         fn->resolver = std::make_shared<PyResolver>(nb::borrow(t[7]), nb::borrow(t[8]));
-        // optional: (custom gradient descriptor | None, custom replay descriptor | None)
-        if (nb::len(t) > 10) {
-            if (!t[9].is_none()) fn->custom_grad = make_function(nb::cast<nb::tuple>(t[9]));
-            if (!t[10].is_none()) fn->custom_replay = make_function(nb::cast<nb::tuple>(t[10]));
+        if (nb::len(t) <= 9 || t[9].is_none()) return fn;
+        nb::dict extras = nb::cast<nb::dict>(t[9]);
+        auto get = [&](const char* name) {
+            return extras.contains(name) ? nb::object(extras[name]) : nb::none();
+        };
+        if (nb::object g = get("grad"); !g.is_none()) fn->custom_grad = make_function(nb::cast<nb::tuple>(g));
+        if (nb::object r = get("replay"); !r.is_none())
+            fn->custom_replay = make_function(nb::cast<nb::tuple>(r));
+        if (nb::object o = get("overloads"); !o.is_none())
+            for (nb::handle d : nb::iter(o)) fn->overloads.push_back(make_function(nb::cast<nb::tuple>(d)));
+        if (nb::object a = get("arg_types"); !a.is_none()) {
+            for (nb::handle spec : nb::iter(a)) {
+                std::string s = nb::cast<std::string>(spec);
+                const treadle::sema::Type* type = treadle::sema::type_from_spec(s);
+                if (!type || type->is_generic())
+                    throw treadle::Error(treadle::ErrorKind::Type,
+                                         fn->name + "(): cannot specialise for type '" + s + "'");
+                fn->param_types.push_back(type);
+            }
         }
+        if (nb::object m = get("max_unroll"); !m.is_none()) fn->max_unroll = nb::cast<int>(m);
         return fn;
     }
 

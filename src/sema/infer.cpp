@@ -67,6 +67,7 @@ void Builder::build(const std::vector<const Type*>& param_types) {
                 fail(p.span, ErrorKind::Type,
                      who() + "kernel parameter '" + p.name + "' needs a type annotation");
             t = param_annotation(p.name, *p.annotation);
+            t = kernel_param_type(i, t);
         }
         if (m_scope.count(p.name))
             fail(p.span, ErrorKind::Syntax, who() + "duplicate parameter '" + p.name + "'");
@@ -81,10 +82,42 @@ void Builder::build(const std::vector<const Type*>& param_types) {
             fail(m_def.returns->span, ErrorKind::Type, who() + "kernels cannot return a value");
         m_return_type = param_annotation("return", *m_def.returns);
         m_return_annotated = true;
+        if (m_return_type->is_generic()) {  // -> Any, -> Float: inferred, then checked
+            m_return_pattern = m_return_type;
+            m_return_type = nullptr;
+            m_return_annotated = false;
+        }
     }
     if (m_source.primal_params >= 0) return build_custom_grad();
     block(m_def.body);
     m_fn.return_type = m_return_type ? m_return_type : void_type();
+    if (m_return_pattern && !generic_matches(m_return_pattern, m_fn.return_type))
+        fail(m_def.returns->span, ErrorKind::Type,
+             who() + "returns " + m_fn.return_type->name + ", which is not " +
+                 m_return_pattern->name);
+}
+
+const Type* Builder::kernel_param_type(size_t i, const Type* annotated) {
+    const ast::Param& p = m_def.params[i];
+    const std::vector<const Type*>& given = m_source.param_types;
+    if (given.empty()) {
+        if (annotated->is_generic())
+            fail(p.span, ErrorKind::Type,
+                 who() + "kernel parameter '" + p.name + "' is generic (" + annotated->name +
+                     "); launch the kernel with arguments or declare its types with "
+                     "wp.overload()");
+        return annotated;
+    }
+    if (given.size() != m_def.params.size())
+        fail(m_def.span, ErrorKind::Type,
+             who() + "the kernel takes " + std::to_string(m_def.params.size()) +
+                 " arguments but its specialisation gives " + std::to_string(given.size()) +
+                 " types");
+    if (!generic_matches(annotated, given[i]))
+        fail(p.span, ErrorKind::Type,
+             who() + "argument '" + p.name + "' has type " + given[i]->name +
+                 " but the parameter is " + annotated->name);
+    return given[i];
 }
 
 void Builder::build_custom_grad() {
@@ -187,7 +220,7 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
 
 std::unique_ptr<ir::Program> build_program(const FunctionSource& kernel) {
     auto program = std::make_unique<ir::Program>();
-    ProgramBuilder pb{*program, {}, {}, {}, 0};
+    ProgramBuilder pb{*program, {}, {}, {}, 0, kernel.max_unroll};
     const ast::Stmt* def = nullptr;
     auto module = parse_function_source(kernel, &def);
     auto owned = std::make_unique<ir::Function>();

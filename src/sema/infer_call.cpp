@@ -88,6 +88,7 @@ Value Builder::binary(const std::string& op_name, const char* op_text, const Val
 }
 
 Value Builder::call(const ast::Expr& e) {
+    if (is_static_call(e)) return static_value(e);
     Value callee = eval(*e.args[0]);
     switch (callee.kind) {
         case Value::Kind::Type:
@@ -516,103 +517,6 @@ Value Builder::call_with_out_arguments(const Builtin& b, const std::vector<Value
     }
     type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
                            " (signature: " + b.signature + ")");
-}
-
-Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e) {
-    if (fn->is_kernel)
-        type_error(e.span, who() + "cannot call kernel '" + fn->name +
-                               "' from a kernel or function (only @wp.func functions can be called)");
-    const ast::Stmt* def = nullptr;
-    auto cached = m_program.parsed.find(fn->key);
-    if (cached == m_program.parsed.end()) {
-        auto module = parse_function_source(*fn, &def);
-        cached = m_program.parsed.emplace(fn->key, std::make_pair(module, def)).first;
-    }
-    def = cached->second.second;
-
-    // Evaluate the callee's annotations and defaults in its own module's namespace.
-    ir::Function scratch;
-    ir::Block scratch_block;
-    Builder callee(m_program, *fn, *def, scratch);
-    callee.m_block = &scratch_block;
-
-    size_t nparams = def->params.size();
-    std::vector<const ast::Expr*> arg_exprs(nparams, nullptr);
-    std::vector<Value> args(nparams);
-    std::vector<bool> given(nparams, false);
-    size_t npos = e.args.size() - 1;
-    if (npos > nparams)
-        type_error(e.span, fn->name + "(): takes " + std::to_string(nparams) +
-                               " arguments but " + std::to_string(npos) + " were given");
-    for (size_t i = 0; i < npos; ++i) {
-        args[i] = eval(*e.args[i + 1]);
-        arg_exprs[i] = e.args[i + 1].get();
-        given[i] = true;
-    }
-    for (const auto& k : e.keywords) {
-        size_t p = 0;
-        while (p < nparams && def->params[p].name != k.name) ++p;
-        if (p == nparams)
-            type_error(k.span, fn->name + "(): got an unexpected keyword argument '" + k.name + "'");
-        if (given[p])
-            type_error(k.span, fn->name + "(): got multiple values for argument '" + k.name + "'");
-        args[p] = eval(*k.value);
-        arg_exprs[p] = k.value.get();
-        given[p] = true;
-    }
-    std::vector<const Type*> types(nparams);
-    std::vector<VarId> vars;
-    for (size_t p = 0; p < nparams; ++p) {
-        const ast::Param& param = def->params[p];
-        if (!given[p]) {
-            if (!param.default_value)
-                type_error(e.span, fn->name + "(): missing argument '" + param.name + "'");
-            args[p] = callee.eval(*param.default_value);
-            if (args[p].kind != Value::Kind::Const)
-                callee.type_error(param.default_value->span,
-                                  fn->name + "(): the default of '" + param.name +
-                                      "' must be a constant");
-            arg_exprs[p] = param.default_value.get();
-        }
-        const ast::Expr& ae = *arg_exprs[p];
-        ArgInfo ai = given[p] ? arg_info(args[p], ae) : callee.arg_info(args[p], ae);
-        if (param.annotation) {
-            types[p] = callee.param_annotation(param.name, *param.annotation);
-            if (!(ai.type == types[p] ||
-                  (ai.weak && types[p]->is_scalar() && unify_scalars({{types[p], false}, ai}) == types[p])))
-                type_error(ae.span, fn->name + "(): argument '" + param.name + "' has type " +
-                                        (ai.weak ? std::string(ai.type->is_float() ? "float literal"
-                                                                                   : "int literal")
-                                                 : ai.type->name) +
-                                        " but the parameter is " + types[p]->name);
-        } else {
-            types[p] = ai.type;
-        }
-        if (given[p]) {
-            vars.push_back(coerce(args[p], types[p], ae));
-        } else {
-            vars.push_back(emit_const(args[p].constant, types[p], e.span.line));
-        }
-    }
-    ir::Function* f = m_program.function_for(fn, types, *this, e.span);
-    ir::Instr& in = emit(InstrKind::CallFunc, e.span.line);
-    in.func = f;
-    in.args = vars;
-    const Type* rt = f->return_type;
-    if (rt->is_void()) return Value{};
-    if (rt->is_tuple()) {
-        Value r;
-        r.kind = Value::Kind::Tuple;
-        for (const Type* t : rt->elements) {
-            VarId v = m_fn.new_var(t);
-            in.dsts.push_back(v);
-            r.elements.push_back(var_value(v));
-        }
-        return r;
-    }
-    VarId v = m_fn.new_var(rt);
-    in.dsts.push_back(v);
-    return var_value(v);
 }
 
 }  // namespace treadle::sema

@@ -45,6 +45,7 @@ Value from_global(const GlobalValue& g) {
             break;
         case GlobalValue::Kind::None:
         case GlobalValue::Kind::Unsupported:
+        case GlobalValue::Kind::Error:
             break;
     }
     return v;
@@ -243,10 +244,18 @@ const Type* Builder::param_annotation(const std::string& name, const ast::Expr& 
         GlobalValue g = m_source.resolver->annotation(name);
         if (g.kind == GlobalValue::Kind::Type && g.type) return g.type;
     }
-    return eval_annotation(e);
+    return eval_annotation(e, true);
 }
 
-const Type* Builder::eval_annotation(const ast::Expr& e) {
+const Type* Builder::eval_annotation(const ast::Expr& e, bool allow_generic) {
+    const Type* t = eval_annotation_type(e);
+    if (t->is_generic() && !allow_generic)
+        type_error(e.span, who() + "the generic type " + t->name +
+                               " can only annotate the parameters of functions and kernels");
+    return t;
+}
+
+const Type* Builder::eval_annotation_type(const ast::Expr& e) {
     if (e.kind == ExprKind::Call) {
         Value callee = eval(*e.args[0]);
         if (callee.kind == Value::Kind::Builtin && (callee.text == "vector" || callee.text == "matrix"))
@@ -256,7 +265,7 @@ const Type* Builder::eval_annotation(const ast::Expr& e) {
             const Type* dtype = nullptr;
             auto take = [&](const std::string& name, const ast::Expr& val) {
                 if (name == "dtype") {
-                    dtype = eval_annotation(val);
+                    dtype = eval_annotation_type(val);
                 } else if (name == "ndim") {
                     Value n = eval(val);
                     if (n.kind != Value::Kind::Const || !n.constant.type->is_integer() ||
@@ -275,7 +284,7 @@ const Type* Builder::eval_annotation(const ast::Expr& e) {
             }
             for (const auto& k : e.keywords) take(k.name, *k.value);
             if (!dtype) type_error(e.span, who() + "array annotation needs a dtype");
-            if (!dtype->is_element())
+            if (!dtype->is_element() && !(dtype->is_generic() && !dtype->is_array()))
                 type_error(e.span, who() + "arrays of " + dtype->name + " are not supported");
             return array_type(dtype, ndim);
         }

@@ -44,6 +44,9 @@ public:
     void build(const std::vector<const Type*>& param_types);
     /// The body of a @wp.func_grad function (FunctionSource::primal_params >= 0).
     void build_custom_grad();
+    /// The type of kernel parameter `i` annotated `annotated`: the specialisation's type
+    /// (FunctionSource::param_types), which must fit a generic annotation, or the annotation.
+    const Type* kernel_param_type(size_t i, const Type* annotated);
     /// A variable holding the zero value of value type `t`.
     ir::VarId zero_of(const Type* t, int line);
     /// For `wp.adjoint[name]` (in a func_grad function): the scope name of that gradient,
@@ -79,7 +82,10 @@ public:
     /// The value of a global (composite constants are emitted as a construction at `e`).
     Value global_value(const GlobalValue& g, const ast::Expr& e);
     Value resolve_attribute(const Value& base, const ast::Expr& e);
-    const Type* eval_annotation(const ast::Expr& e);
+    /// The type an annotation names; a generic one (typing.Any, wp.Float, array(dtype=Any))
+    /// is an error unless `allow_generic` (parameters).
+    const Type* eval_annotation(const ast::Expr& e, bool allow_generic = false);
+    const Type* eval_annotation_type(const ast::Expr& e);
     /// The type of parameter `name` annotated by `e` ("return" for the return annotation):
     /// the front end's evaluated annotation when it has one, else eval_annotation(e).
     const Type* param_annotation(const std::string& name, const ast::Expr& e);
@@ -97,7 +103,14 @@ public:
                  const Value& b, const ast::Expr& ea, const ast::Expr& eb, const ast::Expr& at);
     Value call(const ast::Expr& e);
     Value call_builtin(const Builtin& b, const ast::Expr& e);
+    // --- user functions (infer_func.cpp) ---
+    /// A call of a user function: picks the overload that fits the arguments, specialises
+    /// generic parameters to the arguments' types, and emits the CallFunc.
     Value call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e);
+    /// Whether the call `e` is wp.static(expr) (by module attribute or imported name).
+    bool is_static_call(const ast::Expr& e);
+    /// The compile-time value of wp.static(expr), evaluated by the front end.
+    Value static_value(const ast::Expr& e);
     /// One Call of a Multi builtin: a fresh result variable per member of the tuple `results`.
     std::vector<ir::VarId> emit_multi_call(const Builtin& b, const Type* results,
                                            std::vector<ir::VarId> args, int line);
@@ -137,7 +150,8 @@ public:
     void stmt(const ast::Stmt& s);
     void assign_to(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
     void bind(const std::string& name, ir::VarId var, const ast::Span& span);
-    /// Unrolls a `for` over a constant range of at most 16 iterations without break/continue;
+    /// Unrolls a `for` over a constant range of at most max_unroll iterations (any number when
+    /// the body uses wp.static()) without break/continue;
     /// false (nothing emitted) when the loop does not qualify.
     bool try_unroll(const ast::Stmt& s);
 
@@ -154,6 +168,10 @@ public:
     bool m_terminated = false;
     const Type* m_return_type = nullptr;  ///< from the annotation or the first return
     bool m_return_annotated = false;
+    /// A generic return annotation (-> Float): the inferred return type must fit it.
+    const Type* m_return_pattern = nullptr;
+    /// Indices of the enclosing unrolled loops, by name: the constants wp.static() sees.
+    std::vector<std::pair<std::string, int64_t>> m_unrolled_indices;
 };
 
 /// Builds a whole program: the kernel plus specialised user functions, with recursion checks.
@@ -166,6 +184,8 @@ struct ProgramBuilder {
     /// Parsed user functions by key.
     std::map<std::string, std::pair<std::shared_ptr<const ast::Module>, const ast::Stmt*>> parsed;
     int next_id = 0;
+    /// The kernel's limit on the trip count of unrolled loops (FunctionSource::max_unroll).
+    int max_unroll = 16;
 
     ir::Function* function_for(const std::shared_ptr<FunctionSource>& fn,
                                const std::vector<const Type*>& param_types,

@@ -187,12 +187,38 @@ bool breaks_or_continues(const std::vector<ast::StmtPtr>& stmts) {
     return false;
 }
 
+/// Whether `e` contains a call spelled `wp.static(...)` or `static(...)` (judged by the
+/// spelling alone: it only decides whether a loop is unrolled).
+bool mentions_static(const ast::Expr& e) {
+    if (e.kind == ast::ExprKind::Call && !e.args.empty() && e.args[0]->name == "static" &&
+        (e.args[0]->kind == ast::ExprKind::Name || e.args[0]->kind == ast::ExprKind::Attribute))
+        return true;
+    for (const auto& a : e.args)
+        if (a && mentions_static(*a)) return true;
+    for (const auto& k : e.keywords)
+        if (k.value && mentions_static(*k.value)) return true;
+    return false;
+}
+
+bool mentions_static(const std::vector<ast::StmtPtr>& stmts) {
+    for (const auto& s : stmts) {
+        for (const ast::Expr* e : {s->value.get(), s->test.get()})
+            if (e && mentions_static(*e)) return true;
+        for (const auto& t : s->targets)
+            if (mentions_static(*t)) return true;
+        if (mentions_static(s->body) || mentions_static(s->orelse)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 bool Builder::try_unroll(const ast::Stmt& s) {
-    // Warp's rule: range() with constant bounds, at most max_unroll (16) iterations and no
-    // break/continue is unrolled; each iteration sees its index as a constant.
-    constexpr int64_t k_max_unroll = 16;
+    // Warp's rule: range() with constant bounds (literals, globals, wp.static()), at most
+    // max_unroll iterations (the kernel's option, 16 by default; no limit when the body uses
+    // wp.static()) and no break/continue is unrolled; each iteration sees its index as a
+    // constant.
+    constexpr int64_t k_static_unroll_limit = 1 << 16;
     const ast::Expr& iter = *s.value;
     if (iter.kind != ast::ExprKind::Call || iter.args.empty() ||
         iter.args[0]->kind != ast::ExprKind::Name || iter.args[0]->name != "range" ||
@@ -202,7 +228,7 @@ bool Builder::try_unroll(const ast::Stmt& s) {
         return false;
     std::vector<int64_t> bounds;
     for (size_t i = 1; i < iter.args.size(); ++i) {
-        if (!constant_like(*iter.args[i], m_scope)) return false;
+        if (!constant_like(*iter.args[i], m_scope) && !is_static_call(*iter.args[i])) return false;
         Value v = eval(*iter.args[i]);
         if (v.kind != Value::Kind::Const || !v.constant.type->is_integer()) return false;
         bounds.push_back(v.constant.i);
@@ -213,14 +239,18 @@ bool Builder::try_unroll(const ast::Stmt& s) {
     if (step == 0) return false;
     int64_t trips = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
                              : (start > stop ? (start - stop - step - 1) / -step : 0);
-    if (trips > k_max_unroll) return false;
+    int64_t limit = mentions_static(s.body) ? k_static_unroll_limit : m_program.max_unroll;
+    if (trips > limit) return false;
     const ast::Expr& target = *s.targets[0];
+    m_unrolled_indices.emplace_back(target.name, 0);
     for (int64_t k = 0; k < trips && !m_terminated; ++k) {
         VarId index = emit_const(ConstValue{int32_type(), false, start + k * step, 0},
                                  int32_type(), s.span.line);
         bind(target.name, index, target.span);
+        m_unrolled_indices.back().second = start + k * step;
         block(s.body);
     }
+    m_unrolled_indices.pop_back();
     return true;
 }
 

@@ -42,6 +42,14 @@ struct FunctionSource {
     /// In a custom gradient function: the number of leading parameters that are the primal
     /// function's (`wp.adjoint[p]` names their gradients); -1 elsewhere.
     int primal_params = -1;
+    /// Several @wp.func definitions of one name (overloads by annotation), this one included,
+    /// in definition order; empty for a single definition. A call picks one by argument types.
+    std::vector<std::shared_ptr<FunctionSource>> overloads;
+    /// A specialisation of a generic kernel: the concrete type of every parameter (each must
+    /// fit its annotation, see generic_matches); empty for a kernel built from annotations.
+    std::vector<const Type*> param_types;
+    /// Kernels: the largest trip count of a `for` over a constant range that is unrolled.
+    int max_unroll = 16;
 };
 
 /// What a global name means inside a kernel.
@@ -54,6 +62,7 @@ struct GlobalValue {
         Type,         ///< a type (an annotation such as float, wp.float64, wp.array(...))
         Builtin,      ///< a builtin of treadle imported by name; `what` is its name
         Unsupported,  ///< a Python object kernels cannot use; `what` names its Python type
+        Error,        ///< the front end failed to evaluate it; `what` is its message
     };
     Kind kind = Kind::None;
     std::string module;
@@ -72,7 +81,11 @@ struct GlobalValue {
 class Resolver {
 public:
     virtual ~Resolver() = default;
-    /// The meaning of a bare global name.
+    /// The meaning of a bare global name. Two reserved forms: "@annotation:<param>" (see
+    /// annotation()) and "@static:<k=v,...>|<expression>", the value of a wp.static()
+    /// expression evaluated by the front end in the function's globals and closure, with the
+    /// listed names (the indices of enclosing unrolled loops) bound to those integers; a front
+    /// end that cannot evaluate answers None (or Error with the exception's message).
     virtual GlobalValue lookup(const std::string& name) = 0;
     /// The meaning of `attribute` of a module returned by lookup() (other than "treadle" and
     /// "math", which the compiler knows itself).

@@ -169,7 +169,8 @@ const Type* named_math_type(const std::string& name) {
 }
 
 const Type* array_type(const Type* dtype, int ndim) {
-    TREADLE_ASSERT(dtype && dtype->is_element() && ndim >= 1 && ndim <= 4);
+    TREADLE_ASSERT(dtype && (dtype->is_element() || dtype->kind == TypeKind::Generic) &&
+                   ndim >= 1 && ndim <= 4);
     Type t;
     t.kind = TypeKind::Array;
     t.dtype = dtype;
@@ -311,8 +312,29 @@ const Type* struct_from_spec(const std::string& spec) {
 
 }  // namespace
 
+const Type* generic_type(const std::string& name) {
+    if (name != "Any" && name != "Float" && name != "Int" && name != "Scalar") return nullptr;
+    Type t;
+    t.kind = TypeKind::Generic;
+    t.name = name;
+    t.c_name = "<generic " + name + ">";  // never emitted: generic types are specialised first
+    return interner().intern("generic:" + name, t);
+}
+
+bool generic_matches(const Type* pattern, const Type* t) {
+    if (pattern == t) return true;
+    if (pattern->is_array())
+        return t->is_array() && t->ndim == pattern->ndim && generic_matches(pattern->dtype, t->dtype);
+    if (pattern->kind != TypeKind::Generic || t->is_generic()) return false;
+    if (pattern->name == "Any") return t->is_value() || t->is_array() || t->is_struct();
+    if (pattern->name == "Float") return t->is_float();
+    if (pattern->name == "Int") return t->is_integer();
+    return t->is_scalar() && !t->is_bool();  // Scalar
+}
+
 const Type* type_from_spec(const std::string& spec) {
     if (spec.rfind("struct:", 0) == 0) return struct_from_spec(spec);
+    if (const Type* g = generic_type(spec)) return g;
     if (spec == "int") return int32_type();
     if (spec == "float") return float32_type();
     if (auto s = scalar_from_name(spec)) return scalar_type(*s);
@@ -354,7 +376,7 @@ const Type* type_from_spec(const std::string& spec) {
         size_t colon = spec.rfind(':');
         if (colon <= 6) return nullptr;
         const Type* dtype = type_from_spec(spec.substr(6, colon - 6));
-        if (!dtype || !dtype->is_element()) return nullptr;
+        if (!dtype || !(dtype->is_element() || dtype->kind == TypeKind::Generic)) return nullptr;
         std::string nd = spec.substr(colon + 1);
         if (nd.size() != 1 || nd[0] < '1' || nd[0] > '4') return nullptr;
         return array_type(dtype, nd[0] - '0');

@@ -20,6 +20,9 @@ enum class TypeKind {
     Array,   ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>
     Struct,  ///< a @wp.struct: named fields with C layout, passed and stored by value
     Tuple,   ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
+    /// A placeholder in a parameter annotation (typing.Any, wp.Float, wp.Int, wp.Scalar; also
+    /// as an array's dtype): never a value's type. `name` says which; see generic_matches.
+    Generic,
 };
 
 struct Type;
@@ -76,6 +79,10 @@ struct Type {
     int components() const { return is_scalar() ? 1 : is_matrix() ? rows * cols : rows; }
     bool is_tuple() const { return kind == TypeKind::Tuple; }
     bool is_void() const { return kind == TypeKind::Void; }
+    /// A generic annotation: a placeholder, or an array whose dtype is one.
+    bool is_generic() const {
+        return kind == TypeKind::Generic || (kind == TypeKind::Array && dtype->is_generic());
+    }
 };
 
 const Type* void_type();
@@ -94,6 +101,13 @@ const Type* struct_type(const std::string& qualname,
                         const std::vector<std::pair<std::string, const Type*>>& fields,
                         std::string* error = nullptr);
 const Type* transform_type(ScalarType scalar);
+/// The generic placeholder "Any", "Float", "Int" or "Scalar"; nullptr for other names.
+const Type* generic_type(const std::string& name);
+/// Whether a value of concrete type `t` fits the annotation `pattern`: Any takes every value
+/// type, array and struct; Float the float scalars; Int the integer scalars; Scalar both
+/// (not bool, as Warp); an array of a placeholder the arrays of that many dimensions whose
+/// dtype fits. A concrete pattern only fits itself.
+bool generic_matches(const Type* pattern, const Type* t);
 /// The C++ member name of a struct field (`name`, or `name_` for a C++ keyword).
 std::string field_c_name(const std::string& name);
 /// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f",
@@ -109,7 +123,8 @@ inline const Type* float32_type() { return scalar_type(ScalarType::Float32); }
 /// Parses a type spec as the front ends write it: "float32", "int", "vector:3:float32",
 /// "matrix:3:3:float64", "array:float32:2", "array:vector:3:float32:1",
 /// "struct:module.Name{x=float32;v=vector:3:float32;a=array:float32:1}" (fields in order;
-/// a field spec may itself be a struct spec). Returns nullptr for an unknown spec.
+/// a field spec may itself be a struct spec), and the generic annotations "Any", "Float",
+/// "Int", "Scalar", "array:Any:1". Returns nullptr for an unknown spec.
 const Type* type_from_spec(const std::string& spec);
 /// The inverse of type_from_spec.
 std::string type_spec(const Type* t);

@@ -1,0 +1,231 @@
+"""Generic kernels and functions: specialisation per argument types, wp.overload, overloads of
+@wp.func by annotation, and wp.static()."""
+
+import builtins
+import weakref
+
+import numpy as np
+
+from . import quat_types, vec_types
+from . import types as wptypes
+from .struct import is_struct_type
+
+# Specs of generic annotations; an array whose dtype is one of these is generic too.
+_GENERIC_SPECS = frozenset(("Any", "Float", "Int", "Scalar"))
+
+# The last @wp.func and @wp.kernel of each (module, qualified name); weak, so that kernels
+# and functions defined inside functions die with their last reference.
+_functions = weakref.WeakValueDictionary()
+_kernels = weakref.WeakValueDictionary()
+
+
+def static(expr):
+    """Warp's wp.static(expr): inside a kernel, the expression is evaluated once at compile time
+    in the kernel's globals and closure, and its value used as a constant. In Python it is the
+    value itself."""
+    return expr
+
+
+static.__treadle_static__ = True
+
+
+def is_generic_spec(spec):
+    if spec in _GENERIC_SPECS:
+        return True
+    return spec.startswith("array:") and spec.split(":")[1] in _GENERIC_SPECS
+
+
+def annotation_spec(annotation):
+    """The compiler's type spec of a parameter annotation, or None when it has none that Python
+    can tell (a string annotation, an unknown object: the compiler then reports it)."""
+    from .resolver import describe
+
+    if isinstance(annotation, str):
+        return None
+    d = describe(annotation)
+    return d[1] if d[0] == "type" else None
+
+
+def _parameters(func):
+    code = func.__code__
+    return list(code.co_varnames[: code.co_argcount])
+
+
+def argument_spec(value):
+    """The type spec Warp infers for a launch argument: arrays by dtype and ndim, Python ints
+    int32, floats float32, treadle scalars, vectors, matrices and structs their own type."""
+    from .array import array
+
+    if isinstance(value, array):
+        return value._type_spec()
+    if isinstance(value, (builtins.bool, np.bool_)):
+        return "bool"
+    if isinstance(value, builtins.int):
+        return "int32"
+    if isinstance(value, builtins.float):
+        return "float32"
+    if isinstance(value, np.generic) and value.dtype.kind in "iuf":
+        return wptypes.dtype_from_numpy(value.dtype)._spec
+    if isinstance(value, wptypes.scalar_base):
+        return type(value)._spec
+    if isinstance(value, (vec_types.composite_base, quat_types.quat_base, quat_types.transform_base)):
+        return type(value)._spec
+    if is_struct_type(type(value)):
+        return type(value)._spec
+    return None
+
+
+def register_kernel(k):
+    """Notes which parameters of kernel `k` are generic (its _generic_params) and remembers it
+    by name for @wp.overload on a def."""
+    names = _parameters(k.func)
+    annotations = getattr(k.func, "__annotations__", {})
+    generic = []
+    for name in names:
+        spec = annotation_spec(annotations.get(name))
+        if spec is not None and is_generic_spec(spec):
+            generic.append(name)
+    k._generic_params = tuple(generic) or None
+    _kernels[(k.func.__module__, k.func.__qualname__)] = k
+    return k
+
+
+def specialise(k, specs):
+    """The specialisation of generic kernel `k` for `specs` (a type spec per parameter, None
+    for a parameter whose annotation is concrete), made once."""
+    from .kernel import Kernel
+
+    specs = tuple(specs)
+    s = k._specialisations.get(specs)
+    if s is None:
+        tag = ",".join(x or "_" for x in specs)
+        s = Kernel(k.func, key=f"{k.key}[{tag}]", module=k.module, options=k.options)
+        s._defining_module = k._defining_module
+        s._source, s._lookup = k._source, k._lookup
+        s._arg_types = specs
+        k._specialisations[specs] = s
+    return s
+
+
+def specialise_for_arguments(k, args):
+    """The specialisation of generic kernel `k` for launch arguments `args`."""
+    names = _parameters(k.func)
+    if len(args) != len(names):
+        raise TypeError(
+            f"{k.__name__}(): takes {len(names)} arguments but {len(args)} were given")
+    specs = []
+    for name, value in zip(names, args):
+        if name not in k._generic_params:
+            specs.append(None)
+            continue
+        spec = argument_spec(value)
+        if spec is None:
+            raise TypeError(
+                f"{k.__name__}(): cannot infer the type of generic argument '{name}' from a "
+                f"{type(value).__name__}; pass a treadle array, scalar, vector or struct")
+        specs.append(spec)
+    return specialise(k, specs)
+
+
+def overload(kernel, arg_types=None):
+    """Warp's wp.overload: declares the specialisation of a generic kernel for `arg_types` (a
+    list with a type per parameter, or a dict naming some generic parameters) and returns it.
+    As a decorator on a def with the generic kernel's name, the def's annotations give the
+    types, and the generic kernel is returned (the name keeps naming it)."""
+    from .kernel import Kernel
+
+    if not isinstance(kernel, Kernel):
+        if not callable(kernel) or arg_types is not None:
+            raise TypeError("overload(): expects a generic kernel and its argument types")
+        generic = _kernels.get((kernel.__module__, kernel.__qualname__))
+        if generic is None:
+            raise TypeError(f"overload(): no kernel named '{kernel.__qualname__}' to overload")
+        hints = {n: t for n, t in kernel.__annotations__.items() if n != "return"}
+        overload(generic, hints)
+        return generic  # the name keeps naming the generic kernel
+    if kernel._generic_params is None:
+        raise TypeError(f"overload(): kernel '{kernel.__name__}' is not generic")
+    names = _parameters(kernel.func)
+    if isinstance(arg_types, dict):
+        unknown = [n for n in arg_types if n not in names]
+        if unknown:
+            raise TypeError(f"overload(): kernel '{kernel.__name__}' has no parameter '{unknown[0]}'")
+        given = arg_types
+    elif isinstance(arg_types, (list, tuple)):
+        if len(arg_types) != len(names):
+            raise TypeError(
+                f"overload(): kernel '{kernel.__name__}' takes {len(names)} arguments but "
+                f"{len(arg_types)} types were given")
+        given = dict(zip(names, arg_types))
+    else:
+        raise TypeError("overload(): arg_types must be a list or a dict")
+    specs = []
+    for name in names:
+        if name not in kernel._generic_params:
+            specs.append(None)
+            continue
+        if name not in given:
+            raise TypeError(f"overload(): no type given for generic parameter '{name}'")
+        spec = annotation_spec(given[name])
+        if spec is None or is_generic_spec(spec):
+            raise TypeError(
+                f"overload(): parameter '{name}' needs a concrete type, got {given[name]!r}")
+        specs.append(spec)
+    return specialise(kernel, specs)
+
+
+def _signature(f):
+    """The annotation specs of a function's parameters; None unless every one is annotated
+    with a type Python can name."""
+    annotations = getattr(f, "__annotations__", {})
+    specs = []
+    for name in _parameters(f):
+        spec = annotation_spec(annotations.get(name)) if name in annotations else None
+        if spec is None:
+            return None
+        specs.append(spec)
+    return tuple(specs)
+
+
+def register_function(fn):
+    """Warp keeps every @wp.func of one name in a module: a definition whose parameter
+    annotations differ from the earlier ones becomes an overload of them (the name keeps
+    referring to the first, which dispatches), one with the same annotations replaces its
+    namesake. Functions that close over local variables are never grouped."""
+    f = fn.func
+    if f.__closure__:
+        return fn
+    key = (f.__module__, f.__qualname__)
+    sig = _signature(f)
+    holder = _functions.get(key)
+    if holder is None or sig is None:
+        _functions[key] = fn
+        return fn
+    for i, other in enumerate(holder._overloads):
+        if _signature(other.func) == sig:
+            if other is holder:  # redefinition of the first: start again from this one
+                fn._overloads = [fn] + holder._overloads[1:]
+                _functions[key] = fn
+                return fn
+            holder._overloads[i] = fn
+            return holder
+    if _signature(holder.func) is None:
+        _functions[key] = fn
+        return fn
+    holder._overloads.append(fn)
+    return holder
+
+
+def evaluate_static(query, func_globals, closure):
+    """The value of wp.static() for the compiler's lookup("@static:<k=v,...>|<expression>")."""
+    bound, _, text = query.partition("|")
+    local = dict(closure)
+    for item in bound.split(","):
+        if item:
+            name, _, value = item.partition("=")
+            local[name] = int(value)
+    try:
+        return True, eval("(" + text + "\n)", func_globals, local)
+    except Exception as e:  # noqa: BLE001 -- any error is reported at the kernel line
+        return False, f"{type(e).__name__}: {e}"
+

@@ -1,0 +1,285 @@
+// src/sema/infer_func.cpp -- calls of user functions: overloads, generic parameters, wp.static
+//
+// A call binds its arguments to each definition of the function (several when @wp.func
+// overloads a name by annotation), picks the best fit, fixes the type of every generic
+// parameter (typing.Any, wp.Float, ...) to its argument's type, and calls the specialisation
+// that ProgramBuilder::function_for builds once per list of parameter types.
+#include "sema/infer_internal.h"
+
+namespace treadle::sema {
+
+using ast::ExprKind;
+using ir::InstrKind;
+using ir::VarId;
+
+namespace {
+
+/// The arguments of one call bound to the parameters of one definition.
+struct Binding {
+    std::shared_ptr<FunctionSource> fn;
+    std::vector<Value> args;                ///< per parameter (defaults filled in)
+    std::vector<const ast::Expr*> exprs;    ///< where each came from (call or default)
+    std::vector<bool> given;                ///< false: the parameter's default
+    std::vector<const Type*> types;         ///< the concrete parameter types
+    int cost = 0;  ///< 1 per literal converted to another type, 100 per generic parameter
+};
+
+const ast::Stmt* def_of(ProgramBuilder& program, const FunctionSource& fn) {
+    auto cached = program.parsed.find(fn.key);
+    if (cached == program.parsed.end()) {
+        const ast::Stmt* def = nullptr;
+        auto module = parse_function_source(fn, &def);
+        cached = program.parsed.emplace(fn.key, std::make_pair(module, def)).first;
+    }
+    return cached->second.second;
+}
+
+std::string arg_type_name(const ArgInfo& ai) {
+    if (!ai.weak) return ai.type->name;
+    return ai.type->is_float() ? "float literal" : "int literal";
+}
+
+/// Binds the call `e` (argument values `pos`, keyword values `kw`) to `fn`'s parameters.
+/// A mismatch throws a TypeError at the call when `why` is null; otherwise it returns false
+/// and says why in *why.
+bool bind_arguments(Builder& caller, const std::shared_ptr<FunctionSource>& fn,
+                    const std::vector<Value>& pos, const std::vector<Value>& kw,
+                    const ast::Expr& e, Binding& out, std::string* why) {
+    auto reject = [&](const ast::Span& span, const std::string& msg) {
+        if (!why) caller.type_error(span, msg);
+        *why = msg;
+        return false;
+    };
+    const ast::Stmt* def = def_of(caller.m_program, *fn);
+    // The callee's annotations and defaults are evaluated in its own module's namespace.
+    ir::Function scratch;
+    ir::Block scratch_block;
+    Builder callee(caller.m_program, *fn, *def, scratch);
+    callee.set_block(&scratch_block);
+
+    size_t n = def->params.size();
+    out.fn = fn;
+    out.args.assign(n, Value{});
+    out.exprs.assign(n, nullptr);
+    out.given.assign(n, false);
+    out.types.assign(n, nullptr);
+    size_t npos = pos.size();
+    if (npos > n)
+        return reject(e.span, fn->name + "(): takes " + std::to_string(n) + " arguments but " +
+                                  std::to_string(npos) + " were given");
+    for (size_t i = 0; i < npos; ++i) {
+        out.args[i] = pos[i];
+        out.exprs[i] = e.args[i + 1].get();
+        out.given[i] = true;
+    }
+    for (size_t k = 0; k < e.keywords.size(); ++k) {
+        const ast::Keyword& kwd = e.keywords[k];
+        size_t p = 0;
+        while (p < n && def->params[p].name != kwd.name) ++p;
+        if (p == n)
+            return reject(kwd.span, fn->name + "(): got an unexpected keyword argument '" +
+                                        kwd.name + "'");
+        if (out.given[p])
+            return reject(kwd.span, fn->name + "(): got multiple values for argument '" +
+                                        kwd.name + "'");
+        out.args[p] = kw[k];
+        out.exprs[p] = kwd.value.get();
+        out.given[p] = true;
+    }
+    for (size_t p = 0; p < n; ++p) {
+        const ast::Param& param = def->params[p];
+        if (!out.given[p]) {
+            if (!param.default_value)
+                return reject(e.span, fn->name + "(): missing argument '" + param.name + "'");
+            out.args[p] = callee.eval(*param.default_value);
+            if (out.args[p].kind != Value::Kind::Const)
+                callee.type_error(param.default_value->span,
+                                  fn->name + "(): the default of '" + param.name +
+                                      "' must be a constant");
+            out.exprs[p] = param.default_value.get();
+        }
+        const ast::Expr& ae = *out.exprs[p];
+        ArgInfo ai = out.given[p] ? caller.arg_info(out.args[p], ae) : callee.arg_info(out.args[p], ae);
+        if (!param.annotation) {
+            out.types[p] = ai.type;
+            continue;
+        }
+        const Type* want = callee.param_annotation(param.name, *param.annotation);
+        const Type* t = ai.type;
+        if (want->is_generic()) {
+            // A literal takes its natural type (int32, float32), or float32 for wp.Float.
+            if (ai.weak && want->kind == TypeKind::Generic && want->name == "Float" &&
+                !t->is_float())
+                t = float32_type();
+            if (!generic_matches(want, t))
+                return reject(ae.span, fn->name + "(): argument '" + param.name + "' has type " +
+                                           arg_type_name(ai) + " but the parameter is " +
+                                           want->name);
+            out.cost += 100;
+        } else {
+            if (!(t == want || (ai.weak && want->is_scalar() &&
+                                unify_scalars({{want, false}, ai}) == want)))
+                return reject(ae.span, fn->name + "(): argument '" + param.name + "' has type " +
+                                           arg_type_name(ai) + " but the parameter is " +
+                                           want->name);
+            if (t != want) out.cost += 1;
+            t = want;
+        }
+        out.types[p] = t;
+    }
+    return true;
+}
+
+/// "f(x: float32, y: Any)": a definition's parameters as its annotations name them.
+std::string signature_of(Builder& caller, const std::shared_ptr<FunctionSource>& fn) {
+    const ast::Stmt* def = def_of(caller.m_program, *fn);
+    ir::Function scratch;
+    ir::Block scratch_block;
+    Builder callee(caller.m_program, *fn, *def, scratch);
+    callee.set_block(&scratch_block);
+    std::string out = fn->name + "(";
+    for (size_t p = 0; p < def->params.size(); ++p) {
+        const ast::Param& param = def->params[p];
+        out += (p ? ", " : "") + param.name;
+        if (param.annotation) out += ": " + callee.param_annotation(param.name, *param.annotation)->name;
+    }
+    return out + ")";
+}
+
+void collect_names(const ast::Expr& e, std::vector<const ast::Expr*>& out) {
+    if (e.kind == ExprKind::Name) out.push_back(&e);
+    for (const auto& a : e.args)
+        if (a) collect_names(*a, out);
+    for (const auto& k : e.keywords)
+        if (k.value) collect_names(*k.value, out);
+}
+
+}  // namespace
+
+Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e) {
+    if (fn->is_kernel)
+        type_error(e.span, who() + "cannot call kernel '" + fn->name +
+                               "' from a kernel or function (only @wp.func functions can be called)");
+    std::vector<Value> pos, kw;
+    for (size_t i = 1; i < e.args.size(); ++i) pos.push_back(eval(*e.args[i]));
+    for (const auto& k : e.keywords) kw.push_back(eval(*k.value));
+
+    Binding chosen;
+    if (fn->overloads.size() <= 1) {
+        bind_arguments(*this, fn->overloads.empty() ? fn : fn->overloads[0], pos, kw, e, chosen,
+                       nullptr);
+    } else {
+        bool found = false;
+        std::string listed;
+        for (const auto& candidate : fn->overloads) {
+            Binding b;
+            std::string why;
+            if (bind_arguments(*this, candidate, pos, kw, e, b, &why) &&
+                (!found || b.cost < chosen.cost)) {
+                chosen = std::move(b);
+                found = true;
+            }
+            listed += (listed.empty() ? "" : "; ") + signature_of(*this, candidate);
+        }
+        if (!found) {
+            std::vector<ArgInfo> infos;
+            for (size_t i = 0; i < pos.size(); ++i) infos.push_back(arg_info(pos[i], *e.args[i + 1]));
+            for (size_t k = 0; k < kw.size(); ++k) infos.push_back(arg_info(kw[k], *e.keywords[k].value));
+            type_error(e.span, fn->name + "(): no overload accepts " + describe_args(infos) +
+                                   " (overloads: " + listed + ")");
+        }
+    }
+    std::vector<VarId> vars;
+    for (size_t p = 0; p < chosen.args.size(); ++p) {
+        if (chosen.given[p])
+            vars.push_back(coerce(chosen.args[p], chosen.types[p], *chosen.exprs[p]));
+        else
+            vars.push_back(emit_const(chosen.args[p].constant, chosen.types[p], e.span.line));
+    }
+    ir::Function* f = m_program.function_for(chosen.fn, chosen.types, *this, e.span);
+    ir::Instr& in = emit(InstrKind::CallFunc, e.span.line);
+    in.func = f;
+    in.args = vars;
+    const Type* rt = f->return_type;
+    if (rt->is_void()) return Value{};
+    if (rt->is_tuple()) {
+        Value r;
+        r.kind = Value::Kind::Tuple;
+        for (const Type* t : rt->elements) {
+            VarId v = m_fn.new_var(t);
+            in.dsts.push_back(v);
+            r.elements.push_back(Value{Value::Kind::Var, v});
+        }
+        return r;
+    }
+    VarId v = m_fn.new_var(rt);
+    in.dsts.push_back(v);
+    return Value{Value::Kind::Var, v};
+}
+
+bool Builder::is_static_call(const ast::Expr& e) {
+    if (e.kind != ExprKind::Call || e.args.empty()) return false;
+    const ast::Expr& c = *e.args[0];
+    if (c.kind == ExprKind::Attribute && c.name == "static" &&
+        c.args[0]->kind == ExprKind::Name && !m_scope.count(c.args[0]->name)) {
+        Value base = eval(*c.args[0]);
+        return base.kind == Value::Kind::Module && base.text == "treadle";
+    }
+    if (c.kind == ExprKind::Name && c.name == "static" && !m_scope.count("static") &&
+        m_source.resolver) {
+        GlobalValue g = m_source.resolver->lookup("static");
+        return g.kind == GlobalValue::Kind::Builtin && g.what == "static";
+    }
+    return false;
+}
+
+Value Builder::static_value(const ast::Expr& e) {
+    if (e.args.size() != 2 || !e.keywords.empty())
+        type_error(e.span, who() + "static() takes exactly one expression");
+    const ast::Expr& x = *e.args[1];
+    // Locals have no value at compile time, except the indices of enclosing unrolled loops.
+    std::vector<const ast::Expr*> names;
+    collect_names(x, names);
+    std::string bound;
+    for (const ast::Expr* n : names) {
+        if (!m_scope.count(n->name)) continue;
+        const std::pair<std::string, int64_t>* index = nullptr;
+        for (const auto& u : m_unrolled_indices)
+            if (u.first == n->name) index = &u;
+        if (!index)
+            type_error(n->span, who() + "wp.static() cannot use the local variable '" + n->name +
+                                    "': its expression is evaluated at compile time, in the "
+                                    "function's globals and closure");
+        std::string item = n->name + "=" + std::to_string(index->second) + ",";
+        if (bound.find(item) == std::string::npos) bound += item;
+    }
+    std::string text;
+    for (int line = x.span.line; line <= x.span.end_line; ++line) {
+        const std::string& l = m_file.line_text(line);
+        size_t from = line == x.span.line ? (size_t)x.span.col - 1 : 0;
+        size_t to = line == x.span.end_line ? (size_t)x.span.end_col - 1 : l.size();
+        if (line > x.span.line) text += "\n";
+        if (from < l.size() && to > from) text += l.substr(from, std::min(to, l.size()) - from);
+    }
+    GlobalValue g = m_source.resolver ? m_source.resolver->lookup("@static:" + bound + "|" + text)
+                                      : GlobalValue{};
+    switch (g.kind) {
+        case GlobalValue::Kind::None:
+            type_error(e.span, who() + "wp.static() is only supported in Python kernels");
+        case GlobalValue::Kind::Error:
+            type_error(x.span, who() + "wp.static(): evaluating '" + text + "' raised " + g.what);
+        case GlobalValue::Kind::Unsupported:
+            type_error(x.span, who() + "wp.static(): '" + text + "' is a Python " + g.what +
+                                   ", which kernels cannot use");
+        case GlobalValue::Kind::Builtin:
+            if (!find_builtin(g.what))
+                type_error(x.span, who() + "wp.static(): treadle." + g.what +
+                                       " cannot be used inside kernels");
+            break;
+        default:
+            break;
+    }
+    return global_value(g, x);
+}
+
+}  // namespace treadle::sema
