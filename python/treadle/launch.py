@@ -41,7 +41,8 @@ def launch(
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
     try:
-        handle = kernel._launch_cache[(device, config.mode, options_generation[0])]
+        key = (device, config.mode, config.verify_fp, options_generation[0])
+        handle = kernel._launch_cache[key]
     except (KeyError, AttributeError, TypeError):
         handle = _resolve(kernel, device)
     args = [*inputs, *outputs] if outputs else inputs
@@ -76,9 +77,10 @@ def _resolve(kernel, device):
     if not isinstance(kernel, Kernel):
         raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
     alias = get_device(device).alias
-    handle = kernel._compiled.get((alias, kernel._mode())) or kernel._compile(alias)
+    handle = kernel._compile(alias)
     if device is not None:
-        kernel._launch_cache[(device, config.mode, options_generation[0])] = handle
+        key = (device, config.mode, config.verify_fp, options_generation[0])
+        kernel._launch_cache[key] = handle
     return handle
 
 

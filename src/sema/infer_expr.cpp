@@ -70,8 +70,9 @@ bool math_constant(const std::string& name, double& out) {
 }
 
 bool is_array_constructor(const std::string& name) {
-    return name == "array" || name == "array1d" || name == "array2d" || name == "array3d" ||
-           name == "array4d";
+    std::string base = name.rfind("indexed", 0) == 0 ? name.substr(7) : name;
+    return base == "array" || base == "array1d" || base == "array2d" || base == "array3d" ||
+           base == "array4d";
 }
 
 }  // namespace
@@ -252,7 +253,9 @@ const Type* Builder::eval_annotation(const ast::Expr& e) {
         if (callee.kind == Value::Kind::Builtin && (callee.text == "vector" || callee.text == "matrix"))
             return eval_math_type(callee.text, e);
         if (callee.kind == Value::Kind::Builtin && is_array_constructor(callee.text)) {
-            int ndim = callee.text == "array" ? 1 : callee.text[5] - '0';
+            bool indexed = callee.text.rfind("indexed", 0) == 0;
+            std::string ctor = indexed ? callee.text.substr(7) : callee.text;
+            int ndim = ctor == "array" ? 1 : ctor[5] - '0';
             const Type* dtype = nullptr;
             auto take = [&](const std::string& name, const ast::Expr& val) {
                 if (name == "dtype") {
@@ -277,7 +280,7 @@ const Type* Builder::eval_annotation(const ast::Expr& e) {
             if (!dtype) type_error(e.span, who() + "array annotation needs a dtype");
             if (!dtype->is_element())
                 type_error(e.span, who() + "arrays of " + dtype->name + " are not supported");
-            return array_type(dtype, ndim);
+            return indexed ? indexedarray_type(dtype, ndim) : array_type(dtype, ndim);
         }
     }
     if (e.kind == ExprKind::Name || e.kind == ExprKind::Attribute) {
@@ -529,7 +532,7 @@ Value Builder::eval(const ast::Expr& e) {
                 v.var = emit_value(InstrKind::Load, line, at->dtype, std::move(args));
             } else {
                 v.var = emit_value(InstrKind::View, line,
-                                   array_type(at->dtype, at->ndim - (int)idx.size()),
+                                   array_type_like(at, at->ndim - (int)idx.size()),
                                    std::move(args));
             }
             return v;
