@@ -506,6 +506,15 @@ Value Builder::eval(const ast::Expr& e) {
                 size_t most = vt->is_matrix() ? 2 : 1;
                 if (idx.size() > most)
                     type_error(e.span, who() + "too many indices for " + vt->name);
+                for (size_t k = 0; k < idx.size(); ++k) {
+                    const ast::Expr& ie = *idx[k];
+                    int64_t bound = (vt->is_matrix() && k == 1) ? vt->cols : vt->rows;
+                    if (ie.kind == ExprKind::Constant && ie.const_kind == ast::ConstKind::Int &&
+                        (int64_t)ie.int_value >= bound)
+                        type_error(ie.span, who() + "index " + std::to_string(ie.int_value) +
+                                                " is out of range for " + vt->name + " (size " +
+                                                std::to_string(bound) + ")");
+                }
                 std::vector<VarId> args{base.var};
                 for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
                 const Type* rt = (vt->is_matrix() && idx.size() == 1)
@@ -600,6 +609,11 @@ Value Builder::eval(const ast::Expr& e) {
                 if (!sig)
                     type_error(e.span, std::string("operator '") + op +
                                            "': cannot compare " + describe_args(infos));
+                bool equality = std::string(op) == "==" || std::string(op) == "!=";
+                if (!equality && !sig->params[0]->is_scalar())
+                    type_error(e.span, std::string("operator '") + op + "': cannot order " +
+                                           describe_args(infos) + " (only == and != compare " +
+                                           sig->params[0]->name + " values)");
                 VarId a = coerce(left, sig->params[0], le);
                 VarId b = coerce(right, sig->params[1], re);
                 VarId r = emit_value(InstrKind::Compare, line, bool_type(), {a, b}, op);
