@@ -47,7 +47,7 @@ def ia_vec(a: wp.indexedarray(dtype=wp.vec3), out: wp.array(dtype=wp.vec3)):
 
 @wp.func
 def row_sum(r: wp.indexedarray(dtype=float)) -> float:
-    s = float(0.0)
+    s = 0.0
     for j in range(r.shape[0]):
         s += r[j]
     return s
