@@ -26,6 +26,7 @@ enum class ErrorKind {
     Runtime,
     OutOfMemory,
     Bounds,
+    FloatingPoint,  ///< verify_fp: a kernel stored a NaN or Inf (Python: FloatingPointError)
 };
 
 /// Base of every exception a user can cause. `what()` is the full message including

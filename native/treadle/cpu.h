@@ -15,6 +15,7 @@
 #include "core.h"
 #include "scalar.h"
 #include "array.h"
+#include "indexedarray.h"
 #include "atomic.h"
 #include "print.h"
 #include "vec.h"
@@ -24,4 +25,5 @@
 #include "quat.h"
 #include "random.h"
 #include "adjoint.h"
+#include "verify_fp.h"
 #include "noise.h"

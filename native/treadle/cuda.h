@@ -12,6 +12,7 @@
 #include "core.h"
 #include "scalar.h"
 #include "array.h"
+#include "indexedarray.h"
 #include "atomic.h"
 #include "print.h"
 #include "vec.h"
@@ -21,4 +22,5 @@
 #include "quat.h"
 #include "random.h"
 #include "adjoint.h"
+#include "verify_fp.h"
 #include "noise.h"

@@ -56,6 +56,11 @@ from .array import empty_like as empty_like
 from .array import from_numpy as from_numpy
 from .array import full as full
 from .array import full_like as full_like
+from .indexedarray import indexedarray as indexedarray
+from .indexedarray import indexedarray1d as indexedarray1d
+from .indexedarray import indexedarray2d as indexedarray2d
+from .indexedarray import indexedarray3d as indexedarray3d
+from .indexedarray import indexedarray4d as indexedarray4d
 from .array import ones as ones
 from .array import ones_like as ones_like
 from .array import zeros as zeros

@@ -7,7 +7,11 @@ mode: str = "release"
 """Code generation mode: ``"release"`` or ``"debug"`` (bounds checks, no optimisation)."""
 
 verify_fp: bool = False
-"""Check kernel inputs and outputs for NaN / Inf after each launch (slow)."""
+"""Check every float value a kernel stores to an array for NaN / Inf: a launch raises
+FloatingPointError naming the kernel, the Python line of the store, the array and the index of
+the first one. Kernels are rebuilt with the checks; on CUDA every launch then synchronises (and
+so cannot be captured in a graph). Also per module: ``wp.set_module_options({"verify_fp":
+True})``."""
 
 verify_cuda: bool = False
 """Check for CUDA errors after every launch (CUDA devices only)."""

@@ -183,18 +183,28 @@ class Kernel(Function):
             self._launch_cache.clear()
             self._built_max_unroll = unroll
 
+    def _verify_fp(self):
+        """Whether launches check every float store for NaN/Inf: the kernel's option, else
+        its module's (wp.set_module_options({"verify_fp": True})), else wp.config.verify_fp."""
+        for options in (self.options, _module_options.get(self.module, {})):
+            if options.get("verify_fp") is not None:
+                return bool(options["verify_fp"])
+        return bool(config.verify_fp)
+
     def _compile(self, device="cpu"):
         """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
-        loaded from the cache once per device and mode."""
+        loaded from the cache once per device, mode and verify_fp setting."""
         self._sync_options()
         mode = self._mode()
-        handle = self._compiled.get((device, mode))
+        verify_fp = self._verify_fp()
+        key = (device, mode) if not verify_fp else (device, mode, "verify_fp", True)
+        handle = self._compiled.get(key)
         if handle is None:
             _ensure_native_dir()
             if config.kernel_cache_dir:
                 _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
-            handle = _treadle.compile_kernel(self._descriptor(), mode, device)
-            self._compiled[(device, mode)] = handle
+            handle = _treadle.compile_kernel(self._descriptor(), mode, device, verify_fp=verify_fp)
+            self._compiled[key] = handle
             if config.verbose:
                 how = "loaded from cache" if handle.from_cache else (
                     f"compiled in {handle.compile_seconds * 1000:.0f} ms")
@@ -347,8 +357,8 @@ builtins = {
 
 
 def set_module_options(options, module=None):
-    """Sets compile options ("mode": "release" | "debug", "max_unroll": int, ...) for the
-    kernels of a module."""
+    """Sets compile options ("mode": "release" | "checked" | "debug", "max_unroll": int,
+    "verify_fp": bool, ...) for the kernels of a module."""
     if module is None:
         module = inspect.currentframe().f_back.f_globals.get("__name__", "__main__")
     elif not isinstance(module, str):

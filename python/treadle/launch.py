@@ -43,11 +43,12 @@ def launch(
         handle_of_stream = stream.cuda_stream
     args = [*inputs, *outputs] if outputs else inputs
     try:
-        handle = kernel._launch_cache[(device, config.mode, options_generation[0])]
+        key = (device, config.mode, config.verify_fp, options_generation[0])
+        handle = kernel._launch_cache[key]
     except (KeyError, AttributeError, TypeError):
         if getattr(kernel, "_generic_params", None):  # a generic kernel: its specialisation
             kernel = specialise_for_arguments(kernel, args)
-            handle = kernel._launch_cache.get((device, config.mode, options_generation[0]))
+            handle = kernel._launch_cache.get(key)
             handle = handle or _resolve(kernel, device)
         else:
             handle = _resolve(kernel, device)
@@ -85,9 +86,10 @@ def _resolve(kernel, device):
         raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
     alias = get_device(device).alias
     kernel._sync_options()
-    handle = kernel._compiled.get((alias, kernel._mode())) or kernel._compile(alias)
+    handle = kernel._compile(alias)
     if device is not None:
-        kernel._launch_cache[(device, config.mode, options_generation[0])] = handle
+        key = (device, config.mode, config.verify_fp, options_generation[0])
+        kernel._launch_cache[key] = handle
     return handle
 
 

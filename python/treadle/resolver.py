@@ -77,11 +77,16 @@ def describe(obj):
             return ("type", spec())
         except Exception:  # an array annotation without a usable dtype
             pass
-    if getattr(obj, "__name__", None) in ("array", "array1d", "array2d", "array3d", "array4d") and (
+    if getattr(obj, "__name__", None) in _ARRAY_CLASSES and (
         getattr(obj, "__module__", "") or ""
     ).startswith("treadle"):
         return ("builtin", obj.__name__)
     return ("unsupported", type(obj).__name__)
+
+
+_ARRAY_CLASSES = tuple(
+    p + n for p in ("", "indexed") for n in ("array", "array1d", "array2d", "array3d", "array4d")
+)
 
 
 def make_lookup(func):

@@ -78,6 +78,8 @@ class Tape:
             if i >= len(args):
                 break
             a = args[i]
+            if getattr(a, "_is_indexedarray", False):
+                a = a.data  # an indexed array reads and writes its data array
             if isinstance(a, _treadle.Array):
                 self._remember(a)
                 if access & _READ:

@@ -340,6 +340,8 @@ def types_equal(a, b):
 
 
 _lazy = ("array", "array1d", "array2d", "array3d", "array4d")
+_lazy_indexed = ("indexedarray", "indexedarray1d", "indexedarray2d", "indexedarray3d",
+                 "indexedarray4d")
 
 
 def _vec_types():
@@ -356,6 +358,8 @@ def __getattr__(name):
 
     if name in _lazy:
         return getattr(importlib.import_module(__package__ + ".array"), name)
+    if name in _lazy_indexed:
+        return getattr(importlib.import_module(__package__ + ".indexedarray"), name)
     if name in _vec_types().NAMES:
         return getattr(_vec_types(), name)
     quat_types = importlib.import_module(__package__ + ".quat_types")

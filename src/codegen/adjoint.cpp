@@ -289,7 +289,9 @@ private:
             if (!own) disqualified.insert(a);
         }
         for (VarId p : m_f.params)
-            if (m_f.type_of(p)->is_array() && !disqualified.count(p)) m_owned.insert(p);
+            // an indexed array may map two threads' indices to one element: never owned
+            if (m_f.type_of(p)->is_array() && !m_f.type_of(p)->indexed && !disqualified.count(p))
+                m_owned.insert(p);
     }
 
     template <typename Visit>

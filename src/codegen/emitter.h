@@ -62,7 +62,9 @@ inline constexpr const char* k_adjoint_suffix = "_adj";
 /// and a second entry point (the symbol plus k_adjoint_suffix) that runs the backward pass over
 /// the same launch range; it throws treadle::Error at the Python line of anything that cannot be
 /// differentiated correctly.
+/// With `verify_fp`, every store of a float-valued array element is followed by a check that
+/// records the first NaN/Inf of a launch (native/treadle/verify_fp.h).
 std::string generate_source(const ir::Program& program, const Backend& backend,
-                            bool checked = false, bool adjoint = false);
+                            bool checked = false, bool adjoint = false, bool verify_fp = false);
 
 }  // namespace treadle::codegen

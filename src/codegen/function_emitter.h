@@ -44,8 +44,11 @@ std::string var_name(const ir::Function& f, ir::VarId v);
 /// Prints the statements of one function. With `replay` set, prints the replay form.
 class FunctionEmitter {
 public:
-    FunctionEmitter(const ir::Function& f, Text& out, bool checked, ReplayHooks* replay = nullptr)
-        : m_f(f), m_out(out), m_checked(checked), m_replay(replay) {}
+    /// With `verify_fp` (forward code only), every store of a float-valued array element is
+    /// followed by wp::verify_fp_store (native/treadle/verify_fp.h).
+    FunctionEmitter(const ir::Function& f, Text& out, bool checked, ReplayHooks* replay = nullptr,
+                    bool verify_fp = false)
+        : m_f(f), m_out(out), m_checked(checked), m_replay(replay), m_verify_fp(verify_fp) {}
 
     /// The C++ name of variable `v` ("v12_x").
     std::string var(ir::VarId v) const;
@@ -64,18 +67,21 @@ private:
     std::string check_site(const ir::Instr& in) const;
     std::string element_address(const ir::Instr& in, size_t n) const;
     void call(const ir::Instr& in, const std::string& dst);
+    /// verify_fp: checks `value`, just stored at element args[0][args[1..n)].
+    void verify_store(const ir::Instr& in, size_t n, const std::string& value, int depth);
     void loop(const ir::Instr& in, int depth);
 
     const ir::Function& m_f;
     Text& m_out;
     bool m_checked;
     ReplayHooks* m_replay;
+    bool m_verify_fp = false;
     int m_line = -1;
 };
 
 /// Prints user function `f`: the forward version, or with `replay` its replay variant.
 void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked,
-                   ReplayHooks* replay);
+                   ReplayHooks* replay, bool verify_fp = false);
 /// The opening of a kernel body function `body` up to the parameter copies.
 std::string kernel_body_header(const ir::Function& k, const Backend& backend,
                                const std::string& params, const std::string& body);

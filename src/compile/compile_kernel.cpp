@@ -217,6 +217,8 @@ void build_cpu(const sema::FunctionSource& kernel, const std::string& mode,
     if (k.checked)
         k.take_bounds_error =
             reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_bounds_error"));
+    if (k.verify_fp)
+        k.take_fp_error = reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_fp_error"));
 }
 
 void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
@@ -266,12 +268,15 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
         k.cuda_adj_function = cuda::get_function(
             module, std::string(codegen::k_cuda_entry_symbol) + codegen::k_adjoint_suffix);
     if (k.checked) k.cuda_bounds_record = cuda::get_global(module, "_ZN2wp12bounds_errorE");
+    if (k.verify_fp) k.cuda_fp_record = cuda::get_global(module, "_ZN2wp8fp_errorE");
 }
 
 }  // namespace
 
-std::string generate_cuda_source(const sema::FunctionSource& kernel, bool adjoint) {
-    return codegen::generate_source(*front_end(kernel), codegen::cuda_backend(), false, adjoint);
+std::string generate_cuda_source(const sema::FunctionSource& kernel, bool adjoint,
+                                 bool verify_fp) {
+    return codegen::generate_source(*front_end(kernel), codegen::cuda_backend(), false, adjoint,
+                                    verify_fp);
 }
 
 std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
@@ -300,8 +305,9 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
             KernelParam{layout[i].name, layout[i].type, layout[i].offset, access[i]});
     result->checked = options.mode == "checked";
     result->adjoint = options.adjoint;
-    result->source =
-        codegen::generate_source(*program, backend, result->checked, options.adjoint);
+    result->verify_fp = options.verify_fp;
+    result->source = codegen::generate_source(*program, backend, result->checked,
+                                              options.adjoint, options.verify_fp);
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());

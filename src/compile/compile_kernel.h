@@ -49,6 +49,10 @@ struct CompiledKernel {
     void* cuda_function = nullptr;            ///< CUDA: the entry's CUfunction
     void* cuda_adj_function = nullptr;        ///< CUDA: the backward entry (adjoint builds)
     void* cuda_bounds_record = nullptr;       ///< CUDA checked mode: wp::bounds_error on device
+    bool verify_fp = false;                   ///< built with NaN/Inf checks at stores
+    /// CPU verify_fp: the module's wp_take_fp_error (see native/treadle/verify_fp.h).
+    int (*take_fp_error)(void* record) = nullptr;
+    void* cuda_fp_record = nullptr;           ///< CUDA verify_fp: wp::fp_error on device
 };
 
 /// Options that change generated or compiled code (and so are part of the cache key).
@@ -58,6 +62,9 @@ struct CompileOptions {
     /// Also build the backward pass (a second entry point). Forward-only builds never generate
     /// or compile adjoint code.
     bool adjoint = false;
+    /// Check every float value stored to an array for NaN/Inf; a launch then reports the first
+    /// one (ErrorKind::FloatingPoint). On CUDA the launch synchronises to read the record.
+    bool verify_fp = false;
 };
 
 /// The pipeline, in order: parse → infer types (typed IR) → verify → generate C++ for the
@@ -68,7 +75,8 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
 
 /// The generated CUDA source of a kernel (for compile-only checks without a GPU), with the
 /// backward pass when `adjoint`.
-std::string generate_cuda_source(const sema::FunctionSource& kernel, bool adjoint = false);
+std::string generate_cuda_source(const sema::FunctionSource& kernel, bool adjoint = false,
+                                 bool verify_fp = false);
 
 /// Directory holding native/treadle/*.h (set by the front end; defaults to the build tree,
 /// then the install tree, overridable with TREADLE_NATIVE_DIR).

@@ -46,6 +46,9 @@ void translate(const std::exception_ptr& p, void*) {
             case treadle::ErrorKind::Bounds:
                 PyErr_SetString(PyExc_IndexError, e.what());
                 return;
+            case treadle::ErrorKind::FloatingPoint:
+                PyErr_SetString(PyExc_FloatingPointError, e.what());
+                return;
             case treadle::ErrorKind::OutOfMemory:
                 PyErr_SetString(PyExc_MemoryError, e.what());
                 return;

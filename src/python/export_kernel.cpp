@@ -139,20 +139,22 @@ private:
 };
 
 KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::string& device,
-                     bool adjoint) {
+                     bool adjoint, bool verify_fp) {
     auto fn = PyResolver::make_function(descriptor);
     treadle::CompileOptions options;
     options.mode = mode;
     options.device = treadle::Device::parse(device);
     options.adjoint = adjoint;
+    options.verify_fp = verify_fp;
     return KernelHandle{treadle::compile_kernel(*fn, options)};
 }
 
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
 /// returns (ok, log). For the compile-only check of every test kernel.
-std::pair<bool, std::string> check_cuda_compile(nb::tuple descriptor, int arch, bool adjoint) {
+std::pair<bool, std::string> check_cuda_compile(nb::tuple descriptor, int arch, bool adjoint,
+                                                bool verify_fp) {
     auto fn = PyResolver::make_function(descriptor);
-    std::string source = treadle::generate_cuda_source(*fn, adjoint);
+    std::string source = treadle::generate_cuda_source(*fn, adjoint, verify_fp);
     treadle::nvrtc::Result r =
         treadle::nvrtc::compile(source, fn->source->path, arch, {treadle::native_dir()}, {});
     return {r.ok, r.log};
@@ -203,11 +205,30 @@ treadle::Array with_adjoint(const CompiledKernel& k, const treadle::KernelParam&
     return treadle::with_adjoint(k, p, a, g);
 }
 
+/// The data array and index arrays (null for a whole dimension) of a Python wp.indexedarray,
+/// or false when `o` is not one.
+bool as_indexed(nb::handle o, treadle::Array*& data, std::vector<const treadle::Array*>& indices) {
+    if (o.is_none() || !nb::hasattr(o, "_is_indexedarray")) return false;
+    data = nb::cast<treadle::Array*>(o.attr("data"));
+    indices.clear();
+    for (nb::handle ix : o.attr("indices"))
+        indices.push_back(ix.is_none() ? nullptr : nb::cast<treadle::Array*>(ix));
+    return data != nullptr;
+}
+
 /// Packs Python object `o` into the slot of `p` (a scalar, vector-like, array or struct
 /// parameter, or a field of a struct parameter).
 void pack_object(uint8_t* block, const CompiledKernel& k, const treadle::KernelParam& p,
                  nb::handle o) {
     if (p.type->is_array()) {
+        treadle::Array* data = nullptr;
+        std::vector<const treadle::Array*> indices;
+        if (as_indexed(o, data, indices)) {
+            if (!p.type->indexed)
+                type_error(k, p, "expects " + p.type->name + ", got an indexedarray");
+            treadle::pack_indexed_array(block, k, p, *data, indices, k.device);
+            return;
+        }
         if (o.is_none()) {
             treadle::pack_array(block, k, p, treadle::Array(), k.device);
             return;
@@ -300,18 +321,31 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
         const treadle::KernelParam& p = k.params[i];
         nb::handle o = args[i];
         treadle::Array* a = nullptr;
-        if (!p.type->is_array() || o.is_none() || !nb::try_cast<treadle::Array*>(o, a) || !a) {
+        std::vector<const treadle::Array*> indices;
+        bool indexed = p.type->indexed && as_indexed(o, a, indices);
+        if (!indexed &&
+            (!p.type->is_array() || o.is_none() || !nb::try_cast<treadle::Array*>(o, a) || !a)) {
             pack_object(block, k, p, o);
             continue;
         }
         if (adjoint) {
-            treadle::Array view = has_adj ? with_adjoint(k, p, *a, adj_args[i]) : *a;
-            treadle::pack_array(block, k, p, view, k.device);
+            // an indexed array's adjoint is the gradient of its data (an indexedarray's data
+            // array when one is given)
+            nb::object adj = has_adj ? nb::borrow(adj_args[i]) : nb::none();
+            if (!adj.is_none() && nb::hasattr(adj, "_is_indexedarray")) adj = adj.attr("data");
+            treadle::Array view = has_adj ? with_adjoint(k, p, *a, adj) : *a;
+            if (indexed)
+                treadle::pack_indexed_array(block, k, p, view, indices, k.device);
+            else
+                treadle::pack_array(block, k, p, view, k.device);
             if (treadle::shares_memory(view, seen))
                 bounds.flags |= treadle::k_launch_aliased_arrays;
             continue;
         }
-        treadle::pack_array(block, k, p, *a, k.device);
+        if (indexed)
+            treadle::pack_indexed_array(block, k, p, *a, indices, k.device);
+        else
+            treadle::pack_array(block, k, p, *a, k.device);
         if (p.access & treadle::passes::k_access_write) {
             if (n_written < 16)
                 written[n_written++] = a;
@@ -354,7 +388,7 @@ void export_kernel(nb::module_& m) {
         }, "Per parameter: bit 1 the array is read, bit 2 it is written (0 for non-arrays).")
         .def_prop_ro("adjoint", [](const KernelHandle& h) { return h.k->adjoint; });
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"),
-          nb::arg("adjoint") = false);
+          nb::arg("adjoint") = false, nb::arg("verify_fp") = false);
     m.def(
         "struct_layout",
         [](const std::string& spec) {
@@ -375,7 +409,7 @@ void export_kernel(nb::module_& m) {
     }, nb::arg("descriptor"), nb::arg("adjoint") = false,
        "The generated CUDA source of a kernel (no GPU needed).");
     m.def("compile_kernel", &compile, nb::arg("descriptor"), nb::arg("mode"),
-          nb::arg("device") = "cpu", nb::arg("adjoint") = false,
+          nb::arg("device") = "cpu", nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
           "Compiles a kernel described by a ('func', key, name, source, file, line, True, "
           "lookup, lookup_attr) tuple.");
     m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim"), nb::arg("args"),

@@ -32,6 +32,14 @@ struct ArrayParam {
 };
 static_assert(sizeof(ArrayParam) == 72, "must match wp::array_t");
 
+/// Same layout as wp::indexedarray_t<T>.
+struct IndexedArrayParam {
+    ArrayParam arr;
+    void* indices[4];
+    int32_t shape[4];
+};
+static_assert(sizeof(IndexedArrayParam) == 120, "must match wp::indexedarray_t");
+
 }  // namespace
 
 LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64_t>& dim) {
@@ -81,36 +89,78 @@ const sema::Type* type_of_dtype(const DType& d) {
     return sema::matrix_type(d.rows, d.cols, d.scalar);
 }
 
+namespace {
+
+/// The array_t record of `a` for parameter `p` (checks dtype, ndim and device); null arrays
+/// keep only the parameter's ndim.
+ArrayParam array_param(const CompiledKernel& k, const KernelParam& p, const Array& a,
+                       const Device& device) {
+    const sema::Type* t = p.type;
+    ArrayParam ap{};
+    ap.ndim = t->ndim;
+    if (a.is_null()) return ap;
+    const sema::Type* want = t->dtype;
+    if (a.dtype() != dtype_of_type(want))
+        arg_error(ErrorKind::Type, k, p,
+                  "expects an array of " + want->name + ", got an array of " +
+                      type_of_dtype(a.dtype())->name);
+    if (a.ndim() != t->ndim)
+        arg_error(ErrorKind::Type, k, p,
+                  "expects a " + std::to_string(t->ndim) + "-D array, got a " +
+                      std::to_string(a.ndim()) + "-D array");
+    if (a.device() != device)
+        arg_error(ErrorKind::Value, k, p,
+                  "is on device " + a.device().alias() + " but the launch is on " +
+                      device.alias());
+    ap.data = a.data();
+    ap.grad = a.grad() ? a.grad()->data() : nullptr;
+    ap.ndim = a.ndim();
+    for (int d = 0; d < a.ndim(); ++d) {
+        ap.shape[d] = (int32_t)a.shape(d);
+        ap.strides[d] = a.stride(d);
+    }
+    return ap;
+}
+
+}  // namespace
+
 void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,
                 const Device& device) {
     const sema::Type* t = p.type;
     if (!t->is_array()) arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got an array");
-    ArrayParam ap{};
-    if (!a.is_null()) {
-        const sema::Type* want = t->dtype;
-        if (a.dtype() != dtype_of_type(want))
-            arg_error(ErrorKind::Type, k, p,
-                      "expects an array of " + want->name + ", got an array of " +
-                          type_of_dtype(a.dtype())->name);
-        if (a.ndim() != t->ndim)
-            arg_error(ErrorKind::Type, k, p,
-                      "expects a " + std::to_string(t->ndim) + "-D array, got a " +
-                          std::to_string(a.ndim()) + "-D array");
-        if (a.device() != device)
-            arg_error(ErrorKind::Value, k, p,
-                      "is on device " + a.device().alias() + " but the launch is on " +
-                          device.alias());
-        ap.data = a.data();
-        ap.grad = a.grad() ? a.grad()->data() : nullptr;
-        ap.ndim = a.ndim();
-        for (int d = 0; d < a.ndim(); ++d) {
-            ap.shape[d] = (int32_t)a.shape(d);
-            ap.strides[d] = a.stride(d);
-        }
-    } else {
-        ap.ndim = t->ndim;
-    }
+    if (t->indexed) return pack_indexed_array(block, k, p, a, {}, device);
+    ArrayParam ap = array_param(k, p, a, device);
     std::memcpy(block + p.offset, &ap, sizeof(ap));
+}
+
+void pack_indexed_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
+                        const Array& data, const std::vector<const Array*>& indices,
+                        const Device& device) {
+    const sema::Type* t = p.type;
+    if (!t->is_indexed_array())
+        arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got an indexedarray");
+    IndexedArrayParam ip{};
+    ip.arr = array_param(k, p, data, device);
+    if (!indices.empty() && (int)indices.size() != t->ndim)
+        arg_error(ErrorKind::Value, k, p,
+                  "has " + std::to_string(indices.size()) + " index arrays for " +
+                      std::to_string(t->ndim) + " dimensions");
+    for (int d = 0; d < t->ndim; ++d) {
+        const Array* ix = d < (int)indices.size() ? indices[d] : nullptr;
+        ip.shape[d] = data.is_null() ? 0 : (int32_t)data.shape(d);
+        if (!ix || ix->is_null()) continue;
+        std::string which = "index array " + std::to_string(d);
+        if (ix->dtype() != DType(ScalarType::Int32) || ix->ndim() != 1 ||
+            (ix->shape(0) > 1 && ix->stride(0) != 4))
+            arg_error(ErrorKind::Type, k, p, which + " must be a contiguous 1-D int32 array");
+        if (ix->device() != device)
+            arg_error(ErrorKind::Value, k, p,
+                      which + " is on device " + ix->device().alias() + " but the launch is on " +
+                          device.alias());
+        ip.indices[d] = ix->data();
+        ip.shape[d] = (int32_t)ix->shape(0);
+    }
+    std::memcpy(block + p.offset, &ip, sizeof(ip));
 }
 
 void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int64_t v,
@@ -235,6 +285,29 @@ static_assert(sizeof(BoundsRecord) == 304, "must match wp::bounds_error_t");
     throw Error(ErrorKind::Bounds, msg, SourceLocation{r.file, r.line, 1, ""});
 }
 
+/// Host mirror of wp::fp_error_t (native/treadle/verify_fp.h).
+struct FpRecord {
+    int32_t flag, line, ndim, pad;
+    int32_t index[4];
+    double value;
+    char function[64];
+    char file[192];
+    char array[64];
+};
+static_assert(sizeof(FpRecord) == 360, "must match wp::fp_error_t");
+
+[[noreturn]] void throw_fp_error(const CompiledKernel& k, const FpRecord& r) {
+    std::string index = "(";
+    for (int d = 0; d < r.ndim; ++d) index += (d ? ", " : "") + std::to_string(r.index[d]);
+    index += r.ndim == 1 ? ",)" : ")";
+    double v = r.value;
+    std::string value = v != v ? "nan" : v > 0 ? "inf" : "-inf";
+    std::string msg = k.name + "(): verify_fp: stored " + value + " to array '" + r.array +
+                      "' at index " + index;
+    if (k.name != r.function) msg += " in function " + std::string(r.function) + "()";
+    throw Error(ErrorKind::FloatingPoint, msg, SourceLocation{r.file, r.line, 1, ""});
+}
+
 /// A backward launch of a kernel built without its adjoint (a front-end bug or misuse).
 [[noreturn]] void throw_no_adjoint(const CompiledKernel& k) {
     throw Error(ErrorKind::Launch, k.name + "(): this build of the kernel has no backward pass "
@@ -253,6 +326,10 @@ void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* pa
     if (k.take_bounds_error) {
         BoundsRecord record{};
         if (k.take_bounds_error(&record)) throw_bounds_error(record);
+    }
+    if (k.take_fp_error) {
+        FpRecord record{};
+        if (k.take_fp_error(&record)) throw_fp_error(k, record);
     }
 }
 
@@ -290,6 +367,17 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
             cuda::memset(ordinal, k.cuda_bounds_record, 0, 4, sizeof(record) / 4, stream);
             cuda::synchronize_stream(ordinal, stream);
             throw_bounds_error(record);
+        }
+    }
+    if (k.cuda_fp_record && !adjoint) {
+        // verify_fp: wait for the launch and report the first non-finite store at once
+        FpRecord record{};
+        cuda::copy_device_to_host(ordinal, &record, k.cuda_fp_record, sizeof(record), stream);
+        cuda::synchronize_stream(ordinal, stream);
+        if (record.flag != 0) {
+            cuda::memset(ordinal, k.cuda_fp_record, 0, 4, sizeof(record) / 4, stream);
+            cuda::synchronize_stream(ordinal, stream);
+            throw_fp_error(k, record);
         }
     }
 }

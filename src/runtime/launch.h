@@ -36,6 +36,12 @@ const sema::Type* type_of_dtype(const DType& d);
 /// Writes array `a` into the parameter slot of `p` (checks dtype, ndim and device).
 void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,
                 const Device& device);
+/// Writes an indexedarray parameter: `data` seen through `indices` (one per dimension, null for
+/// a whole dimension; empty: no index arrays), each a contiguous 1-D int32 array on `device`.
+/// pack_array on an indexedarray parameter packs a plain array this way, with no indices.
+void pack_indexed_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
+                        const Array& data, const std::vector<const Array*>& indices,
+                        const Device& device);
 /// Writes a scalar (given as an int or a float) into the slot of `p`, converting it to the
 /// parameter type; a float never becomes an integer silently.
 void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int64_t value,

@@ -77,6 +77,10 @@ Value Builder::binary(const std::string& op_name, const char* op_text, const Val
     auto sig = builtin->rule(infos);
     if (!sig) {
         std::string why = "the operands must have the same type";
+        if (infos[0].type == infos[1].type || infos[0].type->is_array() ||
+            infos[1].type->is_array())
+            why = "the operator does not apply to these types";
+        if (op_name == "matmul") why = "'@' multiplies vectors and matrices";
         if (op_name == "pow") why = "'**' needs floating-point operands";
         if (op_name == "lshift" || op_name == "rshift") why = "shifts need integer operands";
         type_error(at.span, std::string("operator '") + op_text + "': unsupported operand types " +
@@ -262,7 +266,9 @@ Value Builder::emit_tid(int arity, const ast::Expr& e) {
                                std::to_string(arity) + " indices");
     if (m_fn.tid_arity != 0 && m_fn.tid_arity != arity)
         type_error(e.span, "tid(): unpacked into " + std::to_string(arity) +
-                               " indices here but into " + std::to_string(m_fn.tid_arity) +
+                               (arity == 1 ? " index" : " indices") + " here but into " +
+                               std::to_string(m_fn.tid_arity) +
+                               (m_fn.tid_arity == 1 ? " index" : " indices") +
                                " elsewhere in this kernel");
     m_fn.tid_arity = arity;
     ir::Instr& in = emit(InstrKind::Tid, e.span.line);

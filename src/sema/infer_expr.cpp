@@ -71,8 +71,9 @@ bool math_constant(const std::string& name, double& out) {
 }
 
 bool is_array_constructor(const std::string& name) {
-    return name == "array" || name == "array1d" || name == "array2d" || name == "array3d" ||
-           name == "array4d";
+    std::string base = name.rfind("indexed", 0) == 0 ? name.substr(7) : name;
+    return base == "array" || base == "array1d" || base == "array2d" || base == "array3d" ||
+           base == "array4d";
 }
 
 }  // namespace
@@ -261,7 +262,9 @@ const Type* Builder::eval_annotation_type(const ast::Expr& e) {
         if (callee.kind == Value::Kind::Builtin && (callee.text == "vector" || callee.text == "matrix"))
             return eval_math_type(callee.text, e);
         if (callee.kind == Value::Kind::Builtin && is_array_constructor(callee.text)) {
-            int ndim = callee.text == "array" ? 1 : callee.text[5] - '0';
+            bool indexed = callee.text.rfind("indexed", 0) == 0;
+            std::string ctor = indexed ? callee.text.substr(7) : callee.text;
+            int ndim = ctor == "array" ? 1 : ctor[5] - '0';
             const Type* dtype = nullptr;
             auto take = [&](const std::string& name, const ast::Expr& val) {
                 if (name == "dtype") {
@@ -286,7 +289,7 @@ const Type* Builder::eval_annotation_type(const ast::Expr& e) {
             if (!dtype) type_error(e.span, who() + "array annotation needs a dtype");
             if (!dtype->is_element() && !(dtype->is_generic() && !dtype->is_array()))
                 type_error(e.span, who() + "arrays of " + dtype->name + " are not supported");
-            return array_type(dtype, ndim);
+            return indexed ? indexedarray_type(dtype, ndim) : array_type(dtype, ndim);
         }
     }
     if (e.kind == ExprKind::Name || e.kind == ExprKind::Attribute) {
@@ -512,6 +515,15 @@ Value Builder::eval(const ast::Expr& e) {
                 size_t most = vt->is_matrix() ? 2 : 1;
                 if (idx.size() > most)
                     type_error(e.span, who() + "too many indices for " + vt->name);
+                for (size_t k = 0; k < idx.size(); ++k) {
+                    const ast::Expr& ie = *idx[k];
+                    int64_t bound = (vt->is_matrix() && k == 1) ? vt->cols : vt->rows;
+                    if (ie.kind == ExprKind::Constant && ie.const_kind == ast::ConstKind::Int &&
+                        (int64_t)ie.int_value >= bound)
+                        type_error(ie.span, who() + "index " + std::to_string(ie.int_value) +
+                                                " is out of range for " + vt->name + " (size " +
+                                                std::to_string(bound) + ")");
+                }
                 std::vector<VarId> args{base.var};
                 for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
                 const Type* rt = (vt->is_matrix() && idx.size() == 1)
@@ -538,7 +550,7 @@ Value Builder::eval(const ast::Expr& e) {
                 v.var = emit_value(InstrKind::Load, line, at->dtype, std::move(args));
             } else {
                 v.var = emit_value(InstrKind::View, line,
-                                   array_type(at->dtype, at->ndim - (int)idx.size()),
+                                   array_type_like(at, at->ndim - (int)idx.size()),
                                    std::move(args));
             }
             return v;
@@ -606,6 +618,11 @@ Value Builder::eval(const ast::Expr& e) {
                 if (!sig)
                     type_error(e.span, std::string("operator '") + op +
                                            "': cannot compare " + describe_args(infos));
+                bool equality = std::string(op) == "==" || std::string(op) == "!=";
+                if (!equality && !sig->params[0]->is_scalar())
+                    type_error(e.span, std::string("operator '") + op + "': cannot order " +
+                                           describe_args(infos) + " (only == and != compare " +
+                                           sig->params[0]->name + " values)");
                 VarId a = coerce(left, sig->params[0], le);
                 VarId b = coerce(right, sig->params[1], re);
                 VarId r = emit_value(InstrKind::Compare, line, bool_type(), {a, b}, op);

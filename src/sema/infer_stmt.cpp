@@ -95,7 +95,8 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
             if ((int)idx.size() != at->ndim)
                 type_error(target.span, who() + "assigning to an element of a " +
                                             std::to_string(at->ndim) + "-D array needs " +
-                                            std::to_string(at->ndim) + " indices, got " +
+                                            std::to_string(at->ndim) +
+                                            (at->ndim == 1 ? " index, got " : " indices, got ") +
                                             std::to_string(idx.size()));
             for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
             ArgInfo vi = arg_info(v, value_expr);
@@ -131,7 +132,9 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
                                const ast::Expr& value_expr) {
     const ast::Expr& base_expr = *target.args[0];
     if (base_expr.kind == ast::ExprKind::Name && !m_scope.count(base_expr.name))
-        type_error(target.span, who() + "only components of local variables can be assigned");
+        type_error(target.span, who() + "cannot assign to a component of '" + base_expr.name +
+                                    "', which is not a local variable (a global or constant is "
+                                    "read-only in kernels; copy it to a local first)");
     const Type* t = m_fn.type_of(base);
     int line = target.span.line;
     std::vector<VarId> args{base};

@@ -182,6 +182,24 @@ const Type* array_type(const Type* dtype, int ndim) {
     return interner().intern("array:" + type_spec(dtype) + ":" + std::to_string(ndim), t);
 }
 
+const Type* indexedarray_type(const Type* dtype, int ndim) {
+    TREADLE_ASSERT(dtype && dtype->is_element() && ndim >= 1 && ndim <= 4);
+    Type t;
+    t.kind = TypeKind::Array;
+    t.indexed = true;
+    t.dtype = dtype;
+    t.ndim = ndim;
+    t.name = "indexedarray(dtype=" + dtype->name + ", ndim=" + std::to_string(ndim) + ")";
+    t.c_name = "wp::indexedarray_t<" + dtype->c_name + ">";
+    t.size = 120;  // layout of wp::indexedarray_t in native/treadle/indexedarray.h
+    t.align = 8;
+    return interner().intern("indexedarray:" + type_spec(dtype) + ":" + std::to_string(ndim), t);
+}
+
+const Type* array_type_like(const Type* t, int ndim) {
+    return t->indexed ? indexedarray_type(t->dtype, ndim) : array_type(t->dtype, ndim);
+}
+
 namespace {
 
 bool is_identifier(const std::string& s) {
@@ -245,7 +263,7 @@ const Type* struct_type(const std::string& qualname,
         const auto& [name, ft] = fields[i];
         if (!is_identifier(name)) return fail("invalid field name '" + name + "'");
         if (t.field(name)) return fail("duplicate field '" + name + "'");
-        if (!ft || !(ft->is_element() || ft->is_array()))
+        if (!ft || !(ft->is_element() || ft->is_array()) || ft->indexed)
             return fail("field '" + name + "' has a type structs cannot hold");
         offset = (offset + ft->align - 1) / ft->align * ft->align;
         t.fields.push_back(StructField{name, ft, offset});
@@ -372,14 +390,16 @@ const Type* type_from_spec(const std::string& spec) {
         int r = p.size() == 4 ? small_int(p[1]) : 0, c = p.size() == 4 ? small_int(p[2]) : 0;
         return (s && r >= 1 && c >= 1) ? matrix_type(r, c, *s) : nullptr;
     }
-    if (spec.rfind("array:", 0) == 0) {
+    bool indexed = spec.rfind("indexedarray:", 0) == 0;
+    if (indexed || spec.rfind("array:", 0) == 0) {
+        size_t start = indexed ? 13 : 6;
         size_t colon = spec.rfind(':');
-        if (colon <= 6) return nullptr;
-        const Type* dtype = type_from_spec(spec.substr(6, colon - 6));
+        if (colon <= start) return nullptr;
+        const Type* dtype = type_from_spec(spec.substr(start, colon - start));
         if (!dtype || !(dtype->is_element() || dtype->kind == TypeKind::Generic)) return nullptr;
         std::string nd = spec.substr(colon + 1);
         if (nd.size() != 1 || nd[0] < '1' || nd[0] > '4') return nullptr;
-        return array_type(dtype, nd[0] - '0');
+        return indexed ? indexedarray_type(dtype, nd[0] - '0') : array_type(dtype, nd[0] - '0');
     }
     return nullptr;
 }
@@ -393,7 +413,9 @@ std::string type_spec(const Type* t) {
                scalar_name(t->scalar);
     if (t->is_quat()) return std::string("quat:") + scalar_name(t->scalar);
     if (t->is_transform()) return std::string("transform:") + scalar_name(t->scalar);
-    if (t->is_array()) return "array:" + type_spec(t->dtype) + ":" + std::to_string(t->ndim);
+    if (t->is_array())
+        return std::string(t->indexed ? "indexedarray:" : "array:") + type_spec(t->dtype) + ":" +
+               std::to_string(t->ndim);
     if (t->is_struct()) return t->spec;
     return t->name;
 }

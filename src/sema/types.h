@@ -17,7 +17,8 @@ enum class TypeKind {
     Matrix,  ///< matrix(rows, cols, scalar): wp::mat_t<R, C, T>, row-major
     Quat,       ///< quaternion (x, y, z, w): wp::quat_t<T>; rows = 4
     Transform,  ///< rigid transform (p: vec3, q: quat): wp::transform_t<T>; rows = 7
-    Array,   ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>
+    Array,   ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>;
+             ///< with `indexed`, indexedarray(dtype, ndim) passed as wp::indexedarray_t<T>
     Struct,  ///< a @wp.struct: named fields with C layout, passed and stored by value
     Tuple,   ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
     /// A placeholder in a parameter annotation (typing.Any, wp.Float, wp.Int, wp.Scalar; also
@@ -43,6 +44,8 @@ struct Type {
     int cols = 0;                             ///< Matrix columns
     const Type* dtype = nullptr;              ///< Array element type
     int ndim = 0;                             ///< Array dimensions (1..4)
+    bool indexed = false;                     ///< Array: an indexedarray (a view of an array
+                                              ///< through per-dimension int32 index arrays)
     std::vector<const Type*> elements;        ///< Tuple members
     std::vector<StructField> fields;          ///< Struct fields, in declaration order
     std::string spec;                         ///< Struct: the full spec (name and fields)
@@ -57,6 +60,7 @@ struct Type {
     bool is_integer() const { return is_scalar() && treadle::is_integer(scalar); }
     bool is_bool() const { return is_scalar() && scalar == ScalarType::Bool; }
     bool is_array() const { return kind == TypeKind::Array; }
+    bool is_indexed_array() const { return kind == TypeKind::Array && indexed; }
     bool is_vector() const { return kind == TypeKind::Vector; }
     bool is_matrix() const { return kind == TypeKind::Matrix; }
     bool is_quat() const { return kind == TypeKind::Quat; }
@@ -88,6 +92,10 @@ struct Type {
 const Type* void_type();
 const Type* scalar_type(ScalarType s);
 const Type* array_type(const Type* dtype, int ndim);
+/// indexedarray(dtype, ndim): reads and writes like an array of the same dtype and ndim.
+const Type* indexedarray_type(const Type* dtype, int ndim);
+/// The array type of `t`'s kind (plain or indexed) with `ndim` dimensions (views).
+const Type* array_type_like(const Type* t, int ndim);
 const Type* tuple_type(const std::vector<const Type*>& elements);
 /// Vectors of 2 to 4 (any length 1..64 is accepted) and matrices up to 4x4... of a scalar.
 const Type* vector_type(int length, ScalarType scalar);
@@ -121,7 +129,7 @@ inline const Type* int64_type() { return scalar_type(ScalarType::Int64); }
 inline const Type* float32_type() { return scalar_type(ScalarType::Float32); }
 
 /// Parses a type spec as the front ends write it: "float32", "int", "vector:3:float32",
-/// "matrix:3:3:float64", "array:float32:2", "array:vector:3:float32:1",
+/// "matrix:3:3:float64", "array:float32:2", "array:vector:3:float32:1", "indexedarray:float32:1",
 /// "struct:module.Name{x=float32;v=vector:3:float32;a=array:float32:1}" (fields in order;
 /// a field spec may itself be a struct spec), and the generic annotations "Any", "Float",
 /// "Int", "Scalar", "array:Any:1". Returns nullptr for an unknown spec.

@@ -49,4 +49,4 @@ def test_error_case(name):
 
 
 def test_every_case_is_checked():
-    assert len(CASES) >= 15
+    assert len(CASES) >= 90

@@ -27,6 +27,8 @@ MODULES = [
     "test_noise",
     "test_spatial",
     "test_generics",
+    "test_indexedarray",
+    "test_verify_fp",
     "treadle.examples.heat_diffusion",
 ]
 
@@ -71,6 +73,19 @@ def test_every_backward_pass_compiles_for_sm90():
     failures = []
     for k in kernels:
         ok, log = _treadle.check_cuda_compile(k._descriptor(), 90, adjoint=True)
+        if not ok:
+            failures.append(f"{k.__qualname__}:\n{log}")
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
+def test_verify_fp_builds_compile_for_sm90():
+    module = importlib.import_module("test_verify_fp")
+    kernels = [v for v in vars(module).values() if isinstance(v, wp.Kernel)]
+    assert len(kernels) >= 5
+    failures = []
+    for k in kernels:
+        ok, log = _treadle.check_cuda_compile(k._descriptor(), 90, verify_fp=True)
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
     assert not failures, "\n\n".join(failures)

@@ -1,0 +1,169 @@
+"""wp.indexedarray: a view of an array through per-dimension int32 index arrays (Warp's type)."""
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import types
+from .array import _annotation_dtype, _check_ndim, array
+
+
+class indexedarray:
+    """``wp.indexedarray(data, indices)``: element ``[i, j, ...]`` is ``data[indices[0][i],
+    indices[1][j], ...]``. ``indices`` holds one entry per dimension of ``data`` (a 1-D int32
+    array, or anything numpy turns into one, copied to ``data``'s device; None takes the whole
+    dimension); a single array indexes the first dimension. Kernels read, write and update
+    it like an array (``a[i]``, ``a.shape``, atomics, ``len``); its gradient is ``data``'s
+    gradient through the same indices. With no data it is a type annotation for kernel
+    parameters: ``wp.indexedarray(dtype=float, ndim=2)``."""
+
+    _is_indexedarray = True
+    _fixed_ndim = None
+
+    def __init__(self, data=None, indices=None, dtype: Any = Any, ndim=None):
+        if ndim is None:
+            ndim = self._fixed_ndim
+        elif self._fixed_ndim is not None and ndim != self._fixed_ndim:
+            raise ValueError(f"{type(self).__name__}: ndim must be {self._fixed_ndim}")
+        self._ann_dtype = None
+        if data is None:
+            self._ann_dtype = _annotation_dtype(dtype)
+            self._ann_ndim = 1 if ndim is None else _check_ndim(ndim)
+            self.data, self.indices = None, [None] * self._ann_ndim
+            return
+        if not isinstance(data, array):
+            raise TypeError(f"indexedarray(): data must be a wp.array, got {type(data).__name__}")
+        if ndim is not None and ndim != data.ndim:
+            raise ValueError(f"indexedarray(): data has {data.ndim} dimensions, expected {ndim}")
+        if dtype is not Any and types.type_to_spec(dtype) != types.type_to_spec(data.dtype):
+            raise TypeError("indexedarray(): dtype does not match the data array's dtype")
+        if indices is None:
+            indices = []
+        elif isinstance(indices, array) or not isinstance(indices, (list, tuple)):
+            indices = [indices]
+        if len(indices) > data.ndim:
+            raise ValueError(
+                f"indexedarray(): {len(indices)} index arrays for a {data.ndim}-D array"
+            )
+        indices = list(indices) + [None] * (data.ndim - len(indices))
+        self.data = data
+        self.indices = [self._index_array(ix, d) for d, ix in enumerate(indices)]
+
+    def _index_array(self, ix, d):
+        if ix is None:
+            return None
+        if not isinstance(ix, array):
+            ix = array(np.asarray(ix, dtype=np.int32).reshape(-1), dtype=types.int32,
+                       device=self.data.device)
+        if ix.dtype is not types.int32 or ix.ndim != 1:
+            raise TypeError(f"indexedarray(): index array {d} must be a 1-D int32 array")
+        if ix.device != self.data.device:
+            raise ValueError(
+                f"indexedarray(): index array {d} is on {ix.device}, the data on {self.data.device}"
+            )
+        if not ix.is_contiguous:
+            ix = ix.contiguous()
+        return ix
+
+    def __class_getitem__(cls, params):
+        """``wp.indexedarray[float]`` / ``wp.indexedarray[float, 2]``: annotation shorthand."""
+        if isinstance(params, tuple):
+            dtype, ndim = params
+            return cls(dtype=dtype, ndim=ndim)
+        return cls(dtype=params)
+
+    def _type_spec(self):
+        """The compiler's type spec: ``"indexedarray:float32:2"``."""
+        return f"indexedarray:{types.type_to_spec(self.dtype)}:{self.ndim}"
+
+    @property
+    def dtype(self):
+        return self._ann_dtype if self.data is None else self.data.dtype
+
+    @property
+    def ndim(self):
+        return self._ann_ndim if self.data is None else self.data.ndim
+
+    @property
+    def shape(self):
+        """Size of each indexed dimension: the length of its index array, or the data's."""
+        if self.data is None:
+            return (0,) * self._ann_ndim
+        return tuple(
+            self.data.shape[d] if ix is None else ix.shape[0] for d, ix in enumerate(self.indices)
+        )
+
+    @property
+    def size(self):
+        return math.prod(self.shape)
+
+    @property
+    def device(self):
+        return None if self.data is None else self.data.device
+
+    @property
+    def requires_grad(self):
+        return self.data is not None and self.data.requires_grad
+
+    @property
+    def grad(self):
+        """The gradient seen through the same indices (None when the data has none)."""
+        if self.data is None or self.data.grad is None:
+            return None
+        return indexedarray(self.data.grad, list(self.indices))
+
+    def numpy(self):
+        """A host copy of the indexed elements (numpy fancy indexing of ``data.numpy()``)."""
+        if self.data is None:
+            raise TypeError("numpy(): this is an indexedarray type annotation, not an array")
+        values = self.data.numpy()
+        picks = [
+            np.arange(n) if ix is None else ix.numpy().astype(np.int64)
+            for n, ix in zip(self.data.shape, self.indices)
+        ]
+        return np.array(values[np.ix_(*picks)], copy=True)
+
+    def list(self):
+        """The elements as a flat Python list (of vectors / matrices for such dtypes)."""
+        dt = self.dtype
+        if isinstance(dt, type) and hasattr(dt, "_new") and hasattr(dt, "_shape"):
+            return [dt._new(x) for x in self.numpy().reshape((-1, *dt._shape))]
+        return self.numpy().reshape(-1).tolist()
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __repr__(self):
+        if self.data is None:
+            name = getattr(self._ann_dtype, "_spec", None) or getattr(
+                self._ann_dtype, "__name__", str(self._ann_dtype))
+            return f"indexedarray(dtype={name}, ndim={self._ann_ndim})"
+        return f"indexedarray({self.numpy()!r}, dtype={self.dtype._spec}, device={self.device})"
+
+
+class indexedarray1d(indexedarray):
+    """A 1-D indexed array (or annotation ``wp.indexedarray1d(dtype=float)``)."""
+
+    _fixed_ndim = 1
+
+
+class indexedarray2d(indexedarray):
+    """A 2-D indexed array (or annotation ``wp.indexedarray2d(dtype=float)``)."""
+
+    _fixed_ndim = 2
+
+
+class indexedarray3d(indexedarray):
+    """A 3-D indexed array (or annotation ``wp.indexedarray3d(dtype=float)``)."""
+
+    _fixed_ndim = 3
+
+
+class indexedarray4d(indexedarray):
+    """A 4-D indexed array (or annotation ``wp.indexedarray4d(dtype=float)``)."""
+
+    _fixed_ndim = 4
+
+
+__all__ = ["indexedarray", "indexedarray1d", "indexedarray2d", "indexedarray3d", "indexedarray4d"]

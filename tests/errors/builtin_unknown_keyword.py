@@ -1,0 +1,9 @@
+# expect: TypeError: sin(): keyword arguments are not supported
+# line: 9
+import treadle as wp
+
+
+@wp.kernel
+def builtin_unknown_keyword(x: wp.array(dtype=float)):
+    i = wp.tid()
+    x[i] = wp.sin(y=1.0)

@@ -1,0 +1,9 @@
+# expect: TypeError: indexed_slice(): slices are not supported in kernels
+# line: 9
+import treadle as wp
+
+
+@wp.kernel
+def indexed_slice(x: wp.indexedarray(dtype=float)):
+    i = wp.tid()
+    y = x[0:2]
