@@ -159,6 +159,78 @@ WP_ATOMIC_FAMILY(atomic_max, atomic_op_max)
 
 #undef WP_ATOMIC_FAMILY
 
+/// atomic_exch(p, v): *p = v, returning the old value. atomic_cas(p, compare, v): *p = v when
+/// *p equals compare bit for bit, returning the old value either way. 4- and 8-byte elements.
+template <typename T>
+CUDA_CALLABLE T atomic_exch(T* p, type_identity_t<T> v) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomic_exch takes 4- or 8-byte elements");
+    using W = unsigned_t<T>;
+#if WP_DEVICE_CODE
+    if constexpr (sizeof(T) == 4)
+        return from_bits<T>(W(atomicExch(reinterpret_cast<unsigned int*>(p), (unsigned int)to_bits(v))));
+    else
+        return from_bits<T>(W(atomicExch(reinterpret_cast<unsigned long long*>(p),
+                                         (unsigned long long)to_bits(v))));
+#else
+    return from_bits<T>(__atomic_exchange_n(reinterpret_cast<W*>(p), to_bits(v), __ATOMIC_SEQ_CST));
+#endif
+}
+template <typename T>
+CUDA_CALLABLE T atomic_cas(T* p, type_identity_t<T> compare, type_identity_t<T> v) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomic_cas takes 4- or 8-byte elements");
+    using W = unsigned_t<T>;
+#if WP_DEVICE_CODE
+    if constexpr (sizeof(T) == 4)
+        return from_bits<T>(W(atomicCAS(reinterpret_cast<unsigned int*>(p),
+                                        (unsigned int)to_bits(compare), (unsigned int)to_bits(v))));
+    else
+        return from_bits<T>(W(atomicCAS(reinterpret_cast<unsigned long long*>(p),
+                                        (unsigned long long)to_bits(compare),
+                                        (unsigned long long)to_bits(v))));
+#else
+    W expected = to_bits(compare);
+    __atomic_compare_exchange_n(reinterpret_cast<W*>(p), &expected, to_bits(v), false,
+                                __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return from_bits<T>(expected);  // the old value: compare on success, the current on failure
+#endif
+}
+template <typename T>
+CUDA_CALLABLE T atomic_exch(const array_t<T>& a, int32 i, type_identity_t<T> v) {
+    return atomic_exch(address(a, i), v);
+}
+template <typename T>
+CUDA_CALLABLE T atomic_exch(const array_t<T>& a, int32 i, int32 j, type_identity_t<T> v) {
+    return atomic_exch(address(a, i, j), v);
+}
+template <typename T>
+CUDA_CALLABLE T atomic_exch(const array_t<T>& a, int32 i, int32 j, int32 k, type_identity_t<T> v) {
+    return atomic_exch(address(a, i, j, k), v);
+}
+template <typename T>
+CUDA_CALLABLE T atomic_exch(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l,
+                            type_identity_t<T> v) {
+    return atomic_exch(address(a, i, j, k, l), v);
+}
+template <typename T>
+CUDA_CALLABLE T atomic_cas(const array_t<T>& a, int32 i, type_identity_t<T> c, type_identity_t<T> v) {
+    return atomic_cas(address(a, i), c, v);
+}
+template <typename T>
+CUDA_CALLABLE T atomic_cas(const array_t<T>& a, int32 i, int32 j, type_identity_t<T> c,
+                           type_identity_t<T> v) {
+    return atomic_cas(address(a, i, j), c, v);
+}
+template <typename T>
+CUDA_CALLABLE T atomic_cas(const array_t<T>& a, int32 i, int32 j, int32 k, type_identity_t<T> c,
+                           type_identity_t<T> v) {
+    return atomic_cas(address(a, i, j, k), c, v);
+}
+template <typename T>
+CUDA_CALLABLE T atomic_cas(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l,
+                           type_identity_t<T> c, type_identity_t<T> v) {
+    return atomic_cas(address(a, i, j, k, l), c, v);
+}
+
 }  // namespace wp
 
 #if !defined(__CUDACC__)

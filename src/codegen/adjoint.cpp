@@ -279,7 +279,10 @@ private:
         });
         for (const Instr* in : accesses) {
             VarId a = in->args[0];
-            size_t n_idx = in->args.size() - 1 - (in->kind == InstrKind::Load ? 0 : 1);
+            size_t n_idx = in->args.size() - 1 -
+                           (in->kind == InstrKind::Load    ? 0
+                            : in->kind == InstrKind::Store ? 1
+                                                           : atomic_value_count(in->callee));
             // a[i] with the flat index, or a[i, j, ...] with every unpacked index in order
             bool own = n_idx == 1 || (int)n_idx == m_f.tid_arity;
             for (size_t k = 0; k < n_idx && own; ++k) {
@@ -315,6 +318,11 @@ private:
                 refuse(in, "code that uses the value " + base_callee(in.callee) +
                                "() returns (the backward pass cannot recover it); compute "
                                "the slot in a separate kernel that is not recorded");
+            if (atomic && base_callee(in.callee) == "atomic_cas" &&
+                has_gradient(m_f.type_of(in.args.back())))
+                refuse(in, "atomic_cas on an array of floats (whether it stores depends on the "
+                           "value found there); use it on integer arrays, or leave the kernel "
+                           "out of the tape");
             bool loop = in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop;
             check(in.body, loops + (loop ? 1 : 0));
             check(in.orelse, loops);
@@ -378,7 +386,9 @@ private:
                 bool atomic = !in.args.empty() && m_f.type_of(in.args[0])->is_array();
                 for (size_t i = 0; i < in.args.size(); ++i) {
                     if (!tainted[i]) continue;
-                    if (atomic ? i + 1 < in.args.size() : !linear_operand(in, i)) return true;
+                    if (atomic ? i + atomic_value_count(in.callee) < in.args.size()
+                               : !linear_operand(in, i))
+                        return true;
                 }
                 return false;
             }
@@ -547,7 +557,10 @@ private:
             if (!has_gradient(m_f.type_of(v))) return;
             std::string op = base_callee(in.callee);
             std::string where = "wp::grad_address(" + m_fe.args(in, 0, in.args.size() - 1) + ")";
-            if (op == "atomic_add" || op == "atomic_sub")
+            if (op == "atomic_exch")  // a store that also returns the old value
+                line(depth) << adj(v) << " = wp::add(" << adj(v) << ", wp::grad_read(" << where
+                            << "));\n";
+            else if (op == "atomic_add" || op == "atomic_sub")
                 line(depth) << adj(v) << " = wp::" << (op == "atomic_add" ? "add" : "sub") << "("
                             << adj(v) << ", wp::grad_read(" << where << "));\n";
             else if (op == "atomic_min" || op == "atomic_max")

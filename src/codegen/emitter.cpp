@@ -186,15 +186,16 @@ std::string FunctionEmitter::args(const Instr& in, size_t from, size_t to) const
 
 void FunctionEmitter::call(const Instr& in, const std::string& dst) {
     bool on_array = !in.args.empty() && m_f.type_of(in.args[0])->is_array();
+    const size_t end = in.args.size() - (on_array ? atomic_value_count(in.callee) : 0);
     if (on_array && m_replay) {
         // An atomic in a replay changes nothing: it reads the element it would have updated.
-        m_out << dst << " = wp::load(" << args(in, 0, in.args.size() - 1) << ");\n";
+        m_out << dst << " = wp::load(" << args(in, 0, end) << ");\n";
     } else if (on_array && (m_checked || m_f.type_of(in.args[0])->indexed)) {
         // atomics on an array element: the pointer form on a checked address (and always for
         // indexed arrays, whose element families have no array overloads)
-        m_out << dst << " = wp::" << in.callee << "(" << element_address(in, in.args.size() - 1)
-              << ", " << var(in.args.back()) << ");\n";
-        if (m_verify_fp) verify_store(in, in.args.size() - 1, "*" + element_address(in, in.args.size() - 1), 0);
+        m_out << dst << " = wp::" << in.callee << "(" << element_address(in, end) << ", "
+              << args(in, end) << ");\n";
+        if (m_verify_fp) verify_store(in, end, "*" + element_address(in, end), 0);
     } else if (in.dsts.size() > 1) {
         // several results: written through trailing reference parameters
         m_out << "wp::" << in.callee << "(" << args(in);
@@ -204,8 +205,7 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
     } else {
         m_out << dst << " = wp::" << in.callee << "(" << args(in) << ");\n";
         if (on_array && m_verify_fp)
-            verify_store(in, in.args.size() - 1, "wp::load(" + args(in, 0, in.args.size() - 1) + ")",
-                         0);
+            verify_store(in, end, "wp::load(" + args(in, 0, end) + ")", 0);
     }
 }
 

@@ -34,6 +34,11 @@ inline std::string replay_name(const ir::Function& f) { return f.c_name + "_repl
 /// Name of a user function's adjoint.
 inline std::string adjoint_name(const ir::Function& f) { return "adj_" + f.c_name; }
 
+/// Value operands at the end of an atomic Call on an array (atomic_cas: compare and value).
+inline size_t atomic_value_count(const std::string& callee) {
+    return callee == "atomic_cas" ? 2 : 1;
+}
+
 /// A C string literal for `s`.
 std::string c_string(const std::string& s);
 /// ".a.b_" for the field path "a.b" of a StoreField (C++ member names).

@@ -643,6 +643,11 @@ const std::vector<Builtin>& table() {
          "Atomically stores min(a[i...], value) and returns the old value.", true, nullptr},
         {"atomic_max", "atomic_max", BuiltinKind::Atomic, "Utility", "atomic_max(a: array, i..., value) -> Scalar",
          "Atomically stores max(a[i...], value) and returns the old value.", true, nullptr},
+        {"atomic_exch", "atomic_exch", BuiltinKind::Atomic, "Utility", "atomic_exch(a: array, i..., value) -> Scalar",
+         "Atomically stores value in a[i...] and returns the old value (4- and 8-byte scalars).", true, nullptr},
+        {"atomic_cas", "atomic_cas", BuiltinKind::Atomic, "Utility", "atomic_cas(a: array, i..., compare, value) -> Scalar",
+         "Atomically stores value in a[i...] if it equals compare (bit for bit); returns the old value "
+         "(4- and 8-byte scalars).", false, nullptr},
     };
     return k_table;
 }

@@ -424,32 +424,44 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             return var_value(dst);
         }
         case BuiltinKind::Atomic: {
-            if (nargs < 3) type_error(e.span, name + "(): takes an array, its indices and a value");
+            // atomic_cas takes a compare value before the value; the others one value
+            const size_t nvalues = name == "atomic_cas" ? 2 : 1;
+            const std::string values = nvalues == 2 ? "a compare value and a value" : "a value";
+            if (nargs < 2 + nvalues)
+                type_error(e.span, name + "(): takes an array, its indices and " + values);
             Value arr = eval(*e.args[1]);
             if (arr.kind != Value::Kind::Var || !m_fn.type_of(arr.var)->is_array())
                 type_error(e.args[1]->span, name + "(): the first argument must be an array");
             const Type* at = m_fn.type_of(arr.var);
-            if ((int)nargs != at->ndim + 2)
+            if (nargs != at->ndim + 1 + nvalues)
                 type_error(e.span, name + "(): a " + std::to_string(at->ndim) + "-D array needs " +
-                                       std::to_string(at->ndim) + " indices and a value, got " +
-                                       std::to_string(nargs - 1) + " arguments after the array");
+                                       std::to_string(at->ndim) + " indices and " + values +
+                                       ", got " + std::to_string(nargs - 1) +
+                                       " arguments after the array");
             std::vector<VarId> args{arr.var};
-            for (size_t i = 2; i < e.args.size() - 1; ++i)
+            for (size_t i = 2; i < e.args.size() - nvalues; ++i)
                 args.push_back(index_operand(*e.args[i], name + "(): index "));
-            const ast::Expr& ve = *e.args.back();
-            Value v = eval(ve);
-            ArgInfo vi = arg_info(v, ve);
-            if (!(vi.type == at->dtype ||
-                  (vi.weak && unify_scalars({{at->dtype, false}, vi}) == at->dtype)))
-                type_error(ve.span, name + "(): value of type " + vi.type->name +
-                                        " does not match the array's " + at->dtype->name);
             if (!at->dtype->is_value() || at->dtype->is_bool() ||
                 at->dtype->scalar == ScalarType::Int8 ||
                 at->dtype->scalar == ScalarType::UInt8 || at->dtype->scalar == ScalarType::Int16 ||
                 at->dtype->scalar == ScalarType::UInt16)
                 type_error(e.span, name + "(): arrays of " + at->dtype->name +
                                        " do not support atomic operations");
-            args.push_back(coerce(v, at->dtype, ve));
+            if (nvalues == 2 || name == "atomic_exch") {
+                if (!at->dtype->is_scalar() || at->dtype->size < 4)
+                    type_error(e.span, name + "(): takes arrays of 4- or 8-byte scalars, not " +
+                                           at->dtype->name);
+            }
+            for (size_t k = e.args.size() - nvalues; k < e.args.size(); ++k) {
+                const ast::Expr& ve = *e.args[k];
+                Value v = eval(ve);
+                ArgInfo vi = arg_info(v, ve);
+                if (!(vi.type == at->dtype ||
+                      (vi.weak && unify_scalars({{at->dtype, false}, vi}) == at->dtype)))
+                    type_error(ve.span, name + "(): value of type " + vi.type->name +
+                                            " does not match the array's " + at->dtype->name);
+                args.push_back(coerce(v, at->dtype, ve));
+            }
             return var_value(emit_value(InstrKind::Call, line, at->dtype, std::move(args), b.native));
         }
         case BuiltinKind::Regular:

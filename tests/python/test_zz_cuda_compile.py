@@ -21,6 +21,7 @@ MODULES = [
     "test_unroll",
     "test_grad",
     "test_grad_custom",
+    "test_atomic_exchange",
     "test_structs",
     "test_mat_decomp",
     "test_random_sampling",
