@@ -24,12 +24,15 @@ g++ -std=c++20 -O2 -Iinclude examples/saxpy/main.cpp build-device/libtreadle.a -
     -o build-device/saxpy_example && ./build-device/saxpy_example examples/saxpy/kernels.py cuda:0
 
 echo "== Python tests"
-PYTHONPATH=python python3 -m pytest -q tests/python 2>&1 | tee "$out/pytest.log" | tail -15
+# PYTEST_ARGS narrows the run (e.g. -k cuda); SKIP_BENCH=1 leaves out the benchmarks.
+PYTHONPATH=python python3 -m pytest -q tests/python ${PYTEST_ARGS:-} 2>&1 | tee "$out/pytest.log" |
+    tail -15
 
 echo "== differentiable example on the GPU"
 (cd "$out" && PYTHONPATH=$OLDPWD/python python3 -m treadle.examples.bounce --device cuda:0 \
     --out "$out/bounce.png" 2>&1 | tail -4)
 
+[ "${SKIP_BENCH:-0}" = 1 ] && exit 0
 echo "== benchmarks"
 PYTHONPATH=python python3 benchmarks/bench_grad.py 2>&1 | tee "$out/bench_grad.jsonl"
 PYTHONPATH=python python3 benchmarks/bench_cpu.py 2>&1 | tee "$out/bench_cpu.jsonl" | tail -4
