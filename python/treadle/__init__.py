@@ -217,12 +217,17 @@ for _n in ("dot", "cross", "length", "normalize", "cw_mul", *_vec_types.SPATIAL_
 # Host implementations of the quaternion / transform builtins (wp.quat_rotate(q, v), ...).
 from . import quat_types as _quat_types
 
-for _n in _quat_types.HOST_BUILTINS:
-    _b = _kernel_module.builtins.get(_n)
-    if _b is None:
-        globals()[_n] = getattr(_quat_types, _n)
-    elif _b._host is None:
-        _b._host = getattr(_quat_types, _n)
+# Host implementations of the matrix, quaternion and transform builtins, and of the operators
+# as functions (wp.transpose(m), wp.transform_point(t, p), wp.add(a, b) ...).
+from . import host_math as _host_math
+
+for _module in (_quat_types, _host_math):
+    for _n in _module.HOST_BUILTINS:
+        _b = _kernel_module.builtins.get(_n)
+        if _b is None:
+            globals()[_n] = getattr(_module, _n)
+        elif _b._host is None:
+            _b._host = getattr(_module, _n)
 
 # --- constants (Warp's names) --------------------------------------------------------------
 E = e = _math.e

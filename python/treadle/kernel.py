@@ -319,10 +319,10 @@ class builtin_function:
         self.__name__ = name
         self._host = host
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         if self._host is None:
             raise RuntimeError(f"wp.{self.__name__}() can only be called inside kernels")
-        return self._host(*args)
+        return self._host(*args, **kwargs)
 
     def __repr__(self):
         return f"<treadle builtin {self.__name__}>"

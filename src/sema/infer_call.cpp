@@ -283,9 +283,35 @@ Value Builder::emit_tid(int arity, const ast::Expr& e) {
     return r;
 }
 
+const char* operator_text(const std::string& name) {
+    static const std::map<std::string, const char*> k_ops = {
+        {"add", "+"},     {"sub", "-"},      {"mul", "*"},      {"div", "/"},
+        {"mod", "%"},     {"floordiv", "//"}, {"bit_and", "&"},  {"bit_or", "|"},
+        {"bit_xor", "^"}, {"lshift", "<<"},  {"rshift", ">>"},  {"neg", "-"},
+        {"pos", "+"},     {"invert", "~"}};
+    auto it = k_ops.find(name);
+    return it == k_ops.end() ? nullptr : it->second;
+}
+
 Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     int line = e.span.line;
     std::string name = b.name;
+    if (b.kind == BuiltinKind::Operator) {
+        // wp.add(a, b) is a + b; wp.neg(x) is -x (Warp's functional spelling of operators)
+        size_t n = e.args.size() - 1;
+        bool unary = name == "neg" || name == "pos" || name == "invert";
+        if (n != (unary ? 1u : 2u) || !e.keywords.empty())
+            type_error(e.span, name + "(): takes " + (unary ? "1 argument" : "2 arguments") +
+                                   ", got " + std::to_string(n));
+        Value a = eval(*e.args[1]);
+        if (!unary)
+            return binary(name, operator_text(name), a, eval(*e.args[2]), *e.args[1], *e.args[2], e);
+        ArgInfo ai = arg_info(a, *e.args[1]);
+        auto sig = b.rule({ai});
+        if (!sig) type_error(e.span, name + "(): not defined for " + describe_args({ai}));
+        VarId x = coerce(a, sig->params[0], *e.args[1]);
+        return var_value(emit_value(InstrKind::Call, line, sig->ret, {x}, b.native));
+    }
     if (b.kind == BuiltinKind::Identity && name != "identity") {
         // quat_identity(dtype=float) / transform_identity(dtype=float)
         const ast::Expr* dtype_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;

@@ -185,6 +185,14 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                 v.text = attr;
                 return v;
             }
+            if (base.text == "treadle" && operator_text(attr)) {
+                // wp.add(a, b), wp.mul(m, v), wp.neg(x): the operators as functions
+                Value v;
+                v.kind = Value::Kind::Builtin;
+                v.builtin = find_operator(attr);
+                v.text = attr;
+                return v;
+            }
             if (base.text == "treadle" && is_array_constructor(attr)) {
                 Value v;
                 v.kind = Value::Kind::Builtin;

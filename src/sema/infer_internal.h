@@ -192,6 +192,9 @@ struct ProgramBuilder {
                                const Builder& caller, const ast::Span& call_span);
 };
 
+/// The Python operator spelling of an operator builtin ("add" -> "+"), or null for other names.
+const char* operator_text(const std::string& name);
+
 /// Names assigned anywhere in `stmts` (targets of assignments and for loops, and locals that
 /// builtin calls re-bind: see builtin_writes_arguments), in order. With `roots`, also the names
 /// under assigned fields, components and elements (`s` of `s.v.x = 1`, `a` of `a[i] = 1`),

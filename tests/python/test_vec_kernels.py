@@ -234,3 +234,18 @@ def test_vector_and_matrix_casts_between_flavours(device):
     np.testing.assert_array_equal(vh, vals.astype(np.float16))
     np.testing.assert_array_equal(md, mats.astype(np.float64))
     np.testing.assert_array_equal(back, vals * 2 + np.array([1, 2, 3], dtype=np.float32))
+
+
+@wp.kernel
+def operator_functions(x: wp.array(dtype=wp.vec3), m: wp.mat33, out: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    out[i] = wp.add(wp.mul(m, x[i]), wp.sub(x[i], wp.neg(x[i])))
+    out[i] = wp.div(out[i], 2.0)
+
+
+def test_operators_called_as_functions(device):
+    x = wp.array(np.ones((2, 3), dtype=np.float32), dtype=wp.vec3, device=device)
+    out = wp.zeros(2, dtype=wp.vec3, device=device)
+    wp.launch(operator_functions, 2, inputs=[x, wp.mat33(1, 0, 0, 0, 2, 0, 0, 0, 3), out],
+              device=device)
+    np.testing.assert_allclose(out.numpy(), [[1.5, 2.0, 2.5]] * 2)

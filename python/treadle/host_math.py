@@ -1,0 +1,251 @@
+"""Host (plain Python) versions of the vector, matrix, quaternion and transform builtins that
+Warp also lets programs call outside kernels: ``wp.transpose(m)``, ``wp.transform_point(t, p)``.
+
+Results have the argument's scalar type; the arithmetic runs in float64 and is rounded once.
+"""
+
+import builtins
+import math
+
+import numpy as np
+
+from . import types
+from .quat_types import quat_base, quaternion, transform_base, transformation
+from .vec_types import composite_base, matrix, vector
+
+
+def _composite(x, name, what="a vector or matrix"):
+    if not isinstance(x, composite_base):
+        raise TypeError(f"{name}(): expected {what}, got {type(x).__name__}")
+    return x
+
+
+def _mat(x, name):
+    _composite(x, name, "a matrix")
+    if len(x._shape) != 2:
+        raise TypeError(f"{name}(): expected a matrix, got {type(x).__name__}")
+    return x
+
+
+def _f64(x):
+    return x._data.astype(np.float64)
+
+
+def _matrix_like(x, data):
+    return matrix(data.shape, x._wp_scalar_type_)._new(data)
+
+
+# --- operators as functions (wp.add(a, b) ...) ----------------------------------------------
+
+
+def add(a, b):
+    return a + b
+
+
+def sub(a, b):
+    return a - b
+
+
+def mul(a, b):
+    return a * b
+
+
+def div(a, b):
+    return a / b
+
+
+def mod(a, b):
+    return a % b
+
+
+def neg(a):
+    return -a
+
+
+# --- vectors and matrices ------------------------------------------------------------------
+
+
+def length_sq(a):
+    """Squared Euclidean length of a vector."""
+    _composite(a, "length_sq", "a vector")
+    return builtins.float(np.dot(_f64(a).reshape(-1), _f64(a).reshape(-1)))
+
+
+def cw_div(a, b):
+    """Component-wise quotient of two vectors or matrices of the same type."""
+    return a._elementwise(b, np.divide, "divide")
+
+
+def outer(a, b):
+    """The matrix a b^T of two vectors."""
+    _composite(a, "outer", "vectors")
+    _composite(b, "outer", "vectors")
+    return _matrix_like(a, np.outer(_f64(a), _f64(b)))
+
+
+def transpose(m):
+    return _matrix_like(_mat(m, "transpose"), _f64(m).T)
+
+
+def determinant(m):
+    _mat(m, "determinant")
+    return builtins.float(np.linalg.det(_f64(m)))
+
+
+def inverse(m):
+    """The inverse of a square matrix (a singular matrix gives infinities, as in kernels)."""
+    _mat(m, "inverse")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        try:
+            return _matrix_like(m, np.linalg.inv(_f64(m)))
+        except np.linalg.LinAlgError:
+            return _matrix_like(m, np.full(m._shape, np.inf))
+
+
+def trace(m):
+    return builtins.float(np.trace(_f64(_mat(m, "trace"))))
+
+
+def diag(v):
+    """The square matrix with ``v`` on its diagonal."""
+    _composite(v, "diag", "a vector")
+    return _matrix_like(v, np.diag(_f64(v)))
+
+
+def ddot(a, b):
+    """The double dot product (sum of the componentwise products) of two matrices."""
+    _mat(a, "ddot")
+    _mat(b, "ddot")
+    return builtins.float(np.sum(_f64(a) * _f64(b)))
+
+
+def skew(v):
+    """The cross-product matrix of a 3-vector: skew(v) @ x == cross(v, x)."""
+    x, y, z = _f64(_composite(v, "skew", "a 3-vector"))
+    return _matrix_like(v, np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]]))
+
+
+def identity(n, dtype=builtins.float):
+    """The n x n identity matrix of scalar type ``dtype`` (float32 by default)."""
+    dtype = types.float32 if dtype is builtins.float else dtype
+    return matrix((n, n), dtype)._new(np.eye(n))
+
+
+def matrix_from_rows(*rows):
+    return _matrix_like(rows[0], np.stack([_f64(r) for r in rows]))
+
+
+def matrix_from_cols(*cols):
+    return _matrix_like(cols[0], np.stack([_f64(c) for c in cols], axis=1))
+
+
+# --- quaternions and transforms --------------------------------------------------------------
+
+
+def _quat(q, name):
+    if not isinstance(q, quat_base):
+        raise TypeError(f"{name}(): expected a quaternion, got {type(q).__name__}")
+    return q
+
+
+def _transform(t, name):
+    if not isinstance(t, transform_base):
+        raise TypeError(f"{name}(): expected a transform, got {type(t).__name__}")
+    return t
+
+
+def _rotate(qd, x):
+    u, w = qd[:3], qd[3]
+    return x * (2.0 * w * w - 1.0) + np.cross(u, x) * (2.0 * w) + u * (2.0 * np.dot(u, x))
+
+
+def _hamilton(a, b):
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return np.array([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz])
+
+
+def quat_inverse(q):
+    """The conjugate (-x, -y, -z, w): the inverse of a unit quaternion (Warp's definition)."""
+    d = _f64(_quat(q, "quat_inverse"))
+    return type(q)._new(np.array([-d[0], -d[1], -d[2], d[3]]))
+
+
+def quat_rotate_inv(q, v):
+    """``v`` rotated by the inverse of the unit quaternion ``q``."""
+    d = _f64(_quat(q, "quat_rotate_inv"))
+    d[:3] = -d[:3]
+    return vector(3, q._wp_scalar_type_)._new(_rotate(d, np.asarray(v, dtype=np.float64).reshape(3)))
+
+
+def quat_to_matrix(q):
+    """The rotation matrix of a unit quaternion (columns are the rotated axes)."""
+    d = _f64(_quat(q, "quat_to_matrix"))
+    cols = [_rotate(d, e) for e in np.eye(3)]
+    return matrix((3, 3), q._wp_scalar_type_)._new(np.stack(cols, axis=1))
+
+
+def quat_from_matrix(m):
+    """The unit quaternion of a rotation matrix (its sign is either)."""
+    a = _f64(_mat(m, "quat_from_matrix"))
+    tr = np.trace(a)
+    if tr > 0.0:
+        s = math.sqrt(tr + 1.0) * 2.0
+        q = [(a[2, 1] - a[1, 2]) / s, (a[0, 2] - a[2, 0]) / s, (a[1, 0] - a[0, 1]) / s, 0.25 * s]
+    elif a[0, 0] > a[1, 1] and a[0, 0] > a[2, 2]:
+        s = math.sqrt(1.0 + a[0, 0] - a[1, 1] - a[2, 2]) * 2.0
+        q = [0.25 * s, (a[0, 1] + a[1, 0]) / s, (a[0, 2] + a[2, 0]) / s, (a[2, 1] - a[1, 2]) / s]
+    elif a[1, 1] > a[2, 2]:
+        s = math.sqrt(1.0 + a[1, 1] - a[0, 0] - a[2, 2]) * 2.0
+        q = [(a[0, 1] + a[1, 0]) / s, 0.25 * s, (a[1, 2] + a[2, 1]) / s, (a[0, 2] - a[2, 0]) / s]
+    else:
+        s = math.sqrt(1.0 + a[2, 2] - a[0, 0] - a[1, 1]) * 2.0
+        q = [(a[0, 2] + a[2, 0]) / s, (a[1, 2] + a[2, 1]) / s, 0.25 * s, (a[1, 0] - a[0, 1]) / s]
+    q = np.array(q)
+    return quaternion(m._wp_scalar_type_)._new(q / np.linalg.norm(q))
+
+
+def transform_get_translation(t):
+    return vector(3, t._wp_scalar_type_)._new(_f64(_transform(t, "transform_get_translation"))[:3])
+
+
+def transform_get_rotation(t):
+    return quaternion(t._wp_scalar_type_)._new(_f64(_transform(t, "transform_get_rotation"))[3:])
+
+
+def transform_point(t, p):
+    """``p`` rotated by t.q, then moved by t.p."""
+    d = _f64(_transform(t, "transform_point"))
+    x = np.asarray(p, dtype=np.float64).reshape(3)
+    return vector(3, t._wp_scalar_type_)._new(_rotate(d[3:], x) + d[:3])
+
+
+def transform_vector(t, v):
+    """``v`` rotated by t.q (no translation)."""
+    d = _f64(_transform(t, "transform_vector"))
+    return vector(3, t._wp_scalar_type_)._new(_rotate(d[3:], np.asarray(v, dtype=np.float64).reshape(3)))
+
+
+def transform_multiply(a, b):
+    """The composition a * b (b applied first)."""
+    da, db = _f64(_transform(a, "transform_multiply")), _f64(_transform(b, "transform_multiply"))
+    p = _rotate(da[3:], db[:3]) + da[:3]
+    return transformation(a._wp_scalar_type_)._new(np.concatenate([p, _hamilton(da[3:], db[3:])]))
+
+
+def transform_inverse(t):
+    """The inverse rigid transform (for a unit rotation)."""
+    d = _f64(_transform(t, "transform_inverse"))
+    qi = np.array([-d[3], -d[4], -d[5], d[6]])
+    return transformation(t._wp_scalar_type_)._new(np.concatenate([-_rotate(qi, d[:3]), qi]))
+
+
+HOST_BUILTINS = (
+    "add", "sub", "mul", "div", "mod", "neg", "length_sq", "cw_div", "outer", "transpose",
+    "determinant", "inverse", "trace", "diag", "ddot", "skew", "identity", "matrix_from_rows",
+    "matrix_from_cols", "quat_inverse", "quat_rotate_inv", "quat_to_matrix", "quat_from_matrix",
+    "transform_get_translation", "transform_get_rotation", "transform_point", "transform_vector",
+    "transform_multiply", "transform_inverse",
+)
+"""The builtins given the host implementations above (see ``treadle/__init__.py``)."""
