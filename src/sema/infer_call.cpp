@@ -293,6 +293,67 @@ const char* operator_text(const std::string& name) {
     return it == k_ops.end() ? nullptr : it->second;
 }
 
+void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, int line) {
+    const Type* t = m_fn.type_of(v);
+    if (t->is_scalar()) {
+        fmt += printf_format(t);
+        args.push_back(v);
+        return;
+    }
+    auto index = [&](int k) { return emit_const(ConstValue{int32_type(), false, k, 0.0}, int32_type(), line); };
+    const Type* s = scalar_type(t->scalar);
+    if (t->is_struct()) {
+        fmt += t->name + "(";
+        for (size_t k = 0; k < t->fields.size(); ++k) {
+            const StructField& f = t->fields[k];
+            fmt += (k ? ", " : "") + f.name + "=";
+            if (f.type->is_array()) {
+                fmt += "array";
+                continue;
+            }
+            ir::Instr& in = emit(InstrKind::Field, line);
+            in.text = f.name;
+            in.args = {v};
+            VarId x = m_fn.new_var(f.type);
+            in.dsts = {x};
+            format_value(x, fmt, args, line);
+        }
+        fmt += ")";
+        return;
+    }
+    if (t->is_transform()) {
+        fmt += "transform(p=";
+        format_value(emit_value(InstrKind::Call, line, vector_type(3, t->scalar), {v},
+                                "transform_get_translation"),
+                     fmt, args, line);
+        fmt += ", q=";
+        format_value(emit_value(InstrKind::Call, line, quat_type(t->scalar), {v},
+                                "transform_get_rotation"),
+                     fmt, args, line);
+        fmt += ")";
+        return;
+    }
+    fmt += "[";
+    if (t->is_matrix()) {
+        for (int r = 0; r < t->rows; ++r) {
+            fmt += r ? ", [" : "[";
+            for (int c = 0; c < t->cols; ++c) {
+                if (c) fmt += ", ";
+                format_value(emit_value(InstrKind::Call, line, s, {v, index(r), index(c)}, "extract"),
+                             fmt, args, line);
+            }
+            fmt += "]";
+        }
+    } else {
+        for (int k = 0; k < t->rows; ++k) {
+            if (k) fmt += ", ";
+            format_value(emit_value(InstrKind::Call, line, s, {v, index(k)}, "extract"), fmt,
+                         args, line);
+        }
+    }
+    fmt += "]";
+}
+
 Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     int line = e.span.line;
     std::string name = b.name;
@@ -378,14 +439,17 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                     emit(InstrKind::Print, line).args = {v.var};
                     return Value{};
                 }
-                if (!ai.type->is_scalar())
+                if (!ai.type->is_scalar() && b.kind == BuiltinKind::Printf)
                     type_error(e.args[i]->span, name + "(): cannot print a value of type " +
-                                                    ai.type->name +
-                                                    (b.kind == BuiltinKind::Print
-                                                         ? " together with other values"
-                                                         : ""));
+                                                    ai.type->name);
+                if (!ai.type->is_scalar() && !ai.type->is_value() && !ai.type->is_struct())
+                    type_error(e.args[i]->span, name + "(): cannot print a value of type " +
+                                                    ai.type->name);
                 VarId x = materialize(v, *e.args[i]);
-                if (b.kind == BuiltinKind::Print) fmt += printf_format(m_fn.type_of(x));
+                if (b.kind == BuiltinKind::Print) {
+                    format_value(x, fmt, args, line);  // composites as their components
+                    continue;
+                }
                 args.push_back(x);
             }
             if (b.kind == BuiltinKind::Print) fmt += "\n";

@@ -127,6 +127,10 @@ public:
     void assign_component(const ast::Expr& target, ir::VarId base, const Value& v,
                           const ast::Expr& value_expr);
     Value emit_tid(int arity, const ast::Expr& e);
+    /// Appends the printf format of variable `v` to `fmt` and its scalars to `args`: vectors,
+    /// matrices and quaternions as [..] lists, transforms as transform(p=.., q=..), structs as
+    /// Name(field=..) (array fields as "array").
+    void format_value(ir::VarId v, std::string& fmt, std::vector<ir::VarId>& args, int line);
 
     // --- structs (infer_struct.cpp) ---
     /// `base.name` of a struct value.

@@ -22,6 +22,7 @@ MODULES = [
     "test_grad",
     "test_grad_custom",
     "test_atomic_exchange",
+    "test_print_types",
     "test_structs",
     "test_mat_decomp",
     "test_random_sampling",
