@@ -64,7 +64,7 @@ CUDA_CALLABLE float32 randf(uint32& state, float32 lo, float32 hi) {
 CUDA_CALLABLE float32 randn(uint32& state) {
     const float32 u1 = randf(state);
     const float32 u2 = randf(state);
-    return wp::sqrt(-2.0f * wp::log(u1 + 1.1920929e-07f)) * wp::cos(6.28318530717958647692f * u2);
+    return wp::sqrt(-2.0f * wp::log(u1 + 5.96046448e-08f)) * wp::cos(6.28318530717958647692f * u2);
 }
 
 // ---- uniform points in simple domains -------------------------------------------------------
