@@ -47,10 +47,11 @@ def test_host_builtins_match_kernels():
     q = wp.quatd(*(qn / np.linalg.norm(qn)))
     t0 = wp.transformd(wp.vec3d(1.0, -2.0, 0.5), q)
     t1 = wp.transformd(wp.vec3d(0.3, 0.2, -1.0), wp.quat_from_axis_angle(wp.vec3d(0.0, 0.0, 1.0), 0.7))
-    arrays = [wp.array([m], dtype=wp.mat33d), wp.array([v0, v1], dtype=wp.vec3d),
-              wp.array([q], dtype=wp.quatd), wp.array([t0, t1], dtype=wp.transformd)]
-    outs = [wp.zeros(9, dtype=wp.mat33d), wp.zeros(6, dtype=wp.vec3d), wp.zeros(3, dtype=wp.quatd),
-            wp.zeros(2, dtype=wp.transformd), wp.zeros(4, dtype=wp.float64)]
+    cpu = "cpu"
+    arrays = [wp.array([m], dtype=wp.mat33d, device=cpu), wp.array([v0, v1], dtype=wp.vec3d, device=cpu),
+              wp.array([q], dtype=wp.quatd, device=cpu), wp.array([t0, t1], dtype=wp.transformd, device=cpu)]
+    outs = [wp.zeros(n, dtype=t, device=cpu) for n, t in
+            ((9, wp.mat33d), (6, wp.vec3d), (3, wp.quatd), (2, wp.transformd), (4, wp.float64))]
     wp.launch(in_kernel, 1, inputs=arrays + outs, device="cpu")
     mats, vecs, quats, trans, scalars = (o.numpy() for o in outs)
     host_mats = [wp.transpose(m), wp.inverse(m), wp.outer(v0, v1), wp.diag(v0), wp.skew(v0),
