@@ -7,6 +7,7 @@
 #pragma once
 
 #include "mat.h"
+#include "quat.h"
 
 #if !defined(__CUDACC__)
 #pragma GCC visibility push(hidden)
@@ -135,6 +136,56 @@ CUDA_CALLABLE void adj_spatial_adjoint(const mat_t<3, 3, T>&, const mat_t<3, 3, 
             adj_s.m[i][j] += adj_ret.m[i + 3][j];
         }
     }
+}
+
+// ---- spatial vectors moved by rigid transforms ----------------------------------------------
+
+/// transform_twist(t, x): the twist x = (w, v) expressed in the frame t maps to:
+/// w' = R w, v' = R v + p x w' (R the rotation t.q, p the translation t.p).
+template <typename T>
+CUDA_CALLABLE vec_t<6, T> transform_twist(const transform_t<T>& t, const vec_t<6, T>& x) {
+    const vec_t<3, T> w = quat_rotate(t.q, spatial_top(x));
+    return spatial_vector(w, add(quat_rotate(t.q, spatial_bottom(x)), cross(t.p, w)));
+}
+
+/// transform_wrench(t, x): the wrench x = (tau, f): f' = R f, tau' = R tau + p x f'.
+template <typename T>
+CUDA_CALLABLE vec_t<6, T> transform_wrench(const transform_t<T>& t, const vec_t<6, T>& x) {
+    const vec_t<3, T> f = quat_rotate(t.q, spatial_bottom(x));
+    return spatial_vector(add(quat_rotate(t.q, spatial_top(x)), cross(t.p, f)), f);
+}
+
+/// Shared adjoint of the two: `lead` is rotated only (w of a twist, f of a wrench) and also
+/// crossed with p; `other` is rotated and gets p x lead' added. `lead_top` says which half of x
+/// and of the result the lead part occupies.
+template <typename T>
+CUDA_CALLABLE void adj_transform_spatial(const transform_t<T>& t, const vec_t<6, T>& x,
+                                         bool lead_top, transform_t<T>& adj_t,
+                                         vec_t<6, T>& adj_x, const vec_t<6, T>& adj_ret) {
+    const vec_t<3, T> lead_in = lead_top ? spatial_top(x) : spatial_bottom(x);
+    const vec_t<3, T> other_in = lead_top ? spatial_bottom(x) : spatial_top(x);
+    const vec_t<3, T> lead = quat_rotate(t.q, lead_in);
+    vec_t<3, T> adj_lead = lead_top ? spatial_top(adj_ret) : spatial_bottom(adj_ret);
+    const vec_t<3, T> adj_other = lead_top ? spatial_bottom(adj_ret) : spatial_top(adj_ret);
+    adj_cross(t.p, lead, adj_t.p, adj_lead, adj_other);
+    vec_t<3, T> adj_lead_in{}, adj_other_in{};
+    adj_quat_rotate(t.q, other_in, adj_t.q, adj_other_in, adj_other);
+    adj_quat_rotate(t.q, lead_in, adj_t.q, adj_lead_in, adj_lead);
+    const vec_t<6, T> parts = lead_top ? spatial_vector(adj_lead_in, adj_other_in)
+                                       : spatial_vector(adj_other_in, adj_lead_in);
+    adj_x = add(adj_x, parts);
+}
+template <typename T>
+CUDA_CALLABLE void adj_transform_twist(const transform_t<T>& t, const vec_t<6, T>& x,
+                                       transform_t<T>& adj_t, vec_t<6, T>& adj_x,
+                                       const vec_t<6, T>& adj_ret) {
+    adj_transform_spatial(t, x, true, adj_t, adj_x, adj_ret);
+}
+template <typename T>
+CUDA_CALLABLE void adj_transform_wrench(const transform_t<T>& t, const vec_t<6, T>& x,
+                                        transform_t<T>& adj_t, vec_t<6, T>& adj_x,
+                                        const vec_t<6, T>& adj_ret) {
+    adj_transform_spatial(t, x, false, adj_t, adj_x, adj_ret);
 }
 
 }  // namespace wp

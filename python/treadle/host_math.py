@@ -241,11 +241,33 @@ def transform_inverse(t):
     return transformation(t._wp_scalar_type_)._new(np.concatenate([-_rotate(qi, d[:3]), qi]))
 
 
+def _spatial(t, x, name):
+    d = _f64(_transform(t, name))
+    s = np.asarray(x, dtype=np.float64).reshape(-1)
+    if s.shape != (6,):
+        raise TypeError(f"{name}(): expected a spatial vector, got shape {s.shape}")
+    return d, s
+
+
+def transform_twist(t, x):
+    """The twist x = (w, v) moved by t: (R w, R v + p x R w)."""
+    d, s = _spatial(t, x, "transform_twist")
+    w = _rotate(d[3:], s[:3])
+    return vector(6, t._wp_scalar_type_)._new(np.concatenate([w, _rotate(d[3:], s[3:]) + np.cross(d[:3], w)]))
+
+
+def transform_wrench(t, x):
+    """The wrench x = (tau, f) moved by t: (R tau + p x R f, R f)."""
+    d, s = _spatial(t, x, "transform_wrench")
+    f = _rotate(d[3:], s[3:])
+    return vector(6, t._wp_scalar_type_)._new(np.concatenate([_rotate(d[3:], s[:3]) + np.cross(d[:3], f), f]))
+
+
 HOST_BUILTINS = (
     "add", "sub", "mul", "div", "mod", "neg", "length_sq", "cw_div", "outer", "transpose",
     "determinant", "inverse", "trace", "diag", "ddot", "skew", "identity", "matrix_from_rows",
     "matrix_from_cols", "quat_inverse", "quat_rotate_inv", "quat_to_matrix", "quat_from_matrix",
     "transform_get_translation", "transform_get_rotation", "transform_point", "transform_vector",
-    "transform_multiply", "transform_inverse",
+    "transform_multiply", "transform_inverse", "transform_twist", "transform_wrench",
 )
 """The builtins given the host implementations above (see ``treadle/__init__.py``)."""

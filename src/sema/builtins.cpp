@@ -357,6 +357,7 @@ std::optional<Signature> spatial(const std::vector<ArgInfo>& a, const char* para
             case 'v': return vector_type(3, s);
             case 'm': return matrix_type(3, 3, s);
             case 'M': return matrix_type(6, 6, s);
+            case 't': return transform_type(s);
             default: return scalar_type(s);
         }
     };
@@ -374,6 +375,7 @@ SPATIAL(rule_spatial_part, "s", 'v')
 SPATIAL(rule_spatial_dot, "ss", 'f')
 SPATIAL(rule_spatial_cross, "ss", 's')
 SPATIAL(rule_spatial_adjoint, "mm", 'M')
+SPATIAL(rule_transform_spatial, "ts", 's')
 #undef SPATIAL
 
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
@@ -580,6 +582,10 @@ const std::vector<Builtin>& table() {
          "Twist-wrench cross product (w x n + v x f, w x f).", true, rule_spatial_cross},
         {"spatial_adjoint", "spatial_adjoint", BuiltinKind::Regular, "Spatial Math", "spatial_adjoint(r: mat33, s: mat33) -> spatial_matrix",
          "The block matrix [[r, 0], [s, r]].", true, rule_spatial_adjoint},
+        {"transform_twist", "transform_twist", BuiltinKind::Regular, "Spatial Math", "transform_twist(t: transform, x: spatial_vector) -> spatial_vector",
+         "The twist x = (w, v) moved by t: (R w, R v + p x R w).", true, rule_transform_spatial},
+        {"transform_wrench", "transform_wrench", BuiltinKind::Regular, "Spatial Math", "transform_wrench(t: transform, x: spatial_vector) -> spatial_vector",
+         "The wrench x = (tau, f) moved by t: (R tau + p x R f, R f).", true, rule_transform_spatial},
         {"transform_point", "transform_point", BuiltinKind::Regular, "Transformations", "transform_point(t: transform, p: vec3) -> vec3", "p rotated and translated by t.", true, rule_t_point},
         {"transform_vector", "transform_vector", BuiltinKind::Regular, "Transformations", "transform_vector(t: transform, v: vec3) -> vec3", "v rotated by t (no translation).", true, rule_t_point},
         {"transform_multiply", "transform_multiply", BuiltinKind::Regular, "Transformations", "transform_multiply(a: transform, b: transform) -> transform", "The composition a * b.", true, rule_t_t},

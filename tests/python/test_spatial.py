@@ -138,3 +138,36 @@ def test_float16_spatial_and_axis_angle(device):
     wp.launch(half_precision, dim=1, inputs=[q, out, s], device=device)
     np.testing.assert_allclose(out.numpy()[0], [0, 0, np.pi / 2], atol=2e-3)
     np.testing.assert_array_equal(s.numpy()[0], [0, 0, 1, 0, 0, 1])
+
+
+@wp.kernel
+def move_spatial(t: wp.array(dtype=wp.transformd), x: wp.array(dtype=wp.spatial_vectord),
+                 twist: wp.array(dtype=wp.spatial_vectord), wrench: wp.array(dtype=wp.spatial_vectord)):
+    i = wp.tid()
+    twist[i] = wp.transform_twist(t[i], x[i])
+    wrench[i] = wp.transform_wrench(t[i], x[i])
+
+
+def test_transform_twist_and_wrench(device):
+    rng = np.random.default_rng(8)
+    n = 5
+    q = rng.standard_normal((n, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    tr = np.concatenate([rng.standard_normal((n, 3)), q], axis=1)
+    xs = rng.standard_normal((n, 6))
+    t = wp.array(tr, dtype=wp.transformd, device=device)
+    x = wp.array(xs, dtype=wp.spatial_vectord, device=device)
+    twist = wp.zeros(n, dtype=wp.spatial_vectord, device=device)
+    wrench = wp.zeros(n, dtype=wp.spatial_vectord, device=device)
+    wp.launch(move_spatial, n, inputs=[t, x, twist, wrench], device=device)
+    for i in range(n):
+        R = np.array(wp.quat_to_matrix(wp.quatd(*q[i])))
+        p = tr[i, :3]
+        w, v = R @ xs[i, :3], R @ xs[i, 3:]
+        np.testing.assert_allclose(twist.numpy()[i], np.concatenate([w, v + np.cross(p, w)]), atol=1e-12)
+        tau, f = R @ xs[i, :3], R @ xs[i, 3:]
+        np.testing.assert_allclose(wrench.numpy()[i], np.concatenate([tau + np.cross(p, f), f]), atol=1e-12)
+        host = wp.transform_twist(wp.transformd(*tr[i]), wp.spatial_vectord(*xs[i]))
+        np.testing.assert_allclose(np.array(host), twist.numpy()[i], atol=1e-12)
+        host = wp.transform_wrench(wp.transformd(*tr[i]), wp.spatial_vectord(*xs[i]))
+        np.testing.assert_allclose(np.array(host), wrench.numpy()[i], atol=1e-12)
