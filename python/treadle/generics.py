@@ -32,6 +32,8 @@ static.__treadle_static__ = True
 def is_generic_spec(spec):
     if spec in _GENERIC_SPECS:
         return True
+    if spec.startswith(("vector:", "matrix:")):
+        return any(part in _GENERIC_SPECS for part in spec.split(":")[1:])
     return spec.startswith("array:") and spec.split(":")[1] in _GENERIC_SPECS
 
 

@@ -392,8 +392,37 @@ def _make(base, name, shape, scalar, spec):
     )
 
 
+class generic_composite:
+    """A generic vector or matrix annotation, ``vector(length=Any, dtype=wp.Float)`` or
+    ``matrix(shape=(3, 3), dtype=wp.Scalar)``: functions and kernels specialise per argument.
+    Only meaningful as an annotation."""
+
+    def __init__(self, kind, dims, dtype):
+        self._spec_text = ":".join([kind, *dims, dtype])
+
+    def _type_spec(self):
+        return self._spec_text
+
+    def __repr__(self):
+        return f"<generic {self._spec_text}>"
+
+
+def _generic_part(x):
+    """The generic spec of a length, shape entry or dtype placeholder, else None."""
+    from .types import _generic_specs
+
+    try:
+        return _generic_specs.get(x)
+    except TypeError:  # unhashable
+        return None
+
+
 def vector(length, dtype):
-    """The vector class of ``length`` components of scalar type ``dtype`` (cached)."""
+    """The vector class of ``length`` components of scalar type ``dtype`` (cached); a generic
+    annotation when ``length`` is ``typing.Any`` or ``dtype`` a placeholder (wp.Float ...)."""
+    if _generic_part(length) or _generic_part(dtype):
+        dims = [_generic_part(length) or str(length)]
+        return generic_composite("vector", dims, _generic_part(dtype) or _scalar_type(dtype)._spec)
     if not isinstance(length, builtins.int) or length < 1:
         raise ValueError(f"vector length must be a positive int, got {length!r}")
     scalar = _scalar_type(dtype)
@@ -409,8 +438,12 @@ def vector(length, dtype):
 
 
 def matrix(shape, dtype):
-    """The matrix class of ``shape`` (rows, cols) of scalar type ``dtype`` (cached)."""
+    """The matrix class of ``shape`` (rows, cols) of scalar type ``dtype`` (cached); a generic
+    annotation when a dimension is ``typing.Any`` or ``dtype`` a placeholder (wp.Float ...)."""
     shape = tuple(shape)
+    if len(shape) == 2 and (any(_generic_part(n) for n in shape) or _generic_part(dtype)):
+        dims = [_generic_part(n) or str(n) for n in shape]
+        return generic_composite("matrix", dims, _generic_part(dtype) or _scalar_type(dtype)._spec)
     if len(shape) != 2 or not all(isinstance(n, builtins.int) and n >= 1 for n in shape):
         raise ValueError(f"matrix shape must be two positive ints, got {shape!r}")
     scalar = _scalar_type(dtype)

@@ -339,8 +339,32 @@ const Type* generic_type(const std::string& name) {
     return interner().intern("generic:" + name, t);
 }
 
+const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Type* element) {
+    Type t;
+    t.kind = TypeKind::Generic;
+    t.rows = rows;
+    t.cols = cols;
+    t.ndim = is_matrix ? 2 : 1;
+    t.dtype = element;
+    auto dim = [](int n) { return n ? std::to_string(n) : std::string("Any"); };
+    t.name = is_matrix ? "matrix(shape=(" + dim(rows) + ", " + dim(cols) + "), dtype=" +
+                             element->name + ")"
+                       : "vector(length=" + dim(rows) + ", dtype=" + element->name + ")";
+    t.c_name = "<generic " + t.name + ">";
+    return interner().intern("generic:" + t.name, t);
+}
+
 bool generic_matches(const Type* pattern, const Type* t) {
     if (pattern == t) return true;
+    if (pattern->kind == TypeKind::Generic && pattern->dtype) {
+        // vector(length=.., dtype=..) / matrix(shape=.., dtype=..) with placeholders
+        bool kind_ok = pattern->ndim == 2 ? t->is_matrix() : t->is_vector();
+        if (!kind_ok) return false;
+        if (pattern->rows && pattern->rows != t->rows) return false;
+        if (pattern->ndim == 2 && pattern->cols && pattern->cols != t->cols) return false;
+        const Type* elem = scalar_type(t->scalar);
+        return pattern->dtype == elem || generic_matches(pattern->dtype, elem);
+    }
     if (pattern->is_array())
         return t->is_array() && t->ndim == pattern->ndim && generic_matches(pattern->dtype, t->dtype);
     if (pattern->kind != TypeKind::Generic || t->is_generic()) return false;
@@ -353,6 +377,29 @@ bool generic_matches(const Type* pattern, const Type* t) {
 const Type* type_from_spec(const std::string& spec) {
     if (spec.rfind("struct:", 0) == 0) return struct_from_spec(spec);
     if (const Type* g = generic_type(spec)) return g;
+    if (spec.rfind("vector:", 0) == 0 || spec.rfind("matrix:", 0) == 0) {
+        // generic composites: "vector:Any:Float", "matrix:3:3:Scalar", "vector:3:Any"
+        bool is_matrix = spec[0] == 'm';
+        std::vector<std::string> p;
+        size_t start = 0, colon;
+        while ((colon = spec.find(':', start)) != std::string::npos) {
+            p.push_back(spec.substr(start, colon - start));
+            start = colon + 1;
+        }
+        p.push_back(spec.substr(start));
+        if (p.size() == (is_matrix ? 4u : 3u)) {
+            const std::string& el = p.back();
+            bool generic = generic_type(el) || p[1] == "Any" || (is_matrix && p[2] == "Any");
+            if (generic) {
+                const Type* element = generic_type(el) ? generic_type(el) : type_from_spec(el);
+                auto dim = [](const std::string& s) { return s == "Any" ? 0 : std::atoi(s.c_str()); };
+                if (!element || (!element->is_scalar() && element->kind != TypeKind::Generic))
+                    return nullptr;
+                return generic_composite_type(is_matrix, dim(p[1]), is_matrix ? dim(p[2]) : 0,
+                                              element);
+            }
+        }
+    }
     if (spec == "int") return int32_type();
     if (spec == "float") return float32_type();
     if (auto s = scalar_from_name(spec)) return scalar_type(*s);

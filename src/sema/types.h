@@ -116,6 +116,9 @@ const Type* generic_type(const std::string& name);
 /// (not bool, as Warp); an array of a placeholder the arrays of that many dimensions whose
 /// dtype fits. A concrete pattern only fits itself.
 bool generic_matches(const Type* pattern, const Type* t);
+/// A generic vector (rows = length) or matrix pattern; 0 means any size, `element` is a scalar
+/// type or a placeholder ("vector(length=Any, dtype=Float)").
+const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Type* element);
 /// The C++ member name of a struct field (`name`, or `name_` for a C++ keyword).
 std::string field_c_name(const std::string& name);
 /// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f",

@@ -329,3 +329,52 @@ def test_generic_kernel_backward_pass(device):
         wp.launch(square_sum, dim=3, inputs=[x, loss], device=device)
     tape.backward(loss)
     np.testing.assert_allclose(x.grad.numpy(), 2 * xs)
+
+
+@wp.func
+def norm_sq_any(v: wp.types.vector(length=Any, dtype=wp.Float)):
+    return wp.dot(v, v)
+
+
+@wp.func
+def scale3(v: wp.types.vector(length=3, dtype=wp.Scalar), s: wp.Scalar):
+    return v * s
+
+
+@wp.func
+def trace_any(m: wp.types.matrix(shape=(Any, Any), dtype=wp.Float)):
+    return wp.trace(m)
+
+
+@wp.kernel
+def generic_composites(a: wp.array(dtype=wp.vec3), b: wp.array(dtype=wp.vec2d),
+                       m: wp.array(dtype=wp.mat22d), out: wp.array(dtype=float),
+                       out64: wp.array(dtype=wp.float64), scaled: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    out[i] = norm_sq_any(a[i])
+    out64[i] = norm_sq_any(b[i]) + trace_any(m[i])
+    scaled[i] = scale3(a[i], 2.0)
+
+
+def test_generic_vector_and_matrix_annotations(device):
+    a = wp.array(np.arange(6, dtype=np.float32).reshape(2, 3), dtype=wp.vec3, device=device)
+    b = wp.array(np.ones((2, 2)), dtype=wp.vec2d, device=device)
+    m = wp.array(np.stack([np.eye(2) * 3.0] * 2), dtype=wp.mat22d, device=device)
+    out = wp.zeros(2, dtype=float, device=device)
+    out64 = wp.zeros(2, dtype=wp.float64, device=device)
+    scaled = wp.zeros(2, dtype=wp.vec3, device=device)
+    wp.launch(generic_composites, 2, inputs=[a, b, m, out, out64, scaled], device=device)
+    np.testing.assert_allclose(out.numpy(), [5.0, 50.0])
+    np.testing.assert_allclose(out64.numpy(), [8.0, 8.0])
+    np.testing.assert_allclose(scaled.numpy(), 2.0 * a.numpy())
+
+
+def test_generic_vector_length_mismatch_is_an_error():
+    @wp.kernel
+    def wrong_length(a: wp.array(dtype=wp.vec2), out: wp.array(dtype=wp.vec2)):
+        i = wp.tid()
+        out[i] = scale3(a[i], 2.0)
+
+    with pytest.raises(TypeError, match=r"scale3\(\).*vector\(length=3, dtype=Scalar\)"):
+        wp.launch(wrong_length, 1, inputs=[wp.zeros(1, dtype=wp.vec2), wp.zeros(1, dtype=wp.vec2)],
+                  device="cpu")
