@@ -8,6 +8,7 @@
 
 #include "mat.h"
 #include "quat.h"
+#include "adjoint.h"
 
 #if !defined(__CUDACC__)
 #pragma GCC visibility push(hidden)
@@ -186,6 +187,80 @@ CUDA_CALLABLE void adj_transform_wrench(const transform_t<T>& t, const vec_t<6, 
                                         transform_t<T>& adj_t, vec_t<6, T>& adj_x,
                                         const vec_t<6, T>& adj_ret) {
     adj_transform_spatial(t, x, false, adj_t, adj_x, adj_ret);
+}
+
+// ---- articulation helpers: Jacobian and mass matrix of a kinematic chain --------------------
+
+/// spatial_jacobian(S, joint_parents, joint_qd_start, joint_start, joint_count, J_start, J):
+/// fills the Jacobian of the chain of joint_count joints from joint_start. With d0 =
+/// joint_qd_start[joint_start] and n = joint_qd_start[joint_start + joint_count] - d0 degrees
+/// of freedom, row block i (rows 6i..6i+5) holds, for joint_start + i and each of its ancestors
+/// (joint_parents, -1 ends), the motion subspace S[d] of each of that joint's dofs d in column
+/// d - d0: J[J_start + row * n + col]. Other entries are left as they are. Returns 0.
+template <typename T>
+CUDA_CALLABLE int32 spatial_jacobian(const array_t<vec_t<6, T>>& S, const array_t<int32>& parents,
+                                     const array_t<int32>& qd_start, int32 joint_start,
+                                     int32 joint_count, int32 J_start, const array_t<T>& J) {
+    const int32 d0 = load(qd_start, joint_start);
+    const int32 n = load(qd_start, joint_start + joint_count) - d0;
+    for (int32 i = 0; i < joint_count; ++i) {
+        for (int32 j = joint_start + i; j != -1; j = load(parents, j)) {
+            for (int32 d = load(qd_start, j); d < load(qd_start, j + 1); ++d) {
+                const vec_t<6, T> s = load(S, d);
+                for (int r = 0; r < 6; ++r) store(J, J_start + (6 * i + r) * n + (d - d0), s.c[r]);
+            }
+        }
+    }
+    return 0;
+}
+
+/// adj_spatial_jacobian(same arguments): S.grad[d] += the gradients of the J entries it filled.
+template <typename T>
+CUDA_CALLABLE void adj_spatial_jacobian(const array_t<vec_t<6, T>>& S, const array_t<int32>& parents,
+                                        const array_t<int32>& qd_start, int32 joint_start,
+                                        int32 joint_count, int32 J_start, const array_t<T>& J) {
+    const int32 d0 = load(qd_start, joint_start);
+    const int32 n = load(qd_start, joint_start + joint_count) - d0;
+    for (int32 i = 0; i < joint_count; ++i) {
+        for (int32 j = joint_start + i; j != -1; j = load(parents, j)) {
+            for (int32 d = load(qd_start, j); d < load(qd_start, j + 1); ++d) {
+                vec_t<6, T> g{};
+                for (int r = 0; r < 6; ++r)
+                    g.c[r] = grad_read(grad_address(J, J_start + (6 * i + r) * n + (d - d0)));
+                grad_add(grad_address(S, d), g);
+            }
+        }
+    }
+}
+
+/// spatial_mass(I_s, joint_start, joint_count, M_start, M): writes the 6x6 inertia of joint
+/// joint_start + l as diagonal block l of the (6 joint_count)^2 row-major matrix at M[M_start]
+/// (off-diagonal blocks are left as they are). Returns 0.
+template <typename T>
+CUDA_CALLABLE int32 spatial_mass(const array_t<mat_t<6, 6, T>>& I_s, int32 joint_start,
+                                 int32 joint_count, int32 M_start, const array_t<T>& M) {
+    const int32 stride = 6 * joint_count;
+    for (int32 l = 0; l < joint_count; ++l) {
+        const mat_t<6, 6, T> I = load(I_s, joint_start + l);
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < 6; ++c)
+                store(M, M_start + (6 * l + r) * stride + 6 * l + c, I.m[r][c]);
+    }
+    return 0;
+}
+
+/// adj_spatial_mass(same arguments): I_s.grad[joint_start + l] += the gradient of block l.
+template <typename T>
+CUDA_CALLABLE void adj_spatial_mass(const array_t<mat_t<6, 6, T>>& I_s, int32 joint_start,
+                                    int32 joint_count, int32 M_start, const array_t<T>& M) {
+    const int32 stride = 6 * joint_count;
+    for (int32 l = 0; l < joint_count; ++l) {
+        mat_t<6, 6, T> g{};
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < 6; ++c)
+                g.m[r][c] = grad_read(grad_address(M, M_start + (6 * l + r) * stride + 6 * l + c));
+        grad_add(grad_address(I_s, joint_start + l), g);
+    }
 }
 
 }  // namespace wp

@@ -268,8 +268,7 @@ private:
                 return;
             }
             bool element = in.kind == InstrKind::Load || in.kind == InstrKind::Store ||
-                           (in.kind == InstrKind::Call && !in.args.empty() &&
-                            m_f.type_of(in.args[0])->is_array());
+                           ir::is_atomic_call(in);
             if (element) {
                 accesses.push_back(&in);
                 return;
@@ -312,8 +311,7 @@ private:
             if (in.kind == InstrKind::Return && loops > 0)
                 refuse(in, "a return inside a loop (the backward pass reverses whole loop "
                            "iterations); set a flag and break out of the loop instead");
-            bool atomic = in.kind == InstrKind::Call && !in.args.empty() &&
-                          m_f.type_of(in.args[0])->is_array();
+            bool atomic = ir::is_atomic_call(in);
             if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]))
                 refuse(in, "code that uses the value " + base_callee(in.callee) +
                                "() returns (the backward pass cannot recover it); compute "
@@ -383,7 +381,7 @@ private:
                     if (tainted[i]) return true;
                 return false;
             case InstrKind::Call: {
-                bool atomic = !in.args.empty() && m_f.type_of(in.args[0])->is_array();
+                bool atomic = ir::is_atomic_call(in);
                 for (size_t i = 0; i < in.args.size(); ++i) {
                     if (!tainted[i]) continue;
                     if (atomic ? i + atomic_value_count(in.callee) < in.args.size()
@@ -551,7 +549,12 @@ private:
     }
 
     void reverse_call(const Instr& in, int depth, bool dst_grad) {
-        bool atomic = !in.args.empty() && m_f.type_of(in.args[0])->is_array();
+        if (ir::writes_last_array(in)) {
+            // the gradient of the written array flows back to the arrays it was filled from
+            line(depth) << "wp::adj_" << in.callee << "(" << m_fe.args(in) << ");\n";
+            return;
+        }
+        bool atomic = ir::is_atomic_call(in);
         if (atomic) {
             VarId v = in.args.back();
             if (!has_gradient(m_f.type_of(v))) return;

@@ -185,7 +185,11 @@ std::string FunctionEmitter::args(const Instr& in, size_t from, size_t to) const
 }
 
 void FunctionEmitter::call(const Instr& in, const std::string& dst) {
-    bool on_array = !in.args.empty() && m_f.type_of(in.args[0])->is_array();
+    if (ir::writes_last_array(in) && m_replay) {
+        m_out << dst << " = 0;  // writes an array: not replayed\n";
+        return;
+    }
+    bool on_array = ir::is_atomic_call(in);
     const size_t end = in.args.size() - (on_array ? atomic_value_count(in.callee) : 0);
     if (on_array && m_replay) {
         // An atomic in a replay changes nothing: it reads the element it would have updated.

@@ -92,6 +92,18 @@ struct Program {
     Function* kernel = nullptr;
 };
 
+/// An atomic builtin on an array element (atomic_add(a, i..., v), ...): args[0] is the array.
+inline bool is_atomic_call(const Instr& in) {
+    return in.kind == InstrKind::Call && in.callee.rfind("atomic_", 0) == 0;
+}
+
+/// A builtin that writes into its last argument, an array, and reads its other array
+/// arguments (spatial_jacobian, spatial_mass). Its result is a dummy int32.
+inline bool writes_last_array(const Instr& in) {
+    return in.kind == InstrKind::Call &&
+           (in.callee == "spatial_jacobian" || in.callee == "spatial_mass");
+}
+
 /// Human-readable IR (TREADLE_DEBUG_CODEGEN=1 and golden tests).
 std::string print(const Function& f);
 std::string print(const Program& p);

@@ -33,8 +33,12 @@ void walk(const ir::Function& k, const ir::Block& b, std::map<VarId, size_t>& ro
                 mark(in.args[0], k_access_write);
                 break;
             case InstrKind::Call:
-                if (!in.args.empty() && k.type_of(in.args[0])->is_array())
-                    mark(in.args[0], k_access_write);
+                if (ir::is_atomic_call(in)) mark(in.args[0], k_access_write);
+                if (ir::writes_last_array(in)) {
+                    for (size_t i = 0; i + 1 < in.args.size(); ++i)
+                        mark(in.args[i], k_access_read);
+                    mark(in.args.back(), k_access_write);
+                }
                 break;
             case InstrKind::CallFunc:
                 for (VarId a : in.args) mark(a, k_access_read | k_access_write);

@@ -376,6 +376,40 @@ SPATIAL(rule_spatial_dot, "ss", 'f')
 SPATIAL(rule_spatial_cross, "ss", 's')
 SPATIAL(rule_spatial_adjoint, "mm", 'M')
 SPATIAL(rule_transform_spatial, "ts", 's')
+
+/// spatial_jacobian(S: array(spatial_vector), parents: array(int32), qd_start: array(int32),
+/// joint_start, joint_count, J_start: int32, J: array(float)) and spatial_mass(I_s:
+/// array(spatial_matrix), joint_start, joint_count, M_start: int32, M: array(float)): one float
+/// type throughout; the result is a dummy int32 (the builtins write their last array).
+std::optional<Signature> articulation(const std::vector<ArgInfo>& a, bool jacobian) {
+    const size_t n = jacobian ? 7 : 5;
+    if (a.size() != n || !a[0].type || !a[0].type->is_array() || a[0].type->ndim != 1)
+        return std::nullopt;
+    const Type* elem = a[0].type->dtype;
+    if (!treadle::is_float(elem->scalar) || elem->is_scalar()) return std::nullopt;
+    if (jacobian ? elem != vector_type(6, elem->scalar) : elem != matrix_type(6, 6, elem->scalar))
+        return std::nullopt;
+    const Type* ints = array_type(int32_type(), 1);
+    const Type* out = array_type(scalar_type(elem->scalar), 1);
+    Signature sig;
+    sig.params = jacobian ? std::vector<const Type*>{a[0].type, ints, ints, int32_type(),
+                                                     int32_type(), int32_type(), out}
+                          : std::vector<const Type*>{a[0].type, int32_type(), int32_type(),
+                                                     int32_type(), out};
+    for (size_t i = 0; i < n; ++i) {
+        bool ok = a[i].type == sig.params[i] ||
+                  (a[i].weak && sig.params[i] == int32_type() && a[i].type->is_integer());
+        if (!ok) return std::nullopt;
+    }
+    sig.ret = int32_type();
+    return sig;
+}
+std::optional<Signature> rule_spatial_jacobian(const std::vector<ArgInfo>& a) {
+    return articulation(a, true);
+}
+std::optional<Signature> rule_spatial_mass(const std::vector<ArgInfo>& a) {
+    return articulation(a, false);
+}
 #undef SPATIAL
 
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
@@ -586,6 +620,12 @@ const std::vector<Builtin>& table() {
          "The twist x = (w, v) moved by t: (R w, R v + p x R w).", true, rule_transform_spatial},
         {"transform_wrench", "transform_wrench", BuiltinKind::Regular, "Spatial Math", "transform_wrench(t: transform, x: spatial_vector) -> spatial_vector",
          "The wrench x = (tau, f) moved by t: (R tau + p x R f, R f).", true, rule_transform_spatial},
+        {"spatial_jacobian", "spatial_jacobian", BuiltinKind::Regular, "Spatial Math",
+         "spatial_jacobian(S: array(spatial_vector), joint_parents: array(int32), joint_qd_start: array(int32), joint_start: int32, joint_count: int32, J_start: int32, J_out: array(float)) -> None",
+         "Fills the spatial Jacobian of a kinematic chain into J_out (row block per joint, a column per dof).", true, rule_spatial_jacobian},
+        {"spatial_mass", "spatial_mass", BuiltinKind::Regular, "Spatial Math",
+         "spatial_mass(I_s: array(spatial_matrix), joint_start: int32, joint_count: int32, M_start: int32, M: array(float)) -> None",
+         "Writes the joints' 6x6 inertias as the diagonal blocks of the chain's mass matrix M.", true, rule_spatial_mass},
         {"transform_point", "transform_point", BuiltinKind::Regular, "Transformations", "transform_point(t: transform, p: vec3) -> vec3", "p rotated and translated by t.", true, rule_t_point},
         {"transform_vector", "transform_vector", BuiltinKind::Regular, "Transformations", "transform_vector(t: transform, v: vec3) -> vec3", "v rotated by t (no translation).", true, rule_t_point},
         {"transform_multiply", "transform_multiply", BuiltinKind::Regular, "Transformations", "transform_multiply(a: transform, b: transform) -> transform", "The composition a * b.", true, rule_t_t},

@@ -39,6 +39,8 @@ OPERATORS = {"add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "matmul
 SKIP = {
     # atomics are differentiated as array writes (test_grad.py covers them)
     "atomic_add", "atomic_sub", "atomic_min", "atomic_max",
+    # array builtins: test_spatial.py checks their gradients
+    "spatial_jacobian", "spatial_mass",
 }
 
 

@@ -171,3 +171,56 @@ def test_transform_twist_and_wrench(device):
         np.testing.assert_allclose(np.array(host), twist.numpy()[i], atol=1e-12)
         host = wp.transform_wrench(wp.transformd(*tr[i]), wp.spatial_vectord(*xs[i]))
         np.testing.assert_allclose(np.array(host), wrench.numpy()[i], atol=1e-12)
+
+
+@wp.kernel
+def chain_matrices(S: wp.array(dtype=wp.spatial_vectord), parents: wp.array(dtype=wp.int32),
+                   qd_start: wp.array(dtype=wp.int32), I_s: wp.array(dtype=wp.spatial_matrixd),
+                   J: wp.array(dtype=wp.float64), M: wp.array(dtype=wp.float64)):
+    wp.spatial_jacobian(S, parents, qd_start, 0, 3, 0, J)
+    wp.spatial_mass(I_s, 0, 3, 0, M)
+
+
+def test_spatial_jacobian_and_mass_with_gradients(device):
+    rng = np.random.default_rng(9)
+    parents = np.array([-1, 0, 1], dtype=np.int32)
+    qd_start = np.array([0, 1, 3, 4], dtype=np.int32)  # joints with 1, 2 and 1 dofs
+    S0 = rng.standard_normal((4, 6))
+    I0 = rng.standard_normal((3, 6, 6))
+    S = wp.array(S0, dtype=wp.spatial_vectord, device=device, requires_grad=True)
+    I_s = wp.array(I0, dtype=wp.spatial_matrixd, device=device, requires_grad=True)
+    J = wp.zeros(18 * 4, dtype=wp.float64, device=device, requires_grad=True)
+    M = wp.zeros(18 * 18, dtype=wp.float64, device=device, requires_grad=True)
+    args = [S, wp.array(parents, dtype=wp.int32, device=device),
+            wp.array(qd_start, dtype=wp.int32, device=device), I_s, J, M]
+    tape = wp.Tape()
+    with tape:
+        wp.launch(chain_matrices, 1, inputs=args, device=device)
+    want_J = np.zeros((18, 4))
+    for i in range(3):
+        j = i
+        while j != -1:
+            for d in range(qd_start[j], qd_start[j + 1]):
+                want_J[6 * i : 6 * i + 6, d] = S0[d]
+            j = parents[j]
+    want_M = np.zeros((18, 18))
+    for b in range(3):
+        want_M[6 * b : 6 * b + 6, 6 * b : 6 * b + 6] = I0[b]
+    np.testing.assert_array_equal(J.numpy().reshape(18, 4), want_J)
+    np.testing.assert_array_equal(M.numpy().reshape(18, 18), want_M)
+    wJ, wM = rng.standard_normal(72), rng.standard_normal(324)
+    tape.backward(grads={J: wp.array(wJ, dtype=wp.float64, device=device),
+                         M: wp.array(wM, dtype=wp.float64, device=device)})
+    # d(sum wJ . J)/dS[d] = sum over the row blocks that copied S[d]
+    want_gS = np.zeros((4, 6))
+    wJ2 = wJ.reshape(18, 4)
+    for i in range(3):
+        j = i
+        while j != -1:
+            for d in range(qd_start[j], qd_start[j + 1]):
+                want_gS[d] += wJ2[6 * i : 6 * i + 6, d]
+            j = parents[j]
+    np.testing.assert_allclose(S.grad.numpy(), want_gS)
+    wM2 = wM.reshape(18, 18)
+    want_gI = np.stack([wM2[6 * b : 6 * b + 6, 6 * b : 6 * b + 6] for b in range(3)])
+    np.testing.assert_allclose(I_s.grad.numpy(), want_gI)
