@@ -375,7 +375,13 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             break;
         case InstrKind::Printf:
             m_out << "printf(" << c_string(in.text);
-            for (VarId a : in.args) m_out << ", " << printf_arg(m_f.type_of(a), var(a));
+            for (VarId a : in.args) {
+                const Type* t = m_f.type_of(a);
+                if (in.callee == "print" && t->is_bool())  // print(): True / False, as Python
+                    m_out << ", " << var(a) << " ? \"True\" : \"False\"";
+                else
+                    m_out << ", " << printf_arg(t, var(a));
+            }
             m_out << ");\n";
             break;
         case InstrKind::If:

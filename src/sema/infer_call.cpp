@@ -296,7 +296,7 @@ const char* operator_text(const std::string& name) {
 void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, int line) {
     const Type* t = m_fn.type_of(v);
     if (t->is_scalar()) {
-        fmt += printf_format(t);
+        fmt += t->is_bool() ? "%s" : printf_format(t);  // print() shows True / False
         args.push_back(v);
         return;
     }
@@ -454,6 +454,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             }
             if (b.kind == BuiltinKind::Print) fmt += "\n";
             ir::Instr& in = emit(InstrKind::Printf, line);
+            if (b.kind == BuiltinKind::Print) in.callee = "print";  // bools print as words
             in.text = fmt;
             in.args = std::move(args);
             return Value{};

@@ -15,7 +15,7 @@ def print_everything(b: Body):
     print(b)
     print("q", wp.quat_identity(), "t", wp.transform_identity())
     print(wp.vec2(1.0, 2.0), 7, wp.mat22(1.0, 2.0, 3.0, 4.0))
-    print(wp.int64(-5), wp.uint8(200), wp.float16(0.5))
+    print(wp.int64(-5), wp.uint8(200), wp.float16(0.5), True)
 
 
 def test_print_every_type(capfd):
@@ -29,5 +29,5 @@ def test_print_every_type(capfd):
         "Body(mass=1.5, vel=[1, 2, 3], ids=array)",
         "q [0, 0, 0, 1] t transform(p=[0, 0, 0], q=[0, 0, 0, 1])",
         "[1, 2] 7 [[1, 2], [3, 4]]",
-        "-5 200 0.5",
+        "-5 200 0.5 True",
     ]
