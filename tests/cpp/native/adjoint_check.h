@@ -47,6 +47,15 @@ struct Flat<wp::quat_t<double>> {
     static constexpr int n = 4;
     static double* p(wp::quat_t<double>& x) { return x.c; }
 };
+template <>
+struct Flat<wp::transform_t<double>> {
+    static constexpr int n = 7;
+    static double* p(wp::transform_t<double>& x) {
+        static_assert(sizeof(wp::transform_t<double>) == 7 * sizeof(double),
+                      "transform_t must be packed");
+        return x.p.c;
+    }
+};
 
 inline std::mt19937& rng() {
     static std::mt19937 r(97531);

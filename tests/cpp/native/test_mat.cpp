@@ -1,6 +1,8 @@
 // tests/cpp/native/test_mat.cpp -- mat_t: construction, arithmetic, det/inverse, adjoints, atomics
 #include <gtest/gtest.h>
 
+#include "adjoint_check.h"
+
 #include <cmath>
 #include <random>
 #include <string>
@@ -26,81 +28,15 @@ using M32 = mat_t<3, 2, double>;
 using M33 = mat_t<3, 3, double>;
 using M44 = mat_t<4, 4, double>;
 
-// ---- finite-difference adjoint checker (double) ---------------------------------------------
+// ---- finite-difference adjoint checker: adjoint_check.h, at the tolerance these tests use ----
 
-// Flat<X>: the doubles of X (none for the int32 index arguments).
-template <typename X>
-struct Flat {
-    static constexpr int n = 0;
-    static double* p(X&) { return nullptr; }
-};
-template <>
-struct Flat<double> {
-    static constexpr int n = 1;
-    static double* p(double& x) { return &x; }
-};
-template <int N>
-struct Flat<vec_t<N, double>> {
-    static constexpr int n = N;
-    static double* p(vec_t<N, double>& x) { return x.c; }
-};
-template <int R, int C>
-struct Flat<mat_t<R, C, double>> {
-    static constexpr int n = R * C;
-    static double* p(mat_t<R, C, double>& x) { return &x.m[0][0]; }
-};
+using adjoint_check::Flat;
+using adjoint_check::rand_like;
+using adjoint_check::urand;
 
-std::mt19937 rng(1234);
-double urand(double lo = -1.0, double hi = 1.0) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng);
-}
-template <typename X>
-X rand_like() {
-    X x{};
-    for (int k = 0; k < Flat<X>::n; ++k) Flat<X>::p(x)[k] = urand();
-    return x;
-}
-template <typename X>
-double flat_dot(X a, X b) {
-    double s = 0.0;
-    for (int k = 0; k < Flat<X>::n; ++k) s += Flat<X>::p(a)[k] * Flat<X>::p(b)[k];
-    return s;
-}
-
-// check_adjoint(f, adj_f, inputs...): seeds every adjoint with 0.25 (so += is checked), runs
-// adj_f(inputs..., adjoints..., w) for a random w and compares each adjoint with the central
-// difference of dot(w, f(inputs...)).
 template <typename F, typename G, typename... In>
 void check_adjoint(F f, G g, In... in) {
-    using Out = decltype(f(in...));
-    const Out w = rand_like<Out>();
-    std::tuple<In...> grads;
-    std::apply([](auto&... gs) { ((gs = {}), ...); }, grads);
-    auto seed = [](auto& x) {
-        using X = std::remove_reference_t<decltype(x)>;
-        for (int k = 0; k < Flat<X>::n; ++k) Flat<X>::p(x)[k] = 0.25;
-    };
-    std::apply([&](auto&... gs) { (seed(gs), ...); }, grads);
-    std::apply([&](auto&... gs) { g(in..., gs..., w); }, grads);
-    const std::tuple<In...> x0(in...);
-    auto check_input = [&]<size_t I>(std::integral_constant<size_t, I>) {
-        using X = std::tuple_element_t<I, std::tuple<In...>>;
-        for (int k = 0; k < Flat<X>::n; ++k) {
-            const double h = 1e-6;
-            auto xp = x0, xm = x0;
-            Flat<X>::p(std::get<I>(xp))[k] += h;
-            Flat<X>::p(std::get<I>(xm))[k] -= h;
-            const double fd =
-                (flat_dot(w, std::apply(f, xp)) - flat_dot(w, std::apply(f, xm))) / (2 * h);
-            X gi = std::get<I>(grads);
-            const double got = Flat<X>::p(gi)[k] - 0.25;
-            EXPECT_NEAR(got, fd, 1e-6 * std::max(1.0, std::fabs(fd)))
-                << "input " << I << " component " << k;
-        }
-    };
-    [&]<size_t... I>(std::index_sequence<I...>) {
-        (check_input(std::integral_constant<size_t, I>{}), ...);
-    }(std::index_sequence_for<In...>{});
+    adjoint_check::check_adjoint(f, g, 1e-6, in...);
 }
 
 // A random matrix near 3 I: well conditioned (|det| bounded away from 0).

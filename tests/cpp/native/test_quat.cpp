@@ -1,6 +1,8 @@
 // tests/cpp/native/test_quat.cpp -- quat_t / transform_t: rotations, composition, adjoints
 #include <gtest/gtest.h>
 
+#include "adjoint_check.h"
+
 #include <cmath>
 #include <random>
 #include <tuple>
@@ -22,97 +24,18 @@ using X = transform_t<double>;
 
 constexpr double kPi = 3.14159265358979323846;
 
-// ---- finite-difference adjoint checker (double) ---------------------------------------------
+// ---- finite-difference adjoint checker: adjoint_check.h, at the tolerance these tests use ----
 
-// Flat<A>: the doubles of A (none for the int32 index arguments).
-template <typename A>
-struct Flat {
-    static constexpr int n = 0;
-    static double* p(A&) { return nullptr; }
-};
-template <>
-struct Flat<double> {
-    static constexpr int n = 1;
-    static double* p(double& x) { return &x; }
-};
-template <int N>
-struct Flat<vec_t<N, double>> {
-    static constexpr int n = N;
-    static double* p(vec_t<N, double>& x) { return x.c; }
-};
-template <>
-struct Flat<M33> {
-    static constexpr int n = 9;
-    static double* p(M33& x) { return &x.m[0][0]; }
-};
-template <>
-struct Flat<Q> {
-    static constexpr int n = 4;
-    static double* p(Q& x) { return x.c; }
-};
-template <>
-struct Flat<X> {
-    static constexpr int n = 7;
-    static double* p(X& x) {
-        static_assert(sizeof(X) == 7 * sizeof(double), "transform_t must be packed");
-        return x.p.c;
-    }
-};
+using adjoint_check::Flat;
+using adjoint_check::rand_like;
+using adjoint_check::urand;
 
-std::mt19937 rng(4321);
-double urand(double lo = -1.0, double hi = 1.0) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng);
-}
-template <typename A>
-A rand_like() {
-    A x{};
-    for (int k = 0; k < Flat<A>::n; ++k) Flat<A>::p(x)[k] = urand();
-    return x;
-}
-template <typename A>
-double flat_dot(A a, A b) {
-    double s = 0.0;
-    for (int k = 0; k < Flat<A>::n; ++k) s += Flat<A>::p(a)[k] * Flat<A>::p(b)[k];
-    return s;
+template <typename F, typename G, typename... In>
+void check_adjoint(F f, G g, In... in) {
+    adjoint_check::check_adjoint(f, g, 1e-6, in...);
 }
 Q rand_unit_quat() { return wp::normalize(rand_like<Q>()); }
 X rand_transform() { return X{rand_like<V3>(), rand_unit_quat()}; }
-
-// check_adjoint(f, adj_f, inputs...): seeds every adjoint with 0.25 (so += is checked), runs
-// adj_f(inputs..., adjoints..., w) for a random w and compares each adjoint with the central
-// difference of dot(w, f(inputs...)).
-template <typename F, typename G, typename... In>
-void check_adjoint(F f, G g, In... in) {
-    using Out = decltype(f(in...));
-    const Out w = rand_like<Out>();
-    std::tuple<In...> grads;
-    std::apply([](auto&... gs) { ((gs = {}), ...); }, grads);
-    auto seed = [](auto& x) {
-        using A = std::remove_reference_t<decltype(x)>;
-        for (int k = 0; k < Flat<A>::n; ++k) Flat<A>::p(x)[k] = 0.25;
-    };
-    std::apply([&](auto&... gs) { (seed(gs), ...); }, grads);
-    std::apply([&](auto&... gs) { g(in..., gs..., w); }, grads);
-    const std::tuple<In...> x0(in...);
-    auto check_input = [&]<size_t I>(std::integral_constant<size_t, I>) {
-        using A = std::tuple_element_t<I, std::tuple<In...>>;
-        for (int k = 0; k < Flat<A>::n; ++k) {
-            const double h = 1e-6;
-            auto xp = x0, xm = x0;
-            Flat<A>::p(std::get<I>(xp))[k] += h;
-            Flat<A>::p(std::get<I>(xm))[k] -= h;
-            const double fd =
-                (flat_dot(w, std::apply(f, xp)) - flat_dot(w, std::apply(f, xm))) / (2 * h);
-            A gi = std::get<I>(grads);
-            const double got = Flat<A>::p(gi)[k] - 0.25;
-            EXPECT_NEAR(got, fd, 1e-6 * std::max(1.0, std::fabs(fd)))
-                << "input " << I << " component " << k;
-        }
-    };
-    [&]<size_t... I>(std::index_sequence<I...>) {
-        (check_input(std::integral_constant<size_t, I>{}), ...);
-    }(std::index_sequence_for<In...>{});
-}
 
 template <int N>
 void expect_vec_near(const vec_t<N, double>& a, const vec_t<N, double>& b, double tol = 1e-12) {
