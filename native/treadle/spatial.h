@@ -191,6 +191,20 @@ CUDA_CALLABLE void adj_transform_wrench(const transform_t<T>& t, const vec_t<6, 
 
 // ---- articulation helpers: Jacobian and mass matrix of a kinematic chain --------------------
 
+/// Calls visit(d, e, n) for each dof d a row block of the chain's Jacobian holds: J[e + r * n]
+/// (r = 0..5) is that block's column for d; n is the chain's dof count (see spatial_jacobian).
+template <typename Visit>
+CUDA_CALLABLE void for_each_jacobian_column(const array_t<int32>& parents,
+                                            const array_t<int32>& qd_start, int32 joint_start,
+                                            int32 joint_count, int32 J_start, Visit visit) {
+    const int32 d0 = load(qd_start, joint_start);
+    const int32 n = load(qd_start, joint_start + joint_count) - d0;
+    for (int32 i = 0; i < joint_count; ++i)
+        for (int32 j = joint_start + i; j != -1; j = load(parents, j))
+            for (int32 d = load(qd_start, j); d < load(qd_start, j + 1); ++d)
+                visit(d, J_start + 6 * i * n + (d - d0), n);
+}
+
 /// spatial_jacobian(S, joint_parents, joint_qd_start, joint_start, joint_count, J_start, J):
 /// fills the Jacobian of the chain of joint_count joints from joint_start. With d0 =
 /// joint_qd_start[joint_start] and n = joint_qd_start[joint_start + joint_count] - d0 degrees
@@ -201,16 +215,11 @@ template <typename T>
 CUDA_CALLABLE int32 spatial_jacobian(const array_t<vec_t<6, T>>& S, const array_t<int32>& parents,
                                      const array_t<int32>& qd_start, int32 joint_start,
                                      int32 joint_count, int32 J_start, const array_t<T>& J) {
-    const int32 d0 = load(qd_start, joint_start);
-    const int32 n = load(qd_start, joint_start + joint_count) - d0;
-    for (int32 i = 0; i < joint_count; ++i) {
-        for (int32 j = joint_start + i; j != -1; j = load(parents, j)) {
-            for (int32 d = load(qd_start, j); d < load(qd_start, j + 1); ++d) {
-                const vec_t<6, T> s = load(S, d);
-                for (int r = 0; r < 6; ++r) store(J, J_start + (6 * i + r) * n + (d - d0), s.c[r]);
-            }
-        }
-    }
+    for_each_jacobian_column(parents, qd_start, joint_start, joint_count, J_start,
+                             [&](int32 d, int32 e, int32 n) {
+                                 const vec_t<6, T> s = load(S, d);
+                                 for (int r = 0; r < 6; ++r) store(J, e + r * n, s.c[r]);
+                             });
     return 0;
 }
 
@@ -219,18 +228,13 @@ template <typename T>
 CUDA_CALLABLE void adj_spatial_jacobian(const array_t<vec_t<6, T>>& S, const array_t<int32>& parents,
                                         const array_t<int32>& qd_start, int32 joint_start,
                                         int32 joint_count, int32 J_start, const array_t<T>& J) {
-    const int32 d0 = load(qd_start, joint_start);
-    const int32 n = load(qd_start, joint_start + joint_count) - d0;
-    for (int32 i = 0; i < joint_count; ++i) {
-        for (int32 j = joint_start + i; j != -1; j = load(parents, j)) {
-            for (int32 d = load(qd_start, j); d < load(qd_start, j + 1); ++d) {
-                vec_t<6, T> g{};
-                for (int r = 0; r < 6; ++r)
-                    g.c[r] = grad_read(grad_address(J, J_start + (6 * i + r) * n + (d - d0)));
-                grad_add(grad_address(S, d), g);
-            }
-        }
-    }
+    for_each_jacobian_column(parents, qd_start, joint_start, joint_count, J_start,
+                             [&](int32 d, int32 e, int32 n) {
+                                 vec_t<6, T> g{};
+                                 for (int r = 0; r < 6; ++r)
+                                     g.c[r] = grad_read(grad_address(J, e + r * n));
+                                 grad_add(grad_address(S, d), g);
+                             });
 }
 
 /// spatial_mass(I_s, joint_start, joint_count, M_start, M): writes the 6x6 inertia of joint

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from . import types
-from .quat_types import quat_base, quaternion, transform_base, transformation
+from .quat_types import _hamilton, quat_base, quaternion, rotate_np, transform_base, transformation
 from .vec_types import composite_base, matrix, vector
 
 
@@ -154,16 +154,7 @@ def _transform(t, name):
     return t
 
 
-def _rotate(qd, x):
-    u, w = qd[:3], qd[3]
-    return x * (2.0 * w * w - 1.0) + np.cross(u, x) * (2.0 * w) + u * (2.0 * np.dot(u, x))
-
-
-def _hamilton(a, b):
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return np.array([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz])
+_rotate = rotate_np
 
 
 def quat_inverse(q):

@@ -191,25 +191,30 @@ class Kernel(Function):
                 return bool(options["verify_fp"])
         return bool(config.verify_fp)
 
-    def _compile(self, device="cpu"):
-        """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
-        loaded from the cache once per device, mode and verify_fp setting."""
-        self._sync_options()
-        mode = self._mode()
-        verify_fp = self._verify_fp()
-        key = (device, mode) if not verify_fp else (device, mode, "verify_fp", True)
+    def _build(self, key, what, **options):
+        """The build cached under `key` in _compiled, compiled (or loaded from the disk cache)
+        with `options` for _treadle.compile_kernel on first use."""
         handle = self._compiled.get(key)
         if handle is None:
             _ensure_native_dir()
             if config.kernel_cache_dir:
                 _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
-            handle = _treadle.compile_kernel(self._descriptor(), mode, device, verify_fp=verify_fp)
+            handle = _treadle.compile_kernel(self._descriptor(), key[1], key[0], **options)
             self._compiled[key] = handle
             if config.verbose:
                 how = "loaded from cache" if handle.from_cache else (
                     f"compiled in {handle.compile_seconds * 1000:.0f} ms")
-                print(f"treadle: kernel {self.__name__} {how}")
+                print(f"treadle: kernel {self.__name__}{what} {how}")
         return handle
+
+    def _compile(self, device="cpu"):
+        """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
+        loaded from the cache once per device, mode and verify_fp setting."""
+        self._sync_options()
+        mode = self._mode()
+        if self._verify_fp():
+            return self._build((device, mode, "verify_fp", True), "", verify_fp=True)
+        return self._build((device, mode), "", verify_fp=False)
 
     def _compile_adjoint(self, device="cpu"):
         """The build of the kernel with its backward pass for `device`, compiled on first use:
@@ -220,19 +225,8 @@ class Kernel(Function):
                 "no backward pass"
             )
         self._sync_options()
-        mode = self._mode()
-        handle = self._compiled.get((device, mode, "adjoint"))
-        if handle is None:
-            _ensure_native_dir()
-            if config.kernel_cache_dir:
-                _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
-            handle = _treadle.compile_kernel(self._descriptor(), mode, device, adjoint=True)
-            self._compiled[(device, mode, "adjoint")] = handle
-            if config.verbose:
-                how = "loaded from cache" if handle.from_cache else (
-                    f"compiled in {handle.compile_seconds * 1000:.0f} ms")
-                print(f"treadle: kernel {self.__name__} (with backward pass) {how}")
-        return handle
+        return self._build((device, self._mode(), "adjoint"), " (with backward pass)",
+                           adjoint=True)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(

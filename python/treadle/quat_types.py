@@ -252,10 +252,14 @@ def quat_rotate(q, v):
     x = np.asarray(v, dtype=np.float64).reshape(-1)
     if x.shape != (3,):
         raise TypeError(f"quat_rotate(): expected a 3-vector, got shape {x.shape}")
-    qd = q._data.astype(np.float64)
-    u, w = qd[:3], qd[3]
-    r = x * (2.0 * w * w - 1.0) + np.cross(u, x) * (2.0 * w) + u * (2.0 * np.dot(u, x))
+    r = rotate_np(q._data.astype(np.float64), x)
     return vector(3, q._wp_scalar_type_)(r.tolist())
+
+
+def rotate_np(qd, x):
+    """The 3-vector x rotated by the (x, y, z, w) numpy quaternion qd (unit length)."""
+    u, w = qd[:3], qd[3]
+    return x * (2.0 * w * w - 1.0) + np.cross(u, x) * (2.0 * w) + u * (2.0 * np.dot(u, x))
 
 
 HOST_BUILTINS = ("quat_identity", "transform_identity", "quat_from_axis_angle", "quat_rotate")

@@ -409,15 +409,13 @@ private:
         switch (in.kind) {
             case InstrKind::Copy:
                 if (dst_grad) {
-                    line(depth) << adj(in.args[0]) << " = wp::add(" << adj(in.args[0]) << ", "
-                                << adj(dst) << ");\n";
+                    accumulate(in.args[0], adj(dst), depth);
                     clear(dst, depth);
                 }
                 break;
             case InstrKind::Assign:
                 if (dst_grad) {
-                    line(depth) << adj(in.args[0]) << " = wp::add(" << adj(in.args[0]) << ", "
-                                << adj(dst) << ");\n";
+                    accumulate(in.args[0], adj(dst), depth);
                     clear(dst, depth);
                 }
                 line(depth) << var(dst) << " = prev_" << m_assign_ids.at(&in) << ";\n";
@@ -445,8 +443,7 @@ private:
                             t->is_matrix() ? ".m[" + std::to_string(k / t->cols) + "][" +
                                                  std::to_string(k % t->cols) + "]"
                                            : ".c[" + std::to_string(k) + "]";
-                        line(depth) << adj(in.args[k]) << " = wp::add(" << adj(in.args[k]) << ", "
-                                    << adj(dst) << part << ");\n";
+                        accumulate(in.args[k], adj(dst) + part, depth);
                     }
                     clear(dst, depth);
                 }
@@ -503,9 +500,9 @@ private:
             case InstrKind::Store: {
                 VarId v = in.args.back();
                 if (has_gradient(m_f.type_of(v)))
-                    line(depth) << adj(v) << " = wp::add(" << adj(v)
-                                << ", wp::grad_read(wp::grad_address("
-                                << m_fe.args(in, 0, in.args.size() - 1) << ")));\n";
+                    accumulate(v, "wp::grad_read(wp::grad_address(" +
+                                      m_fe.args(in, 0, in.args.size() - 1) + "))",
+                               depth);
                 break;
             }
             case InstrKind::If:
@@ -532,8 +529,7 @@ private:
                     if (!has_gradient(m_f.type_of(in.args[i]))) continue;
                     std::string ret = m_f.return_type->is_tuple() ? "adj_ret_" + std::to_string(i)
                                                                  : std::string("adj_ret");
-                    line(depth) << adj(in.args[i]) << " = wp::add(" << adj(in.args[i]) << ", "
-                                << ret << ");\n";
+                    accumulate(in.args[i], ret, depth);
                 }
                 break;
             case InstrKind::Const:
@@ -561,8 +557,7 @@ private:
             std::string op = base_callee(in.callee);
             std::string where = "wp::grad_address(" + m_fe.args(in, 0, in.args.size() - 1) + ")";
             if (op == "atomic_exch")  // a store that also returns the old value
-                line(depth) << adj(v) << " = wp::add(" << adj(v) << ", wp::grad_read(" << where
-                            << "));\n";
+                accumulate(v, "wp::grad_read(" + where + ")", depth);
             else if (op == "atomic_add" || op == "atomic_sub")
                 line(depth) << adj(v) << " = wp::" << (op == "atomic_add" ? "add" : "sub") << "("
                             << adj(v) << ", wp::grad_read(" << where << "));\n";
