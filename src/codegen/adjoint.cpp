@@ -27,6 +27,7 @@
 //     k_history trips, whose carried values the replay keeps per iteration.
 // Refused, with an error at the Python line: a return inside a loop, and using the value an
 // atomic returns (the backward pass cannot know it).
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -124,9 +125,19 @@ public:
             if (!has_adjoint_slot(t)) continue;
             line(depth) << t->c_name << " " << adj(v) << "{};\n";
         }
-        for (const auto& [in, id] : m_assign_ids)
+        // In id order: the maps are keyed by address, which differs from run to run, and the
+        // generated source (and so the cache key) must not.
+        std::vector<std::pair<int, const Instr*>> assigns;
+        for (const auto& [in, id] : m_assign_ids) assigns.emplace_back(id, in);
+        std::sort(assigns.begin(), assigns.end());
+        for (const auto& [id, in] : assigns)
             line(depth) << m_f.type_of(in->dsts[0])->c_name << " prev_" << id << "{};\n";
-        for (const auto& [loop, info] : m_loops) {
+        std::vector<const LoopInfo*> loops;
+        for (const auto& entry : m_loops) loops.push_back(&entry.second);
+        std::sort(loops.begin(), loops.end(),
+                  [](const LoopInfo* a, const LoopInfo* b) { return a->id < b->id; });
+        for (const LoopInfo* loop_info : loops) {
+            const LoopInfo& info = *loop_info;
             line(depth) << "wp::int64 trips_" << info.id << " = 0, rk_" << info.id << " = 0, rj_"
                         << info.id << " = 0;\n";
             for (VarId v : info.carried) {

@@ -273,10 +273,10 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
 
 }  // namespace
 
-std::string generate_cuda_source(const sema::FunctionSource& kernel, bool adjoint,
-                                 bool verify_fp) {
-    return codegen::generate_source(*front_end(kernel), codegen::cuda_backend(), false, adjoint,
-                                    verify_fp);
+std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda, bool adjoint,
+                                   bool verify_fp) {
+    const codegen::Backend& backend = cuda ? codegen::cuda_backend() : codegen::cpu_backend();
+    return codegen::generate_source(*front_end(kernel), backend, false, adjoint, verify_fp);
 }
 
 std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,

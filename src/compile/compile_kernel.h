@@ -73,10 +73,10 @@ struct CompileOptions {
 std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
                                                      const CompileOptions& options);
 
-/// The generated CUDA source of a kernel (for compile-only checks without a GPU), with the
-/// backward pass when `adjoint`.
-std::string generate_cuda_source(const sema::FunctionSource& kernel, bool adjoint = false,
-                                 bool verify_fp = false);
+/// The source compile_kernel() would build for a CUDA (`cuda`) or CPU target, with the backward
+/// pass when `adjoint`; needs no GPU (compile-only checks and the golden tests use it).
+std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda,
+                                   bool adjoint = false, bool verify_fp = false);
 
 /// Directory holding native/treadle/*.h (set by the front end; defaults to the build tree,
 /// then the install tree, overridable with TREADLE_NATIVE_DIR).

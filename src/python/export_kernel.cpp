@@ -154,7 +154,7 @@ KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::s
 std::pair<bool, std::string> check_cuda_compile(nb::tuple descriptor, int arch, bool adjoint,
                                                 bool verify_fp) {
     auto fn = PyResolver::make_function(descriptor);
-    std::string source = treadle::generate_cuda_source(*fn, adjoint, verify_fp);
+    std::string source = treadle::generate_kernel_source(*fn, true, adjoint, verify_fp);
     treadle::nvrtc::Result r =
         treadle::nvrtc::compile(source, fn->source->path, arch, {treadle::native_dir()}, {});
     return {r.ok, r.log};
@@ -404,10 +404,11 @@ void export_kernel(nb::module_& m) {
         "(type id, size, alignment, [(field, offset)], canonical spec) of a struct spec: the C "
         "layout kernels use, and the id launches compare struct arguments against.");
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
-    m.def("cuda_source", [](nb::tuple descriptor, bool adjoint) {
-        return treadle::generate_cuda_source(*PyResolver::make_function(descriptor), adjoint);
-    }, nb::arg("descriptor"), nb::arg("adjoint") = false,
-       "The generated CUDA source of a kernel (no GPU needed).");
+    m.def("kernel_source", [](nb::tuple descriptor, bool cuda, bool adjoint) {
+        return treadle::generate_kernel_source(*PyResolver::make_function(descriptor), cuda,
+                                               adjoint);
+    }, nb::arg("descriptor"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
+       "The generated CUDA or CPU source of a kernel (no GPU needed).");
     m.def("compile_kernel", &compile, nb::arg("descriptor"), nb::arg("mode"),
           nb::arg("device") = "cpu", nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
           "Compiles a kernel described by a ('func', key, name, source, file, line, True, "
