@@ -14,10 +14,13 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 PYTHON=${PYTHON:-python3}
-if ! "$PYTHON" -c "import nanobind, numpy, pytest" 2>/dev/null; then
+if ! "$PYTHON" -c "import nanobind, numpy, pytest, ruff, clang_format" 2>/dev/null; then
     echo "setup: installing Python build and test dependencies"
     "$PYTHON" -m pip install -q -r requirements-dev.txt
 fi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$(command -v "$PYTHON")" >/dev/null
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$(command -v "$PYTHON")" \
+    "${launcher[@]}" >/dev/null
 cmake --build build

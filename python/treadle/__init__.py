@@ -207,7 +207,7 @@ from .tape import Tape as Tape  # noqa: E402
 globals().update({_n: _f for _n, _f in _kernel_module.builtins.items() if _n not in globals()})
 
 # Host implementations of the vector builtins (wp.dot(wp.vec3(...), ...) outside kernels).
-from . import vec_types as _vec_types
+from . import vec_types as _vec_types  # noqa: E402
 
 for _n in ("dot", "cross", "length", "normalize", "cw_mul", *_vec_types.SPATIAL_HOST_BUILTINS):
     _b = _kernel_module.builtins.get(_n)
@@ -215,11 +215,11 @@ for _n in ("dot", "cross", "length", "normalize", "cw_mul", *_vec_types.SPATIAL_
         _b._host = getattr(_vec_types, _n)
 
 # Host implementations of the quaternion / transform builtins (wp.quat_rotate(q, v), ...).
-from . import quat_types as _quat_types
+from . import quat_types as _quat_types  # noqa: E402
 
 # Host implementations of the matrix, quaternion and transform builtins, and of the operators
 # as functions (wp.transpose(m), wp.transform_point(t, p), wp.add(a, b) ...).
-from . import host_math as _host_math
+from . import host_math as _host_math  # noqa: E402
 
 for _module in (_quat_types, _host_math):
     for _n in _module.HOST_BUILTINS:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-import treadle as wp
+import treadle as wp  # noqa: F401  (imported first, as the cases do)
 
 ERRORS_DIR = os.path.join(os.path.dirname(__file__), "..", "errors")
 CASES = sorted(f for f in os.listdir(ERRORS_DIR) if f.endswith(".py"))

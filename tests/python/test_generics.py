@@ -283,7 +283,9 @@ def test_max_unroll_per_kernel_and_module():
 
         return k
 
-    loops = lambda k: k._compile("cpu").source.count("for (")
+    def loops(k):
+        return k._compile("cpu").source.count("for (")
+
     assert loops(make()) == 1  # 8 trips <= 16: unrolled
     assert loops(make(options={"max_unroll": 4})) == 2
     unique = make(module="unique")

@@ -106,7 +106,7 @@ def kernel_source(index, name, args, rets):
     operands = [f"a{k}[i]" for k in range(len(args))]
     call = OPERATORS[name].format(*operands) if name in OPERATORS else f"wp.{name}({', '.join(operands)})"
     results = ", ".join(f"y{k}" for k in range(len(rets)))
-    lines = [f"@wp.kernel", f"def k{index}_{name}({', '.join(params)}):", "    i = wp.tid()",
+    lines = ["@wp.kernel", f"def k{index}_{name}({', '.join(params)}):", "    i = wp.tid()",
              f"    {results} = {call}"]
     lines += [f"    r{k}[i] = y{k}" for k in range(len(rets))]
     return "\n".join(lines) + "\n\n\n"
