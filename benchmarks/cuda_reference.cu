@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(x)                                                                    \
-    do {                                                                            \
-        auto r = (x);                                                               \
-        if (r != 0) {                                                               \
+#define CHECK(x)                                                                     \
+    do {                                                                             \
+        auto r = (x);                                                                \
+        if (r != 0) {                                                                \
             std::fprintf(stderr, "%s failed: %d (line %d)\n", #x, (int)r, __LINE__); \
-            return 1;                                                               \
-        }                                                                           \
+            return 1;                                                                \
+        }                                                                            \
     } while (0)
 
 __global__ void empty_kernel() {}
@@ -68,13 +68,17 @@ int main() {
         for (int rep = 0; rep < 5; ++rep) {
             CHECK(cuCtxSynchronize());
             auto t0 = std::chrono::steady_clock::now();
-            for (int i = 0; i < iters; ++i) CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, params, nullptr));
+            for (int i = 0; i < iters; ++i)
+                CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, params, nullptr));
             auto t1 = std::chrono::steady_clock::now();
             CHECK(cuCtxSynchronize());
-            best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count() / iters);
+            best =
+                std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count() / iters);
         }
-        std::printf("{\"bench\": \"launch_overhead\", \"impl\": \"raw cuLaunchKernel (C++)\", "
-                    "\"args\": %d, \"us\": %.3f}\n", variant ? 12 : 0, best);
+        std::printf(
+            "{\"bench\": \"launch_overhead\", \"impl\": \"raw cuLaunchKernel (C++)\", "
+            "\"args\": %d, \"us\": %.3f}\n",
+            variant ? 12 : 0, best);
     }
     const long long n = 1LL << 28;
     float *x, *y;
@@ -110,7 +114,7 @@ int main() {
         for (int rep = 0; rep < 7; ++rep) {
             cudaEventRecord(e0);
             nbody<<<(nb + 255) / 256, 256>>>(nb, 0.01f, buf, buf + nb, buf + 2 * nb, buf + 3 * nb,
-                                            buf + 4 * nb, buf + 5 * nb, buf + 6 * nb);
+                                             buf + 4 * nb, buf + 5 * nb, buf + 6 * nb);
             cudaEventRecord(e1);
             cudaEventSynchronize(e1);
             float t;
@@ -119,8 +123,10 @@ int main() {
         }
         std::sort(times.begin(), times.end());
         float med = times[times.size() / 2];
-        std::printf("{\"bench\": \"nbody_65536\", \"impl\": \"nvcc\", \"ms\": %.3f, "
-                    "\"ginteractions_s\": %.1f}\n", med, (double)nb * nb / (med * 1e-3) / 1e9);
+        std::printf(
+            "{\"bench\": \"nbody_65536\", \"impl\": \"nvcc\", \"ms\": %.3f, "
+            "\"ginteractions_s\": %.1f}\n",
+            med, (double)nb * nb / (med * 1e-3) / 1e9);
     }
     return 0;
 }

@@ -11,7 +11,7 @@ fix=0
 clang_format=$("$PYTHON" -c \
     "import clang_format, os; print(os.path.join(os.path.dirname(clang_format.__file__), 'data', 'bin', 'clang-format'))")
 mapfile -t cxx < <(git ls-files -- src native include tests examples benchmarks \
-    | grep -E '\.(h|hpp|cpp|cc|cu)$')
+    | grep -E '\.(h|hpp|cpp|cc|cu)$' | grep -v -E '(^|/)(golden|generated)/')
 status=0
 if [ $fix -eq 1 ]; then
     "$clang_format" -i "${cxx[@]}"

@@ -30,8 +30,7 @@ static int check_gradient(const treadle::Module& module, treadle::Device device)
     int bad = 0;
     for (int64_t i = 0; i < n; ++i)
         if (grad[i] != 2.0f * a * a * xs[i]) ++bad;
-    std::printf("backward: d loss / d x[0..3] = %g %g %g %g\n", grad[0], grad[1], grad[2],
-                grad[3]);
+    std::printf("backward: d loss / d x[0..3] = %g %g %g %g\n", grad[0], grad[1], grad[2], grad[3]);
     return bad;
 }
 
@@ -57,8 +56,8 @@ int main(int argc, char** argv) {
         std::printf("%s on %s: %d of %lld elements differ from the expected values\n",
                     bad ? "FAILED" : "ok", device.alias().c_str(), bad, (long long)n);
         int bad_grad = check_gradient(module, device);
-        std::printf("%s: %d gradient elements differ from 2 a^2 x\n",
-                    bad_grad ? "FAILED" : "ok", bad_grad);
+        std::printf("%s: %d gradient elements differ from 2 a^2 x\n", bad_grad ? "FAILED" : "ok",
+                    bad_grad);
         return bad || bad_grad ? 1 : 0;
     } catch (const treadle::Error& e) {
         std::fprintf(stderr, "treadle error: %s\n", e.what());

@@ -73,7 +73,9 @@ public:
     Device device() const { return m_device; }
     void* data() const { return m_data; }
     template <typename T>
-    T* data_as() const { return static_cast<T*>(m_data); }
+    T* data_as() const {
+        return static_cast<T*>(m_data);
+    }
     bool is_contiguous() const;
     /// True when the memory is pinned host memory.
     bool pinned() const;
@@ -137,17 +139,50 @@ private:
 /// Typed helpers for C++ programs: treadle::zeros<float>({n}, Device::cpu()).
 template <typename T>
 struct dtype_of;
-template <> struct dtype_of<bool> { static DType get() { return ScalarType::Bool; } };
-template <> struct dtype_of<int8_t> { static DType get() { return ScalarType::Int8; } };
-template <> struct dtype_of<uint8_t> { static DType get() { return ScalarType::UInt8; } };
-template <> struct dtype_of<int16_t> { static DType get() { return ScalarType::Int16; } };
-template <> struct dtype_of<uint16_t> { static DType get() { return ScalarType::UInt16; } };
-template <> struct dtype_of<int32_t> { static DType get() { return ScalarType::Int32; } };
-template <> struct dtype_of<uint32_t> { static DType get() { return ScalarType::UInt32; } };
-template <> struct dtype_of<int64_t> { static DType get() { return ScalarType::Int64; } };
-template <> struct dtype_of<uint64_t> { static DType get() { return ScalarType::UInt64; } };
-template <> struct dtype_of<float> { static DType get() { return ScalarType::Float32; } };
-template <> struct dtype_of<double> { static DType get() { return ScalarType::Float64; } };
+template <>
+struct dtype_of<bool> {
+    static DType get() { return ScalarType::Bool; }
+};
+template <>
+struct dtype_of<int8_t> {
+    static DType get() { return ScalarType::Int8; }
+};
+template <>
+struct dtype_of<uint8_t> {
+    static DType get() { return ScalarType::UInt8; }
+};
+template <>
+struct dtype_of<int16_t> {
+    static DType get() { return ScalarType::Int16; }
+};
+template <>
+struct dtype_of<uint16_t> {
+    static DType get() { return ScalarType::UInt16; }
+};
+template <>
+struct dtype_of<int32_t> {
+    static DType get() { return ScalarType::Int32; }
+};
+template <>
+struct dtype_of<uint32_t> {
+    static DType get() { return ScalarType::UInt32; }
+};
+template <>
+struct dtype_of<int64_t> {
+    static DType get() { return ScalarType::Int64; }
+};
+template <>
+struct dtype_of<uint64_t> {
+    static DType get() { return ScalarType::UInt64; }
+};
+template <>
+struct dtype_of<float> {
+    static DType get() { return ScalarType::Float32; }
+};
+template <>
+struct dtype_of<double> {
+    static DType get() { return ScalarType::Float64; }
+};
 
 template <typename T>
 Array zeros(std::initializer_list<int64_t> shape, Device device = {}) {

@@ -25,7 +25,9 @@ public:
     /// "cpu" or "cuda:N".
     std::string alias() const;
 
-    bool operator==(const Device& o) const { return m_kind == o.m_kind && m_ordinal == o.m_ordinal; }
+    bool operator==(const Device& o) const {
+        return m_kind == o.m_kind && m_ordinal == o.m_ordinal;
+    }
     bool operator!=(const Device& o) const { return !(*this == o); }
 
 private:

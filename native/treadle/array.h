@@ -76,8 +76,8 @@ CUDA_CALLABLE T* address(const array_t<T>& a, int32 i, int32 j) {
 }
 template <typename T>
 CUDA_CALLABLE T* address(const array_t<T>& a, int32 i, int32 j, int32 k) {
-    return byte_offset(a.data, int64(i) * a.strides[0] + int64(j) * a.strides[1] +
-                                   int64(k) * a.strides[2]);
+    return byte_offset(a.data,
+                       int64(i) * a.strides[0] + int64(j) * a.strides[1] + int64(k) * a.strides[2]);
 }
 template <typename T>
 CUDA_CALLABLE T* address(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l) {
@@ -191,8 +191,8 @@ CUDA_CALLABLE void tid_unravel(int64 index, const launch_bounds_t& b, int32& i, 
     j = int32(index % n1);
     i = int32(index / n1);
 }
-CUDA_CALLABLE void tid_unravel(int64 index, const launch_bounds_t& b, int32& i, int32& j,
-                               int32& k, int32& l) {
+CUDA_CALLABLE void tid_unravel(int64 index, const launch_bounds_t& b, int32& i, int32& j, int32& k,
+                               int32& l) {
     const int64 n3 = b.shape[3];
     l = int32(index % n3);
     index /= n3;
@@ -287,8 +287,8 @@ CUDA_CALLABLE int32 find_out_of_bounds(const int32* idx, const int32* shape, int
 
 /// address_checked_n(a, idx, n, ...): the checked address of element idx[0..n).
 template <typename T>
-CUDA_CALLABLE T* address_checked_n(const array_t<T>& a, const int32* idx, int32 n,
-                                   const char* file, int32 line, const char* kernel) {
+CUDA_CALLABLE T* address_checked_n(const array_t<T>& a, const int32* idx, int32 n, const char* file,
+                                   int32 line, const char* kernel) {
     const int32 d = find_out_of_bounds(idx, a.shape, n);
     if (d >= 0) {
         record_bounds_error(idx, a.shape, n, d, file, line, kernel);
@@ -314,8 +314,8 @@ CUDA_CALLABLE T* address_checked(const array_t<T>& a, int32 i, int32 j, const ch
     return address_checked_n(a, idx, 2, file, line, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const array_t<T>& a, int32 i, int32 j, int32 k,
-                                 const char* file, int32 line, const char* kernel) {
+CUDA_CALLABLE T* address_checked(const array_t<T>& a, int32 i, int32 j, int32 k, const char* file,
+                                 int32 line, const char* kernel) {
     const int32 idx[3] = {i, j, k};
     return address_checked_n(a, idx, 3, file, line, kernel);
 }
@@ -329,8 +329,8 @@ CUDA_CALLABLE T* address_checked(const array_t<T>& a, int32 i, int32 j, int32 k,
 /// view_checked(a, i, file, line, kernel): like view(); an out-of-bounds i records the error
 /// and returns an empty view (shape 0), so every checked access through it hits the dummy.
 template <typename T>
-CUDA_CALLABLE array_t<T> view_checked(const array_t<T>& a, int32 i, const char* file,
-                                      int32 line, const char* kernel) {
+CUDA_CALLABLE array_t<T> view_checked(const array_t<T>& a, int32 i, const char* file, int32 line,
+                                      const char* kernel) {
     if (uint32(i) < uint32(a.shape[0])) return view(a, i);
     record_bounds_error(&i, a.shape, 1, 0, file, line, kernel);
     array_t<T> r = view(a, 0);

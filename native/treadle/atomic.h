@@ -62,8 +62,7 @@ __device__ inline T atomic_cas_loop(T* p, T v) {
         uint32 old = *reinterpret_cast<volatile uint32*>(w);
         for (;;) {
             const T o = from_bits<T>(unsigned_t<T>((old & mask) >> shift));
-            const uint32 nb =
-                (old & ~mask) | (uint32(to_bits(atomic_combine<Op>(o, v))) << shift);
+            const uint32 nb = (old & ~mask) | (uint32(to_bits(atomic_combine<Op>(o, v))) << shift);
             if (nb == old) return o;
             const uint32 prev = atomicCAS(w, old, nb);
             if (prev == old) return o;
@@ -116,8 +115,7 @@ CUDA_CALLABLE T atomic_rmw(T* p, T v) {
             T nv = atomic_combine<Op>(old, v);
             if (to_bits(nv) == to_bits(old)) return old;
             // On failure `old` is refreshed with the current value.
-            if (__atomic_compare_exchange(p, &old, &nv, true, __ATOMIC_SEQ_CST,
-                                          __ATOMIC_RELAXED)) {
+            if (__atomic_compare_exchange(p, &old, &nv, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
                 return old;
             }
         }
@@ -128,28 +126,27 @@ CUDA_CALLABLE T atomic_rmw(T* p, T v) {
 /// atomic_add/atomic_sub/atomic_min/atomic_max(ptr, v) and (array, i..., v) for 1-4 indices
 /// (unchecked addressing; in checked mode pass address_checked(...) as ptr). Return the old
 /// value.
-#define WP_ATOMIC_FAMILY(name, op)                                                             \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE T name(T* ptr, type_identity_t<T> v) {                                       \
-        return atomic_rmw<op>(ptr, v);                                                         \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE T name(const array_t<T>& a, int32 i, type_identity_t<T> v) {                 \
-        return atomic_rmw<op>(address(a, i), v);                                               \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE T name(const array_t<T>& a, int32 i, int32 j, type_identity_t<T> v) {        \
-        return atomic_rmw<op>(address(a, i, j), v);                                            \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE T name(const array_t<T>& a, int32 i, int32 j, int32 k,                       \
-                         type_identity_t<T> v) {                                               \
-        return atomic_rmw<op>(address(a, i, j, k), v);                                         \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE T name(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l,              \
-                         type_identity_t<T> v) {                                               \
-        return atomic_rmw<op>(address(a, i, j, k, l), v);                                      \
+#define WP_ATOMIC_FAMILY(name, op)                                                               \
+    template <typename T>                                                                        \
+    CUDA_CALLABLE T name(T* ptr, type_identity_t<T> v) {                                         \
+        return atomic_rmw<op>(ptr, v);                                                           \
+    }                                                                                            \
+    template <typename T>                                                                        \
+    CUDA_CALLABLE T name(const array_t<T>& a, int32 i, type_identity_t<T> v) {                   \
+        return atomic_rmw<op>(address(a, i), v);                                                 \
+    }                                                                                            \
+    template <typename T>                                                                        \
+    CUDA_CALLABLE T name(const array_t<T>& a, int32 i, int32 j, type_identity_t<T> v) {          \
+        return atomic_rmw<op>(address(a, i, j), v);                                              \
+    }                                                                                            \
+    template <typename T>                                                                        \
+    CUDA_CALLABLE T name(const array_t<T>& a, int32 i, int32 j, int32 k, type_identity_t<T> v) { \
+        return atomic_rmw<op>(address(a, i, j, k), v);                                           \
+    }                                                                                            \
+    template <typename T>                                                                        \
+    CUDA_CALLABLE T name(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l,                \
+                         type_identity_t<T> v) {                                                 \
+        return atomic_rmw<op>(address(a, i, j, k, l), v);                                        \
     }
 
 WP_ATOMIC_FAMILY(atomic_add, atomic_op_add)
@@ -167,10 +164,11 @@ CUDA_CALLABLE T atomic_exch(T* p, type_identity_t<T> v) {
     using W = unsigned_t<T>;
 #if WP_DEVICE_CODE
     if constexpr (sizeof(T) == 4)
-        return from_bits<T>(W(atomicExch(reinterpret_cast<unsigned int*>(p), (unsigned int)to_bits(v))));
+        return from_bits<T>(
+            W(atomicExch(reinterpret_cast<unsigned int*>(p), (unsigned int)to_bits(v))));
     else
-        return from_bits<T>(W(atomicExch(reinterpret_cast<unsigned long long*>(p),
-                                         (unsigned long long)to_bits(v))));
+        return from_bits<T>(W(
+            atomicExch(reinterpret_cast<unsigned long long*>(p), (unsigned long long)to_bits(v))));
 #else
     return from_bits<T>(__atomic_exchange_n(reinterpret_cast<W*>(p), to_bits(v), __ATOMIC_SEQ_CST));
 #endif
@@ -184,9 +182,9 @@ CUDA_CALLABLE T atomic_cas(T* p, type_identity_t<T> compare, type_identity_t<T> 
         return from_bits<T>(W(atomicCAS(reinterpret_cast<unsigned int*>(p),
                                         (unsigned int)to_bits(compare), (unsigned int)to_bits(v))));
     else
-        return from_bits<T>(W(atomicCAS(reinterpret_cast<unsigned long long*>(p),
-                                        (unsigned long long)to_bits(compare),
-                                        (unsigned long long)to_bits(v))));
+        return from_bits<T>(
+            W(atomicCAS(reinterpret_cast<unsigned long long*>(p),
+                        (unsigned long long)to_bits(compare), (unsigned long long)to_bits(v))));
 #else
     W expected = to_bits(compare);
     __atomic_compare_exchange_n(reinterpret_cast<W*>(p), &expected, to_bits(v), false,
@@ -212,7 +210,8 @@ CUDA_CALLABLE T atomic_exch(const array_t<T>& a, int32 i, int32 j, int32 k, int3
     return atomic_exch(address(a, i, j, k, l), v);
 }
 template <typename T>
-CUDA_CALLABLE T atomic_cas(const array_t<T>& a, int32 i, type_identity_t<T> c, type_identity_t<T> v) {
+CUDA_CALLABLE T atomic_cas(const array_t<T>& a, int32 i, type_identity_t<T> c,
+                           type_identity_t<T> v) {
     return atomic_cas(address(a, i), c, v);
 }
 template <typename T>

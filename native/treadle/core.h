@@ -82,17 +82,16 @@ struct half;  // float16, defined below
 
 /// is_int_v<T>: the eight integer types (not bool). is_signed_int_v: the four signed ones.
 template <typename T>
-inline constexpr bool is_int_v = is_same_v<T, int8> || is_same_v<T, uint8> ||
-                                 is_same_v<T, int16> || is_same_v<T, uint16> ||
-                                 is_same_v<T, int32> || is_same_v<T, uint32> ||
-                                 is_same_v<T, int64> || is_same_v<T, uint64>;
+inline constexpr bool is_int_v =
+    is_same_v<T, int8> || is_same_v<T, uint8> || is_same_v<T, int16> || is_same_v<T, uint16> ||
+    is_same_v<T, int32> || is_same_v<T, uint32> || is_same_v<T, int64> || is_same_v<T, uint64>;
 template <typename T>
-inline constexpr bool is_signed_int_v = is_same_v<T, int8> || is_same_v<T, int16> ||
-                                        is_same_v<T, int32> || is_same_v<T, int64>;
+inline constexpr bool is_signed_int_v =
+    is_same_v<T, int8> || is_same_v<T, int16> || is_same_v<T, int32> || is_same_v<T, int64>;
 /// is_float_v<T>: half, float and double.
 template <typename T>
-inline constexpr bool is_float_v = is_same_v<T, half> || is_same_v<T, float> ||
-                                   is_same_v<T, double>;
+inline constexpr bool is_float_v =
+    is_same_v<T, half> || is_same_v<T, float> || is_same_v<T, double>;
 
 /// uint_of_size_t<N>: the unsigned integer of N bytes (1, 2, 4, 8).
 template <int N>
@@ -176,9 +175,9 @@ CUDA_CALLABLE uint16 float_to_half_bits(float f) {
         return uint16(sign | (ax > 0x7f800000u ? 0x7e00u | ((ax >> 13) & 0x3ffu) : 0x7c00u));
     }
     if (ax >= 0x477ff000u) return uint16(sign | 0x7c00u);  // >= 65520 rounds to inf
-    if (ax >= 0x38800000u) {                                // normal half: >= 2^-14
-        uint32 m = ax - 0x38000000u;                        // rebias the exponent 127 -> 15
-        m += 0x0fffu + ((m >> 13) & 1u);                    // round to nearest even
+    if (ax >= 0x38800000u) {                               // normal half: >= 2^-14
+        uint32 m = ax - 0x38000000u;                       // rebias the exponent 127 -> 15
+        m += 0x0fffu + ((m >> 13) & 1u);                   // round to nearest even
         return uint16(sign | (m >> 13));
     }
     if (ax < 0x33000000u) return uint16(sign);  // < 2^-25: rounds to (signed) zero
@@ -205,11 +204,11 @@ CUDA_CALLABLE uint16 double_to_half_bits(double d) {
     const uint32 sign = uint32(x >> 48) & 0x8000u;
     const uint64 ax = x & 0x7fffffffffffffffull;
     if (ax >= 0x7ff0000000000000ull) {
-        return uint16(sign | (ax > 0x7ff0000000000000ull ? 0x7e00u | uint32((ax >> 42) & 0x3ffu)
-                                                         : 0x7c00u));
+        return uint16(
+            sign | (ax > 0x7ff0000000000000ull ? 0x7e00u | uint32((ax >> 42) & 0x3ffu) : 0x7c00u));
     }
     if (ax >= 0x40effe0000000000ull) return uint16(sign | 0x7c00u);  // >= 65520
-    if (ax >= 0x3f10000000000000ull) {                                 // >= 2^-14
+    if (ax >= 0x3f10000000000000ull) {                               // >= 2^-14
         uint64 m = ax - 0x3f00000000000000ull;  // rebias the exponent 1023 -> 15
         m += 0x1ffffffffffull + ((m >> 42) & 1u);
         return uint16(sign | uint32(m >> 42));

@@ -145,8 +145,8 @@ CUDA_CALLABLE T* address_checked_n(const indexedarray_t<T>& a, const int32* idx,
     return address_checked_n(a.arr, mapped, n, file, line, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int32 i, const char* file,
-                                 int32 line, const char* kernel) {
+CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int32 i, const char* file, int32 line,
+                                 const char* kernel) {
     const int32 idx[1] = {i};
     return address_checked_n(a, idx, 1, file, line, kernel);
 }
@@ -172,8 +172,8 @@ CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int32 i, int32 j, i
 /// view_checked(a, i, ...): like view(); a bad i (or a bad mapped index) records the error and
 /// returns an empty view, so every checked access through it hits the dummy.
 template <typename T>
-CUDA_CALLABLE indexedarray_t<T> view_checked(const indexedarray_t<T>& a, int32 i,
-                                             const char* file, int32 line, const char* kernel) {
+CUDA_CALLABLE indexedarray_t<T> view_checked(const indexedarray_t<T>& a, int32 i, const char* file,
+                                             int32 line, const char* kernel) {
     bool ok = uint32(i) < uint32(a.shape[0]);
     if (!ok) record_bounds_error(&i, a.shape, 1, 0, file, line, kernel);
     int32 m = ok ? map_index(a, 0, i) : -1;

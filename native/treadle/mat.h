@@ -177,13 +177,13 @@ CUDA_CALLABLE mat_t<R, C, T> with_row(mat_t<R, C, T> a, int32 i, vec_t<C, T> v) 
 // ---- arithmetic -----------------------------------------------------------------------------
 
 /// add/sub/cw_mul/cw_div(a, b): elementwise, with the scalar rules.
-#define WP_MAT_ELEMENTWISE2(name, scalar_op)                                                   \
-    template <int R, int C, typename T>                                                        \
-    CUDA_CALLABLE mat_t<R, C, T> name(mat_t<R, C, T> a, mat_t<R, C, T> b) {                    \
-        for (int i = 0; i < R; ++i) {                                                          \
-            for (int j = 0; j < C; ++j) a.m[i][j] = scalar_op(a.m[i][j], b.m[i][j]);           \
-        }                                                                                      \
-        return a;                                                                              \
+#define WP_MAT_ELEMENTWISE2(name, scalar_op)                                         \
+    template <int R, int C, typename T>                                              \
+    CUDA_CALLABLE mat_t<R, C, T> name(mat_t<R, C, T> a, mat_t<R, C, T> b) {          \
+        for (int i = 0; i < R; ++i) {                                                \
+            for (int j = 0; j < C; ++j) a.m[i][j] = scalar_op(a.m[i][j], b.m[i][j]); \
+        }                                                                            \
+        return a;                                                                    \
     }
 WP_MAT_ELEMENTWISE2(add, add)
 WP_MAT_ELEMENTWISE2(sub, sub)
@@ -328,9 +328,8 @@ CUDA_CALLABLE T ddot(const mat_t<R, C, T>& a, const mat_t<R, C, T>& b) {
 template <typename T>
 CUDA_CALLABLE mat_t<3, 3, T> skew(vec_t<3, T> v) {
     const T z = T(0);
-    return mat_t<3, 3, T>{{{z, neg(v.c[2]), v.c[1]},
-                           {v.c[2], z, neg(v.c[0])},
-                           {neg(v.c[1]), v.c[0], z}}};
+    return mat_t<3, 3, T>{
+        {{z, neg(v.c[2]), v.c[1]}, {v.c[2], z, neg(v.c[0])}, {neg(v.c[1]), v.c[0], z}}};
 }
 
 // ---- adjoints -------------------------------------------------------------------------------
@@ -348,8 +347,7 @@ CUDA_CALLABLE void adj_identity(const mat_t<N, N, T>&) {}
 
 /// adj_diag: adj_v[i] += adj_ret(i, i).
 template <int N, typename T>
-CUDA_CALLABLE void adj_diag(const vec_t<N, T>&, vec_t<N, T>& adj_v,
-                            const mat_t<N, N, T>& adj_ret) {
+CUDA_CALLABLE void adj_diag(const vec_t<N, T>&, vec_t<N, T>& adj_v, const mat_t<N, N, T>& adj_ret) {
     if constexpr (is_int_v<T>) return;
     for (int i = 0; i < N; ++i) adj_v.c[i] += adj_ret.m[i][i];
 }
@@ -463,18 +461,18 @@ CUDA_CALLABLE void adj_with_row(const mat_t<R, C, T>&, int32 i, const vec_t<C, T
 }
 
 /// adj_add/adj_sub/adj_neg/adj_pos/adj_cw_mul/adj_cw_div: as for vectors, elementwise.
-#define WP_MAT_ADJ2(name, body)                                                                \
-    template <int R, int C, typename T>                                                        \
-    CUDA_CALLABLE void name(const mat_t<R, C, T>& a, const mat_t<R, C, T>& b,                  \
-                            mat_t<R, C, T>& adj_a, mat_t<R, C, T>& adj_b,                      \
-                            const mat_t<R, C, T>& adj_ret) {                                   \
-        if constexpr (is_int_v<T>) return;                                                     \
-        for (int i = 0; i < R; ++i) {                                                          \
-            for (int j = 0; j < C; ++j) {                                                      \
-                const T av = a.m[i][j], bv = b.m[i][j], g = adj_ret.m[i][j];                   \
-                body;                                                                          \
-            }                                                                                  \
-        }                                                                                      \
+#define WP_MAT_ADJ2(name, body)                                               \
+    template <int R, int C, typename T>                                       \
+    CUDA_CALLABLE void name(const mat_t<R, C, T>& a, const mat_t<R, C, T>& b, \
+                            mat_t<R, C, T>& adj_a, mat_t<R, C, T>& adj_b,     \
+                            const mat_t<R, C, T>& adj_ret) {                  \
+        if constexpr (is_int_v<T>) return;                                    \
+        for (int i = 0; i < R; ++i) {                                         \
+            for (int j = 0; j < C; ++j) {                                     \
+                const T av = a.m[i][j], bv = b.m[i][j], g = adj_ret.m[i][j];  \
+                body;                                                         \
+            }                                                                 \
+        }                                                                     \
     }
 WP_MAT_ADJ2(adj_add, (void)av; (void)bv; adj_a.m[i][j] += g; adj_b.m[i][j] += g)
 WP_MAT_ADJ2(adj_sub, (void)av; (void)bv; adj_a.m[i][j] += g; adj_b.m[i][j] -= g)
@@ -552,9 +550,8 @@ CUDA_CALLABLE void adj_mul(const vec_t<R, T>& v, const mat_t<R, C, T>& a, vec_t<
 
 /// adj_mul(a, b) (matrix product): adj_a += adj_ret b^T, adj_b += a^T adj_ret.
 template <int R, int K, int C, typename T>
-CUDA_CALLABLE void adj_mul(const mat_t<R, K, T>& a, const mat_t<K, C, T>& b,
-                           mat_t<R, K, T>& adj_a, mat_t<K, C, T>& adj_b,
-                           const mat_t<R, C, T>& adj_ret) {
+CUDA_CALLABLE void adj_mul(const mat_t<R, K, T>& a, const mat_t<K, C, T>& b, mat_t<R, K, T>& adj_a,
+                           mat_t<K, C, T>& adj_b, const mat_t<R, C, T>& adj_ret) {
     if constexpr (is_int_v<T>) return;
     for (int i = 0; i < R; ++i) {
         for (int j = 0; j < C; ++j) {
@@ -567,9 +564,8 @@ CUDA_CALLABLE void adj_mul(const mat_t<R, K, T>& a, const mat_t<K, C, T>& b,
     }
 }
 template <int N, typename T>
-CUDA_CALLABLE void adj_mul(const mat_t<N, N, T>& a, const mat_t<N, N, T>& b,
-                           mat_t<N, N, T>& adj_a, mat_t<N, N, T>& adj_b,
-                           const mat_t<N, N, T>& adj_ret) {
+CUDA_CALLABLE void adj_mul(const mat_t<N, N, T>& a, const mat_t<N, N, T>& b, mat_t<N, N, T>& adj_a,
+                           mat_t<N, N, T>& adj_b, const mat_t<N, N, T>& adj_ret) {
     adj_mul<N, N, N, T>(a, b, adj_a, adj_b, adj_ret);
 }
 
@@ -603,8 +599,8 @@ CUDA_CALLABLE void adj_trace(const mat_t<N, N, T>&, mat_t<N, N, T>& adj_a, T adj
 
 /// adj_ddot: adj_a += b adj_ret, adj_b += a adj_ret.
 template <int R, int C, typename T>
-CUDA_CALLABLE void adj_ddot(const mat_t<R, C, T>& a, const mat_t<R, C, T>& b,
-                            mat_t<R, C, T>& adj_a, mat_t<R, C, T>& adj_b, T adj_ret) {
+CUDA_CALLABLE void adj_ddot(const mat_t<R, C, T>& a, const mat_t<R, C, T>& b, mat_t<R, C, T>& adj_a,
+                            mat_t<R, C, T>& adj_b, T adj_ret) {
     if constexpr (is_int_v<T>) return;
     for (int i = 0; i < R; ++i) {
         for (int j = 0; j < C; ++j) {
@@ -628,32 +624,32 @@ CUDA_CALLABLE void adj_skew(const vec_t<3, T>&, vec_t<3, T>& adj_v, const mat_t<
 /// atomic_add/atomic_sub/atomic_min/atomic_max on matrix elements: (ptr, v) and
 /// (array, i..., v) with 1-4 indices; per-element atomics, returning the old matrix (see
 /// atomic_rmw_n in vec.h: not one atomic snapshot).
-#define WP_MAT_ATOMIC_FAMILY(name, op)                                                         \
-    template <int R, int C, typename T>                                                        \
-    CUDA_CALLABLE mat_t<R, C, T> name(mat_t<R, C, T>* ptr, mat_t<R, C, T> v) {                 \
-        mat_t<R, C, T> old{};                                                                  \
-        atomic_rmw_n<op>(&ptr->m[0][0], &v.m[0][0], &old.m[0][0], R * C);                      \
-        return old;                                                                            \
-    }                                                                                          \
-    template <int R, int C, typename T>                                                        \
-    CUDA_CALLABLE mat_t<R, C, T> name(const array_t<mat_t<R, C, T>>& a, int32 i,               \
-                                      mat_t<R, C, T> v) {                                      \
-        return name(address(a, i), v);                                                         \
-    }                                                                                          \
-    template <int R, int C, typename T>                                                        \
-    CUDA_CALLABLE mat_t<R, C, T> name(const array_t<mat_t<R, C, T>>& a, int32 i, int32 j,      \
-                                      mat_t<R, C, T> v) {                                      \
-        return name(address(a, i, j), v);                                                      \
-    }                                                                                          \
-    template <int R, int C, typename T>                                                        \
-    CUDA_CALLABLE mat_t<R, C, T> name(const array_t<mat_t<R, C, T>>& a, int32 i, int32 j,      \
-                                      int32 k, mat_t<R, C, T> v) {                             \
-        return name(address(a, i, j, k), v);                                                   \
-    }                                                                                          \
-    template <int R, int C, typename T>                                                        \
-    CUDA_CALLABLE mat_t<R, C, T> name(const array_t<mat_t<R, C, T>>& a, int32 i, int32 j,      \
-                                      int32 k, int32 l, mat_t<R, C, T> v) {                    \
-        return name(address(a, i, j, k, l), v);                                                \
+#define WP_MAT_ATOMIC_FAMILY(name, op)                                                             \
+    template <int R, int C, typename T>                                                            \
+    CUDA_CALLABLE mat_t<R, C, T> name(mat_t<R, C, T>* ptr, mat_t<R, C, T> v) {                     \
+        mat_t<R, C, T> old{};                                                                      \
+        atomic_rmw_n<op>(&ptr->m[0][0], &v.m[0][0], &old.m[0][0], R * C);                          \
+        return old;                                                                                \
+    }                                                                                              \
+    template <int R, int C, typename T>                                                            \
+    CUDA_CALLABLE mat_t<R, C, T> name(const array_t<mat_t<R, C, T>>& a, int32 i,                   \
+                                      mat_t<R, C, T> v) {                                          \
+        return name(address(a, i), v);                                                             \
+    }                                                                                              \
+    template <int R, int C, typename T>                                                            \
+    CUDA_CALLABLE mat_t<R, C, T> name(const array_t<mat_t<R, C, T>>& a, int32 i, int32 j,          \
+                                      mat_t<R, C, T> v) {                                          \
+        return name(address(a, i, j), v);                                                          \
+    }                                                                                              \
+    template <int R, int C, typename T>                                                            \
+    CUDA_CALLABLE mat_t<R, C, T> name(const array_t<mat_t<R, C, T>>& a, int32 i, int32 j, int32 k, \
+                                      mat_t<R, C, T> v) {                                          \
+        return name(address(a, i, j, k), v);                                                       \
+    }                                                                                              \
+    template <int R, int C, typename T>                                                            \
+    CUDA_CALLABLE mat_t<R, C, T> name(const array_t<mat_t<R, C, T>>& a, int32 i, int32 j, int32 k, \
+                                      int32 l, mat_t<R, C, T> v) {                                 \
+        return name(address(a, i, j, k, l), v);                                                    \
     }
 
 WP_MAT_ATOMIC_FAMILY(atomic_add, atomic_op_add)

@@ -34,8 +34,10 @@ template <typename T>
 CUDA_CALLABLE T eps() {
     static_assert(is_same_v<T, float32> || is_same_v<T, float64>,
                   "the 3x3 decompositions take float32 or float64 matrices");
-    if constexpr (is_same_v<T, float32>) return 1.1920929e-7f;
-    else return 2.220446049250313e-16;
+    if constexpr (is_same_v<T, float32>)
+        return 1.1920929e-7f;
+    else
+        return 2.220446049250313e-16;
 }
 
 template <int N, typename T>
@@ -210,7 +212,8 @@ CUDA_CALLABLE void svd2(const mat_t<2, 2, T>& A, mat_t<2, 2, T>& U, vec_t<2, T>&
         n1 = t;
     }
     const vec_t<2, T> u0 = n0 > T(0) ? div(decomp::col(B, 0), n0) : vec_t<2, T>{{T(1), T(0)}};
-    const vec_t<2, T> u1 = n1 > T(0) ? div(decomp::col(B, 1), n1) : vec_t<2, T>{{-u0.c[1], u0.c[0]}};
+    const vec_t<2, T> u1 =
+        n1 > T(0) ? div(decomp::col(B, 1), n1) : vec_t<2, T>{{-u0.c[1], u0.c[0]}};
     decomp::set_col(U, 0, u0);
     decomp::set_col(U, 1, u1);
     sigma = vec_t<2, T>{{n0, n1}};
@@ -313,9 +316,9 @@ CUDA_CALLABLE void adj_svd2(const mat_t<2, 2, T>&, const mat_t<2, 2, T>& U,
 /// adj_qr3: with M = R adj_R^T - adj_Q^T Q copied from its lower triangle to the upper one
 /// (C), adj_A += (adj_Q + Q C) R^-T (a zero diagonal element of R drops its row's terms).
 template <typename T>
-CUDA_CALLABLE void adj_qr3(const mat_t<3, 3, T>&, const mat_t<3, 3, T>& Q,
-                           const mat_t<3, 3, T>& R, mat_t<3, 3, T>& adj_A,
-                           const mat_t<3, 3, T>& adj_Q, const mat_t<3, 3, T>& adj_R) {
+CUDA_CALLABLE void adj_qr3(const mat_t<3, 3, T>&, const mat_t<3, 3, T>& Q, const mat_t<3, 3, T>& R,
+                           mat_t<3, 3, T>& adj_A, const mat_t<3, 3, T>& adj_Q,
+                           const mat_t<3, 3, T>& adj_R) {
     const mat_t<3, 3, T> M = sub(mul(R, transpose(adj_R)), mul(transpose(adj_Q), Q));
     mat_t<3, 3, T> C = M;
     for (int i = 0; i < 3; ++i) {

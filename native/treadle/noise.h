@@ -176,8 +176,8 @@ CUDA_CALLABLE float32 pnoise(uint32 state, const vec_t<3, float32>& x, int32 px,
     const int32 p[3] = {px, py, pz};
     return perlin::at<3, 0>(state, x, p).v;
 }
-CUDA_CALLABLE float32 pnoise(uint32 state, const vec_t<4, float32>& x, int32 px, int32 py,
-                             int32 pz, int32 pt) {
+CUDA_CALLABLE float32 pnoise(uint32 state, const vec_t<4, float32>& x, int32 px, int32 py, int32 pz,
+                             int32 pt) {
     const int32 p[4] = {px, py, pz, pt};
     return perlin::at<4, 0>(state, x, p).v;
 }
@@ -202,9 +202,8 @@ CUDA_CALLABLE void adj_pnoise_n(uint32 state, const vec_t<N, float32>& x, const 
     const vec_t<N, float32> g = perlin::at<N, 1>(state, x, p).g;
     for (int k = 0; k < N; ++k) adj_x.c[k] += g.c[k] * adj_ret;
 }
-CUDA_CALLABLE void adj_pnoise(uint32 state, const vec_t<2, float32>& x, int32 px, int32 py,
-                              uint32&, vec_t<2, float32>& adj_x, int32&, int32&,
-                              float32 adj_ret) {
+CUDA_CALLABLE void adj_pnoise(uint32 state, const vec_t<2, float32>& x, int32 px, int32 py, uint32&,
+                              vec_t<2, float32>& adj_x, int32&, int32&, float32 adj_ret) {
     const int32 p[2] = {px, py};
     adj_pnoise_n<2>(state, x, p, adj_x, adj_ret);
 }
@@ -215,8 +214,8 @@ CUDA_CALLABLE void adj_pnoise(uint32 state, const vec_t<3, float32>& x, int32 px
     adj_pnoise_n<3>(state, x, p, adj_x, adj_ret);
 }
 CUDA_CALLABLE void adj_pnoise(uint32 state, const vec_t<4, float32>& x, int32 px, int32 py,
-                              int32 pz, int32 pt, uint32&, vec_t<4, float32>& adj_x, int32&,
-                              int32&, int32&, int32&, float32 adj_ret) {
+                              int32 pz, int32 pt, uint32&, vec_t<4, float32>& adj_x, int32&, int32&,
+                              int32&, int32&, float32 adj_ret) {
     const int32 p[4] = {px, py, pz, pt};
     adj_pnoise_n<4>(state, x, p, adj_x, adj_ret);
 }
@@ -322,13 +321,13 @@ CUDA_CALLABLE void adj_curlnoise(uint32 state, const vec_t<N, float32>& x, uint3
                                  vec_t<N, float32>& adj_x, const vec_t<M, float32>& adj_ret) {
     uint32 adj_octaves = 0;
     float32 adj_lacunarity = 0.0f, adj_gain = 0.0f;
-    adj_curlnoise(state, x, 1u, 2.0f, 0.5f, adj_state, adj_x, adj_octaves, adj_lacunarity,
-                  adj_gain, adj_ret);
+    adj_curlnoise(state, x, 1u, 2.0f, 0.5f, adj_state, adj_x, adj_octaves, adj_lacunarity, adj_gain,
+                  adj_ret);
 }
 template <int N, int M>
 CUDA_CALLABLE void adj_curlnoise(uint32 state, const vec_t<N, float32>& x, uint32 octaves,
-                                 uint32& adj_state, vec_t<N, float32>& adj_x,
-                                 uint32& adj_octaves, const vec_t<M, float32>& adj_ret) {
+                                 uint32& adj_state, vec_t<N, float32>& adj_x, uint32& adj_octaves,
+                                 const vec_t<M, float32>& adj_ret) {
     float32 adj_lacunarity = 0.0f, adj_gain = 0.0f;
     adj_curlnoise(state, x, octaves, 2.0f, 0.5f, adj_state, adj_x, adj_octaves, adj_lacunarity,
                   adj_gain, adj_ret);

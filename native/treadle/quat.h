@@ -288,9 +288,8 @@ CUDA_CALLABLE void adj_with_component(const quat_t<T>&, int32 i, T, quat_t<T>& a
 /// adj_quat_from_axis_angle: adj_axis += sin(h) adj_v; adj_angle += (cos(h) dot(axis, adj_v) -
 /// sin(h) adj_w) / 2, with h = angle / 2.
 template <typename T>
-CUDA_CALLABLE void adj_quat_from_axis_angle(const vec_t<3, T>& axis, T angle,
-                                            vec_t<3, T>& adj_axis, T& adj_angle,
-                                            const quat_t<T>& adj_ret) {
+CUDA_CALLABLE void adj_quat_from_axis_angle(const vec_t<3, T>& axis, T angle, vec_t<3, T>& adj_axis,
+                                            T& adj_angle, const quat_t<T>& adj_ret) {
     const T h = angle * T(0.5);
     const T s = sin(h), c = cos(h);
     const vec_t<3, T> gv = quat_vec(adj_ret);
@@ -431,8 +430,7 @@ CUDA_CALLABLE void adj_quat_rotate_signed(const quat_t<T>& q, const vec_t<3, T>&
     const T w = q.c[3], vg = dot(v, g), vx = dot(v, x), sw2 = sign * T(2) * w;
     adj_x = add(adj_x, mul(g, T(2) * w * w - T(1)));
     adj_x = add(adj_x, add(mul(cross(g, v), sw2), mul(v, T(2) * vg)));
-    const vec_t<3, T> av =
-        add(mul(cross(x, g), sw2), mul(add(mul(x, vg), mul(g, vx)), T(2)));
+    const vec_t<3, T> av = add(mul(cross(x, g), sw2), mul(add(mul(x, vg), mul(g, vx)), T(2)));
     for (int i = 0; i < 3; ++i) adj_q.c[i] += av.c[i];
     adj_q.c[3] += T(4) * w * dot(x, g) + sign * T(2) * dot(cross(v, x), g);
 }
@@ -445,17 +443,16 @@ CUDA_CALLABLE void adj_quat_rotate(const quat_t<T>& q, const vec_t<3, T>& x, qua
     adj_quat_rotate_signed(q, x, T(1), adj_q, adj_x, adj_ret);
 }
 template <typename T>
-CUDA_CALLABLE void adj_quat_rotate_inv(const quat_t<T>& q, const vec_t<3, T>& x,
-                                       quat_t<T>& adj_q, vec_t<3, T>& adj_x,
-                                       const vec_t<3, T>& adj_ret) {
+CUDA_CALLABLE void adj_quat_rotate_inv(const quat_t<T>& q, const vec_t<3, T>& x, quat_t<T>& adj_q,
+                                       vec_t<3, T>& adj_x, const vec_t<3, T>& adj_ret) {
     adj_quat_rotate_signed(q, x, T(-1), adj_q, adj_x, adj_ret);
 }
 
 /// adj_quat_slerp(a, b, t, adj_a, adj_b, adj_t, adj_ret): through the branch quat_slerp took
 /// (b negated for the shorter arc; normalized lerp when nearly parallel).
 template <typename T>
-CUDA_CALLABLE void adj_quat_slerp(quat_t<T> a, quat_t<T> b, T t, quat_t<T>& adj_a,
-                                  quat_t<T>& adj_b, T& adj_t, const quat_t<T>& adj_ret) {
+CUDA_CALLABLE void adj_quat_slerp(quat_t<T> a, quat_t<T> b, T t, quat_t<T>& adj_a, quat_t<T>& adj_b,
+                                  T& adj_t, const quat_t<T>& adj_ret) {
     T d = dot(a, b);
     const T sign = d < T(0) ? T(-1) : T(1);
     b = mul(b, sign);
@@ -506,7 +503,10 @@ CUDA_CALLABLE void adj_quat_from_matrix(mat_t<3, 3, T> m, mat_t<3, 3, T>& adj_m,
     };
     static constexpr int k_coef[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
     const T m00 = m.m[0][0], m11 = m.m[1][1], m22 = m.m[2][2];
-    const int br = (m00 + m11 + m22 > T(0)) ? 0 : (m00 > m11 && m00 > m22) ? 1 : (m11 > m22) ? 2 : 3;
+    const int br = (m00 + m11 + m22 > T(0))   ? 0
+                   : (m00 > m11 && m00 > m22) ? 1
+                   : (m11 > m22)              ? 2
+                                              : 3;
     T arg = T(1);
     for (int i = 0; i < 3; ++i) arg += T(k_coef[br][i]) * m.m[i][i];
     const T s = sqrt(arg) * T(2);
@@ -555,30 +555,30 @@ CUDA_CALLABLE void adj_quat_to_matrix(const quat_t<T>& q, quat_t<T>& adj_q,
 
 /// atomic_add/atomic_sub on quaternions: (ptr, q) and (array, i..., q) with 1-4 indices;
 /// per-component atomics returning the old value (as for vectors).
-#define WP_QUAT_ATOMIC_FAMILY(name, op)                                                        \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE quat_t<T> name(quat_t<T>* ptr, quat_t<T> v) {                                \
-        quat_t<T> old{};                                                                       \
-        atomic_rmw_n<op>(ptr->c, v.c, old.c, 4);                                               \
-        return old;                                                                            \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE quat_t<T> name(const array_t<quat_t<T>>& a, int32 i, quat_t<T> v) {          \
-        return name(address(a, i), v);                                                         \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE quat_t<T> name(const array_t<quat_t<T>>& a, int32 i, int32 j, quat_t<T> v) { \
-        return name(address(a, i, j), v);                                                      \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE quat_t<T> name(const array_t<quat_t<T>>& a, int32 i, int32 j, int32 k,       \
-                                 quat_t<T> v) {                                                \
-        return name(address(a, i, j, k), v);                                                   \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE quat_t<T> name(const array_t<quat_t<T>>& a, int32 i, int32 j, int32 k,       \
-                                 int32 l, quat_t<T> v) {                                       \
-        return name(address(a, i, j, k, l), v);                                                \
+#define WP_QUAT_ATOMIC_FAMILY(name, op)                                                           \
+    template <typename T>                                                                         \
+    CUDA_CALLABLE quat_t<T> name(quat_t<T>* ptr, quat_t<T> v) {                                   \
+        quat_t<T> old{};                                                                          \
+        atomic_rmw_n<op>(ptr->c, v.c, old.c, 4);                                                  \
+        return old;                                                                               \
+    }                                                                                             \
+    template <typename T>                                                                         \
+    CUDA_CALLABLE quat_t<T> name(const array_t<quat_t<T>>& a, int32 i, quat_t<T> v) {             \
+        return name(address(a, i), v);                                                            \
+    }                                                                                             \
+    template <typename T>                                                                         \
+    CUDA_CALLABLE quat_t<T> name(const array_t<quat_t<T>>& a, int32 i, int32 j, quat_t<T> v) {    \
+        return name(address(a, i, j), v);                                                         \
+    }                                                                                             \
+    template <typename T>                                                                         \
+    CUDA_CALLABLE quat_t<T> name(const array_t<quat_t<T>>& a, int32 i, int32 j, int32 k,          \
+                                 quat_t<T> v) {                                                   \
+        return name(address(a, i, j, k), v);                                                      \
+    }                                                                                             \
+    template <typename T>                                                                         \
+    CUDA_CALLABLE quat_t<T> name(const array_t<quat_t<T>>& a, int32 i, int32 j, int32 k, int32 l, \
+                                 quat_t<T> v) {                                                   \
+        return name(address(a, i, j, k, l), v);                                                   \
     }
 
 WP_QUAT_ATOMIC_FAMILY(atomic_add, atomic_op_add)

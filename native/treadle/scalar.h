@@ -266,27 +266,27 @@ CUDA_CALLABLE bool isfinite(T) {
 // round the accumulated sum once.
 
 /// Forward the adjoint of a 1/2/3-input float16 builtin to its float32 adjoint.
-#define WP_HALF_ADJ1(f)                                                                   \
-    CUDA_CALLABLE void adj_##f(half x, half& adj_x, half adj_ret) {                       \
-        float gx = 0.0f;                                                                  \
-        adj_##f(float(x), gx, float(adj_ret));                                            \
-        adj_x = half(float(adj_x) + gx);                                                  \
+#define WP_HALF_ADJ1(f)                                             \
+    CUDA_CALLABLE void adj_##f(half x, half& adj_x, half adj_ret) { \
+        float gx = 0.0f;                                            \
+        adj_##f(float(x), gx, float(adj_ret));                      \
+        adj_x = half(float(adj_x) + gx);                            \
     }
-#define WP_HALF_ADJ2(f)                                                                   \
-    CUDA_CALLABLE void adj_##f(half a, half b, half& adj_a, half& adj_b, half adj_ret) {  \
-        float ga = 0.0f, gb = 0.0f;                                                       \
-        adj_##f(float(a), float(b), ga, gb, float(adj_ret));                              \
-        adj_a = half(float(adj_a) + ga);                                                  \
-        adj_b = half(float(adj_b) + gb);                                                  \
+#define WP_HALF_ADJ2(f)                                                                  \
+    CUDA_CALLABLE void adj_##f(half a, half b, half& adj_a, half& adj_b, half adj_ret) { \
+        float ga = 0.0f, gb = 0.0f;                                                      \
+        adj_##f(float(a), float(b), ga, gb, float(adj_ret));                             \
+        adj_a = half(float(adj_a) + ga);                                                 \
+        adj_b = half(float(adj_b) + gb);                                                 \
     }
-#define WP_HALF_ADJ3(f)                                                                   \
-    CUDA_CALLABLE void adj_##f(half a, half b, half c, half& adj_a, half& adj_b,          \
-                               half& adj_c, half adj_ret) {                               \
-        float ga = 0.0f, gb = 0.0f, gc = 0.0f;                                            \
-        adj_##f(float(a), float(b), float(c), ga, gb, gc, float(adj_ret));                \
-        adj_a = half(float(adj_a) + ga);                                                  \
-        adj_b = half(float(adj_b) + gb);                                                  \
-        adj_c = half(float(adj_c) + gc);                                                  \
+#define WP_HALF_ADJ3(f)                                                                       \
+    CUDA_CALLABLE void adj_##f(half a, half b, half c, half& adj_a, half& adj_b, half& adj_c, \
+                               half adj_ret) {                                                \
+        float ga = 0.0f, gb = 0.0f, gc = 0.0f;                                                \
+        adj_##f(float(a), float(b), float(c), ga, gb, gc, float(adj_ret));                    \
+        adj_a = half(float(adj_a) + ga);                                                      \
+        adj_b = half(float(adj_b) + gb);                                                      \
+        adj_c = half(float(adj_c) + gc);                                                      \
     }
 
 /// adj_add/adj_sub/adj_mul/adj_neg/adj_pos: the usual linear rules.

@@ -13,16 +13,14 @@
 namespace wp {
 
 // Define name() for float (C function namef), double (name) and half (through namef).
-#define WP_FLOAT_UNARY(name)                                                               \
-    CUDA_CALLABLE float name(float x) { return WP_CMATH(name##f)(x); }                     \
-    CUDA_CALLABLE double name(double x) { return WP_CMATH(name)(x); }                      \
+#define WP_FLOAT_UNARY(name)                                           \
+    CUDA_CALLABLE float name(float x) { return WP_CMATH(name##f)(x); } \
+    CUDA_CALLABLE double name(double x) { return WP_CMATH(name)(x); }  \
     CUDA_CALLABLE half name(half x) { return half(WP_CMATH(name##f)(float(x))); }
-#define WP_FLOAT_BINARY(name)                                                              \
-    CUDA_CALLABLE float name(float a, float b) { return WP_CMATH(name##f)(a, b); }         \
-    CUDA_CALLABLE double name(double a, double b) { return WP_CMATH(name)(a, b); }         \
-    CUDA_CALLABLE half name(half a, half b) {                                              \
-        return half(WP_CMATH(name##f)(float(a), float(b)));                                \
-    }
+#define WP_FLOAT_BINARY(name)                                                      \
+    CUDA_CALLABLE float name(float a, float b) { return WP_CMATH(name##f)(a, b); } \
+    CUDA_CALLABLE double name(double a, double b) { return WP_CMATH(name)(a, b); } \
+    CUDA_CALLABLE half name(half a, half b) { return half(WP_CMATH(name##f)(float(a), float(b))); }
 
 /// sqrt, cbrt: square / cube root (sqrt of a negative number is NaN; cbrt is odd).
 WP_FLOAT_UNARY(sqrt)

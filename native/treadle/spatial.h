@@ -6,9 +6,9 @@
 // adj_ret), adding to the input adjoints).
 #pragma once
 
+#include "adjoint.h"
 #include "mat.h"
 #include "quat.h"
-#include "adjoint.h"
 
 #if !defined(__CUDACC__)
 #pragma GCC visibility push(hidden)
@@ -100,9 +100,8 @@ CUDA_CALLABLE void adj_spatial_dot(const vec_t<6, T>& a, const vec_t<6, T>& b, v
 /// adj_spatial_cross: the cross-product rule (adj of x × y: adj_x += y × g, adj_y += g × x)
 /// on each of the three products.
 template <typename T>
-CUDA_CALLABLE void adj_spatial_cross(const vec_t<6, T>& a, const vec_t<6, T>& b,
-                                     vec_t<6, T>& adj_a, vec_t<6, T>& adj_b,
-                                     const vec_t<6, T>& adj_ret) {
+CUDA_CALLABLE void adj_spatial_cross(const vec_t<6, T>& a, const vec_t<6, T>& b, vec_t<6, T>& adj_a,
+                                     vec_t<6, T>& adj_b, const vec_t<6, T>& adj_ret) {
     const vec_t<3, T> wa = spatial_top(a), va = spatial_bottom(a);
     const vec_t<3, T> wb = spatial_top(b), vb = spatial_bottom(b);
     const vec_t<3, T> gt = spatial_top(adj_ret), gb = spatial_bottom(adj_ret);
@@ -161,8 +160,8 @@ CUDA_CALLABLE vec_t<6, T> transform_wrench(const transform_t<T>& t, const vec_t<
 /// and of the result the lead part occupies.
 template <typename T>
 CUDA_CALLABLE void adj_transform_spatial(const transform_t<T>& t, const vec_t<6, T>& x,
-                                         bool lead_top, transform_t<T>& adj_t,
-                                         vec_t<6, T>& adj_x, const vec_t<6, T>& adj_ret) {
+                                         bool lead_top, transform_t<T>& adj_t, vec_t<6, T>& adj_x,
+                                         const vec_t<6, T>& adj_ret) {
     const vec_t<3, T> lead_in = lead_top ? spatial_top(x) : spatial_bottom(x);
     const vec_t<3, T> other_in = lead_top ? spatial_bottom(x) : spatial_top(x);
     const vec_t<3, T> lead = quat_rotate(t.q, lead_in);
@@ -225,7 +224,8 @@ CUDA_CALLABLE int32 spatial_jacobian(const array_t<vec_t<6, T>>& S, const array_
 
 /// adj_spatial_jacobian(same arguments): S.grad[d] += the gradients of the J entries it filled.
 template <typename T>
-CUDA_CALLABLE void adj_spatial_jacobian(const array_t<vec_t<6, T>>& S, const array_t<int32>& parents,
+CUDA_CALLABLE void adj_spatial_jacobian(const array_t<vec_t<6, T>>& S,
+                                        const array_t<int32>& parents,
                                         const array_t<int32>& qd_start, int32 joint_start,
                                         int32 joint_count, int32 J_start, const array_t<T>& J) {
     for_each_jacobian_column(parents, qd_start, joint_start, joint_count, J_start,

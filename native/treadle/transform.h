@@ -170,33 +170,33 @@ CUDA_CALLABLE void adj_transform_inverse(const transform_t<T>& t, transform_t<T>
 
 /// atomic_add/atomic_sub on transforms: (ptr, t) and (array, i..., t) with 1-4 indices;
 /// per-component atomics on p and q, returning the old value.
-#define WP_TRANSFORM_ATOMIC_FAMILY(name, op)                                                   \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE transform_t<T> name(transform_t<T>* ptr, transform_t<T> v) {                 \
-        transform_t<T> old{};                                                                  \
-        atomic_rmw_n<op>(ptr->p.c, v.p.c, old.p.c, 3);                                         \
-        atomic_rmw_n<op>(ptr->q.c, v.q.c, old.q.c, 4);                                         \
-        return old;                                                                            \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i,               \
-                                      transform_t<T> v) {                                      \
-        return name(address(a, i), v);                                                         \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j,      \
-                                      transform_t<T> v) {                                      \
-        return name(address(a, i, j), v);                                                      \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j,      \
-                                      int32 k, transform_t<T> v) {                             \
-        return name(address(a, i, j, k), v);                                                   \
-    }                                                                                          \
-    template <typename T>                                                                      \
-    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j,      \
-                                      int32 k, int32 l, transform_t<T> v) {                    \
-        return name(address(a, i, j, k, l), v);                                                \
+#define WP_TRANSFORM_ATOMIC_FAMILY(name, op)                                                       \
+    template <typename T>                                                                          \
+    CUDA_CALLABLE transform_t<T> name(transform_t<T>* ptr, transform_t<T> v) {                     \
+        transform_t<T> old{};                                                                      \
+        atomic_rmw_n<op>(ptr->p.c, v.p.c, old.p.c, 3);                                             \
+        atomic_rmw_n<op>(ptr->q.c, v.q.c, old.q.c, 4);                                             \
+        return old;                                                                                \
+    }                                                                                              \
+    template <typename T>                                                                          \
+    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i,                   \
+                                      transform_t<T> v) {                                          \
+        return name(address(a, i), v);                                                             \
+    }                                                                                              \
+    template <typename T>                                                                          \
+    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j,          \
+                                      transform_t<T> v) {                                          \
+        return name(address(a, i, j), v);                                                          \
+    }                                                                                              \
+    template <typename T>                                                                          \
+    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j, int32 k, \
+                                      transform_t<T> v) {                                          \
+        return name(address(a, i, j, k), v);                                                       \
+    }                                                                                              \
+    template <typename T>                                                                          \
+    CUDA_CALLABLE transform_t<T> name(const array_t<transform_t<T>>& a, int32 i, int32 j, int32 k, \
+                                      int32 l, transform_t<T> v) {                                 \
+        return name(address(a, i, j, k, l), v);                                                    \
     }
 
 WP_TRANSFORM_ATOMIC_FAMILY(atomic_add, atomic_op_add)

@@ -242,8 +242,7 @@ CUDA_CALLABLE void adj_vec_fill(T, T& adj_s, const vec_t<N, T>& adj_ret) {
 
 /// adj_extract(a, i, adj_a, adj_i, adj_ret): adj_a[i] += adj_ret (nothing when out of range).
 template <int N, typename T>
-CUDA_CALLABLE void adj_extract(const vec_t<N, T>&, int32 i, vec_t<N, T>& adj_a, int32&,
-                               T adj_ret) {
+CUDA_CALLABLE void adj_extract(const vec_t<N, T>&, int32 i, vec_t<N, T>& adj_a, int32&, T adj_ret) {
     if constexpr (is_int_v<T>) return;
     if (i >= 0 && i < N) adj_a.c[i] += adj_ret;
 }
@@ -422,31 +421,31 @@ CUDA_CALLABLE void atomic_rmw_n(T* p, const T* v, T* old, int n) {
 /// atomic_add/atomic_sub/atomic_min/atomic_max on vector elements: (ptr, v) and
 /// (array, i..., v) with 1-4 indices (unchecked; checked mode passes address_checked(...) as
 /// ptr). Per-component atomics (min/max componentwise); return the old vector.
-#define WP_VEC_ATOMIC_FAMILY(name, op)                                                         \
-    template <int N, typename T>                                                               \
-    CUDA_CALLABLE vec_t<N, T> name(vec_t<N, T>* ptr, vec_t<N, T> v) {                          \
-        vec_t<N, T> old{};                                                                     \
-        atomic_rmw_n<op>(ptr->c, v.c, old.c, N);                                               \
-        return old;                                                                            \
-    }                                                                                          \
-    template <int N, typename T>                                                               \
-    CUDA_CALLABLE vec_t<N, T> name(const array_t<vec_t<N, T>>& a, int32 i, vec_t<N, T> v) {    \
-        return name(address(a, i), v);                                                         \
-    }                                                                                          \
-    template <int N, typename T>                                                               \
-    CUDA_CALLABLE vec_t<N, T> name(const array_t<vec_t<N, T>>& a, int32 i, int32 j,            \
-                                   vec_t<N, T> v) {                                            \
-        return name(address(a, i, j), v);                                                      \
-    }                                                                                          \
-    template <int N, typename T>                                                               \
-    CUDA_CALLABLE vec_t<N, T> name(const array_t<vec_t<N, T>>& a, int32 i, int32 j, int32 k,   \
-                                   vec_t<N, T> v) {                                            \
-        return name(address(a, i, j, k), v);                                                   \
-    }                                                                                          \
-    template <int N, typename T>                                                               \
-    CUDA_CALLABLE vec_t<N, T> name(const array_t<vec_t<N, T>>& a, int32 i, int32 j, int32 k,   \
-                                   int32 l, vec_t<N, T> v) {                                   \
-        return name(address(a, i, j, k, l), v);                                                \
+#define WP_VEC_ATOMIC_FAMILY(name, op)                                                       \
+    template <int N, typename T>                                                             \
+    CUDA_CALLABLE vec_t<N, T> name(vec_t<N, T>* ptr, vec_t<N, T> v) {                        \
+        vec_t<N, T> old{};                                                                   \
+        atomic_rmw_n<op>(ptr->c, v.c, old.c, N);                                             \
+        return old;                                                                          \
+    }                                                                                        \
+    template <int N, typename T>                                                             \
+    CUDA_CALLABLE vec_t<N, T> name(const array_t<vec_t<N, T>>& a, int32 i, vec_t<N, T> v) {  \
+        return name(address(a, i), v);                                                       \
+    }                                                                                        \
+    template <int N, typename T>                                                             \
+    CUDA_CALLABLE vec_t<N, T> name(const array_t<vec_t<N, T>>& a, int32 i, int32 j,          \
+                                   vec_t<N, T> v) {                                          \
+        return name(address(a, i, j), v);                                                    \
+    }                                                                                        \
+    template <int N, typename T>                                                             \
+    CUDA_CALLABLE vec_t<N, T> name(const array_t<vec_t<N, T>>& a, int32 i, int32 j, int32 k, \
+                                   vec_t<N, T> v) {                                          \
+        return name(address(a, i, j, k), v);                                                 \
+    }                                                                                        \
+    template <int N, typename T>                                                             \
+    CUDA_CALLABLE vec_t<N, T> name(const array_t<vec_t<N, T>>& a, int32 i, int32 j, int32 k, \
+                                   int32 l, vec_t<N, T> v) {                                 \
+        return name(address(a, i, j, k, l), v);                                              \
     }
 
 WP_VEC_ATOMIC_FAMILY(atomic_add, atomic_op_add)

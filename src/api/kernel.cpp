@@ -1,6 +1,4 @@
 // src/api/kernel.cpp -- the C++ API's Kernel: typed forward and backward launches
-#include "treadle/module.h"
-
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -11,6 +9,7 @@
 #include "compile/compile_kernel.h"
 #include "runtime/launch.h"
 #include "treadle/error.h"
+#include "treadle/module.h"
 #include "treadle/stream.h"
 
 namespace treadle {
@@ -37,9 +36,10 @@ std::shared_ptr<const CompiledKernel> adjoint_build(
     const std::shared_ptr<const CompiledKernel>& compiled, Kernel::Source* source) {
     if (compiled->adjoint) return compiled;
     if (!source)
-        throw Error(ErrorKind::Value, compiled->name + "(): this kernel has no source to build "
-                                                       "its backward pass from (get it from "
-                                                       "Module::kernel)");
+        throw Error(ErrorKind::Value, compiled->name +
+                                          "(): this kernel has no source to build "
+                                          "its backward pass from (get it from "
+                                          "Module::kernel)");
     std::lock_guard<std::mutex> lock(source->mutex);
     if (!source->adjoint) {
         CompileOptions options = source->options;
@@ -76,8 +76,7 @@ void Kernel::launch_adjoint(const std::vector<int64_t>& dim, const std::vector<K
 
 void Kernel::launch_adjoint(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args,
                             const std::vector<Array>& adj_args, const Stream& stream) const {
-    if (!m_compiled)
-        throw Error(ErrorKind::Value, "Kernel::launch_adjoint(): the kernel is empty");
+    if (!m_compiled) throw Error(ErrorKind::Value, "Kernel::launch_adjoint(): the kernel is empty");
     std::shared_ptr<const CompiledKernel> build = adjoint_build(m_compiled, m_source.get());
     pack_and_run(*build, dim, args, &adj_args, stream);
 }

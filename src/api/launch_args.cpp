@@ -25,9 +25,8 @@ PackedLaunch pack_launch(const CompiledKernel& k, const std::vector<int64_t>& di
     for (size_t i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
         const KernelParam& p = k.params[i];
-        const Array* adj = adjoint && !adj_args->empty() && !(*adj_args)[i].is_null()
-                               ? &(*adj_args)[i]
-                               : nullptr;
+        const Array* adj =
+            adjoint && !adj_args->empty() && !(*adj_args)[i].is_null() ? &(*adj_args)[i] : nullptr;
         if (adj && (a.kind != KernelArg::Kind::Array || !p.type->is_array()))
             throw Error(ErrorKind::Type, k.name + "(): argument '" + p.name +
                                              "' is not an array, so its adjoint must be a "
@@ -41,22 +40,24 @@ PackedLaunch pack_launch(const CompiledKernel& k, const std::vector<int64_t>& di
                     break;
                 }
                 pack_array(block, k, p, *a.array, k.device);
-                if (!adjoint && (p.access & passes::k_access_write))
-                    out.written.push_back(a.array);
+                if (!adjoint && (p.access & passes::k_access_write)) out.written.push_back(a.array);
                 break;
             case KernelArg::Kind::Components:
                 if (p.type->is_scalar() || p.type->is_array() || p.type->is_struct())
-                    throw Error(ErrorKind::Type, k.name + "(): argument '" + p.name + "' expects " +
-                                                     p.type->name + ", got " +
-                                                     std::to_string(a.components.size()) +
-                                                     " components");
+                    throw Error(ErrorKind::Type,
+                                k.name + "(): argument '" + p.name + "' expects " + p.type->name +
+                                    ", got " + std::to_string(a.components.size()) + " components");
                 pack_components(block, k, p, a.components);
                 break;
             case KernelArg::Kind::StructBytes:
                 pack_struct_bytes(block, k, p, a.bytes.data(), a.bytes.size());
                 break;
-            case KernelArg::Kind::Bool: pack_int(block, k, p, a.i, true); break;
-            case KernelArg::Kind::Int: pack_int(block, k, p, a.i, false); break;
+            case KernelArg::Kind::Bool:
+                pack_int(block, k, p, a.i, true);
+                break;
+            case KernelArg::Kind::Int:
+                pack_int(block, k, p, a.i, false);
+                break;
             case KernelArg::Kind::Float:
                 // A float32 argument to a float64 parameter keeps its float32 value.
                 pack_float(block, k, p, a.f);

@@ -15,7 +15,7 @@ namespace treadle {
 /// kernel may write. `written` points at the caller's arrays, so it is used before they go.
 struct PackedLaunch {
     LaunchBounds bounds;
-    std::vector<uint8_t> block;  ///< the whole parameter struct, tail padding included
+    std::vector<uint8_t> block;         ///< the whole parameter struct, tail padding included
     std::vector<const Array*> written;  ///< forward launches only
 };
 

@@ -48,7 +48,8 @@ Kernel Module::kernel(const std::string& name, Device device) const {
     if (it != m_impl->compiled.end()) return it->second;
     auto fn = m_impl->resolver->function(name);
     if (!fn || !fn->is_kernel)
-        throw Error(ErrorKind::Value, "Module::kernel(): the module has no kernel named '" + name + "'");
+        throw Error(ErrorKind::Value,
+                    "Module::kernel(): the module has no kernel named '" + name + "'");
     auto source = std::make_shared<Kernel::Source>();
     source->resolver = m_impl->resolver;
     source->function = fn;

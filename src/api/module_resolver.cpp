@@ -75,16 +75,29 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
             out.weak = a.weak && b.weak;
             if (fl && !out.type->is_float()) out.type = sema::float32_type();
             switch (e.bin_op) {
-                case ast::BinOpKind::Add: out.f = x + y; out.i = a.i + b.i; break;
-                case ast::BinOpKind::Sub: out.f = x - y; out.i = a.i - b.i; break;
-                case ast::BinOpKind::Mul: out.f = x * y; out.i = a.i * b.i; break;
+                case ast::BinOpKind::Add:
+                    out.f = x + y;
+                    out.i = a.i + b.i;
+                    break;
+                case ast::BinOpKind::Sub:
+                    out.f = x - y;
+                    out.i = a.i - b.i;
+                    break;
+                case ast::BinOpKind::Mul:
+                    out.f = x * y;
+                    out.i = a.i * b.i;
+                    break;
                 case ast::BinOpKind::Div:
                     if (y == 0) return false;
                     out.f = x / y;
                     if (!fl) out.type = sema::float32_type();
                     break;
-                case ast::BinOpKind::Pow: out.f = std::pow(x, y); if (!fl) return false; break;
-                default: return false;
+                case ast::BinOpKind::Pow:
+                    out.f = std::pow(x, y);
+                    if (!fl) return false;
+                    break;
+                default:
+                    return false;
             }
             return true;
         }
@@ -101,7 +114,8 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
             if (!eval_constant(*e.args[1], names, out)) return false;
             if (callee.name == "constant") return true;
             const sema::Type* t = sema::type_from_spec(callee.name);
-            if (!t || !t->is_scalar() || callee.name == "int" || callee.name == "float") return false;
+            if (!t || !t->is_scalar() || callee.name == "int" || callee.name == "float")
+                return false;
             if (t->is_float() && !out.type->is_float()) out.f = (double)out.i;
             if (!t->is_float() && out.type->is_float()) out.i = (int64_t)out.f;
             out.type = t;
@@ -116,7 +130,8 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
 /// The type an annotation in a @wp.struct class body names: float/int/bool, wp.<type>, a name
 /// bound to a type (an earlier struct, an imported type) or wp.array*(dtype=..., ndim=...).
 /// Null when it names none of these.
-const sema::Type* annotation_type(const ast::Expr& e, const std::map<std::string, GlobalValue>& names) {
+const sema::Type* annotation_type(const ast::Expr& e,
+                                  const std::map<std::string, GlobalValue>& names) {
     auto treadle_attribute = [&](const ast::Expr& x) {
         if (x.kind != ExprKind::Attribute || x.args[0]->kind != ExprKind::Name) return false;
         auto it = names.find(x.args[0]->name);
@@ -138,8 +153,10 @@ const sema::Type* annotation_type(const ast::Expr& e, const std::map<std::string
     }
     if (e.kind != ExprKind::Call || !treadle_attribute(*e.args[0])) return nullptr;
     const std::string& ctor = e.args[0]->name;
-    int ndim = ctor == "array" ? 1 : ctor.size() == 7 && ctor.compare(0, 5, "array") == 0 &&
-                                             ctor[6] == 'd' ? ctor[5] - '0' : 0;
+    int ndim = ctor == "array" ? 1
+               : ctor.size() == 7 && ctor.compare(0, 5, "array") == 0 && ctor[6] == 'd'
+                   ? ctor[5] - '0'
+                   : 0;
     if (ndim < 1 || ndim > 4) return nullptr;
     const sema::Type* dtype = e.args.size() > 1 ? annotation_type(*e.args[1], names) : nullptr;
     for (const auto& k : e.keywords) {
@@ -254,8 +271,8 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                     g.what = "function (not decorated with @wp.func)";
                 } else {
                     auto fn = std::make_shared<sema::FunctionSource>();
-                    fn->key = m_module->source->path + ":" + s->name + ":" +
-                              std::to_string(s->span.line);
+                    fn->key =
+                        m_module->source->path + ":" + s->name + ":" + std::to_string(s->span.line);
                     fn->name = s->name;
                     fn->source = m_module->source;
                     fn->resolver = self;
@@ -271,7 +288,8 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
             }
             case ast::StmtKind::ClassDef: {
                 bool is_struct = false;
-                for (const auto& d : s->decorators) is_struct |= decorator_kind(*d, m_names) == "struct";
+                for (const auto& d : s->decorators)
+                    is_struct |= decorator_kind(*d, m_names) == "struct";
                 GlobalValue g;
                 g.kind = GlobalValue::Kind::Unsupported;
                 g.what = "class (not decorated with @wp.struct)";

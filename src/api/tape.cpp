@@ -41,8 +41,9 @@ std::string describe_writer(const std::string& label) {
 /// The bytes of one element of `dtype` with every component 1 (a floating-point dtype).
 std::vector<uint8_t> ones_element(const DType& dtype) {
     if (dtype.is_struct() || !is_float(dtype.scalar))
-        throw Error(ErrorKind::Type, "Tape::backward(): the loss must have a floating-point "
-                                     "dtype");
+        throw Error(ErrorKind::Type,
+                    "Tape::backward(): the loss must have a floating-point "
+                    "dtype");
     const size_t components = (size_t)std::max(dtype.rows, 1) * (size_t)std::max(dtype.cols, 1);
     const size_t width = scalar_size(dtype.scalar);
     std::vector<uint8_t> bytes(components * width);
@@ -82,8 +83,8 @@ void Tape::launch(const Kernel& kernel, const std::vector<int64_t>& dim,
         if (args[i].kind != KernelArg::Kind::Array) continue;
         step->arrays[i] = *args[i].array;
         step->args[i].array = &step->arrays[i];
-        const bool reads = k && i < k->params.size() &&
-                           (k->params[i].access & passes::k_access_read) != 0;
+        const bool reads =
+            k && i < k->params.size() && (k->params[i].access & passes::k_access_read) != 0;
         if (reads && !step->arrays[i].is_null())
             step->reads.push_back({i, step->arrays[i].version()});
     }
@@ -130,8 +131,9 @@ void Tape::backward() {
 
 void Tape::backward(const Array& loss) {
     if (!loss.grad())
-        throw Error(ErrorKind::Value, "Tape::backward(): the loss array needs a gradient (call "
-                                      "enable_grad() before recording)");
+        throw Error(ErrorKind::Value,
+                    "Tape::backward(): the loss array needs a gradient (call "
+                    "enable_grad() before recording)");
     if (loss.size() != 1)
         throw Error(ErrorKind::Value, "Tape::backward(): the loss must hold one element, not " +
                                           std::to_string(loss.size()) +

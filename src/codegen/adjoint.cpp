@@ -61,9 +61,7 @@ bool has_gradient(const Type* t) {
 bool has_adjoint_slot(const Type* t) { return t && (t->is_value() || t->is_struct()); }
 
 /// The callee without template arguments ("vec_fill<3, float>" -> "vec_fill").
-std::string base_callee(const std::string& callee) {
-    return callee.substr(0, callee.find('<'));
-}
+std::string base_callee(const std::string& callee) { return callee.substr(0, callee.find('<')); }
 
 /// Whether a Call of `callee` has an adjoint. Builtins say so in the table; calls that
 /// inference generates itself (extract, with_component, vec_fill, ...) are differentiable.
@@ -81,9 +79,9 @@ bool call_differentiable(const std::string& callee) {
 /// Calls whose adjoint is linear in the operands at `linear` positions and needs no primal
 /// value of them (used to skip loop recomputation).
 bool linear_operand(const Instr& in, size_t i) {
-    static const std::set<std::string> linear = {"add", "sub", "neg", "pos", "vec_fill",
-                                                 "mat_fill", "transpose", "mat_from_rows",
-                                                 "mat_from_cols", "transform_from"};
+    static const std::set<std::string> linear = {
+        "add",      "sub",       "neg",           "pos",           "vec_fill",
+        "mat_fill", "transpose", "mat_from_rows", "mat_from_cols", "transform_from"};
     std::string c = base_callee(in.callee);
     if (linear.count(c)) return true;
     // extract(a, i...), with_component(a, i..., s), with_row(m, i, r): linear in the value
@@ -182,7 +180,8 @@ public:
     void loop_entry(const Instr& loop, int depth) override {
         const LoopInfo& info = m_loops.at(&loop);
         line(depth) << "trips_" << info.id << " = 0;";
-        for (VarId v : info.carried) m_out << " save_" << info.id << "_" << var(v) << " = " << var(v) << ";";
+        for (VarId v : info.carried)
+            m_out << " save_" << info.id << "_" << var(v) << " = " << var(v) << ";";
         m_out << "\n";
         ++m_nest;
     }
@@ -278,8 +277,8 @@ private:
                 tid_position[in.dsts[0]] = tid_position[in.args[0]];
                 return;
             }
-            bool element = in.kind == InstrKind::Load || in.kind == InstrKind::Store ||
-                           ir::is_atomic_call(in);
+            bool element =
+                in.kind == InstrKind::Load || in.kind == InstrKind::Store || ir::is_atomic_call(in);
             if (element) {
                 accesses.push_back(&in);
                 return;
@@ -320,8 +319,9 @@ private:
     void check(const ir::Block& b, int loops) {
         for (const Instr& in : b) {
             if (in.kind == InstrKind::Return && loops > 0)
-                refuse(in, "a return inside a loop (the backward pass reverses whole loop "
-                           "iterations); set a flag and break out of the loop instead");
+                refuse(in,
+                       "a return inside a loop (the backward pass reverses whole loop "
+                       "iterations); set a flag and break out of the loop instead");
             bool atomic = ir::is_atomic_call(in);
             if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]))
                 refuse(in, "code that uses the value " + base_callee(in.callee) +
@@ -329,9 +329,10 @@ private:
                                "the slot in a separate kernel that is not recorded");
             if (atomic && base_callee(in.callee) == "atomic_cas" &&
                 has_gradient(m_f.type_of(in.args.back())))
-                refuse(in, "atomic_cas on an array of floats (whether it stores depends on the "
-                           "value found there); use it on integer arrays, or leave the kernel "
-                           "out of the tape");
+                refuse(in,
+                       "atomic_cas on an array of floats (whether it stores depends on the "
+                       "value found there); use it on integer arrays, or leave the kernel "
+                       "out of the tape");
             bool loop = in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop;
             check(in.body, loops + (loop ? 1 : 0));
             check(in.orelse, loops);
@@ -357,7 +358,8 @@ private:
         for (const Instr& in : b) {
             std::vector<bool> t(in.args.size());
             bool any = false;
-            for (size_t i = 0; i < in.args.size(); ++i) any |= (t[i] = tainted.count(in.args[i]) > 0);
+            for (size_t i = 0; i < in.args.size(); ++i)
+                any |= (t[i] = tainted.count(in.args[i]) > 0);
             if (any && needs_primal(in, t)) return true;
             if (any)
                 for (VarId d : in.dsts) tainted.insert(d);
@@ -383,7 +385,8 @@ private:
             case InstrKind::Return:
                 return false;
             case InstrKind::Cast:
-                return !(has_gradient(m_f.type_of(in.args[0])) && has_gradient(m_f.type_of(in.dsts[0])));
+                return !(has_gradient(m_f.type_of(in.args[0])) &&
+                         has_gradient(m_f.type_of(in.dsts[0])));
             case InstrKind::Select:
                 return tainted[0];
             case InstrKind::Store:
@@ -445,15 +448,15 @@ private:
                     for (size_t k = 0; k < in.args.size(); ++k) {
                         if (t->is_struct()) {
                             if (!has_gradient(m_f.type_of(in.args[k]))) continue;
-                            accumulate(in.args[k], adj(dst) + "." +
-                                                       sema::field_c_name(t->fields[k].name),
+                            accumulate(in.args[k],
+                                       adj(dst) + "." + sema::field_c_name(t->fields[k].name),
                                        depth);
                             continue;
                         }
-                        std::string part =
-                            t->is_matrix() ? ".m[" + std::to_string(k / t->cols) + "][" +
-                                                 std::to_string(k % t->cols) + "]"
-                                           : ".c[" + std::to_string(k) + "]";
+                        std::string part = t->is_matrix()
+                                               ? ".m[" + std::to_string(k / t->cols) + "][" +
+                                                     std::to_string(k % t->cols) + "]"
+                                               : ".c[" + std::to_string(k) + "]";
                         accumulate(in.args[k], adj(dst) + part, depth);
                     }
                     clear(dst, depth);
@@ -483,16 +486,16 @@ private:
                 if (has_gradient(m_f.type_of(v)))
                     line(depth) << "if (auto* g_ = wp::grad_address("
                                 << m_fe.args(in, 0, in.args.size() - 1) << ")) " << adj(v)
-                                << " = wp::add(" << adj(v) << ", g_->" << field_path(in.text).substr(1)
-                                << ");\n";
+                                << " = wp::add(" << adj(v) << ", g_->"
+                                << field_path(in.text).substr(1) << ");\n";
                 break;
             }
             case InstrKind::Select:
                 if (dst_grad) {
                     line(depth) << "if (" << var(in.args[0]) << ") " << adj(in.args[1])
                                 << " = wp::add(" << adj(in.args[1]) << ", " << adj(dst)
-                                << "); else " << adj(in.args[2]) << " = wp::add("
-                                << adj(in.args[2]) << ", " << adj(dst) << ");\n";
+                                << "); else " << adj(in.args[2]) << " = wp::add(" << adj(in.args[2])
+                                << ", " << adj(dst) << ");\n";
                     clear(dst, depth);
                 }
                 break;
@@ -511,8 +514,9 @@ private:
             case InstrKind::Store: {
                 VarId v = in.args.back();
                 if (has_gradient(m_f.type_of(v)))
-                    accumulate(v, "wp::grad_read(wp::grad_address(" +
-                                      m_fe.args(in, 0, in.args.size() - 1) + "))",
+                    accumulate(v,
+                               "wp::grad_read(wp::grad_address(" +
+                                   m_fe.args(in, 0, in.args.size() - 1) + "))",
                                depth);
                 break;
             }
@@ -539,7 +543,7 @@ private:
                 for (size_t i = 0; i < in.args.size(); ++i) {
                     if (!has_gradient(m_f.type_of(in.args[i]))) continue;
                     std::string ret = m_f.return_type->is_tuple() ? "adj_ret_" + std::to_string(i)
-                                                                 : std::string("adj_ret");
+                                                                  : std::string("adj_ret");
                     accumulate(in.args[i], ret, depth);
                 }
                 break;
@@ -652,8 +656,8 @@ private:
         bool for_range = in.kind == InstrKind::ForRange;
         std::string counter = for_range ? var(in.dsts[0]) : "";
         std::string set_counter = for_range ? counter + " = (" + m_f.type_of(in.dsts[0])->c_name +
-                                                  ")(" + var(in.args[0]) + " + rk_" + id +
-                                                  " * " + var(in.args[2]) + ");\n"
+                                                  ")(" + var(in.args[0]) + " + rk_" + id + " * " +
+                                                  var(in.args[2]) + ");\n"
                                             : "";
         line(depth) << "for (rk_" << id << " = trips_" << id << " - 1; rk_" << id << " >= 0; --rk_"
                     << id << ") {\n";
@@ -706,7 +710,7 @@ private:
     std::map<const Instr*, int> m_assign_ids;
     std::map<const Instr*, int> m_labels;
     std::set<VarId> m_used;
-    std::set<VarId> m_owned;  ///< kernel arrays accessed only at the thread's own index
+    std::set<VarId> m_owned;             ///< kernel arrays accessed only at the thread's own index
     const Instr* m_goto_loop = nullptr;  ///< the loop whose iteration is being replayed
     int m_nest = 0;                      ///< loops entered inside that replay
 };
@@ -744,8 +748,7 @@ void emit_struct_gradient_ops(const Type* t, Text& out) {
     out << "namespace wp {\nusing ::add;\nusing ::grad_accumulate;\n}  // namespace wp\n\n";
 }
 
-void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& out,
-                           bool checked) {
+void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& out, bool checked) {
     PlainReplay plain;
     emit_function(f, backend, out, checked, &plain);
     if (f.grad_helper) return;  // a func_grad/func_replay: used as is, never differentiated

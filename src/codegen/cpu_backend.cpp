@@ -9,25 +9,23 @@ class CpuBackend final : public Backend {
 public:
     const char* name() const override { return "cpu"; }
 
-    std::string prologue() const override {
-        return "#include \"treadle/cpu.h\"\n";
-    }
+    std::string prologue() const override { return "#include \"treadle/cpu.h\"\n"; }
 
     bool layout_asserts() const override { return true; }
 
     const char* function_qualifier() const override { return "static inline"; }
 
     std::string entry(const ir::Function& kernel, const std::string& params_struct,
-                      const std::string& body_name,
-                      const std::string& symbol) const override {
+                      const std::string& body_name, const std::string& symbol) const override {
         (void)kernel;
-        return std::string("extern \"C\" __attribute__((visibility(\"default\"))) void ") +
-               symbol +
+        return std::string("extern \"C\" __attribute__((visibility(\"default\"))) void ") + symbol +
                "(const void* params, const wp::launch_bounds_t* bounds, wp::int64 begin, "
                "wp::int64 end) {\n"
-               "    const " + params_struct + "& p = *static_cast<const " + params_struct +
+               "    const " +
+               params_struct + "& p = *static_cast<const " + params_struct +
                "*>(params);\n"
-               "    for (wp::int64 index = begin; index < end; ++index) " + body_name +
+               "    for (wp::int64 index = begin; index < end; ++index) " +
+               body_name +
                "(p, index, *bounds);\n"
                "}\n";
     }

@@ -6,14 +6,14 @@
 // debuggers point at the kernel's Python source. Back ends (cpu_backend.cpp, later CUDA) supply
 // the prologue, qualifiers and entry point.
 #include "codegen/emitter.h"
-#include "codegen/function_emitter.h"
 
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include "common/text.h"
 
+#include "codegen/function_emitter.h"
 #include "common/assert.h"
+#include "common/text.h"
 
 namespace treadle::codegen {
 
@@ -40,11 +40,21 @@ std::string c_string_impl(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
             default:
                 if (c < 32 || c >= 127) {
                     char buf[8];
@@ -87,28 +97,38 @@ std::string literal(const sema::ConstValue& c) {
         case ScalarType::Int64:
             if (c.i == INT64_MIN) return "(-9223372036854775807LL - 1)";
             return "(wp::int64)" + std::to_string(c.i) + "LL";
-        case ScalarType::UInt64: return "(wp::uint64)" + std::to_string((uint64_t)c.i) + "ULL";
-        case ScalarType::UInt32: return "(wp::uint32)" + std::to_string((uint32_t)c.i) + "U";
+        case ScalarType::UInt64:
+            return "(wp::uint64)" + std::to_string((uint64_t)c.i) + "ULL";
+        case ScalarType::UInt32:
+            return "(wp::uint32)" + std::to_string((uint32_t)c.i) + "U";
         case ScalarType::Int32:
             if (c.i == INT32_MIN) return "(wp::int32)(-2147483647 - 1)";
             return "(wp::int32)" + std::to_string((int32_t)c.i);
-        default: return "(" + t->c_name + ")" + std::to_string(c.i);
+        default:
+            return "(" + t->c_name + ")" + std::to_string(c.i);
     }
 }
 
 /// Arguments passed through printf's varargs: promote to what the format expects.
 std::string printf_arg(const Type* t, const std::string& v) {
     switch (t->scalar) {
-        case ScalarType::Float16: return "(double)(float)" + v;
-        case ScalarType::Float32: return "(double)" + v;
+        case ScalarType::Float16:
+            return "(double)(float)" + v;
+        case ScalarType::Float32:
+            return "(double)" + v;
         case ScalarType::Bool:
         case ScalarType::Int8:
-        case ScalarType::Int16: return "(int)" + v;
+        case ScalarType::Int16:
+            return "(int)" + v;
         case ScalarType::UInt8:
-        case ScalarType::UInt16: return "(unsigned)" + v;
-        case ScalarType::Int64: return "(long long)" + v;
-        case ScalarType::UInt64: return "(unsigned long long)" + v;
-        default: return v;
+        case ScalarType::UInt16:
+            return "(unsigned)" + v;
+        case ScalarType::Int64:
+            return "(long long)" + v;
+        case ScalarType::UInt64:
+            return "(unsigned long long)" + v;
+        default:
+            return v;
     }
 }
 
@@ -208,8 +228,7 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
         m_out << ");\n";
     } else {
         m_out << dst << " = wp::" << in.callee << "(" << args(in) << ");\n";
-        if (on_array && m_verify_fp)
-            verify_store(in, end, "wp::load(" + args(in, 0, end) + ")", 0);
+        if (on_array && m_verify_fp) verify_store(in, end, "wp::load(" + args(in, 0, end) + ")", 0);
     }
 }
 
@@ -282,8 +301,7 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             break;
         }
         case InstrKind::Field:
-            m_out << dst << " = " << var(in.args[0]) << "." << sema::field_c_name(in.text)
-                  << ";\n";
+            m_out << dst << " = " << var(in.args[0]) << "." << sema::field_c_name(in.text) << ";\n";
             break;
         case InstrKind::WithField:
             m_out << dst << " = " << var(in.args[0]) << "; " << dst << "."
@@ -297,8 +315,8 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             call(in, dst);
             break;
         case InstrKind::Compare:
-            m_out << dst << " = (" << var(in.args[0]) << " " << in.callee << " "
-                  << var(in.args[1]) << ");\n";
+            m_out << dst << " = (" << var(in.args[0]) << " " << in.callee << " " << var(in.args[1])
+                  << ");\n";
             break;
         case InstrKind::Logical:
             if (in.args.size() == 1)
@@ -313,8 +331,8 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             break;
         case InstrKind::CallFunc: {
             const Type* rt = in.func->return_type;
-            const ir::Function* callee = m_replay && in.func->custom_replay ? in.func->custom_replay
-                                                                             : in.func;
+            const ir::Function* callee =
+                m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
             std::string call = (m_replay ? replay_name(*callee) : callee->c_name) + "(" + args(in);
             if (rt->is_tuple()) {
                 for (size_t i = 0; i < in.dsts.size(); ++i)
@@ -362,8 +380,8 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
         case InstrKind::View: {
             std::string v = var(in.args[0]);
             for (size_t i = 1; i < in.args.size(); ++i)
-                v = (m_checked ? "wp::view_checked(" : "wp::view(") + v + ", " +
-                    var(in.args[i]) + (m_checked ? check_site(in) : "") + ")";
+                v = (m_checked ? "wp::view_checked(" : "wp::view(") + v + ", " + var(in.args[i]) +
+                    (m_checked ? check_site(in) : "") + ")";
             m_out << dst << " = " << v << ";\n";
             break;
         }
@@ -418,24 +436,21 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
     }
 }
 
-
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked,
                    ReplayHooks* replay, bool verify_fp) {
     FunctionEmitter fe(f, out, checked, replay, verify_fp && !replay);
     const Type* rt = f.return_type;
     std::string ret = (rt->is_void() || rt->is_tuple()) ? "void" : rt->c_name;
-    out << backend.function_qualifier() << " " << ret << " "
-        << (replay ? replay_name(f) : f.c_name) << "(";
+    out << backend.function_qualifier() << " " << ret << " " << (replay ? replay_name(f) : f.c_name)
+        << "(";
     for (size_t i = 0; i < f.params.size(); ++i)
         out << (i ? ", " : "") << f.type_of(f.params[i])->c_name << " " << fe.var(f.params[i]);
     if (rt->is_tuple())
         for (size_t i = 0; i < rt->elements.size(); ++i)
-            out << (f.params.empty() && i == 0 ? "" : ", ") << rt->elements[i]->c_name
-                << "& ret_" << i;
+            out << (f.params.empty() && i == 0 ? "" : ", ") << rt->elements[i]->c_name << "& ret_"
+                << i;
     out << ") {\n";
     fe.declarations(1);
     fe.block(f.body, 1);
@@ -449,8 +464,8 @@ std::string kernel_body_header(const ir::Function& k, const Backend& backend,
                     params + "& params, wp::int64 index, const wp::launch_bounds_t& bounds) {\n";
     s += "    (void)index;\n    (void)bounds;\n";
     for (size_t i = 0; i < k.params.size(); ++i)
-        s += "    " + k.type_of(k.params[i])->c_name + " " + var_name(k, k.params[i]) + " = params.arg_" +
-             k.param_names[i] + ";\n";
+        s += "    " + k.type_of(k.params[i])->c_name + " " + var_name(k, k.params[i]) +
+             " = params.arg_" + k.param_names[i] + ";\n";
     return s;
 }
 
@@ -483,8 +498,8 @@ void emit_struct(const Type* t, const Backend& backend, Text& out) {
             out << "static_assert(__builtin_offsetof(" << t->c_name << ", "
                 << sema::field_c_name(f.name) << ") == " << f.offset << ", \"struct layout\");\n";
     }
-    out << "static_assert(sizeof(" << t->c_name << ") == " << t->size << " && alignof("
-        << t->c_name << ") == " << t->align << ", \"struct layout\");\n\n";
+    out << "static_assert(sizeof(" << t->c_name << ") == " << t->size << " && alignof(" << t->c_name
+        << ") == " << t->align << ", \"struct layout\");\n\n";
 }
 
 /// The parameter block struct (and layout asserts); returns its name.
@@ -493,7 +508,8 @@ std::string emit_params_struct(const ir::Function& k, const Backend& backend, Te
     size_t size = layout_params(k, layout);
     std::string params = "params_" + k.c_name;
     out << "struct " << params << " {\n";
-    for (const ParamLayout& p : layout) out << "    " << p.type->c_name << " arg_" << p.name << ";\n";
+    for (const ParamLayout& p : layout)
+        out << "    " << p.type->c_name << " arg_" << p.name << ";\n";
     if (layout.empty()) out << "    char unused_;\n";
     out << "};\n";
     // The runtime packs arguments with its own copy of this layout; these keep them equal.

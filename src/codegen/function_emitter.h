@@ -96,8 +96,7 @@ std::string kernel_body_header(const ir::Function& k, const Backend& backend,
 /// skipped), which adjoint code uses on struct values and gradients.
 void emit_struct_gradient_ops(const sema::Type* t, Text& out);
 /// Prints the replay variant and the adjoint `adj_<c_name>` of user function `f`.
-void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& out,
-                           bool checked);
+void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& out, bool checked);
 /// Prints the adjoint body `body` of kernel `k` (same signature as the forward body).
 void emit_kernel_adjoint(const ir::Function& k, const Backend& backend, Text& out, bool checked,
                          const std::string& params, const std::string& body);

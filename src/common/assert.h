@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define TREADLE_ASSERT(cond)                                                             \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
+#define TREADLE_ASSERT(cond)                                                               \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
             std::fprintf(stderr, "treadle internal error: %s:%d: assertion '%s' failed\n", \
-                         __FILE__, __LINE__, #cond);                                     \
-            std::abort();                                                                \
-        }                                                                                \
+                         __FILE__, __LINE__, #cond);                                       \
+            std::abort();                                                                  \
+        }                                                                                  \
     } while (0)

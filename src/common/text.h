@@ -24,7 +24,8 @@ struct Text {
         s += c;
         return *this;
     }
-    template <typename T, typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char>>>
+    template <typename T,
+              typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char>>>
     Text& operator<<(T v) {
         s += std::to_string(v);
         return *this;

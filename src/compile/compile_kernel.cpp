@@ -5,15 +5,15 @@
 // runtime/ (loading). TREADLE_DEBUG_CODEGEN=1 prints the IR and the generated source.
 #include "compile/compile_kernel.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <dirent.h>
 #include <fstream>
-#include <set>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "codegen/emitter.h"
@@ -183,13 +183,12 @@ std::string build_and_publish(const std::string& key, const std::string& source,
     }
 }
 
-void build_cpu(const sema::FunctionSource& kernel, const std::string& mode,
-               CompiledKernel& k) {
+void build_cpu(const sema::FunctionSource& kernel, const std::string& mode, CompiledKernel& k) {
     const std::string& native = native_dir();
     const HostCompiler& cxx = host_compiler();
     std::vector<std::string> flags = mode_flags(mode);
-    std::vector<std::string> parts{k.source, "cpu", mode, cxx.identity, native_hash(),
-                                   TREADLE_VERSION};
+    std::vector<std::string> parts{k.source,     "cpu",         mode,
+                                   cxx.identity, native_hash(), TREADLE_VERSION};
     parts.insert(parts.end(), flags.begin(), flags.end());
     k.key = hash_parts(parts);
     const std::string binary_name = "kernel.so";
@@ -221,17 +220,19 @@ void build_cpu(const sema::FunctionSource& kernel, const std::string& mode,
         k.take_fp_error = reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_fp_error"));
 }
 
-void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
-                CompiledKernel& k) {
+void build_cuda(const sema::FunctionSource& kernel, const std::string& mode, CompiledKernel& k) {
     int ordinal = k.device.ordinal();
     const cuda::DeviceInfo& info = cuda::device_info(ordinal);
     k.arch = info.major * 10 + info.minor;
     const std::string& native = native_dir();
     std::vector<std::string> options;
-    if (mode == "debug") options = {"-G", "-lineinfo"};
-    else options = {"-lineinfo"};
-    std::vector<std::string> parts{k.source, "cuda", mode, std::to_string(k.arch),
-                                   nvrtc::identity(), native_hash(), TREADLE_VERSION};
+    if (mode == "debug")
+        options = {"-G", "-lineinfo"};
+    else
+        options = {"-lineinfo"};
+    std::vector<std::string> parts{
+        k.source,          "cuda",        mode,           std::to_string(k.arch),
+        nvrtc::identity(), native_hash(), TREADLE_VERSION};
     parts.insert(parts.end(), options.begin(), options.end());
     k.key = hash_parts(parts);
     const std::string binary_name = "kernel.bin";
@@ -239,12 +240,11 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode,
     k.from_cache = binary.has_value();
     if (!binary) {
         if (!nvrtc::is_available())
-            throw Error(ErrorKind::Runtime, k.name + "(): cannot compile for " +
-                                                k.device.alias() + ": " +
-                                                nvrtc::unavailable_reason());
+            throw Error(ErrorKind::Runtime, k.name + "(): cannot compile for " + k.device.alias() +
+                                                ": " + nvrtc::unavailable_reason());
         binary = build_and_publish(k.key, k.source, binary_name, [&](const std::string& dir) {
-            nvrtc::Result r = nvrtc::compile(k.source, kernel.source->path, k.arch, {native},
-                                             options);
+            nvrtc::Result r =
+                nvrtc::compile(k.source, kernel.source->path, k.arch, {native}, options);
             if (!r.ok)
                 throw Error(ErrorKind::Compile,
                             k.name + "(): NVRTC failed to build this kernel:\n" + r.log,
@@ -293,10 +293,10 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
     result->name = program->kernel->name;
     result->device = options.device;
     result->tid_arity = program->kernel->tid_arity;
-    result->label = intern_label("'" + result->name + "' (" + kernel.source->path + ":" +
-                                 std::to_string(kernel.def ? kernel.def->span.line
-                                                           : kernel.source->first_line) +
-                                 ") on " + options.device.alias());
+    result->label = intern_label(
+        "'" + result->name + "' (" + kernel.source->path + ":" +
+        std::to_string(kernel.def ? kernel.def->span.line : kernel.source->first_line) + ") on " +
+        options.device.alias());
     std::vector<codegen::ParamLayout> layout;
     result->params_size = codegen::layout_params(*program->kernel, layout);
     std::vector<uint8_t> access = passes::array_param_access(*program->kernel);
@@ -306,8 +306,8 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
     result->checked = options.mode == "checked";
     result->adjoint = options.adjoint;
     result->verify_fp = options.verify_fp;
-    result->source = codegen::generate_source(*program, backend, result->checked,
-                                              options.adjoint, options.verify_fp);
+    result->source = codegen::generate_source(*program, backend, result->checked, options.adjoint,
+                                              options.verify_fp);
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());

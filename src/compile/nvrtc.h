@@ -25,8 +25,8 @@ std::string identity();
 
 struct Result {
     bool ok = false;
-    std::string log;     ///< NVRTC's program log (errors and warnings)
-    std::string image;   ///< CUBIN when `is_cubin`, else PTX text
+    std::string log;    ///< NVRTC's program log (errors and warnings)
+    std::string image;  ///< CUBIN when `is_cubin`, else PTX text
     bool is_cubin = false;
     double seconds = 0.0;
 };

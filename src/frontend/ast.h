@@ -40,7 +40,21 @@ struct Span {
 /// A SourceLocation for errors at `span` in `file`.
 SourceLocation location(const SourceFile& file, const Span& span);
 
-enum class BinOpKind { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, LShift, RShift, BitOr, BitXor, BitAnd };
+enum class BinOpKind {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    MatMul,
+    LShift,
+    RShift,
+    BitOr,
+    BitXor,
+    BitAnd
+};
 enum class UnaryOpKind { Neg, Pos, Not, Invert };
 enum class BoolOpKind { And, Or };
 enum class CmpOpKind { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
@@ -81,11 +95,11 @@ struct Keyword {
 struct Expr {
     ExprKind kind;
     Span span;
-    std::string name;                  ///< Name id, Attribute attr
+    std::string name;  ///< Name id, Attribute attr
     ConstKind const_kind = ConstKind::None;
-    uint64_t int_value = 0;            ///< Int literal (always non-negative) or Bool (0/1)
-    double float_value = 0.0;          ///< Float literal
-    std::string str_value;             ///< Str literal (escapes decoded)
+    uint64_t int_value = 0;    ///< Int literal (always non-negative) or Bool (0/1)
+    double float_value = 0.0;  ///< Float literal
+    std::string str_value;     ///< Str literal (escapes decoded)
     BinOpKind bin_op = BinOpKind::Add;
     UnaryOpKind unary_op = UnaryOpKind::Neg;
     BoolOpKind bool_op = BoolOpKind::And;
@@ -108,13 +122,13 @@ enum class StmtKind {
     While,        ///< test, body, orelse
     Break,
     Continue,
-    Return,       ///< value (may be null)
+    Return,  ///< value (may be null)
     Pass,
-    Import,       ///< imports: `import a.b as c`
-    ImportFrom,   ///< module, imports: `from module import a as b`
-    Global,       ///< names in imports (parsed so sema can reject it)
-    Nonlocal,     ///< names in imports
-    Assert,       ///< test, value = message (may be null)
+    Import,      ///< imports: `import a.b as c`
+    ImportFrom,  ///< module, imports: `from module import a as b`
+    Global,      ///< names in imports (parsed so sema can reject it)
+    Nonlocal,    ///< names in imports
+    Assert,      ///< test, value = message (may be null)
 };
 
 struct Stmt;
@@ -144,8 +158,8 @@ struct Stmt {
     std::vector<ExprPtr> decorators;  ///< FunctionDef / ClassDef
     std::vector<ExprPtr> targets;
     ExprPtr value;
-    ExprPtr annotation;               ///< AnnAssign
-    ExprPtr test;                     ///< If / While / Assert
+    ExprPtr annotation;  ///< AnnAssign
+    ExprPtr test;        ///< If / While / Assert
     BinOpKind aug_op = BinOpKind::Add;
     std::vector<StmtPtr> body;
     std::vector<StmtPtr> orelse;

@@ -35,9 +35,9 @@ const char* instr_name(InstrKind kind);
 /// A variable: a typed temporary or a mutable user variable.
 struct Var {
     const Type* type = nullptr;
-    std::string hint;      ///< the user's name when there is one (for readable output)
-    bool mutable_ = false; ///< written by Assign (merge/loop-carried) or a loop counter
-    bool param = false;    ///< a function/kernel parameter
+    std::string hint;       ///< the user's name when there is one (for readable output)
+    bool mutable_ = false;  ///< written by Assign (merge/loop-carried) or a loop counter
+    bool param = false;     ///< a function/kernel parameter
 };
 
 struct Function;
@@ -47,36 +47,36 @@ using Block = std::vector<Instr>;
 /// One IR instruction; see instr_kinds.h for how each kind uses the fields.
 struct Instr {
     InstrKind kind;
-    int line = 0;                 ///< Python source line (for #line and error reports)
-    std::vector<VarId> dsts;      ///< results (most kinds have exactly one)
-    std::vector<VarId> args;      ///< operands
-    std::string callee;           ///< native function or C operator
-    std::string text;             ///< Printf format
-    sema::ConstValue value;       ///< Const value, Shape dimension
+    int line = 0;                    ///< Python source line (for #line and error reports)
+    std::vector<VarId> dsts;         ///< results (most kinds have exactly one)
+    std::vector<VarId> args;         ///< operands
+    std::string callee;              ///< native function or C operator
+    std::string text;                ///< Printf format
+    sema::ConstValue value;          ///< Const value, Shape dimension
     const Function* func = nullptr;  ///< CallFunc target
-    Block body;                   ///< If then-block, loop body
-    Block orelse;                 ///< If else-block
+    Block body;                      ///< If then-block, loop body
+    Block orelse;                    ///< If else-block
 
     Instr(InstrKind k, int l) : kind(k), line(l) {}
 };
 
 /// A kernel or user function in IR form.
 struct Function {
-    std::string name;           ///< Python name
-    std::string c_name;         ///< unique C++ name in the generated source
+    std::string name;    ///< Python name
+    std::string c_name;  ///< unique C++ name in the generated source
     bool is_kernel = false;
     std::vector<VarId> params;  ///< parameter variables, in order
     std::vector<std::string> param_names;
     const Type* return_type = nullptr;  ///< void, a scalar/array, or a tuple (out-params)
     std::vector<Var> vars;
     Block body;
-    int tid_arity = 0;          ///< kernels: number of indices wp.tid() unpacks (0 = unused)
+    int tid_arity = 0;  ///< kernels: number of indices wp.tid() unpacks (0 = unused)
     /// The user's @wp.func_grad / @wp.func_replay replacements (in the same program), or null.
     /// A custom gradient takes this function's parameters then the adjoint of its result and
     /// returns the gradients of its value-typed parameters, in order, as a tuple.
     const Function* custom_grad = nullptr;
     const Function* custom_replay = nullptr;
-    bool grad_helper = false;   ///< a custom gradient/replay itself: no adjoint of its own
+    bool grad_helper = false;  ///< a custom gradient/replay itself: no adjoint of its own
     std::shared_ptr<const ast::SourceFile> source;
 
     VarId new_var(const Type* type, std::string hint = "", bool is_mutable = false) {

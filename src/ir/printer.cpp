@@ -1,7 +1,7 @@
 // src/ir/printer.cpp -- human-readable text of the IR
 #include <cstdio>
-#include "common/text.h"
 
+#include "common/text.h"
 #include "ir/ir.h"
 
 namespace treadle::ir {

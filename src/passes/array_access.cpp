@@ -35,8 +35,7 @@ void walk(const ir::Function& k, const ir::Block& b, std::map<VarId, size_t>& ro
             case InstrKind::Call:
                 if (ir::is_atomic_call(in)) mark(in.args[0], k_access_write);
                 if (ir::writes_last_array(in)) {
-                    for (size_t i = 0; i + 1 < in.args.size(); ++i)
-                        mark(in.args[i], k_access_read);
+                    for (size_t i = 0; i + 1 < in.args.size(); ++i) mark(in.args[i], k_access_read);
                     mark(in.args.back(), k_access_write);
                 }
                 break;

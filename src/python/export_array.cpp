@@ -140,15 +140,17 @@ Array wrap_ndarray(const InputArray& nd, nb::handle owner, std::optional<DType> 
     }
     const int outer = (int)nd.ndim() - inner;
     if (outer < 0)
-        throw Error(ErrorKind::Value, "array(): the data has too few dimensions for dtype " +
-                                          dtype_name(t));
+        throw Error(ErrorKind::Value,
+                    "array(): the data has too few dimensions for dtype " + dtype_name(t));
     const int64_t dims[2] = {t.rows, t.cols > 0 ? t.cols : 1};
     int64_t packed = elem;
     for (int k = inner - 1; k >= 0; --k) {
         const size_t d = (size_t)(outer + k);
         if ((int64_t)nd.shape(d) != dims[k] || (dims[k] > 1 && nd.stride(d) * elem != packed))
-            throw Error(ErrorKind::Value, "array(): the data's trailing dimensions must be "
-                                          "packed and match dtype " + dtype_name(t));
+            throw Error(ErrorKind::Value,
+                        "array(): the data's trailing dimensions must be "
+                        "packed and match dtype " +
+                            dtype_name(t));
         packed *= dims[k];
     }
     std::vector<int64_t> shape(outer), strides(outer);
@@ -216,7 +218,8 @@ void export_array(nb::module_& m) {
                const std::string& device, bool zero, bool pinned) {
                 DType t = dtype_from_name(dtype);
                 Device dev = Device::parse(device);
-                self = zero ? Array::zeros(t, shape, dev, pinned) : Array::empty(t, shape, dev, pinned);
+                self = zero ? Array::zeros(t, shape, dev, pinned)
+                            : Array::empty(t, shape, dev, pinned);
             },
             nb::arg("dtype"), nb::arg("shape"), nb::arg("device"), nb::arg("zero"),
             nb::arg("pinned") = false)
@@ -273,9 +276,7 @@ void export_array(nb::module_& m) {
         .def_prop_ro("_shape", [](const Array& a) { return to_tuple(a.shape()); })
         .def_prop_ro("_strides", [](const Array& a) { return to_tuple(a.strides()); })
         .def_prop_ro("_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
-        .def_prop_ro(
-            "_dtype_name",
-            [](const Array& a) { return dtype_name(a.dtype()); })
+        .def_prop_ro("_dtype_name", [](const Array& a) { return dtype_name(a.dtype()); })
         .def_prop_ro("_itemsize", [](const Array& a) { return a.dtype().size(); })
         .def_prop_ro("_device_alias", [](const Array& a) { return a.device().alias(); })
         .def_prop_ro("_is_contiguous", &Array::is_contiguous)
@@ -336,8 +337,9 @@ void export_array(nb::module_& m) {
             nb::arg("dtype"))
         // --- gradient ---
         .def_prop_ro("_has_grad", [](const Array& a) { return a.grad() != nullptr; })
-        .def("_enable_grad", [](Array& a) { a.enable_grad(); },
-             "Gives the array a zeroed gradient laid out with the array's own strides.")
+        .def(
+            "_enable_grad", [](Array& a) { a.enable_grad(); },
+            "Gives the array a zeroed gradient laid out with the array's own strides.")
         .def_prop_ro("_version", &Array::version,
                      "Write counter of the memory (shared by views); see the tape.")
         .def_prop_ro("_last_writer", &Array::last_writer,

@@ -1,10 +1,10 @@
 // src/python/export_builtins.cpp -- the builtin table, readable from Python (docs and tests)
-#include <string>
-#include <vector>
-
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
 
 #include "exports.h"
 #include "sema/builtins.h"
@@ -15,19 +15,32 @@ using treadle::sema::BuiltinKind;
 
 const char* kind_name(BuiltinKind k) {
     switch (k) {
-        case BuiltinKind::Regular: return "regular";
-        case BuiltinKind::Operator: return "operator";
-        case BuiltinKind::Compare: return "compare";
-        case BuiltinKind::Tid: return "tid";
-        case BuiltinKind::Print: return "print";
-        case BuiltinKind::Printf: return "printf";
-        case BuiltinKind::Atomic: return "atomic";
-        case BuiltinKind::Cast: return "cast";
-        case BuiltinKind::Len: return "len";
-        case BuiltinKind::Where: return "where";
-        case BuiltinKind::Identity: return "identity";
-        case BuiltinKind::Random: return "random";
-        case BuiltinKind::Multi: return "multi";
+        case BuiltinKind::Regular:
+            return "regular";
+        case BuiltinKind::Operator:
+            return "operator";
+        case BuiltinKind::Compare:
+            return "compare";
+        case BuiltinKind::Tid:
+            return "tid";
+        case BuiltinKind::Print:
+            return "print";
+        case BuiltinKind::Printf:
+            return "printf";
+        case BuiltinKind::Atomic:
+            return "atomic";
+        case BuiltinKind::Cast:
+            return "cast";
+        case BuiltinKind::Len:
+            return "len";
+        case BuiltinKind::Where:
+            return "where";
+        case BuiltinKind::Identity:
+            return "identity";
+        case BuiltinKind::Random:
+            return "random";
+        case BuiltinKind::Multi:
+            return "multi";
     }
     return "?";
 }

@@ -1,6 +1,6 @@
 // src/python/export_kernel.cpp -- kernel compilation and launch for the Python front end
-#include <nanobind/stl/string.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <vector>
@@ -114,11 +114,13 @@ public:
         auto get = [&](const char* name) {
             return extras.contains(name) ? nb::object(extras[name]) : nb::none();
         };
-        if (nb::object g = get("grad"); !g.is_none()) fn->custom_grad = make_function(nb::cast<nb::tuple>(g));
+        if (nb::object g = get("grad"); !g.is_none())
+            fn->custom_grad = make_function(nb::cast<nb::tuple>(g));
         if (nb::object r = get("replay"); !r.is_none())
             fn->custom_replay = make_function(nb::cast<nb::tuple>(r));
         if (nb::object o = get("overloads"); !o.is_none())
-            for (nb::handle d : nb::iter(o)) fn->overloads.push_back(make_function(nb::cast<nb::tuple>(d)));
+            for (nb::handle d : nb::iter(o))
+                fn->overloads.push_back(make_function(nb::cast<nb::tuple>(d)));
         if (nb::object a = get("arg_types"); !a.is_none()) {
             for (nb::handle spec : nb::iter(a)) {
                 std::string s = nb::cast<std::string>(spec);
@@ -172,7 +174,8 @@ std::vector<int64_t> launch_dims(nb::handle dim) {
 
 [[noreturn]] void type_error(const CompiledKernel& k, const treadle::KernelParam& p,
                              const std::string& what) {
-    throw treadle::Error(treadle::ErrorKind::Type, k.name + "(): argument '" + p.name + "' " + what);
+    throw treadle::Error(treadle::ErrorKind::Type,
+                         k.name + "(): argument '" + p.name + "' " + what);
 }
 
 std::string py_type_name(nb::handle o) { return nb::cast<std::string>(nb::type_name(o.type())); }
@@ -302,11 +305,11 @@ void launch(const KernelHandle& h, nb::handle dim, nb::sequence args, uintptr_t 
     treadle::LaunchBounds bounds = treadle::make_bounds(k, launch_dims(dim));
     bool has_adj = adjoint && !adj_args.is_none();
     if (has_adj && nb::len(adj_args) != n)
-        throw treadle::Error(treadle::ErrorKind::Type,
-                             k.name + "(): expects " + std::to_string(n) +
-                                 " adjoint arguments but " + std::to_string(nb::len(adj_args)) +
-                                 " were given");
-    std::vector<const void*> seen;  // adjoint launches: memory of the arrays so far
+        throw treadle::Error(treadle::ErrorKind::Type, k.name + "(): expects " + std::to_string(n) +
+                                                           " adjoint arguments but " +
+                                                           std::to_string(nb::len(adj_args)) +
+                                                           " were given");
+    std::vector<const void*> seen;      // adjoint launches: memory of the arrays so far
     const treadle::Array* written[16];  // arrays this launch may write (overflow: `more`)
     size_t n_written = 0;
     std::vector<const treadle::Array*> more;
@@ -376,16 +379,21 @@ void export_kernel(nb::module_& m) {
         .def_prop_ro("compile_seconds", [](const KernelHandle& h) { return h.k->compile_seconds; })
         .def_prop_ro("tid_arity", [](const KernelHandle& h) { return h.k->tid_arity; })
         .def_prop_ro("device", [](const KernelHandle& h) { return h.k->device.alias(); })
-        .def_prop_ro("params", [](const KernelHandle& h) {
-            std::vector<std::pair<std::string, std::string>> out;
-            for (const auto& p : h.k->params) out.emplace_back(p.name, treadle::sema::type_spec(p.type));
-            return out;
-        })
-        .def_prop_ro("param_access", [](const KernelHandle& h) {
-            std::vector<int> out;
-            for (const auto& p : h.k->params) out.push_back(p.access);
-            return out;
-        }, "Per parameter: bit 1 the array is read, bit 2 it is written (0 for non-arrays).")
+        .def_prop_ro("params",
+                     [](const KernelHandle& h) {
+                         std::vector<std::pair<std::string, std::string>> out;
+                         for (const auto& p : h.k->params)
+                             out.emplace_back(p.name, treadle::sema::type_spec(p.type));
+                         return out;
+                     })
+        .def_prop_ro(
+            "param_access",
+            [](const KernelHandle& h) {
+                std::vector<int> out;
+                for (const auto& p : h.k->params) out.push_back(p.access);
+                return out;
+            },
+            "Per parameter: bit 1 the array is read, bit 2 it is written (0 for non-arrays).")
         .def_prop_ro("adjoint", [](const KernelHandle& h) { return h.k->adjoint; });
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"),
           nb::arg("adjoint") = false, nb::arg("verify_fp") = false);
@@ -394,7 +402,8 @@ void export_kernel(nb::module_& m) {
         [](const std::string& spec) {
             const treadle::sema::Type* t = treadle::sema::type_from_spec(spec);
             if (!t || !t->is_struct())
-                throw treadle::Error(treadle::ErrorKind::Type, "invalid struct spec '" + spec + "'");
+                throw treadle::Error(treadle::ErrorKind::Type,
+                                     "invalid struct spec '" + spec + "'");
             std::vector<std::pair<std::string, size_t>> fields;
             for (const auto& f : t->fields) fields.emplace_back(f.name, f.offset);
             return nb::make_tuple(reinterpret_cast<uintptr_t>(t), t->size, t->align, fields,
@@ -404,21 +413,26 @@ void export_kernel(nb::module_& m) {
         "(type id, size, alignment, [(field, offset)], canonical spec) of a struct spec: the C "
         "layout kernels use, and the id launches compare struct arguments against.");
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
-    m.def("kernel_source", [](nb::tuple descriptor, bool cuda, bool adjoint) {
-        return treadle::generate_kernel_source(*PyResolver::make_function(descriptor), cuda,
-                                               adjoint);
-    }, nb::arg("descriptor"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
-       "The generated CUDA or CPU source of a kernel (no GPU needed).");
+    m.def(
+        "kernel_source",
+        [](nb::tuple descriptor, bool cuda, bool adjoint) {
+            return treadle::generate_kernel_source(*PyResolver::make_function(descriptor), cuda,
+                                                   adjoint);
+        },
+        nb::arg("descriptor"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
+        "The generated CUDA or CPU source of a kernel (no GPU needed).");
     m.def("compile_kernel", &compile, nb::arg("descriptor"), nb::arg("mode"),
           nb::arg("device") = "cpu", nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
           "Compiles a kernel described by a ('func', key, name, source, file, line, True, "
           "lookup, lookup_attr) tuple.");
     m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim"), nb::arg("args"),
-          nb::arg("stream") = 0, nb::arg("adjoint") = false, nb::arg("adj_args").none() = nb::none(),
+          nb::arg("stream") = 0, nb::arg("adjoint") = false,
+          nb::arg("adj_args").none() = nb::none(),
           "Packs the arguments and runs the kernel: on the CPU, or enqueued on the CUDA stream "
           "with handle `stream` (0: the device's current stream).");
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });
-    m.def("set_kernel_cache_dir", [](const std::string& d) { treadle::kernel_cache().set_root(d); });
+    m.def("set_kernel_cache_dir",
+          [](const std::string& d) { treadle::kernel_cache().set_root(d); });
 }

@@ -242,8 +242,10 @@ size_t DType::size() const {
 Array Array::allocate(DType dtype, const std::vector<int64_t>& shape, Device device, bool zero,
                       bool pinned) {
     if (pinned && !device.is_cpu())
-        throw Error(ErrorKind::Value, "array allocation: pinned memory is host memory; it needs "
-                                      "device 'cpu', not '" + device.alias() + "'");
+        throw Error(ErrorKind::Value,
+                    "array allocation: pinned memory is host memory; it needs "
+                    "device 'cpu', not '" +
+                        device.alias() + "'");
     const size_t elem = dtype.size();
     const int64_t size = checked_size(shape, elem);
     Array a;

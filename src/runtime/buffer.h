@@ -1,8 +1,8 @@
 // src/runtime/buffer.h -- memory blocks behind arrays: owned CPU or CUDA memory, or borrowed views
 #pragma once
 
-#include <cstddef>
 #include <atomic>
+#include <cstddef>
 #include <memory>
 
 #include "treadle/device.h"

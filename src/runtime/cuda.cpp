@@ -259,8 +259,8 @@ void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
     }
 }
 
-void launch_args(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
-                 void** args, Stream stream) {
+void launch_args(int ordinal, FunctionHandle function, unsigned grid, unsigned block, void** args,
+                 Stream stream) {
     Device& d = enter(ordinal);
     if (grid == 0) return;
     try {

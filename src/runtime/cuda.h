@@ -83,12 +83,16 @@ void set_release_threshold(int ordinal, uint64_t bytes);
 uint64_t release_threshold(int ordinal);
 
 /// Copies (asynchronous on `stream`; host memory must stay valid until the stream is synced).
-void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes, Stream stream = nullptr);
-void copy_device_to_host(int ordinal, void* dst, const void* src, size_t bytes, Stream stream = nullptr);
-void copy_device_to_device(int ordinal, void* dst, const void* src, size_t bytes, Stream stream = nullptr);
+void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes,
+                         Stream stream = nullptr);
+void copy_device_to_host(int ordinal, void* dst, const void* src, size_t bytes,
+                         Stream stream = nullptr);
+void copy_device_to_device(int ordinal, void* dst, const void* src, size_t bytes,
+                           Stream stream = nullptr);
 /// Fills `count` elements of 1, 2 or 4 bytes with `value` (another size throws
 /// ErrorKind::Value).
-void memset(int ordinal, void* dst, uint32_t value, size_t element_size, size_t count, Stream stream = nullptr);
+void memset(int ordinal, void* dst, uint32_t value, size_t element_size, size_t count,
+            Stream stream = nullptr);
 
 /// Waits for all work on the device / on one stream. Errors from earlier asynchronous work
 /// (an illegal address in a kernel, say) surface here as treadle::Error.
@@ -186,11 +190,11 @@ void* get_global(ModuleHandle module, const std::string& name, size_t* size = nu
 /// ends with its last parameter: no tail padding as sizeof a struct would add); the driver
 /// rejects a larger one with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. Allocates nothing and
 /// formats no text unless the launch fails.
-void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
-            const void* params, size_t params_size, Stream stream = nullptr);
+void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block, const void* params,
+            size_t params_size, Stream stream = nullptr);
 /// Launches `function` with kernelParams: args[i] points at the value of parameter i (the
 /// driver copies each by its declared size). The cheapest launch the driver offers.
-void launch_args(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
-                 void** args, Stream stream = nullptr);
+void launch_args(int ordinal, FunctionHandle function, unsigned grid, unsigned block, void** args,
+                 Stream stream = nullptr);
 
 }  // namespace treadle::cuda

@@ -81,5 +81,5 @@ TREADLE_CU_ENTRY(cuModuleUnload, true, (CUmodule))
 TREADLE_CU_ENTRY(cuModuleGetFunction, true, (CUfunction*, CUmodule, const char*))
 TREADLE_CU_ENTRY(cuModuleGetGlobal_v2, true, (CUdeviceptr*, size_t*, CUmodule, const char*))
 TREADLE_CU_ENTRY(cuLaunchKernel, true,
-                 (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
-                  unsigned int, unsigned int, unsigned int, CUstream, void**, void**))
+                 (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
+                  unsigned int, unsigned int, CUstream, void**, void**))

@@ -8,9 +8,8 @@
 
 #include "runtime/cuda.h"
 #include "runtime/thread_pool.h"
-#include "treadle/error.h"
-
 #include "treadle/core.h"  // wp::half for float16 parameters
+#include "treadle/error.h"
 
 namespace treadle {
 
@@ -110,8 +109,7 @@ ArrayParam array_param(const CompiledKernel& k, const KernelParam& p, const Arra
                       std::to_string(a.ndim()) + "-D array");
     if (a.device() != device)
         arg_error(ErrorKind::Value, k, p,
-                  "is on device " + a.device().alias() + " but the launch is on " +
-                      device.alias());
+                  "is on device " + a.device().alias() + " but the launch is on " + device.alias());
     ap.data = a.data();
     ap.grad = a.grad() ? a.grad()->data() : nullptr;
     ap.ndim = a.ndim();
@@ -167,20 +165,49 @@ void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int
               bool is_bool) {
     const sema::Type* t = p.type;
     if (!t->is_scalar())
-        arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got " + (is_bool ? "bool" : "int"));
+        arg_error(ErrorKind::Type, k, p,
+                  "expects " + t->name + ", got " + (is_bool ? "bool" : "int"));
     if (t->is_float()) return pack_float(block, k, p, (double)v);
     if (t->is_bool() && !is_bool && v != 0 && v != 1)
         arg_error(ErrorKind::Type, k, p, "expects bool, got int " + std::to_string(v));
     uint8_t* dst = block + p.offset;
     switch (t->scalar) {
-        case ScalarType::Bool: *dst = v != 0; break;
-        case ScalarType::Int8: { int8_t x = (int8_t)v; std::memcpy(dst, &x, 1); break; }
-        case ScalarType::UInt8: { uint8_t x = (uint8_t)v; std::memcpy(dst, &x, 1); break; }
-        case ScalarType::Int16: { int16_t x = (int16_t)v; std::memcpy(dst, &x, 2); break; }
-        case ScalarType::UInt16: { uint16_t x = (uint16_t)v; std::memcpy(dst, &x, 2); break; }
-        case ScalarType::Int32: { int32_t x = (int32_t)v; std::memcpy(dst, &x, 4); break; }
-        case ScalarType::UInt32: { uint32_t x = (uint32_t)v; std::memcpy(dst, &x, 4); break; }
-        default: std::memcpy(dst, &v, 8); break;
+        case ScalarType::Bool:
+            *dst = v != 0;
+            break;
+        case ScalarType::Int8: {
+            int8_t x = (int8_t)v;
+            std::memcpy(dst, &x, 1);
+            break;
+        }
+        case ScalarType::UInt8: {
+            uint8_t x = (uint8_t)v;
+            std::memcpy(dst, &x, 1);
+            break;
+        }
+        case ScalarType::Int16: {
+            int16_t x = (int16_t)v;
+            std::memcpy(dst, &x, 2);
+            break;
+        }
+        case ScalarType::UInt16: {
+            uint16_t x = (uint16_t)v;
+            std::memcpy(dst, &x, 2);
+            break;
+        }
+        case ScalarType::Int32: {
+            int32_t x = (int32_t)v;
+            std::memcpy(dst, &x, 4);
+            break;
+        }
+        case ScalarType::UInt32: {
+            uint32_t x = (uint32_t)v;
+            std::memcpy(dst, &x, 4);
+            break;
+        }
+        default:
+            std::memcpy(dst, &v, 8);
+            break;
     }
 }
 
@@ -205,13 +232,22 @@ void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam&
 
 void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, double v) {
     const sema::Type* t = p.type;
-    if (!t->is_float())
-        arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got a float");
+    if (!t->is_float()) arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got a float");
     uint8_t* dst = block + p.offset;
     switch (t->scalar) {
-        case ScalarType::Float16: { wp::half h(v); std::memcpy(dst, &h, 2); break; }
-        case ScalarType::Float32: { float x = (float)v; std::memcpy(dst, &x, 4); break; }
-        default: std::memcpy(dst, &v, 8); break;
+        case ScalarType::Float16: {
+            wp::half h(v);
+            std::memcpy(dst, &h, 2);
+            break;
+        }
+        case ScalarType::Float32: {
+            float x = (float)v;
+            std::memcpy(dst, &x, 4);
+            break;
+        }
+        default:
+            std::memcpy(dst, &v, 8);
+            break;
     }
 }
 
@@ -302,16 +338,17 @@ static_assert(sizeof(FpRecord) == 360, "must match wp::fp_error_t");
     index += r.ndim == 1 ? ",)" : ")";
     double v = r.value;
     std::string value = v != v ? "nan" : v > 0 ? "inf" : "-inf";
-    std::string msg = k.name + "(): verify_fp: stored " + value + " to array '" + r.array +
-                      "' at index " + index;
+    std::string msg =
+        k.name + "(): verify_fp: stored " + value + " to array '" + r.array + "' at index " + index;
     if (k.name != r.function) msg += " in function " + std::string(r.function) + "()";
     throw Error(ErrorKind::FloatingPoint, msg, SourceLocation{r.file, r.line, 1, ""});
 }
 
 /// A backward launch of a kernel built without its adjoint (a front-end bug or misuse).
 [[noreturn]] void throw_no_adjoint(const CompiledKernel& k) {
-    throw Error(ErrorKind::Launch, k.name + "(): this build of the kernel has no backward pass "
-                                            "(compile it with adjoint=True)");
+    throw Error(ErrorKind::Launch, k.name +
+                                       "(): this build of the kernel has no backward pass "
+                                       "(compile it with adjoint=True)");
 }
 
 }  // namespace
@@ -342,8 +379,8 @@ std::string last_cuda_launch() {
     return label ? label : "";
 }
 
-void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
-              void* stream, bool adjoint) {
+void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params, void* stream,
+              bool adjoint) {
     if (bounds.size == 0) return;
     void* function = adjoint ? k.cuda_adj_function : k.cuda_function;
     if (!function) throw_no_adjoint(k);

@@ -62,8 +62,7 @@ void pack_struct_bytes(uint8_t* block, const CompiledKernel& k, const KernelPara
 /// The array `a` as an adjoint launch passes it: a view whose gradient is `adj` (which must have
 /// `a`'s dtype, shape, strides and device; ErrorKind::Value naming the kernel and parameter
 /// otherwise), or `a` itself, with its own grad(), when `adj` is null.
-Array with_adjoint(const CompiledKernel& k, const KernelParam& p, const Array& a,
-                   const Array* adj);
+Array with_adjoint(const CompiledKernel& k, const KernelParam& p, const Array& a, const Array* adj);
 
 /// Whether `a` or its gradient uses a buffer already in `seen` (then adds both to `seen`). An
 /// adjoint launch where this holds for some array argument sets k_launch_aliased_arrays, so

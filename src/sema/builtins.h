@@ -33,7 +33,7 @@ enum class BuiltinKind {
     Print,
     Printf,
     Atomic,
-    Cast,      ///< int(x), float(x), wp.float64(x), ...
+    Cast,  ///< int(x), float(x), wp.float64(x), ...
     Len,
     Where,     ///< where(cond, a, b): both evaluated, one selected
     Identity,  ///< identity(n, dtype): a constant-size identity matrix
@@ -51,14 +51,14 @@ using TypeRule = std::optional<Signature> (*)(const std::vector<ArgInfo>& args);
 
 /// One builtin. The table is ordered by group; lookup is by name.
 struct Builtin {
-    const char* name;       ///< name in kernels (`wp.<name>` or an operator's name)
-    const char* native;     ///< C++ function in namespace wp (adjoint: adj_<native>)
+    const char* name;    ///< name in kernels (`wp.<name>` or an operator's name)
+    const char* native;  ///< C++ function in namespace wp (adjoint: adj_<native>)
     BuiltinKind kind;
     const char* group;      ///< documentation group
     const char* signature;  ///< documented signature, also quoted in errors
     const char* doc;
     bool differentiable;
-    TypeRule rule;          ///< null for kinds lowered by dedicated code
+    TypeRule rule;  ///< null for kinds lowered by dedicated code
 };
 
 /// Whether a call of `b` can re-bind local variables passed as arguments (the generator state

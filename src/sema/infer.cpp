@@ -176,13 +176,13 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
     }
     def = cached->second.second;
     if (!param_types.empty() && def->params.size() != param_types.size())
-        caller.type_error(call_span, fn->name + "() must take " +
-                                         std::to_string(param_types.size()) + " parameters (" +
-                                         (fn->primal_params >= 0
-                                              ? "the function's parameters, then adj_ret for "
-                                                "its result"
-                                              : "those of the function it replays") +
-                                         "), not " + std::to_string(def->params.size()));
+        caller.type_error(
+            call_span, fn->name + "() must take " + std::to_string(param_types.size()) +
+                           " parameters (" +
+                           (fn->primal_params >= 0 ? "the function's parameters, then adj_ret for "
+                                                     "its result"
+                                                   : "those of the function it replays") +
+                           "), not " + std::to_string(def->params.size()));
 
     auto owned = std::make_unique<ir::Function>();
     ir::Function* f = owned.get();
@@ -207,8 +207,9 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
     }
     if (fn->custom_grad) {
         if (f->return_type->is_tuple())
-            caller.type_error(call_span, fn->name + "(): a func_grad needs a function that "
-                                                    "returns one value or none");
+            caller.type_error(call_span, fn->name +
+                                             "(): a func_grad needs a function that "
+                                             "returns one value or none");
         if (!f->return_type->is_void()) types.push_back(f->return_type);
         fn->custom_grad->primal_params = (int)f->params.size();
         ir::Function* g = function_for(fn->custom_grad, types, caller, call_span);
@@ -245,7 +246,8 @@ void collect_target(const ast::Expr& t, std::vector<std::string>& out,
         out.push_back("adjoint:" + t.args[1]->name);  // wp.adjoint[p] in a func_grad
     } else if (t.kind == ast::ExprKind::Tuple || t.kind == ast::ExprKind::List) {
         for (const auto& e : t.args) collect_target(*e, out, roots);
-    } else if (roots && (t.kind == ast::ExprKind::Attribute || t.kind == ast::ExprKind::Subscript)) {
+    } else if (roots &&
+               (t.kind == ast::ExprKind::Attribute || t.kind == ast::ExprKind::Subscript)) {
         const ast::Expr* root = &t;
         while (root->kind == ast::ExprKind::Attribute || root->kind == ast::ExprKind::Subscript)
             root = root->args[0].get();

@@ -26,17 +26,26 @@ bool fold(const std::string& op, const ConstValue& a, const ConstValue& b, Const
     double y = b.type->is_float() ? b.f : (double)b.i;
     out = ConstValue{fl ? float32_type() : (a.type == b.type ? a.type : int64_type()), true, 0, 0};
     if (fl) {
-        if (op == "add") out.f = x + y;
-        else if (op == "sub") out.f = x - y;
-        else if (op == "mul") out.f = x * y;
-        else if (op == "div" && y != 0) out.f = x / y;
-        else return false;
+        if (op == "add")
+            out.f = x + y;
+        else if (op == "sub")
+            out.f = x - y;
+        else if (op == "mul")
+            out.f = x * y;
+        else if (op == "div" && y != 0)
+            out.f = x / y;
+        else
+            return false;
         return true;
     }
-    if (op == "add") out.i = a.i + b.i;
-    else if (op == "sub") out.i = a.i - b.i;
-    else if (op == "mul") out.i = a.i * b.i;
-    else return false;
+    if (op == "add")
+        out.i = a.i + b.i;
+    else if (op == "sub")
+        out.i = a.i - b.i;
+    else if (op == "mul")
+        out.i = a.i * b.i;
+    else
+        return false;
     if (out.i >= INT32_MIN && out.i <= INT32_MAX) out.type = int32_type();
     return true;
 }
@@ -46,13 +55,18 @@ std::string printf_format(const Type* t) {
         case ScalarType::Bool:
         case ScalarType::Int8:
         case ScalarType::Int16:
-        case ScalarType::Int32: return "%d";
+        case ScalarType::Int32:
+            return "%d";
         case ScalarType::UInt8:
         case ScalarType::UInt16:
-        case ScalarType::UInt32: return "%u";
-        case ScalarType::Int64: return "%lld";
-        case ScalarType::UInt64: return "%llu";
-        default: return "%g";
+        case ScalarType::UInt32:
+            return "%u";
+        case ScalarType::Int64:
+            return "%lld";
+        case ScalarType::UInt64:
+            return "%llu";
+        default:
+            return "%g";
     }
 }
 
@@ -159,8 +173,8 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
         // zeros, or every component set to one value
         VarId s = vals.empty() ? emit_const(ConstValue{int32_type(), true, 0, 0}, elem, line)
                                : coerce(vals[0], elem, *e.args[1]);
-        std::string fill = (to->is_vector() ? "vec_fill<" : "mat_fill<") + size + ", " +
-                           elem->c_name + ">";
+        std::string fill =
+            (to->is_vector() ? "vec_fill<" : "mat_fill<") + size + ", " + elem->c_name + ">";
         return result(emit_value(InstrKind::Call, line, to, {s}, fill));
     }
     if (vals.size() == 1 && infos[0].type == to) return vals[0];
@@ -173,9 +187,10 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
     const Type* v3 = vector_type(3, to->scalar);
     if (to->is_vector() && to->rows == 6 && vals.size() == 2 && infos[0].type == v3 &&
         infos[1].type == v3)  // spatial_vector(w, v)
-        return result(emit_value(InstrKind::Call, line, to,
-                                 {materialize(vals[0], *e.args[1]), materialize(vals[1], *e.args[2])},
-                                 "spatial_vector"));
+        return result(
+            emit_value(InstrKind::Call, line, to,
+                       {materialize(vals[0], *e.args[1]), materialize(vals[1], *e.args[2])},
+                       "spatial_vector"));
     if (vals.size() == count) {
         std::vector<VarId> args;
         for (size_t i = 0; i < count; ++i) {
@@ -201,8 +216,8 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
     }
     type_error(e.span, to->name + "(): cannot construct from " + describe_args(infos) +
                            " (expected nothing, one " + elem->name + ", " + std::to_string(count) +
-                           " components" + (row ? ", or " + std::to_string(to->rows) + " rows" : "") +
-                           ")");
+                           " components" +
+                           (row ? ", or " + std::to_string(to->rows) + " rows" : "") + ")");
 }
 
 Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
@@ -236,16 +251,18 @@ Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
             VarId z = emit_const(ConstValue{int32_type(), true, 0, 0}, elem, line);
             return result(emit_value(InstrKind::Construct, line, to, {z, z, z, z}));
         }
-        if (vals.size() == 4) return result(emit_value(InstrKind::Construct, line, to, scalars(0, 4)));
-        type_error(e.span, to->name + "(): expected nothing, a " + to->name + " or 4 components, got " +
-                               describe_args(infos));
+        if (vals.size() == 4)
+            return result(emit_value(InstrKind::Construct, line, to, scalars(0, 4)));
+        type_error(e.span, to->name + "(): expected nothing, a " + to->name +
+                               " or 4 components, got " + describe_args(infos));
     }
     const Type* v3 = vector_type(3, to->scalar);
     if (vals.empty())  // like Warp's transform(): the identity
-        return result(emit_value(InstrKind::Call, line, to, {},
-                                 "transform_identity<" + elem->c_name + ">"));
+        return result(
+            emit_value(InstrKind::Call, line, to, {}, "transform_identity<" + elem->c_name + ">"));
     if (vals.size() == 2 && infos[0].type == v3 && infos[1].type == q)
-        return result(emit_value(InstrKind::Call, line, to, {vals[0].var, vals[1].var}, "transform_from"));
+        return result(
+            emit_value(InstrKind::Call, line, to, {vals[0].var, vals[1].var}, "transform_from"));
     if (vals.size() == 7) {
         std::vector<VarId> c = scalars(0, 7);
         VarId p = emit_value(InstrKind::Construct, line, v3, {c[0], c[1], c[2]});
@@ -259,8 +276,7 @@ Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
 Value Builder::emit_tid(int arity, const ast::Expr& e) {
     if (!m_fn.is_kernel)
         type_error(e.span, "tid(): can only be called in a kernel, not in a function");
-    if (e.args.size() != 1 || !e.keywords.empty())
-        type_error(e.span, "tid(): takes no arguments");
+    if (e.args.size() != 1 || !e.keywords.empty()) type_error(e.span, "tid(): takes no arguments");
     if (arity > 4)
         type_error(e.span, "tid(): launches have at most 4 dimensions, cannot unpack " +
                                std::to_string(arity) + " indices");
@@ -285,10 +301,9 @@ Value Builder::emit_tid(int arity, const ast::Expr& e) {
 
 const char* operator_text(const std::string& name) {
     static const std::map<std::string, const char*> k_ops = {
-        {"add", "+"},     {"sub", "-"},      {"mul", "*"},      {"div", "/"},
-        {"mod", "%"},     {"floordiv", "//"}, {"bit_and", "&"},  {"bit_or", "|"},
-        {"bit_xor", "^"}, {"lshift", "<<"},  {"rshift", ">>"},  {"neg", "-"},
-        {"pos", "+"},     {"invert", "~"}};
+        {"add", "+"},       {"sub", "-"},     {"mul", "*"},    {"div", "/"},     {"mod", "%"},
+        {"floordiv", "//"}, {"bit_and", "&"}, {"bit_or", "|"}, {"bit_xor", "^"}, {"lshift", "<<"},
+        {"rshift", ">>"},   {"neg", "-"},     {"pos", "+"},    {"invert", "~"}};
     auto it = k_ops.find(name);
     return it == k_ops.end() ? nullptr : it->second;
 }
@@ -300,7 +315,9 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
         args.push_back(v);
         return;
     }
-    auto index = [&](int k) { return emit_const(ConstValue{int32_type(), false, k, 0.0}, int32_type(), line); };
+    auto index = [&](int k) {
+        return emit_const(ConstValue{int32_type(), false, k, 0.0}, int32_type(), line);
+    };
     const Type* s = scalar_type(t->scalar);
     if (t->is_struct()) {
         fmt += t->name + "(";
@@ -327,9 +344,9 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
                                 "transform_get_translation"),
                      fmt, args, line);
         fmt += ", q=";
-        format_value(emit_value(InstrKind::Call, line, quat_type(t->scalar), {v},
-                                "transform_get_rotation"),
-                     fmt, args, line);
+        format_value(
+            emit_value(InstrKind::Call, line, quat_type(t->scalar), {v}, "transform_get_rotation"),
+            fmt, args, line);
         fmt += ")";
         return;
     }
@@ -339,16 +356,17 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
             fmt += r ? ", [" : "[";
             for (int c = 0; c < t->cols; ++c) {
                 if (c) fmt += ", ";
-                format_value(emit_value(InstrKind::Call, line, s, {v, index(r), index(c)}, "extract"),
-                             fmt, args, line);
+                format_value(
+                    emit_value(InstrKind::Call, line, s, {v, index(r), index(c)}, "extract"), fmt,
+                    args, line);
             }
             fmt += "]";
         }
     } else {
         for (int k = 0; k < t->rows; ++k) {
             if (k) fmt += ", ";
-            format_value(emit_value(InstrKind::Call, line, s, {v, index(k)}, "extract"), fmt,
-                         args, line);
+            format_value(emit_value(InstrKind::Call, line, s, {v, index(k)}, "extract"), fmt, args,
+                         line);
         }
     }
     fmt += "]";
@@ -366,7 +384,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                                    ", got " + std::to_string(n));
         Value a = eval(*e.args[1]);
         if (!unary)
-            return binary(name, operator_text(name), a, eval(*e.args[2]), *e.args[1], *e.args[2], e);
+            return binary(name, operator_text(name), a, eval(*e.args[2]), *e.args[1], *e.args[2],
+                          e);
         ArgInfo ai = arg_info(a, *e.args[1]);
         auto sig = b.rule({ai});
         if (!sig) type_error(e.span, name + "(): not defined for " + describe_args({ai}));
@@ -377,12 +396,14 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         // quat_identity(dtype=float) / transform_identity(dtype=float)
         const ast::Expr* dtype_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;
         for (const auto& k : e.keywords) {
-            if (k.name != "dtype") type_error(k.span, name + "(): unexpected argument '" + k.name + "'");
+            if (k.name != "dtype")
+                type_error(k.span, name + "(): unexpected argument '" + k.name + "'");
             dtype_arg = k.value.get();
         }
         const Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
         if (!dt->is_float()) type_error(e.span, name + "(): dtype must be a float type");
-        const Type* rt = name == "quat_identity" ? quat_type(dt->scalar) : transform_type(dt->scalar);
+        const Type* rt =
+            name == "quat_identity" ? quat_type(dt->scalar) : transform_type(dt->scalar);
         return var_value(emit_value(InstrKind::Call, line, rt, {}, name + "<" + dt->c_name + ">"));
     }
     if (b.kind == BuiltinKind::Identity) {
@@ -390,9 +411,12 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         const ast::Expr* n_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;
         const ast::Expr* dtype_arg = e.args.size() > 2 ? e.args[2].get() : nullptr;
         for (const auto& k : e.keywords) {
-            if (k.name == "n") n_arg = k.value.get();
-            else if (k.name == "dtype") dtype_arg = k.value.get();
-            else type_error(k.span, "identity(): unexpected argument '" + k.name + "'");
+            if (k.name == "n")
+                n_arg = k.value.get();
+            else if (k.name == "dtype")
+                dtype_arg = k.value.get();
+            else
+                type_error(k.span, "identity(): unexpected argument '" + k.name + "'");
         }
         if (!n_arg) type_error(e.span, "identity(): needs n");
         Value n = eval(*n_arg);
@@ -402,9 +426,9 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         const Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
         if (!dt->is_scalar()) type_error(e.span, "identity(): dtype must be a scalar type");
         const Type* mt = matrix_type((int)n.constant.i, (int)n.constant.i, dt->scalar);
-        return var_value(emit_value(InstrKind::Call, line, mt, {},
-                                    "identity<" + std::to_string(n.constant.i) + ", " +
-                                        dt->c_name + ">"));
+        return var_value(
+            emit_value(InstrKind::Call, line, mt, {},
+                       "identity<" + std::to_string(n.constant.i) + ", " + dt->c_name + ">"));
     }
     if (!e.keywords.empty())
         type_error(e.keywords[0].span, name + "(): keyword arguments are not supported");
@@ -434,17 +458,17 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                     continue;
                 }
                 ArgInfo ai = arg_info(v, *e.args[i]);
-                if (b.kind == BuiltinKind::Print && (ai.type->is_vector() || ai.type->is_matrix()) &&
-                    e.args.size() == 2) {
+                if (b.kind == BuiltinKind::Print &&
+                    (ai.type->is_vector() || ai.type->is_matrix()) && e.args.size() == 2) {
                     emit(InstrKind::Print, line).args = {v.var};
                     return Value{};
                 }
                 if (!ai.type->is_scalar() && b.kind == BuiltinKind::Printf)
-                    type_error(e.args[i]->span, name + "(): cannot print a value of type " +
-                                                    ai.type->name);
+                    type_error(e.args[i]->span,
+                               name + "(): cannot print a value of type " + ai.type->name);
                 if (!ai.type->is_scalar() && !ai.type->is_value() && !ai.type->is_struct())
-                    type_error(e.args[i]->span, name + "(): cannot print a value of type " +
-                                                    ai.type->name);
+                    type_error(e.args[i]->span,
+                               name + "(): cannot print a value of type " + ai.type->name);
                 VarId x = materialize(v, *e.args[i]);
                 if (b.kind == BuiltinKind::Print) {
                     format_value(x, fmt, args, line);  // composites as their components
@@ -467,8 +491,9 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             if (!se || se->kind != ExprKind::Name || !m_scope.count(se->name) ||
                 m_fn.type_of(m_scope.at(se->name)) != u32)
                 type_error(se ? se->span : e.span,
-                           name + "(): the first argument must be a local uint32 state from "
-                                  "wp.rand_init()");
+                           name +
+                               "(): the first argument must be a local uint32 state from "
+                               "wp.rand_init()");
             std::vector<Value> vals;
             std::vector<ArgInfo> infos;
             for (size_t i = 2; i < e.args.size(); ++i) {
@@ -499,8 +524,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                                 ? infos[0].type
                                 : unify_scalars(infos);
             if (!t)
-                type_error(e.span, "where(): the two values have different types " +
-                                       describe_args(infos));
+                type_error(e.span,
+                           "where(): the two values have different types " + describe_args(infos));
             VarId x = coerce(a, t, *e.args[2]);
             VarId y = coerce(v, t, *e.args[3]);
             return var_value(emit_value(InstrKind::Select, line, t, {c, x, y}));
@@ -533,9 +558,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             for (size_t i = 2; i < e.args.size() - nvalues; ++i)
                 args.push_back(index_operand(*e.args[i], name + "(): index "));
             if (!at->dtype->is_value() || at->dtype->is_bool() ||
-                at->dtype->scalar == ScalarType::Int8 ||
-                at->dtype->scalar == ScalarType::UInt8 || at->dtype->scalar == ScalarType::Int16 ||
-                at->dtype->scalar == ScalarType::UInt16)
+                at->dtype->scalar == ScalarType::Int8 || at->dtype->scalar == ScalarType::UInt8 ||
+                at->dtype->scalar == ScalarType::Int16 || at->dtype->scalar == ScalarType::UInt16)
                 type_error(e.span, name + "(): arrays of " + at->dtype->name +
                                        " do not support atomic operations");
             if (nvalues == 2 || name == "atomic_exch") {
@@ -553,7 +577,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                                             " does not match the array's " + at->dtype->name);
                 args.push_back(coerce(v, at->dtype, ve));
             }
-            return var_value(emit_value(InstrKind::Call, line, at->dtype, std::move(args), b.native));
+            return var_value(
+                emit_value(InstrKind::Call, line, at->dtype, std::move(args), b.native));
         }
         case BuiltinKind::Regular:
         case BuiltinKind::Multi: {
@@ -564,7 +589,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                 infos.push_back(arg_info(vals.back(), *e.args[i]));
             }
             auto sig = b.rule(infos);
-            if (!sig && b.kind == BuiltinKind::Multi) return call_with_out_arguments(b, vals, infos, e);
+            if (!sig && b.kind == BuiltinKind::Multi)
+                return call_with_out_arguments(b, vals, infos, e);
             if (!sig)
                 type_error(e.span, name + "(): no overload accepts " + describe_args(infos) +
                                        " (signature: " + b.signature + ")");
@@ -572,7 +598,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             for (size_t i = 0; i < vals.size(); ++i)
                 args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
             if (!sig->ret->is_tuple())
-                return var_value(emit_value(InstrKind::Call, line, sig->ret, std::move(args), b.native));
+                return var_value(
+                    emit_value(InstrKind::Call, line, sig->ret, std::move(args), b.native));
             Value r;
             r.kind = Value::Kind::Tuple;
             for (VarId d : emit_multi_call(b, sig->ret, std::move(args), line))
@@ -619,7 +646,8 @@ Value Builder::call_with_out_arguments(const Builtin& b, const std::vector<Value
             outs.push_back(oe.name);
         }
         std::vector<VarId> args;
-        for (size_t i = 0; i < n; ++i) args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
+        for (size_t i = 0; i < n; ++i)
+            args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
         std::vector<VarId> dsts = emit_multi_call(b, sig->ret, std::move(args), e.span.line);
         for (size_t j = 0; j < k; ++j) bind(outs[j], dsts[j], e.args[n + j + 1]->span);
         return Value{};

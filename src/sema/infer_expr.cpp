@@ -54,12 +54,16 @@ Value from_global(const GlobalValue& g) {
 /// Constants of Warp's namespace and of Python's math module, as weak floats.
 bool math_constant(const std::string& name, double& out) {
     static const std::pair<const char*, double> k_constants[] = {
-        {"pi", 3.14159265358979323846},      {"e", 2.71828182845904523536},
-        {"tau", 6.28318530717958647692},     {"half_pi", 1.57079632679489661923},
+        {"pi", 3.14159265358979323846},
+        {"e", 2.71828182845904523536},
+        {"tau", 6.28318530717958647692},
+        {"half_pi", 1.57079632679489661923},
         {"inf", std::numeric_limits<double>::infinity()},
         {"nan", std::numeric_limits<double>::quiet_NaN()},
-        {"phi", 1.61803398874989484820},     {"ln2", 0.69314718055994530942},
-        {"ln10", 2.30258509299404568402},    {"log2e", 1.44269504088896340736},
+        {"phi", 1.61803398874989484820},
+        {"ln2", 0.69314718055994530942},
+        {"ln10", 2.30258509299404568402},
+        {"log2e", 1.44269504088896340736},
         {"log10e", 0.43429448190325182765},
     };
     for (const auto& [n, v] : k_constants)
@@ -87,8 +91,9 @@ std::string Builder::adjoint_slot(const ast::Expr& e) {
     const ast::Expr& index = *e.args[1];
     std::string slot = index.kind == ExprKind::Name ? "adjoint:" + index.name : "";
     if (m_source.primal_params < 0 || slot.empty() || !m_scope.count(slot))
-        type_error(e.span, who() + "wp.adjoint[...] names the gradient of a parameter of the "
-                                   "function, and only inside a @wp.func_grad function");
+        type_error(e.span, who() +
+                               "wp.adjoint[...] names the gradient of a parameter of the "
+                               "function, and only inside a @wp.func_grad function");
     return slot;
 }
 
@@ -127,12 +132,12 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
     }
     GlobalValue g = m_source.resolver ? m_source.resolver->lookup(name) : GlobalValue{};
     if (g.kind == GlobalValue::Kind::Unsupported)
-        type_error(e.span, who() + "'" + name + "' is a Python " + g.what +
-                               ", which kernels cannot use");
+        type_error(e.span,
+                   who() + "'" + name + "' is a Python " + g.what + ", which kernels cannot use");
     if (g.kind == GlobalValue::Kind::Builtin && !find_builtin(g.what) &&
         !is_array_constructor(g.what))
-        type_error(e.span, who() + "'" + name + "' (treadle." + g.what +
-                               ") cannot be used inside kernels");
+        type_error(e.span,
+                   who() + "'" + name + "' (treadle." + g.what + ") cannot be used inside kernels");
     if (g.kind != GlobalValue::Kind::None) return global_value(g, e);
     // Python builtins that kernels understand.
     if (name == "int" || name == "float" || name == "bool") {
@@ -149,7 +154,8 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         v.text = name;
         return v;
     }
-    if (name == "True" || name == "False") return const_value(bool_type(), false, name == "True", 0);
+    if (name == "True" || name == "False")
+        return const_value(bool_type(), false, name == "True", 0);
     if (name == "range")
         type_error(e.span, who() + "range() can only be used as the iterable of a for loop");
     type_error(e.span, who() + "name '" + name + "' is not defined");
@@ -227,22 +233,22 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         (attr == "p" || attr == "q")) {
         const Type* tt = m_fn.type_of(base.var);
         const Type* rt = attr == "p" ? vector_type(3, tt->scalar) : quat_type(tt->scalar);
-        return Value{Value::Kind::Var,
-                     emit_value(InstrKind::Call, e.span.line, rt, {base.var},
-                                attr == "p" ? "transform_get_translation" : "transform_get_rotation")};
+        return Value{Value::Kind::Var, emit_value(InstrKind::Call, e.span.line, rt, {base.var},
+                                                  attr == "p" ? "transform_get_translation"
+                                                              : "transform_get_rotation")};
     }
-    if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
-                                          m_fn.type_of(base.var)->is_quat())) {
+    if (base.kind == Value::Kind::Var &&
+        (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat())) {
         const Type* vt = m_fn.type_of(base.var);
         static const std::string k_components = "xyzw";
         size_t c = attr.size() == 1 ? k_components.find(attr[0]) : std::string::npos;
         if (c == std::string::npos || (int)c >= vt->rows)
             type_error(e.span, who() + "'" + vt->name + "' has no component '" + attr + "'");
-        VarId idx = emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(),
-                               e.span.line);
-        return Value{Value::Kind::Var, emit_value(InstrKind::Call, e.span.line,
-                                                  scalar_type(vt->scalar), {base.var, idx},
-                                                  "extract")};
+        VarId idx =
+            emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), e.span.line);
+        return Value{Value::Kind::Var,
+                     emit_value(InstrKind::Call, e.span.line, scalar_type(vt->scalar),
+                                {base.var, idx}, "extract")};
     }
     std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
@@ -267,7 +273,8 @@ const Type* Builder::eval_annotation(const ast::Expr& e, bool allow_generic) {
 const Type* Builder::eval_annotation_type(const ast::Expr& e) {
     if (e.kind == ExprKind::Call) {
         Value callee = eval(*e.args[0]);
-        if (callee.kind == Value::Kind::Builtin && (callee.text == "vector" || callee.text == "matrix"))
+        if (callee.kind == Value::Kind::Builtin &&
+            (callee.text == "vector" || callee.text == "matrix"))
             return eval_math_type(callee.text, e);
         if (callee.kind == Value::Kind::Builtin && is_array_constructor(callee.text)) {
             bool indexed = callee.text.rfind("indexed", 0) == 0;
@@ -284,13 +291,14 @@ const Type* Builder::eval_annotation_type(const ast::Expr& e) {
                         type_error(val.span, who() + "array ndim must be a constant from 1 to 4");
                     ndim = (int)n.constant.i;
                 } else {
-                    type_error(val.span, who() + "unexpected array annotation argument '" +
-                                             name + "'");
+                    type_error(val.span,
+                               who() + "unexpected array annotation argument '" + name + "'");
                 }
             };
             const char* positional[] = {"dtype", "ndim"};
             for (size_t i = 1; i < e.args.size(); ++i) {
-                if (i > 2) type_error(e.span, who() + "too many arguments to " + callee.text + "()");
+                if (i > 2)
+                    type_error(e.span, who() + "too many arguments to " + callee.text + "()");
                 take(positional[i - 1], *e.args[i]);
             }
             for (const auto& k : e.keywords) take(k.name, *k.value);
@@ -313,12 +321,16 @@ const Type* Builder::eval_math_type(const std::string& kind, const ast::Expr& e)
     const ast::Expr* size_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;
     const ast::Expr* dtype_arg = e.args.size() > 2 ? e.args[2].get() : nullptr;
     for (const auto& k : e.keywords) {
-        if (k.name == "dtype") dtype_arg = k.value.get();
-        else if (k.name == (kind == "vector" ? "length" : "shape")) size_arg = k.value.get();
-        else type_error(k.span, who() + kind + "(): unexpected argument '" + k.name + "'");
+        if (k.name == "dtype")
+            dtype_arg = k.value.get();
+        else if (k.name == (kind == "vector" ? "length" : "shape"))
+            size_arg = k.value.get();
+        else
+            type_error(k.span, who() + kind + "(): unexpected argument '" + k.name + "'");
     }
-    if (!size_arg) type_error(e.span, who() + kind + "(): needs its " +
-                                          (kind == "vector" ? "length" : "shape"));
+    if (!size_arg)
+        type_error(e.span,
+                   who() + kind + "(): needs its " + (kind == "vector" ? "length" : "shape"));
     const Type* dtype = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
     if (!dtype->is_scalar()) type_error(e.span, who() + kind + "(): dtype must be a scalar type");
     auto constant_int = [&](const ast::Expr& x) {
@@ -381,7 +393,8 @@ VarId Builder::coerce(const Value& v, const Type* t, const ast::Expr& e) {
         return emit_const(v.constant, t, e.span.line);
     }
     if (ai.type != t)
-        type_error(e.span, who() + "expected a value of type " + t->name + ", got " + ai.type->name);
+        type_error(e.span,
+                   who() + "expected a value of type " + t->name + ", got " + ai.type->name);
     return v.var;
 }
 
@@ -427,32 +440,52 @@ VarId Builder::condition(const ast::Expr& e) {
 namespace {
 const char* bin_op_name(ast::BinOpKind op) {
     switch (op) {
-        case ast::BinOpKind::Add: return "add";
-        case ast::BinOpKind::Sub: return "sub";
-        case ast::BinOpKind::Mul: return "mul";
-        case ast::BinOpKind::Div: return "div";
-        case ast::BinOpKind::FloorDiv: return "floordiv";
-        case ast::BinOpKind::Mod: return "mod";
-        case ast::BinOpKind::Pow: return "pow";
-        case ast::BinOpKind::MatMul: return "matmul";
-        case ast::BinOpKind::LShift: return "lshift";
-        case ast::BinOpKind::RShift: return "rshift";
-        case ast::BinOpKind::BitOr: return "bit_or";
-        case ast::BinOpKind::BitXor: return "bit_xor";
-        case ast::BinOpKind::BitAnd: return "bit_and";
+        case ast::BinOpKind::Add:
+            return "add";
+        case ast::BinOpKind::Sub:
+            return "sub";
+        case ast::BinOpKind::Mul:
+            return "mul";
+        case ast::BinOpKind::Div:
+            return "div";
+        case ast::BinOpKind::FloorDiv:
+            return "floordiv";
+        case ast::BinOpKind::Mod:
+            return "mod";
+        case ast::BinOpKind::Pow:
+            return "pow";
+        case ast::BinOpKind::MatMul:
+            return "matmul";
+        case ast::BinOpKind::LShift:
+            return "lshift";
+        case ast::BinOpKind::RShift:
+            return "rshift";
+        case ast::BinOpKind::BitOr:
+            return "bit_or";
+        case ast::BinOpKind::BitXor:
+            return "bit_xor";
+        case ast::BinOpKind::BitAnd:
+            return "bit_and";
     }
     return "?";
 }
 
 const char* cmp_c_op(ast::CmpOpKind op) {
     switch (op) {
-        case ast::CmpOpKind::Eq: return "==";
-        case ast::CmpOpKind::NotEq: return "!=";
-        case ast::CmpOpKind::Lt: return "<";
-        case ast::CmpOpKind::LtE: return "<=";
-        case ast::CmpOpKind::Gt: return ">";
-        case ast::CmpOpKind::GtE: return ">=";
-        default: return nullptr;
+        case ast::CmpOpKind::Eq:
+            return "==";
+        case ast::CmpOpKind::NotEq:
+            return "!=";
+        case ast::CmpOpKind::Lt:
+            return "<";
+        case ast::CmpOpKind::LtE:
+            return "<=";
+        case ast::CmpOpKind::Gt:
+            return ">";
+        case ast::CmpOpKind::GtE:
+            return ">=";
+        default:
+            return nullptr;
     }
 }
 }  // namespace
@@ -500,7 +533,8 @@ Value Builder::eval(const ast::Expr& e) {
                 const Type* at = m_fn.type_of(base.var);
                 if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() ||
                     k.constant.i < 0 || k.constant.i >= at->ndim)
-                    type_error(index.span, who() + "array.shape index must be a constant from 0 to " +
+                    type_error(index.span, who() +
+                                               "array.shape index must be a constant from 0 to " +
                                                std::to_string(at->ndim - 1));
                 VarId dst = emit_value(InstrKind::Shape, line, int32_type(), {base.var});
                 m_block->back().value = ConstValue{int32_type(), false, k.constant.i, 0};
@@ -516,9 +550,9 @@ Value Builder::eval(const ast::Expr& e) {
                     type_error(index.span, who() + "tuple index must be a constant in range");
                 return base.elements[k.constant.i];
             }
-            if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
-                                                  m_fn.type_of(base.var)->is_quat() ||
-                                                  m_fn.type_of(base.var)->is_matrix())) {
+            if (base.kind == Value::Kind::Var &&
+                (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
+                 m_fn.type_of(base.var)->is_matrix())) {
                 const Type* vt = m_fn.type_of(base.var);
                 size_t most = vt->is_matrix() ? 2 : 1;
                 if (idx.size() > most)
@@ -541,25 +575,26 @@ Value Builder::eval(const ast::Expr& e) {
                              emit_value(InstrKind::Call, line, rt, std::move(args), "extract")};
             }
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
-                type_error(e.span, who() + "only arrays can be indexed" +
-                                       (base.kind == Value::Kind::Var
-                                            ? " (this value has type " +
-                                                  m_fn.type_of(base.var)->name + ")"
-                                            : std::string()));
+                type_error(e.span,
+                           who() + "only arrays can be indexed" +
+                               (base.kind == Value::Kind::Var
+                                    ? " (this value has type " + m_fn.type_of(base.var)->name + ")"
+                                    : std::string()));
             const Type* at = m_fn.type_of(base.var);
             if ((int)idx.size() > at->ndim)
                 type_error(e.span, who() + "too many indices for a " + std::to_string(at->ndim) +
                                        "-D array (" + std::to_string(idx.size()) + ")");
             std::vector<VarId> args{base.var};
-            for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
+            for (const ast::Expr* i : idx)
+                args.push_back(index_operand(*i, who() + "array index "));
             Value v;
             v.kind = Value::Kind::Var;
             if ((int)idx.size() == at->ndim) {
                 v.var = emit_value(InstrKind::Load, line, at->dtype, std::move(args));
             } else {
-                v.var = emit_value(InstrKind::View, line,
-                                   array_type_like(at, at->ndim - (int)idx.size()),
-                                   std::move(args));
+                v.var =
+                    emit_value(InstrKind::View, line,
+                               array_type_like(at, at->ndim - (int)idx.size()), std::move(args));
             }
             return v;
         }
@@ -599,7 +634,8 @@ Value Builder::eval(const ast::Expr& e) {
                 type_error(e.span, std::string("operator '") + ast::op_text(e.unary_op) +
                                        "': not defined for " + describe_args({ai}));
             VarId x = coerce(a, sig->params[0], *e.args[0]);
-            return Value{Value::Kind::Var, emit_value(InstrKind::Call, line, sig->ret, {x}, b->native)};
+            return Value{Value::Kind::Var,
+                         emit_value(InstrKind::Call, line, sig->ret, {x}, b->native)};
         }
         case ExprKind::BoolOp: {
             VarId acc = condition(*e.args[0]);
@@ -624,8 +660,8 @@ Value Builder::eval(const ast::Expr& e) {
                 std::vector<ArgInfo> infos{arg_info(left, le), arg_info(right, re)};
                 auto sig = find_operator("compare")->rule(infos);
                 if (!sig)
-                    type_error(e.span, std::string("operator '") + op +
-                                           "': cannot compare " + describe_args(infos));
+                    type_error(e.span, std::string("operator '") + op + "': cannot compare " +
+                                           describe_args(infos));
                 bool equality = std::string(op) == "==" || std::string(op) == "!=";
                 if (!equality && !sig->params[0]->is_scalar())
                     type_error(e.span, std::string("operator '") + op + "': cannot order " +
@@ -634,7 +670,8 @@ Value Builder::eval(const ast::Expr& e) {
                 VarId a = coerce(left, sig->params[0], le);
                 VarId b = coerce(right, sig->params[1], re);
                 VarId r = emit_value(InstrKind::Compare, line, bool_type(), {a, b}, op);
-                acc = i == 0 ? r : emit_value(InstrKind::Logical, line, bool_type(), {acc, r}, "&&");
+                acc =
+                    i == 0 ? r : emit_value(InstrKind::Logical, line, bool_type(), {acc, r}, "&&");
                 left = right;
             }
             return Value{Value::Kind::Var, acc};
@@ -653,7 +690,8 @@ Value Builder::eval(const ast::Expr& e) {
                                 ? infos[0].type
                                 : unify_scalars(infos);
             if (!t)
-                type_error(e.span, who() + "the two sides of 'x if c else y' have different types " +
+                type_error(e.span, who() +
+                                       "the two sides of 'x if c else y' have different types " +
                                        describe_args(infos));
             VarId r = m_fn.new_var(t, "", true);
             m_block = &ifi.body;

@@ -17,10 +17,10 @@ namespace {
 /// The arguments of one call bound to the parameters of one definition.
 struct Binding {
     std::shared_ptr<FunctionSource> fn;
-    std::vector<Value> args;                ///< per parameter (defaults filled in)
-    std::vector<const ast::Expr*> exprs;    ///< where each came from (call or default)
-    std::vector<bool> given;                ///< false: the parameter's default
-    std::vector<const Type*> types;         ///< the concrete parameter types
+    std::vector<Value> args;              ///< per parameter (defaults filled in)
+    std::vector<const ast::Expr*> exprs;  ///< where each came from (call or default)
+    std::vector<bool> given;              ///< false: the parameter's default
+    std::vector<const Type*> types;       ///< the concrete parameter types
     int cost = 0;  ///< 1 per literal converted to another type, 100 per generic parameter
 };
 
@@ -43,8 +43,8 @@ std::string arg_type_name(const ArgInfo& ai) {
 /// A mismatch throws a TypeError at the call when `why` is null; otherwise it returns false
 /// and says why in *why.
 bool bind_arguments(Builder& caller, const std::shared_ptr<FunctionSource>& fn,
-                    const std::vector<Value>& pos, const std::vector<Value>& kw,
-                    const ast::Expr& e, Binding& out, std::string* why) {
+                    const std::vector<Value>& pos, const std::vector<Value>& kw, const ast::Expr& e,
+                    Binding& out, std::string* why) {
     auto reject = [&](const ast::Span& span, const std::string& msg) {
         if (!why) caller.type_error(span, msg);
         *why = msg;
@@ -77,11 +77,11 @@ bool bind_arguments(Builder& caller, const std::shared_ptr<FunctionSource>& fn,
         size_t p = 0;
         while (p < n && def->params[p].name != kwd.name) ++p;
         if (p == n)
-            return reject(kwd.span, fn->name + "(): got an unexpected keyword argument '" +
-                                        kwd.name + "'");
+            return reject(kwd.span,
+                          fn->name + "(): got an unexpected keyword argument '" + kwd.name + "'");
         if (out.given[p])
-            return reject(kwd.span, fn->name + "(): got multiple values for argument '" +
-                                        kwd.name + "'");
+            return reject(kwd.span,
+                          fn->name + "(): got multiple values for argument '" + kwd.name + "'");
         out.args[p] = kw[k];
         out.exprs[p] = kwd.value.get();
         out.given[p] = true;
@@ -93,13 +93,14 @@ bool bind_arguments(Builder& caller, const std::shared_ptr<FunctionSource>& fn,
                 return reject(e.span, fn->name + "(): missing argument '" + param.name + "'");
             out.args[p] = callee.eval(*param.default_value);
             if (out.args[p].kind != Value::Kind::Const)
-                callee.type_error(param.default_value->span,
-                                  fn->name + "(): the default of '" + param.name +
-                                      "' must be a constant");
+                callee.type_error(
+                    param.default_value->span,
+                    fn->name + "(): the default of '" + param.name + "' must be a constant");
             out.exprs[p] = param.default_value.get();
         }
         const ast::Expr& ae = *out.exprs[p];
-        ArgInfo ai = out.given[p] ? caller.arg_info(out.args[p], ae) : callee.arg_info(out.args[p], ae);
+        ArgInfo ai =
+            out.given[p] ? caller.arg_info(out.args[p], ae) : callee.arg_info(out.args[p], ae);
         if (!param.annotation) {
             out.types[p] = ai.type;
             continue;
@@ -117,8 +118,8 @@ bool bind_arguments(Builder& caller, const std::shared_ptr<FunctionSource>& fn,
                                            want->name);
             out.cost += 100;
         } else {
-            if (!(t == want || (ai.weak && want->is_scalar() &&
-                                unify_scalars({{want, false}, ai}) == want)))
+            if (!(t == want ||
+                  (ai.weak && want->is_scalar() && unify_scalars({{want, false}, ai}) == want)))
                 return reject(ae.span, fn->name + "(): argument '" + param.name + "' has type " +
                                            arg_type_name(ai) + " but the parameter is " +
                                            want->name);
@@ -141,7 +142,8 @@ std::string signature_of(Builder& caller, const std::shared_ptr<FunctionSource>&
     for (size_t p = 0; p < def->params.size(); ++p) {
         const ast::Param& param = def->params[p];
         out += (p ? ", " : "") + param.name;
-        if (param.annotation) out += ": " + callee.param_annotation(param.name, *param.annotation)->name;
+        if (param.annotation)
+            out += ": " + callee.param_annotation(param.name, *param.annotation)->name;
     }
     return out + ")";
 }
@@ -158,8 +160,9 @@ void collect_names(const ast::Expr& e, std::vector<const ast::Expr*>& out) {
 
 Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e) {
     if (fn->is_kernel)
-        type_error(e.span, who() + "cannot call kernel '" + fn->name +
-                               "' from a kernel or function (only @wp.func functions can be called)");
+        type_error(e.span,
+                   who() + "cannot call kernel '" + fn->name +
+                       "' from a kernel or function (only @wp.func functions can be called)");
     std::vector<Value> pos, kw;
     for (size_t i = 1; i < e.args.size(); ++i) pos.push_back(eval(*e.args[i]));
     for (const auto& k : e.keywords) kw.push_back(eval(*k.value));
@@ -183,8 +186,10 @@ Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const as
         }
         if (!found) {
             std::vector<ArgInfo> infos;
-            for (size_t i = 0; i < pos.size(); ++i) infos.push_back(arg_info(pos[i], *e.args[i + 1]));
-            for (size_t k = 0; k < kw.size(); ++k) infos.push_back(arg_info(kw[k], *e.keywords[k].value));
+            for (size_t i = 0; i < pos.size(); ++i)
+                infos.push_back(arg_info(pos[i], *e.args[i + 1]));
+            for (size_t k = 0; k < kw.size(); ++k)
+                infos.push_back(arg_info(kw[k], *e.keywords[k].value));
             type_error(e.span, fn->name + "(): no overload accepts " + describe_args(infos) +
                                    " (overloads: " + listed + ")");
         }
@@ -220,8 +225,8 @@ Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const as
 bool Builder::is_static_call(const ast::Expr& e) {
     if (e.kind != ExprKind::Call || e.args.empty()) return false;
     const ast::Expr& c = *e.args[0];
-    if (c.kind == ExprKind::Attribute && c.name == "static" &&
-        c.args[0]->kind == ExprKind::Name && !m_scope.count(c.args[0]->name)) {
+    if (c.kind == ExprKind::Attribute && c.name == "static" && c.args[0]->kind == ExprKind::Name &&
+        !m_scope.count(c.args[0]->name)) {
         Value base = eval(*c.args[0]);
         return base.kind == Value::Kind::Module && base.text == "treadle";
     }

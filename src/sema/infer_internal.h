@@ -99,8 +99,8 @@ public:
     ir::VarId index_operand(const ast::Expr& e, const std::string& what);
 
     // --- operators and calls (infer_call.cpp) ---
-    Value binary(const std::string& op_name, const char* op_text, const Value& a,
-                 const Value& b, const ast::Expr& ea, const ast::Expr& eb, const ast::Expr& at);
+    Value binary(const std::string& op_name, const char* op_text, const Value& a, const Value& b,
+                 const ast::Expr& ea, const ast::Expr& eb, const ast::Expr& at);
     Value call(const ast::Expr& e);
     Value call_builtin(const Builtin& b, const ast::Expr& e);
     // --- user functions (infer_func.cpp) ---
@@ -192,8 +192,8 @@ struct ProgramBuilder {
     int max_unroll = 16;
 
     ir::Function* function_for(const std::shared_ptr<FunctionSource>& fn,
-                               const std::vector<const Type*>& param_types,
-                               const Builder& caller, const ast::Span& call_span);
+                               const std::vector<const Type*>& param_types, const Builder& caller,
+                               const ast::Span& call_span);
 };
 
 /// The Python operator spelling of an operator builtin ("add" -> "+"), or null for other names.

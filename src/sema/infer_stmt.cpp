@@ -82,9 +82,9 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
         }
         case ast::ExprKind::Subscript: {
             Value base = eval(*target.args[0]);
-            if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
-                                                  m_fn.type_of(base.var)->is_quat() ||
-                                                  m_fn.type_of(base.var)->is_matrix()))
+            if (base.kind == Value::Kind::Var &&
+                (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
+                 m_fn.type_of(base.var)->is_matrix()))
                 return assign_component(target, base.var, v, value_expr);
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(target.span, who() + "only array elements can be assigned by index");
@@ -98,17 +98,18 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
                                             std::to_string(at->ndim) +
                                             (at->ndim == 1 ? " index, got " : " indices, got ") +
                                             std::to_string(idx.size()));
-            for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
+            for (const ast::Expr* i : idx)
+                args.push_back(index_operand(*i, who() + "array index "));
             ArgInfo vi = arg_info(v, value_expr);
             if (!at->dtype->is_scalar() ? vi.type != at->dtype
                                         : (!unify_scalars({{at->dtype, false}, vi}) ||
                                            (!vi.weak && vi.type != at->dtype)))
-                type_error(value_expr.span, who() + "cannot store a value of type " +
-                                                (vi.weak ? std::string(vi.type->is_float()
-                                                                           ? "float literal"
-                                                                           : "int literal")
-                                                         : vi.type->name) +
-                                                " into an array of " + at->dtype->name);
+                type_error(value_expr.span,
+                           who() + "cannot store a value of type " +
+                               (vi.weak ? std::string(vi.type->is_float() ? "float literal"
+                                                                          : "int literal")
+                                        : vi.type->name) +
+                               " into an array of " + at->dtype->name);
             args.push_back(coerce(v, at->dtype, value_expr));
             ir::Instr& st = emit(InstrKind::Store, line);
             st.args = std::move(args);
@@ -116,8 +117,8 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
         }
         case ast::ExprKind::Attribute: {
             Value base = eval(*target.args[0]);
-            if (base.kind == Value::Kind::Var && (m_fn.type_of(base.var)->is_vector() ||
-                                                  m_fn.type_of(base.var)->is_quat()))
+            if (base.kind == Value::Kind::Var &&
+                (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat()))
                 return assign_component(target, base.var, v, value_expr);
             if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_struct())
                 return assign_field(target, base.var, v, value_expr);
@@ -144,8 +145,10 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         static const std::string k_components = "xyzw";
         size_t c = target.name.size() == 1 ? k_components.find(target.name[0]) : std::string::npos;
         if (c == std::string::npos || (int)c >= t->rows)
-            type_error(target.span, who() + "'" + t->name + "' has no component '" + target.name + "'");
-        args.push_back(emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), line));
+            type_error(target.span,
+                       who() + "'" + t->name + "' has no component '" + target.name + "'");
+        args.push_back(
+            emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), line));
     } else {
         std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
         if (idx.size() > (t->is_matrix() ? 2u : 1u))
@@ -157,8 +160,8 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         }
     }
     ArgInfo vi = arg_info(v, value_expr);
-    if (!(vi.type == part || (vi.weak && part->is_scalar() &&
-                              unify_scalars({{part, false}, vi}) == part)))
+    if (!(vi.type == part ||
+          (vi.weak && part->is_scalar() && unify_scalars({{part, false}, vi}) == part)))
         type_error(value_expr.span, who() + "cannot assign a value of type " + vi.type->name +
                                         " to a component of type " + part->name);
     args.push_back(coerce(v, part, value_expr));
@@ -173,8 +176,8 @@ namespace {
 bool constant_like(const ast::Expr& e, const Scope& scope) {
     if (e.kind == ast::ExprKind::Constant) return e.const_kind == ast::ConstKind::Int;
     if (e.kind == ast::ExprKind::Name) return !scope.count(e.name);
-    if (e.kind == ast::ExprKind::Attribute) return e.args[0]->kind == ast::ExprKind::Name &&
-                                                   !scope.count(e.args[0]->name);
+    if (e.kind == ast::ExprKind::Attribute)
+        return e.args[0]->kind == ast::ExprKind::Name && !scope.count(e.args[0]->name);
     if (e.kind == ast::ExprKind::UnaryOp && e.unary_op == ast::UnaryOpKind::Neg)
         return constant_like(*e.args[0], scope);
     return false;
@@ -247,8 +250,8 @@ bool Builder::try_unroll(const ast::Stmt& s) {
     const ast::Expr& target = *s.targets[0];
     m_unrolled_indices.emplace_back(target.name, 0);
     for (int64_t k = 0; k < trips && !m_terminated; ++k) {
-        VarId index = emit_const(ConstValue{int32_type(), false, start + k * step, 0},
-                                 int32_type(), s.span.line);
+        VarId index = emit_const(ConstValue{int32_type(), false, start + k * step, 0}, int32_type(),
+                                 s.span.line);
         bind(target.name, index, target.span);
         m_unrolled_indices.back().second = start + k * step;
         block(s.body);
@@ -260,19 +263,32 @@ bool Builder::try_unroll(const ast::Stmt& s) {
 namespace {
 const char* aug_op_name(ast::BinOpKind op) {
     switch (op) {
-        case ast::BinOpKind::Add: return "add";
-        case ast::BinOpKind::Sub: return "sub";
-        case ast::BinOpKind::Mul: return "mul";
-        case ast::BinOpKind::Div: return "div";
-        case ast::BinOpKind::FloorDiv: return "floordiv";
-        case ast::BinOpKind::Mod: return "mod";
-        case ast::BinOpKind::Pow: return "pow";
-        case ast::BinOpKind::MatMul: return "matmul";
-        case ast::BinOpKind::LShift: return "lshift";
-        case ast::BinOpKind::RShift: return "rshift";
-        case ast::BinOpKind::BitOr: return "bit_or";
-        case ast::BinOpKind::BitXor: return "bit_xor";
-        case ast::BinOpKind::BitAnd: return "bit_and";
+        case ast::BinOpKind::Add:
+            return "add";
+        case ast::BinOpKind::Sub:
+            return "sub";
+        case ast::BinOpKind::Mul:
+            return "mul";
+        case ast::BinOpKind::Div:
+            return "div";
+        case ast::BinOpKind::FloorDiv:
+            return "floordiv";
+        case ast::BinOpKind::Mod:
+            return "mod";
+        case ast::BinOpKind::Pow:
+            return "pow";
+        case ast::BinOpKind::MatMul:
+            return "matmul";
+        case ast::BinOpKind::LShift:
+            return "lshift";
+        case ast::BinOpKind::RShift:
+            return "rshift";
+        case ast::BinOpKind::BitOr:
+            return "bit_or";
+        case ast::BinOpKind::BitXor:
+            return "bit_xor";
+        case ast::BinOpKind::BitAnd:
+            return "bit_and";
     }
     return "?";
 }
@@ -291,8 +307,9 @@ void Builder::stmt(const ast::Stmt& s) {
         case StmtKind::Assign: {
             if (s.targets.size() > 1)
                 fail(s.span, ErrorKind::Syntax,
-                     who() + "multiple assignment targets (a = b = c) are not supported; "
-                             "assign each name separately");
+                     who() +
+                         "multiple assignment targets (a = b = c) are not supported; "
+                         "assign each name separately");
             const ast::Expr& target = *s.targets[0];
             if (target.kind == ast::ExprKind::Tuple && is_tid_call(*s.value)) {
                 assign_to(target, emit_tid((int)target.args.size(), *s.value), *s.value);
@@ -313,9 +330,8 @@ void Builder::stmt(const ast::Stmt& s) {
             Value v = eval(*s.value);
             ArgInfo ai = arg_info(v, *s.value);
             if (!(ai.type == t || (ai.weak && unify_scalars({{t, false}, ai}) == t)))
-                type_error(s.value->span, who() + "cannot assign a value of type " +
-                                              ai.type->name + " to '" + target.name +
-                                              "' declared as " + t->name);
+                type_error(s.value->span, who() + "cannot assign a value of type " + ai.type->name +
+                                              " to '" + target.name + "' declared as " + t->name);
             VarId var = coerce(v, t, *s.value);
             if (m_fn.vars[var].mutable_ || m_fn.vars[var].param)
                 var = emit_value(InstrKind::Copy, line, t, {var});
@@ -331,17 +347,15 @@ void Builder::stmt(const ast::Stmt& s) {
                 if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_array() &&
                     m_fn.type_of(base.var)->dtype->is_value()) {
                     // arr[i] += v is an atomic add, as in Warp.
-                    const Builtin* b = find_builtin(s.aug_op == ast::BinOpKind::Add
-                                                       ? "atomic_add"
-                                                       : "atomic_sub");
+                    const Builtin* b =
+                        find_builtin(s.aug_op == ast::BinOpKind::Add ? "atomic_add" : "atomic_sub");
                     const Type* at = m_fn.type_of(base.var);
                     std::vector<VarId> args{base.var};
                     const ast::Expr& index = *target.args[1];
                     std::vector<const ast::Expr*> idx = index_exprs(index);
                     if ((int)idx.size() != at->ndim)
-                        type_error(target.span, who() + "'" + ast::op_text(s.aug_op) +
-                                                    "=' on a " + std::to_string(at->ndim) +
-                                                    "-D array needs " +
+                        type_error(target.span, who() + "'" + ast::op_text(s.aug_op) + "=' on a " +
+                                                    std::to_string(at->ndim) + "-D array needs " +
                                                     std::to_string(at->ndim) + " indices");
                     for (const ast::Expr* i : idx)
                         args.push_back(index_operand(*i, who() + "array index "));
@@ -395,9 +409,9 @@ void Builder::stmt(const ast::Stmt& s) {
                     continue;
                 }
                 if (m_fn.type_of(vt) != m_fn.type_of(ve->second))
-                    type_error(s.span, who() + "'" + name + "' has type " +
-                                           m_fn.type_of(vt)->name + " in one branch and " +
-                                           m_fn.type_of(ve->second)->name + " in the other");
+                    type_error(s.span, who() + "'" + name + "' has type " + m_fn.type_of(vt)->name +
+                                           " in one branch and " + m_fn.type_of(ve->second)->name +
+                                           " in the other");
                 VarId m = m_fn.new_var(m_fn.type_of(vt), name, true);
                 m_block = &ifi.body;
                 emit(InstrKind::Assign, line).dsts = {m};
@@ -423,7 +437,8 @@ void Builder::stmt(const ast::Stmt& s) {
             // in place and never re-bound that way.
             for (const std::string& r : roots) {
                 auto it = m_scope.find(r);
-                if (it != m_scope.end() && !m_fn.type_of(it->second)->is_array()) names.push_back(r);
+                if (it != m_scope.end() && !m_fn.type_of(it->second)->is_array())
+                    names.push_back(r);
             }
             std::map<std::string, VarId> carried;
             for (const std::string& name : names) {
@@ -455,8 +470,10 @@ void Builder::stmt(const ast::Stmt& s) {
                 }
                 const Type* t = unify_scalars(infos);
                 if (!t || !t->is_integer())
-                    type_error(iter.span, who() + "range() arguments must be integers of one type, "
-                                                  "got " + describe_args(infos));
+                    type_error(iter.span, who() +
+                                              "range() arguments must be integers of one type, "
+                                              "got " +
+                                              describe_args(infos));
                 std::vector<VarId> bounds;
                 ConstValue zero{t, false, 0, 0.0}, one{t, false, 1, 0.0};
                 if (n == 1) bounds.push_back(emit_const(zero, t, line));
@@ -471,7 +488,8 @@ void Builder::stmt(const ast::Stmt& s) {
                 m_loop_carried.push_back(carried);
                 const ast::Expr& target = *s.targets[0];
                 if (target.kind != ast::ExprKind::Name)
-                    fail(target.span, ErrorKind::Syntax, who() + "a for loop needs one loop variable");
+                    fail(target.span, ErrorKind::Syntax,
+                         who() + "a for loop needs one loop variable");
                 VarId iv = emit_value(InstrKind::Copy, line, t, {counter});
                 bind(target.name, iv, target.span);
             } else {
@@ -539,11 +557,10 @@ void Builder::stmt(const ast::Stmt& s) {
                     types = m_return_type->is_tuple() ? m_return_type->elements
                                                       : std::vector<const Type*>{m_return_type};
                     if (types.size() != parts.size())
-                        type_error(s.value->span, who() + "returns " +
-                                                      std::to_string(parts.size()) +
-                                                      " values here but " +
-                                                      std::to_string(types.size()) +
-                                                      " elsewhere (" + m_return_type->name + ")");
+                        type_error(s.value->span,
+                                   who() + "returns " + std::to_string(parts.size()) +
+                                       " values here but " + std::to_string(types.size()) +
+                                       " elsewhere (" + m_return_type->name + ")");
                     for (size_t i = 0; i < parts.size(); ++i) {
                         ArgInfo ai = arg_info(parts[i], *exprs[i]);
                         if (!(ai.type == types[i] ||
@@ -572,12 +589,15 @@ void Builder::stmt(const ast::Stmt& s) {
             return;
         }
         case StmtKind::FunctionDef:
-            fail(s.span, ErrorKind::Syntax, who() + "nested function definitions are not supported in kernels");
+            fail(s.span, ErrorKind::Syntax,
+                 who() + "nested function definitions are not supported in kernels");
         case StmtKind::ClassDef:
-            fail(s.span, ErrorKind::Syntax, who() + "class definitions are not supported in kernels");
+            fail(s.span, ErrorKind::Syntax,
+                 who() + "class definitions are not supported in kernels");
         case StmtKind::Import:
         case StmtKind::ImportFrom:
-            fail(s.span, ErrorKind::Syntax, who() + "import statements are not supported in kernels");
+            fail(s.span, ErrorKind::Syntax,
+                 who() + "import statements are not supported in kernels");
         case StmtKind::Global:
         case StmtKind::Nonlocal:
             fail(s.span, ErrorKind::Syntax,

@@ -59,8 +59,7 @@ Value Builder::construct_struct(const Type* to, const ast::Expr& e) {
         while (i < to->fields.size() && to->fields[i].name != k.name) ++i;
         if (i == to->fields.size())
             type_error(k.span, to->name + "(): '" + to->name + "' has no field '" + k.name + "'");
-        if (is_given[i])
-            type_error(k.span, to->name + "(): field '" + k.name + "' is given twice");
+        if (is_given[i]) type_error(k.span, to->name + "(): field '" + k.name + "' is given twice");
         set(i, *k.value);
     }
     bool all = true;
@@ -81,7 +80,8 @@ void Builder::assign_field(const ast::Expr& target, VarId base, const Value& v,
     const Type* st = m_fn.type_of(base);
     int line = target.span.line;
     const StructField* f = st->field(target.name);
-    if (!f) type_error(target.span, who() + "'" + st->name + "' has no field '" + target.name + "'");
+    if (!f)
+        type_error(target.span, who() + "'" + st->name + "' has no field '" + target.name + "'");
     VarId value =
         coerce_assigned(v, f->type, value_expr, "field '" + f->name + "' of '" + st->name + "'");
 
@@ -98,7 +98,8 @@ void Builder::assign_field(const ast::Expr& target, VarId base, const Value& v,
         if (arr.kind == Value::Kind::Var && m_fn.type_of(arr.var)->is_array() &&
             (int)idx.size() == m_fn.type_of(arr.var)->ndim) {
             std::vector<VarId> args{arr.var};
-            for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
+            for (const ast::Expr* i : idx)
+                args.push_back(index_operand(*i, who() + "array index "));
             args.push_back(value);
             ir::Instr& in = emit(InstrKind::StoreField, line);
             in.args = std::move(args);

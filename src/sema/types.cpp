@@ -104,8 +104,8 @@ const Type* matrix_type(int rows, int cols, ScalarType scalar) {
                        "), dtype=" + s->name + ")";
     if (rows == 6 && cols == 6 && is_float(scalar))
         t.name = std::string("spatial_matrix") + scalar_suffix(scalar);
-    t.c_name = "wp::mat_t<" + std::to_string(rows) + ", " + std::to_string(cols) + ", " +
-               s->c_name + ">";
+    t.c_name =
+        "wp::mat_t<" + std::to_string(rows) + ", " + std::to_string(cols) + ", " + s->c_name + ">";
     t.size = s->size * rows * cols;
     t.align = s->align;
     return interner().intern(
@@ -223,15 +223,27 @@ uint64_t fnv1a(const std::string& s) {
 
 /// C++ keywords a Python field name may spell; such fields get a trailing underscore.
 bool is_cpp_keyword(const std::string& s) {
-    static const char* k_words[] = {
-        "alignas", "alignof", "asm", "auto", "bool", "case", "catch", "char", "class", "const",
-        "constexpr", "const_cast", "decltype", "default", "delete", "do", "double",
-        "dynamic_cast", "enum", "explicit", "export", "extern", "float", "friend", "goto",
-        "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "nullptr",
-        "operator", "private", "protected", "public", "register", "reinterpret_cast", "short",
-        "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
-        "template", "this", "thread_local", "throw", "typedef", "typeid", "typename", "union",
-        "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "true", "false"};
+    static const char* k_words[] = {"alignas",  "alignof",       "asm",
+                                    "auto",     "bool",          "case",
+                                    "catch",    "char",          "class",
+                                    "const",    "constexpr",     "const_cast",
+                                    "decltype", "default",       "delete",
+                                    "do",       "double",        "dynamic_cast",
+                                    "enum",     "explicit",      "export",
+                                    "extern",   "float",         "friend",
+                                    "goto",     "inline",        "int",
+                                    "long",     "mutable",       "namespace",
+                                    "new",      "noexcept",      "nullptr",
+                                    "operator", "private",       "protected",
+                                    "public",   "register",      "reinterpret_cast",
+                                    "short",    "signed",        "sizeof",
+                                    "static",   "static_assert", "static_cast",
+                                    "struct",   "switch",        "template",
+                                    "this",     "thread_local",  "throw",
+                                    "typedef",  "typeid",        "typename",
+                                    "union",    "unsigned",      "using",
+                                    "virtual",  "void",          "volatile",
+                                    "wchar_t",  "true",          "false"};
     for (const char* w : k_words)
         if (s == w) return true;
     return false;
@@ -275,9 +287,8 @@ const Type* struct_type(const std::string& qualname,
     t.size = (offset + t.align - 1) / t.align * t.align;
     std::string short_name;
     for (char c : t.name)
-        short_name += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-                          ? c
-                          : '_';
+        short_name +=
+            ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_';
     char hex[17];
     std::snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fnv1a(t.spec));
     t.c_name = "struct_" + short_name + "_" + hex;
@@ -347,8 +358,8 @@ const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Typ
     t.ndim = is_matrix ? 2 : 1;
     t.dtype = element;
     auto dim = [](int n) { return n ? std::to_string(n) : std::string("Any"); };
-    t.name = is_matrix ? "matrix(shape=(" + dim(rows) + ", " + dim(cols) + "), dtype=" +
-                             element->name + ")"
+    t.name = is_matrix ? "matrix(shape=(" + dim(rows) + ", " + dim(cols) +
+                             "), dtype=" + element->name + ")"
                        : "vector(length=" + dim(rows) + ", dtype=" + element->name + ")";
     t.c_name = "<generic " + t.name + ">";
     return interner().intern("generic:" + t.name, t);
@@ -366,7 +377,8 @@ bool generic_matches(const Type* pattern, const Type* t) {
         return pattern->dtype == elem || generic_matches(pattern->dtype, elem);
     }
     if (pattern->is_array())
-        return t->is_array() && t->ndim == pattern->ndim && generic_matches(pattern->dtype, t->dtype);
+        return t->is_array() && t->ndim == pattern->ndim &&
+               generic_matches(pattern->dtype, t->dtype);
     if (pattern->kind != TypeKind::Generic || t->is_generic()) return false;
     if (pattern->name == "Any") return t->is_value() || t->is_array() || t->is_struct();
     if (pattern->name == "Float") return t->is_float();
@@ -392,7 +404,9 @@ const Type* type_from_spec(const std::string& spec) {
             bool generic = generic_type(el) || p[1] == "Any" || (is_matrix && p[2] == "Any");
             if (generic) {
                 const Type* element = generic_type(el) ? generic_type(el) : type_from_spec(el);
-                auto dim = [](const std::string& s) { return s == "Any" ? 0 : std::atoi(s.c_str()); };
+                auto dim = [](const std::string& s) {
+                    return s == "Any" ? 0 : std::atoi(s.c_str());
+                };
                 if (!element || (!element->is_scalar() && element->kind != TypeKind::Generic))
                     return nullptr;
                 return generic_composite_type(is_matrix, dim(p[1]), is_matrix ? dim(p[2]) : 0,
@@ -453,8 +467,7 @@ const Type* type_from_spec(const std::string& spec) {
 
 std::string type_spec(const Type* t) {
     if (t->is_scalar()) return t->name;
-    if (t->is_vector())
-        return "vector:" + std::to_string(t->rows) + ":" + scalar_name(t->scalar);
+    if (t->is_vector()) return "vector:" + std::to_string(t->rows) + ":" + scalar_name(t->scalar);
     if (t->is_matrix())
         return "matrix:" + std::to_string(t->rows) + ":" + std::to_string(t->cols) + ":" +
                scalar_name(t->scalar);

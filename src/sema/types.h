@@ -11,16 +11,16 @@
 namespace treadle::sema {
 
 enum class TypeKind {
-    Void,    ///< no value (a function without return, a statement)
-    Scalar,  ///< bool, int8..uint64, float16..float64
-    Vector,  ///< vector(length, scalar): wp::vec_t<N, T>, passed and stored by value
-    Matrix,  ///< matrix(rows, cols, scalar): wp::mat_t<R, C, T>, row-major
+    Void,       ///< no value (a function without return, a statement)
+    Scalar,     ///< bool, int8..uint64, float16..float64
+    Vector,     ///< vector(length, scalar): wp::vec_t<N, T>, passed and stored by value
+    Matrix,     ///< matrix(rows, cols, scalar): wp::mat_t<R, C, T>, row-major
     Quat,       ///< quaternion (x, y, z, w): wp::quat_t<T>; rows = 4
     Transform,  ///< rigid transform (p: vec3, q: quat): wp::transform_t<T>; rows = 7
-    Array,   ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>;
-             ///< with `indexed`, indexedarray(dtype, ndim) passed as wp::indexedarray_t<T>
-    Struct,  ///< a @wp.struct: named fields with C layout, passed and stored by value
-    Tuple,   ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
+    Array,      ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>;
+                ///< with `indexed`, indexedarray(dtype, ndim) passed as wp::indexedarray_t<T>
+    Struct,     ///< a @wp.struct: named fields with C layout, passed and stored by value
+    Tuple,      ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
     /// A placeholder in a parameter annotation (typing.Any, wp.Float, wp.Int, wp.Scalar; also
     /// as an array's dtype): never a value's type. `name` says which; see generic_matches.
     Generic,

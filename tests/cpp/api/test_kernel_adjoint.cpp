@@ -20,8 +20,8 @@ using treadle::Module;
 
 Module grad_module() { return Module::load_string(treadle::test::k_grad_module, "grad.py"); }
 
-#define REQUIRE_CUDA()                                                                        \
-    if (!treadle::cuda::is_available())                                                       \
+#define REQUIRE_CUDA()                  \
+    if (!treadle::cuda::is_available()) \
     GTEST_SKIP() << "CUDA is not available: " << treadle::cuda::unavailable_reason()
 
 TEST(KernelAdjoint, ExplicitAdjointArguments) {
@@ -55,15 +55,17 @@ TEST(KernelAdjoint, BadAdjointArgumentsNameTheParameter) {
         FAIL();
     } catch (const treadle::Error& e) {
         EXPECT_EQ(e.kind(), treadle::ErrorKind::Value);
-        EXPECT_EQ(e.message(), "scale(): the adjoint of argument 'x' must have the array's "
-                               "dtype, shape, strides and device");
+        EXPECT_EQ(e.message(),
+                  "scale(): the adjoint of argument 'x' must have the array's "
+                  "dtype, shape, strides and device");
     }
     try {
         k.launch_adjoint({3}, {1.0, x, y}, {x, Array(), Array()});
         FAIL();
     } catch (const treadle::Error& e) {
-        EXPECT_EQ(e.message(), "scale(): argument 's' is not an array, so its adjoint must be a "
-                               "null Array");
+        EXPECT_EQ(e.message(),
+                  "scale(): argument 's' is not an array, so its adjoint must be a "
+                  "null Array");
     }
     try {
         k.launch_adjoint({3}, {1.0, x, y}, {Array()});

@@ -93,7 +93,8 @@ TEST(ModuleApi, VectorAndQuaternionArguments) {
                                        std::array<float, 4>{0.0f, 0.0f, 0.0f, 1.0f});
         FAIL() << "expected a type error";
     } catch (const treadle::Error& e) {
-        EXPECT_EQ(e.message(), "offset(): argument 'delta' expects vec3f (3 components), got 2 values");
+        EXPECT_EQ(e.message(),
+                  "offset(): argument 'delta' expects vec3f (3 components), got 2 values");
     }
 }
 
@@ -125,8 +126,9 @@ TEST(ModuleApi, ArgumentErrorsNameKernelAndParameter) {
 }
 
 TEST(ModuleApi, TypeErrorsPointAtThePythonLine) {
-    const char* bad = "import treadle as wp\n\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n"
-                      "    i = wp.tid()\n    x[i] = undefined_thing\n";
+    const char* bad =
+        "import treadle as wp\n\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n"
+        "    i = wp.tid()\n    x[i] = undefined_thing\n";
     auto module = treadle::Module::load_string(bad, "bad.py");
     try {
         module.kernel("k");

@@ -94,7 +94,8 @@ TEST(ModuleStructs, WrongStructArgumentsAreTypeErrors) {
         FAIL() << "expected a type error";
     } catch (const treadle::Error& e) {
         EXPECT_EQ(e.kind(), treadle::ErrorKind::Type);
-        EXPECT_EQ(e.message(), "apply(): argument 'params' expects struct Params (20 bytes), got 8 bytes");
+        EXPECT_EQ(e.message(),
+                  "apply(): argument 'params' expects struct Params (20 bytes), got 8 bytes");
     }
     try {
         module.kernel("apply").launch({5}, {1.0f, out});
@@ -106,7 +107,8 @@ TEST(ModuleStructs, WrongStructArgumentsAreTypeErrors) {
         module.kernel("fill").launch({1}, {treadle::KernelArg::struct_value(1.0f)});
         FAIL() << "expected a type error";
     } catch (const treadle::Error& e) {
-        EXPECT_EQ(e.message(), "fill(): argument 'h' expects struct Holder (96 bytes), got 4 bytes");
+        EXPECT_EQ(e.message(),
+                  "fill(): argument 'h' expects struct Holder (96 bytes), got 4 bytes");
     }
 }
 

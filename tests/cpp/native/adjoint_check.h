@@ -110,8 +110,8 @@ void check_core(F f, R run_adjoint, double tol, In... in) {
             auto xp = x0, xm = x0;
             Flat<A>::p(std::get<I>(xp))[k] += h;
             Flat<A>::p(std::get<I>(xm))[k] -= h;
-            const double fd = (weighted(w, std::apply(f, xp)) - weighted(w, std::apply(f, xm))) /
-                              (2 * h);
+            const double fd =
+                (weighted(w, std::apply(f, xp)) - weighted(w, std::apply(f, xm))) / (2 * h);
             A gi = std::get<I>(grads);
             const double got = Flat<A>::p(gi)[k] - 0.25;
             EXPECT_NEAR(got, fd, tol * std::max(1.0, std::fabs(fd)))
@@ -120,21 +120,27 @@ void check_core(F f, R run_adjoint, double tol, In... in) {
     };
     [&]<size_t... I>(std::index_sequence<I...>) {
         (check_input(std::integral_constant<size_t, I>{}), ...);
-    }(std::index_sequence_for<In...>{});
+    }
+    (std::index_sequence_for<In...>{});
 }
 
 /// See the file comment. `tol` is relative to max(1, |finite difference|).
 template <typename F, typename G, typename... In>
 void check_results_adjoint(F f, G g, double tol, In... in) {
-    check_core(f,
-               [&](const auto& results, auto& grads, const auto& w) {
-                   std::apply([&](const auto&... rs) {
-                       std::apply([&](const auto&... ws) {
-                           std::apply([&](auto&... gs) { g(in..., rs..., gs..., ws...); }, grads);
-                       }, w);
-                   }, results);
-               },
-               tol, in...);
+    check_core(
+        f,
+        [&](const auto& results, auto& grads, const auto& w) {
+            std::apply(
+                [&](const auto&... rs) {
+                    std::apply(
+                        [&](const auto&... ws) {
+                            std::apply([&](auto&... gs) { g(in..., rs..., gs..., ws...); }, grads);
+                        },
+                        w);
+                },
+                results);
+        },
+        tol, in...);
 }
 
 /// check_adjoint(f, adj_f, tol, inputs...): one result, adjoint adj_f(inputs..., adj_inputs&...,

@@ -247,8 +247,8 @@ TEST(NativeArray, EachModuleHasItsOwnBoundsRecord) {
     for (int m = 0; m < 2; ++m) {
         const std::string so = dir + "/treadle_bounds_mod" + std::to_string(m) + ".so";
         const std::string cmd = std::string(cxx ? cxx : "g++") +
-                                " -std=c++17 -O1 -shared -fPIC -I" + native + " " + src +
-                                " -o " + so;
+                                " -std=c++17 -O1 -shared -fPIC -I" + native + " " + src + " -o " +
+                                so;
         if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "cannot compile: " << cmd;
         void* h = dlopen(so.c_str(), RTLD_NOW | (m == 0 ? RTLD_GLOBAL : RTLD_LOCAL));
         ASSERT_NE(h, nullptr) << dlerror();

@@ -150,11 +150,11 @@ TEST(NativeAtomicArray, IndexFormsOnStridedArrays) {
     }
     run_threads([&](int t) {
         for (int n = 0; n < kIters; ++n) {
-            wp::atomic_add(a, 1, 2.0f);                   // buf[16]
-            wp::atomic_add(a, 1, 2, 1.0f);                // buf[26]
-            wp::atomic_sub(a, 0, 1, 1, 1.0f);             // buf[7]
+            wp::atomic_add(a, 1, 2.0f);                           // buf[16]
+            wp::atomic_add(a, 1, 2, 1.0f);                        // buf[26]
+            wp::atomic_sub(a, 0, 1, 1, 1.0f);                     // buf[7]
             if (n == 0) wp::atomic_max(a, 1, 1, 1, 1, float(t));  // buf[24]
-            if (n == 0) wp::atomic_min(a, 0, 2, 0, float(-t));     // buf[10]
+            if (n == 0) wp::atomic_min(a, 0, 2, 0, float(-t));    // buf[10]
         }
     });
     const float total = float(kThreads) * kIters;

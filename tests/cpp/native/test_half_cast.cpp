@@ -87,9 +87,18 @@ TEST(NativeHalf, DoubleToHalfRoundsOnce) {
             ASSERT_EQ(got, want) << v;
         }
     }
-    const double edges[] = {65504.0, 65519.999, 65520.0, 1e300, -1e300, 5.960464477539063e-8,
-                            2.9802322387695312e-8, 2.9802322387695315e-8, 6.097555160522461e-5,
-                            6.103515625e-05, 0.0, -0.0};
+    const double edges[] = {65504.0,
+                            65519.999,
+                            65520.0,
+                            1e300,
+                            -1e300,
+                            5.960464477539063e-8,
+                            2.9802322387695312e-8,
+                            2.9802322387695315e-8,
+                            6.097555160522461e-5,
+                            6.103515625e-05,
+                            0.0,
+                            -0.0};
     for (double e : edges) EXPECT_EQ(half(e).bits, ref_bits(e)) << e;
 }
 
@@ -100,11 +109,11 @@ TEST(NativeHalf, EdgeValues) {
     EXPECT_EQ(half(-1e9f).bits, 0xfc00);
     EXPECT_EQ(half(std::numeric_limits<float>::infinity()).bits, 0x7c00);
     EXPECT_EQ(half(-0.0f).bits, 0x8000);
-    EXPECT_EQ(half(5.9604644775390625e-8f).bits, 0x0001);  // smallest subnormal
+    EXPECT_EQ(half(5.9604644775390625e-8f).bits, 0x0001);   // smallest subnormal
     EXPECT_EQ(half(2.98023223876953125e-8f).bits, 0x0000);  // half of it: tie to even (0)
     EXPECT_EQ(half(2.9802326e-8f).bits, 0x0001);            // just above the tie
-    EXPECT_EQ(half(8.940697e-8f).bits, 0x0002);              // 1.5 ulp: tie to even (2)
-    EXPECT_EQ(half(6.1035156e-5f).bits, 0x0400);             // smallest normal
+    EXPECT_EQ(half(8.940697e-8f).bits, 0x0002);             // 1.5 ulp: tie to even (2)
+    EXPECT_EQ(half(6.1035156e-5f).bits, 0x0400);            // smallest normal
     EXPECT_EQ(half(1.0f).bits, 0x3c00);
     EXPECT_EQ(half(1.0f + 1.0f / 2048).bits, 0x3c00);  // tie -> even
     EXPECT_EQ(half(1.0f + 3.0f / 2048).bits, 0x3c02);  // tie -> even (up)

@@ -1,8 +1,6 @@
 // tests/cpp/native/test_mat.cpp -- mat_t: construction, arithmetic, det/inverse, adjoints, atomics
 #include <gtest/gtest.h>
 
-#include "adjoint_check.h"
-
 #include <cmath>
 #include <random>
 #include <string>
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include "../../../native/treadle/mat.h"
+#include "adjoint_check.h"
 
 namespace {
 
@@ -95,8 +94,8 @@ TEST(NativeMat, AggregateInitIsRowMajor) {
 }
 
 TEST(NativeMat, Construction) {
-    EXPECT_EQ((wp::mat_fill<2, 3, float>(1.5f)), (wp::mat_t<2, 3, float>{{{1.5f, 1.5f, 1.5f},
-                                                                       {1.5f, 1.5f, 1.5f}}}));
+    EXPECT_EQ((wp::mat_fill<2, 3, float>(1.5f)),
+              (wp::mat_t<2, 3, float>{{{1.5f, 1.5f, 1.5f}, {1.5f, 1.5f, 1.5f}}}));
     EXPECT_EQ((wp::identity<3, float>()), (wp::mat33{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}));
     EXPECT_EQ(wp::diag(wp::vec3{{1, 2, 3}}), (wp::mat33{{{1, 0, 0}, {0, 2, 0}, {0, 0, 3}}}));
     const wp::vec3 x{{1, 2, 3}}, y{{4, 5, 6}}, z{{7, 8, 9}}, w{{10, 11, 12}};
@@ -181,8 +180,8 @@ TEST(NativeMat, DeterminantHandComputed) {
     const M44 a{{{1, 2, 3, 4}, {5, 6, 7, 8}, {2, 6, 4, 8}, {3, 1, 1, 2}}};
     EXPECT_DOUBLE_EQ(wp::determinant(a), 72.0);  // numpy.linalg.det
     EXPECT_EQ(wp::determinant(wp::identity<4, float>()), 1.0f);
-    EXPECT_EQ(float(wp::determinant(mat_t<2, 2, half>{{{half(1.0f), half(2.0f)},
-                                                        {half(3.0f), half(4.0f)}}})),
+    EXPECT_EQ(float(wp::determinant(
+                  mat_t<2, 2, half>{{{half(1.0f), half(2.0f)}, {half(3.0f), half(4.0f)}}})),
               -2.0f);
 }
 
@@ -243,12 +242,12 @@ TEST(NativeMatAdjoint, ConstructionAndAccess) {
                       wp::adj_mat_from_rows(a, b, c, ga, gb, gc, w);
                   },
                   x, y, z);
-    check_adjoint([](V3 a, V3 b, V3 c, V3 d) { return wp::mat_from_rows(a, b, c, d); },
-                  [](V3 a, V3 b, V3 c, V3 d, V3& ga, V3& gb, V3& gc, V3& gd,
-                     mat_t<4, 3, double> w) {
-                      wp::adj_mat_from_rows(a, b, c, d, ga, gb, gc, gd, w);
-                  },
-                  x, y, z, u);
+    check_adjoint(
+        [](V3 a, V3 b, V3 c, V3 d) { return wp::mat_from_rows(a, b, c, d); },
+        [](V3 a, V3 b, V3 c, V3 d, V3& ga, V3& gb, V3& gc, V3& gd, mat_t<4, 3, double> w) {
+            wp::adj_mat_from_rows(a, b, c, d, ga, gb, gc, gd, w);
+        },
+        x, y, z, u);
     check_adjoint([](V3 a, V3 b) { return wp::mat_from_cols(a, b); },
                   [](V3 a, V3 b, V3& ga, V3& gb, M32 w) { wp::adj_mat_from_cols(a, b, ga, gb, w); },
                   x, y);
@@ -257,19 +256,18 @@ TEST(NativeMatAdjoint, ConstructionAndAccess) {
                       wp::adj_mat_from_cols(a, b, c, ga, gb, gc, w);
                   },
                   x, y, z);
-    check_adjoint([](V3 a, V3 b, V3 c, V3 d) { return wp::mat_from_cols(a, b, c, d); },
-                  [](V3 a, V3 b, V3 c, V3 d, V3& ga, V3& gb, V3& gc, V3& gd,
-                     mat_t<3, 4, double> w) {
-                      wp::adj_mat_from_cols(a, b, c, d, ga, gb, gc, gd, w);
-                  },
-                  x, y, z, u);
+    check_adjoint(
+        [](V3 a, V3 b, V3 c, V3 d) { return wp::mat_from_cols(a, b, c, d); },
+        [](V3 a, V3 b, V3 c, V3 d, V3& ga, V3& gb, V3& gc, V3& gd, mat_t<3, 4, double> w) {
+            wp::adj_mat_from_cols(a, b, c, d, ga, gb, gc, gd, w);
+        },
+        x, y, z, u);
     const M23 m = rand_like<M23>();
     for (int i = -1; i <= 2; ++i) {
-        check_adjoint([](M23 a, int32 r) { return wp::extract(a, r); },
-                      [](M23 a, int32 r, M23& ga, int32& gr, V3 w) {
-                          wp::adj_extract(a, r, ga, gr, w);
-                      },
-                      m, i);
+        check_adjoint(
+            [](M23 a, int32 r) { return wp::extract(a, r); },
+            [](M23 a, int32 r, M23& ga, int32& gr, V3 w) { wp::adj_extract(a, r, ga, gr, w); }, m,
+            i);
         check_adjoint([](M23 a, V3 v, int32 r) { return wp::with_row(a, r, v); },
                       [](M23 a, V3 v, int32 r, M23& ga, V3& gv, int32& gr, M23 w) {
                           wp::adj_with_row(a, r, v, ga, gr, gv, w);
@@ -299,24 +297,21 @@ TEST(NativeMatAdjoint, Arithmetic) {
     check_adjoint([](M23 x, M23 y) { return wp::sub(x, y); },
                   [](M23 x, M23 y, M23& gx, M23& gy, M23 w) { wp::adj_sub(x, y, gx, gy, w); }, a,
                   b);
-    check_adjoint(
-        [](M23 x, M23 y) { return wp::cw_mul(x, y); },
-        [](M23 x, M23 y, M23& gx, M23& gy, M23 w) { wp::adj_cw_mul(x, y, gx, gy, w); }, a, b);
-    check_adjoint(
-        [](M23 x, M23 y) { return wp::cw_div(x, y); },
-        [](M23 x, M23 y, M23& gx, M23& gy, M23 w) { wp::adj_cw_div(x, y, gx, gy, w); }, a, bb);
-    check_adjoint(
-        [](M23 x, double s) { return wp::mul(x, s); },
-        [](M23 x, double s, M23& gx, double& gs, M23 w) { wp::adj_mul(x, s, gx, gs, w); }, a,
-        1.3);
-    check_adjoint(
-        [](double s, M23 x) { return wp::mul(s, x); },
-        [](double s, M23 x, double& gs, M23& gx, M23 w) { wp::adj_mul(s, x, gs, gx, w); }, -0.4,
-        a);
-    check_adjoint(
-        [](M23 x, double s) { return wp::div(x, s); },
-        [](M23 x, double s, M23& gx, double& gs, M23 w) { wp::adj_div(x, s, gx, gs, w); }, a,
-        1.3);
+    check_adjoint([](M23 x, M23 y) { return wp::cw_mul(x, y); },
+                  [](M23 x, M23 y, M23& gx, M23& gy, M23 w) { wp::adj_cw_mul(x, y, gx, gy, w); }, a,
+                  b);
+    check_adjoint([](M23 x, M23 y) { return wp::cw_div(x, y); },
+                  [](M23 x, M23 y, M23& gx, M23& gy, M23 w) { wp::adj_cw_div(x, y, gx, gy, w); }, a,
+                  bb);
+    check_adjoint([](M23 x, double s) { return wp::mul(x, s); },
+                  [](M23 x, double s, M23& gx, double& gs, M23 w) { wp::adj_mul(x, s, gx, gs, w); },
+                  a, 1.3);
+    check_adjoint([](double s, M23 x) { return wp::mul(s, x); },
+                  [](double s, M23 x, double& gs, M23& gx, M23 w) { wp::adj_mul(s, x, gs, gx, w); },
+                  -0.4, a);
+    check_adjoint([](M23 x, double s) { return wp::div(x, s); },
+                  [](M23 x, double s, M23& gx, double& gs, M23 w) { wp::adj_div(x, s, gx, gs, w); },
+                  a, 1.3);
     check_adjoint([](M23 x) { return wp::neg(x); },
                   [](M23 x, M23& gx, M23 w) { wp::adj_neg(x, gx, w); }, a);
     check_adjoint([](M23 x) { return wp::pos(x); },

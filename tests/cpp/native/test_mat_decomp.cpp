@@ -32,7 +32,8 @@ template <typename T>
 double max_abs_diff(const M3<T>& a, const M3<T>& b) {
     double d = 0.0;
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) d = std::max(d, std::fabs(double(a.m[i][j]) - double(b.m[i][j])));
+        for (int j = 0; j < 3; ++j)
+            d = std::max(d, std::fabs(double(a.m[i][j]) - double(b.m[i][j])));
     return d;
 }
 template <typename T>
@@ -61,8 +62,7 @@ void check_svd(const M3<T>& a, double tol) {
     EXPECT_GE(s.c[1], wp::abs(s.c[2]) * T(1 - 1e-6));
     EXPECT_GE(s.c[1], T(0));
     const T det = wp::determinant(a);
-    if (std::fabs(double(det)) > tol * scale * scale * scale)
-        EXPECT_EQ(s.c[2] < T(0), det < T(0));
+    if (std::fabs(double(det)) > tol * scale * scale * scale) EXPECT_EQ(s.c[2] < T(0), det < T(0));
 }
 
 TEST(NativeMatDecomp, Svd3RandomMatrices) {
@@ -148,7 +148,7 @@ TEST(NativeMatDecomp, Svd2) {
         M2 a;
         for (int i = 0; i < 4; ++i) (&a.m[0][0])[i] = adjoint_check::urand();
         if (n == 0) a = wp::mat_fill<2, 2, double>(0.0);
-        if (n == 1) a = M2{{{1, 2}, {2, 4}}};  // rank 1
+        if (n == 1) a = M2{{{1, 2}, {2, 4}}};   // rank 1
         if (n == 2) a = M2{{{0, -3}, {3, 0}}};  // repeated values
         M2 u, v;
         vec_t<2, double> s;
@@ -156,8 +156,8 @@ TEST(NativeMatDecomp, Svd2) {
         EXPECT_GE(s.c[0], s.c[1]);
         EXPECT_GE(s.c[1], 0.0);
         EXPECT_NEAR(wp::determinant(v), 1.0, 1e-12);
-        const M2 ut = wp::mul(wp::transpose(u), u), rec = wp::mul(wp::mul(u, wp::diag(s)),
-                                                                   wp::transpose(v));
+        const M2 ut = wp::mul(wp::transpose(u), u),
+                 rec = wp::mul(wp::mul(u, wp::diag(s)), wp::transpose(v));
         for (int i = 0; i < 2; ++i)
             for (int j = 0; j < 2; ++j) {
                 EXPECT_NEAR(ut.m[i][j], i == j ? 1.0 : 0.0, 1e-12);

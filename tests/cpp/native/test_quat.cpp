@@ -1,14 +1,13 @@
 // tests/cpp/native/test_quat.cpp -- quat_t / transform_t: rotations, composition, adjoints
 #include <gtest/gtest.h>
 
-#include "adjoint_check.h"
-
 #include <cmath>
 #include <random>
 #include <tuple>
 #include <utility>
 
 #include "../../../native/treadle/quat.h"
+#include "adjoint_check.h"
 
 namespace {
 
@@ -169,9 +168,9 @@ TEST(NativeQuat, AxisAngleRoundTrip) {
 
 TEST(NativeQuat, Rpy) {
     const double r = 0.3, p = -0.7, y = 1.1;
-    const Q expected = wp::mul(wp::mul(wp::quat_from_axis_angle(ez, y),
-                                       wp::quat_from_axis_angle(ey, p)),
-                               wp::quat_from_axis_angle(ex, r));
+    const Q expected =
+        wp::mul(wp::mul(wp::quat_from_axis_angle(ez, y), wp::quat_from_axis_angle(ey, p)),
+                wp::quat_from_axis_angle(ex, r));
     expect_quat_near(wp::quat_rpy(r, p, y), expected);
     expect_quat_near(wp::quat_rpy(0.0, 0.0, kPi / 2), wp::quat_from_axis_angle(ez, kPi / 2));
 }
@@ -223,10 +222,13 @@ TEST(NativeQuat, Adjoints) {
         const Q a = rand_like<Q>(), b = rand_like<Q>();
         const V3 v = rand_like<V3>();
         const double s = urand();
-        check_adjoint([](double x, double y, double z, double w) { return Q{{x, y, z, w}}; },
-                      [](double, double, double, double, double& gx, double& gy, double& gz,
-                         double& gw, const Q& g) { wp::adj_quat_components(g, gx, gy, gz, gw); },
-                      s, urand(), urand(), urand());
+        check_adjoint(
+            [](double x, double y, double z, double w) {
+                return Q{{x, y, z, w}};
+            },
+            [](double, double, double, double, double& gx, double& gy, double& gz, double& gw,
+               const Q& g) { wp::adj_quat_components(g, gx, gy, gz, gw); },
+            s, urand(), urand(), urand());
         for (int32 i : {0, 3, 4}) {
             check_adjoint([i](Q q) { return wp::extract(q, i); },
                           [i](Q q, Q& gq, double g) {
@@ -252,11 +254,10 @@ TEST(NativeQuat, Adjoints) {
                       s, urand(), urand());
         // quat_rotate(_inv) for unit and non-unit q.
         for (const Q& q : {a, wp::normalize(a)}) {
-            check_adjoint([](Q q, V3 x) { return wp::quat_rotate(q, x); },
-                          [](Q q, V3 x, Q& gq, V3& gx, const V3& g) {
-                              wp::adj_quat_rotate(q, x, gq, gx, g);
-                          },
-                          q, v);
+            check_adjoint(
+                [](Q q, V3 x) { return wp::quat_rotate(q, x); },
+                [](Q q, V3 x, Q& gq, V3& gx, const V3& g) { wp::adj_quat_rotate(q, x, gq, gx, g); },
+                q, v);
             check_adjoint([](Q q, V3 x) { return wp::quat_rotate_inv(q, x); },
                           [](Q q, V3 x, Q& gq, V3& gx, const V3& g) {
                               wp::adj_quat_rotate_inv(q, x, gq, gx, g);
@@ -268,16 +269,14 @@ TEST(NativeQuat, Adjoints) {
         check_adjoint([](Q x, Q y) { return wp::mul(x, y); },
                       [](Q x, Q y, Q& gx, Q& gy, const Q& g) { wp::adj_mul(x, y, gx, gy, g); }, a,
                       b);
-        check_adjoint([](Q x, double y) { return wp::mul(x, y); },
-                      [](Q x, double y, Q& gx, double& gy, const Q& g) {
-                          wp::adj_mul(x, y, gx, gy, g);
-                      },
-                      a, s);
-        check_adjoint([](double y, Q x) { return wp::mul(y, x); },
-                      [](double y, Q x, double& gy, Q& gx, const Q& g) {
-                          wp::adj_mul(y, x, gy, gx, g);
-                      },
-                      s, a);
+        check_adjoint(
+            [](Q x, double y) { return wp::mul(x, y); },
+            [](Q x, double y, Q& gx, double& gy, const Q& g) { wp::adj_mul(x, y, gx, gy, g); }, a,
+            s);
+        check_adjoint(
+            [](double y, Q x) { return wp::mul(y, x); },
+            [](double y, Q x, double& gy, Q& gx, const Q& g) { wp::adj_mul(y, x, gy, gx, g); }, s,
+            a);
         check_adjoint([](Q x, Q y) { return wp::add(x, y); },
                       [](Q x, Q y, Q& gx, Q& gy, const Q& g) { wp::adj_add(x, y, gx, gy, g); }, a,
                       b);
@@ -289,8 +288,7 @@ TEST(NativeQuat, Adjoints) {
         check_adjoint([](Q x) { return wp::pos(x); },
                       [](Q x, Q& gx, const Q& g) { wp::adj_pos(x, gx, g); }, a);
         check_adjoint([](Q x, Q y) { return wp::dot(x, y); },
-                      [](Q x, Q y, Q& gx, Q& gy, double g) { wp::adj_dot(x, y, gx, gy, g); }, a,
-                      b);
+                      [](Q x, Q y, Q& gx, Q& gy, double g) { wp::adj_dot(x, y, gx, gy, g); }, a, b);
         check_adjoint([](Q x) { return wp::length(x); },
                       [](Q x, Q& gx, double g) { wp::adj_length(x, gx, g); }, a);
         check_adjoint([](Q x) { return wp::normalize(x); },
@@ -305,31 +303,28 @@ TEST(NativeTransform, Adjoints) {
         // Non-unit rotations too: the adjoints are exact for any q.
         const X a{rand_like<V3>(), rand_like<Q>()}, b = rand_transform();
         const V3 v = rand_like<V3>();
-        check_adjoint([](V3 p, Q q) { return wp::transform_from(p, q); },
-                      [](V3 p, Q q, V3& gp, Q& gq, const X& g) {
-                          wp::adj_transform_from(p, q, gp, gq, g);
-                      },
-                      v, a.q);
+        check_adjoint(
+            [](V3 p, Q q) { return wp::transform_from(p, q); },
+            [](V3 p, Q q, V3& gp, Q& gq, const X& g) { wp::adj_transform_from(p, q, gp, gq, g); },
+            v, a.q);
         check_adjoint([](X t) { return wp::transform_get_translation(t); },
                       [](X t, X& gt, const V3& g) { wp::adj_transform_get_translation(t, gt, g); },
                       a);
         check_adjoint([](X t) { return wp::transform_get_rotation(t); },
                       [](X t, X& gt, const Q& g) { wp::adj_transform_get_rotation(t, gt, g); }, a);
-        check_adjoint([](X t, V3 x) { return wp::transform_point(t, x); },
-                      [](X t, V3 x, X& gt, V3& gx, const V3& g) {
-                          wp::adj_transform_point(t, x, gt, gx, g);
-                      },
-                      a, v);
+        check_adjoint(
+            [](X t, V3 x) { return wp::transform_point(t, x); },
+            [](X t, V3 x, X& gt, V3& gx, const V3& g) { wp::adj_transform_point(t, x, gt, gx, g); },
+            a, v);
         check_adjoint([](X t, V3 x) { return wp::transform_vector(t, x); },
                       [](X t, V3 x, X& gt, V3& gx, const V3& g) {
                           wp::adj_transform_vector(t, x, gt, gx, g);
                       },
                       a, v);
-        check_adjoint([](X x, X y) { return wp::transform_multiply(x, y); },
-                      [](X x, X y, X& gx, X& gy, const X& g) {
-                          wp::adj_transform_multiply(x, y, gx, gy, g);
-                      },
-                      a, b);
+        check_adjoint(
+            [](X x, X y) { return wp::transform_multiply(x, y); },
+            [](X x, X y, X& gx, X& gy, const X& g) { wp::adj_transform_multiply(x, y, gx, gy, g); },
+            a, b);
         check_adjoint([](X x, X y) { return wp::mul(x, y); },
                       [](X x, X y, X& gx, X& gy, const X& g) { wp::adj_mul(x, y, gx, gy, g); }, b,
                       a);

@@ -11,8 +11,8 @@ namespace {
 using wp::half;
 
 constexpr double kStep = 1e-6;
-constexpr double kAdjRet = 1.3;   // a non-unit incoming adjoint
-constexpr double kAdjInit = 0.25; // adjoints must accumulate with +=
+constexpr double kAdjRet = 1.3;    // a non-unit incoming adjoint
+constexpr double kAdjInit = 0.25;  // adjoints must accumulate with +=
 
 void expect_close(double got, double want, const char* what, double x) {
     EXPECT_NEAR(got, want, 1e-6 * std::fmax(1.0, std::fabs(want))) << what << " at " << x;
@@ -42,12 +42,12 @@ void check_unary(const char* name, F f, FF, FH, A adj, AF adjf, AH adjh,
     }
 }
 
-#define UNARY(name, ...)                                                                   \
-    check_unary(                                                                           \
-        #name, [](double x) { return wp::name(x); }, [](float x) { return wp::name(x); },  \
-        [](half x) { return wp::name(x); },                                                \
-        [](double x, double& g, double r) { wp::adj_##name(x, g, r); },                    \
-        [](float x, float& g, float r) { wp::adj_##name(x, g, r); },                       \
+#define UNARY(name, ...)                                                                  \
+    check_unary(                                                                          \
+        #name, [](double x) { return wp::name(x); }, [](float x) { return wp::name(x); }, \
+        [](half x) { return wp::name(x); },                                               \
+        [](double x, double& g, double r) { wp::adj_##name(x, g, r); },                   \
+        [](float x, float& g, float r) { wp::adj_##name(x, g, r); },                      \
         [](half x, half& g, half r) { wp::adj_##name(x, g, r); }, {__VA_ARGS__})
 
 TEST(NativeAdjoint, UnaryAgainstFiniteDifferences) {
@@ -94,12 +94,12 @@ void check_binary(const char* name, F f, A adj, std::initializer_list<double> as
     }
 }
 
-#define BINARY(name, as, bs)                                                                  \
-    check_binary(                                                                             \
-        #name, [](double a, double b) { return wp::name(a, b); },                             \
-        [](double a, double b, double& ga, double& gb, double r) {                            \
-            wp::adj_##name(a, b, ga, gb, r);                                                  \
-        },                                                                                    \
+#define BINARY(name, as, bs)                                       \
+    check_binary(                                                  \
+        #name, [](double a, double b) { return wp::name(a, b); },  \
+        [](double a, double b, double& ga, double& gb, double r) { \
+            wp::adj_##name(a, b, ga, gb, r);                       \
+        },                                                         \
         std::initializer_list<double> as, std::initializer_list<double> bs)
 
 TEST(NativeAdjoint, BinaryAgainstFiniteDifferences) {
@@ -123,10 +123,8 @@ TEST(NativeAdjoint, ClampAgainstFiniteDifferences) {
         wp::adj_clamp(x, lo, hi, gx, glo, ghi, kAdjRet);
         const double h = kStep;
         expect_close(gx, (f(x + h, lo, hi) - f(x - h, lo, hi)) / (2 * h) * kAdjRet, "clamp x", x);
-        expect_close(glo, (f(x, lo + h, hi) - f(x, lo - h, hi)) / (2 * h) * kAdjRet, "clamp lo",
-                     x);
-        expect_close(ghi, (f(x, lo, hi + h) - f(x, lo, hi - h)) / (2 * h) * kAdjRet, "clamp hi",
-                     x);
+        expect_close(glo, (f(x, lo + h, hi) - f(x, lo - h, hi)) / (2 * h) * kAdjRet, "clamp lo", x);
+        expect_close(ghi, (f(x, lo, hi + h) - f(x, lo, hi - h)) / (2 * h) * kAdjRet, "clamp hi", x);
     }
     float gx = 0, glo = 0, ghi = 0;
     wp::adj_clamp(0.5f, 0.0f, 1.0f, gx, glo, ghi, 2.0f);

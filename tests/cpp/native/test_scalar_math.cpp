@@ -13,33 +13,33 @@ const double kPoints[] = {-3.7, -1.0, -0.5, -0.1, 0.0, 0.1, 0.3, 0.5, 0.9, 1.0, 
 
 // Compare one unary builtin for double (exact vs std), float (exact vs std float version) and
 // half (the float result rounded to half).
-#define CHECK_UNARY(name, stdfn)                                                            \
-    TEST(NativeMath, name) {                                                                \
-        for (double x : kPoints) {                                                          \
-            const double want = stdfn(x);                                                   \
-            const double got = wp::name(x);                                                 \
-            if (std::isnan(want)) {                                                         \
-                EXPECT_TRUE(std::isnan(got)) << #name << "(" << x << ")";                   \
-            } else {                                                                        \
-                EXPECT_EQ(got, want) << #name << "(" << x << ")";                           \
-            }                                                                               \
-            const float xf = float(x);                                                      \
-            const float wantf = stdfn(xf);                                                  \
-            const float gotf = wp::name(xf);                                                \
-            if (std::isnan(wantf)) {                                                        \
-                EXPECT_TRUE(std::isnan(gotf));                                              \
-            } else {                                                                        \
-                EXPECT_EQ(gotf, wantf) << #name << "(" << xf << ")";                        \
-            }                                                                               \
-            const half xh(xf);                                                              \
-            const float wanth = float(half(float(stdfn(float(xh)))));                       \
-            const float goth = float(wp::name(xh));                                         \
-            if (std::isnan(wanth)) {                                                        \
-                EXPECT_TRUE(std::isnan(goth));                                              \
-            } else {                                                                        \
-                EXPECT_EQ(goth, wanth) << #name << "(half " << float(xh) << ")";            \
-            }                                                                               \
-        }                                                                                   \
+#define CHECK_UNARY(name, stdfn)                                                 \
+    TEST(NativeMath, name) {                                                     \
+        for (double x : kPoints) {                                               \
+            const double want = stdfn(x);                                        \
+            const double got = wp::name(x);                                      \
+            if (std::isnan(want)) {                                              \
+                EXPECT_TRUE(std::isnan(got)) << #name << "(" << x << ")";        \
+            } else {                                                             \
+                EXPECT_EQ(got, want) << #name << "(" << x << ")";                \
+            }                                                                    \
+            const float xf = float(x);                                           \
+            const float wantf = stdfn(xf);                                       \
+            const float gotf = wp::name(xf);                                     \
+            if (std::isnan(wantf)) {                                             \
+                EXPECT_TRUE(std::isnan(gotf));                                   \
+            } else {                                                             \
+                EXPECT_EQ(gotf, wantf) << #name << "(" << xf << ")";             \
+            }                                                                    \
+            const half xh(xf);                                                   \
+            const float wanth = float(half(float(stdfn(float(xh)))));            \
+            const float goth = float(wp::name(xh));                              \
+            if (std::isnan(wanth)) {                                             \
+                EXPECT_TRUE(std::isnan(goth));                                   \
+            } else {                                                             \
+                EXPECT_EQ(goth, wanth) << #name << "(half " << float(xh) << ")"; \
+            }                                                                    \
+        }                                                                        \
     }
 
 double std_degrees(double x) { return x * (180.0 / M_PI); }

@@ -60,8 +60,8 @@ TEST(NativeSpatial, Adjoints) {
                       [](auto&&... x) { wp::adj_spatial_cross(x...); }, 1e-6, rand_like<V6>(),
                       rand_like<V6>());
         check_adjoint([](V6 a, V6 b) { return wp::spatial_cross_dual(a, b); },
-                      [](auto&&... x) { wp::adj_spatial_cross_dual(x...); }, 1e-6,
-                      rand_like<V6>(), rand_like<V6>());
+                      [](auto&&... x) { wp::adj_spatial_cross_dual(x...); }, 1e-6, rand_like<V6>(),
+                      rand_like<V6>());
         check_adjoint([](M3 r, M3 s) { return wp::spatial_adjoint(r, s); },
                       [](auto&&... x) { wp::adj_spatial_adjoint(x...); }, 1e-6, rand_like<M3>(),
                       rand_like<M3>());

@@ -1,8 +1,6 @@
 // tests/cpp/native/test_vec.cpp -- vec_t: construction, arithmetic, vector math, adjoints, atomics
 #include <gtest/gtest.h>
 
-#include "adjoint_check.h"
-
 #include <cmath>
 #include <random>
 #include <string>
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include "../../../native/treadle/vec.h"
+#include "adjoint_check.h"
 
 namespace {
 
@@ -132,20 +131,27 @@ TEST(NativeVec, VectorMath) {
 // ---- adjoints against central finite differences ------------------------------------------
 
 TEST(NativeVecAdjoint, Construction) {
-    check_adjoint([](double x, double y) { return V2{{x, y}}; },
-                  [](double, double, double& gx, double& gy, V2 w) {
-                      wp::adj_vec_components(w, gx, gy);
-                  },
-                  0.3, -0.7);
-    check_adjoint([](double x, double y, double z) { return V3{{x, y, z}}; },
-                  [](double, double, double, double& gx, double& gy, double& gz, V3 w) {
-                      wp::adj_vec_components(w, gx, gy, gz);
-                  },
-                  0.3, -0.7, 0.1);
     check_adjoint(
-        [](double x, double y, double z, double u) { return V4{{x, y, z, u}}; },
-        [](double, double, double, double, double& gx, double& gy, double& gz, double& gu,
-           V4 w) { wp::adj_vec_components(w, gx, gy, gz, gu); },
+        [](double x, double y) {
+            return V2{{x, y}};
+        },
+        [](double, double, double& gx, double& gy, V2 w) { wp::adj_vec_components(w, gx, gy); },
+        0.3, -0.7);
+    check_adjoint(
+        [](double x, double y, double z) {
+            return V3{{x, y, z}};
+        },
+        [](double, double, double, double& gx, double& gy, double& gz, V3 w) {
+            wp::adj_vec_components(w, gx, gy, gz);
+        },
+        0.3, -0.7, 0.1);
+    check_adjoint(
+        [](double x, double y, double z, double u) {
+            return V4{{x, y, z, u}};
+        },
+        [](double, double, double, double, double& gx, double& gy, double& gz, double& gu, V4 w) {
+            wp::adj_vec_components(w, gx, gy, gz, gu);
+        },
         0.3, -0.7, 0.1, 2.0);
     check_adjoint([](double s) { return wp::vec_fill<3, double>(s); },
                   [](double s, double& gs, V3 w) { wp::adj_vec_fill(s, gs, w); }, 0.4);
@@ -153,11 +159,10 @@ TEST(NativeVecAdjoint, Construction) {
 
 TEST(NativeVecAdjoint, ExtractAndWithComponent) {
     for (int i = -1; i <= 3; ++i) {
-        check_adjoint([](V3 a, int32 k) { return wp::extract(a, k); },
-                      [](V3 a, int32 k, V3& ga, int32& gk, double w) {
-                          wp::adj_extract(a, k, ga, gk, w);
-                      },
-                      rand_like<V3>(), i);
+        check_adjoint(
+            [](V3 a, int32 k) { return wp::extract(a, k); },
+            [](V3 a, int32 k, V3& ga, int32& gk, double w) { wp::adj_extract(a, k, ga, gk, w); },
+            rand_like<V3>(), i);
         check_adjoint([](V3 a, int32 k, double s) { return wp::with_component(a, k, s); },
                       [](V3 a, int32 k, double s, V3& ga, int32& gk, double& gs, V3 w) {
                           wp::adj_with_component(a, k, s, ga, gk, gs, w);
@@ -174,20 +179,18 @@ TEST(NativeVecAdjoint, Arithmetic) {
     check_adjoint([](V3 x, V3 y) { return wp::sub(x, y); },
                   [](V3 x, V3 y, V3& gx, V3& gy, V3 w) { wp::adj_sub(x, y, gx, gy, w); }, a, b);
     check_adjoint([](V3 x, V3 y) { return wp::cw_mul(x, y); },
-                  [](V3 x, V3 y, V3& gx, V3& gy, V3 w) { wp::adj_cw_mul(x, y, gx, gy, w); }, a,
-                  b);
+                  [](V3 x, V3 y, V3& gx, V3& gy, V3 w) { wp::adj_cw_mul(x, y, gx, gy, w); }, a, b);
     check_adjoint([](V3 x, V3 y) { return wp::cw_div(x, y); },
-                  [](V3 x, V3 y, V3& gx, V3& gy, V3 w) { wp::adj_cw_div(x, y, gx, gy, w); }, a,
-                  bb);
+                  [](V3 x, V3 y, V3& gx, V3& gy, V3 w) { wp::adj_cw_div(x, y, gx, gy, w); }, a, bb);
     check_adjoint([](V3 x, double s) { return wp::mul(x, s); },
-                  [](V3 x, double s, V3& gx, double& gs, V3 w) { wp::adj_mul(x, s, gx, gs, w); },
-                  a, 1.7);
+                  [](V3 x, double s, V3& gx, double& gs, V3 w) { wp::adj_mul(x, s, gx, gs, w); }, a,
+                  1.7);
     check_adjoint([](double s, V3 x) { return wp::mul(s, x); },
                   [](double s, V3 x, double& gs, V3& gx, V3 w) { wp::adj_mul(s, x, gs, gx, w); },
                   -1.3, a);
     check_adjoint([](V3 x, double s) { return wp::div(x, s); },
-                  [](V3 x, double s, V3& gx, double& gs, V3 w) { wp::adj_div(x, s, gx, gs, w); },
-                  a, 1.7);
+                  [](V3 x, double s, V3& gx, double& gs, V3 w) { wp::adj_div(x, s, gx, gs, w); }, a,
+                  1.7);
     check_adjoint([](V3 x) { return wp::neg(x); },
                   [](V3 x, V3& gx, V3 w) { wp::adj_neg(x, gx, w); }, a);
     check_adjoint([](V3 x) { return wp::pos(x); },
@@ -203,18 +206,18 @@ TEST(NativeVecAdjoint, Arithmetic) {
 TEST(NativeVecAdjoint, VectorMath) {
     for (int trial = 0; trial < 5; ++trial) {
         const V3 a = rand_like<V3>(), b = rand_like<V3>();
-        check_adjoint(
-            [](V3 x, V3 y) { return wp::dot(x, y); },
-            [](V3 x, V3 y, V3& gx, V3& gy, double w) { wp::adj_dot(x, y, gx, gy, w); }, a, b);
+        check_adjoint([](V3 x, V3 y) { return wp::dot(x, y); },
+                      [](V3 x, V3 y, V3& gx, V3& gy, double w) { wp::adj_dot(x, y, gx, gy, w); }, a,
+                      b);
         check_adjoint([](V3 x) { return wp::length_sq(x); },
                       [](V3 x, V3& gx, double w) { wp::adj_length_sq(x, gx, w); }, a);
         check_adjoint([](V3 x) { return wp::length(x); },
                       [](V3 x, V3& gx, double w) { wp::adj_length(x, gx, w); }, a);
         check_adjoint([](V3 x) { return wp::normalize(x); },
                       [](V3 x, V3& gx, V3 w) { wp::adj_normalize(x, gx, w); }, a);
-        check_adjoint(
-            [](V3 x, V3 y) { return wp::cross(x, y); },
-            [](V3 x, V3 y, V3& gx, V3& gy, V3 w) { wp::adj_cross(x, y, gx, gy, w); }, a, b);
+        check_adjoint([](V3 x, V3 y) { return wp::cross(x, y); },
+                      [](V3 x, V3 y, V3& gx, V3& gy, V3 w) { wp::adj_cross(x, y, gx, gy, w); }, a,
+                      b);
         const V4 c = rand_like<V4>();
         check_adjoint([](V4 x) { return wp::normalize(x); },
                       [](V4 x, V4& gx, V4 w) { wp::adj_normalize(x, gx, w); }, c);
@@ -274,10 +277,8 @@ TEST(NativeVecAtomic, ContendedAddSubUnderEightThreads) {
 TEST(NativeVecAtomic, ReturnsOldValueAndMinMax) {
     wp::vec3 buf[2] = {wp::vec3{{1.0f, 5.0f, -2.0f}}, wp::vec3{}};
     const auto a = make_array(buf, 2);
-    EXPECT_EQ(wp::atomic_add(a, 0, wp::vec3{{1.0f, 1.0f, 1.0f}}),
-              (wp::vec3{{1.0f, 5.0f, -2.0f}}));
-    EXPECT_EQ(wp::atomic_min(a, 0, wp::vec3{{0.0f, 9.0f, 0.0f}}),
-              (wp::vec3{{2.0f, 6.0f, -1.0f}}));
+    EXPECT_EQ(wp::atomic_add(a, 0, wp::vec3{{1.0f, 1.0f, 1.0f}}), (wp::vec3{{1.0f, 5.0f, -2.0f}}));
+    EXPECT_EQ(wp::atomic_min(a, 0, wp::vec3{{0.0f, 9.0f, 0.0f}}), (wp::vec3{{2.0f, 6.0f, -1.0f}}));
     EXPECT_EQ(buf[0], (wp::vec3{{0.0f, 6.0f, -1.0f}}));
     EXPECT_EQ(wp::atomic_max(&buf[0], wp::vec3{{3.0f, 3.0f, 3.0f}}),
               (wp::vec3{{0.0f, 6.0f, -1.0f}}));
@@ -300,8 +301,7 @@ TEST(NativeVec, PrintUsesWarpFormat) {
     EXPECT_EQ(printed([] { wp::print(wp::vec3{{1.0f, 2.5f, -3.0f}}); }), "1 2.5 -3 \n");
     EXPECT_EQ(printed([] { wp::print(wp::vec2h{{half(0.5f), half(2.0f)}}); }), "0.5 2 \n");
     EXPECT_EQ(printed([] { wp::print(wp::vec4i{{1, -2, 3, 4}}); }), "1 -2 3 4 \n");
-    EXPECT_EQ(printed([] { wp::print(vec_t<5, wp::uint8>{{1, 2, 3, 4, 255}}); }),
-              "1 2 3 4 255 \n");
+    EXPECT_EQ(printed([] { wp::print(vec_t<5, wp::uint8>{{1, 2, 3, 4, 255}}); }), "1 2 3 4 255 \n");
     EXPECT_EQ(printed([] { wp::print(vec_t<1, double>{{1e-7}}); }), "1e-07 \n");
 }
 
