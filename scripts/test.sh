@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# scripts/test.sh -- sets up treadle and runs every test: size check, C++ tests, Python tests
+# scripts/test.sh -- sets up treadle and runs every test: size, format and lint checks, C++ tests,
+# Python tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -7,6 +8,9 @@ PYTHON=${PYTHON:-python3}
 
 echo "== file size check"
 bash scripts/check_file_sizes.sh
+
+echo "== format and lint (clang-format, ruff)"
+bash scripts/check_format.sh
 
 echo "== C++ tests"
 # A private kernel cache, so tests never see (or disturb) the user's cache.
