@@ -11,6 +11,7 @@
 
 #include "codegen/emitter.h"
 #include "common/text.h"
+#include "sema/builtins.h"
 
 namespace treadle::codegen {
 
@@ -36,7 +37,8 @@ inline std::string adjoint_name(const ir::Function& f) { return "adj_" + f.c_nam
 
 /// Value operands at the end of an atomic Call on an array (atomic_cas: compare and value).
 inline size_t atomic_value_count(const std::string& callee) {
-    return callee == "atomic_cas" ? 2 : 1;
+    const sema::Builtin* b = sema::find_callee(callee);
+    return b && b->traits.value_operands > 0 ? (size_t)b->traits.value_operands : 1;
 }
 
 /// A C string literal for `s`.

@@ -264,8 +264,9 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
         (e.args[0]->kind == ast::ExprKind::Name || e.args[0]->kind == ast::ExprKind::Attribute)) {
         const Builtin* b = find_builtin(e.args[0]->name);
         if (b && builtin_writes_arguments(*b)) {
-            size_t first = b->kind == BuiltinKind::Random ? 1 : 2;
-            size_t last = b->kind == BuiltinKind::Random ? 2 : e.args.size();
+            bool state = b->traits.rebinds == Rebinds::State;
+            size_t first = state ? 1 : 2;
+            size_t last = state ? 2 : e.args.size();
             for (size_t i = first; i < last && i < e.args.size(); ++i)
                 if (e.args[i]->kind == ast::ExprKind::Name) out.push_back(e.args[i]->name);
         }

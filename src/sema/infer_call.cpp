@@ -300,12 +300,8 @@ Value Builder::emit_tid(int arity, const ast::Expr& e) {
 }
 
 const char* operator_text(const std::string& name) {
-    static const std::map<std::string, const char*> k_ops = {
-        {"add", "+"},       {"sub", "-"},     {"mul", "*"},    {"div", "/"},     {"mod", "%"},
-        {"floordiv", "//"}, {"bit_and", "&"}, {"bit_or", "|"}, {"bit_xor", "^"}, {"lshift", "<<"},
-        {"rshift", ">>"},   {"neg", "-"},     {"pos", "+"},    {"invert", "~"}};
-    auto it = k_ops.find(name);
-    return it == k_ops.end() ? nullptr : it->second;
+    const Builtin* b = find_operator(name);
+    return b && b->kind == BuiltinKind::Operator && b->traits.callable ? b->traits.op : nullptr;
 }
 
 void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, int line) {
@@ -378,14 +374,13 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     if (b.kind == BuiltinKind::Operator) {
         // wp.add(a, b) is a + b; wp.neg(x) is -x (Warp's functional spelling of operators)
         size_t n = e.args.size() - 1;
-        bool unary = name == "neg" || name == "pos" || name == "invert";
+        bool unary = builtin_params(b).size() == 1;
         if (n != (unary ? 1u : 2u) || !e.keywords.empty())
             type_error(e.span, name + "(): takes " + (unary ? "1 argument" : "2 arguments") +
                                    ", got " + std::to_string(n));
         Value a = eval(*e.args[1]);
         if (!unary)
-            return binary(name, operator_text(name), a, eval(*e.args[2]), *e.args[1], *e.args[2],
-                          e);
+            return binary(name, b.traits.op, a, eval(*e.args[2]), *e.args[1], *e.args[2], e);
         ArgInfo ai = arg_info(a, *e.args[1]);
         auto sig = b.rule({ai});
         if (!sig) type_error(e.span, name + "(): not defined for " + describe_args({ai}));
@@ -541,7 +536,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         }
         case BuiltinKind::Atomic: {
             // atomic_cas takes a compare value before the value; the others one value
-            const size_t nvalues = name == "atomic_cas" ? 2 : 1;
+            const size_t nvalues = (size_t)b.traits.value_operands;
             const std::string values = nvalues == 2 ? "a compare value and a value" : "a value";
             if (nargs < 2 + nvalues)
                 type_error(e.span, name + "(): takes an array, its indices and " + values);
@@ -562,7 +557,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                 at->dtype->scalar == ScalarType::Int16 || at->dtype->scalar == ScalarType::UInt16)
                 type_error(e.span, name + "(): arrays of " + at->dtype->name +
                                        " do not support atomic operations");
-            if (nvalues == 2 || name == "atomic_exch") {
+            if (atomic_needs_word_scalars(b)) {
                 if (!at->dtype->is_scalar() || at->dtype->size < 4)
                     type_error(e.span, name + "(): takes arrays of 4- or 8-byte scalars, not " +
                                            at->dtype->name);

@@ -146,11 +146,10 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         v.type = name == "bool" ? bool_type() : type_from_spec(name);
         return v;
     }
-    if (name == "min" || name == "max" || name == "abs" || name == "pow" || name == "round" ||
-        name == "len" || name == "print") {
+    if (const Builtin* b = find_builtin(name); b && b->traits.python_builtin) {
         Value v;
         v.kind = Value::Kind::Builtin;
-        v.builtin = find_builtin(name);
+        v.builtin = b;
         v.text = name;
         return v;
     }

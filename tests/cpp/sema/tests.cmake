@@ -1,0 +1,1 @@
+list(APPEND TREADLE_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_builtin_table.cpp)
