@@ -1,7 +1,10 @@
 """The builtin table seen from Python: every builtin documented, the one host mapping agreeing with
-the table's host trait, and the Python objects carrying the table's docs."""
+the table's host trait, the Python objects carrying the table's docs, and the generated stubs."""
 
+import ast
 import math
+import os
+import types
 
 import pytest
 
@@ -10,6 +13,7 @@ from treadle import _treadle, builtin_functions, host_builtins
 
 TABLE = _treadle.builtin_table()
 GENERIC_DOC = builtin_functions.builtin_function.__doc__
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def test_every_builtin_has_its_own_doc():
@@ -74,3 +78,23 @@ def test_traits_exported():
     assert by_name["svd3"]["returns"] == "tuple(mat33, vec3, mat33)"
     assert all(e["devices"] == ["cpu", "cuda"] for e in TABLE)
     assert not hasattr(wp, "extract") and not hasattr(wp, "matmul")
+
+
+def test_stub_parses_and_names_every_public_name_and_builtin():
+    with open(os.path.join(ROOT, "python", "treadle", "__init__.pyi")) as f:
+        tree = ast.parse(f.read())
+    defined, overloads = set(), {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            defined.add(node.name)
+            overloads[node.name] = overloads.get(node.name, 0) + 1
+        elif isinstance(node, ast.ImportFrom):
+            defined.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.AnnAssign):
+            defined.add(node.target.id)
+    public = {n for n, v in vars(wp).items()
+              if not n.startswith("_") and not isinstance(v, types.ModuleType)}
+    assert public - defined == set()
+    assert {"config", "types", "utils"} <= defined
+    assert {e["name"] for e in builtin_functions.TABLE} <= defined
+    assert overloads["svd3"] == 2 and overloads["sin"] == 1  # tuple and out-argument forms
