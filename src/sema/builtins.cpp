@@ -101,7 +101,7 @@ const std::vector<Builtin>& table() {
         {"pow", "pow", BuiltinKind::Regular, "Scalar Math", "pow(x: Float, y: Float) -> Float",
          "x raised to the power y, both of one float type (also the ** operator); a negative x "
          "with a non-integer y gives NaN.",
-         true, rule_float_binary, with().host().python_builtin()},
+         true, rule_float_binary, with().host().python_builtin().op("**")},
         {"neg", "neg", BuiltinKind::Operator, "Operators", "-a",
          "Negation -a of a scalar, or of a vector, matrix or quaternion (componentwise). Also "
          "callable as wp.neg(a).",
@@ -639,6 +639,12 @@ const Builtin* find_builtin(std::string_view name) {
 const Builtin* find_operator(std::string_view name) {
     for (const Builtin& b : table())
         if (name == b.name && b.kind != BuiltinKind::Internal) return &b;
+    return nullptr;
+}
+
+const Builtin* find_syntax_operator(std::string_view op, size_t operands) {
+    for (const Builtin& b : table())
+        if (b.traits.op && op == b.traits.op && builtin_params(b).size() == operands) return &b;
     return nullptr;
 }
 

@@ -103,7 +103,7 @@ struct Traits {
     AtomicOp atomic = AtomicOp::None;
     /// Also reached in kernels by the bare Python builtin of the same name (min(a, b), len(a)).
     bool python_builtin = false;
-    /// Operators: the Python spelling ("+", "//", "~"); null for other builtins.
+    /// Operators (and pow, for `**`): the Python spelling ("+", "//", "~"); null otherwise.
     const char* op = nullptr;
     /// Whether `wp.<name>(...)` is callable (false for matmul and compare, reached only through
     /// operator syntax, and for builtins internal to inference).
@@ -144,6 +144,9 @@ const std::vector<Builtin>& builtin_table();
 const Builtin* find_builtin(std::string_view name);
 /// The operator builtin `name` ("add", "floordiv", "neg", ...), or any other builtin by name.
 const Builtin* find_operator(std::string_view name);
+/// The builtin Python operator syntax `op` with `operands` operands reaches ("+" with two:
+/// add, with one: pos; "**": pow), or null.
+const Builtin* find_syntax_operator(std::string_view op, size_t operands);
 /// The builtin an IR Call of `callee` invokes: the first entry whose native name is `callee`
 /// without template arguments ("vec_fill<3, float>" -> vec_fill), or null (user code, C
 /// operators).

@@ -437,36 +437,10 @@ VarId Builder::condition(const ast::Expr& e) {
 }
 
 namespace {
+/// The operator builtin of a binary operator in Python syntax (table lookup by its spelling).
 const char* bin_op_name(ast::BinOpKind op) {
-    switch (op) {
-        case ast::BinOpKind::Add:
-            return "add";
-        case ast::BinOpKind::Sub:
-            return "sub";
-        case ast::BinOpKind::Mul:
-            return "mul";
-        case ast::BinOpKind::Div:
-            return "div";
-        case ast::BinOpKind::FloorDiv:
-            return "floordiv";
-        case ast::BinOpKind::Mod:
-            return "mod";
-        case ast::BinOpKind::Pow:
-            return "pow";
-        case ast::BinOpKind::MatMul:
-            return "matmul";
-        case ast::BinOpKind::LShift:
-            return "lshift";
-        case ast::BinOpKind::RShift:
-            return "rshift";
-        case ast::BinOpKind::BitOr:
-            return "bit_or";
-        case ast::BinOpKind::BitXor:
-            return "bit_xor";
-        case ast::BinOpKind::BitAnd:
-            return "bit_and";
-    }
-    return "?";
+    const Builtin* b = find_syntax_operator(ast::op_text(op), 2);
+    return b ? b->name : "?";
 }
 
 const char* cmp_c_op(ast::CmpOpKind op) {
@@ -623,10 +597,7 @@ Value Builder::eval(const ast::Expr& e) {
                 }
                 return r;
             }
-            const char* name = e.unary_op == ast::UnaryOpKind::Neg   ? "neg"
-                               : e.unary_op == ast::UnaryOpKind::Pos ? "pos"
-                                                                     : "invert";
-            const Builtin* b = find_operator(name);
+            const Builtin* b = find_syntax_operator(ast::op_text(e.unary_op), 1);
             ArgInfo ai = arg_info(a, *e.args[0]);
             auto sig = b->rule({ai});
             if (!sig)

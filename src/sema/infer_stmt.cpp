@@ -261,36 +261,10 @@ bool Builder::try_unroll(const ast::Stmt& s) {
 }
 
 namespace {
+/// The operator builtin `x op= y` applies (table lookup by the operator's spelling).
 const char* aug_op_name(ast::BinOpKind op) {
-    switch (op) {
-        case ast::BinOpKind::Add:
-            return "add";
-        case ast::BinOpKind::Sub:
-            return "sub";
-        case ast::BinOpKind::Mul:
-            return "mul";
-        case ast::BinOpKind::Div:
-            return "div";
-        case ast::BinOpKind::FloorDiv:
-            return "floordiv";
-        case ast::BinOpKind::Mod:
-            return "mod";
-        case ast::BinOpKind::Pow:
-            return "pow";
-        case ast::BinOpKind::MatMul:
-            return "matmul";
-        case ast::BinOpKind::LShift:
-            return "lshift";
-        case ast::BinOpKind::RShift:
-            return "rshift";
-        case ast::BinOpKind::BitOr:
-            return "bit_or";
-        case ast::BinOpKind::BitXor:
-            return "bit_xor";
-        case ast::BinOpKind::BitAnd:
-            return "bit_and";
-    }
-    return "?";
+    const Builtin* b = find_syntax_operator(ast::op_text(op), 2);
+    return b ? b->name : "?";
 }
 }  // namespace
 

@@ -23,7 +23,7 @@ TEST(BuiltinTable, KindsAndTraitsAgree) {
         EXPECT_EQ(b.kind == BuiltinKind::Multi, b.traits.results > 1);
         EXPECT_EQ(b.kind == BuiltinKind::Atomic, b.traits.atomic != AtomicOp::None);
         EXPECT_EQ(b.kind == BuiltinKind::Atomic, b.traits.value_operands > 0);
-        EXPECT_EQ(b.kind == BuiltinKind::Operator, b.traits.op != nullptr);
+        if (b.kind == BuiltinKind::Operator) EXPECT_NE(b.traits.op, nullptr);
         EXPECT_EQ(b.traits.atomic == AtomicOp::None, atomic_adjoint(b) == AtomicAdjoint::None);
         if (b.kind == BuiltinKind::Internal) {
             EXPECT_FALSE(b.traits.callable);
@@ -52,6 +52,17 @@ TEST(BuiltinTable, CalleesFindTheirEntryWithoutTemplateArguments) {
     EXPECT_EQ(find_callee("fn_user_3"), nullptr);
     EXPECT_EQ(find_builtin("extract"), nullptr);
     EXPECT_EQ(find_builtin("add"), nullptr);  // operators are not kernel names
+}
+
+TEST(BuiltinTable, SyntaxFindsItsOperator) {
+    EXPECT_EQ(find_syntax_operator("+", 2), &get("add"));
+    EXPECT_EQ(find_syntax_operator("+", 1), &get("pos"));
+    EXPECT_EQ(find_syntax_operator("-", 1), &get("neg"));
+    EXPECT_EQ(find_syntax_operator("**", 2), &get("pow"));
+    EXPECT_EQ(find_syntax_operator("@", 2), &get("matmul"));
+    EXPECT_EQ(find_syntax_operator("//", 2), &get("floordiv"));
+    EXPECT_EQ(find_syntax_operator("~", 1), &get("invert"));
+    EXPECT_EQ(find_syntax_operator("and", 2), nullptr);
 }
 
 TEST(BuiltinTable, LinearOperands) {
