@@ -33,13 +33,13 @@ VALUE_SPECS = [
 EXTRA_SPECS = {  # non-float arguments some builtins take
     "noise": ["uint32"], "pnoise": ["uint32", "int32"], "curlnoise": ["uint32", "int32"],
 }
-OPERATORS = {"add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "matmul": "{0} @ {1}",
-             "div": "{0} / {1}", "mod": "{0} % {1}", "floordiv": "{0} // {1}",
-             "pow": "{0} ** {1}", "neg": "-{0}", "pos": "+{0}"}
 TABLE = _treadle.builtin_table()
 # Atomics are differentiated as array writes (test_grad.py covers them) and array builtins that
 # write their last argument are checked by test_spatial.py: the table's traits say which.
 SKIP = {b["name"] for b in TABLE if b["atomic"] != "none" or b["writes_last_array"]}
+# Builtins with a Python spelling are called through it ("{0} + {1}", "-{0}", "{0} ** {1}").
+OPERATORS = {b["name"]: ("{0} " + b["op"] + " {1}" if len(b["params"]) == 2 else b["op"] + "{0}")
+             for b in TABLE if b["op"]}
 
 
 def spec_expr(spec):
