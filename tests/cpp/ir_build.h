@@ -134,7 +134,7 @@ public:
         return in;
     }
 
-private:
+    /// Appends an instruction with one fresh result of type `t`; returns the result.
     VarId value(ir::InstrKind kind, const Type* t, std::vector<VarId> args,
                 const std::string& callee = "", sema::ConstValue c = {}) {
         VarId d = m_f.new_var(t);
@@ -142,6 +142,8 @@ private:
         in.value = c;
         return d;
     }
+
+private:
     void nest(ir::Block& b, const std::function<void()>& fill) {
         ir::Block* outer = m_block;
         size_t outer_last = m_index_of_last;

@@ -2,6 +2,7 @@
 // compiler)
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -118,6 +119,60 @@ TEST(AdjointPlan, CarriedIndexOrConditionNeedsItsValue) {
     ASSERT_EQ(p.loops.size(), 1u);
     EXPECT_EQ(p.loops[0].carried, (std::vector<VarId>{s, j}));  // order of first assignment
     EXPECT_EQ(p.loops[0].strategy, LoopStrategy::Restore);
+}
+
+/// The strategy of `while True: s = <body>(s); break-if` in a kernel over `x`, where `body`
+/// computes the new s from the carried one.
+LoopStrategy strategy_of(const std::function<VarId(IrBuilder&, VarId x, VarId s)>& body) {
+    Function f;
+    IrBuilder b(f, "taint", true);
+    VarId x = b.param(farray(), "x"), out = b.param(farray(), "out");
+    VarId i = b.tid()[0];
+    VarId s = b.local("s", b.const_float(0.0));
+    b.loop([&] {
+        b.assign(s, body(b, x, s));
+        b.if_(b.compare(">", i, b.const_int(3)), [&] { b.break_(); });
+    });
+    b.store(out, {i}, s);
+    AdjointPlan p = plan(f);
+    EXPECT_EQ(p.loops.size(), 1u);
+    return p.loops.empty() ? LoopStrategy::None : p.loops[0].strategy;
+}
+
+TEST(AdjointPlan, TaintNeedsPrimalOnlyWhereTheAdjointReadsTheValue) {
+    // linear uses: sums, negation, a stored value, a float-to-float cast, a select's branches
+    EXPECT_EQ(strategy_of([](IrBuilder& b, VarId, VarId s) {
+                  return b.call("neg", f32(), {b.call("sub", f32(), {s, b.const_float(1.0)})});
+              }),
+              LoopStrategy::None);
+    EXPECT_EQ(strategy_of([](IrBuilder& b, VarId x, VarId s) {
+                  b.store(x, {b.const_int(0)}, s);
+                  return b.cast(b.cast(s, sema::scalar_type(treadle::ScalarType::Float64)), f32());
+              }),
+              LoopStrategy::None);
+    EXPECT_EQ(strategy_of([](IrBuilder& b, VarId, VarId s) {
+                  VarId c = b.compare(">", b.const_float(1.0), b.const_float(0.0));
+                  VarId sel = b.value(InstrKind::Select, f32(), {c, s, b.const_float(2.0)});
+                  return sel;
+              }),
+              LoopStrategy::None);
+    // uses that read it: a nonlinear builtin, a float-to-int cast, a select's condition, an
+    // array index
+    EXPECT_EQ(strategy_of([](IrBuilder& b, VarId, VarId s) { return b.call("sin", f32(), {s}); }),
+              LoopStrategy::Restore);
+    EXPECT_EQ(
+        strategy_of([](IrBuilder& b, VarId, VarId s) { return b.cast(b.cast(s, i32()), f32()); }),
+        LoopStrategy::Restore);
+    EXPECT_EQ(strategy_of([](IrBuilder& b, VarId, VarId s) {
+                  VarId c = b.compare(">", s, b.const_float(0.0));
+                  return b.value(InstrKind::Select, f32(), {c, s, b.const_float(2.0)});
+              }),
+              LoopStrategy::Restore);
+    EXPECT_EQ(strategy_of([](IrBuilder& b, VarId x, VarId s) {
+                  b.store(x, {b.cast(s, i32())}, b.const_float(1.0));
+                  return s;
+              }),
+              LoopStrategy::Restore);
 }
 
 TEST(AdjointPlan, NestedLoopsCarryInnerAssignmentsAndNumberInPreOrder) {
