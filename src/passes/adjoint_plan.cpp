@@ -23,9 +23,6 @@ using sema::Type;
 
 namespace {
 
-/// The callee without template arguments ("vec_fill<3, float>" -> "vec_fill").
-std::string base_callee(const std::string& callee) { return callee.substr(0, callee.find('<')); }
-
 /// A type whose values have a gradient: a float scalar, a vector/matrix/quaternion/transform
 /// of floats, or a struct with such a field (at any depth).
 bool has_gradient(const Type* t) {
@@ -304,10 +301,11 @@ private:
                        "iterations); set a flag and break out of the loop instead");
             bool atomic = ir::is_atomic_call(in);
             if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]))
-                refuse(in, "code that uses the value " + base_callee(in.callee) +
+                refuse(in, std::string("code that uses the value ") + ir::called_builtin(in)->name +
                                "() returns (the backward pass cannot recover it); compute "
                                "the slot in a separate kernel that is not recorded");
-            if (atomic && base_callee(in.callee) == "atomic_cas" &&
+            if (atomic &&
+                sema::atomic_adjoint(*ir::called_builtin(in)) == sema::AtomicAdjoint::Refused &&
                 has_gradient(m_f.type_of(in.args.back())))
                 refuse(in,
                        "atomic_cas on an array of floats (whether it stores depends on the "
@@ -362,40 +360,38 @@ ProgramAdjointPlan plan_adjoint(const ir::Program& program) {
     return plans;
 }
 
-// --- facts about builtins, by name ---
+// --- facts about builtins, from the table's traits ---
 
-size_t atomic_value_count(const std::string& callee) { return callee == "atomic_cas" ? 2 : 1; }
+size_t atomic_value_count(const std::string& callee) {
+    const sema::Builtin* b = sema::find_callee(callee);
+    return b && b->traits.value_operands > 0 ? (size_t)b->traits.value_operands : 1;
+}
 
 bool call_differentiable(const std::string& callee) {
-    static const std::map<std::string, bool> by_native = [] {
-        std::map<std::string, bool> m;
-        for (const sema::Builtin& b : sema::builtin_table())
-            if (b.native) m.emplace(b.native, b.differentiable);
-        return m;
-    }();
-    auto it = by_native.find(base_callee(callee));
-    return it == by_native.end() || it->second;
+    const sema::Builtin* b = sema::find_callee(callee);
+    return !b || b->differentiable;
 }
 
 bool linear_operand(const Instr& in, size_t i) {
-    static const std::set<std::string> linear = {
-        "add",      "sub",       "neg",           "pos",           "vec_fill",
-        "mat_fill", "transpose", "mat_from_rows", "mat_from_cols", "transform_from"};
-    std::string c = base_callee(in.callee);
-    if (linear.count(c)) return true;
-    // extract(a, i...), with_component(a, i..., s), with_row(m, i, r): linear in the value
-    // operands, not in the indices.
-    if (c == "extract") return i == 0;
-    if (c == "with_component" || c == "with_row") return i == 0 || i + 1 == in.args.size();
-    return false;
+    const sema::Builtin* b = sema::find_callee(in.callee);
+    return b && sema::linear_in_operand(*b, i, in.args.size());
 }
 
 CallAdjoint atomic_adjoint(const std::string& callee) {
-    std::string op = base_callee(callee);
-    if (op == "atomic_exch") return CallAdjoint::AtomicExch;  // a store that returns the old value
-    if (op == "atomic_add") return CallAdjoint::AtomicAdd;
-    if (op == "atomic_sub") return CallAdjoint::AtomicSub;
-    if (op == "atomic_min" || op == "atomic_max") return CallAdjoint::AtomicMinMax;
+    const sema::Builtin* b = sema::find_callee(callee);
+    switch (b ? sema::atomic_adjoint(*b) : sema::AtomicAdjoint::None) {
+        case sema::AtomicAdjoint::Store:  // a store that returns the old value
+            return CallAdjoint::AtomicExch;
+        case sema::AtomicAdjoint::Add:
+            return CallAdjoint::AtomicAdd;
+        case sema::AtomicAdjoint::Subtract:
+            return CallAdjoint::AtomicSub;
+        case sema::AtomicAdjoint::MinMax:
+            return CallAdjoint::AtomicMinMax;
+        case sema::AtomicAdjoint::None:
+        case sema::AtomicAdjoint::Refused:
+            break;
+    }
     return CallAdjoint::None;
 }
 
