@@ -48,10 +48,13 @@ using Block = std::vector<Instr>;
 /// One IR instruction; see instr_kinds.h for how each kind uses the fields.
 struct Instr {
     InstrKind kind;
-    int line = 0;                    ///< Python source line (for #line and error reports)
-    std::vector<VarId> dsts;         ///< results (most kinds have exactly one)
-    std::vector<VarId> args;         ///< operands
-    std::string callee;              ///< native function or C operator
+    int line = 0;             ///< Python source line (for #line and error reports)
+    std::vector<VarId> dsts;  ///< results (most kinds have exactly one)
+    std::vector<VarId> args;  ///< operands
+    /// Call: the builtin it invokes; codegen spells its C++ name from the table entry and the
+    /// result type (template arguments).
+    const sema::Builtin* builtin = nullptr;
+    std::string callee;              ///< Compare: the C operator; Printf: "print" (bools as words)
     std::string text;                ///< Printf format
     sema::ConstValue value;          ///< Const value, Shape dimension
     const Function* func = nullptr;  ///< CallFunc target
@@ -95,7 +98,7 @@ struct Program {
 
 /// The table entry of the builtin a Call invokes, or null (other kinds, C operators).
 inline const sema::Builtin* called_builtin(const Instr& in) {
-    return in.kind == InstrKind::Call ? sema::find_callee(in.callee) : nullptr;
+    return in.kind == InstrKind::Call ? in.builtin : nullptr;
 }
 
 /// An atomic builtin on an array element (atomic_add(a, i..., v), ...): args[0] is the array.

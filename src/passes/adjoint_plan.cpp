@@ -23,6 +23,24 @@ using sema::Type;
 
 namespace {
 
+/// How the reverse of atomic builtin `b` (on an array of floats) reads (None: no gradient).
+CallAdjoint atomic_call_adjoint(const sema::Builtin& b) {
+    switch (sema::atomic_adjoint(b)) {
+        case sema::AtomicAdjoint::Store:  // a store that returns the old value
+            return CallAdjoint::AtomicExch;
+        case sema::AtomicAdjoint::Add:
+            return CallAdjoint::AtomicAdd;
+        case sema::AtomicAdjoint::Subtract:
+            return CallAdjoint::AtomicSub;
+        case sema::AtomicAdjoint::MinMax:
+            return CallAdjoint::AtomicMinMax;
+        case sema::AtomicAdjoint::None:
+        case sema::AtomicAdjoint::Refused:
+            break;
+    }
+    return CallAdjoint::None;
+}
+
 /// A type whose values have a gradient: a float scalar, a vector/matrix/quaternion/transform
 /// of floats, or a struct with such a field (at any depth).
 bool has_gradient(const Type* t) {
@@ -161,7 +179,7 @@ private:
                 bool atomic = ir::is_atomic_call(in);
                 for (size_t i = 0; i < in.args.size(); ++i) {
                     if (!tainted[i]) continue;
-                    if (atomic ? i + atomic_value_count(in.callee) < in.args.size()
+                    if (atomic ? i + (size_t)in.builtin->traits.value_operands < in.args.size()
                                : !linear_operand(in, i))
                         return true;
                 }
@@ -177,12 +195,11 @@ private:
     CallAdjoint call_adjoint(const Instr& in) const {
         if (ir::writes_last_array(in)) return CallAdjoint::ArrayWriter;
         if (ir::is_atomic_call(in))
-            return has_gradient(m_f.type_of(in.args.back())) ? atomic_adjoint(in.callee)
+            return has_gradient(m_f.type_of(in.args.back())) ? atomic_call_adjoint(*in.builtin)
                                                              : CallAdjoint::None;
         bool dst_grad = false;
         for (VarId d : in.dsts) dst_grad |= has_gradient(m_f.type_of(d));
-        if (!dst_grad || in.args.empty() || !call_differentiable(in.callee))
-            return CallAdjoint::None;
+        if (!dst_grad || in.args.empty() || !in.builtin->differentiable) return CallAdjoint::None;
         for (VarId a : in.args)
             if (has_gradient(m_f.type_of(a))) return CallAdjoint::Builtin;
         return CallAdjoint::None;
@@ -220,10 +237,11 @@ private:
         }
         for (const Instr* in : accesses) {
             VarId a = in->args[0];
-            size_t n_idx = in->args.size() - 1 -
-                           (in->kind == InstrKind::Load    ? 0
-                            : in->kind == InstrKind::Store ? 1
-                                                           : atomic_value_count(in->callee));
+            size_t n_idx =
+                in->args.size() - 1 -
+                (in->kind == InstrKind::Load    ? 0
+                 : in->kind == InstrKind::Store ? 1
+                                                : (size_t)in->builtin->traits.value_operands);
             // a[i] with the flat index, or a[i, j, ...] with every unpacked index in order
             bool own = n_idx == 1 || (int)n_idx == m_f.tid_arity;
             for (size_t k = 0; k < n_idx && own; ++k) {
@@ -373,26 +391,12 @@ bool call_differentiable(const std::string& callee) {
 }
 
 bool linear_operand(const Instr& in, size_t i) {
-    const sema::Builtin* b = sema::find_callee(in.callee);
-    return b && sema::linear_in_operand(*b, i, in.args.size());
+    return in.builtin && sema::linear_in_operand(*in.builtin, i, in.args.size());
 }
 
 CallAdjoint atomic_adjoint(const std::string& callee) {
     const sema::Builtin* b = sema::find_callee(callee);
-    switch (b ? sema::atomic_adjoint(*b) : sema::AtomicAdjoint::None) {
-        case sema::AtomicAdjoint::Store:  // a store that returns the old value
-            return CallAdjoint::AtomicExch;
-        case sema::AtomicAdjoint::Add:
-            return CallAdjoint::AtomicAdd;
-        case sema::AtomicAdjoint::Subtract:
-            return CallAdjoint::AtomicSub;
-        case sema::AtomicAdjoint::MinMax:
-            return CallAdjoint::AtomicMinMax;
-        case sema::AtomicAdjoint::None:
-        case sema::AtomicAdjoint::Refused:
-            break;
-    }
-    return CallAdjoint::None;
+    return b ? atomic_call_adjoint(*b) : CallAdjoint::None;
 }
 
 }  // namespace treadle::passes

@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "common/assert.h"
 #include "sema/builtin_rules.h"
 
 namespace treadle::sema {
@@ -54,6 +55,7 @@ struct TraitsBuilder {
     TraitsBuilder& python_builtin() { return t.python_builtin = true, *this; }
     TraitsBuilder& op(const char* v) { return t.op = v, *this; }
     TraitsBuilder& not_callable() { return t.callable = false, *this; }
+    TraitsBuilder& template_args(TemplateArgs v) { return t.template_args = v, *this; }
     operator Traits() const { return t; }
 };
 TraitsBuilder with() { return {}; }
@@ -296,7 +298,7 @@ const std::vector<Builtin>& table() {
          "identity(n: int, dtype: Scalar) -> Matrix",
          "The n x n identity matrix of scalar type dtype; n must be a compile-time constant (1 to "
          "64) and both may be given as keywords.",
-         false, nullptr, with().host()},
+         false, nullptr, with().host().template_args(TemplateArgs::Length)},
         {"where", "where", BuiltinKind::Where, "Utility",
          "where(cond, value_if_true, value_if_false)",
          "value_if_true when cond is true (non-zero), else value_if_false; both values are "
@@ -428,12 +430,12 @@ const std::vector<Builtin>& table() {
          "quat_identity(dtype: Float = float32) -> quat",
          "The identity rotation: the quaternion (0, 0, 0, 1) of float type dtype (float32 when not "
          "given).",
-         false, nullptr, with().host()},
+         false, nullptr, with().host().template_args(TemplateArgs::Scalar)},
         {"transform_identity", "transform_identity", BuiltinKind::Identity, "Transformations",
          "transform_identity(dtype: Float = float32) -> transform",
          "The identity transform: zero translation and the identity rotation, of float type dtype "
          "(float32 when not given).",
-         false, nullptr, with().host()},
+         false, nullptr, with().host().template_args(TemplateArgs::Scalar)},
         // --- random numbers (PCG hash of Jarzynski & Olano, composed as Warp does) ---
         {"rand_init", "rand_init", BuiltinKind::Regular, "Random",
          "rand_init(seed: int32, offset: int32 = ...) -> uint32",
@@ -582,17 +584,17 @@ const std::vector<Builtin>& table() {
         {"vec_fill", "vec_fill", BuiltinKind::Internal, "Internal",
          "vec_fill(value: Scalar) -> Vector",
          "A vector with every component set to value (vec3(), vec3(s)).", true, nullptr,
-         with().linear(Linearity::All).not_callable()},
+         with().linear(Linearity::All).not_callable().template_args(TemplateArgs::Length)},
         {"mat_fill", "mat_fill", BuiltinKind::Internal, "Internal",
          "mat_fill(value: Scalar) -> Matrix",
          "A matrix with every component set to value (mat33(), mat33(s)).", true, nullptr,
-         with().linear(Linearity::All).not_callable()},
+         with().linear(Linearity::All).not_callable().template_args(TemplateArgs::Shape)},
         {"vec_cast", "vec_cast", BuiltinKind::Internal, "Internal", "vec_cast(v: Vector) -> Vector",
          "The vector v with its components converted to another scalar type (vec3d(v)).", true,
-         nullptr, with().not_callable()},
+         nullptr, with().not_callable().template_args(TemplateArgs::Scalar)},
         {"mat_cast", "mat_cast", BuiltinKind::Internal, "Internal", "mat_cast(m: Matrix) -> Matrix",
          "The matrix m with its components converted to another scalar type (mat33d(m)).", true,
-         nullptr, with().not_callable()},
+         nullptr, with().not_callable().template_args(TemplateArgs::Scalar)},
         {"spatial_vector", "spatial_vector", BuiltinKind::Internal, "Internal",
          "spatial_vector(w: vec3, v: vec3) -> spatial_vector",
          "The spatial vector with angular part w and linear part v.", true, nullptr,
@@ -640,6 +642,18 @@ const Builtin* find_operator(std::string_view name) {
     for (const Builtin& b : table())
         if (name == b.name && b.kind != BuiltinKind::Internal) return &b;
     return nullptr;
+}
+
+const Builtin* find_entry(std::string_view name) {
+    for (const Builtin& b : table())
+        if (name == b.name) return &b;
+    return nullptr;
+}
+
+const Builtin& table_entry(std::string_view name) {
+    const Builtin* b = find_entry(name);
+    TREADLE_ASSERT(b != nullptr);
+    return *b;
 }
 
 const Builtin* find_syntax_operator(std::string_view op, size_t operands) {

@@ -82,6 +82,14 @@ enum class Rebinds : uint8_t {
     Outputs,  ///< Warp's out-argument form: the arguments after the inputs (svd3(A, U, s, V))
 };
 
+/// The template arguments of a builtin's C++ function, spelled from the Call's result type.
+enum class TemplateArgs : uint8_t {
+    None,
+    Scalar,  ///< <T>: the result's scalar type (vec_cast<double>, quat_identity<float>)
+    Length,  ///< <N, T>: the result's rows and scalar type (vec_fill<3, float>, identity<3, float>)
+    Shape,   ///< <R, C, T>: the result's rows, columns and scalar type (mat_fill<3, 3, float>)
+};
+
 /// Devices a builtin runs on (a bit set).
 enum Devices : uint8_t { k_cpu = 1, k_cuda = 2, k_all_devices = 3 };
 
@@ -109,6 +117,7 @@ struct Traits {
     /// operator syntax, and for builtins internal to inference).
     bool callable = true;
     Devices devices = k_all_devices;
+    TemplateArgs template_args = TemplateArgs::None;
 };
 
 /// One documented parameter of a builtin, parsed from its signature.
@@ -144,12 +153,16 @@ const std::vector<Builtin>& builtin_table();
 const Builtin* find_builtin(std::string_view name);
 /// The operator builtin `name` ("add", "floordiv", "neg", ...), or any other builtin by name.
 const Builtin* find_operator(std::string_view name);
+/// The entry called `name` in the table, internal builtins included ("extract"), or null.
+const Builtin* find_entry(std::string_view name);
+/// The entry called `name`, which must exist (for the builtins inference spells itself).
+const Builtin& table_entry(std::string_view name);
 /// The builtin Python operator syntax `op` with `operands` operands reaches ("+" with two:
 /// add, with one: pos; "**": pow), or null.
 const Builtin* find_syntax_operator(std::string_view op, size_t operands);
-/// The builtin an IR Call of `callee` invokes: the first entry whose native name is `callee`
-/// without template arguments ("vec_fill<3, float>" -> vec_fill), or null (user code, C
-/// operators).
+/// The first entry whose native C++ name is `callee` without template arguments
+/// ("vec_fill<3, float>" -> vec_fill), or null: for IR built by hand and for queries by
+/// spelling. Calls built by inference carry their entry (ir::Instr::builtin).
 const Builtin* find_callee(std::string_view callee);
 
 /// The parameters documented in `b.signature`, in order (operators: their operands).

@@ -52,6 +52,16 @@ ir::VarId Builder::emit_value(ir::InstrKind kind, int line, const Type* type,
     return dst;
 }
 
+ir::VarId Builder::emit_call(int line, const Type* type, std::vector<ir::VarId> args,
+                             const Builtin& b) {
+    ir::VarId dst = m_fn.new_var(type);
+    ir::Instr& in = emit(ir::InstrKind::Call, line);
+    in.dsts.push_back(dst);
+    in.args = std::move(args);
+    in.builtin = &b;
+    return dst;
+}
+
 void Builder::build(const std::vector<const Type*>& param_types) {
     m_fn.name = m_def.name;
     m_fn.source = m_source.source;
@@ -154,7 +164,7 @@ ir::VarId Builder::zero_of(const Type* t, int line) {
     if (!t->is_transform()) return emit_value(ir::InstrKind::Construct, line, t, zeros);
     ir::VarId p = zero_of(vector_type(3, t->scalar), line);
     ir::VarId q = zero_of(quat_type(t->scalar), line);
-    return emit_value(ir::InstrKind::Call, line, t, {p, q}, "transform_from");
+    return emit_call(line, t, {p, q}, table_entry("transform_from"));
 }
 
 ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>& fn,

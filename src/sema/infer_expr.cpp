@@ -119,7 +119,7 @@ Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
                              {parts[0], parts[1], parts[2]});
     ir::VarId q = emit_value(ir::InstrKind::Construct, line, quat_type(t->scalar),
                              {parts[3], parts[4], parts[5], parts[6]});
-    return var_value(emit_value(ir::InstrKind::Call, line, t, {p, q}, "transform_from"));
+    return var_value(emit_call(line, t, {p, q}, table_entry("transform_from")));
 }
 
 Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
@@ -232,9 +232,10 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         (attr == "p" || attr == "q")) {
         const Type* tt = m_fn.type_of(base.var);
         const Type* rt = attr == "p" ? vector_type(3, tt->scalar) : quat_type(tt->scalar);
-        return Value{Value::Kind::Var, emit_value(InstrKind::Call, e.span.line, rt, {base.var},
-                                                  attr == "p" ? "transform_get_translation"
-                                                              : "transform_get_rotation")};
+        return Value{Value::Kind::Var,
+                     emit_call(e.span.line, rt, {base.var},
+                               table_entry(attr == "p" ? "transform_get_translation"
+                                                       : "transform_get_rotation"))};
     }
     if (base.kind == Value::Kind::Var &&
         (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat())) {
@@ -245,9 +246,8 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
             type_error(e.span, who() + "'" + vt->name + "' has no component '" + attr + "'");
         VarId idx =
             emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), e.span.line);
-        return Value{Value::Kind::Var,
-                     emit_value(InstrKind::Call, e.span.line, scalar_type(vt->scalar),
-                                {base.var, idx}, "extract")};
+        return Value{Value::Kind::Var, emit_call(e.span.line, scalar_type(vt->scalar),
+                                                 {base.var, idx}, table_entry("extract"))};
     }
     std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
@@ -545,7 +545,7 @@ Value Builder::eval(const ast::Expr& e) {
                                      ? vector_type(vt->cols, vt->scalar)
                                      : scalar_type(vt->scalar);
                 return Value{Value::Kind::Var,
-                             emit_value(InstrKind::Call, line, rt, std::move(args), "extract")};
+                             emit_call(line, rt, std::move(args), table_entry("extract"))};
             }
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(e.span,
@@ -604,8 +604,7 @@ Value Builder::eval(const ast::Expr& e) {
                 type_error(e.span, std::string("operator '") + ast::op_text(e.unary_op) +
                                        "': not defined for " + describe_args({ai}));
             VarId x = coerce(a, sig->params[0], *e.args[0]);
-            return Value{Value::Kind::Var,
-                         emit_value(InstrKind::Call, line, sig->ret, {x}, b->native)};
+            return Value{Value::Kind::Var, emit_call(line, sig->ret, {x}, *b)};
         }
         case ExprKind::BoolOp: {
             VarId acc = condition(*e.args[0]);

@@ -140,7 +140,7 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
     int line = target.span.line;
     std::vector<VarId> args{base};
     const Type* part = scalar_type(t->scalar);
-    const char* update = "with_component";
+    const Builtin* update = &table_entry("with_component");
     if (target.kind == ast::ExprKind::Attribute) {
         static const std::string k_components = "xyzw";
         size_t c = target.name.size() == 1 ? k_components.find(target.name[0]) : std::string::npos;
@@ -156,7 +156,7 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
         if (t->is_matrix() && idx.size() == 1) {
             part = vector_type(t->cols, t->scalar);
-            update = "with_row";
+            update = &table_entry("with_row");
         }
     }
     ArgInfo vi = arg_info(v, value_expr);
@@ -165,7 +165,7 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         type_error(value_expr.span, who() + "cannot assign a value of type " + vi.type->name +
                                         " to a component of type " + part->name);
     args.push_back(coerce(v, part, value_expr));
-    VarId updated = emit_value(InstrKind::Call, line, t, std::move(args), update);
+    VarId updated = emit_call(line, t, std::move(args), *update);
     write_back(base_expr, updated, value_expr);
 }
 
@@ -341,7 +341,7 @@ void Builder::stmt(const ast::Stmt& s) {
                                    who() + "cannot add a value of type " + vi.type->name +
                                        " to an element of an array of " + at->dtype->name);
                     args.push_back(coerce(v, at->dtype, *s.value));
-                    emit_value(InstrKind::Call, line, at->dtype, std::move(args), b->native);
+                    emit_call(line, at->dtype, std::move(args), *b);
                     return;
                 }
             }
