@@ -103,7 +103,7 @@ def specialise(k, specs):
         tag = ",".join(x or "_" for x in specs)
         s = Kernel(k.func, key=f"{k.key}[{tag}]", module=k.module, options=k.options)
         s._defining_module = k._defining_module
-        s._source, s._lookup = k._source, k._lookup
+        s._source, s._resolver = k._source, k._resolver
         s._arg_types = specs
         k._specialisations[specs] = s
     return s
@@ -216,18 +216,3 @@ def register_function(fn):
         return fn
     holder._overloads.append(fn)
     return holder
-
-
-def evaluate_static(query, func_globals, closure):
-    """The value of wp.static() for the compiler's lookup("@static:<k=v,...>|<expression>")."""
-    bound, _, text = query.partition("|")
-    local = dict(closure)
-    for item in bound.split(","):
-        if item:
-            name, _, value = item.partition("=")
-            local[name] = int(value)
-    try:
-        return True, eval("(" + text + "\n)", func_globals, local)
-    except Exception as e:  # noqa: BLE001 -- any error is reported at the kernel line
-        return False, f"{type(e).__name__}: {e}"
-

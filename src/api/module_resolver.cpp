@@ -308,8 +308,7 @@ GlobalValue ModuleResolver::lookup(const std::string& name) {
     return it == m_names.end() ? GlobalValue{} : it->second;
 }
 
-GlobalValue ModuleResolver::lookup_attribute(const std::string& module,
-                                             const std::string& attribute) {
+GlobalValue ModuleResolver::attribute(const std::string& module, const std::string& attribute) {
     GlobalValue g;
     g.kind = GlobalValue::Kind::Unsupported;
     g.what = "attribute of module '" + module.substr(3) + "' (" + attribute + ")";

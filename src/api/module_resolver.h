@@ -21,8 +21,7 @@ public:
     explicit ModuleResolver(std::shared_ptr<const ast::Module> module);
 
     sema::GlobalValue lookup(const std::string& name) override;
-    sema::GlobalValue lookup_attribute(const std::string& module,
-                                       const std::string& attribute) override;
+    sema::GlobalValue attribute(const std::string& module, const std::string& attribute) override;
 
     /// The function (kernel or func) defined as `name`, or null.
     std::shared_ptr<sema::FunctionSource> function(const std::string& name) const;

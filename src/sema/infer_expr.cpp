@@ -208,8 +208,8 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
             type_error(e.span, who() + "module '" + (base.text == "treadle" ? "wp" : "math") +
                                    "' has no attribute '" + attr + "' usable in kernels");
         }
-        GlobalValue g = m_source.resolver ? m_source.resolver->lookup_attribute(base.text, attr)
-                                          : GlobalValue{};
+        GlobalValue g =
+            m_source.resolver ? m_source.resolver->attribute(base.text, attr) : GlobalValue{};
         if (g.kind == GlobalValue::Kind::None)
             type_error(e.span, who() + "module has no attribute '" + attr + "'");
         if (g.kind == GlobalValue::Kind::Unsupported)
