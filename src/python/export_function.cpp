@@ -31,6 +31,8 @@ class PyResolver : public treadle::sema::Resolver {
 public:
     explicit PyResolver(nb::object resolver) : m_resolver(std::move(resolver)) {}
 
+    const void* identity() const override { return m_resolver.ptr(); }
+
     GlobalValue lookup(const std::string& name) override {
         return convert(m_resolver.attr("lookup")(name));
     }

@@ -234,7 +234,7 @@ bool Builder::is_static_call(const ast::Expr& e) {
     }
     if (c.kind == ExprKind::Name && c.name == "static" && !m_scope.count("static") &&
         m_source.resolver) {
-        GlobalValue g = m_source.resolver->lookup("static");
+        GlobalValue g = m_program.names.lookup(*m_source.resolver, "static");
         return g.kind == GlobalValue::Kind::Builtin && g.what == "static";
     }
     return false;
@@ -267,8 +267,9 @@ Value Builder::static_value(const ast::Expr& e) {
         if (line > x.span.line) text += "\n";
         if (from < l.size() && to > from) text += l.substr(from, std::min(to, l.size()) - from);
     }
-    GlobalValue g =
-        m_source.resolver ? m_source.resolver->static_value(text, bound) : GlobalValue{};
+    GlobalValue g = m_source.resolver
+                        ? m_program.names.static_value(*m_source.resolver, text, bound)
+                        : GlobalValue{};
     switch (g.kind) {
         case GlobalValue::Kind::None:
             type_error(e.span, who() + "wp.static() is only supported in Python kernels");

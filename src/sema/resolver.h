@@ -79,10 +79,16 @@ struct GlobalValue {
 
 /// Looks up globals for the compiler. The Python front end implements it from a function's
 /// __globals__ and closure cells; the C++ module loader from a module file's top level.
-/// Called only from the compiling thread.
+/// Called only from the compiling thread. Sema asks each distinct question once per build
+/// (see sema/resolver_memo.h), so an implementation may be slow but must answer the same way for
+/// the whole of one build.
 class Resolver {
 public:
     virtual ~Resolver() = default;
+    /// What identifies the namespace this resolver answers for: resolvers of equal identity
+    /// give equal answers, so a build asks only one of them (Python: the front end's object,
+    /// shared by every FunctionSource of one function).
+    virtual const void* identity() const { return this; }
     /// The meaning of a bare global name.
     virtual GlobalValue lookup(const std::string& name) = 0;
     /// The meaning of `name` as an attribute of a module that lookup() returned (other than
