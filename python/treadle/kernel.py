@@ -147,17 +147,25 @@ class Kernel(Function):
         # launch() fast path: (device argument, config.mode, options generation) -> handle
         self._launch_cache = {}
         self._built_max_unroll = None  # the max_unroll of the builds in _compiled
-        # Generic kernels (generics.py): the names of the generic parameters, the type spec
-        # (or None: the annotation) of every parameter of a specialisation, and the
-        # specialisations made so far, by their type specs.
-        self._generic_params = None
+        # Generic kernels (generics.py): the compiler's reading of the parameters, the type
+        # spec (or None: the annotation) of every parameter of a specialisation, and the
+        # specialisations made so far, by their type specs and by launch argument types.
+        self._params = None
         self._arg_types = None
         self._specialisations = {}
+        self._by_arguments = {}
 
     def _function_source(self, with_overloads=False, **fields):
         if self._arg_types is not None:
             fields["arg_types"] = list(self._arg_types)
         return super()._function_source(False, max_unroll=self._max_unroll(), **fields)
+
+    @property
+    def _generic_params(self):
+        """The names of the generic parameters, or None (see generics.generic_params)."""
+        from .generics import generic_params
+
+        return generic_params(self)
 
     def _option(self, name):
         """A compile option: the kernel's own, else its module's, else the defining module's."""

@@ -9,16 +9,19 @@
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <climits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "exports.h"
 #include "sema/resolver.h"
+#include "sema/specialise.h"
 
 namespace {
 
@@ -139,9 +142,74 @@ std::vector<const treadle::sema::Type*> param_types_from_specs(
     return out;
 }
 
+/// The type spec of `t`, or None for null.
+std::optional<std::string> spec_or_none(const treadle::sema::Type* t) {
+    if (!t) return std::nullopt;
+    return treadle::sema::type_spec(t);
+}
+
+/// (name, annotation spec or None, generic) of every parameter of a kernel.
+std::vector<std::tuple<std::string, std::optional<std::string>, bool>> kernel_parameters(
+    const FunctionSource& kernel) {
+    treadle::sema::KernelParams params = treadle::sema::kernel_params(kernel);
+    std::vector<std::tuple<std::string, std::optional<std::string>, bool>> out;
+    for (size_t i = 0; i < params.names.size(); ++i)
+        out.emplace_back(params.names[i], spec_or_none(params.annotations[i]), params.generic(i));
+    return out;
+}
+
+/// The specialisation of a generic kernel for launch arguments described by type specs
+/// ("int" and "float": Python numbers; None: a value whose type Python cannot name).
+std::vector<std::optional<std::string>> specialise(
+    const FunctionSource& kernel, const std::vector<std::optional<std::string>>& arg_specs) {
+    std::vector<treadle::sema::ArgInfo> args;
+    for (const auto& spec : arg_specs) {
+        treadle::sema::ArgInfo a;
+        if (spec) {
+            a.type = treadle::sema::type_from_spec(*spec);
+            a.weak = *spec == "int" || *spec == "float";
+            if (!a.type)
+                throw treadle::Error(treadle::ErrorKind::Type,
+                                     kernel.name + "(): unknown argument type '" + *spec + "'");
+        }
+        args.push_back(a);
+    }
+    std::vector<std::optional<std::string>> out;
+    for (const treadle::sema::Type* t : treadle::sema::specialise_for_arguments(kernel, args))
+        out.push_back(spec_or_none(t));
+    return out;
+}
+
+/// The specialisation wp.overload declares: a type spec (or None: not given) per parameter.
+std::vector<std::optional<std::string>> specialise_declared(
+    const FunctionSource& kernel, const std::vector<std::optional<std::string>>& specs,
+    const std::string& who) {
+    std::vector<const treadle::sema::Type*> given;
+    for (const auto& spec : specs) {
+        const treadle::sema::Type* t = spec ? treadle::sema::type_from_spec(*spec) : nullptr;
+        if (spec && !t)
+            throw treadle::Error(treadle::ErrorKind::Type, who + ": unknown type '" + *spec + "'");
+        given.push_back(t);
+    }
+    std::vector<std::optional<std::string>> out;
+    for (const treadle::sema::Type* t : treadle::sema::specialise_declared(kernel, given, who))
+        out.push_back(spec_or_none(t));
+    return out;
+}
+
 }  // namespace
 
 void export_function(nb::module_& m) {
+    m.def("kernel_parameters", &kernel_parameters, nb::arg("kernel"),
+          "(name, annotation spec or None, generic) of every parameter of a kernel, as the "
+          "compiler reads its annotations.");
+    m.def("specialise", &specialise, nb::arg("kernel"), nb::arg("arg_specs"),
+          "The specialisation of a generic kernel for launch arguments of the given type specs "
+          "(\"int\"/\"float\" for Python numbers): a spec per parameter, None where the "
+          "annotation is concrete. Raises TypeError when an argument does not fit.");
+    m.def("specialise_declared", &specialise_declared, nb::arg("kernel"), nb::arg("specs"),
+          nb::arg("who"),
+          "The specialisation wp.overload declares from a spec (or None) per parameter.");
     nb::class_<FunctionSource>(m, "FunctionSource",
                                "A @wp.func or @wp.kernel as the compiler sees it: its source "
                                "text, where it is defined and how its globals resolve.")

@@ -38,6 +38,7 @@ def _count_questions(fn, counts):
 
 
 def test_each_question_is_asked_once_per_build():
+    assert memo_kernel._generic_params is None  # its own reading of the annotations, first
     counts = Counter()
     _count_questions(memo_kernel, counts)
     _count_questions(memo_helper, counts)

@@ -44,7 +44,8 @@ public:
         ++asked[key];
         GlobalValue g;
         g.kind = GlobalValue::Kind::Constant;
-        g.constant = ConstValue{int32_type(), true, indices.empty() ? 4 : 2 * indices[0].second, 0.0};
+        g.constant =
+            ConstValue{int32_type(), true, indices.empty() ? 4 : 2 * indices[0].second, 0.0};
         return g;
     }
 };
