@@ -294,6 +294,7 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                 g.what = "class (not decorated with @wp.struct)";
                 if (is_struct) g = struct_value(*s, m_module->source->path, m_names);
                 m_names[s->name] = g;
+                m_sequences.erase(s->name);
                 break;
             }
             default:
@@ -322,6 +323,7 @@ void ModuleResolver::define_function(const ast::Stmt& s, const std::shared_ptr<R
         return;
     }
     GlobalValue g;
+    m_sequences.erase(s.name);
     if (kind.empty()) {
         g.kind = GlobalValue::Kind::Unsupported;
         g.what = "function (not decorated with @wp.func)";

@@ -44,8 +44,10 @@ bool KernelParams::any_generic() const {
     return false;
 }
 
-KernelParams kernel_params(const FunctionSource& kernel) {
-    AnnotationScope scope(kernel);
+namespace {
+
+/// kernel_params(), and the parsed def in `scope` (for error locations).
+KernelParams read_params(const FunctionSource& kernel, AnnotationScope& scope) {
     Builder b = scope.make(kernel);
     KernelParams out;
     for (const ast::Param& p : scope.def->params) {
@@ -56,17 +58,24 @@ KernelParams kernel_params(const FunctionSource& kernel) {
     return out;
 }
 
+}  // namespace
+
+KernelParams kernel_params(const FunctionSource& kernel) {
+    AnnotationScope scope(kernel);
+    return read_params(kernel, scope);
+}
+
 std::vector<const Type*> specialise_for_arguments(const FunctionSource& kernel,
                                                   const std::vector<ArgInfo>& args) {
-    KernelParams params = kernel_params(kernel);
+    AnnotationScope scope(kernel);
+    KernelParams params = read_params(kernel, scope);
+    const ast::Stmt* def = scope.def;
     size_t n = params.names.size();
     if (args.size() != n)
         throw Error(ErrorKind::Type, kernel.name + "(): takes " + std::to_string(n) +
                                          " arguments but " + std::to_string(args.size()) +
                                          " were given");
     std::vector<const Type*> out(n, nullptr);
-    const ast::Stmt* def = nullptr;
-    auto module = parse_function_source(kernel, &def);
     for (size_t i = 0; i < n; ++i) {
         if (!params.generic(i)) continue;
         const Type* t = args[i].type;

@@ -39,6 +39,16 @@ def describe_value(x: float, y: float):
 
 
 @wp.func
+def pick(x: float):
+    return 1.0
+
+
+@wp.func
+def pick(x: float):
+    return 2.0 + x
+
+
+@wp.func
 def plus_one(x: float):
     return x + 1.0
 
@@ -74,6 +84,7 @@ def overloaded(out: wp.array(dtype=float)):
     out[1] = describe_value(5)
     out[2] = describe_value(2.0, 3.0)
     out[3] = describe_value(wp.float32(0.25))
+    out[4] = pick(0.5)
 
 
 @wp.kernel
@@ -176,9 +187,24 @@ TEST(ModuleGenerics, SpecialisationErrors) {
 
 TEST(ModuleGenerics, FunctionOverloadsByAnnotation) {
     auto module = treadle::Module::load_string(k_module, "generics.py");
-    auto out = treadle::zeros<float>({4});
+    auto out = treadle::zeros<float>({5});
     module.kernel("overloaded").launch({1}, out);
-    EXPECT_EQ(treadle::to_vector<float>(out), (std::vector<float>{1.5f, 7.0f, 10.0f, 1.25f}));
+    // pick's second definition has the same annotations: it replaces the first
+    EXPECT_EQ(treadle::to_vector<float>(out), (std::vector<float>{1.5f, 7.0f, 10.0f, 1.25f, 2.5f}));
+    // a call no definition accepts lists them all
+    auto bad = treadle::Module::load_string(std::string(k_module) + R"(
+
+@wp.kernel
+def no_fit(out: wp.array(dtype=float)):
+    out[0] = describe_value(wp.vec2(1.0, 2.0))
+)",
+                                            "generics.py");
+    std::string message = error_of([&] { bad.kernel("no_fit"); });
+    EXPECT_NE(message.find("describe_value(): no overload accepts (vec2f) (overloads: "
+                           "describe_value(x: float32); describe_value(x: int32); "
+                           "describe_value(x: float32, y: float32))"),
+              std::string::npos)
+        << message;
 }
 
 TEST(ModuleGenerics, StaticExpressionsOverModuleConstants) {
