@@ -272,7 +272,9 @@ Value Builder::static_value(const ast::Expr& e) {
                         : GlobalValue{};
     switch (g.kind) {
         case GlobalValue::Kind::None:
-            type_error(e.span, who() + "wp.static() is only supported in Python kernels");
+            type_error(e.span, who() +
+                                   "wp.static() cannot be evaluated: the front end that "
+                                   "resolves this function's names has no static values");
         case GlobalValue::Kind::Error:
             type_error(x.span, who() + "wp.static(): evaluating '" + text + "' raised " + g.what);
         case GlobalValue::Kind::Unsupported:
