@@ -137,6 +137,9 @@ private:
 /// Options for compiling a module's kernels.
 struct ModuleOptions {
     std::string mode = "release";  ///< "release" or "debug"
+    /// The largest trip count of a `for` over a constant range that is unrolled (Python's
+    /// "max_unroll" module option); a loop that uses wp.static() is unrolled whatever its count.
+    int max_unroll = 16;
 };
 
 /// A module file written in the kernel DSL (the same text a Python program would import):

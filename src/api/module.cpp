@@ -62,7 +62,8 @@ Kernel Module::compiled(const std::string& key, std::shared_ptr<sema::FunctionSo
     if (it != m_impl->compiled.end()) return it->second;
     auto source = std::make_shared<Kernel::Source>();
     source->resolver = m_impl->resolver;
-    source->function = std::move(fn);
+    source->function = std::make_shared<sema::FunctionSource>(*fn);
+    source->function->max_unroll = m_impl->options.max_unroll;
     source->options.mode = m_impl->options.mode;
     source->options.device = device;
     std::shared_ptr<const CompiledKernel> built =

@@ -305,9 +305,14 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
 
 void ModuleResolver::define_function(const ast::Stmt& s, const std::shared_ptr<Resolver>& self) {
     std::string kind;
+    const ast::Expr* forward = nullptr;  // the function a func_grad / func_replay is for
     for (const auto& d : s.decorators) {
         std::string k = decorator_kind(*d, m_names);
         if (k == "kernel" || k == "func" || k == "overload") kind = k;
+        if (k == "func_grad" || k == "func_replay") {
+            kind = k;
+            forward = d->kind == ExprKind::Call && d->args.size() == 2 ? d->args[1].get() : nullptr;
+        }
     }
     if (kind == "overload") {
         // A declared specialisation of a generic kernel: the name keeps naming the kernel.
@@ -340,6 +345,21 @@ void ModuleResolver::define_function(const ast::Stmt& s, const std::shared_ptr<R
     fn->def = &s;
     g.kind = GlobalValue::Kind::Function;
     g.function = fn;
+    if (kind == "func_grad" || kind == "func_replay") {
+        // As Python's decorators: the forward function (the first definition of an
+        // overloaded name) gets this one as its custom gradient or replay.
+        std::shared_ptr<sema::FunctionSource> target =
+            forward && forward->kind == ExprKind::Name ? function(forward->name) : nullptr;
+        if (!target || target->is_kernel)
+            throw Error(ErrorKind::Type, kind + "(): expects a @wp.func function",
+                        ast::location(*m_module->source, s.span));
+        auto slot = kind == "func_grad" ? &sema::FunctionSource::custom_grad
+                                        : &sema::FunctionSource::custom_replay;
+        (*target).*slot = fn;
+        if (!target->overloads.empty()) (*target->overloads[0]).*slot = fn;
+        m_names[s.name] = g;
+        return;
+    }
     if (fn->is_kernel) {
         m_kernels.push_back(s.name);
         m_names[s.name] = g;

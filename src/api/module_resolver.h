@@ -14,7 +14,8 @@ namespace treadle {
 /// Names defined at the top level of a module file: imports of treadle/warp/math (and
 /// typing.Any), constants (literals, wp.constant(...), typed scalars such as wp.float64(2.0),
 /// arithmetic on earlier constants), @wp.func / @wp.kernel definitions (several @wp.func of one
-/// name with other annotations are overloads, as in Python), @wp.overload declarations of a
+/// name with other annotations are overloads, as in Python), @wp.func_grad(f) and
+/// @wp.func_replay(f) functions of a @wp.func, @wp.overload declarations of a
 /// generic kernel's types, and @wp.struct classes (named "<file stem>.<class>" in their type
 /// spec). wp.static() expressions evaluate over these constants, the indices of enclosing
 /// unrolled loops, and elements of module-level lists and tuples at constant indices.
@@ -42,7 +43,8 @@ public:
         const std::string& kernel) const;
 
 private:
-    /// A def decorated with @wp.kernel, @wp.func or @wp.overload (others are unsupported).
+    /// A def decorated with @wp.kernel, @wp.func, @wp.func_grad, @wp.func_replay or
+    /// @wp.overload (others are unsupported).
     void define_function(const ast::Stmt& def, const std::shared_ptr<Resolver>& self);
     /// Binds `name` to the @wp.func in `g`, as an overload of earlier definitions of the name
     /// when its annotations differ from theirs.

@@ -1,4 +1,5 @@
-// tests/cpp/api/test_module_generics.cpp -- module files: generics, overloads and wp.static
+// tests/cpp/api/test_module_generics.cpp -- module files: generics, overloads, wp.static,
+// custom gradients and max_unroll
 #include <gtest/gtest.h>
 
 #include <string>
@@ -231,6 +232,89 @@ TEST(ModuleGenerics, StaticExpressionsOverModuleConstants) {
                   .find("bad_static(): wp.static(): evaluating 'NOT_DEFINED' raised NameError: "
                         "name 'NOT_DEFINED' is not defined"),
               std::string::npos);
+}
+
+const char* k_grad_module = R"(import warp as wp
+
+
+@wp.func
+def square(x: float):
+    return x * x
+
+
+@wp.func_grad(square)
+def square_grad(x: float, adj_ret: float):
+    wp.adjoint[x] += 3.0 * adj_ret
+
+
+@wp.func
+def cube(x: float):
+    return x * x * x
+
+
+@wp.func_replay(cube)
+def cube_replay(x: float):
+    return x * x * x
+
+
+@wp.kernel
+def apply(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = square(x[i]) + cube(x[i])
+
+
+@wp.kernel
+def sum_to(out: wp.array(dtype=float)):
+    s = 0.0
+    for j in range(8):
+        s += float(j)
+    out[0] = s
+)";
+
+TEST(ModuleGenerics, CustomGradientAndReplay) {
+    auto module = treadle::Module::load_string(k_grad_module, "grads.py");
+    auto x = treadle::from_vector<float>({1.0f, 2.0f});
+    auto y = treadle::zeros<float>({2});
+    x.enable_grad();
+    y.enable_grad();
+    y.grad_ptr()->assign(treadle::from_vector<float>({1.0f, 1.0f}));
+    auto k = module.kernel("apply");
+    k.launch({2}, x, y);
+    EXPECT_EQ(treadle::to_vector<float>(y), (std::vector<float>{2.0f, 12.0f}));
+    k.launch_adjoint({2}, {x, y});
+    // square's custom gradient says 3 (not 2x); cube's generated one is 3x^2
+    EXPECT_EQ(treadle::to_vector<float>(*x.grad()), (std::vector<float>{6.0f, 15.0f}));
+    const std::string& source = module.kernel("apply").compiled()->source;
+    EXPECT_NE(source.find("fn_cube_replay"), std::string::npos);
+
+    auto bad = treadle::Module::load_string;
+    EXPECT_EQ(error_of([&] {
+                  bad("import warp as wp\n\n\n@wp.func_grad(nothing)\ndef g(x: float):\n    "
+                      "pass\n",
+                      "bad.py", {});
+              }),
+              "func_grad(): expects a @wp.func function");
+}
+
+TEST(ModuleGenerics, MaxUnrollOption) {
+    auto count_loops = [](const std::string& source) {
+        size_t loops = 0;
+        for (size_t at = source.find("for ("); at != std::string::npos;
+             at = source.find("for (", at + 1))
+            ++loops;
+        return loops;
+    };
+    auto unrolled = treadle::Module::load_string(k_grad_module, "grads.py");
+    treadle::ModuleOptions options;
+    options.max_unroll = 4;
+    auto rolled = treadle::Module::load_string(k_grad_module, "grads.py", options);
+    EXPECT_EQ(count_loops(unrolled.kernel("sum_to").compiled()->source), 1u);
+    EXPECT_EQ(count_loops(rolled.kernel("sum_to").compiled()->source), 2u);
+    for (auto* m : {&unrolled, &rolled}) {
+        auto out = treadle::zeros<float>({1});
+        m->kernel("sum_to").launch({1}, out);
+        EXPECT_EQ(treadle::to_vector<float>(out)[0], 28.0f);
+    }
 }
 
 }  // namespace
