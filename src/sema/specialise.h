@@ -50,7 +50,7 @@ std::vector<const Type*> specialise_declared(const FunctionSource& kernel,
 
 /// The type an annotation written as source text (`float`, `wp.array(dtype=wp.vec3)`) names
 /// in `scope`'s namespace (its resolver); generic types allowed. Throws ErrorKind::Type (or
-/// Syntax) naming `text` when it names no type.
+/// Syntax) when it names no type, located in `text` (file "<annotation>").
 const Type* annotation_type(const FunctionSource& scope, const std::string& text);
 
 }  // namespace treadle::sema
