@@ -68,18 +68,25 @@ def argument_spec(value):
     return None
 
 
-def kernel_parameters(k, raise_errors=True):
-    """[(name, annotation spec, generic)] of kernel `k`'s parameters, as the compiler reads
-    them (once per kernel). A kernel whose def or annotations the compiler rejects has None
-    (its build reports why) unless `raise_errors`."""
+def _read_parameters(k, raise_errors):
+    """Fills k._params once: ([(name, annotation spec, generic)], names of the generic ones
+    or None), as the compiler reads the kernel's annotations. A kernel whose def or
+    annotations the compiler rejects stays unread (its build reports why) unless
+    `raise_errors`."""
     if k._params is None:
         try:
-            k._params = _treadle.kernel_parameters(k._function_source())
+            params = _treadle.kernel_parameters(k._function_source())
         except Exception:
             if raise_errors:
                 raise
             return None
+        k._params = (params, tuple(name for name, _, generic in params if generic) or None)
     return k._params
+
+
+def kernel_parameters(k):
+    """[(name, annotation spec, generic)] of kernel `k`'s parameters."""
+    return _read_parameters(k, True)[0]
 
 
 def generic_params(k):
@@ -87,9 +94,8 @@ def generic_params(k):
     or a kernel the compiler rejects (its build says why)."""
     if k._arg_types is not None:
         return None
-    params = kernel_parameters(k, raise_errors=False)
-    names = tuple(name for name, _, generic in params or () if generic)
-    return names or None
+    read = _read_parameters(k, False)
+    return None if read is None else read[1]
 
 
 def register_kernel(k):
