@@ -29,24 +29,33 @@ using treadle::sema::FunctionSource;
 using treadle::sema::GlobalValue;
 
 /// The Resolver of a Python function: forwards each query to the named method of the front
-/// end's resolver object (lookup, attribute, annotation, static_value).
+/// end's resolver object (lookup, attribute, annotation, static_value). Every call into Python
+/// (and the release of the object) takes the GIL, so a build may run on any thread.
 class PyResolver : public treadle::sema::Resolver {
 public:
     explicit PyResolver(nb::object resolver) : m_resolver(std::move(resolver)) {}
+    ~PyResolver() override {
+        nb::gil_scoped_acquire gil;
+        m_resolver.reset();
+    }
 
     const void* identity() const override { return m_resolver.ptr(); }
 
     GlobalValue lookup(const std::string& name) override {
+        nb::gil_scoped_acquire gil;
         return convert(m_resolver.attr("lookup")(name));
     }
     GlobalValue attribute(const std::string& module, const std::string& name) override {
+        nb::gil_scoped_acquire gil;
         return convert(m_resolver.attr("attribute")(module, name));
     }
     GlobalValue annotation(const std::string& param) override {
+        nb::gil_scoped_acquire gil;
         return convert(m_resolver.attr("annotation")(param));
     }
     GlobalValue static_value(const std::string& expression,
                              const std::vector<std::pair<std::string, int64_t>>& indices) override {
+        nb::gil_scoped_acquire gil;
         nb::dict bound;
         for (const auto& [name, value] : indices) bound[name.c_str()] = value;
         return convert(m_resolver.attr("static_value")(expression, bound));
