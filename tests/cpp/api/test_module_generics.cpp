@@ -156,6 +156,12 @@ TEST(ModuleGenerics, ArgumentsDecideTheSpecialisation) {
     auto x64 = treadle::from_vector<double>({1.0, 2.0});
     module.kernel_for("axpy", {2.0, x64, y}).launch({2}, 2.0, x64, y);
     EXPECT_EQ(treadle::to_vector<double>(y), (std::vector<double>{3.0, 5.0}));
+    // a specialisation builds its backward pass from its own types
+    x64.enable_grad();
+    y.enable_grad();
+    y.grad_ptr()->assign(treadle::from_vector<double>({1.0, 0.5}));
+    module.kernel_for("axpy", {2.0, x64, y}).launch_adjoint({2}, {2.0, x64, y});
+    EXPECT_EQ(treadle::to_vector<double>(*x64.grad()), (std::vector<double>{2.0, 1.0}));
 }
 
 TEST(ModuleGenerics, SpecialisationErrors) {
