@@ -39,7 +39,6 @@ using passes::CallAdjoint;
 using passes::k_adjoint_history;
 using passes::LoopPlan;
 using passes::LoopStrategy;
-using sema::Type;
 
 namespace {
 
@@ -176,12 +175,12 @@ private:
                 break;
             case InstrKind::Construct:
                 if (dst_grad) {
-                    const Type* t = m_f.type_of(dst);
+                    const types::Type* t = m_f.type_of(dst);
                     for (size_t k = 0; k < in.args.size(); ++k) {
                         if (t->is_struct()) {
                             if (!gradient(in.args[k])) continue;
                             accumulate(in.args[k],
-                                       adj(dst) + "." + sema::field_c_name(t->fields[k].name),
+                                       adj(dst) + "." + types::field_c_name(t->fields[k].name),
                                        depth);
                             continue;
                         }
@@ -199,14 +198,14 @@ private:
                 break;
             case InstrKind::Field:
                 if (dst_grad) {
-                    std::string field = adj(in.args[0]) + "." + sema::field_c_name(in.text);
+                    std::string field = adj(in.args[0]) + "." + types::field_c_name(in.text);
                     line(depth) << field << " = wp::add(" << field << ", " << adj(dst) << ");\n";
                     clear(dst, depth);
                 }
                 break;
             case InstrKind::WithField:
                 if (dst_grad) {
-                    std::string field = adj(dst) + "." + sema::field_c_name(in.text);
+                    std::string field = adj(dst) + "." + types::field_c_name(in.text);
                     if (gradient(in.args[1])) accumulate(in.args[1], field, depth);
                     line(depth) << field << " = {};\n";
                     accumulate(in.args[0], adj(dst), depth);
@@ -373,7 +372,7 @@ private:
             m_out << (first ? "" : ", ") << adj(a);
             first = false;
         }
-        const Type* rt = g.return_type;
+        const types::Type* rt = g.return_type;
         if (!rt->is_void())
             for (VarId d : in.dsts) {
                 m_out << (first ? "" : ", ") << adj(d);
@@ -456,22 +455,22 @@ public:
 
 }  // namespace
 
-void emit_struct_gradient_ops(const Type* t, Text& out) {
+void emit_struct_gradient_ops(const types::Type* t, Text& out) {
     // Declared next to the struct (the global namespace) so templates in native/ find them by
     // argument-dependent lookup, and brought into wp for the generated wp::add(...) calls.
     const std::string& c = t->c_name;
     out << "CUDA_CALLABLE " << c << " add(const " << c << "& a, const " << c << "& b) {\n";
     out << "    " << c << " r = a;\n";
-    for (const sema::StructField& f : t->fields) {
+    for (const types::StructField& f : t->fields) {
         if (f.type->is_array()) continue;
-        std::string m = sema::field_c_name(f.name);
+        std::string m = types::field_c_name(f.name);
         out << "    r." << m << " = wp::add(a." << m << ", b." << m << ");\n";
     }
     out << "    return r;\n}\n";
     out << "CUDA_CALLABLE void grad_accumulate(" << c << "* p, const " << c << "& v) {\n";
-    for (const sema::StructField& f : t->fields) {
+    for (const types::StructField& f : t->fields) {
         if (f.type->is_array()) continue;
-        std::string m = sema::field_c_name(f.name);
+        std::string m = types::field_c_name(f.name);
         out << "    wp::grad_accumulate(&p->" << m << ", v." << m << ");\n";
     }
     out << "    (void)p;\n    (void)v;\n}\n";
@@ -496,7 +495,7 @@ void emit_function_adjoint(const passes::AdjointPlan& plan, const Backend& backe
     for (VarId p : f.params) sep() << f.type_of(p)->c_name << " " << ae.var(p);
     for (VarId p : f.params)
         if (plan.gradient(p)) sep() << f.type_of(p)->c_name << "& in_" << ae.adj(p);
-    const Type* rt = f.return_type;
+    const types::Type* rt = f.return_type;
     if (rt->is_tuple()) {
         for (size_t i = 0; i < rt->elements.size(); ++i)
             sep() << rt->elements[i]->c_name << " adj_ret_" << i;

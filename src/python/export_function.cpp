@@ -81,7 +81,7 @@ public:
             convert_constant(nb::cast<std::string>(t[1]), t[2], g);
         } else if (kind == "type") {
             g.kind = GlobalValue::Kind::Type;
-            g.type = treadle::sema::type_from_spec(nb::cast<std::string>(t[1]));
+            g.type = treadle::types::type_from_spec(nb::cast<std::string>(t[1]));
             if (!g.type) {
                 g.kind = GlobalValue::Kind::Unsupported;
                 g.what = "type " + nb::cast<std::string>(t[1]);
@@ -105,7 +105,7 @@ private:
     static void convert_constant(const std::string& spec, nb::handle value, GlobalValue& g) {
         g.kind = GlobalValue::Kind::Constant;
         g.constant.weak = spec == "int" || spec == "float";
-        const treadle::sema::Type* type = treadle::sema::type_from_spec(spec);
+        const treadle::types::Type* type = treadle::types::type_from_spec(spec);
         if (type && type->is_value() && !type->is_scalar()) {
             g.constant.type = type;
             for (nb::handle c : nb::iter(value)) g.components.push_back(nb::cast<double>(c));
@@ -126,7 +126,7 @@ private:
         else
             g.constant.i = nb::cast<int64_t>(value);
         if (spec == "int" && (g.constant.i > INT32_MAX || g.constant.i < INT32_MIN))
-            g.constant.type = treadle::sema::int64_type();
+            g.constant.type = treadle::types::int64_type();
     }
 
     nb::object m_resolver;
@@ -134,15 +134,15 @@ private:
 
 /// The concrete parameter types of a specialisation from their specs (None: the parameter's
 /// own annotation, which must then be concrete).
-std::vector<const treadle::sema::Type*> param_types_from_specs(
+std::vector<const treadle::types::Type*> param_types_from_specs(
     const std::string& name, const std::vector<std::optional<std::string>>& specs) {
-    std::vector<const treadle::sema::Type*> out;
+    std::vector<const treadle::types::Type*> out;
     for (const auto& spec : specs) {
         if (!spec) {
             out.push_back(nullptr);
             continue;
         }
-        const treadle::sema::Type* type = treadle::sema::type_from_spec(*spec);
+        const treadle::types::Type* type = treadle::types::type_from_spec(*spec);
         if (!type || type->is_generic())
             throw treadle::Error(treadle::ErrorKind::Type,
                                  name + "(): cannot specialise for type '" + *spec + "'");
@@ -152,9 +152,9 @@ std::vector<const treadle::sema::Type*> param_types_from_specs(
 }
 
 /// The type spec of `t`, or None for null.
-std::optional<std::string> spec_or_none(const treadle::sema::Type* t) {
+std::optional<std::string> spec_or_none(const treadle::types::Type* t) {
     if (!t) return std::nullopt;
-    return treadle::sema::type_spec(t);
+    return treadle::types::type_spec(t);
 }
 
 /// (name, annotation spec or None, generic) of every parameter of a kernel.
@@ -175,7 +175,7 @@ std::vector<std::optional<std::string>> specialise(
     for (const auto& spec : arg_specs) {
         treadle::sema::ArgInfo a;
         if (spec) {
-            a.type = treadle::sema::type_from_spec(*spec);
+            a.type = treadle::types::type_from_spec(*spec);
             a.weak = *spec == "int" || *spec == "float";
             if (!a.type)
                 throw treadle::Error(treadle::ErrorKind::Type,
@@ -184,7 +184,7 @@ std::vector<std::optional<std::string>> specialise(
         args.push_back(a);
     }
     std::vector<std::optional<std::string>> out;
-    for (const treadle::sema::Type* t : treadle::sema::specialise_for_arguments(kernel, args))
+    for (const treadle::types::Type* t : treadle::sema::specialise_for_arguments(kernel, args))
         out.push_back(spec_or_none(t));
     return out;
 }
@@ -193,15 +193,15 @@ std::vector<std::optional<std::string>> specialise(
 std::vector<std::optional<std::string>> specialise_declared(
     const FunctionSource& kernel, const std::vector<std::optional<std::string>>& specs,
     const std::string& who) {
-    std::vector<const treadle::sema::Type*> given;
+    std::vector<const treadle::types::Type*> given;
     for (const auto& spec : specs) {
-        const treadle::sema::Type* t = spec ? treadle::sema::type_from_spec(*spec) : nullptr;
+        const treadle::types::Type* t = spec ? treadle::types::type_from_spec(*spec) : nullptr;
         if (spec && !t)
             throw treadle::Error(treadle::ErrorKind::Type, who + ": unknown type '" + *spec + "'");
         given.push_back(t);
     }
     std::vector<std::optional<std::string>> out;
-    for (const treadle::sema::Type* t : treadle::sema::specialise_declared(kernel, given, who))
+    for (const treadle::types::Type* t : treadle::sema::specialise_declared(kernel, given, who))
         out.push_back(spec_or_none(t));
     return out;
 }

@@ -134,7 +134,7 @@ void pack_object(uint8_t* block, const CompiledKernel& k, const treadle::KernelP
             }
             type_error(k, p, "expects struct " + p.type->name + ", got " + got);
         }
-        for (const treadle::sema::StructField& f : p.type->fields) {
+        for (const treadle::types::StructField& f : p.type->fields) {
             treadle::KernelParam field{p.name + "." + f.name, f.type, p.offset + f.offset};
             pack_object(block, k, field, nb::getattr(o, f.name.c_str()));
         }
@@ -264,7 +264,7 @@ void export_kernel(nb::module_& m) {
                      [](const KernelHandle& h) {
                          std::vector<std::pair<std::string, std::string>> out;
                          for (const auto& p : h.k->params)
-                             out.emplace_back(p.name, treadle::sema::type_spec(p.type));
+                             out.emplace_back(p.name, treadle::types::type_spec(p.type));
                          return out;
                      })
         .def_prop_ro(
@@ -281,14 +281,14 @@ void export_kernel(nb::module_& m) {
     m.def(
         "struct_layout",
         [](const std::string& spec) {
-            const treadle::sema::Type* t = treadle::sema::type_from_spec(spec);
+            const treadle::types::Type* t = treadle::types::type_from_spec(spec);
             if (!t || !t->is_struct())
                 throw treadle::Error(treadle::ErrorKind::Type,
                                      "invalid struct spec '" + spec + "'");
             std::vector<std::pair<std::string, size_t>> fields;
             for (const auto& f : t->fields) fields.emplace_back(f.name, f.offset);
             return nb::make_tuple(reinterpret_cast<uintptr_t>(t), t->size, t->align, fields,
-                                  treadle::sema::type_spec(t));
+                                  treadle::types::type_spec(t));
         },
         nb::arg("spec"),
         "(type id, size, alignment, [(field, offset)], canonical spec) of a struct spec: the C "

@@ -64,28 +64,30 @@ LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64_t>& di
     return b;
 }
 
-DType dtype_of_type(const sema::Type* t) {
+DType dtype_of_type(const types::Type* t) {
     DType d(t->scalar);
     if (t->is_struct()) {
         d.scalar = ScalarType::UInt8;
         d.rows = (int)t->size;
-        d.kind = 3;
+        d.kind = ElementKind::Struct;
         d.struct_type = t;
         return d;
     }
     d.rows = t->is_scalar() ? 0 : t->rows;
     d.cols = t->is_matrix() ? t->cols : 0;
-    d.kind = t->is_quat() ? 1 : t->is_transform() ? 2 : 0;
+    d.kind = t->is_quat()        ? ElementKind::Quat
+             : t->is_transform() ? ElementKind::Transform
+                                 : ElementKind::Plain;
     return d;
 }
 
-const sema::Type* type_of_dtype(const DType& d) {
-    if (d.is_struct()) return static_cast<const sema::Type*>(d.struct_type);
-    if (d.kind == 1) return sema::quat_type(d.scalar);
-    if (d.kind == 2) return sema::transform_type(d.scalar);
-    if (d.rows == 0) return sema::scalar_type(d.scalar);
-    if (d.cols == 0) return sema::vector_type(d.rows, d.scalar);
-    return sema::matrix_type(d.rows, d.cols, d.scalar);
+const types::Type* type_of_dtype(const DType& d) {
+    if (d.is_struct()) return static_cast<const types::Type*>(d.struct_type);
+    if (d.kind == ElementKind::Quat) return types::quat_type(d.scalar);
+    if (d.kind == ElementKind::Transform) return types::transform_type(d.scalar);
+    if (d.rows == 0) return types::scalar_type(d.scalar);
+    if (d.cols == 0) return types::vector_type(d.rows, d.scalar);
+    return types::matrix_type(d.rows, d.cols, d.scalar);
 }
 
 namespace {
@@ -94,11 +96,11 @@ namespace {
 /// keep only the parameter's ndim.
 ArrayParam array_param(const CompiledKernel& k, const KernelParam& p, const Array& a,
                        const Device& device) {
-    const sema::Type* t = p.type;
+    const types::Type* t = p.type;
     ArrayParam ap{};
     ap.ndim = t->ndim;
     if (a.is_null()) return ap;
-    const sema::Type* want = t->dtype;
+    const types::Type* want = t->dtype;
     if (a.dtype() != dtype_of_type(want))
         arg_error(ErrorKind::Type, k, p,
                   "expects an array of " + want->name + ", got an array of " +
@@ -124,7 +126,7 @@ ArrayParam array_param(const CompiledKernel& k, const KernelParam& p, const Arra
 
 void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,
                 const Device& device) {
-    const sema::Type* t = p.type;
+    const types::Type* t = p.type;
     if (!t->is_array()) arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got an array");
     if (t->indexed) return pack_indexed_array(block, k, p, a, {}, device);
     ArrayParam ap = array_param(k, p, a, device);
@@ -134,7 +136,7 @@ void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, c
 void pack_indexed_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
                         const Array& data, const std::vector<const Array*>& indices,
                         const Device& device) {
-    const sema::Type* t = p.type;
+    const types::Type* t = p.type;
     if (!t->is_indexed_array())
         arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got an indexedarray");
     IndexedArrayParam ip{};
@@ -163,7 +165,7 @@ void pack_indexed_array(uint8_t* block, const CompiledKernel& k, const KernelPar
 
 void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int64_t v,
               bool is_bool) {
-    const sema::Type* t = p.type;
+    const types::Type* t = p.type;
     if (!t->is_scalar())
         arg_error(ErrorKind::Type, k, p,
                   "expects " + t->name + ", got " + (is_bool ? "bool" : "int"));
@@ -213,14 +215,14 @@ void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int
 
 void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
                      const std::vector<double>& values) {
-    const sema::Type* t = p.type;
+    const types::Type* t = p.type;
     size_t count = (size_t)t->components();
     if (values.size() != count)
         arg_error(ErrorKind::Type, k, p,
                   "expects " + t->name + " (" + std::to_string(count) + " components), got " +
                       std::to_string(values.size()) + " values");
     size_t elem = scalar_size(t->scalar);
-    KernelParam component{p.name, sema::scalar_type(t->scalar), 0};
+    KernelParam component{p.name, types::scalar_type(t->scalar), 0};
     for (size_t i = 0; i < count; ++i) {
         component.offset = p.offset + i * elem;
         if (treadle::is_float(t->scalar))
@@ -231,7 +233,7 @@ void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam&
 }
 
 void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, double v) {
-    const sema::Type* t = p.type;
+    const types::Type* t = p.type;
     if (!t->is_float()) arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got a float");
     uint8_t* dst = block + p.offset;
     switch (t->scalar) {
@@ -253,7 +255,7 @@ void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, d
 
 void pack_struct_bytes(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
                        const void* data, size_t size) {
-    const sema::Type* t = p.type;
+    const types::Type* t = p.type;
     if (!t->is_struct())
         arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got the raw bytes of a struct");
     if (size != t->size)

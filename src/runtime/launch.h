@@ -29,9 +29,9 @@ inline constexpr int32_t k_launch_aliased_arrays = 1;
 LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64_t>& dim);
 
 /// The runtime element type of arrays of `t` (a value type or a struct).
-DType dtype_of_type(const sema::Type* t);
+DType dtype_of_type(const types::Type* t);
 /// The compiler's type of array elements of dtype `d`.
-const sema::Type* type_of_dtype(const DType& d);
+const types::Type* type_of_dtype(const DType& d);
 
 /// Writes array `a` into the parameter slot of `p` (checks dtype, ndim and device).
 void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,

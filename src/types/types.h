@@ -1,4 +1,4 @@
-// src/sema/types.h -- interned types of the kernel language, compared by pointer
+// src/types/types.h -- interned types of the kernel language, compared by pointer
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,7 @@
 
 #include "treadle/dtype.h"
 
-namespace treadle::sema {
+namespace treadle::types {
 
 enum class TypeKind {
     Void,       ///< no value (a function without return, a statement)
@@ -140,4 +140,4 @@ const Type* type_from_spec(const std::string& spec);
 /// The inverse of type_from_spec.
 std::string type_spec(const Type* t);
 
-}  // namespace treadle::sema
+}  // namespace treadle::types

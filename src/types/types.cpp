@@ -1,5 +1,5 @@
-// src/sema/types.cpp -- the type interner
-#include "sema/types.h"
+// src/types/types.cpp -- the type interner
+#include "types/types.h"
 
 #include <cstdio>
 #include <cstring>
@@ -10,7 +10,7 @@
 
 #include "common/assert.h"
 
-namespace treadle::sema {
+namespace treadle::types {
 
 namespace {
 
@@ -480,4 +480,4 @@ std::string type_spec(const Type* t) {
     return t->name;
 }
 
-}  // namespace treadle::sema
+}  // namespace treadle::types
