@@ -1,0 +1,137 @@
+"""Warp's own test files that treadle passes completely, run through scripts/conformance.py.
+
+The files (conformance.CI_FILES) run unmodified, each in its own process with `warp` resolved to
+treadle, so they keep passing. Skipped, with the reason, when the warp-lang wheel is neither cached
+nor downloadable, or when TREADLE_SKIP_CONFORMANCE=1. The runner's own bookkeeping (the import
+alias, crash and timeout reports) is checked on a small fake test tree.
+"""
+
+import importlib.util
+import os
+import textwrap
+
+import pytest
+
+_SCRIPT = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "conformance.py")
+_spec = importlib.util.spec_from_file_location("conformance", _SCRIPT)
+conformance = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(conformance)
+
+
+@pytest.fixture(scope="module")
+def opts():
+    if os.environ.get("TREADLE_SKIP_CONFORMANCE") == "1":
+        pytest.skip("TREADLE_SKIP_CONFORMANCE=1")
+    try:
+        return conformance.prepare(timeout=300.0)
+    except conformance.FetchError as exc:
+        pytest.skip(f"Warp's test files are not available: {exc}")
+
+
+@pytest.mark.parametrize("name", conformance.CI_FILES)
+def test_warp_file_passes_completely(opts, name):
+    rec = conformance.run_file(name, opts)
+    failing = {t: r["cause"] for t, r in rec["tests"].items() if r["status"] in ("fail", "error")}
+    assert rec["status"] == "ok", f"{name}: {rec['detail']} (log: {rec['log']})"
+    assert failing == {}, f"{name}: failing tests (log: {rec['log']})"
+    assert rec["counts"]["pass"] > 0 and rec["counts"]["pass"] == rec["counts"]["run"]
+
+
+_FAKE_TESTS = {
+    "__init__.py": "",
+    "unittest_utils.py": "test_mode = 'unique_or_2x'\n",
+    "test_fake.py": """
+        import os, signal, time, unittest
+        import treadle
+        import warp
+        import warp.types
+        import warp.tests.unittest_utils as unittest_utils
+
+        class TestFake(unittest.TestCase):
+            def test_a_alias(self):
+                self.assertIs(warp, treadle)
+                self.assertIs(warp.types, treadle.types)
+                self.assertEqual(unittest_utils.test_mode, "basic")
+                self.assertEqual(os.environ["CUDA_VISIBLE_DEVICES"], "")
+
+            def test_b_fails(self):
+                self.assertEqual(1, 2, "one is not two\\nsecond line")
+
+            def test_c_dies(self):
+                if os.environ.get("FAKE_MODE") == "crash":
+                    os.kill(os.getpid(), signal.SIGSEGV)
+                if os.environ.get("FAKE_MODE") == "hang":
+                    time.sleep(60)
+
+            def test_d_after(self):
+                pass
+        """,
+    "test_broken.py": "import warp.no_such_module\n",
+}
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    tests_dir = tmp_path / "warp" / "tests"
+    tests_dir.mkdir(parents=True)
+    for name, text in _FAKE_TESTS.items():
+        (tests_dir / name).write_text(textwrap.dedent(text))
+    (tmp_path / "logs").mkdir()
+    return conformance.argparse.Namespace(
+        cache=str(tmp_path), tests_dir=str(tests_dir), device="cpu", timeout=30.0,
+        impl="treadle", logs=str(tmp_path / "logs"))
+
+
+def _status(rec):
+    return {t.rsplit(".", 1)[1]: (r["status"], r["cause"]) for t, r in rec["tests"].items()}
+
+
+def test_runner_records_each_outcome_with_warp_aliased_to_treadle(fake, monkeypatch):
+    monkeypatch.delenv("FAKE_MODE", raising=False)
+    rec = conformance.run_file("test_fake", fake)
+    assert rec["status"] == "ok"
+    assert _status(rec) == {
+        "test_a_alias": ("pass", ""),
+        "test_b_fails": ("fail", "AssertionError: 1 != 2 : one is not two"),
+        "test_c_dies": ("pass", ""),
+        "test_d_after": ("pass", ""),
+    }
+    assert rec["counts"] == {"pass": 3, "fail": 1, "error": 0, "skip": 0, "run": 4}
+
+
+def test_runner_reports_a_crash_with_its_signal_and_test(fake, monkeypatch):
+    monkeypatch.setenv("FAKE_MODE", "crash")
+    rec = conformance.run_file("test_fake", fake)
+    assert rec["status"] == "crashed"
+    assert rec["detail"] == "crashed: SIGSEGV in warp.tests.test_fake.TestFake.test_c_dies"
+    assert _status(rec)["test_c_dies"] == ("error", "crashed: SIGSEGV")
+    assert "test_d_after" not in _status(rec)
+    with open(rec["log"]) as log:
+        assert "Fatal Python error: Segmentation fault" in log.read()  # faulthandler's stack
+
+
+def test_runner_reports_a_timeout_and_keeps_finished_results(fake, monkeypatch):
+    monkeypatch.setenv("FAKE_MODE", "hang")
+    fake.timeout = 8.0
+    rec = conformance.run_file("test_fake", fake)
+    assert rec["status"] == "timeout"
+    assert rec["detail"] == "timeout (8 s) in warp.tests.test_fake.TestFake.test_c_dies"
+    assert _status(rec)["test_a_alias"] == ("pass", "")
+
+
+def test_runner_reports_an_import_error_as_the_file_result(fake):
+    rec = conformance.run_file("test_broken", fake)
+    assert rec["status"] == "import error"
+    assert rec["detail"] == "ModuleNotFoundError: No module named 'warp.no_such_module'"
+    assert rec["counts"]["run"] == 0
+
+
+def test_failure_causes_are_aggregated_over_numbers_and_addresses():
+    assert conformance.normalise("ValueError: got 3 at 0x7f3a, expected 4.5e-3") == \
+        "ValueError: got N at ADDR, expected N"
+    rec = {"file": "f", "status": "ok", "detail": "", "tests": {
+        "warp.tests.f.T.a": {"status": "fail", "cause": "E: size 3"},
+        "warp.tests.f.T.b": {"status": "error", "cause": "E: size 4"},
+        "warp.tests.f.T.c": {"status": "pass", "cause": ""}}}
+    assert conformance.top_causes([rec], 5) == [
+        {"cause": "E: size N", "count": 2, "files": 1, "examples": ["f.T.a", "f.T.b"]}]
