@@ -116,8 +116,13 @@ def reference_python(cache, wheel):
 def prepare(cache=None, device="cpu", timeout=300.0):
     """Fetches and unpacks the tests (FetchError without network); returns run_file's options."""
     cache = os.path.abspath(cache or default_cache())
-    wheel = fetch_wheel(cache)
-    opts = argparse.Namespace(cache=cache, wheel=wheel, tests_dir=unpack_tests(cache, wheel),
+    tests_dir = os.path.join(cache, f"warp-{WARP_VERSION}", "warp", "tests")
+    if os.path.exists(os.path.join(os.path.dirname(os.path.dirname(tests_dir)), ".complete")):
+        wheel = None  # the unpacked tree is enough; the wheel is fetched only for --reference
+    else:
+        wheel = fetch_wheel(cache)
+        tests_dir = unpack_tests(cache, wheel)
+    opts = argparse.Namespace(cache=cache, wheel=wheel, tests_dir=tests_dir,
                               device=device, timeout=timeout, impl="treadle",
                               logs=os.path.join(cache, "logs"))
     os.makedirs(opts.logs, exist_ok=True)
@@ -394,6 +399,11 @@ def main(argv=None):
     t0 = time.perf_counter()
     refs = None
     if opts.reference or opts.reference_only:
+        try:
+            wheel = wheel or fetch_wheel(opts.cache)
+        except FetchError as exc:
+            print(f"conformance: {exc}", file=sys.stderr)
+            return 3
         opts.reference_python = reference_python(opts.cache, wheel)
         opts.impl = "warp"
         refs = {r["file"]: r for r in run_all(files, opts)}

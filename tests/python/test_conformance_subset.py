@@ -52,7 +52,7 @@ _FAKE_TESTS = {
                 self.assertIs(warp, treadle)
                 self.assertIs(warp.types, treadle.types)
                 self.assertEqual(unittest_utils.test_mode, "basic")
-                self.assertEqual(os.environ["CUDA_VISIBLE_DEVICES"], "")
+                self.assertEqual(os.environ.get("CUDA_VISIBLE_DEVICES"), "")
 
             def test_b_fails(self):
                 self.assertEqual(1, 2, "one is not two\\nsecond line")
@@ -65,6 +65,9 @@ _FAKE_TESTS = {
 
             def test_d_after(self):
                 pass
+
+            def test_e_kernel_cuda_0(self):
+                self.assertIsNone(os.environ.get("CUDA_VISIBLE_DEVICES"), "devices hidden")
         """,
     "test_broken.py": "import warp.no_such_module\n",
 }
@@ -95,8 +98,18 @@ def test_runner_records_each_outcome_with_warp_aliased_to_treadle(fake, monkeypa
         "test_b_fails": ("fail", "AssertionError: 1 != 2 : one is not two"),
         "test_c_dies": ("pass", ""),
         "test_d_after": ("pass", ""),
+        "test_e_kernel_cuda_0": ("fail", "AssertionError: '' is not None : devices hidden"),
     }
-    assert rec["counts"] == {"pass": 3, "fail": 1, "error": 0, "skip": 0, "run": 4}
+    assert rec["counts"] == {"pass": 3, "fail": 2, "error": 0, "skip": 0, "run": 5}
+
+
+def test_runner_on_cuda_0_keeps_only_the_cuda_0_variants(fake, monkeypatch):
+    monkeypatch.delenv("FAKE_MODE", raising=False)
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    fake.device = "cuda:0"
+    rec = conformance.run_file("test_fake", fake)
+    assert rec["status"] == "ok"
+    assert _status(rec) == {"test_e_kernel_cuda_0": ("pass", "")}
 
 
 def test_runner_reports_a_crash_with_its_signal_and_test(fake, monkeypatch):
@@ -112,10 +125,10 @@ def test_runner_reports_a_crash_with_its_signal_and_test(fake, monkeypatch):
 
 def test_runner_reports_a_timeout_and_keeps_finished_results(fake, monkeypatch):
     monkeypatch.setenv("FAKE_MODE", "hang")
-    fake.timeout = 8.0
+    fake.timeout = 6.0
     rec = conformance.run_file("test_fake", fake)
     assert rec["status"] == "timeout"
-    assert rec["detail"] == "timeout (8 s) in warp.tests.test_fake.TestFake.test_c_dies"
+    assert rec["detail"] == "timeout (6 s) in warp.tests.test_fake.TestFake.test_c_dies"
     assert _status(rec)["test_a_alias"] == ("pass", "")
 
 
