@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHILD = os.path.join(REPO, "scripts", "conformance_child.py")
+SITE = os.path.join(REPO, "scripts", "conformance_site")  # its sitecustomize aliases warp
 WARP_VERSION = "1.17.0"
 WHEEL_GLOB = f"warp_lang-{WARP_VERSION}-*.whl"
 
@@ -163,7 +164,8 @@ def run_file(name, opts):
     env.pop("PYTHONPATH", None)
     if opts.impl == "treadle":
         py = sys.executable
-        env["PYTHONPATH"] = os.path.join(REPO, "python")
+        env["PYTHONPATH"] = os.pathsep.join([SITE, os.path.join(REPO, "python")])
+        env["TREADLE_CONFORMANCE_TESTS_DIR"] = opts.tests_dir
         env["TREADLE_CACHE_DIR"] = os.path.join(opts.cache, "kernels-treadle")
     else:
         py = opts.reference_python
@@ -175,8 +177,6 @@ def run_file(name, opts):
     log_path = os.path.join(opts.logs, name.replace("/", "__") + f".{opts.impl}.log")
     cmd = [py, CHILD, "--module", module, "--impl", opts.impl, "--device", opts.device,
            "--results", results]
-    if opts.impl == "treadle":
-        cmd += ["--tests-dir", opts.tests_dir]
     t0 = time.perf_counter()
     outcome = None
     with open(log_path, "w") as log:

@@ -1,11 +1,11 @@
 """scripts/conformance_child.py -- runs one of Warp's own test files in this process, for conformance.py.
 
 Started once per test file by scripts/conformance.py (never imported by treadle). With
-`--impl treadle` it first installs `WarpAliasFinder` at the front of `sys.meta_path`, so that
-`import warp` and `import warp.<x>` give the very module objects `treadle` and `treadle.<x>`,
-while `warp.tests` and everything below it are imported from the unpacked test tree of the Warp
-wheel. With `--impl warp` (reference mode) nothing is installed and the real Warp of the running
-interpreter is used.
+`--impl treadle` the parent has made conformance_site/sitecustomize.py install its
+`WarpAliasFinder` at start-up, so that `import warp` and `import warp.<x>` give the very module
+objects `treadle` and `treadle.<x>`, while `warp.tests` and everything below it come from the
+unpacked test tree of the Warp wheel. With `--impl warp` (reference mode) the real Warp of the
+running interpreter is used.
 
 Devices are restricted the way Warp's test utilities allow: `warp.tests.unittest_utils.test_mode`
 is set to "basic" (the CPU and at most cuda:0) before the test file is imported; for the CPU run
@@ -19,61 +19,12 @@ knows every finished outcome and the test that was running.
 
 import argparse
 import importlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import json
 import os
 import sys
 import time
 import traceback
 import unittest
-
-
-class _AliasLoader(importlib.abc.Loader):
-    """Loads `warp.<x>` as the already-imported module `treadle.<x>` (no second copy)."""
-
-    def __init__(self, target):
-        self.target = target
-
-    def create_module(self, spec):
-        return importlib.import_module(self.target)
-
-    def exec_module(self, module):
-        pass
-
-
-class WarpAliasFinder(importlib.abc.MetaPathFinder):
-    """Maps `warp` onto `treadle` and `warp.tests` onto the wheel's unpacked test tree.
-
-    Invariant: `sys.modules["warp.<x>"] is sys.modules["treadle.<x>"]` for every aliased name,
-    so attribute patches that tests make through one name are seen through the other.
-    """
-
-    def __init__(self, tests_dir):
-        self.tests_dir = tests_dir
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname == "warp.tests":
-            init = os.path.join(self.tests_dir, "__init__.py")
-            return importlib.util.spec_from_file_location(
-                fullname, init, submodule_search_locations=[self.tests_dir])
-        if fullname.startswith("warp.tests."):
-            return None  # the normal path finder searches warp.tests.__path__
-        if fullname == "warp" or fullname.startswith("warp."):
-            target_name = "treadle" + fullname[len("warp"):]
-            if importlib.util.find_spec(target_name) is None:
-                return None  # reported as "No module named 'warp.<x>'"
-            return importlib.machinery.ModuleSpec(fullname, _AliasLoader(target_name))
-        return None
-
-
-def install_finder(tests_dir):
-    """Puts the alias finder first and binds `warp` to `treadle` itself."""
-    sys.meta_path.insert(0, WarpAliasFinder(tests_dir))
-    import treadle
-
-    sys.modules["warp"] = treadle
 
 
 def _cause(err):
@@ -171,7 +122,6 @@ def _cuda0_only(suite):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--module", required=True, help="e.g. warp.tests.test_rand")
-    ap.add_argument("--tests-dir", help="unpacked warp/tests folder (treadle only)")
     ap.add_argument("--impl", choices=["treadle", "warp"], default="treadle")
     ap.add_argument("--device", choices=["cpu", "cuda:0"], default="cpu")
     ap.add_argument("--results", required=True, help="JSON-lines file to append to")
@@ -183,8 +133,10 @@ def main(argv=None):
             out.flush()
 
         try:
-            if args.impl == "treadle":
-                install_finder(os.path.abspath(args.tests_dir))
+            aliased = any(type(f).__name__ == "WarpAliasFinder" for f in sys.meta_path)
+            if aliased != (args.impl == "treadle"):
+                raise RuntimeError(f"the warp alias is {'on' if aliased else 'off'} "
+                                   f"for --impl {args.impl} (see conformance_site/)")
             import warp
 
             warp.config.quiet = True

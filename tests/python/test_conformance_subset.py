@@ -41,7 +41,7 @@ _FAKE_TESTS = {
     "__init__.py": "",
     "unittest_utils.py": "test_mode = 'unique_or_2x'\n",
     "test_fake.py": """
-        import os, signal, time, unittest
+        import os, signal, subprocess, sys, time, unittest
         import treadle
         import warp
         import warp.types
@@ -65,6 +65,10 @@ _FAKE_TESTS = {
 
             def test_d_after(self):
                 pass
+
+            def test_f_subprocess(self):
+                code = "import warp, treadle, warp.tests.unittest_utils; assert warp is treadle"
+                subprocess.run([sys.executable, "-c", code], check=True)
 
             def test_e_kernel_cuda_0(self):
                 self.assertIsNone(os.environ.get("CUDA_VISIBLE_DEVICES"), "devices hidden")
@@ -99,8 +103,9 @@ def test_runner_records_each_outcome_with_warp_aliased_to_treadle(fake, monkeypa
         "test_c_dies": ("pass", ""),
         "test_d_after": ("pass", ""),
         "test_e_kernel_cuda_0": ("fail", "AssertionError: '' is not None : devices hidden"),
+        "test_f_subprocess": ("pass", ""),
     }
-    assert rec["counts"] == {"pass": 3, "fail": 2, "error": 0, "skip": 0, "run": 5}
+    assert rec["counts"] == {"pass": 4, "fail": 2, "error": 0, "skip": 0, "run": 6}
 
 
 def test_runner_on_cuda_0_keeps_only_the_cuda_0_variants(fake, monkeypatch):
