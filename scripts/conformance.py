@@ -233,32 +233,49 @@ def build_record(name, events, outcome, seconds, log_path):
 
 
 def normalise(cause):
-    """Aggregation key of a cause: numbers, addresses and quoted literals folded together."""
-    key = re.sub(r"0x[0-9a-fA-F]+", "ADDR", cause)
-    key = re.sub(r"(?<![A-Za-z_])[-+]?\d+(\.\d+)?(e[-+]?\d+)?", "N", key)
-    key = re.sub(r"'[^']{40,}'", "'...'", key)
+    """Aggregation key of a cause: source locations, numbers and addresses folded together."""
+    key = re.sub(r"[^\s'\"()]*/([^/\s]+\.py)\b", r"\1", cause)  # paths to file names
+    key = re.sub(r"\b[\w.]+\.py:\d+(:\d+)?:\s*", "", key)  # "file.py:12:5: " prefixes
+    key = re.sub(r"0x[0-9a-fA-F]+", "ADDR", key)
+    key = re.sub(r"(?<![\w.])[-+]?\d+(\.\d+)?(e[-+]?\d+)?", "N", key)
     return key[:160]
 
 
-def top_causes(records, n):
-    """The n most common normalised causes over failed and errored tests of all files."""
-    agg = collections.OrderedDict()
+NOT_COLLECTED = "not collected: Warp's run of the file has this test, treadle's has not"
+
+
+def top_causes(records, n, refs=None):
+    """The n causes that cost the most tests, over failed and errored tests of all files.
+
+    With Warp's records (refs), a cause is weighed by the tests Warp passes that it costs
+    treadle (an import error costs the whole file; tests that only Warp's run of a file has are
+    listed as NOT_COLLECTED); without them, by the number of tests it fails.
+    """
+    agg = {}
     for rec in records:
-        items = [(tid, t["cause"]) for tid, t in rec["tests"].items()
-                 if t["status"] in ("fail", "error")]
+        ref = (refs or {}).get(rec["file"])
+        warp_pass = {t for t, r in ref["tests"].items() if r["status"] == "pass"} if ref else None
+        items = [(tid, t["cause"], tid in warp_pass if ref else True)
+                 for tid, t in rec["tests"].items() if t["status"] in ("fail", "error")]
         if rec["status"] == "import error":
-            items.append((f"{rec['file']} (import)", "import error: " + rec["detail"]))
+            items.append((f"{rec['file']} (import)", "import error: " + rec["detail"],
+                          len(warp_pass) if ref else 0))
         elif rec["status"] != "ok" and not items:
-            items.append((rec["file"], rec["detail"]))
-        for tid, cause in items:
-            entry = agg.setdefault(normalise(cause), {"count": 0, "files": set(), "examples": []})
+            items.append((rec["file"], rec["detail"], 0))
+        if ref and rec["status"] != "import error":
+            items += [(tid, NOT_COLLECTED, True) for tid in sorted(warp_pass - set(rec["tests"]))]
+        for tid, cause, cost in items:
+            entry = agg.setdefault(normalise(cause),
+                                   {"count": 0, "cost": 0, "files": set(), "examples": []})
             entry["count"] += 1
+            entry["cost"] += int(cost)
             entry["files"].add(rec["file"])
             if len(entry["examples"]) < 3:
                 entry["examples"].append(tid.replace("warp.tests.", ""))
-    ranked = sorted(agg.items(), key=lambda kv: -kv[1]["count"])[:n]
-    return [{"cause": k, "count": v["count"], "files": len(v["files"]),
-             "examples": v["examples"]} for k, v in ranked]
+    weight = "cost" if refs else "count"
+    ranked = sorted(agg.items(), key=lambda kv: (-kv[1][weight], -kv[1]["count"], kv[0]))[:n]
+    return [{"cause": k, "count": v["count"], "warp_passes_lost": v["cost"] if refs else None,
+             "files": len(v["files"]), "examples": v["examples"]} for k, v in ranked]
 
 
 def _cell(rec):
@@ -295,6 +312,7 @@ def summarise(records, refs, top_n):
                         if r["status"] == "pass"}
             both = {t for t, r in rec["tests"].items() if r["status"] == "pass"} & ref_pass
             rec["warp_passes"], rec["treadle_passes_of_warp"] = len(ref_pass), len(both)
+            rec["warp_passes_treadle_does_not"] = sorted(ref_pass - both)
             ref_pass_total += len(ref_pass)
             both_total += len(both)
             line += f"  {_cell(ref):>14} {len(both):5}"
@@ -314,11 +332,13 @@ def summarise(records, refs, top_n):
         print(f"treadle passes {both_total} of the {ref_pass_total} tests Warp passes "
               f"({pct:.1f}%)")
         summary.update({"warp_passes": ref_pass_total, "treadle_passes_of_warp": both_total})
-    causes = top_causes(records, top_n)
+    causes = top_causes(records, top_n, refs)
     if causes:
-        print(f"\ntop {len(causes)} failure causes (count, files, examples):")
+        cols = "Warp-passed tests lost, tests, files" if has_ref else "tests, files"
+        print(f"\ntop {len(causes)} failure causes ({cols}; examples):")
         for i, c in enumerate(causes, 1):
-            print(f"{i:3}. {c['count']:5} {c['files']:3}  {c['cause']}")
+            lost = f"{c['warp_passes_lost']:5} " if has_ref else ""
+            print(f"{i:3}. {lost}{c['count']:5} {c['files']:3}  {c['cause']}")
             print(f"{'':15}e.g. {', '.join(c['examples'])}")
     summary["top_causes"] = causes
     return summary

@@ -147,9 +147,27 @@ def test_runner_reports_an_import_error_as_the_file_result(fake):
 def test_failure_causes_are_aggregated_over_numbers_and_addresses():
     assert conformance.normalise("ValueError: got 3 at 0x7f3a, expected 4.5e-3") == \
         "ValueError: got N at ADDR, expected N"
+    assert conformance.normalise(
+        "TypeError: /x/warp/tests/test_a.py:45:12: k(): no 'copysign' (from /x/treadle/utils.py)"
+    ) == "TypeError: k(): no 'copysign' (from utils.py)"
+    assert conformance.normalise("E: no bfloat16 in vec3 (ndim=2)") == "E: no bfloat16 in vec3 (ndim=N)"
     rec = {"file": "f", "status": "ok", "detail": "", "tests": {
         "warp.tests.f.T.a": {"status": "fail", "cause": "E: size 3"},
         "warp.tests.f.T.b": {"status": "error", "cause": "E: size 4"},
         "warp.tests.f.T.c": {"status": "pass", "cause": ""}}}
     assert conformance.top_causes([rec], 5) == [
-        {"cause": "E: size N", "count": 2, "files": 1, "examples": ["f.T.a", "f.T.b"]}]
+        {"cause": "E: size N", "count": 2, "warp_passes_lost": None, "files": 1,
+         "examples": ["f.T.a", "f.T.b"]}]
+    # Against Warp: weighed by the Warp-passed tests lost, and tests treadle did not collect.
+    ref = {"file": "f", "status": "ok", "tests": {
+        "warp.tests.f.T.a": {"status": "pass"}, "warp.tests.f.T.b": {"status": "skip"},
+        "warp.tests.f.T.c": {"status": "pass"}, "warp.tests.f.T.d": {"status": "pass"}}}
+    broken = {"file": "g", "status": "import error", "detail": "E: no 7", "tests": {}}
+    ref_g = {"file": "g", "tests": {"warp.tests.g.T.x": {"status": "pass"},
+                                    "warp.tests.g.T.y": {"status": "pass"}}}
+    got = conformance.top_causes([rec, broken], 5, {"f": ref, "g": ref_g})
+    assert [(c["cause"], c["warp_passes_lost"], c["count"], c["examples"]) for c in got] == [
+        ("import error: E: no N", 2, 1, ["g (import)"]),
+        ("E: size N", 1, 2, ["f.T.a", "f.T.b"]),
+        (conformance.NOT_COLLECTED, 1, 1, ["f.T.d"]),
+    ]
