@@ -321,7 +321,7 @@ def summarise(records, refs, top_n):
     print(f"{'total (' + str(len(records)) + ' files)':36} {tot['run']:5} {tot['pass']:5} "
           f"{tot['fail']:5} {tot['error']:5} {tot['skip']:5}")
     bad = collections.Counter(r["status"] for r in records if r["status"] != "ok")
-    complete = sum(1 for r in records if r["status"] == "ok" and r["counts"]["run"] > 0
+    complete = sum(1 for r in records if r["status"] == "ok" and r["counts"]["pass"] > 0
                    and r["counts"]["pass"] + r["counts"]["skip"] == r["counts"]["run"])
     extra = "".join(f"; {k}: {v}" for k, v in sorted(bad.items()))
     print(f"files passing completely: {complete}{extra}")
