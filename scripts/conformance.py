@@ -212,6 +212,8 @@ def build_record(name, events, outcome, seconds, log_path):
         if kind == "import_error":
             rec["status"], rec["detail"] = "import error", ev["cause"]
             rec["where"] = ev.get("where", "")
+        elif kind == "no_device":
+            rec["status"], rec["detail"] = "no device", ev["cause"]
         elif kind == "start":
             running = ev["id"]
         elif kind == "end":
@@ -226,7 +228,7 @@ def build_record(name, events, outcome, seconds, log_path):
         if running is not None:
             rec["detail"] += f" in {running}"
             rec["tests"][running] = {"status": "error", "cause": outcome, "where": ""}
-    elif not finished and rec["status"] == "ok":
+    elif not finished and rec["status"] == "ok":  # no "done": the child stopped early
         rec["status"], rec["detail"] = "incomplete", "the test process ended early"
     counts = collections.Counter(t["status"] for t in rec["tests"].values())
     rec["counts"] = {k: counts.get(k, 0) for k in ("pass", "fail", "error", "skip")}

@@ -150,6 +150,9 @@ def main(argv=None):
                   "where": _where(sys.exc_info())})
             return 0
 
+        if args.device == "cuda:0" and not warp.is_cuda_available():
+            emit({"event": "no_device", "cause": f"cuda:0 is not available to {args.impl}"})
+            return 0
         suite = unittest.defaultTestLoader.loadTestsFromModule(module)
         if args.device == "cuda:0":
             suite = _cuda0_only(suite)

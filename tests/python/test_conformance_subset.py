@@ -9,6 +9,7 @@ alias, crash and timeout reports) is checked on a small fake test tree.
 import importlib.util
 import os
 import textwrap
+import unittest
 
 import pytest
 
@@ -109,10 +110,16 @@ def test_runner_records_each_outcome_with_warp_aliased_to_treadle(fake, monkeypa
 
 
 def test_runner_on_cuda_0_keeps_only_the_cuda_0_variants(fake, monkeypatch):
+    import treadle
+
     monkeypatch.delenv("FAKE_MODE", raising=False)
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     fake.device = "cuda:0"
     rec = conformance.run_file("test_fake", fake)
+    if not treadle.is_cuda_available():
+        assert (rec["status"], rec["detail"]) == ("no device", "cuda:0 is not available to treadle")
+        assert rec["tests"] == {}
+        return
     assert rec["status"] == "ok"
     assert _status(rec) == {"test_e_kernel_cuda_0": ("pass", "")}
 
@@ -171,3 +178,20 @@ def test_failure_causes_are_aggregated_over_numbers_and_addresses():
         ("E: size N", 1, 2, ["f.T.a", "f.T.b"]),
         (conformance.NOT_COLLECTED, 1, 1, ["f.T.d"]),
     ]
+
+
+def test_cuda_0_selection_keeps_the_tests_warp_named_for_cuda_0():
+    path = os.path.join(os.path.dirname(_SCRIPT), "conformance_child.py")
+    spec = importlib.util.spec_from_file_location("conformance_child", path)
+    child = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(child)
+
+    class T(unittest.TestCase):
+        def test_x_cpu(self): pass
+        def test_x_cuda_0(self): pass
+        def test_x_cuda_1(self): pass
+        def test_y(self): pass
+
+    suite = unittest.TestSuite([unittest.defaultTestLoader.loadTestsFromTestCase(T)])
+    kept = [t.id().rsplit(".", 1)[1] for t in child._cuda0_only(suite)]
+    assert kept == ["test_x_cuda_0"]
