@@ -2,10 +2,11 @@
 
 import inspect
 import linecache
-import math
 import os
 
 from . import _treadle, config
+from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
+from .builtin_functions import builtin_function  # noqa: F401 - used by resolver.py
 
 _native_dir_set = False
 _module_options = {}
@@ -312,51 +313,6 @@ def kernel(f=None, *, enable_backward=None, module=None, options=None):
 def constant(x):
     """Marks a module-level value as a kernel constant (its value becomes part of the kernel)."""
     return x
-
-
-class builtin_function:
-    """A kernel builtin seen from Python: importable by name, and callable on host scalars
-    where Python's math has the same function."""
-
-    def __init__(self, name, host=None):
-        self.__name__ = name
-        self._host = host
-
-    def __call__(self, *args, **kwargs):
-        if self._host is None:
-            raise RuntimeError(f"wp.{self.__name__}() can only be called inside kernels")
-        return self._host(*args, **kwargs)
-
-    def __repr__(self):
-        return f"<treadle builtin {self.__name__}>"
-
-
-def _host_sign(x):
-    return -1 if x < 0 else 1
-
-
-def _host_round(x):
-    return math.copysign(math.floor(abs(x) + 0.5), x)
-
-
-_HOST = {
-    "abs": abs, "min": min, "max": max, "sign": _host_sign, "floor": math.floor,
-    "ceil": math.ceil, "round": _host_round, "trunc": math.trunc, "sqrt": math.sqrt,
-    "cbrt": lambda x: math.copysign(abs(x) ** (1.0 / 3.0), x), "exp": math.exp, "log": math.log,
-    "log2": math.log2, "log10": math.log10, "pow": math.pow, "sin": math.sin, "cos": math.cos,
-    "tan": math.tan, "asin": math.asin, "acos": math.acos, "atan": math.atan,
-    "atan2": math.atan2, "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh,
-    "degrees": math.degrees, "radians": math.radians, "isnan": math.isnan, "isinf": math.isinf,
-    "isfinite": math.isfinite, "clamp": lambda x, lo, hi: min(max(x, lo), hi),
-    "rint": lambda x: float(round(x)),
-    "where": lambda cond, a, b: a if cond else b,
-}
-
-builtins = {
-    name: builtin_function(name, _HOST.get(name))
-    for name in _treadle.builtin_names()
-    if name not in ("print",)
-}
 
 
 def set_module_options(options, module=None):
