@@ -16,6 +16,7 @@
 namespace treadle {
 
 struct CompiledKernel;
+class LaunchPlan;
 class Stream;
 
 /// One launch argument: a scalar of a given type, or an array. Scalars convert to the
@@ -127,6 +128,7 @@ public:
 
 private:
     std::shared_ptr<const CompiledKernel> m_compiled;
+    std::shared_ptr<const LaunchPlan> m_plan;  ///< of m_compiled, made once
     std::shared_ptr<Source> m_source;
 };
 

@@ -3,12 +3,18 @@
 import gc
 import sys
 
+import numpy as np
+
 from . import _treadle, config
 from . import context as _context
 from . import tape as _tape
 from .context import get_device
 from .generics import specialise_for_arguments
 from .kernel import Kernel, options_generation
+from .vec_types import composite_base
+
+# The packer reads vector/matrix components and numpy arrays straight from these classes.
+_treadle.set_value_classes(composite_base, np.ndarray)
 
 
 def launch(

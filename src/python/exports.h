@@ -11,8 +11,10 @@ void export_errors(nb::module_& m);
 void export_device(nb::module_& m);
 /// _treadle.Array: the native base of treadle.array.
 void export_array(nb::module_& m);
-/// Kernel compilation and launch.
+/// Kernel compilation (_treadle.CompiledKernel).
 void export_kernel(nb::module_& m);
+/// wp.launch's native half: Python arguments through the runtime's packer.
+void export_launch(nb::module_& m);
 /// The builtin table (names, documentation, signatures).
 void export_builtins(nb::module_& m);
 /// _treadle.Stream, Event, Graph, graph capture and memory pool settings.

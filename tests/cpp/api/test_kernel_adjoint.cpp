@@ -126,7 +126,7 @@ TEST(KernelAdjoint, SharedMemoryIsDetectedThroughGradients) {
 
 TEST(KernelAdjoint, BackwardLaunchesSharingMemoryAreFlagged) {
     auto m = grad_module();
-    const treadle::CompiledKernel& k = *m.kernel("product").compiled();
+    const treadle::LaunchPlan k(m.kernel("product").compiled());
     auto x = treadle::zeros<double>({5}).enable_grad();
     auto y = treadle::zeros<double>({4}).enable_grad();
     auto z = treadle::zeros<double>({4}).enable_grad();
