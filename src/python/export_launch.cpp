@@ -44,8 +44,7 @@ ValueClasses g_classes;
 /// The leading fields of a numpy array and of its dtype (numpy's public PyArrayObject_fields and
 /// PyArray_Descr, the same in numpy 1.x and 2.x): enough to read a contiguous array's numbers.
 struct NumpyArrayHead {
-    PyObject_HEAD
-    char* data;
+    PyObject_HEAD char* data;
     int nd;
     Py_ssize_t* dimensions;
     Py_ssize_t* strides;
@@ -54,8 +53,7 @@ struct NumpyArrayHead {
     int flags;
 };
 struct NumpyDescrHead {
-    PyObject_HEAD
-    PyTypeObject* typeobj;
+    PyObject_HEAD PyTypeObject* typeobj;
     char kind;
     char type;
     char byteorder;
@@ -72,19 +70,46 @@ treadle::Array* as_array(PyObject* o) {
 /// The scalar type of a buffer's struct-module format ("f", "<d", "q"...), false for others.
 bool scalar_of_char(char c, ScalarType& out) {
     switch (c) {
-        case '?': out = ScalarType::Bool; break;
-        case 'b': out = ScalarType::Int8; break;
-        case 'B': out = ScalarType::UInt8; break;
-        case 'h': out = ScalarType::Int16; break;
-        case 'H': out = ScalarType::UInt16; break;
-        case 'i': out = ScalarType::Int32; break;
-        case 'I': out = ScalarType::UInt32; break;
-        case 'l': case 'q': out = ScalarType::Int64; break;
-        case 'L': case 'Q': out = ScalarType::UInt64; break;
-        case 'e': out = ScalarType::Float16; break;
-        case 'f': out = ScalarType::Float32; break;
-        case 'd': out = ScalarType::Float64; break;
-        default: return false;
+        case '?':
+            out = ScalarType::Bool;
+            break;
+        case 'b':
+            out = ScalarType::Int8;
+            break;
+        case 'B':
+            out = ScalarType::UInt8;
+            break;
+        case 'h':
+            out = ScalarType::Int16;
+            break;
+        case 'H':
+            out = ScalarType::UInt16;
+            break;
+        case 'i':
+            out = ScalarType::Int32;
+            break;
+        case 'I':
+            out = ScalarType::UInt32;
+            break;
+        case 'l':
+        case 'q':
+            out = ScalarType::Int64;
+            break;
+        case 'L':
+        case 'Q':
+            out = ScalarType::UInt64;
+            break;
+        case 'e':
+            out = ScalarType::Float16;
+            break;
+        case 'f':
+            out = ScalarType::Float32;
+            break;
+        case 'd':
+            out = ScalarType::Float64;
+            break;
+        default:
+            return false;
     }
     return true;
 }
@@ -417,18 +442,54 @@ private:
     static double element(const ArgValue& v, size_t c) {
         const auto* p = static_cast<const uint8_t*>(v.data) + c * treadle::scalar_size(v.scalar);
         switch (v.scalar) {
-            case ScalarType::Float32: { float x; std::memcpy(&x, p, 4); return x; }
-            case ScalarType::Float64: { double x; std::memcpy(&x, p, 8); return x; }
-            case ScalarType::Int32: { int32_t x; std::memcpy(&x, p, 4); return x; }
-            case ScalarType::Int64: { int64_t x; std::memcpy(&x, p, 8); return (double)x; }
-            case ScalarType::UInt32: { uint32_t x; std::memcpy(&x, p, 4); return x; }
-            case ScalarType::UInt64: { uint64_t x; std::memcpy(&x, p, 8); return (double)x; }
-            case ScalarType::Int16: { int16_t x; std::memcpy(&x, p, 2); return x; }
-            case ScalarType::UInt16: { uint16_t x; std::memcpy(&x, p, 2); return x; }
-            case ScalarType::Int8: return (double)*reinterpret_cast<const int8_t*>(p);
-            case ScalarType::UInt8: return (double)*p;
-            case ScalarType::Bool: return *p != 0;
-            default: return 0.0;  // float16 parts are read through Python (see flatten)
+            case ScalarType::Float32: {
+                float x;
+                std::memcpy(&x, p, 4);
+                return x;
+            }
+            case ScalarType::Float64: {
+                double x;
+                std::memcpy(&x, p, 8);
+                return x;
+            }
+            case ScalarType::Int32: {
+                int32_t x;
+                std::memcpy(&x, p, 4);
+                return x;
+            }
+            case ScalarType::Int64: {
+                int64_t x;
+                std::memcpy(&x, p, 8);
+                return (double)x;
+            }
+            case ScalarType::UInt32: {
+                uint32_t x;
+                std::memcpy(&x, p, 4);
+                return x;
+            }
+            case ScalarType::UInt64: {
+                uint64_t x;
+                std::memcpy(&x, p, 8);
+                return (double)x;
+            }
+            case ScalarType::Int16: {
+                int16_t x;
+                std::memcpy(&x, p, 2);
+                return x;
+            }
+            case ScalarType::UInt16: {
+                uint16_t x;
+                std::memcpy(&x, p, 2);
+                return x;
+            }
+            case ScalarType::Int8:
+                return (double)*reinterpret_cast<const int8_t*>(p);
+            case ScalarType::UInt8:
+                return (double)*p;
+            case ScalarType::Bool:
+                return *p != 0;
+            default:
+                return 0.0;  // float16 parts are read through Python (see flatten)
         }
     }
 
@@ -459,20 +520,22 @@ size_t launch_dims(nb::handle dim, int64_t (&out)[8]) {
     return n < 8 ? n : 8;
 }
 
-void launch(const KernelHandle& h, nb::handle dim, nb::handle args, uintptr_t stream,
-            bool adjoint, nb::handle adj_args) {
+void launch(const KernelHandle& h, nb::handle dim, nb::handle args, uintptr_t stream, bool adjoint,
+            nb::handle adj_args) {
     const treadle::LaunchPlan& plan = *h.plan;
     const treadle::CompiledKernel& k = plan.kernel();
     int64_t dims[8];
     const size_t ndim = launch_dims(dim, dims);
-    nb::object arg_seq = nb::steal(PySequence_Fast(args.ptr(), "launch(): args must be a sequence"));
+    nb::object arg_seq =
+        nb::steal(PySequence_Fast(args.ptr(), "launch(): args must be a sequence"));
     if (!arg_seq.is_valid()) throw nb::python_error();
     const bool has_adj = adjoint && !adj_args.is_none();
     nb::object adj_seq;
     PyObject** adj_items = nullptr;
     size_t n_adj = 0;
     if (has_adj) {
-        adj_seq = nb::steal(PySequence_Fast(adj_args.ptr(), "launch(): adj_args must be a sequence"));
+        adj_seq =
+            nb::steal(PySequence_Fast(adj_args.ptr(), "launch(): adj_args must be a sequence"));
         if (!adj_seq.is_valid()) throw nb::python_error();
         adj_items = PySequence_Fast_ITEMS(adj_seq.ptr());
         n_adj = (size_t)PySequence_Fast_GET_SIZE(adj_seq.ptr());

@@ -15,6 +15,8 @@ void export_array(nb::module_& m);
 void export_kernel(nb::module_& m);
 /// wp.launch's native half: Python arguments through the runtime's packer.
 void export_launch(nb::module_& m);
+/// _treadle.Tape: the C++ tape as wp.Tape uses it.
+void export_tape(nb::module_& m);
 /// The builtin table (names, documentation, signatures).
 void export_builtins(nb::module_& m);
 /// _treadle.Stream, Event, Graph, graph capture and memory pool settings.

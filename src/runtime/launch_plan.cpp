@@ -207,7 +207,8 @@ public:
         if (!t->is_struct() || v.struct_type != t) {
             std::string got = m_source.describe(v);
             if (got == "struct " + t->name) got += " of another layout";
-            if (t->is_struct()) fail(ErrorKind::Type, s, "expects struct " + t->name + ", got " + got);
+            if (t->is_struct())
+                fail(ErrorKind::Type, s, "expects struct " + t->name + ", got " + got);
             wrong_kind(s, got);
         }
         for (const sema::StructField& f : t->fields) {
