@@ -4,6 +4,7 @@ import inspect
 import linecache
 import math
 import os
+import weakref
 
 from . import _treadle, config
 
@@ -11,6 +12,8 @@ _native_dir_set = False
 _module_options = {}
 # [n], bumped whenever module options change, so launch caches keyed on it go stale.
 options_generation = [0]
+# Every live kernel, for wp.load_module and wp.force_load.
+registry = weakref.WeakSet()
 
 
 def _ensure_native_dir():
@@ -151,6 +154,7 @@ class Kernel(Function):
         self._generic_params = None
         self._arg_types = None
         self._specialisations = {}
+        registry.add(self)
 
     def _descriptor(self, is_kernel=True, extras=None, with_overloads=True):
         extras = dict(extras or {}, max_unroll=self._max_unroll())

@@ -23,9 +23,10 @@ Kernel add_kernel(ScalarType scalar, Device device) {
     auto it = kernels.find(key);
     if (it != kernels.end()) return it->second;
     const std::string type = std::string("wp.") + scalar_name(scalar);
-    const std::string source = "import treadle as wp\n\n\n@wp.kernel\ndef accumulate(into: wp.array(dtype=" +
-                               type + "), src: wp.array(dtype=" + type +
-                               ")):\n    i = wp.tid()\n    into[i] = into[i] + src[i]\n";
+    const std::string source =
+        "import treadle as wp\n\n\n@wp.kernel\ndef accumulate(into: wp.array(dtype=" + type +
+        "), src: wp.array(dtype=" + type +
+        ")):\n    i = wp.tid()\n    into[i] = into[i] + src[i]\n";
     Kernel k = Module::load_string(source, "<accumulate>").kernel("accumulate", device);
     kernels.emplace(key, k);
     return k;
@@ -49,8 +50,8 @@ void accumulate_into(Array& into, const Array& from) {
     if (into.dtype().is_struct())
         throw Error(ErrorKind::Type, "accumulate(): cannot add arrays of structs");
     if (into.size() == 0) return;
-    Array src = from.device() == into.device() && from.is_contiguous() ? from
-                                                                        : from.clone(into.device());
+    Array src =
+        from.device() == into.device() && from.is_contiguous() ? from : from.clone(into.device());
     if (!into.is_contiguous()) {
         Array sum = into.clone(into.device());
         accumulate_into(sum, src);

@@ -521,7 +521,7 @@ size_t launch_dims(nb::handle dim, int64_t (&out)[8]) {
 }
 
 void launch(const KernelHandle& h, nb::handle dim, nb::handle args, uintptr_t stream, bool adjoint,
-            nb::handle adj_args) {
+            nb::handle adj_args, int64_t max_blocks, int64_t block_dim) {
     const treadle::LaunchPlan& plan = *h.plan;
     const treadle::CompiledKernel& k = plan.kernel();
     int64_t dims[8];
@@ -557,7 +557,10 @@ void launch(const KernelHandle& h, nb::handle dim, nb::handle args, uintptr_t st
     written.commit(k.label);
     if (k.device.is_cuda()) {
         // Asynchronous: no need to drop the GIL. Stream 0 is the device's current stream.
-        treadle::run_cuda(k, bounds, block, reinterpret_cast<void*>(stream), adjoint);
+        treadle::CudaGrid grid;
+        if (block_dim > 0) grid.block_dim = block_dim;
+        grid.max_blocks = max_blocks;
+        treadle::run_cuda(k, bounds, block, reinterpret_cast<void*>(stream), adjoint, grid);
         return;
     }
     nb::gil_scoped_release release;
@@ -572,7 +575,10 @@ void export_launch(nb::module_& m) {
           "`composite_base`) and numpy arrays without calling Python.");
     m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim"), nb::arg("args"),
           nb::arg("stream") = 0, nb::arg("adjoint") = false,
-          nb::arg("adj_args").none() = nb::none(),
+          nb::arg("adj_args").none() = nb::none(), nb::arg("max_blocks") = 0,
+          nb::arg("block_dim") = (int64_t)treadle::k_cuda_block_dim,
           "Packs the arguments with the runtime's packer and runs the kernel: on the CPU, or "
-          "enqueued on the CUDA stream with handle `stream` (0: the device's current stream).");
+          "enqueued on the CUDA stream with handle `stream` (0: the device's current stream) in "
+          "blocks of `block_dim` threads (<= 0: 256), at most `max_blocks` of them (<= 0: no "
+          "limit). Both are CUDA settings; CPU launches ignore them, as Warp documents.");
 }

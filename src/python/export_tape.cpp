@@ -97,8 +97,8 @@ void export_tape(nb::module_& m) {
             nb::arg("backward"), nb::arg("arrays"))
         .def("backward", [](Tape& t) { t.backward(); })
         .def(
-            "backward_from", [](Tape& t, const Array& loss) { t.backward(loss); },
-            nb::arg("loss"), "Seeds the loss gradient with 1, then backward().")
+            "backward_from", [](Tape& t, const Array& loss) { t.backward(loss); }, nb::arg("loss"),
+            "Seeds the loss gradient with 1, then backward().")
         .def("zero", &Tape::zero)
         .def("reset", &Tape::reset)
         .def_prop_ro("size", &Tape::size);

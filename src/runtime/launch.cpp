@@ -150,7 +150,7 @@ std::string last_cuda_launch() {
 }
 
 void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params, void* stream,
-              bool adjoint) {
+              bool adjoint, CudaGrid grid) {
     if (bounds.size == 0) return;
     void* function = adjoint ? k.cuda_adj_function : k.cuda_function;
     if (!function) throw_no_adjoint(k);
@@ -161,10 +161,14 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
     static const uint8_t k_empty_struct = 0;
     void* args[2] = {const_cast<LaunchBounds*>(&bounds),
                      const_cast<void*>(k.params.empty() ? &k_empty_struct : params)};
-    int64_t blocks = (bounds.size + k_cuda_block_dim - 1) / k_cuda_block_dim;
+    if (grid.block_dim < 1 || grid.block_dim > 1024)
+        throw Error(ErrorKind::Value, k.name + "(): block_dim must be in [1, 1024], got " +
+                                          std::to_string(grid.block_dim));
+    int64_t blocks = (bounds.size + grid.block_dim - 1) / grid.block_dim;
+    if (grid.max_blocks > 0 && blocks > grid.max_blocks) blocks = grid.max_blocks;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest
     int ordinal = k.device.ordinal();
-    cuda::launch_args(ordinal, function, (unsigned)blocks, k_cuda_block_dim, args, stream);
+    cuda::launch_args(ordinal, function, (unsigned)blocks, (unsigned)grid.block_dim, args, stream);
     if (k.cuda_bounds_record) {
         // checked mode is for debugging: wait, and report the first bad index at once
         BoundsRecord record{};

@@ -47,14 +47,21 @@ Array with_adjoint(const CompiledKernel& k, const KernelParam& p, const Array& a
 void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
              bool adjoint = false);
 
-/// Threads per block of CUDA launches.
+/// Threads per block of CUDA launches unless a launch asks for another count.
 inline constexpr unsigned k_cuda_block_dim = 256;
+
+/// How a CUDA launch is split into blocks. Every kernel runs a grid-stride loop over the
+/// flattened range, so any block size and any cap on the block count cover every index.
+struct CudaGrid {
+    int64_t block_dim = k_cuda_block_dim;  ///< threads per block, 1 to 1024 (checked)
+    int64_t max_blocks = 0;                ///< at most this many blocks (0: as many as needed)
+};
 
 /// Enqueues the kernel on its CUDA device's stream (asynchronous). The driver copies the
 /// bounds and the parameter block (kernelParams) during the call, so `params` may be reused at
 /// once; it must span the whole parameter struct, tail padding included.
 void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
-              void* stream = nullptr, bool adjoint = false);
+              void* stream = nullptr, bool adjoint = false, CudaGrid grid = {});
 
 /// The label ("'name' (file:line) on cuda:N") of the most recent CUDA launch of this process,
 /// or "" when there was none: names the kernel behind an asynchronous fault.
