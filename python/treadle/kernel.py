@@ -200,25 +200,31 @@ class Kernel(Function):
         with `options` for _treadle.compile_kernel on first use."""
         handle = self._compiled.get(key)
         if handle is None:
-            _ensure_native_dir()
-            if config.kernel_cache_dir:
-                _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+            _prepare_compiler()
             handle = _treadle.compile_kernel(self._descriptor(), key[1], key[0], **options)
-            self._compiled[key] = handle
-            if config.verbose:
-                how = "loaded from cache" if handle.from_cache else (
-                    f"compiled in {handle.compile_seconds * 1000:.0f} ms")
-                print(f"treadle: kernel {self.__name__}{what} {how}")
+            self._store(key, handle, what)
         return handle
+
+    def _store(self, key, handle, what=""):
+        self._compiled[key] = handle
+        if config.verbose:
+            how = "loaded from cache" if handle.from_cache else (
+                f"compiled in {handle.compile_seconds * 1000:.0f} ms")
+            print(f"treadle: kernel {self.__name__}{what} {how}")
+
+    def _forward_key(self, device):
+        """(key in _compiled, verify_fp) of the forward build for `device`."""
+        self._sync_options()
+        mode = self._mode()
+        if self._verify_fp():
+            return (device, mode, "verify_fp", True), True
+        return (device, mode), False
 
     def _compile(self, device="cpu"):
         """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
         loaded from the cache once per device, mode and verify_fp setting."""
-        self._sync_options()
-        mode = self._mode()
-        if self._verify_fp():
-            return self._build((device, mode, "verify_fp", True), "", verify_fp=True)
-        return self._build((device, mode), "", verify_fp=False)
+        key, verify_fp = self._forward_key(device)
+        return self._build(key, "", verify_fp=verify_fp)
 
     def _compile_adjoint(self, device="cpu"):
         """The build of the kernel with its backward pass for `device`, compiled on first use:
@@ -240,6 +246,31 @@ class Kernel(Function):
 
     def __repr__(self):
         return f"<treadle kernel {self.__qualname__}>"
+
+
+def _prepare_compiler():
+    _ensure_native_dir()
+    if config.kernel_cache_dir:
+        _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+
+
+def compile_all(kernels, device):
+    """Compiles the forward builds of `kernels` for `device` that are not built yet: front ends
+    in order, then the C++ builds in parallel on the runtime's build threads."""
+    pending = []
+    for k in kernels:
+        if k._generic_params:  # generic kernels compile per specialisation, when launched
+            continue
+        key, verify_fp = k._forward_key(device)
+        if key not in k._compiled:
+            pending.append((k, key, verify_fp))
+    if not pending:
+        return
+    _prepare_compiler()
+    handles = _treadle.compile_kernels(
+        [(k._descriptor(), key[1], device, False, verify_fp) for k, key, verify_fp in pending])
+    for (k, key, _), handle in zip(pending, handles):
+        k._store(key, handle)
 
 
 def _make_lookup(func):

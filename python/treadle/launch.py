@@ -9,7 +9,7 @@ from . import context as _context
 from . import tape as _tape
 from .context import get_device
 from .generics import specialise_for_arguments
-from .kernel import Kernel, options_generation, registry
+from .kernel import Kernel, compile_all, options_generation, registry
 from .vec_types import composite_base
 
 # The packer reads vector/matrix components and numpy arrays straight from these classes.
@@ -111,7 +111,8 @@ def _resolve(kernel, device):
 
 
 def load_module(module=None, device=None, recursive=False):
-    """Compiles (or loads from the cache) every kernel of a Python module now."""
+    """Compiles (or loads from the cache) every kernel of a Python module now, the builds in
+    parallel on the runtime's build threads."""
     if module is None:
         module = sys._getframe(1).f_globals.get("__name__", "__main__")
     name = module if isinstance(module, str) else module.__name__
@@ -119,16 +120,11 @@ def load_module(module=None, device=None, recursive=False):
         k for k in list(registry)
         if k.module == name or (recursive and k.module.startswith(name + "."))
     ]
-    alias = get_device(device).alias
-    for k in kernels:
-        if not k._generic_params:  # generic kernels compile per specialisation, when launched
-            k._compile(alias)
+    compile_all(kernels, get_device(device).alias)
 
 
 def force_load(device=None, modules=None):
     """Compiles every kernel defined so far (of the given modules, when named)."""
     names = None if modules is None else {m if isinstance(m, str) else m.__name__ for m in modules}
-    alias = get_device(device).alias
-    for k in list(registry):
-        if (names is None or k.module in names) and not k._generic_params:
-            k._compile(alias)
+    kernels = [k for k in list(registry) if names is None or k.module in names]
+    compile_all(kernels, get_device(device).alias)

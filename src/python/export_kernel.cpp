@@ -145,6 +145,32 @@ KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::s
     return KernelHandle(treadle::compile_kernel(*fn, options));
 }
 
+/// Compiles several kernels, each given as (descriptor, mode, device, adjoint, verify_fp): their
+/// front ends run here in order (they call back into Python), then their builds run in
+/// parallel on the runtime's build pool with the GIL released.
+std::vector<KernelHandle> compile_many(nb::handle requests) {
+    std::vector<std::shared_ptr<treadle::sema::FunctionSource>> functions;
+    std::vector<treadle::PreparedKernel> prepared;
+    for (nb::handle r : requests) {
+        nb::tuple t = nb::cast<nb::tuple>(r);
+        functions.push_back(PyResolver::make_function(nb::cast<nb::tuple>(t[0])));
+        treadle::CompileOptions options;
+        options.mode = nb::cast<std::string>(t[1]);
+        options.device = treadle::Device::parse(nb::cast<std::string>(t[2]));
+        options.adjoint = nb::cast<bool>(t[3]);
+        options.verify_fp = nb::cast<bool>(t[4]);
+        prepared.push_back(treadle::prepare_kernel(*functions.back(), options));
+    }
+    std::vector<std::shared_ptr<const CompiledKernel>> built;
+    {
+        nb::gil_scoped_release release;
+        built = treadle::finish_kernels(prepared);
+    }
+    std::vector<KernelHandle> out;
+    for (auto& k : built) out.emplace_back(std::move(k));
+    return out;
+}
+
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
 /// returns (ok, log). For the compile-only check of every test kernel.
 std::pair<bool, std::string> check_cuda_compile(nb::tuple descriptor, int arch, bool adjoint,
@@ -209,6 +235,9 @@ void export_kernel(nb::module_& m) {
         },
         nb::arg("descriptor"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
         "The generated CUDA or CPU source of a kernel (no GPU needed).");
+    m.def("compile_kernels", &compile_many, nb::arg("requests"),
+          "Compiles (descriptor, mode, device, adjoint, verify_fp) requests: front ends in order, "
+          "builds in parallel on the build pool. Returns the CompiledKernels in order.");
     m.def("compile_kernel", &compile, nb::arg("descriptor"), nb::arg("mode"),
           nb::arg("device") = "cpu", nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
           "Compiles a kernel described by a ('func', key, name, source, file, line, True, "

@@ -1,6 +1,10 @@
 """wp.launch's options: block_dim and max_blocks shape CUDA grids, record_cmd is refused."""
 
+import json
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -56,3 +60,55 @@ def test_load_module_compiles_the_registered_kernels():
     assert unique_add._compiled
     wp.force_load(device="cpu", modules=[__name__])
     assert ("cpu", "release") in mark._compiled
+
+
+LOAD_CHILD = """
+import json, sys, treadle as wp
+
+@wp.kernel
+def k0(x: wp.array(dtype=float)):
+    x[wp.tid()] = 0.0
+
+@wp.kernel
+def k1(x: wp.array(dtype=float)):
+    x[wp.tid()] = 1.0
+
+@wp.kernel
+def k2(x: wp.array(dtype=float)):
+    x[wp.tid()] = 2.0
+
+wp.load_module(device="cpu")
+x = wp.zeros(1, dtype=float, device="cpu")
+wp.launch(k2, dim=1, inputs=[x], device="cpu")
+print(json.dumps({"built": [not k._compile("cpu").from_cache for k in (k0, k1, k2)],
+                  "value": float(x.numpy()[0])}))
+"""
+
+
+def test_load_module_builds_kernels_in_parallel(tmp_path):
+    # A compiler wrapper that logs when each kernel build starts and ends and takes a second.
+    log = tmp_path / "builds.log"
+    wrapper = tmp_path / "cxx.sh"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in *kernel.so*) echo "start $(date +%s.%N)" >> ' + str(log) + "; sleep 1;;\n"
+        "esac\n"
+        'c++ "$@"; rc=$?\n'
+        'case "$*" in *kernel.so*) echo "end $(date +%s.%N)" >> ' + str(log) + ";; esac\n"
+        "exit $rc\n")
+    wrapper.chmod(0o755)
+    script = tmp_path / "child.py"
+    script.write_text(LOAD_CHILD)
+    env = dict(os.environ, TREADLE_CXX=str(wrapper), TREADLE_NUM_THREADS="4",
+               TREADLE_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+    out = subprocess.run([sys.executable, str(script)], env=env, check=True, capture_output=True,
+                         text=True).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result == {"built": [True, True, True], "value": 2.0}
+    events = [line.split() for line in log.read_text().splitlines()]
+    starts = sorted(float(t) for kind, t in events if kind == "start")
+    ends = sorted(float(t) for kind, t in events if kind == "end")
+    assert len(starts) == 3 and len(ends) == 3
+    # a second build started before the first one ended: they ran at the same time
+    assert starts[1] < ends[0]
