@@ -227,16 +227,15 @@ class Kernel(Function):
         return self._build(key, "", verify_fp=verify_fp)
 
     def _compile_adjoint(self, device="cpu"):
-        """The build of the kernel with its backward pass for `device`, compiled on first use:
-        kernels that never run backward never generate adjoint code."""
+        """The build of the kernel with its backward pass for `device`: compiled on first use by
+        the C++ kernel object of the forward build, which keeps it. Kernels that never run
+        backward never generate adjoint code."""
         if self.options.get("enable_backward") is False:
             raise RuntimeError(
                 f"kernel '{self.__name__}' was declared with enable_backward=False, so it has "
                 "no backward pass"
             )
-        self._sync_options()
-        return self._build((device, self._mode(), "adjoint"), " (with backward pass)",
-                           adjoint=True)
+        return self._compile(device).with_adjoint()
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(

@@ -64,6 +64,14 @@ const std::string& Kernel::name() const {
     return m_compiled ? m_compiled->name : empty;
 }
 
+Kernel Kernel::with_adjoint() const {
+    if (!m_compiled) throw Error(ErrorKind::Value, "Kernel::with_adjoint(): the kernel is empty");
+    Kernel out = *this;
+    out.m_plan = adjoint_build(m_plan, m_source.get());
+    out.m_compiled = out.m_plan->compiled();
+    return out;
+}
+
 void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const {
     launch(dim, args, Stream());
 }

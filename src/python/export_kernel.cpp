@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "api/kernel_source.h"
 #include "compile/compile_kernel.h"
 #include "compile/kernel_cache.h"
 #include "compile/nvrtc.h"
@@ -134,6 +135,19 @@ private:
     nb::object m_lookup_attr;
 };
 
+/// The Kernel of a Python build: its backward build, when asked for, compiles from the same
+/// function with the same mode and device (never with verify_fp, as Python's backward passes
+/// always were).
+KernelHandle python_kernel(std::shared_ptr<const CompiledKernel> compiled,
+                           std::shared_ptr<treadle::sema::FunctionSource> fn,
+                           const treadle::CompileOptions& options) {
+    auto source = std::make_shared<treadle::Kernel::Source>();
+    source->function = std::move(fn);
+    source->options = options;
+    source->options.verify_fp = false;
+    return KernelHandle(treadle::Kernel(std::move(compiled), std::move(source)));
+}
+
 KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::string& device,
                      bool adjoint, bool verify_fp) {
     auto fn = PyResolver::make_function(descriptor);
@@ -142,7 +156,7 @@ KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::s
     options.device = treadle::Device::parse(device);
     options.adjoint = adjoint;
     options.verify_fp = verify_fp;
-    return KernelHandle(treadle::compile_kernel(*fn, options));
+    return python_kernel(treadle::compile_kernel(*fn, options), fn, options);
 }
 
 /// Compiles several kernels, each given as (descriptor, mode, device, adjoint, verify_fp): their
@@ -150,6 +164,7 @@ KernelHandle compile(nb::tuple descriptor, const std::string& mode, const std::s
 /// parallel on the runtime's build pool with the GIL released.
 std::vector<KernelHandle> compile_many(nb::handle requests) {
     std::vector<std::shared_ptr<treadle::sema::FunctionSource>> functions;
+    std::vector<treadle::CompileOptions> all_options;
     std::vector<treadle::PreparedKernel> prepared;
     for (nb::handle r : requests) {
         nb::tuple t = nb::cast<nb::tuple>(r);
@@ -160,6 +175,7 @@ std::vector<KernelHandle> compile_many(nb::handle requests) {
         options.adjoint = nb::cast<bool>(t[3]);
         options.verify_fp = nb::cast<bool>(t[4]);
         prepared.push_back(treadle::prepare_kernel(*functions.back(), options));
+        all_options.push_back(options);
     }
     std::vector<std::shared_ptr<const CompiledKernel>> built;
     {
@@ -167,7 +183,8 @@ std::vector<KernelHandle> compile_many(nb::handle requests) {
         built = treadle::finish_kernels(prepared);
     }
     std::vector<KernelHandle> out;
-    for (auto& k : built) out.emplace_back(std::move(k));
+    for (size_t i = 0; i < built.size(); ++i)
+        out.push_back(python_kernel(std::move(built[i]), functions[i], all_options[i]));
     return out;
 }
 
@@ -208,7 +225,12 @@ void export_kernel(nb::module_& m) {
                 return out;
             },
             "Per parameter: bit 1 the array is read, bit 2 it is written (0 for non-arrays).")
-        .def_prop_ro("adjoint", [](const KernelHandle& h) { return h.k->adjoint; });
+        .def_prop_ro("adjoint", [](const KernelHandle& h) { return h.k->adjoint; })
+        .def(
+            "with_adjoint",
+            [](const KernelHandle& h) { return KernelHandle(h.kernel.with_adjoint()); },
+            "The build with the backward pass (this one, or one compiled from the same function "
+            "on first use and kept with it).");
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("descriptor"), nb::arg("arch"),
           nb::arg("adjoint") = false, nb::arg("verify_fp") = false);
     m.def(

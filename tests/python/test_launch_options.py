@@ -112,3 +112,23 @@ def test_load_module_builds_kernels_in_parallel(tmp_path):
     assert len(starts) == 3 and len(ends) == 3
     # a second build started before the first one ended: they ran at the same time
     assert starts[1] < ends[0]
+
+
+@wp.kernel
+def square(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * x[i]
+
+
+def test_the_backward_build_is_kept_by_the_native_kernel_object():
+    forward = square._compile("cpu")
+    backward = square._compile_adjoint("cpu")
+    assert not forward.adjoint and backward.adjoint
+    assert forward.with_adjoint().key == backward.key  # compiled once, kept with the build
+    assert backward.with_adjoint().key == backward.key
+    assert all("adjoint" not in key for key in square._compiled)
+    x = wp.array(np.array([1.0, 3.0], dtype=np.float32), device="cpu", requires_grad=True)
+    y = wp.zeros(2, dtype=float, device="cpu", requires_grad=True)
+    y.grad.fill_(1.0)
+    wp.launch(square, dim=2, inputs=[x], outputs=[y], adjoint=True, device="cpu")
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 6.0])

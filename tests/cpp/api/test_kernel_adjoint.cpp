@@ -186,3 +186,15 @@ TEST(KernelAdjointCuda, OverlappingViewsAccumulateAtomically) {
 }
 
 }  // namespace
+
+TEST(KernelAdjoint, WithAdjointCompilesOnceAndKeepsTheBuild) {
+    auto m = grad_module();
+    treadle::Kernel forward = m.kernel("scale");
+    EXPECT_FALSE(forward.compiled()->adjoint);
+    treadle::Kernel backward = forward.with_adjoint();
+    EXPECT_TRUE(backward.compiled()->adjoint);
+    EXPECT_EQ(forward.with_adjoint().compiled(), backward.compiled());
+    EXPECT_EQ(backward.with_adjoint().compiled(), backward.compiled());
+    EXPECT_EQ(backward.plan()->compiled(), backward.compiled());
+    EXPECT_THROW(treadle::Kernel().with_adjoint(), treadle::Error);
+}
