@@ -85,14 +85,7 @@ def _launch_adjoint(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, devic
     if kernel._generic_params:
         kernel = specialise_for_arguments(kernel, args)
     handle = kernel._compile_adjoint(alias)
-    adj = None
-    if adj_inputs or adj_outputs:
-        adj = [*adj_inputs, *adj_outputs]
-        if len(adj) != len(args):
-            raise TypeError(
-                f"launch(): kernel '{kernel.__name__}': adj_inputs and adj_outputs hold "
-                f"{len(adj)} values for {len(args)} arguments"
-            )
+    adj = [*adj_inputs, *adj_outputs] if adj_inputs or adj_outputs else None
     _treadle.launch(handle, dim, args, 0 if stream is None else stream.cuda_stream, True, adj,
                     max_blocks, block_dim)
 

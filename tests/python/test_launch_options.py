@@ -132,3 +132,15 @@ def test_the_backward_build_is_kept_by_the_native_kernel_object():
     y.grad.fill_(1.0)
     wp.launch(square, dim=2, inputs=[x], outputs=[y], adjoint=True, device="cpu")
     np.testing.assert_array_equal(x.grad.numpy(), [2.0, 6.0])
+
+
+def test_adjoint_argument_count_is_checked_by_the_packer():
+    x = wp.zeros(2, dtype=float, device="cpu", requires_grad=True)
+    y = wp.zeros(2, dtype=float, device="cpu", requires_grad=True)
+    with pytest.raises(TypeError, match=r"^square\(\): expects 2 adjoint arguments but 1 were given$"):
+        wp.launch(square, dim=2, inputs=[x], outputs=[y], adj_inputs=[x.grad], adjoint=True,
+                  device="cpu")
+    with pytest.raises(TypeError, match=r"^square\(\): argument 'x' expects an adjoint array, got "
+                                        r"float$"):
+        wp.launch(square, dim=2, inputs=[x], outputs=[y], adj_inputs=[1.0], adj_outputs=[None],
+                  adjoint=True, device="cpu")
