@@ -12,8 +12,10 @@
 #include <cstdio>
 
 #include "codegen/function_emitter.h"
+#include "codegen/type_spelling.h"
 #include "common/assert.h"
 #include "common/text.h"
+#include "types/abi.h"
 
 namespace treadle::codegen {
 
@@ -22,15 +24,12 @@ using ir::InstrKind;
 using ir::VarId;
 
 size_t layout_params(const ir::Function& kernel, std::vector<ParamLayout>& out) {
-    size_t offset = 0, max_align = 1;
+    types::abi::StructLayout layout;
     for (size_t i = 0; i < kernel.params.size(); ++i) {
         const types::Type* t = kernel.type_of(kernel.params[i]);
-        offset = (offset + t->align - 1) / t->align * t->align;
-        out.push_back(ParamLayout{kernel.param_names[i], t, offset});
-        offset += t->size;
-        if (t->align > max_align) max_align = t->align;
+        out.push_back(ParamLayout{kernel.param_names[i], t, layout.add({t->size, t->align})});
     }
-    return (offset + max_align - 1) / max_align * max_align;
+    return layout.finish().size;
 }
 
 namespace {
@@ -90,7 +89,7 @@ std::string literal(const types::ConstValue& c) {
             if (f.find_first_of(".en") == std::string::npos) f += ".0";
             if (f.find_first_of("n") == std::string::npos) return f + "f";
         }
-        return "wp::cast<" + t->c_name + ">(" + v + ")";
+        return "wp::cast<" + c_type(t) + ">(" + v + ")";
     }
     switch (t->scalar) {
         case ScalarType::Int64:
@@ -104,7 +103,7 @@ std::string literal(const types::ConstValue& c) {
             if (c.i == INT32_MIN) return "(wp::int32)(-2147483647 - 1)";
             return "(wp::int32)" + std::to_string((int32_t)c.i);
         default:
-            return "(" + t->c_name + ")" + std::to_string(c.i);
+            return "(" + c_type(t) + ")" + std::to_string(c.i);
     }
 }
 
@@ -152,7 +151,7 @@ std::string field_path(const std::string& dotted) {
     size_t start = 0;
     for (;;) {
         size_t dot = dotted.find('.', start);
-        path += "." + types::field_c_name(dotted.substr(start, dot - start));
+        path += "." + c_field(dotted.substr(start, dot - start));
         if (dot == std::string::npos) return path;
         start = dot + 1;
     }
@@ -166,7 +165,7 @@ void FunctionEmitter::declarations(int depth) {
         const types::Type* t = m_f.vars[v].type;
         if (t->is_tuple() || t->is_void()) continue;
         indent(depth);
-        m_out << t->c_name << " " << var(v) << "{};\n";
+        m_out << c_type(t) << " " << var(v) << "{};\n";
     }
 }
 
@@ -201,7 +200,7 @@ std::string native_callee(const ir::Function& f, const Instr& in) {
     const sema::Builtin& b = *in.builtin;
     if (b.traits.template_args == sema::TemplateArgs::None) return b.native;
     const types::Type* r = f.type_of(in.dsts[0]);
-    const std::string scalar = types::scalar_type(r->scalar)->c_name;
+    const std::string scalar = c_scalar(r->scalar);
     switch (b.traits.template_args) {
         case sema::TemplateArgs::None:
             break;
@@ -303,10 +302,10 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
         case InstrKind::Construct: {
             const types::Type* t = m_f.type_of(in.dsts[0]);
             if (t->is_struct()) {
-                m_out << dst << " = " << t->c_name << "{" << args(in) << "};\n";
+                m_out << dst << " = " << c_type(t) << "{" << args(in) << "};\n";
                 break;
             }
-            m_out << dst << " = " << t->c_name << "{{";
+            m_out << dst << " = " << c_type(t) << "{{";
             if (t->is_matrix()) {
                 for (int r = 0; r < t->rows; ++r) {
                     m_out << (r ? ", {" : "{");
@@ -321,15 +320,14 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             break;
         }
         case InstrKind::Field:
-            m_out << dst << " = " << var(in.args[0]) << "." << types::field_c_name(in.text)
-                  << ";\n";
+            m_out << dst << " = " << var(in.args[0]) << "." << c_field(in.text) << ";\n";
             break;
         case InstrKind::WithField:
-            m_out << dst << " = " << var(in.args[0]) << "; " << dst << "."
-                  << types::field_c_name(in.text) << " = " << var(in.args[1]) << ";\n";
+            m_out << dst << " = " << var(in.args[0]) << "; " << dst << "." << c_field(in.text)
+                  << " = " << var(in.args[1]) << ";\n";
             break;
         case InstrKind::Cast:
-            m_out << dst << " = wp::cast<" << m_f.type_of(in.dsts[0])->c_name << ">("
+            m_out << dst << " = wp::cast<" << c_type(m_f.type_of(in.dsts[0])) << ">("
                   << var(in.args[0]) << ");\n";
             break;
         case InstrKind::Call:
@@ -463,19 +461,19 @@ void emit_function(const ir::Function& f, const Backend& backend, Text& out, boo
                    ReplayHooks* replay, bool verify_fp) {
     FunctionEmitter fe(f, out, checked, replay, verify_fp && !replay);
     const types::Type* rt = f.return_type;
-    std::string ret = (rt->is_void() || rt->is_tuple()) ? "void" : rt->c_name;
+    std::string ret = (rt->is_void() || rt->is_tuple()) ? "void" : c_type(rt);
     out << backend.function_qualifier() << " " << ret << " " << (replay ? replay_name(f) : f.c_name)
         << "(";
     for (size_t i = 0; i < f.params.size(); ++i)
-        out << (i ? ", " : "") << f.type_of(f.params[i])->c_name << " " << fe.var(f.params[i]);
+        out << (i ? ", " : "") << c_type(f.type_of(f.params[i])) << " " << fe.var(f.params[i]);
     if (rt->is_tuple())
         for (size_t i = 0; i < rt->elements.size(); ++i)
-            out << (f.params.empty() && i == 0 ? "" : ", ") << rt->elements[i]->c_name << "& ret_"
+            out << (f.params.empty() && i == 0 ? "" : ", ") << c_type(rt->elements[i]) << "& ret_"
                 << i;
     out << ") {\n";
     fe.declarations(1);
     fe.block(f.body, 1);
-    if (!rt->is_void() && !rt->is_tuple()) out << "    return " << rt->c_name << "{};\n";
+    if (!rt->is_void() && !rt->is_tuple()) out << "    return " << c_type(rt) << "{};\n";
     out << "}\n\n";
 }
 
@@ -485,7 +483,7 @@ std::string kernel_body_header(const ir::Function& k, const Backend& backend,
                     params + "& params, wp::int64 index, const wp::launch_bounds_t& bounds) {\n";
     s += "    (void)index;\n    (void)bounds;\n";
     for (size_t i = 0; i < k.params.size(); ++i)
-        s += "    " + k.type_of(k.params[i])->c_name + " " + var_name(k, k.params[i]) +
+        s += "    " + c_type(k.type_of(k.params[i])) + " " + var_name(k, k.params[i]) +
              " = params.arg_" + k.param_names[i] + ";\n";
     return s;
 }
@@ -510,16 +508,16 @@ void collect_structs(const types::Type* t, std::vector<const types::Type*>& out)
 
 /// The C++ definition of a struct type (layout asserted where the back end can).
 void emit_struct(const types::Type* t, const Backend& backend, Text& out) {
-    out << "struct " << t->c_name << " {  // " << t->name << "\n";
+    out << "struct " << c_type(t) << " {  // " << t->name << "\n";
     for (const types::StructField& f : t->fields)
-        out << "    " << f.type->c_name << " " << types::field_c_name(f.name) << ";\n";
+        out << "    " << c_type(f.type) << " " << c_field(f.name) << ";\n";
     out << "};\n";
     if (backend.layout_asserts()) {
         for (const types::StructField& f : t->fields)
-            out << "static_assert(__builtin_offsetof(" << t->c_name << ", "
-                << types::field_c_name(f.name) << ") == " << f.offset << ", \"struct layout\");\n";
+            out << "static_assert(__builtin_offsetof(" << c_type(t) << ", " << c_field(f.name)
+                << ") == " << f.offset << ", \"struct layout\");\n";
     }
-    out << "static_assert(sizeof(" << t->c_name << ") == " << t->size << " && alignof(" << t->c_name
+    out << "static_assert(sizeof(" << c_type(t) << ") == " << t->size << " && alignof(" << c_type(t)
         << ") == " << t->align << ", \"struct layout\");\n\n";
 }
 
@@ -530,7 +528,7 @@ std::string emit_params_struct(const ir::Function& k, const Backend& backend, Te
     std::string params = "params_" + k.c_name;
     out << "struct " << params << " {\n";
     for (const ParamLayout& p : layout)
-        out << "    " << p.type->c_name << " arg_" << p.name << ";\n";
+        out << "    " << c_type(p.type) << " arg_" << p.name << ";\n";
     if (layout.empty()) out << "    char unused_;\n";
     out << "};\n";
     // The runtime packs arguments with its own copy of this layout; these keep them equal.

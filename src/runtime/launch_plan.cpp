@@ -6,29 +6,14 @@
 #include "passes/array_access.h"
 #include "treadle/core.h"  // wp::half for float16 parameters
 #include "treadle/error.h"
+#include "types/abi.h"
 
 namespace treadle {
 
 namespace {
 
-/// Same layout as wp::array_t<T>.
-struct ArrayParam {
-    void* data;
-    void* grad;
-    int32_t shape[4];
-    int64_t strides[4];
-    int32_t ndim;
-    int32_t pad;
-};
-static_assert(sizeof(ArrayParam) == 72, "must match wp::array_t");
-
-/// Same layout as wp::indexedarray_t<T>.
-struct IndexedArrayParam {
-    ArrayParam arr;
-    void* indices[4];
-    int32_t shape[4];
-};
-static_assert(sizeof(IndexedArrayParam) == 120, "must match wp::indexedarray_t");
+using types::abi::ArrayRecord;
+using types::abi::IndexedArrayRecord;
 
 /// The name of a parameter or struct field ("s.inner.x"), built only for an error message.
 struct SlotName {
@@ -89,9 +74,9 @@ public:
 
     /// The array_t record of `a` for slot `s` (checks dtype, ndim and device); a null array
     /// keeps only the parameter's ndim.
-    ArrayParam array_record(const Slot& s, const Array& a) const {
+    ArrayRecord array_record(const Slot& s, const Array& a) const {
         const types::Type* t = s.type;
-        ArrayParam ap{};
+        ArrayRecord ap{};
         ap.ndim = t->ndim;
         if (a.is_null()) return ap;
         const types::Type* want = t->dtype;
@@ -121,14 +106,14 @@ public:
         const types::Type* t = s.type;
         if (!t->is_array()) wrong_kind(s, "an array");
         if (t->indexed) return pack_indexed(s, a, nullptr, 0);
-        ArrayParam ap = array_record(s, a);
+        ArrayRecord ap = array_record(s, a);
         std::memcpy(m_block + s.offset, &ap, sizeof(ap));
     }
 
     void pack_indexed(const Slot& s, const Array& data, const Array* const* indices, int count) {
         const types::Type* t = s.type;
         if (!t->is_indexed_array()) wrong_kind(s, "an indexedarray");
-        IndexedArrayParam ip{};
+        IndexedArrayRecord ip{};
         ip.arr = array_record(s, data);
         if (count != 0 && count != t->ndim)
             fail(ErrorKind::Value, s,
