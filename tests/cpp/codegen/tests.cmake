@@ -1,1 +1,2 @@
+# tests/cpp/codegen/tests.cmake -- tests of src/codegen (golden generated source)
 list(APPEND TREADLE_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_codegen_golden.cpp)
