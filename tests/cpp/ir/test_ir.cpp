@@ -1,0 +1,245 @@
+// tests/cpp/ir/test_ir.cpp -- the IR printer's text and verify() on hand-built functions
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/ir.h"
+#include "sema/types.h"
+
+namespace treadle::ir {
+namespace {
+
+using sema::array_type;
+using sema::bool_type;
+using sema::float32_type;
+using sema::int32_type;
+
+/// Appends an instruction of `kind` at `line` with results `dsts` and operands `args`.
+Instr& add(Block& block, InstrKind kind, int line, std::vector<VarId> dsts,
+           std::vector<VarId> args = {}) {
+    block.emplace_back(kind, line);
+    block.back().dsts = std::move(dsts);
+    block.back().args = std::move(args);
+    return block.back();
+}
+
+Instr& add_const(Function& f, Block& block, VarId dst, double value, int line) {
+    Instr& in = add(block, InstrKind::Const, line, {dst});
+    in.value = sema::ConstValue{f.type_of(dst), false, (int64_t)value, value};
+    return in;
+}
+
+/// kernel(x: array(float32), n: int32) with a tid, a load, an if/else and a loop:
+///
+///     i = wp.tid()
+///     s = x[i]
+///     if i < n: x[i] = 0.5
+///     else: return
+///     for j in range(0, n, 1): t = s
+///     return
+struct SampleKernel {
+    Function f;
+    VarId x, n, i, load, half, s, lt, zero, one, j, copy;
+
+    SampleKernel() {
+        f.name = "sample";
+        f.c_name = "sample_0";
+        f.is_kernel = true;
+        f.return_type = sema::void_type();
+        x = param(array_type(float32_type(), 1), "x");
+        n = param(int32_type(), "n");
+        i = f.new_var(int32_type(), "i");
+        load = f.new_var(float32_type());
+        half = f.new_var(float32_type());
+        s = f.new_var(float32_type(), "s", true);
+        lt = f.new_var(bool_type());
+        zero = f.new_var(int32_type());
+        one = f.new_var(int32_type());
+        j = f.new_var(int32_type(), "j", true);
+        copy = f.new_var(float32_type(), "t");
+
+        Block& b = f.body;
+        add(b, InstrKind::Tid, 2, {i});
+        add(b, InstrKind::Load, 3, {load}, {x, i});
+        add(b, InstrKind::Assign, 3, {s}, {load});
+        add_const(f, b, half, 0.5, 4);
+        add(b, InstrKind::Compare, 4, {lt}, {i, n}).callee = "<";
+        Instr& branch = add(b, InstrKind::If, 4, {}, {lt});
+        add(branch.body, InstrKind::Store, 4, {}, {x, i, half});
+        add(branch.orelse, InstrKind::Return, 5, {});
+        add_const(f, b, zero, 0, 6);
+        add_const(f, b, one, 1, 6);
+        Instr& loop = add(b, InstrKind::ForRange, 6, {j}, {zero, n, one});
+        add(loop.body, InstrKind::Copy, 6, {copy}, {s});
+        add(b, InstrKind::Return, 7, {});
+    }
+
+    VarId param(const sema::Type* t, const std::string& name) {
+        VarId v = f.new_var(t, name);
+        f.vars[v].param = true;
+        f.params.push_back(v);
+        f.param_names.push_back(name);
+        return v;
+    }
+};
+
+TEST(IrPrinter, PrintsTypesHintsNestingAndLines) {
+    SampleKernel k;
+    EXPECT_EQ(print(k.f),
+              "kernel sample_0(%0.x:array(dtype=float32, ndim=1), %1.n:int32) -> None\n"
+              "  %2.i:int32 = tid  # line 2\n"
+              "  %3:float32 = load %0.x, %2.i  # line 3\n"
+              "  %5.s:float32 = assign %3  # line 3\n"
+              "  %4:float32 = const 0.5  # line 4\n"
+              "  %6:bool = compare < %2.i, %1.n  # line 4\n"
+              "  if %6  # line 4\n"
+              "    store %0.x, %2.i, %4  # line 4\n"
+              "  else\n"
+              "    return  # line 5\n"
+              "  end\n"
+              "  %7:int32 = const 0  # line 6\n"
+              "  %8:int32 = const 1  # line 6\n"
+              "  %9.j:int32 = for_range %7, %1.n, %8  # line 6\n"
+              "    %10.t:float32 = copy %5.s  # line 6\n"
+              "  end\n"
+              "  return  # line 7\n");
+}
+
+TEST(IrPrinter, FunctionsShowTheirReturnTypeAndProgramsEveryFunction) {
+    Program p;
+    auto fn = std::make_unique<Function>();
+    fn->c_name = "fn_twice_0";
+    fn->return_type = float32_type();
+    VarId a = fn->new_var(float32_type(), "a");
+    fn->vars[a].param = true;
+    fn->params.push_back(a);
+    VarId two = fn->new_var(float32_type());
+    add_const(*fn, fn->body, two, 2.25, 1);
+    add(fn->body, InstrKind::Return, 2, {}, {two});
+    p.functions.push_back(std::move(fn));
+    auto k = std::make_unique<Function>();
+    k->c_name = "k_1";
+    k->is_kernel = true;
+    p.kernel = k.get();
+    p.functions.push_back(std::move(k));
+    EXPECT_EQ(print(p),
+              "func fn_twice_0(%0.a:float32) -> float32\n"
+              "  %1:float32 = const 2.25  # line 1\n"
+              "  return %1  # line 2\n"
+              "\n"
+              "kernel k_1() -> None\n"
+              "\n");
+}
+
+TEST(IrPrinter, EveryKindHasAName) {
+    EXPECT_STREQ(instr_name(InstrKind::Const), "const");
+    EXPECT_STREQ(instr_name(InstrKind::ForRange), "for_range");
+    EXPECT_STREQ(instr_name(InstrKind::StoreField), "store_field");
+    EXPECT_STREQ(instr_name(InstrKind::Return), "return");
+}
+
+TEST(IrVerify, AWellFormedFunctionPasses) {
+    SampleKernel k;
+    EXPECT_EQ(verify(k.f), "");
+}
+
+TEST(IrVerify, UseBeforeDefinition) {
+    SampleKernel k;
+    std::swap(k.f.body[0], k.f.body[1]);  // the load of x[i] before i = tid()
+    EXPECT_EQ(verify(k.f), "load at line 3: operand %2 used before definition");
+}
+
+TEST(IrVerify, AnImmutableVariableDefinedTwice) {
+    SampleKernel k;
+    add(k.f.body, InstrKind::Tid, 8, {k.i});
+    EXPECT_EQ(verify(k.f), "tid at line 8: %2 defined twice but not mutable");
+}
+
+TEST(IrVerify, AMutableVariableMayBeAssignedAgain) {
+    SampleKernel k;
+    add(k.f.body, InstrKind::Assign, 8, {k.s}, {k.half});
+    EXPECT_EQ(verify(k.f), "");
+}
+
+TEST(IrVerify, OperandsAndResultsOutOfRange) {
+    SampleKernel k;
+    add(k.f.body, InstrKind::Copy, 8, {k.copy}, {99});
+    EXPECT_EQ(verify(k.f), "copy at line 8: operand %99 out of range");
+
+    SampleKernel r;
+    add(r.f.body, InstrKind::Copy, 8, {42}, {r.s});
+    EXPECT_EQ(verify(r.f), "copy at line 8: result %42 out of range");
+}
+
+TEST(IrVerify, OperandCounts) {
+    SampleKernel k;
+    Instr& loop = k.f.body[8];
+    ASSERT_EQ(loop.kind, InstrKind::ForRange);
+    loop.args.pop_back();
+    EXPECT_EQ(verify(k.f), "for_range at line 6: expected 3 operands");
+
+    SampleKernel s;
+    add(s.f.body, InstrKind::Select, 8, {s.copy}, {s.lt, s.half});
+    EXPECT_EQ(verify(s.f), "select at line 8: expected 3 operands");
+}
+
+TEST(IrVerify, BreakAndContinueOnlyInsideLoops) {
+    SampleKernel k;
+    add(k.f.body[5].body, InstrKind::Break, 4, {});  // in the if, not in a loop
+    EXPECT_EQ(verify(k.f), "break at line 4: outside a loop");
+
+    SampleKernel ok;
+    add(ok.f.body[8].body, InstrKind::Continue, 6, {});  // in the for loop
+    EXPECT_EQ(verify(ok.f), "");
+
+    SampleKernel nested;  // a loop's break inside an if inside the loop is fine
+    Instr& inner_if = add(nested.f.body[8].body, InstrKind::If, 6, {}, {nested.lt});
+    add(inner_if.body, InstrKind::Break, 6, {});
+    EXPECT_EQ(verify(nested.f), "");
+}
+
+TEST(IrVerify, AssignRules) {
+    SampleKernel k;
+    add(k.f.body, InstrKind::Assign, 8, {k.load}, {k.half});
+    EXPECT_EQ(verify(k.f), "assign at line 8: assign to an immutable variable");
+
+    SampleKernel t;
+    add(t.f.body, InstrKind::Assign, 8, {t.s}, {t.i});
+    EXPECT_EQ(verify(t.f), "assign at line 8: assign between different types");
+}
+
+TEST(IrVerify, MemoryAccessNeedsAnArray) {
+    SampleKernel k;
+    add(k.f.body, InstrKind::Store, 8, {}, {k.s, k.i, k.half});
+    EXPECT_EQ(verify(k.f), "store at line 8: first operand must be an array");
+
+    SampleKernel f;
+    add(f.f.body, InstrKind::Field, 8, {f.copy}, {f.s}).text = "x";
+    EXPECT_EQ(verify(f.f), "field at line 8: field of a value that is not a struct");
+}
+
+TEST(IrVerify, MissingPiecesOfCallsAndConstants) {
+    SampleKernel k;
+    add(k.f.body, InstrKind::CallFunc, 8, {k.copy}, {k.s});
+    EXPECT_EQ(verify(k.f), "call_func at line 8: call without target");
+
+    SampleKernel c;
+    add(c.f.body, InstrKind::Const, 8, {c.copy});  // value.type left null
+    EXPECT_EQ(verify(c.f), "const at line 8: constant without type");
+
+    SampleKernel r;
+    add(r.f.body, InstrKind::Call, 8, {}, {r.s}).callee = "sin";
+    EXPECT_EQ(verify(r.f), "call at line 8: call needs a result");
+}
+
+TEST(IrVerify, ReportsTheFirstProblemOnly) {
+    SampleKernel k;
+    add(k.f.body, InstrKind::Break, 8, {});
+    add(k.f.body, InstrKind::Copy, 9, {k.copy}, {99});
+    EXPECT_EQ(verify(k.f), "break at line 8: outside a loop");
+}
+
+}  // namespace
+}  // namespace treadle::ir
