@@ -173,6 +173,34 @@ TEST(IrVerify, OperandsAndResultsOutOfRange) {
     EXPECT_EQ(verify(r.f), "copy at line 8: result %42 out of range");
 }
 
+TEST(IrVerify, OutOfRangeOperandsOfTypedKindsAreReportedNotRead) {
+    // The kind checks look at operand types; an operand outside the function's variables is
+    // reported as such instead.
+    SampleKernel a;
+    add(a.f.body, InstrKind::Load, 8, {a.copy}, {1000, a.i});
+    EXPECT_EQ(verify(a.f), "load at line 8: operand %1000 out of range");
+
+    SampleKernel b;
+    add(b.f.body, InstrKind::Assign, 8, {1000}, {b.half});
+    EXPECT_EQ(verify(b.f), "assign at line 8: result %1000 out of range");
+
+    SampleKernel c;
+    add(c.f.body, InstrKind::Field, 8, {c.copy}, {1000}).text = "x";
+    EXPECT_EQ(verify(c.f), "field at line 8: operand %1000 out of range");
+
+    SampleKernel d;
+    add(d.f.body, InstrKind::WithField, 8, {1000}, {d.s, d.half}).text = "x";
+    EXPECT_EQ(verify(d.f), "with_field at line 8: result %1000 out of range");
+
+    SampleKernel e;  // a variable without a type
+    e.f.vars[e.copy].type = nullptr;
+    EXPECT_EQ(verify(e.f), "copy at line 6: result %10 has no type");
+
+    SampleKernel g;
+    g.f.params.push_back(77);
+    EXPECT_EQ(verify(g.f), "parameter %77 out of range");
+}
+
 TEST(IrVerify, OperandCounts) {
     SampleKernel k;
     Instr& loop = k.f.body[8];
