@@ -18,9 +18,10 @@ cmake -S . -B build-sanitize -G Ninja -DTREADLE_SANITIZE=ON -DTREADLE_BUILD_PYTH
 cmake --build build-sanitize --target treadle_tests
 
 export TREADLE_CACHE_DIR="${TREADLE_CACHE_DIR:-$PWD/build/test-cache}"
-# Leak checking stays on (the default on Linux); abort_on_error gives a core-style exit the
-# shard loop sees; UBSan prints where a finding came from.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}"
+# Leak checking stays on (the default on Linux). allocator_may_return_null: a failed allocation
+# returns null as the C library's does, instead of aborting, so the tests of treadle's
+# out-of-memory errors see what a real program sees. UBSan prints where a finding came from.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:strict_string_checks=1:detect_stack_use_after_return=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 shards=${TREADLE_SANITIZE_SHARDS:-2}
