@@ -20,8 +20,11 @@ cmake --build build-sanitize --target treadle_tests
 export TREADLE_CACHE_DIR="${TREADLE_CACHE_DIR:-$PWD/build/test-cache}"
 # Leak checking stays on (the default on Linux). allocator_may_return_null: a failed allocation
 # returns null as the C library's does, instead of aborting, so the tests of treadle's
-# out-of-memory errors see what a real program sees. UBSan prints where a finding came from.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:strict_string_checks=1:detect_stack_use_after_return=1}"
+# out-of-memory errors see what a real program sees. protect_shadow_gap=0: the CUDA driver maps
+# memory where ASan would otherwise reserve its shadow gap (cuInit then fails with
+# CUDA_ERROR_OUT_OF_MEMORY); needed on a machine with a GPU, harmless without one. UBSan prints
+# where a finding came from.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:protect_shadow_gap=0:strict_string_checks=1:detect_stack_use_after_return=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 shards=${TREADLE_SANITIZE_SHARDS:-2}
