@@ -6,6 +6,10 @@
 
 #include "ir/ir.h"
 
+namespace treadle::passes {
+struct ProgramAdjointPlan;  // passes/adjoint_plan.h
+}  // namespace treadle::passes
+
 namespace treadle::codegen {
 
 /// Layout of one kernel parameter in the packed parameter block (C struct rules).
@@ -58,13 +62,15 @@ inline constexpr const char* k_adjoint_suffix = "_adj";
 /// `checked`, every array access goes through wp::address_checked / wp::view_checked, which
 /// record the first out-of-bounds index (kernel, Python file and line, index, shape) for the
 /// runtime to report instead of touching memory outside the array.
-/// With `adjoint`, the source also holds the adjoint of the kernel and of every user function,
-/// and a second entry point (the symbol plus k_adjoint_suffix) that runs the backward pass over
-/// the same launch range; it throws treadle::Error at the Python line of anything that cannot be
-/// differentiated correctly.
+/// With `adjoint` (the plan passes::plan_adjoint made of `program`, which also refuses what
+/// cannot be differentiated), the source also holds the adjoint of the kernel and of every user
+/// function, and a second entry point (the symbol plus k_adjoint_suffix) that runs the backward
+/// pass over the same launch range.
 /// With `verify_fp`, every store of a float-valued array element is followed by a check that
 /// records the first NaN/Inf of a launch (native/treadle/verify_fp.h).
 std::string generate_source(const ir::Program& program, const Backend& backend,
-                            bool checked = false, bool adjoint = false, bool verify_fp = false);
+                            bool checked = false,
+                            const passes::ProgramAdjointPlan* adjoint = nullptr,
+                            bool verify_fp = false);
 
 }  // namespace treadle::codegen

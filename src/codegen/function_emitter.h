@@ -11,6 +11,7 @@
 
 #include "codegen/emitter.h"
 #include "common/text.h"
+#include "passes/adjoint_plan.h"
 
 namespace treadle::codegen {
 
@@ -34,10 +35,8 @@ inline std::string replay_name(const ir::Function& f) { return f.c_name + "_repl
 /// Name of a user function's adjoint.
 inline std::string adjoint_name(const ir::Function& f) { return "adj_" + f.c_name; }
 
-/// Value operands at the end of an atomic Call on an array (atomic_cas: compare and value).
-inline size_t atomic_value_count(const std::string& callee) {
-    return callee == "atomic_cas" ? 2 : 1;
-}
+/// Value operands at the end of an atomic Call on an array (kept with the adjoint analysis).
+using passes::atomic_value_count;
 
 /// A C string literal for `s`.
 std::string c_string(const std::string& s);
@@ -95,10 +94,13 @@ std::string kernel_body_header(const ir::Function& k, const Backend& backend,
 /// wp::add and wp::grad_accumulate for struct `t` (field by field; array fields are kept /
 /// skipped), which adjoint code uses on struct values and gradients.
 void emit_struct_gradient_ops(const sema::Type* t, Text& out);
-/// Prints the replay variant and the adjoint `adj_<c_name>` of user function `f`.
-void emit_function_adjoint(const ir::Function& f, const Backend& backend, Text& out, bool checked);
-/// Prints the adjoint body `body` of kernel `k` (same signature as the forward body).
-void emit_kernel_adjoint(const ir::Function& k, const Backend& backend, Text& out, bool checked,
-                         const std::string& params, const std::string& body);
+/// Prints the replay variant and, unless it is a func_grad/func_replay helper, the adjoint
+/// `adj_<c_name>` of the user function `plan` was made from.
+void emit_function_adjoint(const passes::AdjointPlan& plan, const Backend& backend, Text& out,
+                           bool checked);
+/// Prints the adjoint body `body` of the kernel `plan` was made from (same signature as the
+/// forward body).
+void emit_kernel_adjoint(const passes::AdjointPlan& plan, const Backend& backend, Text& out,
+                         bool checked, const std::string& params, const std::string& body);
 
 }  // namespace treadle::codegen

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -22,6 +23,7 @@
 #include "compile/kernel_cache.h"
 #include "compile/nvrtc.h"
 #include "compile/sha256.h"
+#include "passes/adjoint_plan.h"
 #include "passes/array_access.h"
 #include "runtime/cuda.h"
 #include "sema/infer.h"
@@ -276,7 +278,10 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode, Com
 std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda, bool adjoint,
                                    bool verify_fp) {
     const codegen::Backend& backend = cuda ? codegen::cuda_backend() : codegen::cpu_backend();
-    return codegen::generate_source(*front_end(kernel), backend, false, adjoint, verify_fp);
+    std::unique_ptr<ir::Program> program = front_end(kernel);
+    std::optional<passes::ProgramAdjointPlan> plan;
+    if (adjoint) plan = passes::plan_adjoint(*program);
+    return codegen::generate_source(*program, backend, false, plan ? &*plan : nullptr, verify_fp);
 }
 
 std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
@@ -286,7 +291,7 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
                                           "' (expected 'release', 'checked' or 'debug')");
     // 1-4. Parse, infer types into typed IR of the kernel and its callees, verify the IR.
     std::unique_ptr<ir::Program> program = front_end(kernel);
-    // 5. Generate C++ for the device's back end.
+    // 5. Plan the adjoint (when asked for) and generate C++ for the device's back end.
     bool on_cuda = options.device.is_cuda();
     const codegen::Backend& backend = on_cuda ? codegen::cuda_backend() : codegen::cpu_backend();
     auto result = std::make_shared<CompiledKernel>();
@@ -306,8 +311,11 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
     result->checked = options.mode == "checked";
     result->adjoint = options.adjoint;
     result->verify_fp = options.verify_fp;
-    result->source = codegen::generate_source(*program, backend, result->checked, options.adjoint,
-                                              options.verify_fp);
+    // The adjoint plan refuses what cannot be differentiated (a treadle::Error at its line).
+    std::optional<passes::ProgramAdjointPlan> plan;
+    if (options.adjoint) plan = passes::plan_adjoint(*program);
+    result->source = codegen::generate_source(*program, backend, result->checked,
+                                              plan ? &*plan : nullptr, options.verify_fp);
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());

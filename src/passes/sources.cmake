@@ -1,4 +1,5 @@
 # src/passes/sources.cmake -- sources of src/passes
 list(APPEND TREADLE_SOURCES
+  src/passes/adjoint_plan.cpp
   src/passes/array_access.cpp
 )
