@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "../ir_build.h"
 #include "ir/ir.h"
 #include "sema/types.h"
 
@@ -16,7 +17,8 @@ using sema::bool_type;
 using sema::float32_type;
 using sema::int32_type;
 
-/// Appends an instruction of `kind` at `line` with results `dsts` and operands `args`.
+/// Appends an instruction of `kind` at `line` with results `dsts` and operands `args` (also
+/// malformed ones, which test::IrBuilder never builds).
 Instr& add(Block& block, InstrKind kind, int line, std::vector<VarId> dsts,
            std::vector<VarId> args = {}) {
     block.emplace_back(kind, line);
@@ -41,47 +43,36 @@ Instr& add_const(Function& f, Block& block, VarId dst, double value, int line) {
 ///     return
 struct SampleKernel {
     Function f;
-    VarId x, n, i, load, half, s, lt, zero, one, j, copy;
+    VarId x, n, i, load, s, half, lt, zero, one, j, copy;
 
     SampleKernel() {
+        test::IrBuilder b(f, "sample_0", true);
         f.name = "sample";
-        f.c_name = "sample_0";
-        f.is_kernel = true;
-        f.return_type = sema::void_type();
-        x = param(array_type(float32_type(), 1), "x");
-        n = param(int32_type(), "n");
-        i = f.new_var(int32_type(), "i");
-        load = f.new_var(float32_type());
-        half = f.new_var(float32_type());
-        s = f.new_var(float32_type(), "s", true);
-        lt = f.new_var(bool_type());
-        zero = f.new_var(int32_type());
-        one = f.new_var(int32_type());
-        j = f.new_var(int32_type(), "j", true);
-        copy = f.new_var(float32_type(), "t");
-
-        Block& b = f.body;
-        add(b, InstrKind::Tid, 2, {i});
-        add(b, InstrKind::Load, 3, {load}, {x, i});
-        add(b, InstrKind::Assign, 3, {s}, {load});
-        add_const(f, b, half, 0.5, 4);
-        add(b, InstrKind::Compare, 4, {lt}, {i, n}).callee = "<";
-        Instr& branch = add(b, InstrKind::If, 4, {}, {lt});
-        add(branch.body, InstrKind::Store, 4, {}, {x, i, half});
-        add(branch.orelse, InstrKind::Return, 5, {});
-        add_const(f, b, zero, 0, 6);
-        add_const(f, b, one, 1, 6);
-        Instr& loop = add(b, InstrKind::ForRange, 6, {j}, {zero, n, one});
-        add(loop.body, InstrKind::Copy, 6, {copy}, {s});
-        add(b, InstrKind::Return, 7, {});
-    }
-
-    VarId param(const sema::Type* t, const std::string& name) {
-        VarId v = f.new_var(t, name);
-        f.vars[v].param = true;
-        f.params.push_back(v);
-        f.param_names.push_back(name);
-        return v;
+        x = b.param(array_type(float32_type(), 1), "x");
+        n = b.param(int32_type(), "n");
+        b.at_line(2);
+        i = b.tid()[0];
+        f.vars[i].hint = "i";
+        b.at_line(3);
+        load = b.load(x, {i});
+        s = b.local("s", load);
+        b.at_line(4);
+        half = b.const_float(0.5);
+        lt = b.compare("<", i, n);
+        b.if_(
+            lt, [&] { b.store(x, {i}, half); },
+            [&] {
+                b.at_line(5);
+                b.return_();
+            });
+        b.at_line(6);
+        zero = b.const_int(0);
+        one = b.const_int(1);
+        j = b.for_range(zero, n, one, [&](VarId) { copy = b.copy(s); });
+        f.vars[j].hint = "j";
+        f.vars[copy].hint = "t";
+        b.at_line(7);
+        b.return_();
     }
 };
 
@@ -91,18 +82,18 @@ TEST(IrPrinter, PrintsTypesHintsNestingAndLines) {
               "kernel sample_0(%0.x:array(dtype=float32, ndim=1), %1.n:int32) -> None\n"
               "  %2.i:int32 = tid  # line 2\n"
               "  %3:float32 = load %0.x, %2.i  # line 3\n"
-              "  %5.s:float32 = assign %3  # line 3\n"
-              "  %4:float32 = const 0.5  # line 4\n"
+              "  %4.s:float32 = assign %3  # line 3\n"
+              "  %5:float32 = const 0.5  # line 4\n"
               "  %6:bool = compare < %2.i, %1.n  # line 4\n"
               "  if %6  # line 4\n"
-              "    store %0.x, %2.i, %4  # line 4\n"
+              "    store %0.x, %2.i, %5  # line 4\n"
               "  else\n"
               "    return  # line 5\n"
               "  end\n"
               "  %7:int32 = const 0  # line 6\n"
               "  %8:int32 = const 1  # line 6\n"
               "  %9.j:int32 = for_range %7, %1.n, %8  # line 6\n"
-              "    %10.t:float32 = copy %5.s  # line 6\n"
+              "    %10.t:float32 = copy %4.s  # line 6\n"
               "  end\n"
               "  return  # line 7\n");
 }
