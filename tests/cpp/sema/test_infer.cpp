@@ -189,6 +189,15 @@ TEST(SemaInfer, KernelsMustAnnotateParametersAndReturnNothing) {
 size_t loops(const ir::Program& p) { return find_kind(p, ir::InstrKind::ForRange).size(); }
 size_t loads(const ir::Program& p) { return find_kind(p, ir::InstrKind::Load).size(); }
 
+/// The constant indices of the kernel's loads, in order (for unrolled `x[j]` reads).
+std::vector<int64_t> load_indices(const ir::Program& p) {
+    std::vector<int64_t> indices;
+    for (const ir::Instr* load : find_kind(p, ir::InstrKind::Load))
+        for (const ir::Instr* c : find_kind(p, ir::InstrKind::Const))
+            if (c->dsts[0] == load->args[1]) indices.push_back(c->value.i);
+    return indices;
+}
+
 TEST(SemaUnroll, AConstantRangeIsUnrolled) {
     auto p = build("k",
                    "def k(x: wp.array(dtype=float)):\n"
@@ -197,14 +206,8 @@ TEST(SemaUnroll, AConstantRangeIsUnrolled) {
                    "        s += x[j]\n"
                    "    x[0] = s\n");
     EXPECT_EQ(loops(*p), 0u);
-    ASSERT_EQ(loads(*p), 3u);  // j = 1, 3, 5
-    // Each iteration's index is a constant.
-    std::vector<int64_t> indices;
-    for (const ir::Instr* load : find_kind(*p, ir::InstrKind::Load)) {
-        for (const ir::Instr* c : find_kind(*p, ir::InstrKind::Const))
-            if (c->dsts[0] == load->args[1]) indices.push_back(c->value.i);
-    }
-    EXPECT_EQ(indices, (std::vector<int64_t>{1, 3, 5}));
+    ASSERT_EQ(loads(*p), 3u);                                      // j = 1, 3, 5
+    EXPECT_EQ(load_indices(*p), (std::vector<int64_t>{1, 3, 5}));  // constant indices
 }
 
 TEST(SemaUnroll, TripCountsAboveMaxUnrollStayLoops) {
@@ -242,6 +245,48 @@ TEST(SemaUnroll, DynamicBoundsAndBreaksStayLoops) {
                            "            continue\n"
                            "        x[j] = 1.0\n")),
               1u);
+}
+
+TEST(SemaUnroll, NegativeStepsCountDown) {
+    auto p = build("k",
+                   "def k(x: wp.array(dtype=float)):\n"
+                   "    s = float(0.0)\n"
+                   "    for j in range(5, -1, -2):\n"
+                   "        s += x[j]\n"
+                   "    x[0] = s\n");
+    EXPECT_EQ(loops(*p), 0u);
+    EXPECT_EQ(load_indices(*p), (std::vector<int64_t>{5, 3, 1}));
+}
+
+TEST(SemaUnroll, TripCountsOfExtremeBoundsDoNotOverflow) {
+    // (stop - start + step - 1) overflows an int64 for these; the loops are far too long to
+    // unroll and must stay loops (an overflowed count once unrolled them to nothing).
+    EXPECT_EQ(loops(*build("k",
+                           "def k(x: wp.array(dtype=float)):\n"
+                           "    for j in range(0, 9223372036854775807, 2):\n"
+                           "        x[0] = 1.0\n")),
+              1u);
+    EXPECT_EQ(loops(*build("k",
+                           "def k(x: wp.array(dtype=float)):\n"
+                           "    for j in range(-9223372036854775807, 9223372036854775807):\n"
+                           "        x[0] = 1.0\n")),
+              1u);
+    EXPECT_EQ(loops(*build("k",
+                           "def k(x: wp.array(dtype=float)):\n"
+                           "    for j in range(9223372036854775807, -9223372036854775807, -3):\n"
+                           "        x[0] = 1.0\n")),
+              1u);
+    // Four trips whose k * step alone does not fit an int64.
+    auto p = build("k",
+                   "def k(x: wp.array(dtype=float)):\n"
+                   "    s = float(0.0)\n"
+                   "    for j in range(-9223372036854775807, 9223372036854775807, "
+                   "4611686018427387904):\n"
+                   "        s += x[j]\n"
+                   "    x[0] = s\n");
+    EXPECT_EQ(loops(*p), 0u);
+    EXPECT_EQ(load_indices(*p), (std::vector<int64_t>{-9223372036854775807, -4611686018427387903, 1,
+                                                      4611686018427387905}));
 }
 
 TEST(SemaUnroll, AGlobalConstantBoundIsConstant) {
