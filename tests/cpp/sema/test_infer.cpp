@@ -2,8 +2,10 @@
 // resolution order, type errors with their spans
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sema/types.h"
 #include "sema_test_util.h"
@@ -170,6 +172,29 @@ TEST(SemaInfer, AFloatLiteralDoesNotBecomeAnInteger) {
               "operator '*': unsupported operand types (int32, float literal) (the operands must "
               "have the same type)");
     EXPECT_EQ(e.where().line, 3);
+}
+
+/// The values of the kernel's constants.
+std::vector<int64_t> const_ints(const ir::Program& p) {
+    std::vector<int64_t> out;
+    for (const ir::Instr* c : find_kind(p, ir::InstrKind::Const)) out.push_back(c->value.i);
+    return out;
+}
+
+TEST(SemaInfer, FoldedIntegerLiteralsWrapAroundLikeInt64) {
+    // Literal arithmetic is folded at compile time; beyond int64 it wraps as the generated
+    // int64 arithmetic would (computing it in signed arithmetic was undefined behaviour).
+    const char* head = "def k(y: wp.array(dtype=wp.int64)):\n    y[0] = ";
+    auto p = build("k", std::string(head) + "9223372036854775807 + 1\n");
+    EXPECT_EQ(const_ints(*p), (std::vector<int64_t>{0, INT64_MIN}));  // the index, the value
+    p = build("k", std::string(head) + "-9223372036854775807 - 2\n");
+    EXPECT_EQ(const_ints(*p), (std::vector<int64_t>{0, INT64_MAX}));
+    p = build("k", std::string(head) + "4611686018427387904 * 4\n");
+    EXPECT_EQ(const_ints(*p), (std::vector<int64_t>{0, 0}));
+    p = build("k", std::string(head) + "-(-9223372036854775807 - 1)\n");
+    EXPECT_EQ(const_ints(*p), (std::vector<int64_t>{0, INT64_MIN}));
+    p = build("k", std::string(head) + "-(2 * 3) + 7\n");  // and ordinary folding
+    EXPECT_EQ(const_ints(*p), (std::vector<int64_t>{0, 1}));
 }
 
 TEST(SemaInfer, KernelsMustAnnotateParametersAndReturnNothing) {
