@@ -17,6 +17,10 @@ namespace treadle {
 
 struct CompiledKernel;
 class Stream;
+namespace sema {
+struct FunctionSource;
+struct Type;
+}  // namespace sema
 
 /// One launch argument: a scalar of a given type, or an array. Scalars convert to the
 /// parameter's type when that loses nothing essential (an int to a float parameter, a float
@@ -133,6 +137,9 @@ private:
 /// Options for compiling a module's kernels.
 struct ModuleOptions {
     std::string mode = "release";  ///< "release" or "debug"
+    /// The largest trip count of a `for` over a constant range that is unrolled (Python's
+    /// "max_unroll" module option); a loop that uses wp.static() is unrolled whatever its count.
+    int max_unroll = 16;
 };
 
 /// A module file written in the kernel DSL (the same text a Python program would import):
@@ -147,13 +154,42 @@ public:
                               ModuleOptions options = {});
 
     /// The kernel `name`, compiled for `device` (cached per device after the first call).
+    /// A generic kernel (annotations such as typing.Any, wp.Float, wp.array(dtype=Any)) only
+    /// compiles as a specialisation: this throws treadle::Error (Type) for one; use the
+    /// overloads below.
     Kernel kernel(const std::string& name, Device device = Device::cpu()) const;
+    /// The specialisation of the generic kernel `name` for `arg_types`, one per parameter, each
+    /// written as an annotation in the module's namespace ("wp.float64", "float",
+    /// "wp.array(dtype=wp.vec3)"; "" for a parameter whose annotation is concrete), as
+    /// Python's wp.overload(kernel, [types]). Compiled for `device` once per list of types.
+    /// Throws treadle::Error (Type) when the kernel is not generic, the number of types is
+    /// wrong, or a generic parameter's type is missing, generic or does not fit.
+    Kernel kernel(const std::string& name, const std::vector<std::string>& arg_types,
+                  Device device = Device::cpu()) const;
+    /// The specialisation of the generic kernel `name` that launch arguments `args` call for,
+    /// decided by the same rules as Python's launches: each generic parameter takes its
+    /// argument's type (a C++ int32_t is int32, a double float64, an array its dtype and
+    /// ndim). Components and struct bytes do not tell their type: give those with
+    /// kernel(name, types). Throws treadle::Error (Type) as kernel(name, types) does.
+    Kernel kernel_for(const std::string& name, const std::vector<KernelArg>& args,
+                      Device device = Device::cpu()) const;
+    /// The argument types of each @wp.overload declaration of kernel `name` in the file (in
+    /// file order): lists that kernel(name, types) takes.
+    std::vector<std::vector<std::string>> overloads(const std::string& name) const;
     /// Names of the module's @wp.kernel definitions, in file order.
     std::vector<std::string> kernel_names() const;
 
     struct Impl;
 
 private:
+    /// The build cached under `key`, compiled from `fn` for `device` on first use (the caller
+    /// holds Impl::mutex).
+    Kernel compiled(const std::string& key, std::shared_ptr<sema::FunctionSource> fn,
+                    Device device) const;
+    /// The build of kernel `fn` specialised to `types` (see sema/specialise.h).
+    Kernel specialisation(const std::shared_ptr<sema::FunctionSource>& fn,
+                          const std::vector<const sema::Type*>& types, Device device) const;
+
     std::shared_ptr<Impl> m_impl;
 };
 

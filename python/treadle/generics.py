@@ -1,17 +1,15 @@
-"""Generic kernels and functions: specialisation per argument types, wp.overload, overloads of
-@wp.func by annotation, and wp.static()."""
+"""Generic kernels and functions, the front end's part: naming and caching the specialisations
+the compiler decides (src/sema/specialise.h), wp.overload, grouping @wp.func definitions of one
+name into overloads (the compiler picks one per call), and wp.static() on the host."""
 
 import builtins
 import weakref
 
 import numpy as np
 
-from . import quat_types, vec_types
+from . import _treadle, quat_types, vec_types
 from . import types as wptypes
 from .struct import is_struct_type
-
-# Specs of generic annotations; an array whose dtype is one of these is generic too.
-_GENERIC_SPECS = frozenset(("Any", "Float", "Int", "Scalar"))
 
 # The last @wp.func and @wp.kernel of each (module, qualified name); weak, so that kernels
 # and functions defined inside functions die with their last reference.
@@ -27,14 +25,6 @@ def static(expr):
 
 
 static.__treadle_static__ = True
-
-
-def is_generic_spec(spec):
-    if spec in _GENERIC_SPECS:
-        return True
-    if spec.startswith(("vector:", "matrix:")):
-        return any(part in _GENERIC_SPECS for part in spec.split(":")[1:])
-    return spec.startswith("array:") and spec.split(":")[1] in _GENERIC_SPECS
 
 
 def annotation_spec(annotation):
@@ -54,8 +44,9 @@ def _parameters(func):
 
 
 def argument_spec(value):
-    """The type spec Warp infers for a launch argument: arrays by dtype and ndim, Python ints
-    int32, floats float32, treadle scalars, vectors, matrices and structs their own type."""
+    """The type spec of a launch argument: arrays by dtype and ndim, Python ints and floats
+    "int" and "float" (the compiler decides what they become), treadle scalars, vectors,
+    matrices and structs their own type; None when Python cannot name it."""
     from .array import array
 
     if isinstance(value, array):
@@ -63,9 +54,9 @@ def argument_spec(value):
     if isinstance(value, (builtins.bool, np.bool_)):
         return "bool"
     if isinstance(value, builtins.int):
-        return "int32"
+        return "int"
     if isinstance(value, builtins.float):
-        return "float32"
+        return "float"
     if isinstance(value, np.generic) and value.dtype.kind in "iuf":
         return wptypes.dtype_from_numpy(value.dtype)._spec
     if isinstance(value, wptypes.scalar_base):
@@ -77,17 +68,38 @@ def argument_spec(value):
     return None
 
 
+def _read_parameters(k, raise_errors):
+    """Fills k._params once: ([(name, annotation spec, generic)], names of the generic ones
+    or None), as the compiler reads the kernel's annotations. A kernel whose def or
+    annotations the compiler rejects stays unread (its build reports why) unless
+    `raise_errors`."""
+    if k._params is None:
+        try:
+            params = _treadle.kernel_parameters(k._function_source())
+        except Exception:
+            if raise_errors:
+                raise
+            return None
+        k._params = (params, tuple(name for name, _, generic in params if generic) or None)
+    return k._params
+
+
+def kernel_parameters(k):
+    """[(name, annotation spec, generic)] of kernel `k`'s parameters."""
+    return _read_parameters(k, True)[0]
+
+
+def generic_params(k):
+    """The names of kernel `k`'s generic parameters, or None: not generic, a specialisation,
+    or a kernel the compiler rejects (its build says why)."""
+    if k._arg_types is not None:
+        return None
+    read = _read_parameters(k, False)
+    return None if read is None else read[1]
+
+
 def register_kernel(k):
-    """Notes which parameters of kernel `k` are generic (its _generic_params) and remembers it
-    by name for @wp.overload on a def."""
-    names = _parameters(k.func)
-    annotations = getattr(k.func, "__annotations__", {})
-    generic = []
-    for name in names:
-        spec = annotation_spec(annotations.get(name))
-        if spec is not None and is_generic_spec(spec):
-            generic.append(name)
-    k._generic_params = tuple(generic) or None
+    """Remembers kernel `k` by name for @wp.overload on a def."""
     _kernels[(k.func.__module__, k.func.__qualname__)] = k
     return k
 
@@ -103,30 +115,31 @@ def specialise(k, specs):
         tag = ",".join(x or "_" for x in specs)
         s = Kernel(k.func, key=f"{k.key}[{tag}]", module=k.module, options=k.options)
         s._defining_module = k._defining_module
-        s._source, s._lookup = k._source, k._lookup
+        s._source, s._resolver = k._source, k._resolver
         s._arg_types = specs
         k._specialisations[specs] = s
     return s
 
 
 def specialise_for_arguments(k, args):
-    """The specialisation of generic kernel `k` for launch arguments `args`."""
-    names = _parameters(k.func)
-    if len(args) != len(names):
-        raise TypeError(
-            f"{k.__name__}(): takes {len(names)} arguments but {len(args)} were given")
-    specs = []
-    for name, value in zip(names, args):
-        if name not in k._generic_params:
-            specs.append(None)
-            continue
-        spec = argument_spec(value)
-        if spec is None:
-            raise TypeError(
-                f"{k.__name__}(): cannot infer the type of generic argument '{name}' from a "
-                f"{type(value).__name__}; pass a treadle array, scalar, vector or struct")
-        specs.append(spec)
-    return specialise(k, specs)
+    """The specialisation of generic kernel `k` for launch arguments `args`, which the
+    compiler decides (Warp's rules) once per list of argument types."""
+    params = kernel_parameters(k)
+    specs = tuple(argument_spec(v) if p[2] else None for v, p in zip(args, params))
+    if len(args) == len(params):
+        s = k._by_arguments.get(specs)
+        if s is not None:
+            return s
+        for value, spec, (name, _, generic) in zip(args, specs, params):
+            if generic and spec is None:
+                raise TypeError(
+                    f"{k.__name__}(): cannot infer the type of generic argument '{name}' from a "
+                    f"{type(value).__name__}; pass a treadle array, scalar, vector or struct")
+    else:
+        specs = (None,) * len(args)  # the compiler reports the count
+    s = specialise(k, _treadle.specialise(k._function_source(), list(specs)))
+    k._by_arguments[specs] = s
+    return s
 
 
 def overload(kernel, arg_types=None):
@@ -145,35 +158,31 @@ def overload(kernel, arg_types=None):
         hints = {n: t for n, t in kernel.__annotations__.items() if n != "return"}
         overload(generic, hints)
         return generic  # the name keeps naming the generic kernel
-    if kernel._generic_params is None:
+    params = kernel_parameters(kernel)
+    if not any(generic for _, _, generic in params):
         raise TypeError(f"overload(): kernel '{kernel.__name__}' is not generic")
-    names = _parameters(kernel.func)
+    names = [name for name, _, _ in params]
     if isinstance(arg_types, dict):
         unknown = [n for n in arg_types if n not in names]
         if unknown:
             raise TypeError(f"overload(): kernel '{kernel.__name__}' has no parameter '{unknown[0]}'")
-        given = arg_types
+        given = [arg_types.get(n) for n in names]
     elif isinstance(arg_types, (list, tuple)):
-        if len(arg_types) != len(names):
-            raise TypeError(
-                f"overload(): kernel '{kernel.__name__}' takes {len(names)} arguments but "
-                f"{len(arg_types)} types were given")
-        given = dict(zip(names, arg_types))
+        given = list(arg_types)
     else:
         raise TypeError("overload(): arg_types must be a list or a dict")
     specs = []
-    for name in names:
-        if name not in kernel._generic_params:
-            specs.append(None)
+    for i, t in enumerate(given):
+        if t is None or i >= len(params) or not params[i][2]:
+            specs.append(None)  # a concrete parameter keeps its annotation
             continue
-        if name not in given:
-            raise TypeError(f"overload(): no type given for generic parameter '{name}'")
-        spec = annotation_spec(given[name])
-        if spec is None or is_generic_spec(spec):
+        spec = annotation_spec(t)
+        if spec is None:
             raise TypeError(
-                f"overload(): parameter '{name}' needs a concrete type, got {given[name]!r}")
+                f"overload(): parameter '{names[i]}' needs a concrete type, got {t!r}")
         specs.append(spec)
-    return specialise(kernel, specs)
+    return specialise(kernel, _treadle.specialise_declared(kernel._function_source(), specs,
+                                                           "overload()"))
 
 
 def _signature(f):
@@ -216,18 +225,3 @@ def register_function(fn):
         return fn
     holder._overloads.append(fn)
     return holder
-
-
-def evaluate_static(query, func_globals, closure):
-    """The value of wp.static() for the compiler's lookup("@static:<k=v,...>|<expression>")."""
-    bound, _, text = query.partition("|")
-    local = dict(closure)
-    for item in bound.split(","):
-        if item:
-            name, _, value = item.partition("=")
-            local[name] = int(value)
-    try:
-        return True, eval("(" + text + "\n)", func_globals, local)
-    except Exception as e:  # noqa: BLE001 -- any error is reported at the kernel line
-        return False, f"{type(e).__name__}: {e}"
-

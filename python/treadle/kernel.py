@@ -95,29 +95,31 @@ class Function:
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self._source = None
-        self._lookup = None
+        self._resolver = None
         self._custom_grad = None  # Function registered with @wp.func_grad(self)
         self._custom_replay = None  # Function registered with @wp.func_replay(self)
         # Every @wp.func definition of this name (overloads by annotation), self first; see
         # generics.register_function.
         self._overloads = [self]
 
-    def _descriptor(self, is_kernel=False, extras=None, with_overloads=True):
-        """("func", key, name, source, file, line, is_kernel, lookup, lookup_attr, extras):
-        what export_kernel.cpp's make_function reads; extras is None or a dict."""
+    def _function_source(self, with_overloads=True, **fields):
+        """The FunctionSource the compiler reads (src/python/export_function.cpp): this
+        function's source and resolver, its custom gradient and replay, and its overloads;
+        `fields` adds the kernel-only ones (arg_types, max_unroll)."""
         if self._source is None:
             self._source = _source_of(self.func)
-            self._lookup = _make_lookup(self.func)
+            self._resolver = _make_resolver(self.func)
         text, filename, line = self._source
-        extras = dict(extras or {})
-        if self._custom_grad is not None:
-            extras["grad"] = self._custom_grad._descriptor()
-        if self._custom_replay is not None:
-            extras["replay"] = self._custom_replay._descriptor()
+        grad, replay = self._custom_grad, self._custom_replay
+        overloads = ()
         if with_overloads and len(self._overloads) > 1:
-            extras["overloads"] = [f._descriptor(with_overloads=False) for f in self._overloads]
-        d = ("func", self.key, self.__name__, text, filename, line, is_kernel) + self._lookup
-        return d + (extras or None,)
+            overloads = [f._function_source(with_overloads=False) for f in self._overloads]
+        return _treadle.FunctionSource(
+            key=self.key, name=self.__name__, source=text, file=filename, line=line,
+            is_kernel=isinstance(self, Kernel), resolver=self._resolver,
+            custom_grad=None if grad is None else grad._function_source(),
+            custom_replay=None if replay is None else replay._function_source(),
+            overloads=overloads, **fields)
 
     def __call__(self, *args, **kwargs):
         return self.func(*args, **kwargs)
@@ -145,18 +147,25 @@ class Kernel(Function):
         # launch() fast path: (device argument, config.mode, options generation) -> handle
         self._launch_cache = {}
         self._built_max_unroll = None  # the max_unroll of the builds in _compiled
-        # Generic kernels (generics.py): the names of the generic parameters, the type spec
-        # (or None: the annotation) of every parameter of a specialisation, and the
-        # specialisations made so far, by their type specs.
-        self._generic_params = None
+        # Generic kernels (generics.py): the compiler's reading of the parameters, the type
+        # spec (or None: the annotation) of every parameter of a specialisation, and the
+        # specialisations made so far, by their type specs and by launch argument types.
+        self._params = None
         self._arg_types = None
         self._specialisations = {}
+        self._by_arguments = {}
 
-    def _descriptor(self, is_kernel=True, extras=None, with_overloads=True):
-        extras = dict(extras or {}, max_unroll=self._max_unroll())
+    def _function_source(self, with_overloads=False, **fields):
         if self._arg_types is not None:
-            extras["arg_types"] = list(self._arg_types)
-        return super()._descriptor(True, extras, with_overloads=False)
+            fields["arg_types"] = list(self._arg_types)
+        return super()._function_source(False, max_unroll=self._max_unroll(), **fields)
+
+    @property
+    def _generic_params(self):
+        """The names of the generic parameters, or None (see generics.generic_params)."""
+        from .generics import generic_params
+
+        return generic_params(self)
 
     def _option(self, name):
         """A compile option: the kernel's own, else its module's, else the defining module's."""
@@ -199,7 +208,7 @@ class Kernel(Function):
             _ensure_native_dir()
             if config.kernel_cache_dir:
                 _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
-            handle = _treadle.compile_kernel(self._descriptor(), key[1], key[0], **options)
+            handle = _treadle.compile_kernel(self._function_source(), key[1], key[0], **options)
             self._compiled[key] = handle
             if config.verbose:
                 how = "loaded from cache" if handle.from_cache else (
@@ -238,10 +247,10 @@ class Kernel(Function):
         return f"<treadle kernel {self.__qualname__}>"
 
 
-def _make_lookup(func):
-    from .resolver import make_lookup
+def _make_resolver(func):
+    from .resolver import Resolver
 
-    return make_lookup(func)
+    return Resolver(func)
 
 
 def func(f):

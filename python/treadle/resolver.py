@@ -1,4 +1,5 @@
-"""How kernel code sees Python names: descriptors handed to the C++ compiler's Resolver."""
+"""How kernel code sees Python names: the Resolver object behind each FunctionSource, and
+the descriptors its answers are made of."""
 
 import builtins
 import math
@@ -21,8 +22,9 @@ def _is_treadle_module(obj):
 
 
 def describe(obj):
-    """The descriptor tuple of a Python object for the compiler (see export_kernel.cpp)."""
-    from .kernel import Function, Kernel, builtin_function
+    """The descriptor of a Python object for the compiler (see export_function.cpp): a
+    tuple, or a FunctionSource for a @wp.func or @wp.kernel."""
+    from .kernel import Function, builtin_function
 
     if isinstance(obj, pytypes.ModuleType):
         if _is_treadle_module(obj) or obj.__name__ == "warp":
@@ -32,10 +34,8 @@ def describe(obj):
         handle = "py:" + obj.__name__
         _module_handles[handle] = obj
         return ("module", handle)
-    if isinstance(obj, Kernel):
-        return obj._descriptor()
-    if isinstance(obj, Function):
-        return obj._descriptor()
+    if isinstance(obj, Function):  # kernels too: calling one from a kernel is reported
+        return obj._function_source()
     if isinstance(obj, builtin_function):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
@@ -89,51 +89,63 @@ _ARRAY_CLASSES = tuple(
 )
 
 
-def make_lookup(func):
-    """lookup(name) and lookup_attribute(handle, name) over a Python function's namespace."""
-    closure = {}
-    code = getattr(func, "__code__", None)
-    if code is not None and func.__closure__:
-        for name, cell in zip(code.co_freevars, func.__closure__):
-            try:
-                closure[name] = cell.cell_contents
-            except ValueError:  # an empty cell
-                pass
-    globals_ = getattr(func, "__globals__", {})
-    annotations = getattr(func, "__annotations__", None) or {}
+class Resolver:
+    """Answers the compiler's questions about the names a Python function uses (the named
+    methods of sema::Resolver, see src/python/export_function.cpp): its closure cells first,
+    then its globals. Each answer is a descriptor (see describe) or None."""
 
-    def annotated_type(name):
+    def __init__(self, func):
+        closure = {}
+        code = getattr(func, "__code__", None)
+        if code is not None and func.__closure__:
+            for name, cell in zip(code.co_freevars, func.__closure__):
+                try:
+                    closure[name] = cell.cell_contents
+                except ValueError:  # an empty cell
+                    pass
+        self._closure = closure
+        self._globals = getattr(func, "__globals__", {})
+        self._annotations = getattr(func, "__annotations__", None) or {}
+
+    def _annotated_type(self, name):
         # A class named only in the annotations of a function defined inside another function
         # (a local @wp.struct) is in neither its closure nor its globals.
-        for a in annotations.values():
+        for a in self._annotations.values():
             for t in (a, getattr(a, "_ann_dtype", None)):
                 if isinstance(t, type) and t.__name__ == name:
                     return t
         return None
 
-    annotations = getattr(func, "__annotations__", {})
-
-    def lookup(name):
-        if name.startswith("@static:"):
-            from .generics import evaluate_static
-
-            ok, value = evaluate_static(name[len("@static:"):], globals_, closure)
-            return describe(value) if ok else ("error", value)
-        if name.startswith("@annotation:"):
-            # The annotation Python evaluated where the function was defined (see resolver.h).
-            value = annotations.get(name[len("@annotation:"):])
-            return None if value is None or isinstance(value, str) else describe(value)
-        if name in closure:
-            return describe(closure[name])
-        if name in globals_:
-            return describe(globals_[name])
-        t = annotated_type(name)
+    def lookup(self, name):
+        """The meaning of the global `name`."""
+        if name in self._closure:
+            return describe(self._closure[name])
+        if name in self._globals:
+            return describe(self._globals[name])
+        t = self._annotated_type(name)
         return None if t is None else describe(t)
 
-    def lookup_attribute(handle, name):
+    def attribute(self, handle, name):
+        """The meaning of attribute `name` of the module that lookup() described as `handle`."""
         module = _module_handles.get(handle) or sys.modules.get(handle[3:])
         if module is None or not hasattr(module, name):
             return None
         return describe(getattr(module, name))
 
-    return lookup, lookup_attribute
+    def annotation(self, param):
+        """The annotation of `param` ("return": the result) as Python evaluated it where the
+        function was defined; None for a string annotation (the compiler reads its source)."""
+        value = self._annotations.get(param)
+        return None if value is None or isinstance(value, str) else describe(value)
+
+    def static_value(self, text, indices):
+        """The value of wp.static(`text`) in the function's globals and closure, with
+        `indices` (a dict: the indices of enclosing unrolled loops) bound; ("error", message)
+        when evaluating it raises."""
+        local = dict(self._closure)
+        local.update(indices)
+        try:
+            value = eval("(" + text + "\n)", self._globals, local)
+        except Exception as e:  # noqa: BLE001 -- any error is reported at the kernel line
+            return ("error", f"{type(e).__name__}: {e}")
+        return describe(value)

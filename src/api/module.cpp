@@ -12,6 +12,8 @@
 #include "compile/compile_kernel.h"
 #include "frontend/parser.h"
 #include "runtime/cuda.h"
+#include "runtime/launch.h"
+#include "sema/specialise.h"
 
 namespace treadle {
 
@@ -41,24 +43,103 @@ Module Module::load_file(const std::string& path, ModuleOptions options) {
     return load_string(text.str(), path, std::move(options));
 }
 
+namespace {
+
+/// The kernel `name` of the module, or an Error naming `who`.
+std::shared_ptr<sema::FunctionSource> find_kernel(const ModuleResolver& resolver,
+                                                  const std::string& name, const std::string& who) {
+    auto fn = resolver.function(name);
+    if (!fn || !fn->is_kernel)
+        throw Error(ErrorKind::Value, who + ": the module has no kernel named '" + name + "'");
+    return fn;
+}
+
+}  // namespace
+
+Kernel Module::compiled(const std::string& key, std::shared_ptr<sema::FunctionSource> fn,
+                        Device device) const {
+    auto it = m_impl->compiled.find(key);
+    if (it != m_impl->compiled.end()) return it->second;
+    auto source = std::make_shared<Kernel::Source>();
+    source->resolver = m_impl->resolver;
+    source->function = std::make_shared<sema::FunctionSource>(*fn);
+    source->function->max_unroll = m_impl->options.max_unroll;
+    source->options.mode = m_impl->options.mode;
+    source->options.device = device;
+    std::shared_ptr<const CompiledKernel> built =
+        compile_kernel(*source->function, source->options);
+    Kernel k(std::move(built), std::move(source));
+    m_impl->compiled.emplace(key, k);
+    return k;
+}
+
 Kernel Module::kernel(const std::string& name, Device device) const {
     std::lock_guard<std::mutex> lock(m_impl->mutex);
     std::string key = name + "@" + device.alias();
-    auto it = m_impl->compiled.find(key);
-    if (it != m_impl->compiled.end()) return it->second;
-    auto fn = m_impl->resolver->function(name);
-    if (!fn || !fn->is_kernel)
-        throw Error(ErrorKind::Value,
-                    "Module::kernel(): the module has no kernel named '" + name + "'");
-    auto source = std::make_shared<Kernel::Source>();
-    source->resolver = m_impl->resolver;
-    source->function = fn;
-    source->options.mode = m_impl->options.mode;
-    source->options.device = device;
-    std::shared_ptr<const CompiledKernel> compiled = compile_kernel(*fn, source->options);
-    Kernel k(std::move(compiled), std::move(source));
-    m_impl->compiled.emplace(key, k);
-    return k;
+    if (m_impl->compiled.count(key)) return m_impl->compiled.at(key);
+    auto fn = find_kernel(*m_impl->resolver, name, "Module::kernel()");
+    sema::KernelParams params = sema::kernel_params(*fn);
+    for (size_t i = 0; i < params.names.size(); ++i)
+        if (params.generic(i))
+            throw Error(ErrorKind::Type,
+                        "Module::kernel(): kernel '" + name + "' is generic (parameter '" +
+                            params.names[i] + "' is " + params.annotations[i]->name +
+                            "); give its types with Module::kernel(name, types) or "
+                            "Module::kernel_for(name, args)");
+    return compiled(key, fn, device);
+}
+
+Kernel Module::specialisation(const std::shared_ptr<sema::FunctionSource>& fn,
+                              const std::vector<const sema::Type*>& types, Device device) const {
+    std::string tag;
+    for (const sema::Type* t : types) tag += (tag.empty() ? "" : ",") + (t ? type_spec(t) : "_");
+    auto special = std::make_shared<sema::FunctionSource>(*fn);
+    special->key = fn->key + "[" + tag + "]";
+    special->param_types = types;
+    return compiled(fn->name + "[" + tag + "]@" + device.alias(), special, device);
+}
+
+Kernel Module::kernel(const std::string& name, const std::vector<std::string>& arg_types,
+                      Device device) const {
+    std::lock_guard<std::mutex> lock(m_impl->mutex);
+    auto fn = find_kernel(*m_impl->resolver, name, "Module::kernel()");
+    std::vector<const sema::Type*> given;
+    for (const std::string& text : arg_types)
+        given.push_back(text.empty() ? nullptr : sema::annotation_type(*fn, text));
+    return specialisation(fn, sema::specialise_declared(*fn, given, "Module::kernel()"), device);
+}
+
+Kernel Module::kernel_for(const std::string& name, const std::vector<KernelArg>& args,
+                          Device device) const {
+    std::lock_guard<std::mutex> lock(m_impl->mutex);
+    auto fn = find_kernel(*m_impl->resolver, name, "Module::kernel_for()");
+    std::vector<sema::ArgInfo> infos;
+    for (const KernelArg& a : args) {
+        sema::ArgInfo info;
+        switch (a.kind) {
+            case KernelArg::Kind::Int:
+            case KernelArg::Kind::Float:
+                info.type = sema::scalar_type(a.type);
+                break;
+            case KernelArg::Kind::Bool:
+                info.type = sema::bool_type();
+                break;
+            case KernelArg::Kind::Array:
+                if (a.array && !a.array->is_null())
+                    info.type = sema::array_type(type_of_dtype(a.array->dtype()), a.array->ndim());
+                break;
+            case KernelArg::Kind::Components:
+            case KernelArg::Kind::StructBytes:
+                break;  // their type is not known: a generic parameter is then an error
+        }
+        infos.push_back(info);
+    }
+    return specialisation(fn, sema::specialise_for_arguments(*fn, infos), device);
+}
+
+std::vector<std::vector<std::string>> Module::overloads(const std::string& name) const {
+    find_kernel(*m_impl->resolver, name, "Module::overloads()");
+    return m_impl->resolver->declared_overloads(name);
 }
 
 void synchronize(Device device) {

@@ -1,7 +1,10 @@
 // src/api/module_resolver.cpp -- reads a module file's top level for the C++ loader
 #include "api/module_resolver.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "frontend/parser.h"
 
 namespace treadle {
 
@@ -204,6 +207,19 @@ GlobalValue struct_value(const ast::Stmt& cls, const std::string& path,
     return g;
 }
 
+/// The source text of `span` (which may cover several lines).
+std::string span_text(const ast::SourceFile& file, const ast::Span& span) {
+    std::string text;
+    for (int line = span.line; line <= span.end_line; ++line) {
+        const std::string& l = file.line_text(line);
+        size_t from = line == span.line ? (size_t)span.col - 1 : 0;
+        size_t to = line == span.end_line ? (size_t)span.end_col - 1 : l.size();
+        if (line > span.line) text += "\n";
+        if (from < l.size() && to > from) text += l.substr(from, std::min(to, l.size()) - from);
+    }
+    return text;
+}
+
 }  // namespace
 
 ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
@@ -238,6 +254,9 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                             g.kind = GlobalValue::Kind::Builtin;
                             g.what = n.name;
                         }
+                    } else if (s->module == "typing" && n.name == "Any") {
+                        g.kind = GlobalValue::Kind::Type;
+                        g.type = sema::generic_type("Any");
                     } else {
                         g.kind = GlobalValue::Kind::Unsupported;
                         g.what = "object imported from " + s->module;
@@ -256,36 +275,16 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                     g.kind = GlobalValue::Kind::Unsupported;
                     g.what = "value that is not a compile-time constant";
                 }
-                m_names[s->targets[0]->name] = g;
+                const std::string& name = s->targets[0]->name;
+                m_names[name] = g;
+                m_sequences.erase(name);
+                if (s->value->kind == ExprKind::List || s->value->kind == ExprKind::Tuple)
+                    m_sequences[name] = s->value.get();
                 break;
             }
-            case ast::StmtKind::FunctionDef: {
-                std::string kind;
-                for (const auto& d : s->decorators) {
-                    std::string k = decorator_kind(*d, m_names);
-                    if (k == "kernel" || k == "func") kind = k;
-                }
-                GlobalValue g;
-                if (kind.empty()) {
-                    g.kind = GlobalValue::Kind::Unsupported;
-                    g.what = "function (not decorated with @wp.func)";
-                } else {
-                    auto fn = std::make_shared<sema::FunctionSource>();
-                    fn->key =
-                        m_module->source->path + ":" + s->name + ":" + std::to_string(s->span.line);
-                    fn->name = s->name;
-                    fn->source = m_module->source;
-                    fn->resolver = self;
-                    fn->is_kernel = kind == "kernel";
-                    fn->parsed = m_module;
-                    fn->def = s.get();
-                    g.kind = GlobalValue::Kind::Function;
-                    g.function = fn;
-                    if (fn->is_kernel) m_kernels.push_back(s->name);
-                }
-                m_names[s->name] = g;
+            case ast::StmtKind::FunctionDef:
+                define_function(*s, self);
                 break;
-            }
             case ast::StmtKind::ClassDef: {
                 bool is_struct = false;
                 for (const auto& d : s->decorators)
@@ -295,6 +294,7 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                 g.what = "class (not decorated with @wp.struct)";
                 if (is_struct) g = struct_value(*s, m_module->source->path, m_names);
                 m_names[s->name] = g;
+                m_sequences.erase(s->name);
                 break;
             }
             default:
@@ -303,14 +303,187 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
     }
 }
 
+void ModuleResolver::define_function(const ast::Stmt& s, const std::shared_ptr<Resolver>& self) {
+    std::string kind;
+    const ast::Expr* forward = nullptr;  // the function a func_grad / func_replay is for
+    for (const auto& d : s.decorators) {
+        std::string k = decorator_kind(*d, m_names);
+        if (k == "kernel" || k == "func" || k == "overload") kind = k;
+        if (k == "func_grad" || k == "func_replay") {
+            kind = k;
+            forward = d->kind == ExprKind::Call && d->args.size() == 2 ? d->args[1].get() : nullptr;
+        }
+    }
+    if (kind == "overload") {
+        // A declared specialisation of a generic kernel: the name keeps naming the kernel.
+        auto it = m_names.find(s.name);
+        if (it == m_names.end() || it->second.kind != GlobalValue::Kind::Function ||
+            !it->second.function->is_kernel)
+            throw Error(ErrorKind::Type, "overload(): no kernel named '" + s.name + "' to overload",
+                        ast::location(*m_module->source, s.span));
+        std::vector<std::string> types;
+        for (const auto& p : s.params)
+            types.push_back(p.annotation ? span_text(*m_module->source, p.annotation->span) : "");
+        m_declared[s.name].push_back(types);
+        return;
+    }
+    GlobalValue g;
+    m_sequences.erase(s.name);
+    if (kind.empty()) {
+        g.kind = GlobalValue::Kind::Unsupported;
+        g.what = "function (not decorated with @wp.func)";
+        m_names[s.name] = g;
+        return;
+    }
+    auto fn = std::make_shared<sema::FunctionSource>();
+    fn->key = m_module->source->path + ":" + s.name + ":" + std::to_string(s.span.line);
+    fn->name = s.name;
+    fn->source = m_module->source;
+    fn->resolver = self;
+    fn->is_kernel = kind == "kernel";
+    fn->parsed = m_module;
+    fn->def = &s;
+    g.kind = GlobalValue::Kind::Function;
+    g.function = fn;
+    if (kind == "func_grad" || kind == "func_replay") {
+        // As Python's decorators: the forward function (the first definition of an
+        // overloaded name) gets this one as its custom gradient or replay.
+        std::shared_ptr<sema::FunctionSource> target =
+            forward && forward->kind == ExprKind::Name ? function(forward->name) : nullptr;
+        if (!target || target->is_kernel)
+            throw Error(ErrorKind::Type, kind + "(): expects a @wp.func function",
+                        ast::location(*m_module->source, s.span));
+        auto slot = kind == "func_grad" ? &sema::FunctionSource::custom_grad
+                                        : &sema::FunctionSource::custom_replay;
+        (*target).*slot = fn;
+        if (!target->overloads.empty()) (*target->overloads[0]).*slot = fn;
+        m_names[s.name] = g;
+        return;
+    }
+    if (fn->is_kernel) {
+        m_kernels.push_back(s.name);
+        m_names[s.name] = g;
+        return;
+    }
+    add_overload(s.name, g);
+}
+
+void ModuleResolver::add_overload(const std::string& name, GlobalValue& g) {
+    // As Python's @wp.func: a definition whose parameter annotations differ from those of the
+    // earlier ones of its name adds an overload, one with the same annotations replaces its
+    // namesake, and one with an unannotated parameter (or after one) starts again.
+    const std::vector<std::string> unannotated{"<unannotated>"};
+    auto signature = [&](const sema::FunctionSource& f) {
+        std::vector<std::string> out;
+        for (const auto& p : f.def->params) {
+            if (!p.annotation) return unannotated;
+            out.push_back(span_text(*m_module->source, p.annotation->span));
+        }
+        return out;
+    };
+    auto previous = m_names.find(name);
+    std::vector<std::shared_ptr<sema::FunctionSource>> group;
+    if (previous != m_names.end() && previous->second.kind == GlobalValue::Kind::Function &&
+        !previous->second.function->is_kernel) {
+        const auto& earlier = previous->second.function;
+        group = earlier->overloads;
+        if (group.empty()) group.push_back(earlier);
+    }
+    std::vector<std::string> sig = signature(*g.function);
+    if (group.empty() || sig == unannotated || signature(*group[0]) == unannotated) {
+        m_names[name] = g;
+        return;
+    }
+    bool replaced = false;
+    for (auto& member : group) {
+        if (signature(*member) == sig) {
+            member = g.function;
+            replaced = true;
+        }
+    }
+    if (!replaced) group.push_back(g.function);
+    // The name dispatches through a copy of the first definition that lists them all (the
+    // definitions themselves list none, so nothing owns itself).
+    auto holder = std::make_shared<sema::FunctionSource>(*group[0]);
+    holder->overloads = group;
+    g.function = holder;
+    m_names[name] = g;
+}
+
+GlobalValue ModuleResolver::static_value(
+    const std::string& expression, const std::vector<std::pair<std::string, int64_t>>& indices) {
+    std::shared_ptr<const ast::Module> parsed;
+    try {
+        parsed = frontend::parse_module(
+            ast::make_source(m_module->source->path, "(" + expression + "\n)", 1));
+    } catch (const Error& e) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::Error;
+        g.what = std::string("SyntaxError: ") + e.what();
+        return g;
+    }
+    std::map<std::string, GlobalValue> names = m_names;
+    for (const auto& [name, value] : indices) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::Constant;
+        g.constant = sema::ConstValue{sema::int32_type(), true, value, 0.0};
+        names[name] = g;
+    }
+    return static_eval(*parsed->body[0]->value, names);
+}
+
+GlobalValue ModuleResolver::static_eval(const ast::Expr& e,
+                                        const std::map<std::string, GlobalValue>& names) const {
+    GlobalValue g;
+    if (e.kind == ExprKind::Name) {
+        auto it = names.find(e.name);
+        if (it != names.end() && !m_sequences.count(e.name)) return it->second;
+        g.kind = GlobalValue::Kind::Error;
+        g.what = it == names.end() ? "NameError: name '" + e.name + "' is not defined"
+                                   : "TypeError: '" + e.name + "' is a list or tuple";
+        return g;
+    }
+    if (e.kind == ExprKind::Subscript && e.args[0]->kind == ExprKind::Name &&
+        m_sequences.count(e.args[0]->name)) {
+        // An element of a module-level list or tuple (of functions, say) at a constant index.
+        const ast::Expr& seq = *m_sequences.at(e.args[0]->name);
+        sema::ConstValue index;
+        if (eval_constant(*e.args[1], names, index) && index.type->is_integer()) {
+            int64_t i = index.i < 0 ? index.i + (int64_t)seq.args.size() : index.i;
+            if (i >= 0 && i < (int64_t)seq.args.size()) return static_eval(*seq.args[i], names);
+            g.kind = GlobalValue::Kind::Error;
+            g.what = "IndexError: index " + std::to_string(index.i) + " is out of range";
+            return g;
+        }
+    }
+    if (eval_constant(e, names, g.constant)) {
+        g.kind = GlobalValue::Kind::Constant;
+        return g;
+    }
+    g.kind = GlobalValue::Kind::Unsupported;
+    g.what = "value that is not a compile-time constant of the module";
+    return g;
+}
+
+const std::vector<std::vector<std::string>>& ModuleResolver::declared_overloads(
+    const std::string& kernel) const {
+    static const std::vector<std::vector<std::string>> none;
+    auto it = m_declared.find(kernel);
+    return it == m_declared.end() ? none : it->second;
+}
+
 GlobalValue ModuleResolver::lookup(const std::string& name) {
     auto it = m_names.find(name);
     return it == m_names.end() ? GlobalValue{} : it->second;
 }
 
-GlobalValue ModuleResolver::lookup_attribute(const std::string& module,
-                                             const std::string& attribute) {
+GlobalValue ModuleResolver::attribute(const std::string& module, const std::string& attribute) {
     GlobalValue g;
+    if (module == "py:typing" && attribute == "Any") {
+        g.kind = GlobalValue::Kind::Type;
+        g.type = sema::generic_type("Any");
+        return g;
+    }
     g.kind = GlobalValue::Kind::Unsupported;
     g.what = "attribute of module '" + module.substr(3) + "' (" + attribute + ")";
     return g;

@@ -126,6 +126,12 @@ StmtPtr Parser::parse_expression_statement() {
         {"&=", ast::BinOpKind::BitAnd},
     };
     const Span start = peek().span;
+    if (at_op("...") && peek(1).kind == TokenKind::Newline) {
+        // A statement that is only `...` does nothing, as `pass` (the body of a declaration
+        // such as @wp.overload); `...` as a value stays an error.
+        skip();
+        return std::make_unique<Stmt>(StmtKind::Pass, span_from(start));
+    }
     ExprPtr first = parse_star_expressions();
     if (at_op(":")) {
         check_target(*this, *first, "ann");

@@ -11,6 +11,9 @@ void export_errors(nb::module_& m);
 void export_device(nb::module_& m);
 /// _treadle.Array: the native base of treadle.array.
 void export_array(nb::module_& m);
+/// _treadle.FunctionSource (how Python hands a function to the compiler) and the resolver of
+/// Python names behind it.
+void export_function(nb::module_& m);
 /// Kernel compilation and launch.
 void export_kernel(nb::module_& m);
 /// The builtin table (names, documentation, signatures).

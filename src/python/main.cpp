@@ -10,6 +10,7 @@ NB_MODULE(_treadle, m) {
     export_errors(m);
     export_device(m);
     export_array(m);
+    export_function(m);
     export_kernel(m);
     export_builtins(m);
     export_stream(m);

@@ -100,7 +100,7 @@ void Builder::build(const std::vector<const Type*>& param_types) {
 const Type* Builder::kernel_param_type(size_t i, const Type* annotated) {
     const ast::Param& p = m_def.params[i];
     const std::vector<const Type*>& given = m_source.param_types;
-    if (given.empty()) {
+    if (given.empty() || (i < given.size() && !given[i])) {
         if (annotated->is_generic())
             fail(p.span, ErrorKind::Type,
                  who() + "kernel parameter '" + p.name + "' is generic (" + annotated->name +

@@ -130,7 +130,8 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         v.var = it->second;
         return v;
     }
-    GlobalValue g = m_source.resolver ? m_source.resolver->lookup(name) : GlobalValue{};
+    GlobalValue g =
+        m_source.resolver ? m_program.names.lookup(*m_source.resolver, name) : GlobalValue{};
     if (g.kind == GlobalValue::Kind::Unsupported)
         type_error(e.span,
                    who() + "'" + name + "' is a Python " + g.what + ", which kernels cannot use");
@@ -208,8 +209,9 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
             type_error(e.span, who() + "module '" + (base.text == "treadle" ? "wp" : "math") +
                                    "' has no attribute '" + attr + "' usable in kernels");
         }
-        GlobalValue g = m_source.resolver ? m_source.resolver->lookup_attribute(base.text, attr)
-                                          : GlobalValue{};
+        GlobalValue g = m_source.resolver
+                            ? m_program.names.attribute(*m_source.resolver, base.text, attr)
+                            : GlobalValue{};
         if (g.kind == GlobalValue::Kind::None)
             type_error(e.span, who() + "module has no attribute '" + attr + "'");
         if (g.kind == GlobalValue::Kind::Unsupported)
@@ -256,7 +258,7 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
 
 const Type* Builder::param_annotation(const std::string& name, const ast::Expr& e) {
     if (m_source.resolver) {
-        GlobalValue g = m_source.resolver->annotation(name);
+        GlobalValue g = m_program.names.annotation(*m_source.resolver, name);
         if (g.kind == GlobalValue::Kind::Type && g.type) return g.type;
     }
     return eval_annotation(e, true);

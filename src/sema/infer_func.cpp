@@ -4,6 +4,8 @@
 // overloads a name by annotation), picks the best fit, fixes the type of every generic
 // parameter (typing.Any, wp.Float, ...) to its argument's type, and calls the specialisation
 // that ProgramBuilder::function_for builds once per list of parameter types.
+#include <algorithm>
+
 #include "sema/infer_internal.h"
 
 namespace treadle::sema {
@@ -232,7 +234,7 @@ bool Builder::is_static_call(const ast::Expr& e) {
     }
     if (c.kind == ExprKind::Name && c.name == "static" && !m_scope.count("static") &&
         m_source.resolver) {
-        GlobalValue g = m_source.resolver->lookup("static");
+        GlobalValue g = m_program.names.lookup(*m_source.resolver, "static");
         return g.kind == GlobalValue::Kind::Builtin && g.what == "static";
     }
     return false;
@@ -245,7 +247,7 @@ Value Builder::static_value(const ast::Expr& e) {
     // Locals have no value at compile time, except the indices of enclosing unrolled loops.
     std::vector<const ast::Expr*> names;
     collect_names(x, names);
-    std::string bound;
+    std::vector<std::pair<std::string, int64_t>> bound;
     for (const ast::Expr* n : names) {
         if (!m_scope.count(n->name)) continue;
         const std::pair<std::string, int64_t>* index = nullptr;
@@ -255,8 +257,7 @@ Value Builder::static_value(const ast::Expr& e) {
             type_error(n->span, who() + "wp.static() cannot use the local variable '" + n->name +
                                     "': its expression is evaluated at compile time, in the "
                                     "function's globals and closure");
-        std::string item = n->name + "=" + std::to_string(index->second) + ",";
-        if (bound.find(item) == std::string::npos) bound += item;
+        if (std::find(bound.begin(), bound.end(), *index) == bound.end()) bound.push_back(*index);
     }
     std::string text;
     for (int line = x.span.line; line <= x.span.end_line; ++line) {
@@ -266,11 +267,14 @@ Value Builder::static_value(const ast::Expr& e) {
         if (line > x.span.line) text += "\n";
         if (from < l.size() && to > from) text += l.substr(from, std::min(to, l.size()) - from);
     }
-    GlobalValue g = m_source.resolver ? m_source.resolver->lookup("@static:" + bound + "|" + text)
-                                      : GlobalValue{};
+    GlobalValue g = m_source.resolver
+                        ? m_program.names.static_value(*m_source.resolver, text, bound)
+                        : GlobalValue{};
     switch (g.kind) {
         case GlobalValue::Kind::None:
-            type_error(e.span, who() + "wp.static() is only supported in Python kernels");
+            type_error(e.span, who() +
+                                   "wp.static() cannot be evaluated: the front end that "
+                                   "resolves this function's names has no static values");
         case GlobalValue::Kind::Error:
             type_error(x.span, who() + "wp.static(): evaluating '" + text + "' raised " + g.what);
         case GlobalValue::Kind::Unsupported:

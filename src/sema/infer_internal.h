@@ -14,6 +14,7 @@
 #include "ir/ir.h"
 #include "sema/builtins.h"
 #include "sema/infer.h"
+#include "sema/resolver_memo.h"
 
 namespace treadle::sema {
 
@@ -190,6 +191,8 @@ struct ProgramBuilder {
     int next_id = 0;
     /// The kernel's limit on the trip count of unrolled loops (FunctionSource::max_unroll).
     int max_unroll = 16;
+    /// Every resolver answer of this build (each question is asked once).
+    ResolverMemo names;
 
     ir::Function* function_for(const std::shared_ptr<FunctionSource>& fn,
                                const std::vector<const Type*>& param_types, const Builder& caller,

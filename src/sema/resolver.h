@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frontend/ast.h"
@@ -46,7 +47,8 @@ struct FunctionSource {
     /// in definition order; empty for a single definition. A call picks one by argument types.
     std::vector<std::shared_ptr<FunctionSource>> overloads;
     /// A specialisation of a generic kernel: the concrete type of every parameter (each must
-    /// fit its annotation, see generic_matches); empty for a kernel built from annotations.
+    /// fit its annotation, see generic_matches; null keeps a concrete annotation's type);
+    /// empty for a kernel built from annotations.
     std::vector<const Type*> param_types;
     /// Kernels: the largest trip count of a `for` over a constant range that is unrolled.
     int max_unroll = 16;
@@ -77,21 +79,23 @@ struct GlobalValue {
 
 /// Looks up globals for the compiler. The Python front end implements it from a function's
 /// __globals__ and closure cells; the C++ module loader from a module file's top level.
-/// Called only from the compiling thread.
+/// Called only from the compiling thread. Sema asks each distinct question once per build
+/// (see sema/resolver_memo.h), so an implementation may be slow but must answer the same way for
+/// the whole of one build.
 class Resolver {
 public:
     virtual ~Resolver() = default;
-    /// The meaning of a bare global name. Two reserved forms: "@annotation:<param>" (see
-    /// annotation()) and "@static:<k=v,...>|<expression>", the value of a wp.static()
-    /// expression evaluated by the front end in the function's globals and closure, with the
-    /// listed names (the indices of enclosing unrolled loops) bound to those integers; a front
-    /// end that cannot evaluate answers None (or Error with the exception's message).
+    /// What identifies the namespace this resolver answers for: resolvers of equal identity
+    /// give equal answers, so a build asks only one of them (Python: the front end's object,
+    /// shared by every FunctionSource of one function).
+    virtual const void* identity() const { return this; }
+    /// The meaning of a bare global name.
     virtual GlobalValue lookup(const std::string& name) = 0;
-    /// The meaning of `attribute` of a module returned by lookup() (other than "treadle" and
-    /// "math", which the compiler knows itself).
-    virtual GlobalValue lookup_attribute(const std::string& module, const std::string& attribute) {
+    /// The meaning of `name` as an attribute of a module that lookup() returned (other than
+    /// "treadle" and "math", which the compiler knows itself).
+    virtual GlobalValue attribute(const std::string& module, const std::string& name) {
         (void)module;
-        (void)attribute;
+        (void)name;
         return {};
     }
     /// The already evaluated annotation of parameter `param` ("return": the return annotation)
@@ -100,6 +104,16 @@ public:
     /// any kind other than Type means "evaluate the annotation's source instead".
     virtual GlobalValue annotation(const std::string& param) {
         (void)param;
+        return {};
+    }
+    /// The value of the expression of a wp.static(`expression`) evaluated in the function's
+    /// globals (and closure), with `indices` (the loop variables of enclosing unrolled loops)
+    /// bound to those integers. None when the front end cannot evaluate static expressions;
+    /// Error with the message of a failed evaluation.
+    virtual GlobalValue static_value(const std::string& expression,
+                                     const std::vector<std::pair<std::string, int64_t>>& indices) {
+        (void)expression;
+        (void)indices;
         return {};
     }
 };

@@ -7,5 +7,7 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_func.cpp
   src/sema/infer_stmt.cpp
   src/sema/infer_struct.cpp
+  src/sema/resolver_memo.cpp
+  src/sema/specialise.cpp
   src/sema/types.cpp
 )

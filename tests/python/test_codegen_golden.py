@@ -34,7 +34,7 @@ def _concrete(kernel):
 
 
 def generate(kernel, cuda, adjoint):
-    source = _treadle.kernel_source(_concrete(kernel)._descriptor(), cuda=cuda, adjoint=adjoint)
+    source = _treadle.kernel_source(_concrete(kernel)._function_source(), cuda=cuda, adjoint=adjoint)
     # #line directives name the file absolutely; the goldens name it relative to golden/.
     return source.replace(os.path.join(GOLDEN, "kernels.py"), "golden/kernels.py")
 

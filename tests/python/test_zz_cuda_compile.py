@@ -57,7 +57,7 @@ def test_every_kernel_compiles_for_sm90():
     assert len(kernels) >= 15
     failures = []
     for k in kernels:
-        ok, log = _treadle.check_cuda_compile(k._descriptor(), 90)
+        ok, log = _treadle.check_cuda_compile(k._function_source(), 90)
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
     assert not failures, "\n\n".join(failures)
@@ -74,7 +74,7 @@ def test_every_backward_pass_compiles_for_sm90():
     assert len(kernels) >= 10
     failures = []
     for k in kernels:
-        ok, log = _treadle.check_cuda_compile(k._descriptor(), 90, adjoint=True)
+        ok, log = _treadle.check_cuda_compile(k._function_source(), 90, adjoint=True)
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
     assert not failures, "\n\n".join(failures)
@@ -87,7 +87,7 @@ def test_verify_fp_builds_compile_for_sm90():
     assert len(kernels) >= 5
     failures = []
     for k in kernels:
-        ok, log = _treadle.check_cuda_compile(k._descriptor(), 90, verify_fp=True)
+        ok, log = _treadle.check_cuda_compile(k._function_source(), 90, verify_fp=True)
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
     assert not failures, "\n\n".join(failures)

@@ -234,6 +234,7 @@ TEST(ParserStmt, SimpleStatements) {
     EXPECT_EQ(parse_dump("assert x > 0, 'bad'\n"),
               "Assert(Compare(Name(x), >, Int(0)), Str(\"bad\"))\n");
     EXPECT_EQ(parse_dump("pass\n"), "Pass\n");
+    EXPECT_EQ(parse_dump("def f(x: int):\n    ...\n"), "FunctionDef(f, [x: Name(int)])\n  Pass\n");
     EXPECT_EQ(parse_dump("N = 16\nSCALE = 2.0 * N\n"),
               "Assign(Name(N) = Int(16))\nAssign(Name(SCALE) = BinOp(*, Float(2.0), Name(N)))\n");
 }

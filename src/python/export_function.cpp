@@ -1,0 +1,267 @@
+// src/python/export_function.cpp -- _treadle.FunctionSource and the resolver of Python names
+//
+// Python describes every @wp.func and @wp.kernel to the compiler as a FunctionSource built
+// with named fields (python/treadle/kernel.py, Function._function_source). Its `resolver` is a
+// Python object (python/treadle/resolver.py, Resolver) whose named methods answer the
+// compiler's questions about the function's globals; PyResolver forwards sema's Resolver
+// calls to it and converts the answers (descriptor tuples, or a FunctionSource for a function).
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <climits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "exports.h"
+#include "sema/resolver.h"
+#include "sema/specialise.h"
+
+namespace {
+
+using treadle::sema::FunctionSource;
+using treadle::sema::GlobalValue;
+
+/// The Resolver of a Python function: forwards each query to the named method of the front
+/// end's resolver object (lookup, attribute, annotation, static_value). Every call into Python
+/// (and the release of the object) takes the GIL, so a build may run on any thread.
+class PyResolver : public treadle::sema::Resolver {
+public:
+    explicit PyResolver(nb::object resolver) : m_resolver(std::move(resolver)) {}
+    ~PyResolver() override {
+        nb::gil_scoped_acquire gil;
+        m_resolver.reset();
+    }
+
+    const void* identity() const override { return m_resolver.ptr(); }
+
+    GlobalValue lookup(const std::string& name) override {
+        nb::gil_scoped_acquire gil;
+        return convert(m_resolver.attr("lookup")(name));
+    }
+    GlobalValue attribute(const std::string& module, const std::string& name) override {
+        nb::gil_scoped_acquire gil;
+        return convert(m_resolver.attr("attribute")(module, name));
+    }
+    GlobalValue annotation(const std::string& param) override {
+        nb::gil_scoped_acquire gil;
+        return convert(m_resolver.attr("annotation")(param));
+    }
+    GlobalValue static_value(const std::string& expression,
+                             const std::vector<std::pair<std::string, int64_t>>& indices) override {
+        nb::gil_scoped_acquire gil;
+        nb::dict bound;
+        for (const auto& [name, value] : indices) bound[name.c_str()] = value;
+        return convert(m_resolver.attr("static_value")(expression, bound));
+    }
+
+    /// An answer of the Python resolver as sema sees it: None (not found), a FunctionSource,
+    /// or a descriptor tuple ("module", handle), ("const", spec, value or components),
+    /// ("type", spec), ("builtin", name), ("error", message), ("unsupported", python type).
+    static GlobalValue convert(nb::handle d) {
+        GlobalValue g;
+        if (d.is_none()) return g;
+        if (nb::isinstance<FunctionSource>(d)) {
+            g.kind = GlobalValue::Kind::Function;
+            g.function = nb::cast<std::shared_ptr<FunctionSource>>(d);
+            return g;
+        }
+        nb::tuple t = nb::cast<nb::tuple>(d);
+        std::string kind = nb::cast<std::string>(t[0]);
+        if (kind == "module") {
+            g.kind = GlobalValue::Kind::Module;
+            g.module = nb::cast<std::string>(t[1]);
+        } else if (kind == "const") {
+            convert_constant(nb::cast<std::string>(t[1]), t[2], g);
+        } else if (kind == "type") {
+            g.kind = GlobalValue::Kind::Type;
+            g.type = treadle::sema::type_from_spec(nb::cast<std::string>(t[1]));
+            if (!g.type) {
+                g.kind = GlobalValue::Kind::Unsupported;
+                g.what = "type " + nb::cast<std::string>(t[1]);
+            }
+        } else if (kind == "builtin") {
+            g.kind = GlobalValue::Kind::Builtin;
+            g.what = nb::cast<std::string>(t[1]);
+        } else if (kind == "error") {
+            g.kind = GlobalValue::Kind::Error;
+            g.what = nb::cast<std::string>(t[1]);
+        } else {
+            g.kind = GlobalValue::Kind::Unsupported;
+            g.what = nb::cast<std::string>(t[1]);
+        }
+        return g;
+    }
+
+private:
+    /// A constant of type `spec` ("int" and "float" are Python's weak numbers) with `value`
+    /// (a number, or the components of a vector-like value).
+    static void convert_constant(const std::string& spec, nb::handle value, GlobalValue& g) {
+        g.kind = GlobalValue::Kind::Constant;
+        g.constant.weak = spec == "int" || spec == "float";
+        const treadle::sema::Type* type = treadle::sema::type_from_spec(spec);
+        if (type && type->is_value() && !type->is_scalar()) {
+            g.constant.type = type;
+            for (nb::handle c : nb::iter(value)) g.components.push_back(nb::cast<double>(c));
+            if ((int)g.components.size() != type->components())
+                g.kind = GlobalValue::Kind::Unsupported, g.what = "constant of type " + spec;
+            return;
+        }
+        if (!type || !type->is_scalar()) {
+            g.kind = GlobalValue::Kind::Unsupported;
+            g.what = "constant of type " + spec;
+            return;
+        }
+        g.constant.type = type;
+        if (type->is_float())
+            g.constant.f = nb::cast<double>(value);
+        else if (type->scalar == treadle::ScalarType::UInt64)
+            g.constant.i = (int64_t)nb::cast<uint64_t>(value);
+        else
+            g.constant.i = nb::cast<int64_t>(value);
+        if (spec == "int" && (g.constant.i > INT32_MAX || g.constant.i < INT32_MIN))
+            g.constant.type = treadle::sema::int64_type();
+    }
+
+    nb::object m_resolver;
+};
+
+/// The concrete parameter types of a specialisation from their specs (None: the parameter's
+/// own annotation, which must then be concrete).
+std::vector<const treadle::sema::Type*> param_types_from_specs(
+    const std::string& name, const std::vector<std::optional<std::string>>& specs) {
+    std::vector<const treadle::sema::Type*> out;
+    for (const auto& spec : specs) {
+        if (!spec) {
+            out.push_back(nullptr);
+            continue;
+        }
+        const treadle::sema::Type* type = treadle::sema::type_from_spec(*spec);
+        if (!type || type->is_generic())
+            throw treadle::Error(treadle::ErrorKind::Type,
+                                 name + "(): cannot specialise for type '" + *spec + "'");
+        out.push_back(type);
+    }
+    return out;
+}
+
+/// The type spec of `t`, or None for null.
+std::optional<std::string> spec_or_none(const treadle::sema::Type* t) {
+    if (!t) return std::nullopt;
+    return treadle::sema::type_spec(t);
+}
+
+/// (name, annotation spec or None, generic) of every parameter of a kernel.
+std::vector<std::tuple<std::string, std::optional<std::string>, bool>> kernel_parameters(
+    const FunctionSource& kernel) {
+    treadle::sema::KernelParams params = treadle::sema::kernel_params(kernel);
+    std::vector<std::tuple<std::string, std::optional<std::string>, bool>> out;
+    for (size_t i = 0; i < params.names.size(); ++i)
+        out.emplace_back(params.names[i], spec_or_none(params.annotations[i]), params.generic(i));
+    return out;
+}
+
+/// The specialisation of a generic kernel for launch arguments described by type specs
+/// ("int" and "float": Python numbers; None: a value whose type Python cannot name).
+std::vector<std::optional<std::string>> specialise(
+    const FunctionSource& kernel, const std::vector<std::optional<std::string>>& arg_specs) {
+    std::vector<treadle::sema::ArgInfo> args;
+    for (const auto& spec : arg_specs) {
+        treadle::sema::ArgInfo a;
+        if (spec) {
+            a.type = treadle::sema::type_from_spec(*spec);
+            a.weak = *spec == "int" || *spec == "float";
+            if (!a.type)
+                throw treadle::Error(treadle::ErrorKind::Type,
+                                     kernel.name + "(): unknown argument type '" + *spec + "'");
+        }
+        args.push_back(a);
+    }
+    std::vector<std::optional<std::string>> out;
+    for (const treadle::sema::Type* t : treadle::sema::specialise_for_arguments(kernel, args))
+        out.push_back(spec_or_none(t));
+    return out;
+}
+
+/// The specialisation wp.overload declares: a type spec (or None: not given) per parameter.
+std::vector<std::optional<std::string>> specialise_declared(
+    const FunctionSource& kernel, const std::vector<std::optional<std::string>>& specs,
+    const std::string& who) {
+    std::vector<const treadle::sema::Type*> given;
+    for (const auto& spec : specs) {
+        const treadle::sema::Type* t = spec ? treadle::sema::type_from_spec(*spec) : nullptr;
+        if (spec && !t)
+            throw treadle::Error(treadle::ErrorKind::Type, who + ": unknown type '" + *spec + "'");
+        given.push_back(t);
+    }
+    std::vector<std::optional<std::string>> out;
+    for (const treadle::sema::Type* t : treadle::sema::specialise_declared(kernel, given, who))
+        out.push_back(spec_or_none(t));
+    return out;
+}
+
+}  // namespace
+
+void export_function(nb::module_& m) {
+    m.def("kernel_parameters", &kernel_parameters, nb::arg("kernel"),
+          "(name, annotation spec or None, generic) of every parameter of a kernel, as the "
+          "compiler reads its annotations.");
+    m.def("specialise", &specialise, nb::arg("kernel"), nb::arg("arg_specs"),
+          "The specialisation of a generic kernel for launch arguments of the given type specs "
+          "(\"int\"/\"float\" for Python numbers): a spec per parameter, None where the "
+          "annotation is concrete. Raises TypeError when an argument does not fit.");
+    m.def("specialise_declared", &specialise_declared, nb::arg("kernel"), nb::arg("specs"),
+          nb::arg("who"),
+          "The specialisation wp.overload declares from a spec (or None) per parameter.");
+    nb::class_<FunctionSource>(m, "FunctionSource",
+                               "A @wp.func or @wp.kernel as the compiler sees it: its source "
+                               "text, where it is defined and how its globals resolve.")
+        .def(
+            "__init__",
+            [](FunctionSource* self, const std::string& key, const std::string& name,
+               const std::string& source, const std::string& file, int line, bool is_kernel,
+               nb::object resolver, std::shared_ptr<FunctionSource> custom_grad,
+               std::shared_ptr<FunctionSource> custom_replay,
+               std::vector<std::shared_ptr<FunctionSource>> overloads,
+               std::vector<std::optional<std::string>> arg_types, int max_unroll) {
+                FunctionSource* fn = new (self) FunctionSource();
+                fn->key = key;
+                fn->name = name;
+                fn->source = treadle::ast::make_source(file, source, line);
+                fn->is_kernel = is_kernel;
+                if (!resolver.is_none()) fn->resolver = std::make_shared<PyResolver>(resolver);
+                fn->custom_grad = std::move(custom_grad);
+                fn->custom_replay = std::move(custom_replay);
+                fn->overloads = std::move(overloads);
+                fn->param_types = param_types_from_specs(name, arg_types);
+                fn->max_unroll = max_unroll;
+            },
+            nb::kw_only(), nb::arg("key"), nb::arg("name"), nb::arg("source"), nb::arg("file"),
+            nb::arg("line"), nb::arg("is_kernel") = false, nb::arg("resolver").none() = nb::none(),
+            nb::arg("custom_grad").none() = nullptr, nb::arg("custom_replay").none() = nullptr,
+            nb::arg("overloads") = std::vector<std::shared_ptr<FunctionSource>>(),
+            nb::arg("arg_types") = std::vector<std::optional<std::string>>(),
+            nb::arg("max_unroll") = 16,
+            "key: identifies the function across lookups; source: the text of its def (first "
+            "line `line` of `file`); resolver: an object answering lookup(name), "
+            "attribute(module, name), annotation(param) and static_value(expression, indices); "
+            "custom_grad/custom_replay: the @wp.func_grad / @wp.func_replay functions; "
+            "overloads: every definition of an overloaded name, this one included; arg_types: "
+            "a generic kernel's specialisation (a type spec per parameter, None for one whose "
+            "annotation is concrete); max_unroll: the trip count limit of unrolled loops.")
+        .def_ro("key", &FunctionSource::key)
+        .def_ro("name", &FunctionSource::name)
+        .def_ro("is_kernel", &FunctionSource::is_kernel)
+        .def_ro("max_unroll", &FunctionSource::max_unroll)
+        .def_prop_ro("file", [](const FunctionSource& f) { return f.source->path; })
+        .def_prop_ro("line", [](const FunctionSource& f) { return f.source->first_line; })
+        .def("__repr__", [](const FunctionSource& f) {
+            return "<FunctionSource " + f.name + (f.is_kernel ? " (kernel)>" : ">");
+        });
+}
