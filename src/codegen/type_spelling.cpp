@@ -61,8 +61,8 @@ std::string struct_name(const types::Type* t) {
 }  // namespace
 
 const char* c_scalar(ScalarType s) {
-    static const char* k_names[] = {"bool",      "wp::int8",    "wp::uint8",   "wp::int16",
-                                    "wp::uint16", "wp::int32",  "wp::uint32",  "wp::int64",
+    static const char* k_names[] = {"bool",       "wp::int8",    "wp::uint8",   "wp::int16",
+                                    "wp::uint16", "wp::int32",   "wp::uint32",  "wp::int64",
                                     "wp::uint64", "wp::float16", "wp::float32", "wp::float64"};
     return k_names[(int)s];
 }
@@ -71,20 +71,27 @@ std::string c_type(const types::Type* t) {
     using types::TypeKind;
     std::string scalar = c_scalar(t->scalar);
     switch (t->kind) {
-    case TypeKind::Void:
-    case TypeKind::Tuple: return "void";
-    case TypeKind::Scalar: return scalar;
-    case TypeKind::Vector: return "wp::vec_t<" + std::to_string(t->rows) + ", " + scalar + ">";
-    case TypeKind::Matrix:
-        return "wp::mat_t<" + std::to_string(t->rows) + ", " + std::to_string(t->cols) + ", " +
-               scalar + ">";
-    case TypeKind::Quat: return "wp::quat_t<" + scalar + ">";
-    case TypeKind::Transform: return "wp::transform_t<" + scalar + ">";
-    case TypeKind::Array:
-        return std::string(t->indexed ? "wp::indexedarray_t<" : "wp::array_t<") + c_type(t->dtype) +
-               ">";
-    case TypeKind::Struct: return struct_name(t);
-    case TypeKind::Generic: return "<generic " + t->name + ">";
+        case TypeKind::Void:
+        case TypeKind::Tuple:
+            return "void";
+        case TypeKind::Scalar:
+            return scalar;
+        case TypeKind::Vector:
+            return "wp::vec_t<" + std::to_string(t->rows) + ", " + scalar + ">";
+        case TypeKind::Matrix:
+            return "wp::mat_t<" + std::to_string(t->rows) + ", " + std::to_string(t->cols) + ", " +
+                   scalar + ">";
+        case TypeKind::Quat:
+            return "wp::quat_t<" + scalar + ">";
+        case TypeKind::Transform:
+            return "wp::transform_t<" + scalar + ">";
+        case TypeKind::Array:
+            return std::string(t->indexed ? "wp::indexedarray_t<" : "wp::array_t<") +
+                   c_type(t->dtype) + ">";
+        case TypeKind::Struct:
+            return struct_name(t);
+        case TypeKind::Generic:
+            return "<generic " + t->name + ">";
     }
     TREADLE_ASSERT(false && "unknown type kind");
     return "void";

@@ -22,7 +22,8 @@ using abi::LaunchBoundsRecord;
 using NativeArray = wp::array_t<double>;
 using NativeIndexed = wp::indexedarray_t<double>;
 
-static_assert(sizeof(NativeArray) == abi::k_array.size && alignof(NativeArray) == abi::k_array.align);
+static_assert(sizeof(NativeArray) == abi::k_array.size &&
+              alignof(NativeArray) == abi::k_array.align);
 static_assert(sizeof(wp::array_t<wp::int8>) == abi::k_array.size);
 TREADLE_SAME_OFFSET(ArrayRecord, NativeArray, data);
 TREADLE_SAME_OFFSET(ArrayRecord, NativeArray, grad);
@@ -47,10 +48,10 @@ TREADLE_SAME_OFFSET(LaunchBoundsRecord, wp::launch_bounds_t, size);
 
 TEST(Abi, StructLayoutFollowsCRules) {
     abi::StructLayout l;
-    EXPECT_EQ(l.add({1, 1}), 0u);   // bool
-    EXPECT_EQ(l.add({8, 8}), 8u);   // float64 after 7 bytes of padding
-    EXPECT_EQ(l.add({12, 4}), 16u); // vec3
-    EXPECT_EQ(l.add({2, 2}), 28u);  // float16
+    EXPECT_EQ(l.add({1, 1}), 0u);    // bool
+    EXPECT_EQ(l.add({8, 8}), 8u);    // float64 after 7 bytes of padding
+    EXPECT_EQ(l.add({12, 4}), 16u);  // vec3
+    EXPECT_EQ(l.add({2, 2}), 28u);   // float16
     abi::Layout whole = l.finish();
     EXPECT_EQ(whole.size, 32u);
     EXPECT_EQ(whole.align, 8u);
