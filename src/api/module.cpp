@@ -92,7 +92,7 @@ Kernel Module::kernel(const std::string& name, Device device) const {
 Kernel Module::specialisation(const std::shared_ptr<sema::FunctionSource>& fn,
                               const std::vector<const types::Type*>& types, Device device) const {
     std::string tag;
-    for (const types::Type* t : types) tag += (tag.empty() ? "" : ",") + (t ? type_spec(t) : "_");
+    for (const types::Type* t : types) tag += (tag.empty() ? "" : ",") + (t ? type_key(t) : "_");
     auto special = std::make_shared<sema::FunctionSource>(*fn);
     special->key = fn->key + "[" + tag + "]";
     special->param_types = types;

@@ -80,7 +80,7 @@ DType dtype_from_name(const std::string& name) {
 
 /// The spec of a dtype (inverse of dtype_from_name).
 std::string dtype_name(const DType& t) {
-    if (t.is_struct()) return treadle::types::type_spec(treadle::type_of_dtype(t));
+    if (t.is_struct()) return treadle::types::type_key(treadle::type_of_dtype(t));
     const std::string s = treadle::scalar_name(t.scalar);
     if (t.kind == ElementKind::Quat) return "quat:" + s;
     if (t.kind == ElementKind::Transform) return "transform:" + s;

@@ -153,9 +153,9 @@ std::optional<std::vector<std::string>> signature(const std::string& name,
     if (!sig) return std::nullopt;
     std::vector<std::string> out;
     if (sig->ret->is_tuple()) {
-        for (const auto* e : sig->ret->elements) out.push_back(treadle::types::type_spec(e));
+        for (const auto* e : sig->ret->elements) out.push_back(treadle::types::type_key(e));
     } else {
-        out.push_back(treadle::types::type_spec(sig->ret));
+        out.push_back(treadle::types::type_key(sig->ret));
     }
     return out;
 }

@@ -7,6 +7,8 @@ namespace nb = nanobind;
 
 /// Exception classes and the translator of treadle::Error into Python exceptions.
 void export_errors(nb::module_& m);
+/// The interned compiler type (_treadle.Type) and its factories (_treadle.types).
+void export_types(nb::module_& m);
 /// _treadle.Device and device queries.
 void export_device(nb::module_& m);
 /// _treadle.Array: the native base of treadle.array.

@@ -173,7 +173,7 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
                                            const Builder& caller, const ast::Span& call_span) {
     std::string key = fn->key + "(";
     for (const types::Type* t : param_types)
-        key += types::type_spec(t) + ",";  // names may repeat (structs)
+        key += types::type_key(t) + ",";  // names may repeat (structs)
     key += ")";
     auto found = specialised.find(key);
     if (found != specialised.end()) return found->second;

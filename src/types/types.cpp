@@ -175,7 +175,7 @@ const Type* array_type(const Type* dtype, int ndim) {
     t.ndim = ndim;
     t.name = "array(dtype=" + dtype->name + ", ndim=" + std::to_string(ndim) + ")";
     set_layout(t, abi::k_array);
-    return interner().intern("array:" + type_spec(dtype) + ":" + std::to_string(ndim), t);
+    return interner().intern("array:" + type_key(dtype) + ":" + std::to_string(ndim), t);
 }
 
 const Type* indexedarray_type(const Type* dtype, int ndim) {
@@ -187,7 +187,7 @@ const Type* indexedarray_type(const Type* dtype, int ndim) {
     t.ndim = ndim;
     t.name = "indexedarray(dtype=" + dtype->name + ", ndim=" + std::to_string(ndim) + ")";
     set_layout(t, abi::k_indexed_array);
-    return interner().intern("indexedarray:" + type_spec(dtype) + ":" + std::to_string(ndim), t);
+    return interner().intern("indexedarray:" + type_key(dtype) + ":" + std::to_string(ndim), t);
 }
 
 const Type* array_type_like(const Type* t, int ndim) {
@@ -230,7 +230,7 @@ const Type* struct_type(const std::string& qualname,
         if (!ft || !(ft->is_element() || ft->is_array()) || ft->indexed)
             return fail("field '" + name + "' has a type structs cannot hold");
         t.fields.push_back(StructField{name, ft, layout.add(layout_of(ft))});
-        t.spec += (i ? ";" : "") + name + "=" + type_spec(ft);
+        t.spec += (i ? ";" : "") + name + "=" + type_key(ft);
     }
     t.spec += "}";
     set_layout(t, layout.finish());
@@ -404,7 +404,7 @@ const Type* type_from_spec(const std::string& spec) {
     return nullptr;
 }
 
-std::string type_spec(const Type* t) {
+std::string type_key(const Type* t) {
     if (t->is_scalar()) return t->name;
     if (t->is_vector()) return "vector:" + std::to_string(t->rows) + ":" + scalar_name(t->scalar);
     if (t->is_matrix())
@@ -413,7 +413,7 @@ std::string type_spec(const Type* t) {
     if (t->is_quat()) return std::string("quat:") + scalar_name(t->scalar);
     if (t->is_transform()) return std::string("transform:") + scalar_name(t->scalar);
     if (t->is_array())
-        return std::string(t->indexed ? "indexedarray:" : "array:") + type_spec(t->dtype) + ":" +
+        return std::string(t->indexed ? "indexedarray:" : "array:") + type_key(t->dtype) + ":" +
                std::to_string(t->ndim);
     if (t->is_struct()) return t->spec;
     return t->name;

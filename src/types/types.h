@@ -134,7 +134,10 @@ inline const Type* float32_type() { return scalar_type(ScalarType::Float32); }
 /// a field spec may itself be a struct spec), and the generic annotations "Any", "Float",
 /// "Int", "Scalar", "array:Any:1". Returns nullptr for an unknown spec.
 const Type* type_from_spec(const std::string& spec);
-/// The inverse of type_from_spec.
-std::string type_spec(const Type* t);
+/// A stable text naming `t` ("vector:3:float32", "struct:mod.Body{x=float32}"): the key of
+/// kernel specialisations and the identity hashed into a struct's C++ name. Types cross into
+/// Python as bound objects, so nothing needs to read it back except type_from_spec's remaining
+/// callers.
+std::string type_key(const Type* t);
 
 }  // namespace treadle::types
