@@ -30,14 +30,15 @@ KernelHandle compile(const FunctionSource& fn, const std::string& mode, const st
     options.device = treadle::Device::parse(device);
     options.adjoint = adjoint;
     options.verify_fp = verify_fp;
-    return KernelHandle{treadle::compile_kernel(fn, options)};
+    return compiling([&] { return KernelHandle{treadle::compile_kernel(fn, options)}; });
 }
 
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
 /// returns (ok, log). For the compile-only check of every test kernel.
 std::pair<bool, std::string> check_cuda_compile(const FunctionSource& fn, int arch, bool adjoint,
                                                 bool verify_fp) {
-    std::string source = treadle::generate_kernel_source(fn, true, adjoint, verify_fp);
+    std::string source =
+        compiling([&] { return treadle::generate_kernel_source(fn, true, adjoint, verify_fp); });
     treadle::nvrtc::Result r =
         treadle::nvrtc::compile(source, fn.source->path, arch, {treadle::native_dir()}, {});
     return {r.ok, r.log};
@@ -297,7 +298,7 @@ void export_kernel(nb::module_& m) {
     m.def(
         "kernel_source",
         [](const FunctionSource& fn, bool cuda, bool adjoint) {
-            return treadle::generate_kernel_source(fn, cuda, adjoint);
+            return compiling([&] { return treadle::generate_kernel_source(fn, cuda, adjoint); });
         },
         nb::arg("function"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
         "The generated CUDA or CPU source of a kernel (no GPU needed).");
