@@ -14,6 +14,10 @@ import sys
 import warnings
 from typing import Protocol, runtime_checkable
 
+# Imported here, not at use time: a relative import inside a function runs while a warning is
+# being shown, and can itself warn (ImportWarning) when the module is reached under an alias.
+from . import config
+
 LOG_DEBUG = 10
 """Log level of verbose compilation and debugging output."""
 LOG_INFO = 20
@@ -49,8 +53,6 @@ def _check_logger(logger):
 
 
 def _format_warning(message, category, filename, lineno, line=None):
-    from . import config  # noqa: PLC0415 - read at use time
-
     text = f"Warp {category.__name__}: {message}"
     if config.verbose_warnings:
         text += f" ({filename}:{lineno})"
@@ -104,8 +106,6 @@ def get_logger():
 
 
 def _level():
-    from . import config  # noqa: PLC0415 - read at use time
-
     return config.log_level, config.verbose
 
 
@@ -168,13 +168,9 @@ class ScopedLogLevel:
         self.log_level = log_level
 
     def __enter__(self):
-        from . import config  # noqa: PLC0415
-
         self.saved = config.log_level
         config.log_level = self.log_level
         return self
 
     def __exit__(self, exc_type, exc_value, traceback):
-        from . import config  # noqa: PLC0415
-
         config.log_level = self.saved
