@@ -3,6 +3,7 @@
 import inspect
 import linecache
 import os
+import weakref
 
 from . import _treadle, config
 from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
@@ -12,6 +13,8 @@ _native_dir_set = False
 _module_options = {}
 # [n], bumped whenever module options change, so launch caches keyed on it go stale.
 options_generation = [0]
+# Every live kernel, for wp.load_module and wp.force_load.
+registry = weakref.WeakSet()
 
 
 def _ensure_native_dir():
@@ -155,6 +158,7 @@ class Kernel(Function):
         self._arg_types = None
         self._specialisations = {}
         self._by_arguments = {}
+        registry.add(self)
 
     def _function_source(self, with_overloads=False, **fields):
         if self._arg_types is not None:
@@ -206,37 +210,42 @@ class Kernel(Function):
         with `options` for _treadle.compile_kernel on first use."""
         handle = self._compiled.get(key)
         if handle is None:
-            _ensure_native_dir()
-            if config.kernel_cache_dir:
-                _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+            _prepare_compiler()
             handle = _treadle.compile_kernel(self._function_source(), key[1], key[0], **options)
-            self._compiled[key] = handle
-            if config.verbose:
-                how = "loaded from cache" if handle.from_cache else (
-                    f"compiled in {handle.compile_seconds * 1000:.0f} ms")
-                print(f"treadle: kernel {self.__name__}{what} {how}")
+            self._store(key, handle, what)
         return handle
+
+    def _store(self, key, handle, what=""):
+        self._compiled[key] = handle
+        if config.verbose:
+            how = "loaded from cache" if handle.from_cache else (
+                f"compiled in {handle.compile_seconds * 1000:.0f} ms")
+            print(f"treadle: kernel {self.__name__}{what} {how}")
+
+    def _forward_key(self, device):
+        """(key in _compiled, verify_fp) of the forward build for `device`."""
+        self._sync_options()
+        mode = self._mode()
+        if self._verify_fp():
+            return (device, mode, "verify_fp", True), True
+        return (device, mode), False
 
     def _compile(self, device="cpu"):
         """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
         loaded from the cache once per device, mode and verify_fp setting."""
-        self._sync_options()
-        mode = self._mode()
-        if self._verify_fp():
-            return self._build((device, mode, "verify_fp", True), "", verify_fp=True)
-        return self._build((device, mode), "", verify_fp=False)
+        key, verify_fp = self._forward_key(device)
+        return self._build(key, "", verify_fp=verify_fp)
 
     def _compile_adjoint(self, device="cpu"):
-        """The build of the kernel with its backward pass for `device`, compiled on first use:
-        kernels that never run backward never generate adjoint code."""
+        """The build of the kernel with its backward pass for `device`: compiled on first use by
+        the C++ kernel object of the forward build, which keeps it. Kernels that never run
+        backward never generate adjoint code."""
         if self.options.get("enable_backward") is False:
             raise RuntimeError(
                 f"kernel '{self.__name__}' was declared with enable_backward=False, so it has "
                 "no backward pass"
             )
-        self._sync_options()
-        return self._build((device, self._mode(), "adjoint"), " (with backward pass)",
-                           adjoint=True)
+        return self._compile(device).with_adjoint()
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
@@ -246,6 +255,32 @@ class Kernel(Function):
 
     def __repr__(self):
         return f"<treadle kernel {self.__qualname__}>"
+
+
+def _prepare_compiler():
+    _ensure_native_dir()
+    if config.kernel_cache_dir:
+        _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+
+
+def compile_all(kernels, device):
+    """Compiles the forward builds of `kernels` for `device` that are not built yet: front ends
+    in order, then the C++ builds in parallel on the runtime's build threads."""
+    pending = []
+    for k in kernels:
+        if k._generic_params:  # generic kernels compile per specialisation, when launched
+            continue
+        key, verify_fp = k._forward_key(device)
+        if key not in k._compiled:
+            pending.append((k, key, verify_fp))
+    if not pending:
+        return
+    _prepare_compiler()
+    handles = _treadle.compile_kernels(
+        [(k._function_source(), key[1], device, False, verify_fp)
+         for k, key, verify_fp in pending])
+    for (k, key, _), handle in zip(pending, handles):
+        k._store(key, handle)
 
 
 def _make_resolver(func):
