@@ -1,4 +1,5 @@
-// src/compile/cache_files.cpp -- private, symlink-free, non-blocking file primitives of the kernel cache
+// src/compile/cache_files.cpp -- private, symlink-free, non-blocking file primitives of the kernel
+// cache
 #include "compile/cache_files.h"
 
 #include <errno.h>

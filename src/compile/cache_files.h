@@ -1,4 +1,5 @@
-// src/compile/cache_files.h -- private, symlink-free, non-blocking file primitives of the kernel cache
+// src/compile/cache_files.h -- private, symlink-free, non-blocking file primitives of the kernel
+// cache
 #pragma once
 
 #include <sys/stat.h>
