@@ -593,6 +593,7 @@ BuildLock KernelCache::lock_for_build(const std::string& key_hex,
             if (cache_files::make_private_dir(dir).empty()) continue;
         }
         struct stat st;
+        if (fd >= 0) ::fchmod(fd, 0600);  // created under the umask
         if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
             int err = errno;
             if (fd >= 0) ::close(fd);
@@ -638,6 +639,7 @@ CachedBinary KernelCache::publish(const std::string& key_hex, const std::string&
     try {
         std::string binary = stage + "/" + binary_name;
         move_file(built_binary_path, binary);
+        ::chmod(binary.c_str(), 0600);  // written under the umask, perhaps unreadable so far
         struct stat st;
         int fd = open_regular(binary, st);
         if (fd < 0) fail_io("cannot read", binary);
