@@ -1,5 +1,4 @@
-// src/compile/cache_files.cpp -- private, symlink-free, non-blocking file primitives of the kernel
-// cache
+// src/compile/cache_files.cpp -- symlink-free, non-blocking, private file helpers of the cache
 #include "compile/cache_files.h"
 
 #include <errno.h>

@@ -1,5 +1,4 @@
-// src/compile/cache_files.h -- private, symlink-free, non-blocking file primitives of the kernel
-// cache
+// src/compile/cache_files.h -- symlink-free, non-blocking, private file helpers of the cache
 #pragma once
 
 #include <sys/stat.h>

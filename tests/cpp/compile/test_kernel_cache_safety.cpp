@@ -1,4 +1,4 @@
-// tests/cpp/compile/test_kernel_cache_safety.cpp -- kernel cache permissions, refusals, planted files, locks
+// tests/cpp/compile/test_kernel_cache_safety.cpp -- cache permissions, refusals, links, locks
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -126,9 +126,8 @@ void expect_refused(const std::string& root, const std::string& problem) {
         ADD_FAILURE() << "clear() of a refused root did not throw";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::Runtime);
-        EXPECT_EQ(e.message().rfind("clear_kernel_cache(): refusing to clear '" + root + "': " +
-                                        problem,
-                                    0),
+        EXPECT_EQ(e.message().rfind(
+                      "clear_kernel_cache(): refusing to clear '" + root + "': " + problem, 0),
                   0u)
             << e.message();
         EXPECT_NE(e.message().find("(nothing was deleted)"), std::string::npos);
@@ -187,7 +186,8 @@ TEST(KernelCacheSafety, UnusableRootFallsBackToAPrivateTemporaryCache) {
         EXPECT_FALSE(cache.lookup(k_key, k_binary).has_value());
     }
     std::string err = ::testing::internal::GetCapturedStderr();
-    EXPECT_NE(err.find("not using '" + root + "': cannot create it (Not a directory); kernels "
+    EXPECT_NE(err.find("not using '" + root +
+                       "': cannot create it (Not a directory); kernels "
                        "are cached in the private temporary folder '" +
                        fallback + "' for this process only"),
               std::string::npos)
