@@ -216,6 +216,7 @@ void build_cpu(const sema::FunctionSource& kernel, const std::string& mode, Comp
             return out_path;
         });
     k.library = std::make_shared<DynamicLibrary>(binary.path());
+    k.library_file = std::make_shared<const CachedBinary>(std::move(binary));
     k.cpu_entry = reinterpret_cast<CpuEntry>(k.library->symbol(codegen::k_cpu_entry_symbol));
     if (k.adjoint)
         k.cpu_adj_entry = reinterpret_cast<CpuEntry>(k.library->symbol(

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -395,40 +396,54 @@ void clear_locks(const std::string& base) {
     }
 }
 
-// True for a pin's file name: "pin-<pid>-<n>-<random>".
-bool is_pin_name(const std::string& name) {
-    if (name.rfind("pin-", 0) != 0 || name.size() < 9) return false;
+// The process id in a pin's file name "pin-<pid>-<n>-<random>", or 0 for another name.
+pid_t pin_owner(const std::string& name) {
+    if (name.rfind("pin-", 0) != 0 || name.size() < 9) return 0;
     int dashes = 0;
     for (size_t i = 4; i < name.size(); ++i) {
         if (name[i] == '-')
             ++dashes;
         else if (name[i] < '0' || name[i] > '9')
-            return false;
+            return 0;
     }
-    return dashes == 2;
+    return dashes == 2 ? pid_t(std::atol(name.c_str() + 4)) : 0;
+}
+
+// Removes the pins of processes that have ended (a crash, or an exit that skipped the
+// destructors). A pin younger than a minute is kept whatever its process id says: in another
+// pid namespace that process may be loading it right now.
+void sweep_pins(const std::string& tmp) {
+    time_t cutoff = ::time(nullptr) - 60;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(tmp, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+        std::string name = it->path().filename().string(), path = it->path().string();
+        pid_t owner = pin_owner(name);
+        struct stat st;
+        if (owner <= 0 || ::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != ::geteuid() || st.st_ctime >= cutoff)
+            continue;
+        if (::kill(owner, 0) != 0 && errno == ESRCH) ::unlink(path.c_str());
+    }
 }
 
 void clear_tmp(const std::string& base) {
     std::string tmp = base + "/tmp";
     if (!is_own_dir(tmp)) return;
-    // ctime: link() sets it when a pin is made, whereas a pin's mtime is its entry's.
+    sweep_pins(tmp);
+    // ctime, not mtime: a folder's contents may have changed since it was made.
     time_t cutoff = ::time(nullptr) - 3600;
     std::error_code ec;
     for (auto it = fs::directory_iterator(tmp, ec); !ec && it != fs::directory_iterator();
          it.increment(ec)) {
         std::string name = it->path().filename().string(), path = it->path().string();
-        bool folder = false;
+        bool ours = false;
         for (const char* prefix : k_tmp_prefixes)
-            folder =
-                folder || (name.size() == std::strlen(prefix) + 6 && name.rfind(prefix, 0) == 0);
+            ours = ours || (name.size() == std::strlen(prefix) + 6 && name.rfind(prefix, 0) == 0);
         struct stat st;
-        if ((!folder && !is_pin_name(name)) || ::lstat(path.c_str(), &st) != 0 ||
-            st.st_uid != ::geteuid() || st.st_ctime >= cutoff)
-            continue;
-        if (folder && S_ISDIR(st.st_mode))
+        if (ours && ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+            st.st_uid == ::geteuid() && st.st_ctime < cutoff)
             remove_tree(path);
-        else if (!folder && S_ISREG(st.st_mode))
-            ::unlink(path.c_str());
     }
 }
 
@@ -523,6 +538,7 @@ void KernelCache::resolve_locked() {
     if (m_problem.empty()) {
         m_active = m_root;
         m_resolved = true;
+        sweep_pins(m_root + "/tmp");
         return;
     }
     if (m_fallback.empty()) {
@@ -602,9 +618,21 @@ BuildLock KernelCache::lock_for_build(const std::string& key_hex,
                  "); building without it");
             return {};
         }
+        // Whether `path` still names the file `fd` is open on (a holder unlinks it on release).
+        auto is_current = [&] {
+            struct stat now;
+            return ::stat(path.c_str(), &now) == 0 && now.st_ino == st.st_ino &&
+                   now.st_dev == st.st_dev;
+        };
+        bool stale = false;
         while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            if (errno != EWOULDBLOCK && errno != EINTR) {
-                int err = errno;
+            int err = errno;
+            // Released (a forked child of the holder may still share the old file's lock).
+            if (!is_current()) {
+                stale = true;
+                break;
+            }
+            if (err != EWOULDBLOCK && err != EINTR) {
                 ::close(fd);
                 warn("cannot take the build lock '" + path + "' (" + std::strerror(err) +
                      "); building without it");
@@ -620,9 +648,7 @@ BuildLock KernelCache::lock_for_build(const std::string& key_hex,
             std::this_thread::sleep_for(pause);
             pause = std::min(pause * 2, std::chrono::milliseconds(50));
         }
-        struct stat now;
-        if (::stat(path.c_str(), &now) == 0 && now.st_ino == st.st_ino && now.st_dev == st.st_dev)
-            return BuildLock(fd, path);
+        if (!stale && is_current()) return BuildLock(fd, path);
         ::close(fd);  // released and unlinked by its holder meanwhile: lock the current file
         remade_dir = false;
     }
