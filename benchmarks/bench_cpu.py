@@ -87,8 +87,23 @@ def launch_overhead():
     def empty0():
         i = wp.tid()
 
+    @wp.kernel
+    def mixed12(a: wp.array(dtype=float), b: wp.array(dtype=float), c: wp.array(dtype=float),
+                d: wp.array(dtype=float), n0: int, n1: int, n2: int, s0: float, s1: float,
+                v0: wp.vec3, v1: wp.vec3, big: wp.int64):
+        i = wp.tid()
+
+    @wp.kernel
+    def mat33x3(m0: wp.mat33, m1: wp.mat33, m2: wp.mat33):
+        i = wp.tid()
+
     x = wp.zeros(1, dtype=wp.float32, device="cpu")
-    for kernel, inputs, name in ((empty0, [], 0), (empty, [x], 1)):
+    args12 = [x, x, x, x, 1, 2, 3, 1.0, 2.0, wp.vec3(1.0, 2.0, 3.0), wp.vec3(4.0, 5.0, 6.0), 5]
+    m = wp.mat33(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)
+    rows = ((empty0, [], 0, "no arguments"), (empty, [x], 1, "1 array"),
+            (mixed12, args12, 12, "4 arrays, 3 int, 2 float, 2 vec3, 1 int64"),
+            (mat33x3, [m, m, m], 3, "3 mat33"))
+    for kernel, inputs, count, what in rows:
         wp.launch(kernel, dim=1, inputs=inputs, device="cpu")
         n = 20000
         best = float("inf")
@@ -97,7 +112,7 @@ def launch_overhead():
             for _ in range(n):
                 wp.launch(kernel, dim=1, inputs=inputs, device="cpu")
             best = min(best, (time.perf_counter() - t0) / n)
-        emit(bench="launch_overhead_empty_kernel", device="cpu", args=name,
+        emit(bench="launch_overhead_empty_kernel", device="cpu", args=count, kinds=what,
              us=round(best * 1e6, 3), note="wp.launch from Python, dim=1 (runs inline)")
 
 

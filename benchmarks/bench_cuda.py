@@ -28,10 +28,25 @@ def empty0():
 
 
 @wp.kernel
+def empty1(x: wp.array(dtype=float)):
+    i = wp.tid()
+
+
+@wp.kernel
 def mixed12(a: wp.array(dtype=float), b: wp.array(dtype=float), c: wp.array(dtype=float),
             d: wp.array(dtype=float), n0: int, n1: int, n2: int, s0: float, s1: float,
-            s2: float, s3: float, big: wp.int64):
+            v0: wp.vec3, v1: wp.vec3, big: wp.int64):
     i = wp.tid()
+
+
+@wp.kernel
+def mat33x3(m0: wp.mat33, m1: wp.mat33, m2: wp.mat33):
+    i = wp.tid()
+
+
+def mixed12_args(a):
+    """4 arrays, 3 ints, 2 floats, 2 vec3, 1 int64 (the raw floor's mixed_kernel has the same)."""
+    return [a, a, a, a, 1, 2, 3, 1.0, 2.0, wp.vec3(1.0, 2.0, 3.0), wp.vec3(4.0, 5.0, 6.0), 5]
 
 
 @wp.kernel
@@ -57,14 +72,17 @@ def time_loop(fn, iters=20000, reps=5, sync=None):
 
 def launch_overhead(dev):
     a = wp.zeros(1, dtype=wp.float32, device=dev)
-    args12 = [a, a, a, a, 1, 2, 3, 1.0, 2.0, 3.0, 4.0, 5]
-    wp.launch(empty0, dim=1, inputs=[], device=dev)
-    wp.launch(mixed12, dim=1, inputs=args12, device=dev)
+    m = wp.mat33(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)
+    rows = ((empty0, [], 0, "no arguments"), (empty1, [a], 1, "1 array"),
+            (mixed12, mixed12_args(a), 12, "4 arrays, 3 int, 2 float, 2 vec3, 1 int64"),
+            (mat33x3, [m, m, m], 3, "3 mat33"))
     sync = wp.synchronize
-    us0 = time_loop(lambda: wp.launch(empty0, dim=1, inputs=[], device=dev), sync=sync)
-    emit(bench="launch_overhead", impl="treadle wp.launch", args=0, us=round(us0, 3))
-    us12 = time_loop(lambda: wp.launch(mixed12, dim=1, inputs=args12, device=dev), sync=sync)
-    emit(bench="launch_overhead", impl="treadle wp.launch", args=12, us=round(us12, 3))
+    for kernel, inputs, count, what in rows:
+        wp.launch(kernel, dim=1, inputs=inputs, device=dev)
+        us = time_loop(lambda k=kernel, i=inputs: wp.launch(k, dim=1, inputs=i, device=dev),
+                       sync=sync)
+        emit(bench="launch_overhead", impl="treadle wp.launch", args=count, kinds=what,
+             us=round(us, 3))
     try:
         import cupy as cp
 
@@ -88,7 +106,7 @@ def launch_overhead(dev):
 def graph_replay(dev):
     """Cost per captured kernel when a graph of 10 empty launches is replayed."""
     a = wp.zeros(1, dtype=wp.float32, device=dev)
-    args12 = [a, a, a, a, 1, 2, 3, 1.0, 2.0, 3.0, 4.0, 5]
+    args12 = mixed12_args(a)
     wp.launch(mixed12, dim=1, inputs=args12, device=dev)
     with wp.ScopedCapture(device=dev) as capture:
         for _ in range(10):

@@ -21,8 +21,9 @@
 
 __global__ void empty_kernel() {}
 
+// the parameters of bench_cuda.py's mixed12: 4 arrays, 3 ints, 2 floats, 2 vec3, 1 int64
 __global__ void mixed_kernel(float* a, float* b, float* c, float* d, int n0, int n1, int n2,
-                             float s0, float s1, float s2, float s3, long long big) {}
+                             float s0, float s1, float3 v0, float3 v1, long long big) {}
 
 __global__ void saxpy(long long n, float a, const float* __restrict__ x, float* __restrict__ y) {
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -60,8 +61,9 @@ int main() {
         float* p = nullptr;
         int n = 1;
         float s = 1.0f;
+        float3 v = make_float3(1.0f, 2.0f, 3.0f);
         long long big = 1;
-        void* args[] = {&p, &p, &p, &p, &n, &n, &n, &s, &s, &s, &s, &big};
+        void* args[] = {&p, &p, &p, &p, &n, &n, &n, &s, &s, &v, &v, &big};
         CUfunction f = variant ? mixed : empty;
         void** params = variant ? args : nullptr;
         double best = 1e9;

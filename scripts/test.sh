@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scripts/test.sh -- sets up treadle and runs every test: size, format and lint checks, C++ tests,
-# Python tests
+# scripts/test.sh -- sets up treadle and runs every test: size, format and lint checks, the check
+# that generated files are current, C++ tests, Python tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -11,6 +11,9 @@ bash scripts/check_file_sizes.sh
 
 echo "== format and lint (clang-format, ruff)"
 bash scripts/check_format.sh
+
+echo "== generated stubs and builtin reference (python/treadle/__init__.pyi, docs/builtins.md)"
+PYTHONPATH=python "$PYTHON" scripts/gen_reference.py --check
 
 echo "== C++ tests"
 # A private kernel cache, so tests never see (or disturb) the user's cache.

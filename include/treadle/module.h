@@ -16,6 +16,7 @@
 namespace treadle {
 
 struct CompiledKernel;
+class LaunchPlan;
 class Stream;
 namespace sema {
 struct FunctionSource;
@@ -97,6 +98,12 @@ public:
     }
 
     const std::shared_ptr<const CompiledKernel>& compiled() const { return m_compiled; }
+    /// The runtime's launch plan of compiled() (for the bindings, which pack through it).
+    const std::shared_ptr<const LaunchPlan>& plan() const { return m_plan; }
+    /// This kernel's build with its backward pass: itself when compiled() is one, else compiled
+    /// on first use and kept with the kernel (what launch_adjoint() runs). Same errors as
+    /// launch_adjoint() for a kernel without a source.
+    Kernel with_adjoint() const;
 
     // ---- launches on a chosen CUDA stream (treadle/stream.h) ----
 
@@ -131,6 +138,7 @@ public:
 
 private:
     std::shared_ptr<const CompiledKernel> m_compiled;
+    std::shared_ptr<const LaunchPlan> m_plan;  ///< of m_compiled, made once
     std::shared_ptr<Source> m_source;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "treadle/array.h"
@@ -13,9 +14,9 @@
 
 namespace treadle {
 
-/// Records the kernel launches made through it and computes gradients of the recorded
-/// computation by running their backward passes (Kernel::launch_adjoint) in reverse order, as
-/// Python's wp.Tape does:
+/// Records the kernel launches made through it (and copies and custom steps) and computes gradients
+/// of the recorded computation by running their backward passes (Kernel::launch_adjoint) in reverse
+/// order, as Python's wp.Tape does:
 ///
 ///     x.enable_grad(); y.enable_grad(); loss.enable_grad();
 ///     treadle::Tape tape;
@@ -46,6 +47,30 @@ public:
     /// Records a custom backward step: backward() calls `backward` in its place. `arrays` are
     /// the arrays whose gradients it uses or fills (zero() zeroes them).
     void record_func(std::function<void()> backward, std::vector<Array> arrays = {});
+    /// record_func() holding the arrays themselves rather than copies (a front end's arrays,
+    /// whose gradients may be given after recording).
+    void record_func(std::function<void()> backward,
+                     std::vector<std::shared_ptr<const Array>> arrays);
+
+    /// Records a copy `dest` <- `src` (same shape and dtype) made outside the tape, such as
+    /// Array::assign: backward() adds dest's gradient into src's when both have one then (a
+    /// copy to another device brings the gradient back first). The shared_ptr form holds the
+    /// arrays themselves, so gradients given after recording count.
+    void record_copy(const Array& dest, const Array& src);
+    void record_copy(std::shared_ptr<const Array> dest, std::shared_ptr<const Array> src);
+
+    /// An array a launch recorded with record_launch() reads: the parameter's name and the
+    /// array (its write counter is taken when the launch is recorded).
+    struct LaunchRead {
+        std::string param;
+        std::shared_ptr<const Array> array;
+    };
+    /// Records a launch of `kernel_name` that a front end made and differentiates itself:
+    /// backward() calls `backward` in its place, after the overwrite check has covered
+    /// `reads`. `arrays` are the launch's arrays (zero() zeroes their gradients).
+    void record_launch(const std::string& kernel_name, std::vector<LaunchRead> reads,
+                       std::function<void()> backward,
+                       std::vector<std::shared_ptr<const Array>> arrays);
 
     /// Runs the recorded steps backward, last first. Gradients are added to what the arrays'
     /// gradients hold: seed the outputs' gradients first, or use backward(loss). Before running
@@ -61,7 +86,7 @@ public:
     void zero();
     /// zero(), then forgets the recorded steps.
     void reset();
-    /// Number of recorded steps (launches and custom steps).
+    /// Number of recorded steps (launches, copies and custom steps).
     size_t size() const { return m_steps.size(); }
 
 private:

@@ -202,32 +202,12 @@ from .launch import launch as launch  # noqa: E402
 from .launch import load_module as load_module  # noqa: E402
 from .tape import Tape as Tape  # noqa: E402
 
-# Kernel builtins as Python names (wp.tid, wp.sin, ...): importable, and callable on host
-# scalars where that makes sense.
-globals().update({_n: _f for _n, _f in _kernel_module.builtins.items() if _n not in globals()})
+# --- kernel builtins (builtin_functions.py): wp.sin, wp.dot, wp.add, ... ------------------
+# One object per callable builtin of the table, documented from it; the host versions come from
+# host_builtins.py. Names defined above (types, functions) keep their meaning.
+from . import builtin_functions as _builtin_functions  # noqa: E402
 
-# Host implementations of the vector builtins (wp.dot(wp.vec3(...), ...) outside kernels).
-from . import vec_types as _vec_types  # noqa: E402
-
-for _n in ("dot", "cross", "length", "normalize", "cw_mul", *_vec_types.SPATIAL_HOST_BUILTINS):
-    _b = _kernel_module.builtins.get(_n)
-    if _b is not None and _b._host is None:
-        _b._host = getattr(_vec_types, _n)
-
-# Host implementations of the quaternion / transform builtins (wp.quat_rotate(q, v), ...).
-from . import quat_types as _quat_types  # noqa: E402
-
-# Host implementations of the matrix, quaternion and transform builtins, and of the operators
-# as functions (wp.transpose(m), wp.transform_point(t, p), wp.add(a, b) ...).
-from . import host_math as _host_math  # noqa: E402
-
-for _module in (_quat_types, _host_math):
-    for _n in _module.HOST_BUILTINS:
-        _b = _kernel_module.builtins.get(_n)
-        if _b is None:
-            globals()[_n] = getattr(_module, _n)
-        elif _b._host is None:
-            _b._host = getattr(_module, _n)
+globals().update({_n: _f for _n, _f in _builtin_functions.BUILTINS.items() if _n not in globals()})
 
 # --- constants (Warp's names) --------------------------------------------------------------
 E = e = _math.e

@@ -254,11 +254,54 @@ def transform_wrench(t, x):
     return vector(6, t._wp_scalar_type_)._new(np.concatenate([_rotate(d[3:], s[:3]) + np.cross(d[:3], f), f]))
 
 
-HOST_BUILTINS = (
-    "add", "sub", "mul", "div", "mod", "neg", "length_sq", "cw_div", "outer", "transpose",
-    "determinant", "inverse", "trace", "diag", "ddot", "skew", "identity", "matrix_from_rows",
-    "matrix_from_cols", "quat_inverse", "quat_rotate_inv", "quat_to_matrix", "quat_from_matrix",
-    "transform_get_translation", "transform_get_rotation", "transform_point", "transform_vector",
-    "transform_multiply", "transform_inverse", "transform_twist", "transform_wrench",
-)
-"""The builtins given the host implementations above (see ``treadle/__init__.py``)."""
+# --- scalars: Python's own functions where they agree with the kernel builtins ----------------
+
+
+def _sign(x):
+    return -1 if x < 0 else 1
+
+
+def _round(x):
+    return math.copysign(math.floor(abs(x) + 0.5), x)
+
+
+def _cbrt(x):
+    return math.copysign(abs(x) ** (1.0 / 3.0), x)
+
+
+def _clamp(x, low, high):
+    return builtins.min(builtins.max(x, low), high)
+
+
+def _rint(x):
+    return float(builtins.round(x))
+
+
+def _where(cond, a, b):
+    return a if cond else b
+
+
+HOST_BUILTINS = {
+    "abs": builtins.abs, "min": builtins.min, "max": builtins.max, "sign": _sign,
+    "floor": math.floor, "ceil": math.ceil, "round": _round, "trunc": math.trunc,
+    "sqrt": math.sqrt, "cbrt": _cbrt, "exp": math.exp, "log": math.log, "log2": math.log2,
+    "log10": math.log10, "pow": math.pow, "sin": math.sin, "cos": math.cos, "tan": math.tan,
+    "asin": math.asin, "acos": math.acos, "atan": math.atan, "atan2": math.atan2,
+    "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh, "degrees": math.degrees,
+    "radians": math.radians, "isnan": math.isnan, "isinf": math.isinf,
+    "isfinite": math.isfinite, "clamp": _clamp, "rint": _rint, "where": _where,
+    "print": builtins.print,
+    "add": add, "sub": sub, "mul": mul, "div": div, "mod": mod, "neg": neg, "length_sq": length_sq,
+    "cw_div": cw_div, "outer": outer, "transpose": transpose, "determinant": determinant,
+    "inverse": inverse, "trace": trace, "diag": diag, "ddot": ddot, "skew": skew,
+    "identity": identity, "matrix_from_rows": matrix_from_rows,
+    "matrix_from_cols": matrix_from_cols, "quat_inverse": quat_inverse,
+    "quat_rotate_inv": quat_rotate_inv, "quat_to_matrix": quat_to_matrix,
+    "quat_from_matrix": quat_from_matrix, "transform_get_translation": transform_get_translation,
+    "transform_get_rotation": transform_get_rotation, "transform_point": transform_point,
+    "transform_vector": transform_vector, "transform_multiply": transform_multiply,
+    "transform_inverse": transform_inverse, "transform_twist": transform_twist,
+    "transform_wrench": transform_wrench,
+}
+"""Host versions of the scalar, matrix, quaternion and transform builtins and of the operators
+as functions (merged by ``host_builtins.py``)."""

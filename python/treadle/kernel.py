@@ -2,15 +2,19 @@
 
 import inspect
 import linecache
-import math
 import os
+import weakref
 
 from . import _treadle, config
+from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
+from .builtin_functions import builtin_function  # noqa: F401 - used by resolver.py
 
 _native_dir_set = False
 _module_options = {}
 # [n], bumped whenever module options change, so launch caches keyed on it go stale.
 options_generation = [0]
+# Every live kernel, for wp.load_module and wp.force_load.
+registry = weakref.WeakSet()
 
 
 def _ensure_native_dir():
@@ -154,6 +158,7 @@ class Kernel(Function):
         self._arg_types = None
         self._specialisations = {}
         self._by_arguments = {}
+        registry.add(self)
 
     def _function_source(self, with_overloads=False, **fields):
         if self._arg_types is not None:
@@ -205,37 +210,42 @@ class Kernel(Function):
         with `options` for _treadle.compile_kernel on first use."""
         handle = self._compiled.get(key)
         if handle is None:
-            _ensure_native_dir()
-            if config.kernel_cache_dir:
-                _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+            _prepare_compiler()
             handle = _treadle.compile_kernel(self._function_source(), key[1], key[0], **options)
-            self._compiled[key] = handle
-            if config.verbose:
-                how = "loaded from cache" if handle.from_cache else (
-                    f"compiled in {handle.compile_seconds * 1000:.0f} ms")
-                print(f"treadle: kernel {self.__name__}{what} {how}")
+            self._store(key, handle, what)
         return handle
+
+    def _store(self, key, handle, what=""):
+        self._compiled[key] = handle
+        if config.verbose:
+            how = "loaded from cache" if handle.from_cache else (
+                f"compiled in {handle.compile_seconds * 1000:.0f} ms")
+            print(f"treadle: kernel {self.__name__}{what} {how}")
+
+    def _forward_key(self, device):
+        """(key in _compiled, verify_fp) of the forward build for `device`."""
+        self._sync_options()
+        mode = self._mode()
+        if self._verify_fp():
+            return (device, mode, "verify_fp", True), True
+        return (device, mode), False
 
     def _compile(self, device="cpu"):
         """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
         loaded from the cache once per device, mode and verify_fp setting."""
-        self._sync_options()
-        mode = self._mode()
-        if self._verify_fp():
-            return self._build((device, mode, "verify_fp", True), "", verify_fp=True)
-        return self._build((device, mode), "", verify_fp=False)
+        key, verify_fp = self._forward_key(device)
+        return self._build(key, "", verify_fp=verify_fp)
 
     def _compile_adjoint(self, device="cpu"):
-        """The build of the kernel with its backward pass for `device`, compiled on first use:
-        kernels that never run backward never generate adjoint code."""
+        """The build of the kernel with its backward pass for `device`: compiled on first use by
+        the C++ kernel object of the forward build, which keeps it. Kernels that never run
+        backward never generate adjoint code."""
         if self.options.get("enable_backward") is False:
             raise RuntimeError(
                 f"kernel '{self.__name__}' was declared with enable_backward=False, so it has "
                 "no backward pass"
             )
-        self._sync_options()
-        return self._build((device, self._mode(), "adjoint"), " (with backward pass)",
-                           adjoint=True)
+        return self._compile(device).with_adjoint()
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
@@ -245,6 +255,32 @@ class Kernel(Function):
 
     def __repr__(self):
         return f"<treadle kernel {self.__qualname__}>"
+
+
+def _prepare_compiler():
+    _ensure_native_dir()
+    if config.kernel_cache_dir:
+        _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+
+
+def compile_all(kernels, device):
+    """Compiles the forward builds of `kernels` for `device` that are not built yet: front ends
+    in order, then the C++ builds in parallel on the runtime's build threads."""
+    pending = []
+    for k in kernels:
+        if k._generic_params:  # generic kernels compile per specialisation, when launched
+            continue
+        key, verify_fp = k._forward_key(device)
+        if key not in k._compiled:
+            pending.append((k, key, verify_fp))
+    if not pending:
+        return
+    _prepare_compiler()
+    handles = _treadle.compile_kernels(
+        [(k._function_source(), key[1], device, False, verify_fp)
+         for k, key, verify_fp in pending])
+    for (k, key, _), handle in zip(pending, handles):
+        k._store(key, handle)
 
 
 def _make_resolver(func):
@@ -312,51 +348,6 @@ def kernel(f=None, *, enable_backward=None, module=None, options=None):
 def constant(x):
     """Marks a module-level value as a kernel constant (its value becomes part of the kernel)."""
     return x
-
-
-class builtin_function:
-    """A kernel builtin seen from Python: importable by name, and callable on host scalars
-    where Python's math has the same function."""
-
-    def __init__(self, name, host=None):
-        self.__name__ = name
-        self._host = host
-
-    def __call__(self, *args, **kwargs):
-        if self._host is None:
-            raise RuntimeError(f"wp.{self.__name__}() can only be called inside kernels")
-        return self._host(*args, **kwargs)
-
-    def __repr__(self):
-        return f"<treadle builtin {self.__name__}>"
-
-
-def _host_sign(x):
-    return -1 if x < 0 else 1
-
-
-def _host_round(x):
-    return math.copysign(math.floor(abs(x) + 0.5), x)
-
-
-_HOST = {
-    "abs": abs, "min": min, "max": max, "sign": _host_sign, "floor": math.floor,
-    "ceil": math.ceil, "round": _host_round, "trunc": math.trunc, "sqrt": math.sqrt,
-    "cbrt": lambda x: math.copysign(abs(x) ** (1.0 / 3.0), x), "exp": math.exp, "log": math.log,
-    "log2": math.log2, "log10": math.log10, "pow": math.pow, "sin": math.sin, "cos": math.cos,
-    "tan": math.tan, "asin": math.asin, "acos": math.acos, "atan": math.atan,
-    "atan2": math.atan2, "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh,
-    "degrees": math.degrees, "radians": math.radians, "isnan": math.isnan, "isinf": math.isinf,
-    "isfinite": math.isfinite, "clamp": lambda x, lo, hi: min(max(x, lo), hi),
-    "rint": lambda x: float(round(x)),
-    "where": lambda cond, a, b: a if cond else b,
-}
-
-builtins = {
-    name: builtin_function(name, _HOST.get(name))
-    for name in _treadle.builtin_names()
-    if name not in ("print",)
-}
 
 
 def set_module_options(options, module=None):

@@ -262,5 +262,9 @@ def rotate_np(qd, x):
     return x * (2.0 * w * w - 1.0) + np.cross(u, x) * (2.0 * w) + u * (2.0 * np.dot(u, x))
 
 
-HOST_BUILTINS = ("quat_identity", "transform_identity", "quat_from_axis_angle", "quat_rotate")
+HOST_BUILTINS = {
+    "quat_identity": quat_identity, "transform_identity": transform_identity,
+    "quat_from_axis_angle": quat_from_axis_angle, "quat_rotate": quat_rotate,
+}
+"""Host versions of builtins implemented here (merged by ``host_builtins.py``)."""
 """The builtins given the host implementations above (see ``treadle/__init__.py``)."""

@@ -1,11 +1,12 @@
-"""wp.Tape: records launches and copies, then runs their backward passes in reverse order.
+"""wp.Tape: a thin wrapper of the C++ tape (treadle/tape.h), which records launches, copies and
+custom steps and runs their backward passes in reverse order.
 
 Beyond Warp, the tape refuses to compute a gradient it knows is wrong. Every array's memory
 carries a write counter (bumped by each launch that may write it and by host writes such as
-``assign`` or ``fill_``). The tape remembers the counter of every array a recorded launch reads;
-``backward()`` raises if one changed since, because the backward pass would replay the launch
-with the overwritten values. Writes made through a numpy view of an array's memory are not
-seen.
+``assign`` or ``fill_``). The C++ tape remembers the counter of every array a recorded launch
+reads; ``backward()`` raises before running anything if one changed since, because the backward
+pass would replay the launch with the overwritten values. Writes made through a numpy view of an
+array's memory are not seen.
 """
 
 from . import _treadle
@@ -13,20 +14,33 @@ from . import _treadle
 # The tape recording now (Warp allows one at a time), read by launch() and copy().
 _current = None
 
-_READ = 1
-
 
 class _Launch:
-    __slots__ = ("kernel", "dim", "args", "n_inputs", "device", "stream", "reads")
+    """A recorded launch, as ``Tape.launches`` lists it."""
 
-    def __init__(self, kernel, dim, args, n_inputs, device, stream, reads):
+    __slots__ = ("args", "device", "dim", "kernel", "n_inputs", "stream")
+
+    def __init__(self, kernel, dim, args, n_inputs, device, stream):
         self.kernel = kernel
         self.dim = dim
         self.args = args
         self.n_inputs = n_inputs
         self.device = device
         self.stream = stream
-        self.reads = reads  # [(parameter name, array, write counter before the launch)]
+
+    def arrays(self):
+        for a in self.args:
+            if getattr(a, "_is_indexedarray", False):
+                a = a.data  # an indexed array reads and writes its data array
+            if isinstance(a, _treadle.Array):
+                yield a
+
+    def backward(self):
+        from .launch import launch
+
+        launch(self.kernel, self.dim, inputs=self.args[: self.n_inputs],
+               outputs=self.args[self.n_inputs :], device=self.device, stream=self.stream,
+               adjoint=True)
 
 
 class _Copy:
@@ -36,13 +50,19 @@ class _Copy:
         self.dest = dest
         self.src = src
 
+    def arrays(self):
+        return (self.dest, self.src)
+
 
 class _Func:
-    __slots__ = ("backward", "arrays")
+    __slots__ = ("_arrays", "backward")
 
     def __init__(self, backward, arrays):
         self.backward = backward
-        self.arrays = arrays
+        self._arrays = arrays
+
+    def arrays(self):
+        return [a for a in self._arrays if isinstance(a, _treadle.Array)]
 
 
 class Tape:
@@ -50,9 +70,10 @@ class Tape:
     ``backward()`` then computes the gradients of the recorded computation."""
 
     def __init__(self):
-        self.launches = []
+        self._tape = _treadle.Tape()
+        self.launches = []  # what was recorded, in order (_Launch, _Copy, _Func)
         self.loss = None
-        self._arrays = {}  # id -> array seen by the tape (for zero() and gradients)
+        self._seeded = {}  # id -> array given in backward(grads=...)
 
     # --- recording ---
     def __enter__(self):
@@ -66,100 +87,50 @@ class Tape:
         global _current
         _current = None
 
-    def _remember(self, a):
-        if isinstance(a, _treadle.Array):
-            self._arrays[id(a)] = a
-
     def _record_launch(self, kernel, handle, dim, args, n_inputs, device, stream):
-        args = list(args)
-        reads = []
-        params = handle.params
-        for i, access in enumerate(handle.param_access):
-            if i >= len(args):
-                break
-            a = args[i]
-            if getattr(a, "_is_indexedarray", False):
-                a = a.data  # an indexed array reads and writes its data array
-            if isinstance(a, _treadle.Array):
-                self._remember(a)
-                if access & _READ:
-                    reads.append((params[i][0], a, a._version))
-        self.launches.append(_Launch(kernel, dim, args, n_inputs, device, stream, reads))
+        entry = _Launch(kernel, dim, list(args), n_inputs, device, stream)
+        self._tape.record_launch(handle, entry.args, entry.backward)
+        self.launches.append(entry)
 
     def _record_copy(self, dest, src):
-        self._remember(dest)
-        self._remember(src)
+        self._tape.record_copy(dest, src)
         self.launches.append(_Copy(dest, src))
 
     def record_func(self, backward, arrays):
         """Records a custom backward step: ``backward()`` is called in its place during
         ``Tape.backward``; ``arrays`` are the arrays whose gradients it uses or fills."""
-        for a in arrays:
-            self._remember(a)
-        self.launches.append(_Func(backward, list(arrays)))
+        entry = _Func(backward, list(arrays))
+        self._tape.record_func(backward, entry._arrays)
+        self.launches.append(entry)
 
     # --- backward ---
     def backward(self, loss=None, grads=None):
         """Runs the recorded operations backward. ``loss``: a one-element array whose
         gradient is seeded with 1. ``grads``: {array: gradient} seeds for output arrays."""
-        if loss is not None:
-            if loss.grad is None:
-                raise ValueError("Tape.backward(): the loss array needs requires_grad=True")
-            if loss.size != 1:
-                raise ValueError(
-                    f"Tape.backward(): the loss must hold one element, not {loss.size}; pass "
-                    "grads={array: gradient} to seed a larger output"
-                )
-            self.loss = loss
-            loss.grad.fill_(1.0)
         for a, g in (grads or {}).items():
-            self._remember(a)
+            self._seeded[id(a)] = a
             if a.grad is None:
                 a.grad = g
             else:
                 a.grad.assign(g)
-        for entry in reversed(self.launches):
-            if isinstance(entry, _Launch):
-                self._check_unchanged(entry)
-                from .launch import launch
-
-                launch(
-                    entry.kernel,
-                    entry.dim,
-                    inputs=entry.args[: entry.n_inputs],
-                    outputs=entry.args[entry.n_inputs :],
-                    device=entry.device,
-                    stream=entry.stream,
-                    adjoint=True,
-                )
-            elif isinstance(entry, _Copy):
-                if entry.dest.grad is not None and entry.src.grad is not None:
-                    _accumulate(entry.src.grad, entry.dest.grad)
-            else:
-                entry.backward()
-
-    def _check_unchanged(self, entry):
-        name = entry.kernel.__name__
-        for param, a, version in entry.reads:
-            if a._version == version:
-                continue
-            writer = a._last_writer or "an unknown writer"
-            if writer == "host":
-                writer = "a host write (assign, fill_, zero_ or a copy)"
-            else:
-                writer = f"kernel {writer}"
-            raise RuntimeError(
-                f"Tape.backward(): the gradient of kernel '{name}' would be wrong: its argument "
-                f"'{param}' was overwritten after the launch read it (last written by {writer}). "
-                "The backward pass replays the launch with the array's current values. Write "
-                "the new values to a different array (or clone the array before overwriting it)."
-            )
+        if loss is None:
+            self._tape.backward()
+            return
+        self.loss = loss
+        self._tape.backward_from(loss)
 
     # --- gradients ---
+    def _arrays(self):
+        seen = dict(self._seeded)
+        for entry in self.launches:
+            for a in entry.arrays():
+                seen[id(a)] = a
+        return seen.values()
+
     @property
     def gradients(self):
         """{array: gradient array} for every recorded array that has a gradient."""
-        return {a: a.grad for a in self._arrays.values() if a.grad is not None}
+        return {a: a.grad for a in self._arrays() if a.grad is not None}
 
     def get_adjoint(self, a):
         """The gradient array of ``a`` (None when it has none)."""
@@ -167,20 +138,15 @@ class Tape:
 
     def zero(self):
         """Zeroes the gradients of every array the tape has seen."""
-        for a in self._arrays.values():
+        self._tape.zero()
+        for a in self._seeded.values():
             if a.grad is not None:
                 a.grad.zero_()
 
     def reset(self):
         """Forgets the recorded operations and zeroes the gradients."""
         self.zero()
+        self._tape.reset()
         self.launches = []
         self.loss = None
-        self._arrays = {}
-
-
-def _accumulate(dest, src):
-    """dest += src, elementwise (the backward pass of a copy into an array)."""
-    from .accumulate import accumulate
-
-    accumulate(dest, src)
+        self._seeded = {}

@@ -619,11 +619,14 @@ def _check_spatial(name, *vs):
         raise TypeError(f"{name}(): expected spatial vectors (6 components)")
 
 
-SPATIAL_HOST_BUILTINS = ("spatial_top", "spatial_bottom", "spatial_dot", "spatial_cross",
-                         "spatial_cross_dual")
-"""The spatial builtins given the host implementations above (see ``treadle/__init__.py``)."""
-
-
 def cw_mul(a, b):
     """Component-wise product of two vectors or matrices of the same type."""
     return a._elementwise(b, np.multiply, "multiply")
+
+
+HOST_BUILTINS = {
+    "dot": dot, "cross": cross, "length": length, "normalize": normalize, "cw_mul": cw_mul,
+    "spatial_top": spatial_top, "spatial_bottom": spatial_bottom, "spatial_dot": spatial_dot,
+    "spatial_cross": spatial_cross, "spatial_cross_dual": spatial_cross_dual,
+}
+"""Host versions of vector builtins implemented here (merged by ``host_builtins.py``)."""

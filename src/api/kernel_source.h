@@ -6,6 +6,7 @@
 
 #include "api/module_resolver.h"
 #include "compile/compile_kernel.h"
+#include "runtime/launch_plan.h"
 #include "treadle/module.h"
 
 namespace treadle {
@@ -18,7 +19,7 @@ struct Kernel::Source {
     std::shared_ptr<sema::FunctionSource> function;
     CompileOptions options;  ///< of the forward build; the backward build adds adjoint = true
     std::mutex mutex;        ///< guards `adjoint`
-    std::shared_ptr<const CompiledKernel> adjoint;  ///< null until the first backward launch
+    std::shared_ptr<const LaunchPlan> adjoint;  ///< null until the first backward launch
 };
 
 }  // namespace treadle

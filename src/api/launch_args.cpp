@@ -1,69 +1,78 @@
-// src/api/launch_args.cpp -- packs the KernelArgs of a C++ API launch (forward or backward)
+// src/api/launch_args.cpp -- reads the KernelArgs of a C++ API launch for the runtime's packer
 #include "api/launch_args.h"
-
-#include "passes/array_access.h"
-#include "treadle/error.h"
 
 namespace treadle {
 
-PackedLaunch pack_launch(const CompiledKernel& k, const std::vector<int64_t>& dim,
-                         const std::vector<KernelArg>& args, const std::vector<Array>* adj_args) {
-    const bool adjoint = adj_args != nullptr;
-    if (args.size() != k.params.size())
-        throw Error(ErrorKind::Type, k.name + "(): takes " + std::to_string(k.params.size()) +
-                                         " arguments but " + std::to_string(args.size()) +
-                                         " were given");
-    if (adjoint && !adj_args->empty() && adj_args->size() != args.size())
-        throw Error(ErrorKind::Type, k.name + "(): expects " + std::to_string(args.size()) +
-                                         " adjoint arguments but " +
-                                         std::to_string(adj_args->size()) + " were given");
-    PackedLaunch out;
-    out.bounds = make_bounds(k, dim);
-    out.block.assign(k.params_size + 8, 0);
-    uint8_t* block = out.block.data();
-    std::vector<const void*> seen;  // backward: buffers of the arrays so far
-    for (size_t i = 0; i < args.size(); ++i) {
-        const KernelArg& a = args[i];
-        const KernelParam& p = k.params[i];
-        const Array* adj =
-            adjoint && !adj_args->empty() && !(*adj_args)[i].is_null() ? &(*adj_args)[i] : nullptr;
-        if (adj && (a.kind != KernelArg::Kind::Array || !p.type->is_array()))
-            throw Error(ErrorKind::Type, k.name + "(): argument '" + p.name +
-                                             "' is not an array, so its adjoint must be a "
-                                             "null Array");
+namespace {
+
+/// KernelArgs (and the adjoint Arrays of a backward launch) as the packer reads them: each
+/// KernelArg already says what kind of value it holds.
+class KernelArgSource : public ArgumentSource {
+public:
+    KernelArgSource(const std::vector<KernelArg>& args, const std::vector<Array>* adj_args)
+        : m_args(args), m_adj(adj_args) {}
+
+    size_t size() const override { return m_args.size(); }
+
+    void read(size_t i, const PlanParam&, ArgValue& out) override {
+        const KernelArg& a = m_args[i];
+        out.overflow = false;
         switch (a.kind) {
             case KernelArg::Kind::Array:
-                if (adjoint && p.type->is_array() && !a.array->is_null()) {
-                    Array view = with_adjoint(k, p, *a.array, adj);
-                    pack_array(block, k, p, view, k.device);
-                    if (shares_memory(view, seen)) out.bounds.flags |= k_launch_aliased_arrays;
-                    break;
-                }
-                pack_array(block, k, p, *a.array, k.device);
-                if (!adjoint && (p.access & passes::k_access_write)) out.written.push_back(a.array);
+                out.kind = ArgValue::Kind::Array;
+                out.array = a.array;
                 break;
             case KernelArg::Kind::Components:
-                if (p.type->is_scalar() || p.type->is_array() || p.type->is_struct())
-                    throw Error(ErrorKind::Type,
-                                k.name + "(): argument '" + p.name + "' expects " + p.type->name +
-                                    ", got " + std::to_string(a.components.size()) + " components");
-                pack_components(block, k, p, a.components);
+                out.kind = ArgValue::Kind::Components;
+                out.scalar = ScalarType::Float64;
+                out.data = a.components.data();
+                out.count = a.components.size();
                 break;
             case KernelArg::Kind::StructBytes:
-                pack_struct_bytes(block, k, p, a.bytes.data(), a.bytes.size());
+                out.kind = ArgValue::Kind::StructBytes;
+                out.data = a.bytes.data();
+                out.count = a.bytes.size();
                 break;
             case KernelArg::Kind::Bool:
-                pack_int(block, k, p, a.i, true);
+                out.kind = ArgValue::Kind::Bool;
+                out.i = a.i;
                 break;
             case KernelArg::Kind::Int:
-                pack_int(block, k, p, a.i, false);
+                out.kind = ArgValue::Kind::Int;
+                out.i = a.i;
                 break;
             case KernelArg::Kind::Float:
                 // A float32 argument to a float64 parameter keeps its float32 value.
-                pack_float(block, k, p, a.f);
+                out.kind = ArgValue::Kind::Float;
+                out.f = a.f;
                 break;
         }
     }
+
+    int64_t adjoint_count() const override {
+        return m_adj && !m_adj->empty() ? (int64_t)m_adj->size() : -1;
+    }
+
+    void read_adjoint(size_t i, const PlanParam&, ArgValue& out) override {
+        const Array& a = (*m_adj)[i];
+        out.kind = a.is_null() ? ArgValue::Kind::None : ArgValue::Kind::Array;
+        out.array = &a;
+    }
+
+private:
+    const std::vector<KernelArg>& m_args;
+    const std::vector<Array>* m_adj;
+};
+
+}  // namespace
+
+PackedLaunch pack_launch(const LaunchPlan& plan, const std::vector<int64_t>& dim,
+                         const std::vector<KernelArg>& args, const std::vector<Array>* adj_args) {
+    KernelArgSource source(args, adj_args);
+    PackedLaunch out;
+    out.block.resize(plan.block_size());
+    out.bounds = pack_arguments(plan, dim.data(), dim.size(), source, adj_args != nullptr,
+                                out.block.data(), adj_args ? nullptr : &out.written);
     return out;
 }
 

@@ -1,5 +1,6 @@
 # src/api/sources.cmake -- sources of src/api (the public C++ API)
 list(APPEND TREADLE_SOURCES
+  src/api/accumulate.cpp
   src/api/kernel.cpp
   src/api/launch_args.cpp
   src/api/module.cpp

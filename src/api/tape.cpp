@@ -1,4 +1,5 @@
-// src/api/tape.cpp -- treadle::Tape: recorded launches, the overwrite check and backward()
+// src/api/tape.cpp -- treadle::Tape: recorded launches, copies and custom steps, the overwrite
+// check
 #include "treadle/tape.h"
 
 #include <algorithm>
@@ -6,27 +7,34 @@
 #include <set>
 #include <string>
 
+#include "api/accumulate.h"
 #include "compile/compile_kernel.h"
 #include "passes/array_access.h"
 #include "treadle/error.h"
 
 namespace treadle {
 
-/// A recorded launch (`kernel` set) or custom step (`func` set). Immutable once recorded.
+/// A recorded launch (`kernel` set, or `func` for a front end's launch), copy (`copy` set) or
+/// custom step (`func` set). Immutable once recorded.
 struct Tape::Step {
-    /// An array a launch reads: the argument index and its write counter before the launch.
+    /// An array a launch reads: its name and its write counter before the launch.
     struct Read {
-        size_t arg = 0;
+        std::string param;
+        std::shared_ptr<const Array> array;
         uint64_t version = 0;
     };
 
     Kernel kernel;
+    std::string kernel_name;  ///< for the overwrite check's message
     std::vector<int64_t> dim;
-    std::vector<Array> arrays;    ///< per argument: a copy of the array (null for others)
-    std::vector<KernelArg> args;  ///< array arguments point into `arrays`
+    /// The step's arrays: per argument of a Tape::launch (null for non-arrays; the args point
+    /// at them), the copy's dest and src, or what a front end's step gave.
+    std::vector<std::shared_ptr<const Array>> arrays;
+    std::vector<KernelArg> args;
     Stream stream;
     std::vector<Read> reads;
     std::function<void()> func;
+    bool copy = false;
 };
 
 namespace {
@@ -74,6 +82,7 @@ void Tape::launch(const Kernel& kernel, const std::vector<int64_t>& dim,
                   const std::vector<KernelArg>& args, const Stream& stream) {
     auto step = std::make_shared<Step>();
     step->kernel = kernel;
+    step->kernel_name = kernel.name();
     step->dim = dim;
     step->stream = stream;
     step->args = args;
@@ -81,21 +90,56 @@ void Tape::launch(const Kernel& kernel, const std::vector<int64_t>& dim,
     const CompiledKernel* k = kernel.compiled().get();
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i].kind != KernelArg::Kind::Array) continue;
-        step->arrays[i] = *args[i].array;
-        step->args[i].array = &step->arrays[i];
+        step->arrays[i] = std::make_shared<const Array>(*args[i].array);
+        step->args[i].array = step->arrays[i].get();
         const bool reads =
             k && i < k->params.size() && (k->params[i].access & passes::k_access_read) != 0;
-        if (reads && !step->arrays[i].is_null())
-            step->reads.push_back({i, step->arrays[i].version()});
+        if (reads && !step->arrays[i]->is_null())
+            step->reads.push_back({k->params[i].name, step->arrays[i], step->arrays[i]->version()});
     }
     kernel.launch(dim, args, stream);
     m_steps.push_back(std::move(step));
 }
 
 void Tape::record_func(std::function<void()> backward, std::vector<Array> arrays) {
+    std::vector<std::shared_ptr<const Array>> held;
+    for (Array& a : arrays) held.push_back(std::make_shared<const Array>(std::move(a)));
+    record_func(std::move(backward), std::move(held));
+}
+
+void Tape::record_func(std::function<void()> backward,
+                       std::vector<std::shared_ptr<const Array>> arrays) {
     auto step = std::make_shared<Step>();
     step->func = std::move(backward);
     step->arrays = std::move(arrays);
+    m_steps.push_back(std::move(step));
+}
+
+void Tape::record_copy(const Array& dest, const Array& src) {
+    record_copy(std::make_shared<const Array>(dest), std::make_shared<const Array>(src));
+}
+
+void Tape::record_copy(std::shared_ptr<const Array> dest, std::shared_ptr<const Array> src) {
+    if (dest->shape() != src->shape() || dest->dtype() != src->dtype())
+        throw Error(ErrorKind::Value,
+                    "Tape::record_copy(): the arrays must have the same shape and dtype");
+    auto step = std::make_shared<Step>();
+    step->copy = true;
+    step->arrays = {std::move(dest), std::move(src)};
+    m_steps.push_back(std::move(step));
+}
+
+void Tape::record_launch(const std::string& kernel_name, std::vector<LaunchRead> reads,
+                         std::function<void()> backward,
+                         std::vector<std::shared_ptr<const Array>> arrays) {
+    auto step = std::make_shared<Step>();
+    step->kernel_name = kernel_name;
+    step->func = std::move(backward);
+    step->arrays = std::move(arrays);
+    for (LaunchRead& r : reads) {
+        const uint64_t version = r.array->version();
+        step->reads.push_back({std::move(r.param), std::move(r.array), version});
+    }
     m_steps.push_back(std::move(step));
 }
 
@@ -103,12 +147,11 @@ void Tape::check_unchanged() const {
     for (auto it = m_steps.rbegin(); it != m_steps.rend(); ++it) {
         const Step& s = **it;
         for (const Step::Read& r : s.reads) {
-            const Array& a = s.arrays[r.arg];
+            const Array& a = *r.array;
             if (a.version() == r.version) continue;
-            const std::string& param = s.kernel.compiled()->params[r.arg].name;
             throw Error(ErrorKind::Runtime,
-                        "Tape::backward(): the gradient of kernel '" + s.kernel.name() +
-                            "' would be wrong: its argument '" + param +
+                        "Tape::backward(): the gradient of kernel '" + s.kernel_name +
+                            "' would be wrong: its argument '" + r.param +
                             "' was overwritten after the launch read it (last written by " +
                             describe_writer(a.last_writer()) +
                             "). The backward pass replays the launch with the array's current "
@@ -122,18 +165,23 @@ void Tape::backward() {
     check_unchanged();
     for (auto it = m_steps.rbegin(); it != m_steps.rend(); ++it) {
         const Step& s = **it;
-        if (s.func)
+        if (s.func) {
             s.func();
-        else
+        } else if (s.copy) {
+            const Array& dest = *s.arrays[0];
+            const Array& src = *s.arrays[1];
+            if (dest.grad() && src.grad()) accumulate_into(*src.grad_ptr(), *dest.grad());
+        } else {
             s.kernel.launch_adjoint(s.dim, s.args, {}, s.stream);
+        }
     }
 }
 
 void Tape::backward(const Array& loss) {
     if (!loss.grad())
         throw Error(ErrorKind::Value,
-                    "Tape::backward(): the loss array needs a gradient (call "
-                    "enable_grad() before recording)");
+                    "Tape::backward(): the loss array needs a gradient (requires_grad=True in "
+                    "Python, enable_grad() in C++)");
     if (loss.size() != 1)
         throw Error(ErrorKind::Value, "Tape::backward(): the loss must hold one element, not " +
                                           std::to_string(loss.size()) +
@@ -148,8 +196,8 @@ void Tape::backward(const Array& loss) {
 void Tape::zero() {
     std::set<const Array*> done;
     for (const auto& s : m_steps)
-        for (const Array& a : s->arrays)
-            if (a.grad() && done.insert(a.grad()).second) a.grad_ptr()->zero_();
+        for (const auto& a : s->arrays)
+            if (a && a->grad() && done.insert(a->grad()).second) a->grad_ptr()->zero_();
 }
 
 void Tape::reset() {

@@ -301,11 +301,12 @@ private:
                 return;
             case CallAdjoint::ArrayWriter:
                 // the gradient of the written array flows back to the arrays it was filled from
-                line(depth) << "wp::adj_" << in.callee << "(" << m_fe.args(in) << ");\n";
+                line(depth) << "wp::adj_" << native_callee(m_f, in) << "(" << m_fe.args(in)
+                            << ");\n";
                 return;
             case CallAdjoint::Builtin:
                 // adj_f(args..., [results... when several], adj_args..., adj_results...)
-                line(depth) << "wp::adj_" << in.callee << "(" << m_fe.args(in);
+                line(depth) << "wp::adj_" << native_callee(m_f, in) << "(" << m_fe.args(in);
                 if (in.dsts.size() > 1)
                     for (VarId d : in.dsts) m_out << ", " << var(d);
                 for (VarId a : in.args) m_out << ", " << adj(a);

@@ -197,6 +197,26 @@ std::string FunctionEmitter::element_address(const Instr& in, size_t n) const {
            (m_checked ? check_site(in) : "") + ")";
 }
 
+std::string native_callee(const ir::Function& f, const Instr& in) {
+    TREADLE_ASSERT(in.kind == ir::InstrKind::Call && in.builtin);
+    const sema::Builtin& b = *in.builtin;
+    if (b.traits.template_args == sema::TemplateArgs::None) return b.native;
+    const Type* r = f.type_of(in.dsts[0]);
+    const std::string scalar = sema::scalar_type(r->scalar)->c_name;
+    switch (b.traits.template_args) {
+        case sema::TemplateArgs::None:
+            break;
+        case sema::TemplateArgs::Scalar:
+            return std::string(b.native) + "<" + scalar + ">";
+        case sema::TemplateArgs::Length:
+            return std::string(b.native) + "<" + std::to_string(r->rows) + ", " + scalar + ">";
+        case sema::TemplateArgs::Shape:
+            return std::string(b.native) + "<" + std::to_string(r->rows) + ", " +
+                   std::to_string(r->cols) + ", " + scalar + ">";
+    }
+    return b.native;
+}
+
 std::string FunctionEmitter::args(const Instr& in, size_t from, size_t to) const {
     std::string s;
     for (size_t i = from; i < in.args.size() && i < to; ++i)
@@ -210,24 +230,25 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
         return;
     }
     bool on_array = ir::is_atomic_call(in);
-    const size_t end = in.args.size() - (on_array ? atomic_value_count(in.callee) : 0);
+    const size_t end = in.args.size() - (on_array ? (size_t)in.builtin->traits.value_operands : 0);
+    const std::string callee = native_callee(m_f, in);
     if (on_array && m_replay) {
         // An atomic in a replay changes nothing: it reads the element it would have updated.
         m_out << dst << " = wp::load(" << args(in, 0, end) << ");\n";
     } else if (on_array && (m_checked || m_f.type_of(in.args[0])->indexed)) {
         // atomics on an array element: the pointer form on a checked address (and always for
         // indexed arrays, whose element families have no array overloads)
-        m_out << dst << " = wp::" << in.callee << "(" << element_address(in, end) << ", "
+        m_out << dst << " = wp::" << callee << "(" << element_address(in, end) << ", "
               << args(in, end) << ");\n";
         if (m_verify_fp) verify_store(in, end, "*" + element_address(in, end), 0);
     } else if (in.dsts.size() > 1) {
         // several results: written through trailing reference parameters
-        m_out << "wp::" << in.callee << "(" << args(in);
+        m_out << "wp::" << callee << "(" << args(in);
         for (size_t i = 0; i < in.dsts.size(); ++i)
             m_out << (in.args.empty() && i == 0 ? "" : ", ") << var(in.dsts[i]);
         m_out << ");\n";
     } else {
-        m_out << dst << " = wp::" << in.callee << "(" << args(in) << ");\n";
+        m_out << dst << " = wp::" << callee << "(" << args(in) << ");\n";
         if (on_array && m_verify_fp) verify_store(in, end, "wp::load(" + args(in, 0, end) + ")", 0);
     }
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -26,6 +27,7 @@
 #include "passes/adjoint_plan.h"
 #include "passes/array_access.h"
 #include "runtime/cuda.h"
+#include "runtime/thread_pool.h"
 #include "sema/infer.h"
 
 #ifndef TREADLE_VERSION
@@ -288,8 +290,7 @@ std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda
     return codegen::generate_source(*program, backend, false, plan ? &*plan : nullptr, verify_fp);
 }
 
-std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
-                                                     const CompileOptions& options) {
+PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileOptions& options) {
     if (options.mode != "release" && options.mode != "debug" && options.mode != "checked")
         throw Error(ErrorKind::Value, "compile_kernel(): unknown mode '" + options.mode +
                                           "' (expected 'release', 'checked' or 'debug')");
@@ -323,12 +324,66 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());
+    return PreparedKernel{&kernel, options.mode, std::move(result)};
+}
+
+std::shared_ptr<const CompiledKernel> finish_kernel(PreparedKernel& prepared) {
     // 6-8. Hash, look up the cache, build and publish on a miss, load.
-    if (on_cuda)
-        build_cuda(kernel, options.mode, *result);
+    CompiledKernel& k = *prepared.result;
+    if (k.device.is_cuda())
+        build_cuda(*prepared.function, prepared.mode, k);
     else
-        build_cpu(kernel, options.mode, *result);
-    return result;
+        build_cpu(*prepared.function, prepared.mode, k);
+    return std::move(prepared.result);
+}
+
+std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
+                                                     const CompileOptions& options) {
+    PreparedKernel prepared = prepare_kernel(kernel, options);
+    return finish_kernel(prepared);
+}
+
+namespace {
+
+/// Threads that build kernels for finish_kernels(): separate from the launch pool, so builds
+/// never hold up launches, and with every range split (a build is seconds of work).
+ThreadPool& build_pool() {
+    static ThreadPool* pool = [] {
+        auto* p = new ThreadPool();  // never destroyed: workers may outlive static destructors
+        p->set_inline_threshold(2);
+        return p;
+    }();
+    return *pool;
+}
+
+struct FinishJob {
+    std::vector<PreparedKernel>* prepared;
+    std::vector<std::shared_ptr<const CompiledKernel>>* out;
+    std::vector<std::exception_ptr>* errors;
+};
+
+void finish_range(void* ctx, int64_t begin, int64_t end) {
+    auto* job = static_cast<FinishJob*>(ctx);
+    for (int64_t i = begin; i < end; ++i) {
+        try {
+            (*job->out)[i] = finish_kernel((*job->prepared)[i]);
+        } catch (...) {
+            (*job->errors)[i] = std::current_exception();
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<const CompiledKernel>> finish_kernels(
+    std::vector<PreparedKernel>& prepared) {
+    std::vector<std::shared_ptr<const CompiledKernel>> out(prepared.size());
+    std::vector<std::exception_ptr> errors(prepared.size());
+    FinishJob job{&prepared, &out, &errors};
+    build_pool().parallel_for((int64_t)prepared.size(), finish_range, &job, 1);
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    return out;
 }
 
 void clear_kernel_cache() { kernel_cache().clear(); }

@@ -78,6 +78,25 @@ struct CompileOptions {
 std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource& kernel,
                                                      const CompileOptions& options);
 
+/// A kernel whose front end and code generation have run (steps 1-5 of compile_kernel), waiting
+/// for its build. `function` is the caller's and must outlive finish_kernel().
+struct PreparedKernel {
+    const sema::FunctionSource* function = nullptr;
+    std::string mode;
+    std::shared_ptr<CompiledKernel> result;  ///< everything but the build (key, binary, entries)
+};
+
+/// Steps 1-5 of compile_kernel(): the only ones that call the kernel's resolvers, so a front end
+/// whose resolvers need a lock (Python's GIL) holds it here and not during finish_kernel().
+PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileOptions& options);
+/// Steps 6-8: hash, cache lookup, host compiler or NVRTC on a miss, publish, load. Safe to run
+/// for several kernels at once on different threads.
+std::shared_ptr<const CompiledKernel> finish_kernel(PreparedKernel& prepared);
+/// finish_kernel() of every prepared kernel, in parallel on a pool of build threads (the
+/// runtime's ThreadPool); once all are done, rethrows the first failure in `prepared`'s order.
+std::vector<std::shared_ptr<const CompiledKernel>> finish_kernels(
+    std::vector<PreparedKernel>& prepared);
+
 /// The source compile_kernel() would build for a CUDA (`cuda`) or CPU target, with the backward
 /// pass when `adjoint`; needs no GPU (compile-only checks and the golden tests use it).
 std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda,

@@ -15,6 +15,7 @@
 
 #include "frontend/ast.h"
 #include "ir/instr_kinds.h"
+#include "sema/builtins.h"
 #include "sema/resolver.h"
 #include "sema/types.h"
 
@@ -47,10 +48,13 @@ using Block = std::vector<Instr>;
 /// One IR instruction; see instr_kinds.h for how each kind uses the fields.
 struct Instr {
     InstrKind kind;
-    int line = 0;                    ///< Python source line (for #line and error reports)
-    std::vector<VarId> dsts;         ///< results (most kinds have exactly one)
-    std::vector<VarId> args;         ///< operands
-    std::string callee;              ///< native function or C operator
+    int line = 0;             ///< Python source line (for #line and error reports)
+    std::vector<VarId> dsts;  ///< results (most kinds have exactly one)
+    std::vector<VarId> args;  ///< operands
+    /// Call: the builtin it invokes; codegen spells its C++ name from the table entry and the
+    /// result type (template arguments).
+    const sema::Builtin* builtin = nullptr;
+    std::string callee;              ///< Compare: the C operator; Printf: "print" (bools as words)
     std::string text;                ///< Printf format
     sema::ConstValue value;          ///< Const value, Shape dimension
     const Function* func = nullptr;  ///< CallFunc target
@@ -92,16 +96,22 @@ struct Program {
     Function* kernel = nullptr;
 };
 
+/// The table entry of the builtin a Call invokes, or null (other kinds, C operators).
+inline const sema::Builtin* called_builtin(const Instr& in) {
+    return in.kind == InstrKind::Call ? in.builtin : nullptr;
+}
+
 /// An atomic builtin on an array element (atomic_add(a, i..., v), ...): args[0] is the array.
 inline bool is_atomic_call(const Instr& in) {
-    return in.kind == InstrKind::Call && in.callee.rfind("atomic_", 0) == 0;
+    const sema::Builtin* b = called_builtin(in);
+    return b && b->traits.atomic != sema::AtomicOp::None;
 }
 
 /// A builtin that writes into its last argument, an array, and reads its other array
-/// arguments (spatial_jacobian, spatial_mass). Its result is a dummy int32.
+/// arguments (the table's writes_last_array trait). Its result is a dummy int32.
 inline bool writes_last_array(const Instr& in) {
-    return in.kind == InstrKind::Call &&
-           (in.callee == "spatial_jacobian" || in.callee == "spatial_mass");
+    const sema::Builtin* b = called_builtin(in);
+    return b && b->traits.writes_last_array;
 }
 
 /// Human-readable IR (TREADLE_DEBUG_CODEGEN=1 and golden tests).

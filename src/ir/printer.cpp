@@ -45,6 +45,7 @@ void print_block(Text& out, const Function& f, const Block& block, int depth) {
             out << " = ";
         }
         out << instr_name(in.kind);
+        if (in.builtin) out << " " << in.builtin->name;
         if (!in.callee.empty()) out << " " << in.callee;
         if (in.func) out << " " << in.func->c_name;
         if (in.kind == InstrKind::Const || in.kind == InstrKind::Shape)

@@ -103,6 +103,7 @@ struct Verifier {
                     break;
                 case InstrKind::Call:
                     if (in.dsts.empty()) fail(in, "call needs a result");
+                    if (!in.builtin) fail(in, "call without a builtin");
                     break;
                 case InstrKind::Logical:
                 case InstrKind::Tid:

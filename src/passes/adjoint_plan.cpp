@@ -23,8 +23,23 @@ using sema::Type;
 
 namespace {
 
-/// The callee without template arguments ("vec_fill<3, float>" -> "vec_fill").
-std::string base_callee(const std::string& callee) { return callee.substr(0, callee.find('<')); }
+/// How the reverse of atomic builtin `b` (on an array of floats) reads (None: no gradient).
+CallAdjoint atomic_call_adjoint(const sema::Builtin& b) {
+    switch (sema::atomic_adjoint(b)) {
+        case sema::AtomicAdjoint::Store:  // a store that returns the old value
+            return CallAdjoint::AtomicExch;
+        case sema::AtomicAdjoint::Add:
+            return CallAdjoint::AtomicAdd;
+        case sema::AtomicAdjoint::Subtract:
+            return CallAdjoint::AtomicSub;
+        case sema::AtomicAdjoint::MinMax:
+            return CallAdjoint::AtomicMinMax;
+        case sema::AtomicAdjoint::None:
+        case sema::AtomicAdjoint::Refused:
+            break;
+    }
+    return CallAdjoint::None;
+}
 
 /// A type whose values have a gradient: a float scalar, a vector/matrix/quaternion/transform
 /// of floats, or a struct with such a field (at any depth).
@@ -164,7 +179,7 @@ private:
                 bool atomic = ir::is_atomic_call(in);
                 for (size_t i = 0; i < in.args.size(); ++i) {
                     if (!tainted[i]) continue;
-                    if (atomic ? i + atomic_value_count(in.callee) < in.args.size()
+                    if (atomic ? i + (size_t)in.builtin->traits.value_operands < in.args.size()
                                : !linear_operand(in, i))
                         return true;
                 }
@@ -180,12 +195,11 @@ private:
     CallAdjoint call_adjoint(const Instr& in) const {
         if (ir::writes_last_array(in)) return CallAdjoint::ArrayWriter;
         if (ir::is_atomic_call(in))
-            return has_gradient(m_f.type_of(in.args.back())) ? atomic_adjoint(in.callee)
+            return has_gradient(m_f.type_of(in.args.back())) ? atomic_call_adjoint(*in.builtin)
                                                              : CallAdjoint::None;
         bool dst_grad = false;
         for (VarId d : in.dsts) dst_grad |= has_gradient(m_f.type_of(d));
-        if (!dst_grad || in.args.empty() || !call_differentiable(in.callee))
-            return CallAdjoint::None;
+        if (!dst_grad || in.args.empty() || !in.builtin->differentiable) return CallAdjoint::None;
         for (VarId a : in.args)
             if (has_gradient(m_f.type_of(a))) return CallAdjoint::Builtin;
         return CallAdjoint::None;
@@ -223,10 +237,11 @@ private:
         }
         for (const Instr* in : accesses) {
             VarId a = in->args[0];
-            size_t n_idx = in->args.size() - 1 -
-                           (in->kind == InstrKind::Load    ? 0
-                            : in->kind == InstrKind::Store ? 1
-                                                           : atomic_value_count(in->callee));
+            size_t n_idx =
+                in->args.size() - 1 -
+                (in->kind == InstrKind::Load    ? 0
+                 : in->kind == InstrKind::Store ? 1
+                                                : (size_t)in->builtin->traits.value_operands);
             // a[i] with the flat index, or a[i, j, ...] with every unpacked index in order
             bool own = n_idx == 1 || (int)n_idx == m_f.tid_arity;
             for (size_t k = 0; k < n_idx && own; ++k) {
@@ -304,10 +319,11 @@ private:
                        "iterations); set a flag and break out of the loop instead");
             bool atomic = ir::is_atomic_call(in);
             if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]))
-                refuse(in, "code that uses the value " + base_callee(in.callee) +
+                refuse(in, std::string("code that uses the value ") + ir::called_builtin(in)->name +
                                "() returns (the backward pass cannot recover it); compute "
                                "the slot in a separate kernel that is not recorded");
-            if (atomic && base_callee(in.callee) == "atomic_cas" &&
+            if (atomic &&
+                sema::atomic_adjoint(*ir::called_builtin(in)) == sema::AtomicAdjoint::Refused &&
                 has_gradient(m_f.type_of(in.args.back())))
                 refuse(in,
                        "atomic_cas on an array of floats (whether it stores depends on the "
@@ -362,41 +378,25 @@ ProgramAdjointPlan plan_adjoint(const ir::Program& program) {
     return plans;
 }
 
-// --- facts about builtins, by name ---
+// --- facts about builtins, from the table's traits ---
 
-size_t atomic_value_count(const std::string& callee) { return callee == "atomic_cas" ? 2 : 1; }
+size_t atomic_value_count(const std::string& callee) {
+    const sema::Builtin* b = sema::find_callee(callee);
+    return b && b->traits.value_operands > 0 ? (size_t)b->traits.value_operands : 1;
+}
 
 bool call_differentiable(const std::string& callee) {
-    static const std::map<std::string, bool> by_native = [] {
-        std::map<std::string, bool> m;
-        for (const sema::Builtin& b : sema::builtin_table())
-            if (b.native) m.emplace(b.native, b.differentiable);
-        return m;
-    }();
-    auto it = by_native.find(base_callee(callee));
-    return it == by_native.end() || it->second;
+    const sema::Builtin* b = sema::find_callee(callee);
+    return !b || b->differentiable;
 }
 
 bool linear_operand(const Instr& in, size_t i) {
-    static const std::set<std::string> linear = {
-        "add",      "sub",       "neg",           "pos",           "vec_fill",
-        "mat_fill", "transpose", "mat_from_rows", "mat_from_cols", "transform_from"};
-    std::string c = base_callee(in.callee);
-    if (linear.count(c)) return true;
-    // extract(a, i...), with_component(a, i..., s), with_row(m, i, r): linear in the value
-    // operands, not in the indices.
-    if (c == "extract") return i == 0;
-    if (c == "with_component" || c == "with_row") return i == 0 || i + 1 == in.args.size();
-    return false;
+    return in.builtin && sema::linear_in_operand(*in.builtin, i, in.args.size());
 }
 
 CallAdjoint atomic_adjoint(const std::string& callee) {
-    std::string op = base_callee(callee);
-    if (op == "atomic_exch") return CallAdjoint::AtomicExch;  // a store that returns the old value
-    if (op == "atomic_add") return CallAdjoint::AtomicAdd;
-    if (op == "atomic_sub") return CallAdjoint::AtomicSub;
-    if (op == "atomic_min" || op == "atomic_max") return CallAdjoint::AtomicMinMax;
-    return CallAdjoint::None;
+    const sema::Builtin* b = sema::find_callee(callee);
+    return b ? atomic_call_adjoint(*b) : CallAdjoint::None;
 }
 
 }  // namespace treadle::passes

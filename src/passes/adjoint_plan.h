@@ -126,7 +126,7 @@ AdjointPlan plan_adjoint(const ir::Function& f);
 /// the source is printed in, so the first refusal is the one the user sees first).
 ProgramAdjointPlan plan_adjoint(const ir::Program& program);
 
-// --- facts about builtins the analysis needs, by name (one function each) ---
+// --- facts about builtins the analysis needs (table queries on a Call's callee) ---
 /// Value operands at the end of an atomic Call on an array (atomic_cas: compare and value).
 size_t atomic_value_count(const std::string& callee);
 /// Whether a Call of `callee` has an adjoint. Builtins say so in the table; calls inference

@@ -41,8 +41,95 @@ const char* kind_name(BuiltinKind k) {
             return "random";
         case BuiltinKind::Multi:
             return "multi";
+        case BuiltinKind::Internal:
+            return "internal";
     }
     return "?";
+}
+
+const char* linearity_name(treadle::sema::Linearity l) {
+    switch (l) {
+        case treadle::sema::Linearity::None:
+            return "none";
+        case treadle::sema::Linearity::All:
+            return "all";
+        case treadle::sema::Linearity::First:
+            return "first";
+        case treadle::sema::Linearity::FirstAndLast:
+            return "first_and_last";
+    }
+    return "?";
+}
+
+const char* rebinds_name(treadle::sema::Rebinds r) {
+    switch (r) {
+        case treadle::sema::Rebinds::None:
+            return "none";
+        case treadle::sema::Rebinds::State:
+            return "state";
+        case treadle::sema::Rebinds::Outputs:
+            return "outputs";
+    }
+    return "?";
+}
+
+const char* atomic_name(treadle::sema::AtomicOp a) {
+    switch (a) {
+        case treadle::sema::AtomicOp::None:
+            return "none";
+        case treadle::sema::AtomicOp::Add:
+            return "add";
+        case treadle::sema::AtomicOp::Sub:
+            return "sub";
+        case treadle::sema::AtomicOp::Min:
+            return "min";
+        case treadle::sema::AtomicOp::Max:
+            return "max";
+        case treadle::sema::AtomicOp::Exch:
+            return "exch";
+        case treadle::sema::AtomicOp::Cas:
+            return "cas";
+    }
+    return "?";
+}
+
+/// One table entry as a dict: every field and trait, the parsed parameters and result.
+nb::dict entry(const treadle::sema::Builtin& b) {
+    nb::dict d;
+    d["name"] = b.name;
+    d["native"] = b.native ? b.native : "";
+    d["kind"] = kind_name(b.kind);
+    d["group"] = b.group;
+    d["signature"] = b.signature;
+    d["doc"] = b.doc;
+    d["differentiable"] = b.differentiable;
+    nb::list params;
+    for (const treadle::sema::Param& p : treadle::sema::builtin_params(b)) {
+        nb::dict pd;
+        pd["name"] = p.name;
+        pd["type"] = p.type;
+        pd["default"] = p.default_value;
+        pd["variadic"] = p.variadic;
+        params.append(pd);
+    }
+    d["params"] = params;
+    d["returns"] = treadle::sema::builtin_returns(b);
+    const treadle::sema::Traits& t = b.traits;
+    d["linear"] = linearity_name(t.linear);
+    d["writes_last_array"] = t.writes_last_array;
+    d["results"] = t.results;
+    d["value_operands"] = t.value_operands;
+    d["rebinds"] = rebinds_name(t.rebinds);
+    d["host"] = t.host;
+    d["atomic"] = atomic_name(t.atomic);
+    d["python_builtin"] = t.python_builtin;
+    d["op"] = t.op ? t.op : "";
+    d["callable"] = t.callable;
+    nb::list devices;
+    if (t.devices & treadle::sema::k_cpu) devices.append("cpu");
+    if (t.devices & treadle::sema::k_cuda) devices.append("cuda");
+    d["devices"] = devices;
+    return d;
 }
 
 const treadle::sema::Builtin* find_any(const std::string& name) {
@@ -79,7 +166,8 @@ void export_builtins(nb::module_& m) {
     m.def("builtin_names", []() {
         std::vector<std::string> out;
         for (const auto& b : treadle::sema::builtin_table())
-            if (b.kind != BuiltinKind::Operator && b.kind != BuiltinKind::Compare)
+            if (b.kind != BuiltinKind::Operator && b.kind != BuiltinKind::Compare &&
+                b.kind != BuiltinKind::Internal)
                 out.push_back(b.name);
         return out;
     });
@@ -87,12 +175,13 @@ void export_builtins(nb::module_& m) {
         "builtin_table",
         []() {
             nb::list out;
-            for (const auto& b : treadle::sema::builtin_table())
-                out.append(nb::make_tuple(b.name, b.native ? b.native : "", kind_name(b.kind),
-                                          b.group, b.signature, b.doc, b.differentiable));
+            for (const auto& b : treadle::sema::builtin_table()) out.append(entry(b));
             return out;
         },
-        "Every builtin: (name, native, kind, group, signature, doc, differentiable).");
+        "Every builtin in table order, as a dict: name, native, kind, group, signature, doc, "
+        "differentiable, params (dicts: name, type, default, variadic), returns, and the traits "
+        "linear, writes_last_array, results, value_operands, rebinds, host, atomic, "
+        "python_builtin, op, callable, devices.");
     m.def("builtin_signature", &signature, nb::arg("name"), nb::arg("arg_specs"),
           "Result type specs of a builtin (or operator: 'add', 'neg', ...) for arguments of "
           "these type specs; None when no overload accepts them.");

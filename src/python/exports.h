@@ -14,8 +14,12 @@ void export_array(nb::module_& m);
 /// _treadle.FunctionSource (how Python hands a function to the compiler) and the resolver of
 /// Python names behind it.
 void export_function(nb::module_& m);
-/// Kernel compilation and launch.
+/// Kernel compilation (_treadle.CompiledKernel).
 void export_kernel(nb::module_& m);
+/// wp.launch's native half: Python arguments through the runtime's packer.
+void export_launch(nb::module_& m);
+/// _treadle.Tape: the C++ tape as wp.Tape uses it.
+void export_tape(nb::module_& m);
 /// The builtin table (names, documentation, signatures).
 void export_builtins(nb::module_& m);
 /// _treadle.Stream, Event, Graph, graph capture and memory pool settings.

@@ -12,6 +12,8 @@ NB_MODULE(_treadle, m) {
     export_array(m);
     export_function(m);
     export_kernel(m);
+    export_launch(m);
+    export_tape(m);
     export_builtins(m);
     export_stream(m);
 }

@@ -1,4 +1,4 @@
-// src/runtime/launch.cpp -- argument packing and CPU execution of compiled kernels
+// src/runtime/launch.cpp -- launch bounds, and running compiled kernels on the CPU pool or CUDA
 #include "runtime/launch.h"
 
 #include <atomic>
@@ -8,47 +8,18 @@
 
 #include "runtime/cuda.h"
 #include "runtime/thread_pool.h"
-#include "treadle/core.h"  // wp::half for float16 parameters
 #include "treadle/error.h"
 
 namespace treadle {
 
-namespace {
-
-[[noreturn]] void arg_error(ErrorKind kind, const CompiledKernel& k, const KernelParam& p,
-                            const std::string& what) {
-    throw Error(kind, k.name + "(): argument '" + p.name + "' " + what);
-}
-
-/// Same layout as wp::array_t<T>.
-struct ArrayParam {
-    void* data;
-    void* grad;
-    int32_t shape[4];
-    int64_t strides[4];
-    int32_t ndim;
-    int32_t pad;
-};
-static_assert(sizeof(ArrayParam) == 72, "must match wp::array_t");
-
-/// Same layout as wp::indexedarray_t<T>.
-struct IndexedArrayParam {
-    ArrayParam arr;
-    void* indices[4];
-    int32_t shape[4];
-};
-static_assert(sizeof(IndexedArrayParam) == 120, "must match wp::indexedarray_t");
-
-}  // namespace
-
-LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64_t>& dim) {
-    if (dim.empty() || dim.size() > 4)
+LaunchBounds make_bounds(const CompiledKernel& k, const int64_t* dim, size_t ndim) {
+    if (ndim == 0 || ndim > 4)
         throw Error(ErrorKind::Value, k.name + "(): launch dim must have 1 to 4 dimensions, got " +
-                                          std::to_string(dim.size()));
+                                          std::to_string(ndim));
     LaunchBounds b;
-    b.ndim = (int32_t)dim.size();
+    b.ndim = (int32_t)ndim;
     b.size = 1;
-    for (size_t i = 0; i < dim.size(); ++i) {
+    for (size_t i = 0; i < ndim; ++i) {
         if (dim[i] < 0 || dim[i] >= (int64_t(1) << 31))
             throw Error(ErrorKind::Value, k.name + "(): launch dimension " + std::to_string(i) +
                                               " is " + std::to_string(dim[i]) +
@@ -86,207 +57,6 @@ const sema::Type* type_of_dtype(const DType& d) {
     if (d.rows == 0) return sema::scalar_type(d.scalar);
     if (d.cols == 0) return sema::vector_type(d.rows, d.scalar);
     return sema::matrix_type(d.rows, d.cols, d.scalar);
-}
-
-namespace {
-
-/// The array_t record of `a` for parameter `p` (checks dtype, ndim and device); null arrays
-/// keep only the parameter's ndim.
-ArrayParam array_param(const CompiledKernel& k, const KernelParam& p, const Array& a,
-                       const Device& device) {
-    const sema::Type* t = p.type;
-    ArrayParam ap{};
-    ap.ndim = t->ndim;
-    if (a.is_null()) return ap;
-    const sema::Type* want = t->dtype;
-    if (a.dtype() != dtype_of_type(want))
-        arg_error(ErrorKind::Type, k, p,
-                  "expects an array of " + want->name + ", got an array of " +
-                      type_of_dtype(a.dtype())->name);
-    if (a.ndim() != t->ndim)
-        arg_error(ErrorKind::Type, k, p,
-                  "expects a " + std::to_string(t->ndim) + "-D array, got a " +
-                      std::to_string(a.ndim()) + "-D array");
-    if (a.device() != device)
-        arg_error(ErrorKind::Value, k, p,
-                  "is on device " + a.device().alias() + " but the launch is on " + device.alias());
-    ap.data = a.data();
-    ap.grad = a.grad() ? a.grad()->data() : nullptr;
-    ap.ndim = a.ndim();
-    for (int d = 0; d < a.ndim(); ++d) {
-        ap.shape[d] = (int32_t)a.shape(d);
-        ap.strides[d] = a.stride(d);
-    }
-    return ap;
-}
-
-}  // namespace
-
-void pack_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p, const Array& a,
-                const Device& device) {
-    const sema::Type* t = p.type;
-    if (!t->is_array()) arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got an array");
-    if (t->indexed) return pack_indexed_array(block, k, p, a, {}, device);
-    ArrayParam ap = array_param(k, p, a, device);
-    std::memcpy(block + p.offset, &ap, sizeof(ap));
-}
-
-void pack_indexed_array(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
-                        const Array& data, const std::vector<const Array*>& indices,
-                        const Device& device) {
-    const sema::Type* t = p.type;
-    if (!t->is_indexed_array())
-        arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got an indexedarray");
-    IndexedArrayParam ip{};
-    ip.arr = array_param(k, p, data, device);
-    if (!indices.empty() && (int)indices.size() != t->ndim)
-        arg_error(ErrorKind::Value, k, p,
-                  "has " + std::to_string(indices.size()) + " index arrays for " +
-                      std::to_string(t->ndim) + " dimensions");
-    for (int d = 0; d < t->ndim; ++d) {
-        const Array* ix = d < (int)indices.size() ? indices[d] : nullptr;
-        ip.shape[d] = data.is_null() ? 0 : (int32_t)data.shape(d);
-        if (!ix || ix->is_null()) continue;
-        std::string which = "index array " + std::to_string(d);
-        if (ix->dtype() != DType(ScalarType::Int32) || ix->ndim() != 1 ||
-            (ix->shape(0) > 1 && ix->stride(0) != 4))
-            arg_error(ErrorKind::Type, k, p, which + " must be a contiguous 1-D int32 array");
-        if (ix->device() != device)
-            arg_error(ErrorKind::Value, k, p,
-                      which + " is on device " + ix->device().alias() + " but the launch is on " +
-                          device.alias());
-        ip.indices[d] = ix->data();
-        ip.shape[d] = (int32_t)ix->shape(0);
-    }
-    std::memcpy(block + p.offset, &ip, sizeof(ip));
-}
-
-void pack_int(uint8_t* block, const CompiledKernel& k, const KernelParam& p, int64_t v,
-              bool is_bool) {
-    const sema::Type* t = p.type;
-    if (!t->is_scalar())
-        arg_error(ErrorKind::Type, k, p,
-                  "expects " + t->name + ", got " + (is_bool ? "bool" : "int"));
-    if (t->is_float()) return pack_float(block, k, p, (double)v);
-    if (t->is_bool() && !is_bool && v != 0 && v != 1)
-        arg_error(ErrorKind::Type, k, p, "expects bool, got int " + std::to_string(v));
-    uint8_t* dst = block + p.offset;
-    switch (t->scalar) {
-        case ScalarType::Bool:
-            *dst = v != 0;
-            break;
-        case ScalarType::Int8: {
-            int8_t x = (int8_t)v;
-            std::memcpy(dst, &x, 1);
-            break;
-        }
-        case ScalarType::UInt8: {
-            uint8_t x = (uint8_t)v;
-            std::memcpy(dst, &x, 1);
-            break;
-        }
-        case ScalarType::Int16: {
-            int16_t x = (int16_t)v;
-            std::memcpy(dst, &x, 2);
-            break;
-        }
-        case ScalarType::UInt16: {
-            uint16_t x = (uint16_t)v;
-            std::memcpy(dst, &x, 2);
-            break;
-        }
-        case ScalarType::Int32: {
-            int32_t x = (int32_t)v;
-            std::memcpy(dst, &x, 4);
-            break;
-        }
-        case ScalarType::UInt32: {
-            uint32_t x = (uint32_t)v;
-            std::memcpy(dst, &x, 4);
-            break;
-        }
-        default:
-            std::memcpy(dst, &v, 8);
-            break;
-    }
-}
-
-void pack_components(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
-                     const std::vector<double>& values) {
-    const sema::Type* t = p.type;
-    size_t count = (size_t)t->components();
-    if (values.size() != count)
-        arg_error(ErrorKind::Type, k, p,
-                  "expects " + t->name + " (" + std::to_string(count) + " components), got " +
-                      std::to_string(values.size()) + " values");
-    size_t elem = scalar_size(t->scalar);
-    KernelParam component{p.name, sema::scalar_type(t->scalar), 0};
-    for (size_t i = 0; i < count; ++i) {
-        component.offset = p.offset + i * elem;
-        if (treadle::is_float(t->scalar))
-            pack_float(block, k, component, values[i]);
-        else
-            pack_int(block, k, component, (int64_t)values[i], t->scalar == ScalarType::Bool);
-    }
-}
-
-void pack_float(uint8_t* block, const CompiledKernel& k, const KernelParam& p, double v) {
-    const sema::Type* t = p.type;
-    if (!t->is_float()) arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got a float");
-    uint8_t* dst = block + p.offset;
-    switch (t->scalar) {
-        case ScalarType::Float16: {
-            wp::half h(v);
-            std::memcpy(dst, &h, 2);
-            break;
-        }
-        case ScalarType::Float32: {
-            float x = (float)v;
-            std::memcpy(dst, &x, 4);
-            break;
-        }
-        default:
-            std::memcpy(dst, &v, 8);
-            break;
-    }
-}
-
-void pack_struct_bytes(uint8_t* block, const CompiledKernel& k, const KernelParam& p,
-                       const void* data, size_t size) {
-    const sema::Type* t = p.type;
-    if (!t->is_struct())
-        arg_error(ErrorKind::Type, k, p, "expects " + t->name + ", got the raw bytes of a struct");
-    if (size != t->size)
-        arg_error(ErrorKind::Type, k, p,
-                  "expects struct " + t->name + " (" + std::to_string(t->size) + " bytes), got " +
-                      std::to_string(size) + " bytes");
-    std::memcpy(block + p.offset, data, size);
-}
-
-Array with_adjoint(const CompiledKernel& k, const KernelParam& p, const Array& a,
-                   const Array* adj) {
-    Array out = a;
-    if (!adj) return out;
-    if (adj->shape() != a.shape() || adj->strides() != a.strides() || adj->dtype() != a.dtype() ||
-        adj->device() != a.device())
-        throw Error(ErrorKind::Value, k.name + "(): the adjoint of argument '" + p.name +
-                                          "' must have the array's dtype, shape, strides and "
-                                          "device");
-    auto grad = std::make_shared<Array>(*adj);
-    grad->set_grad(nullptr);
-    out.set_grad(std::move(grad));
-    return out;
-}
-
-bool shares_memory(const Array& a, std::vector<const void*>& seen) {
-    bool shared = false;
-    for (const Array* x : {&a, a.grad()}) {
-        if (!x || !x->buffer()) continue;
-        const void* b = x->buffer().get();
-        for (const void* s : seen) shared |= s == b;
-        seen.push_back(b);
-    }
-    return shared;
 }
 
 namespace {
@@ -380,7 +150,7 @@ std::string last_cuda_launch() {
 }
 
 void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* params, void* stream,
-              bool adjoint) {
+              bool adjoint, CudaGrid grid) {
     if (bounds.size == 0) return;
     void* function = adjoint ? k.cuda_adj_function : k.cuda_function;
     if (!function) throw_no_adjoint(k);
@@ -391,10 +161,14 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
     static const uint8_t k_empty_struct = 0;
     void* args[2] = {const_cast<LaunchBounds*>(&bounds),
                      const_cast<void*>(k.params.empty() ? &k_empty_struct : params)};
-    int64_t blocks = (bounds.size + k_cuda_block_dim - 1) / k_cuda_block_dim;
+    if (grid.block_dim < 1 || grid.block_dim > 1024)
+        throw Error(ErrorKind::Value, k.name + "(): block_dim must be in [1, 1024], got " +
+                                          std::to_string(grid.block_dim));
+    int64_t blocks = (bounds.size + grid.block_dim - 1) / grid.block_dim;
+    if (grid.max_blocks > 0 && blocks > grid.max_blocks) blocks = grid.max_blocks;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest
     int ordinal = k.device.ordinal();
-    cuda::launch_args(ordinal, function, (unsigned)blocks, k_cuda_block_dim, args, stream);
+    cuda::launch_args(ordinal, function, (unsigned)blocks, (unsigned)grid.block_dim, args, stream);
     if (k.cuda_bounds_record) {
         // checked mode is for debugging: wait, and report the first bad index at once
         BoundsRecord record{};

@@ -6,6 +6,7 @@ list(APPEND TREADLE_SOURCES
 )
 list(APPEND TREADLE_SOURCES
   src/runtime/launch.cpp
+  src/runtime/launch_plan.cpp
 )
 list(APPEND TREADLE_SOURCES
   src/runtime/array.cpp

@@ -1,6 +1,7 @@
 // src/sema/builtins.h -- the builtin table: the single source of truth for every builtin
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,10 +45,88 @@ enum class BuiltinKind {
     /// parameters. Also callable in Warp's out-argument form `svd3(A, U, sigma, V)`, which
     /// re-binds the local variables U, sigma, V (the rule is applied to the inputs only).
     Multi,
+    /// Spelled by inference itself (vector fills and casts, component access and updates,
+    /// transform_from); not reachable by name from kernels. In the table for their traits.
+    Internal,
 };
 
 /// Resolves argument types to a signature, or nullopt when no overload accepts them.
 using TypeRule = std::optional<Signature> (*)(const std::vector<ArgInfo>& args);
+
+/// The atomic read-modify-write a builtin performs on an array element (None: not an atomic).
+enum class AtomicOp : uint8_t { None, Add, Sub, Min, Max, Exch, Cas };
+
+/// What the backward pass does for the value operand of an atomic.
+enum class AtomicAdjoint : uint8_t {
+    None,      ///< not an atomic
+    Add,       ///< atomic_add: the value's adjoint gains the element's gradient
+    Subtract,  ///< atomic_sub: the value's adjoint loses the element's gradient
+    MinMax,    ///< atomic_min/max: the gradient goes to the value when it was the one stored
+    Store,     ///< atomic_exch: a store; the value's adjoint gains the element's gradient
+    Refused,   ///< atomic_cas: not differentiable (the backward pass refuses float arrays)
+};
+
+/// In which operands a builtin's adjoint is linear (needs no primal value of them), which lets
+/// the backward pass skip recomputing those operands.
+enum class Linearity : uint8_t {
+    None,
+    All,           ///< add, sub, neg, transpose, vec_fill, ...
+    First,         ///< extract(a, i...): linear in a, not in the indices
+    FirstAndLast,  ///< with_component(a, i..., s), with_row(m, i, r): in a and the value
+};
+
+/// Local variables a call re-binds (loops treat those names as assigned in their body).
+enum class Rebinds : uint8_t {
+    None,
+    State,    ///< the generator state, the first argument (randf(state), ...)
+    Outputs,  ///< Warp's out-argument form: the arguments after the inputs (svd3(A, U, s, V))
+};
+
+/// The template arguments of a builtin's C++ function, spelled from the Call's result type.
+enum class TemplateArgs : uint8_t {
+    None,
+    Scalar,  ///< <T>: the result's scalar type (vec_cast<double>, quat_identity<float>)
+    Length,  ///< <N, T>: the result's rows and scalar type (vec_fill<3, float>, identity<3, float>)
+    Shape,   ///< <R, C, T>: the result's rows, columns and scalar type (mat_fill<3, 3, float>)
+};
+
+/// Devices a builtin runs on (a bit set).
+enum Devices : uint8_t { k_cpu = 1, k_cuda = 2, k_all_devices = 3 };
+
+/// The facts about a builtin besides its name, type rule and documentation. Written in the
+/// table as `with().host().op("+")` (builtins.cpp); every field not written keeps its default.
+struct Traits {
+    Linearity linear = Linearity::None;
+    /// An array builtin that writes its last argument and reads its other arrays
+    /// (spatial_jacobian, spatial_mass); its result is a dummy int32 and it is not replayed.
+    bool writes_last_array = false;
+    /// Results of one call: 1, or the members of the tuple a Multi builtin gives (svd3: 3).
+    int results = 1;
+    /// Atomics: value operands after the indices (atomic_cas: compare and value).
+    int value_operands = 0;
+    Rebinds rebinds = Rebinds::None;
+    /// Also callable on the host from Python (python/treadle/host_builtins.py has its
+    /// implementation; a test checks the two agree).
+    bool host = false;
+    AtomicOp atomic = AtomicOp::None;
+    /// Also reached in kernels by the bare Python builtin of the same name (min(a, b), len(a)).
+    bool python_builtin = false;
+    /// Operators (and pow, for `**`): the Python spelling ("+", "//", "~"); null otherwise.
+    const char* op = nullptr;
+    /// Whether `wp.<name>(...)` is callable (false for matmul and compare, reached only through
+    /// operator syntax, and for builtins internal to inference).
+    bool callable = true;
+    Devices devices = k_all_devices;
+    TemplateArgs template_args = TemplateArgs::None;
+};
+
+/// One documented parameter of a builtin, parsed from its signature.
+struct Param {
+    std::string name;           ///< "x"; "i" for the indices of atomics
+    std::string type;           ///< documented type ("Float", "vec3 | vec4"), may be empty
+    std::string default_value;  ///< "..." when optional without a fixed value; empty if required
+    bool variadic = false;      ///< `*rows`, `i...`, or a trailing `...` (any number more)
+};
 
 /// One builtin. The table is ordered by group; lookup is by name.
 struct Builtin {
@@ -56,9 +135,10 @@ struct Builtin {
     BuiltinKind kind;
     const char* group;      ///< documentation group
     const char* signature;  ///< documented signature, also quoted in errors
-    const char* doc;
+    const char* doc;        ///< what it computes, its arguments and result
     bool differentiable;
     TypeRule rule;  ///< null for kinds lowered by dedicated code
+    Traits traits = {};
 };
 
 /// Whether a call of `b` can re-bind local variables passed as arguments (the generator state
@@ -66,12 +146,37 @@ struct Builtin {
 /// assigned in their body.
 bool builtin_writes_arguments(const Builtin& b);
 
-/// The whole table, in documentation order.
+/// The whole table, in documentation order (internal builtins last).
 const std::vector<Builtin>& builtin_table();
-/// The builtin called `name` in kernel code (operators are not found here), or null.
+/// The builtin called `name` in kernel code (operators and internal builtins are not found
+/// here), or null.
 const Builtin* find_builtin(std::string_view name);
-/// The operator builtin `name` ("add", "floordiv", "neg", ...).
+/// The operator builtin `name` ("add", "floordiv", "neg", ...), or any other builtin by name.
 const Builtin* find_operator(std::string_view name);
+/// The entry called `name` in the table, internal builtins included ("extract"), or null.
+const Builtin* find_entry(std::string_view name);
+/// The entry called `name`, which must exist (for the builtins inference spells itself).
+const Builtin& table_entry(std::string_view name);
+/// The builtin Python operator syntax `op` with `operands` operands reaches ("+" with two:
+/// add, with one: pos; "**": pow), or null.
+const Builtin* find_syntax_operator(std::string_view op, size_t operands);
+/// The first entry whose native C++ name is `callee` without template arguments
+/// ("vec_fill<3, float>" -> vec_fill), or null: for IR built by hand and for queries by
+/// spelling. Calls built by inference carry their entry (ir::Instr::builtin).
+const Builtin* find_callee(std::string_view callee);
+
+/// The parameters documented in `b.signature`, in order (operators: their operands).
+const std::vector<Param>& builtin_params(const Builtin& b);
+/// The documented result type in `b.signature` ("Float", "tuple(mat33, vec3, mat33)"); empty
+/// when the signature gives none.
+std::string builtin_returns(const Builtin& b);
+
+/// Whether the adjoint of `b` is linear in operand `i` of `nargs` (see Linearity).
+bool linear_in_operand(const Builtin& b, size_t i, size_t nargs);
+/// What the backward pass does for the value of atomic builtin `b`.
+AtomicAdjoint atomic_adjoint(const Builtin& b);
+/// Whether atomic `b` works on 4- and 8-byte scalars only (exch and cas, bit-for-bit ops).
+bool atomic_needs_word_scalars(const Builtin& b);
 
 /// The common type of `args` under the weak-literal rules, or nullptr when they conflict.
 /// `want_float` turns all-weak integer arguments into float32 (for float-only builtins).

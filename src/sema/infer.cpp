@@ -52,6 +52,16 @@ ir::VarId Builder::emit_value(ir::InstrKind kind, int line, const Type* type,
     return dst;
 }
 
+ir::VarId Builder::emit_call(int line, const Type* type, std::vector<ir::VarId> args,
+                             const Builtin& b) {
+    ir::VarId dst = m_fn.new_var(type);
+    ir::Instr& in = emit(ir::InstrKind::Call, line);
+    in.dsts.push_back(dst);
+    in.args = std::move(args);
+    in.builtin = &b;
+    return dst;
+}
+
 void Builder::build(const std::vector<const Type*>& param_types) {
     m_fn.name = m_def.name;
     m_fn.source = m_source.source;
@@ -154,7 +164,7 @@ ir::VarId Builder::zero_of(const Type* t, int line) {
     if (!t->is_transform()) return emit_value(ir::InstrKind::Construct, line, t, zeros);
     ir::VarId p = zero_of(vector_type(3, t->scalar), line);
     ir::VarId q = zero_of(quat_type(t->scalar), line);
-    return emit_value(ir::InstrKind::Call, line, t, {p, q}, "transform_from");
+    return emit_call(line, t, {p, q}, table_entry("transform_from"));
 }
 
 ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>& fn,
@@ -264,8 +274,9 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
         (e.args[0]->kind == ast::ExprKind::Name || e.args[0]->kind == ast::ExprKind::Attribute)) {
         const Builtin* b = find_builtin(e.args[0]->name);
         if (b && builtin_writes_arguments(*b)) {
-            size_t first = b->kind == BuiltinKind::Random ? 1 : 2;
-            size_t last = b->kind == BuiltinKind::Random ? 2 : e.args.size();
+            bool state = b->traits.rebinds == Rebinds::State;
+            size_t first = state ? 1 : 2;
+            size_t last = state ? 2 : e.args.size();
             for (size_t i = first; i < last && i < e.args.size(); ++i)
                 if (e.args[i]->kind == ast::ExprKind::Name) out.push_back(e.args[i]->name);
         }

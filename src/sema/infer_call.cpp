@@ -102,7 +102,7 @@ Value Builder::binary(const std::string& op_name, const char* op_text, const Val
     }
     VarId x = coerce(a, sig->params[0], ea);
     VarId y = coerce(b, sig->params[1], eb);
-    return var_value(emit_value(InstrKind::Call, at.span.line, sig->ret, {x, y}, builtin->native));
+    return var_value(emit_call(at.span.line, sig->ret, {x, y}, *builtin));
 }
 
 Value Builder::call(const ast::Expr& e) {
@@ -167,30 +167,25 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
                (a.type == elem || (a.weak && unify_scalars({{elem, false}, a}) == elem));
     };
     auto result = [&](VarId v) { return Value{Value::Kind::Var, v}; };
-    std::string size = to->is_vector() ? std::to_string(to->rows)
-                                       : std::to_string(to->rows) + ", " + std::to_string(to->cols);
     if (vals.empty() || (vals.size() == 1 && scalar_ok(infos[0]))) {
         // zeros, or every component set to one value
         VarId s = vals.empty() ? emit_const(ConstValue{int32_type(), true, 0, 0}, elem, line)
                                : coerce(vals[0], elem, *e.args[1]);
-        std::string fill =
-            (to->is_vector() ? "vec_fill<" : "mat_fill<") + size + ", " + elem->c_name + ">";
-        return result(emit_value(InstrKind::Call, line, to, {s}, fill));
+        return result(
+            emit_call(line, to, {s}, table_entry(to->is_vector() ? "vec_fill" : "mat_fill")));
     }
     if (vals.size() == 1 && infos[0].type == to) return vals[0];
     if (vals.size() == 1 && infos[0].type->kind == to->kind && infos[0].type->rows == to->rows &&
         infos[0].type->cols == to->cols) {  // vec3d(v), vec3i(v), mat33d(m): convert elements
-        std::string fn = to->is_vector() ? "vec_cast<" : "mat_cast<";
-        return result(emit_value(InstrKind::Call, line, to, {materialize(vals[0], *e.args[1])},
-                                 fn + elem->c_name + ">"));
+        return result(emit_call(line, to, {materialize(vals[0], *e.args[1])},
+                                table_entry(to->is_vector() ? "vec_cast" : "mat_cast")));
     }
     const Type* v3 = vector_type(3, to->scalar);
     if (to->is_vector() && to->rows == 6 && vals.size() == 2 && infos[0].type == v3 &&
         infos[1].type == v3)  // spatial_vector(w, v)
-        return result(
-            emit_value(InstrKind::Call, line, to,
-                       {materialize(vals[0], *e.args[1]), materialize(vals[1], *e.args[2])},
-                       "spatial_vector"));
+        return result(emit_call(
+            line, to, {materialize(vals[0], *e.args[1]), materialize(vals[1], *e.args[2])},
+            table_entry("spatial_vector")));
     if (vals.size() == count) {
         std::vector<VarId> args;
         for (size_t i = 0; i < count; ++i) {
@@ -212,7 +207,7 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
                                                     ", expected " + row->name);
             args.push_back(vals[i].var);
         }
-        return result(emit_value(InstrKind::Call, line, to, std::move(args), "mat_from_rows"));
+        return result(emit_call(line, to, std::move(args), table_entry("matrix_from_rows")));
     }
     type_error(e.span, to->name + "(): cannot construct from " + describe_args(infos) +
                            " (expected nothing, one " + elem->name + ", " + std::to_string(count) +
@@ -258,16 +253,15 @@ Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
     }
     const Type* v3 = vector_type(3, to->scalar);
     if (vals.empty())  // like Warp's transform(): the identity
-        return result(
-            emit_value(InstrKind::Call, line, to, {}, "transform_identity<" + elem->c_name + ">"));
+        return result(emit_call(line, to, {}, table_entry("transform_identity")));
     if (vals.size() == 2 && infos[0].type == v3 && infos[1].type == q)
         return result(
-            emit_value(InstrKind::Call, line, to, {vals[0].var, vals[1].var}, "transform_from"));
+            emit_call(line, to, {vals[0].var, vals[1].var}, table_entry("transform_from")));
     if (vals.size() == 7) {
         std::vector<VarId> c = scalars(0, 7);
         VarId p = emit_value(InstrKind::Construct, line, v3, {c[0], c[1], c[2]});
         VarId r = emit_value(InstrKind::Construct, line, q, {c[3], c[4], c[5], c[6]});
-        return result(emit_value(InstrKind::Call, line, to, {p, r}, "transform_from"));
+        return result(emit_call(line, to, {p, r}, table_entry("transform_from")));
     }
     type_error(e.span, to->name + "(): expected (p: " + v3->name + ", q: " + q->name +
                            ") or 7 components, got " + describe_args(infos));
@@ -300,12 +294,8 @@ Value Builder::emit_tid(int arity, const ast::Expr& e) {
 }
 
 const char* operator_text(const std::string& name) {
-    static const std::map<std::string, const char*> k_ops = {
-        {"add", "+"},       {"sub", "-"},     {"mul", "*"},    {"div", "/"},     {"mod", "%"},
-        {"floordiv", "//"}, {"bit_and", "&"}, {"bit_or", "|"}, {"bit_xor", "^"}, {"lshift", "<<"},
-        {"rshift", ">>"},   {"neg", "-"},     {"pos", "+"},    {"invert", "~"}};
-    auto it = k_ops.find(name);
-    return it == k_ops.end() ? nullptr : it->second;
+    const Builtin* b = find_operator(name);
+    return b && b->kind == BuiltinKind::Operator && b->traits.callable ? b->traits.op : nullptr;
 }
 
 void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, int line) {
@@ -340,13 +330,13 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
     }
     if (t->is_transform()) {
         fmt += "transform(p=";
-        format_value(emit_value(InstrKind::Call, line, vector_type(3, t->scalar), {v},
-                                "transform_get_translation"),
+        format_value(emit_call(line, vector_type(3, t->scalar), {v},
+                               table_entry("transform_get_translation")),
                      fmt, args, line);
         fmt += ", q=";
         format_value(
-            emit_value(InstrKind::Call, line, quat_type(t->scalar), {v}, "transform_get_rotation"),
-            fmt, args, line);
+            emit_call(line, quat_type(t->scalar), {v}, table_entry("transform_get_rotation")), fmt,
+            args, line);
         fmt += ")";
         return;
     }
@@ -356,16 +346,15 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
             fmt += r ? ", [" : "[";
             for (int c = 0; c < t->cols; ++c) {
                 if (c) fmt += ", ";
-                format_value(
-                    emit_value(InstrKind::Call, line, s, {v, index(r), index(c)}, "extract"), fmt,
-                    args, line);
+                format_value(emit_call(line, s, {v, index(r), index(c)}, table_entry("extract")),
+                             fmt, args, line);
             }
             fmt += "]";
         }
     } else {
         for (int k = 0; k < t->rows; ++k) {
             if (k) fmt += ", ";
-            format_value(emit_value(InstrKind::Call, line, s, {v, index(k)}, "extract"), fmt, args,
+            format_value(emit_call(line, s, {v, index(k)}, table_entry("extract")), fmt, args,
                          line);
         }
     }
@@ -378,19 +367,18 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     if (b.kind == BuiltinKind::Operator) {
         // wp.add(a, b) is a + b; wp.neg(x) is -x (Warp's functional spelling of operators)
         size_t n = e.args.size() - 1;
-        bool unary = name == "neg" || name == "pos" || name == "invert";
+        bool unary = builtin_params(b).size() == 1;
         if (n != (unary ? 1u : 2u) || !e.keywords.empty())
             type_error(e.span, name + "(): takes " + (unary ? "1 argument" : "2 arguments") +
                                    ", got " + std::to_string(n));
         Value a = eval(*e.args[1]);
         if (!unary)
-            return binary(name, operator_text(name), a, eval(*e.args[2]), *e.args[1], *e.args[2],
-                          e);
+            return binary(name, b.traits.op, a, eval(*e.args[2]), *e.args[1], *e.args[2], e);
         ArgInfo ai = arg_info(a, *e.args[1]);
         auto sig = b.rule({ai});
         if (!sig) type_error(e.span, name + "(): not defined for " + describe_args({ai}));
         VarId x = coerce(a, sig->params[0], *e.args[1]);
-        return var_value(emit_value(InstrKind::Call, line, sig->ret, {x}, b.native));
+        return var_value(emit_call(line, sig->ret, {x}, b));
     }
     if (b.kind == BuiltinKind::Identity && name != "identity") {
         // quat_identity(dtype=float) / transform_identity(dtype=float)
@@ -404,7 +392,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         if (!dt->is_float()) type_error(e.span, name + "(): dtype must be a float type");
         const Type* rt =
             name == "quat_identity" ? quat_type(dt->scalar) : transform_type(dt->scalar);
-        return var_value(emit_value(InstrKind::Call, line, rt, {}, name + "<" + dt->c_name + ">"));
+        return var_value(emit_call(line, rt, {}, b));
     }
     if (b.kind == BuiltinKind::Identity) {
         // identity(n=3, dtype=float): both compile-time constants, keywords allowed
@@ -426,9 +414,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         const Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
         if (!dt->is_scalar()) type_error(e.span, "identity(): dtype must be a scalar type");
         const Type* mt = matrix_type((int)n.constant.i, (int)n.constant.i, dt->scalar);
-        return var_value(
-            emit_value(InstrKind::Call, line, mt, {},
-                       "identity<" + std::to_string(n.constant.i) + ", " + dt->c_name + ">"));
+        return var_value(emit_call(line, mt, {}, b));
     }
     if (!e.keywords.empty())
         type_error(e.keywords[0].span, name + "(): keyword arguments are not supported");
@@ -509,7 +495,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                 args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 2]));
             VarId state = emit_value(InstrKind::Copy, line, u32, {m_scope.at(se->name)});
             args.insert(args.begin(), state);
-            VarId r = emit_value(InstrKind::Call, line, sig->ret, std::move(args), b.native);
+            VarId r = emit_call(line, sig->ret, std::move(args), b);
             bind(se->name, state, se->span);
             return var_value(r);
         }
@@ -541,7 +527,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         }
         case BuiltinKind::Atomic: {
             // atomic_cas takes a compare value before the value; the others one value
-            const size_t nvalues = name == "atomic_cas" ? 2 : 1;
+            const size_t nvalues = (size_t)b.traits.value_operands;
             const std::string values = nvalues == 2 ? "a compare value and a value" : "a value";
             if (nargs < 2 + nvalues)
                 type_error(e.span, name + "(): takes an array, its indices and " + values);
@@ -562,7 +548,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                 at->dtype->scalar == ScalarType::Int16 || at->dtype->scalar == ScalarType::UInt16)
                 type_error(e.span, name + "(): arrays of " + at->dtype->name +
                                        " do not support atomic operations");
-            if (nvalues == 2 || name == "atomic_exch") {
+            if (atomic_needs_word_scalars(b)) {
                 if (!at->dtype->is_scalar() || at->dtype->size < 4)
                     type_error(e.span, name + "(): takes arrays of 4- or 8-byte scalars, not " +
                                            at->dtype->name);
@@ -577,8 +563,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                                             " does not match the array's " + at->dtype->name);
                 args.push_back(coerce(v, at->dtype, ve));
             }
-            return var_value(
-                emit_value(InstrKind::Call, line, at->dtype, std::move(args), b.native));
+            return var_value(emit_call(line, at->dtype, std::move(args), b));
         }
         case BuiltinKind::Regular:
         case BuiltinKind::Multi: {
@@ -598,8 +583,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             for (size_t i = 0; i < vals.size(); ++i)
                 args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
             if (!sig->ret->is_tuple())
-                return var_value(
-                    emit_value(InstrKind::Call, line, sig->ret, std::move(args), b.native));
+                return var_value(emit_call(line, sig->ret, std::move(args), b));
             Value r;
             r.kind = Value::Kind::Tuple;
             for (VarId d : emit_multi_call(b, sig->ret, std::move(args), line))
@@ -618,7 +602,7 @@ std::vector<VarId> Builder::emit_multi_call(const Builtin& b, const Type* result
     ir::Instr& in = emit(InstrKind::Call, line);
     in.dsts = dsts;
     in.args = std::move(args);
-    in.callee = b.native;
+    in.builtin = &b;
     return dsts;
 }
 

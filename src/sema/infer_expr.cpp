@@ -119,7 +119,7 @@ Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
                              {parts[0], parts[1], parts[2]});
     ir::VarId q = emit_value(ir::InstrKind::Construct, line, quat_type(t->scalar),
                              {parts[3], parts[4], parts[5], parts[6]});
-    return var_value(emit_value(ir::InstrKind::Call, line, t, {p, q}, "transform_from"));
+    return var_value(emit_call(line, t, {p, q}, table_entry("transform_from")));
 }
 
 Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
@@ -147,11 +147,10 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         v.type = name == "bool" ? bool_type() : type_from_spec(name);
         return v;
     }
-    if (name == "min" || name == "max" || name == "abs" || name == "pow" || name == "round" ||
-        name == "len" || name == "print") {
+    if (const Builtin* b = find_builtin(name); b && b->traits.python_builtin) {
         Value v;
         v.kind = Value::Kind::Builtin;
-        v.builtin = find_builtin(name);
+        v.builtin = b;
         v.text = name;
         return v;
     }
@@ -235,9 +234,10 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         (attr == "p" || attr == "q")) {
         const Type* tt = m_fn.type_of(base.var);
         const Type* rt = attr == "p" ? vector_type(3, tt->scalar) : quat_type(tt->scalar);
-        return Value{Value::Kind::Var, emit_value(InstrKind::Call, e.span.line, rt, {base.var},
-                                                  attr == "p" ? "transform_get_translation"
-                                                              : "transform_get_rotation")};
+        return Value{Value::Kind::Var,
+                     emit_call(e.span.line, rt, {base.var},
+                               table_entry(attr == "p" ? "transform_get_translation"
+                                                       : "transform_get_rotation"))};
     }
     if (base.kind == Value::Kind::Var &&
         (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat())) {
@@ -248,9 +248,8 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
             type_error(e.span, who() + "'" + vt->name + "' has no component '" + attr + "'");
         VarId idx =
             emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), e.span.line);
-        return Value{Value::Kind::Var,
-                     emit_value(InstrKind::Call, e.span.line, scalar_type(vt->scalar),
-                                {base.var, idx}, "extract")};
+        return Value{Value::Kind::Var, emit_call(e.span.line, scalar_type(vt->scalar),
+                                                 {base.var, idx}, table_entry("extract"))};
     }
     std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
@@ -440,36 +439,10 @@ VarId Builder::condition(const ast::Expr& e) {
 }
 
 namespace {
+/// The operator builtin of a binary operator in Python syntax (table lookup by its spelling).
 const char* bin_op_name(ast::BinOpKind op) {
-    switch (op) {
-        case ast::BinOpKind::Add:
-            return "add";
-        case ast::BinOpKind::Sub:
-            return "sub";
-        case ast::BinOpKind::Mul:
-            return "mul";
-        case ast::BinOpKind::Div:
-            return "div";
-        case ast::BinOpKind::FloorDiv:
-            return "floordiv";
-        case ast::BinOpKind::Mod:
-            return "mod";
-        case ast::BinOpKind::Pow:
-            return "pow";
-        case ast::BinOpKind::MatMul:
-            return "matmul";
-        case ast::BinOpKind::LShift:
-            return "lshift";
-        case ast::BinOpKind::RShift:
-            return "rshift";
-        case ast::BinOpKind::BitOr:
-            return "bit_or";
-        case ast::BinOpKind::BitXor:
-            return "bit_xor";
-        case ast::BinOpKind::BitAnd:
-            return "bit_and";
-    }
-    return "?";
+    const Builtin* b = find_syntax_operator(ast::op_text(op), 2);
+    return b ? b->name : "?";
 }
 
 const char* cmp_c_op(ast::CmpOpKind op) {
@@ -574,7 +547,7 @@ Value Builder::eval(const ast::Expr& e) {
                                      ? vector_type(vt->cols, vt->scalar)
                                      : scalar_type(vt->scalar);
                 return Value{Value::Kind::Var,
-                             emit_value(InstrKind::Call, line, rt, std::move(args), "extract")};
+                             emit_call(line, rt, std::move(args), table_entry("extract"))};
             }
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(e.span,
@@ -626,18 +599,14 @@ Value Builder::eval(const ast::Expr& e) {
                 }
                 return r;
             }
-            const char* name = e.unary_op == ast::UnaryOpKind::Neg   ? "neg"
-                               : e.unary_op == ast::UnaryOpKind::Pos ? "pos"
-                                                                     : "invert";
-            const Builtin* b = find_operator(name);
+            const Builtin* b = find_syntax_operator(ast::op_text(e.unary_op), 1);
             ArgInfo ai = arg_info(a, *e.args[0]);
             auto sig = b->rule({ai});
             if (!sig)
                 type_error(e.span, std::string("operator '") + ast::op_text(e.unary_op) +
                                        "': not defined for " + describe_args({ai}));
             VarId x = coerce(a, sig->params[0], *e.args[0]);
-            return Value{Value::Kind::Var,
-                         emit_value(InstrKind::Call, line, sig->ret, {x}, b->native)};
+            return Value{Value::Kind::Var, emit_call(line, sig->ret, {x}, *b)};
         }
         case ExprKind::BoolOp: {
             VarId acc = condition(*e.args[0]);

@@ -66,6 +66,8 @@ public:
     ir::Instr& emit(ir::InstrKind kind, int line);
     ir::VarId emit_value(ir::InstrKind kind, int line, const Type* type,
                          std::vector<ir::VarId> args, std::string callee = "");
+    /// A Call of builtin `b` with one result; codegen spells its C++ name from the entry.
+    ir::VarId emit_call(int line, const Type* type, std::vector<ir::VarId> args, const Builtin& b);
     ir::Block* current_block() { return m_block; }
     void set_block(ir::Block* block) { m_block = block; }
 

@@ -140,7 +140,7 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
     int line = target.span.line;
     std::vector<VarId> args{base};
     const Type* part = scalar_type(t->scalar);
-    const char* update = "with_component";
+    const Builtin* update = &table_entry("with_component");
     if (target.kind == ast::ExprKind::Attribute) {
         static const std::string k_components = "xyzw";
         size_t c = target.name.size() == 1 ? k_components.find(target.name[0]) : std::string::npos;
@@ -156,7 +156,7 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
         if (t->is_matrix() && idx.size() == 1) {
             part = vector_type(t->cols, t->scalar);
-            update = "with_row";
+            update = &table_entry("with_row");
         }
     }
     ArgInfo vi = arg_info(v, value_expr);
@@ -165,7 +165,7 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         type_error(value_expr.span, who() + "cannot assign a value of type " + vi.type->name +
                                         " to a component of type " + part->name);
     args.push_back(coerce(v, part, value_expr));
-    VarId updated = emit_value(InstrKind::Call, line, t, std::move(args), update);
+    VarId updated = emit_call(line, t, std::move(args), *update);
     write_back(base_expr, updated, value_expr);
 }
 
@@ -261,36 +261,10 @@ bool Builder::try_unroll(const ast::Stmt& s) {
 }
 
 namespace {
+/// The operator builtin `x op= y` applies (table lookup by the operator's spelling).
 const char* aug_op_name(ast::BinOpKind op) {
-    switch (op) {
-        case ast::BinOpKind::Add:
-            return "add";
-        case ast::BinOpKind::Sub:
-            return "sub";
-        case ast::BinOpKind::Mul:
-            return "mul";
-        case ast::BinOpKind::Div:
-            return "div";
-        case ast::BinOpKind::FloorDiv:
-            return "floordiv";
-        case ast::BinOpKind::Mod:
-            return "mod";
-        case ast::BinOpKind::Pow:
-            return "pow";
-        case ast::BinOpKind::MatMul:
-            return "matmul";
-        case ast::BinOpKind::LShift:
-            return "lshift";
-        case ast::BinOpKind::RShift:
-            return "rshift";
-        case ast::BinOpKind::BitOr:
-            return "bit_or";
-        case ast::BinOpKind::BitXor:
-            return "bit_xor";
-        case ast::BinOpKind::BitAnd:
-            return "bit_and";
-    }
-    return "?";
+    const Builtin* b = find_syntax_operator(ast::op_text(op), 2);
+    return b ? b->name : "?";
 }
 }  // namespace
 
@@ -367,7 +341,7 @@ void Builder::stmt(const ast::Stmt& s) {
                                    who() + "cannot add a value of type " + vi.type->name +
                                        " to an element of an array of " + at->dtype->name);
                     args.push_back(coerce(v, at->dtype, *s.value));
-                    emit_value(InstrKind::Call, line, at->dtype, std::move(args), b->native);
+                    emit_call(line, at->dtype, std::move(args), *b);
                     return;
                 }
             }

@@ -65,9 +65,11 @@ public:
     /// (t) a.
     VarId cast(VarId a, const Type* t) { return value(ir::InstrKind::Cast, t, {a}); }
     void assign(VarId dst, VarId src) { emit(ir::InstrKind::Assign, {dst}, {src}); }
-    /// dst = wp::<callee>(args...).
+    /// dst = a Call of the builtin whose native name is `callee` (sin, atomic_add, extract).
     VarId call(const std::string& callee, const Type* t, std::vector<VarId> args) {
-        return value(ir::InstrKind::Call, t, std::move(args), callee);
+        VarId d = value(ir::InstrKind::Call, t, std::move(args));
+        m_block->at(m_index_of_last).builtin = sema::find_callee(callee);
+        return d;
     }
     /// dst:bool = a <op> b.
     VarId compare(const std::string& op, VarId a, VarId b) {

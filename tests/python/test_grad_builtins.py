@@ -33,15 +33,13 @@ VALUE_SPECS = [
 EXTRA_SPECS = {  # non-float arguments some builtins take
     "noise": ["uint32"], "pnoise": ["uint32", "int32"], "curlnoise": ["uint32", "int32"],
 }
-OPERATORS = {"add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "matmul": "{0} @ {1}",
-             "div": "{0} / {1}", "mod": "{0} % {1}", "floordiv": "{0} // {1}",
-             "pow": "{0} ** {1}", "neg": "-{0}", "pos": "+{0}"}
-SKIP = {
-    # atomics are differentiated as array writes (test_grad.py covers them)
-    "atomic_add", "atomic_sub", "atomic_min", "atomic_max",
-    # array builtins: test_spatial.py checks their gradients
-    "spatial_jacobian", "spatial_mass",
-}
+TABLE = _treadle.builtin_table()
+# Atomics are differentiated as array writes (test_grad.py covers them) and array builtins that
+# write their last argument are checked by test_spatial.py: the table's traits say which.
+SKIP = {b["name"] for b in TABLE if b["atomic"] != "none" or b["writes_last_array"]}
+# Builtins with a Python spelling are called through it ("{0} + {1}", "-{0}", "{0} ** {1}").
+OPERATORS = {b["name"]: ("{0} " + b["op"] + " {1}" if len(b["params"]) == 2 else b["op"] + "{0}")
+             for b in TABLE if b["op"]}
 
 
 def spec_expr(spec):
@@ -57,31 +55,29 @@ def spec_expr(spec):
     return f"wp.{spec}"
 
 
-def arities(signature):
-    """Argument counts the documented signature allows ("name(a: X, b: Y = ...) -> R")."""
-    start, depth = signature.index("("), 0
-    for end in range(start, len(signature)):
-        depth += {"(": 1, ")": -1}.get(signature[end], 0)
-        if depth == 0:
-            break
-    params = [p.strip() for p in signature[start + 1 : end].split(",") if p.strip()]
-    if any(p.startswith("*") for p in params):
+def arities(builtin):
+    """Argument counts the table's parameters allow (operators: their operands)."""
+    params = builtin["params"]
+    if any(p["variadic"] and p["name"] for p in params):
         return range(2, 5)  # matrix_from_rows(*rows): 2 to 4 vectors
-    extra = 2 if "..." in params else 0
-    params = [p for p in params if p != "..."]
-    required = sum(1 for p in params if "=" not in p)
-    return range(required, len(params) + 1 + extra)
+    extra = 2 if any(p["variadic"] for p in params) else 0  # pnoise(state, x, px, ...)
+    fixed = [p for p in params if not p["variadic"]]
+    required = sum(1 for p in fixed if not p["default"])
+    return range(required, len(fixed) + 1 + extra)
 
 
 def overloads():
     found = []
-    for name, _native, kind, _group, sig, _doc, diff in _treadle.builtin_table():
-        if not diff or name in SKIP or kind not in ("regular", "operator", "multi"):
+    for builtin in TABLE:
+        name = builtin["name"]
+        if not builtin["differentiable"] or name in SKIP:
+            continue
+        if builtin["kind"] not in ("regular", "operator", "multi"):
             continue
         count = 0
         for pool, n in itertools.product(
             (EXTRA_SPECS.get(name, []) + VALUE_SPECS, EXTRA_SPECS.get(name, []) + FLOAT32_SPECS),
-            arities(sig) if "(" in sig else (1, 2),
+            arities(builtin),
         ):
             if count and "float32" in pool:
                 break  # float32 overloads only for builtins without float64 ones
@@ -180,6 +176,6 @@ def test_builtin_adjoint_matches_finite_differences(case, device):
 
 def test_every_differentiable_builtin_is_covered():
     covered = {c[0] for c in CASES}
-    table = {row[0] for row in _treadle.builtin_table()
-             if row[6] and row[2] in ("regular", "operator", "multi")}
+    table = {b["name"] for b in TABLE
+             if b["differentiable"] and b["kind"] in ("regular", "operator", "multi")}
     assert table - covered - SKIP == set()

@@ -126,7 +126,7 @@ TEST(KernelAdjoint, SharedMemoryIsDetectedThroughGradients) {
 
 TEST(KernelAdjoint, BackwardLaunchesSharingMemoryAreFlagged) {
     auto m = grad_module();
-    const treadle::CompiledKernel& k = *m.kernel("product").compiled();
+    const treadle::LaunchPlan k(m.kernel("product").compiled());
     auto x = treadle::zeros<double>({5}).enable_grad();
     auto y = treadle::zeros<double>({4}).enable_grad();
     auto z = treadle::zeros<double>({4}).enable_grad();
@@ -186,3 +186,15 @@ TEST(KernelAdjointCuda, OverlappingViewsAccumulateAtomically) {
 }
 
 }  // namespace
+
+TEST(KernelAdjoint, WithAdjointCompilesOnceAndKeepsTheBuild) {
+    auto m = grad_module();
+    treadle::Kernel forward = m.kernel("scale");
+    EXPECT_FALSE(forward.compiled()->adjoint);
+    treadle::Kernel backward = forward.with_adjoint();
+    EXPECT_TRUE(backward.compiled()->adjoint);
+    EXPECT_EQ(forward.with_adjoint().compiled(), backward.compiled());
+    EXPECT_EQ(backward.with_adjoint().compiled(), backward.compiled());
+    EXPECT_EQ(backward.plan()->compiled(), backward.compiled());
+    EXPECT_THROW(treadle::Kernel().with_adjoint(), treadle::Error);
+}

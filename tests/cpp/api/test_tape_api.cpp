@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <vector>
 
 #include "grad_kernels.h"
@@ -163,6 +165,84 @@ TEST(TapeApi, ForwardLaunchesCountWritesOnWrittenArraysOnly) {
     EXPECT_EQ(x.version(), vx);
     EXPECT_EQ(y.version(), vy + 1);
     EXPECT_EQ(y.last_writer(), "'scale' (grad.py:10) on cpu");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(TapeApi, CopiesSendGradientsBackToTheirSource) {
+    auto m = grad_module();
+    auto x = treadle::from_vector<double>({1.0, 2.0, 3.0}).enable_grad();
+    auto y = treadle::zeros<double>({3}).enable_grad();
+    auto z = treadle::zeros<double>({3}).enable_grad();
+    auto loss = treadle::zeros<double>({1}).enable_grad();
+    Tape tape;
+    tape.launch(m.kernel("scale"), {3}, {2.0, x, y});
+    z.assign(y);
+    tape.record_copy(z, y);
+    tape.launch(m.kernel("sum_squares"), {3}, {z, loss});
+    EXPECT_EQ(tape.size(), 3u);
+    tape.backward(loss);
+    // loss = sum((2x)^2): d loss / dx = 8x, through the copy
+    EXPECT_EQ(treadle::to_vector<double>(*x.grad()), (std::vector<double>{8.0, 16.0, 24.0}));
+    EXPECT_EQ(treadle::to_vector<double>(*y.grad()), (std::vector<double>{4.0, 8.0, 12.0}));
+    tape.zero();
+    EXPECT_EQ(treadle::to_vector<double>(*y.grad()), (std::vector<double>{0.0, 0.0, 0.0}));
+    EXPECT_THROW(tape.record_copy(loss, x), treadle::Error);
+}
+
+TEST(TapeApi, CopiesOfStridedVectorArraysAccumulatePerComponent) {
+    treadle::DType vec2(treadle::ScalarType::Float32);
+    vec2.rows = 2;
+    auto base = Array::zeros(vec2, {4}).enable_grad();
+    auto view = base.slice(0, 0, 4, 2);  // every other element: not contiguous
+    auto src = Array::zeros(vec2, {2}).enable_grad();
+    Tape tape;
+    tape.record_copy(view, src);
+    const float seed[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    view.grad_ptr()->assign(
+        Array::wrap(const_cast<float*>(seed), vec2, {2}, {8}, treadle::Device::cpu(), nullptr));
+    src.grad_ptr()->assign(
+        Array::wrap(const_cast<float*>(seed), vec2, {2}, {8}, treadle::Device::cpu(), nullptr));
+    tape.backward();
+    std::vector<float> got(4);
+    std::memcpy(got.data(), src.grad()->data(), sizeof(got[0]) * 4);
+    EXPECT_EQ(got, (std::vector<float>{2.0f, 4.0f, 6.0f, 8.0f}));
+    // into a strided gradient: the view's elements of base.grad get src's gradient added
+    Tape back;
+    back.record_copy(src, view);
+    back.backward();
+    std::vector<float> all(8);
+    std::memcpy(all.data(), base.grad()->data(), sizeof(all[0]) * 8);
+    EXPECT_EQ(all, (std::vector<float>{3.0f, 6.0f, 0.0f, 0.0f, 9.0f, 12.0f, 0.0f, 0.0f}));
+}
+
+TEST(TapeApi, FrontEndLaunchesAreCheckedBeforeAnythingRuns) {
+    auto x = std::make_shared<Array>(treadle::from_vector<double>({1.0}).enable_grad());
+    std::vector<int> ran;
+    Tape tape;
+    tape.record_launch("k", {{"x", x}}, [&] { ran.push_back(1); }, {x});
+    tape.record_func([&] { ran.push_back(2); });
+    tape.backward();
+    EXPECT_EQ(ran, (std::vector<int>{2, 1}));
+    x->assign(treadle::from_vector<double>({5.0}));
+    ran.clear();
+    try {
+        tape.backward();
+        FAIL() << "expected the overwrite check to throw";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.message(),
+                  "Tape::backward(): the gradient of kernel 'k' would be wrong: its argument 'x' "
+                  "was overwritten after the launch read it (last written by a host write "
+                  "(assign, fill_bytes or zero_)). The backward pass replays the launch with the "
+                  "array's current values. Write the new values to a different array (or clone "
+                  "the array before overwriting it).");
+    }
+    EXPECT_TRUE(ran.empty());
+    x->grad_ptr()->assign(treadle::from_vector<double>({3.0}));
+    tape.zero();  // the tape holds x itself: its gradient is zeroed
+    EXPECT_EQ(treadle::to_vector<double>(*x->grad())[0], 0.0);
 }
 
 }  // namespace

@@ -1,1 +1,4 @@
-list(APPEND TREADLE_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_codegen_golden.cpp)
+list(APPEND TREADLE_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/test_codegen_golden.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_native_callee.cpp
+)

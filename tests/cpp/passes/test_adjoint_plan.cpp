@@ -285,7 +285,7 @@ TEST(AdjointPlan, BuiltinFactsByName) {
     EXPECT_EQ(treadle::passes::atomic_adjoint("atomic_min"), CallAdjoint::AtomicMinMax);
     EXPECT_EQ(treadle::passes::atomic_adjoint("atomic_cas"), CallAdjoint::None);
     Instr extract(InstrKind::Call, 1);
-    extract.callee = "extract";
+    extract.builtin = treadle::sema::find_callee("extract");
     extract.args = {0, 1};
     EXPECT_TRUE(treadle::passes::linear_operand(extract, 0));
     EXPECT_FALSE(treadle::passes::linear_operand(extract, 1));  // the index

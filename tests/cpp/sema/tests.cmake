@@ -1,5 +1,6 @@
 # tests/cpp/sema/tests.cmake -- tests of src/sema
 list(APPEND TREADLE_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/test_builtin_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_resolver_memo.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_specialise.cpp
 )

@@ -1,0 +1,93 @@
+"""wp.Tape over the C++ tape: copies and custom steps recorded there, one overwrite check."""
+
+import re
+
+import numpy as np
+import pytest
+
+import treadle as wp
+
+
+@wp.kernel
+def scale_vec(x: wp.array(dtype=wp.vec3), y: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    y[i] = x[i] * 3.0
+
+
+@wp.kernel
+def sum_dot(y: wp.array(dtype=wp.vec3), loss: wp.array(dtype=float)):
+    i = wp.tid()
+    wp.atomic_add(loss, 0, wp.dot(y[i], y[i]))
+
+
+@wp.kernel
+def double_in_place(x: wp.array(dtype=float)):
+    i = wp.tid()
+    x[i] = x[i] * 2.0
+
+
+def test_copy_of_vector_arrays_carries_the_gradient(device):
+    x = wp.array(np.arange(6, dtype=np.float32).reshape(2, 3), dtype=wp.vec3, device=device,
+                 requires_grad=True)
+    y = wp.zeros(2, dtype=wp.vec3, device=device, requires_grad=True)
+    z = wp.zeros(2, dtype=wp.vec3, device=device, requires_grad=True)
+    loss = wp.zeros(1, dtype=float, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(scale_vec, 2, inputs=[x, y], device=device)
+        wp.copy(z, y)
+        wp.launch(sum_dot, 2, inputs=[z, loss], device=device)
+    assert [type(e).__name__ for e in tape.launches] == ["_Launch", "_Copy", "_Launch"]
+    tape.backward(loss=loss)
+    # loss = sum |3x|^2: d loss / dx = 18 x
+    np.testing.assert_allclose(x.grad.numpy(), 18.0 * x.numpy())
+    np.testing.assert_allclose(y.grad.numpy(), 2.0 * y.numpy())
+    assert set(tape.gradients) == {x, y, z, loss}
+    tape.zero()
+    assert not x.grad.numpy().any() and not y.grad.numpy().any()
+
+
+def test_custom_steps_run_in_reverse_with_launches(device):
+    x = wp.array(np.array([1.0, 2.0], dtype=np.float32), device=device, requires_grad=True)
+    order = []
+    tape = wp.Tape()
+    with tape:
+        tape.record_func(lambda: order.append("first"), [x])
+        wp.launch(double_in_place, 2, inputs=[x], device=device, record_tape=False)
+        tape.record_func(lambda: order.append("last"), [])
+    tape.backward()
+    assert order == ["last", "first"]
+    x.grad.fill_(5.0)
+    tape.zero()  # arrays given to record_func are the tape's too
+    assert not x.grad.numpy().any()
+    tape.reset()
+    assert tape.launches == [] and tape.gradients == {}
+
+
+def test_the_overwrite_check_is_the_runtime_one(device):
+    x = wp.array(np.array([1.0, 2.0], dtype=np.float32), device=device, requires_grad=True)
+    ran = []
+    tape = wp.Tape()
+    with tape:
+        wp.launch(double_in_place, 2, inputs=[x], device=device)
+        tape.record_func(lambda: ran.append(1), [])
+    message = (
+        "Tape::backward(): the gradient of kernel 'double_in_place' would be wrong: its argument "
+        f"'x' was overwritten after the launch read it (last written by kernel 'double_in_place' "
+        f"({__file__}:23) on {device}). The backward pass replays the launch with the array's "
+        "current values. Write the new values to a different array (or clone the array before "
+        "overwriting it)."
+    )
+    with pytest.raises(RuntimeError, match="^" + re.escape(message) + "$"):
+        tape.backward()
+    assert ran == []  # nothing runs when a recorded launch would be wrong
+
+
+def test_launches_outside_a_tape_are_not_recorded(device):
+    x = wp.zeros(2, dtype=float, device=device, requires_grad=True)
+    tape = wp.Tape()
+    wp.launch(double_in_place, 2, inputs=[x], device=device)
+    with tape:
+        pass
+    assert tape.launches == []
+    tape.backward()
