@@ -112,6 +112,10 @@ void remove_tree(const std::string& path) {
     fs::remove_all(path, ec);  // removes symbolic links themselves, never their targets
 }
 
+void warn(const std::string& text) {
+    std::fprintf(stderr, "treadle warning: kernel cache: %s\n", text.c_str());
+}
+
 std::string mode_text(mode_t mode) {
     char text[16];
     std::snprintf(text, sizeof(text), "mode %04o", unsigned(mode & 07777));

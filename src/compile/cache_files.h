@@ -37,6 +37,13 @@ std::string make_private_dir(const std::string& path);
 /// (a link is removed, not its target). Errors are ignored.
 void remove_tree(const std::string& path);
 
+/// Removes the build lock files `<key>.lock` in `dir` that no process holds or waits for (a
+/// real directory of this user; anything else there is left alone).
+void remove_unused_locks(const std::string& dir);
+
+/// Prints "treadle warning: kernel cache: <text>" on stderr.
+void warn(const std::string& text);
+
 /// "mode 0777" style text of the permission bits of `mode`.
 std::string mode_text(mode_t mode);
 

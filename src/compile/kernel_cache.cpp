@@ -1,4 +1,4 @@
-// src/compile/kernel_cache.cpp -- private root, atomic publish, verified pinned lookup, build locks
+// src/compile/kernel_cache.cpp -- private root, atomic publish, verified pinned lookup, safe clear
 #include "compile/kernel_cache.h"
 
 #include <errno.h>
@@ -6,7 +6,6 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,7 +15,6 @@
 #include <ctime>
 #include <filesystem>
 #include <random>
-#include <thread>
 #include <utility>
 
 #include "common/assert.h"
@@ -36,17 +34,12 @@ namespace {
 constexpr const char* k_meta_format = "treadle-kernel-cache 1";
 constexpr const char* k_meta_name = "meta.txt";
 constexpr const char* k_source_name = "source.cpp";
-constexpr const char* k_lock_suffix = ".lock";
 /// Prefixes of the folders the cache makes under `<root>/tmp/` (mkdtemp adds 6 characters).
 constexpr const char* k_tmp_prefixes[] = {"stage-", "entry-", "trash-"};
 
 [[noreturn]] void fail_io(const std::string& what, const std::string& path, int err = errno) {
     throw Error(ErrorKind::Runtime,
                 "kernel cache: " + what + " '" + path + "': " + std::strerror(err));
-}
-
-void warn(const std::string& text) {
-    std::fprintf(stderr, "treadle warning: kernel cache: %s\n", text.c_str());
 }
 
 bool is_valid_key(const std::string& key) {
@@ -372,30 +365,6 @@ void clear_entries(const std::string& base) {
     }
 }
 
-void clear_locks(const std::string& base) {
-    std::string dir = base + "/locks";
-    if (!is_own_dir(dir)) return;
-    std::error_code ec;
-    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
-         it.increment(ec)) {
-        std::string name = it->path().filename().string();
-        size_t suffix = std::strlen(k_lock_suffix);
-        if (name.size() <= suffix || name.compare(name.size() - suffix, suffix, k_lock_suffix) ||
-            !is_valid_key(name.substr(0, name.size() - suffix)))
-            continue;
-        std::string path = it->path().string();
-        int fd = ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0) continue;
-        struct stat st, now;
-        // Only an unused lock goes: a holder or a waiter keeps its build serialised.
-        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
-            ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::stat(path.c_str(), &now) == 0 &&
-            now.st_ino == st.st_ino)
-            ::unlink(path.c_str());
-        ::close(fd);
-    }
-}
-
 // The process id in a pin's file name "pin-<pid>-<n>-<random>", or 0 for another name.
 pid_t pin_owner(const std::string& name) {
     if (name.rfind("pin-", 0) != 0 || name.size() < 9) return 0;
@@ -462,29 +431,6 @@ CachedBinary& CachedBinary::operator=(CachedBinary&& other) noexcept {
 
 CachedBinary::~CachedBinary() {
     if (!m_path.empty()) ::unlink(m_path.c_str());
-}
-
-BuildLock::BuildLock(BuildLock&& other) noexcept
-    : m_fd(std::exchange(other.m_fd, -1)), m_path(std::move(other.m_path)) {}
-
-BuildLock& BuildLock::operator=(BuildLock&& other) noexcept {
-    if (this != &other) {
-        release();
-        m_fd = std::exchange(other.m_fd, -1);
-        m_path = std::move(other.m_path);
-    }
-    return *this;
-}
-
-BuildLock::~BuildLock() { release(); }
-
-void BuildLock::release() {
-    if (m_fd < 0) return;
-    // Unlinked while still held: a waiter that then gets the old file sees that it is no
-    // longer the lock file and retries on the current one.
-    ::unlink(m_path.c_str());
-    ::close(m_fd);
-    m_fd = -1;
 }
 
 std::string default_cache_root() {
@@ -560,9 +506,9 @@ void KernelCache::resolve_locked() {
                                                 "': " + m_problem + ", nor the private cache '" +
                                                 m_fallback + "': " + problem);
     }
-    warn("not using '" + m_root + "': " + m_problem +
-         "; kernels are cached in the private temporary folder '" + m_fallback +
-         "' for this process only");
+    cache_files::warn("not using '" + m_root + "': " + m_problem +
+                      "; kernels are cached in the private temporary folder '" + m_fallback +
+                      "' for this process only");
     m_active = m_fallback;
     m_resolved = true;
 }
@@ -592,66 +538,6 @@ std::optional<CachedBinary> KernelCache::lookup(const std::string& key_hex,
             break;
     }
     return std::nullopt;
-}
-
-BuildLock KernelCache::lock_for_build(const std::string& key_hex,
-                                      std::chrono::milliseconds timeout) {
-    TREADLE_ASSERT(is_valid_key(key_hex));
-    std::string dir = active_root() + "/locks";
-    std::string path = dir + "/" + key_hex + k_lock_suffix;
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    auto pause = std::chrono::milliseconds(1);
-    bool remade_dir = false;
-    for (;;) {
-        int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-        if (fd < 0 && errno == ENOENT && !remade_dir) {
-            remade_dir = true;
-            if (cache_files::make_private_dir(dir).empty()) continue;
-        }
-        struct stat st;
-        if (fd >= 0) ::fchmod(fd, 0600);  // created under the umask
-        if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
-            int err = errno;
-            if (fd >= 0) ::close(fd);
-            warn("cannot use the build lock '" + path + "' (" +
-                 (fd < 0 ? std::strerror(err) : "not a regular file of this user") +
-                 "); building without it");
-            return {};
-        }
-        // Whether `path` still names the file `fd` is open on (a holder unlinks it on release).
-        auto is_current = [&] {
-            struct stat now;
-            return ::stat(path.c_str(), &now) == 0 && now.st_ino == st.st_ino &&
-                   now.st_dev == st.st_dev;
-        };
-        bool stale = false;
-        while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            int err = errno;
-            // Released (a forked child of the holder may still share the old file's lock).
-            if (!is_current()) {
-                stale = true;
-                break;
-            }
-            if (err != EWOULDBLOCK && err != EINTR) {
-                ::close(fd);
-                warn("cannot take the build lock '" + path + "' (" + std::strerror(err) +
-                     "); building without it");
-                return {};
-            }
-            if (std::chrono::steady_clock::now() >= deadline) {
-                ::close(fd);
-                warn("gave up waiting for the build lock '" + path + "' after " +
-                     std::to_string(timeout.count()) +
-                     " ms (another build of this kernel is still running); building without it");
-                return {};
-            }
-            std::this_thread::sleep_for(pause);
-            pause = std::min(pause * 2, std::chrono::milliseconds(50));
-        }
-        if (!stale && is_current()) return BuildLock(fd, path);
-        ::close(fd);  // released and unlinked by its holder meanwhile: lock the current file
-        remade_dir = false;
-    }
 }
 
 CachedBinary KernelCache::publish(const std::string& key_hex, const std::string& source_text,
@@ -747,7 +633,7 @@ void KernelCache::clear() {
     for (const std::string& root : {base, fallback}) {
         if (root.empty() || (root == base && !problem.empty())) continue;  // nothing there
         clear_entries(root);
-        clear_locks(root);
+        cache_files::remove_unused_locks(root + "/locks");
         clear_tmp(root);
     }
 }
