@@ -105,8 +105,8 @@ BuildLock KernelCache::lock_for_build(const std::string& key_hex,
             int err = errno;
             if (fd >= 0) ::close(fd);
             cache_files::warn("cannot use the build lock '" + path + "' (" +
-                 (fd < 0 ? std::strerror(err) : "not a regular file of this user") +
-                 "); building without it");
+                              (fd < 0 ? std::strerror(err) : "not a regular file of this user") +
+                              "); building without it");
             return {};
         }
         // Whether `path` still names the file `fd` is open on (a holder unlinks it on release).
@@ -125,15 +125,16 @@ BuildLock KernelCache::lock_for_build(const std::string& key_hex,
             }
             if (err != EWOULDBLOCK && err != EINTR) {
                 ::close(fd);
-                cache_files::warn("cannot take the build lock '" + path + "' (" + std::strerror(err) +
-                     "); building without it");
+                cache_files::warn("cannot take the build lock '" + path + "' (" +
+                                  std::strerror(err) + "); building without it");
                 return {};
             }
             if (std::chrono::steady_clock::now() >= deadline) {
                 ::close(fd);
-                cache_files::warn("gave up waiting for the build lock '" + path + "' after " +
-                     std::to_string(timeout.count()) +
-                     " ms (another build of this kernel is still running); building without it");
+                cache_files::warn(
+                    "gave up waiting for the build lock '" + path + "' after " +
+                    std::to_string(timeout.count()) +
+                    " ms (another build of this kernel is still running); building without it");
                 return {};
             }
             std::this_thread::sleep_for(pause);

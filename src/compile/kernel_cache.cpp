@@ -196,9 +196,14 @@ std::optional<CachedBinary> make_pin(const std::string& root, const std::string&
             if (!problem.empty()) return std::nullopt;
             continue;
         }
-        // No hard links on this file system (or `source` is a directory): pin a private copy.
+        // No hard links on this file system (or `source` is a directory): pin a private copy,
+        // of a file that passes the owner and mode check itself (the copy always would).
         struct stat st;
         int from = open_regular(source, st);
+        if (from >= 0 && !is_private(st)) {
+            ::close(from);
+            from = -1;
+        }
         if (from < 0) return std::nullopt;
         bool copied = copy_fd_to(from, pinned);
         err = errno;
