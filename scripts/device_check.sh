@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/device_check.sh -- the whole GPU check on a machine with CUDA and no network: builds
 # treadle, runs the Python suite (parametrised over cpu and every CUDA device), the C++ CUDA
-# smoke test, and the CPU and CUDA benchmarks. Logs and JSON lines go to $OUT (or ./out).
+# smoke test, the CPU and CUDA benchmarks, and with SANITIZE=1 the C++ tests under ASan and
+# UBSan. Logs and JSON lines go to $OUT (or ./out).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}
@@ -22,6 +23,13 @@ fi
 echo "== C++ example on the GPU"
 g++ -std=c++20 -O2 -Iinclude examples/saxpy/main.cpp build-device/libtreadle.a -ldl -lpthread \
     -o build-device/saxpy_example && ./build-device/saxpy_example examples/saxpy/kernels.py cuda:0
+
+if [ "${SANITIZE:-0}" = 1 ]; then
+    # SANITIZE=1: the C++ tests under ASan and UBSan, where their CUDA cases run too.
+    echo "== C++ tests under ASan and UBSan"
+    bash scripts/test_sanitize.sh > "$out/sanitize.log" 2>&1
+    echo "exit status $?"; grep -v '^\[[0-9]*/' "$out/sanitize.log" | tail -8
+fi
 
 echo "== Python tests"
 # PYTEST_ARGS narrows the run (e.g. -k cuda); SKIP_BENCH=1 leaves out the benchmarks.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/test.sh -- sets up treadle and runs every test: size, format and lint checks, the check
-# that generated files are current, C++ tests, Python tests
+# that generated files are current, C++ tests (plain, then under ASan and UBSan), Python tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -19,6 +19,9 @@ echo "== C++ tests"
 # A private kernel cache, so tests never see (or disturb) the user's cache.
 export TREADLE_CACHE_DIR="${TREADLE_CACHE_DIR:-$PWD/build/test-cache}"
 (cd build && ctest --output-on-failure -j2)
+
+echo "== C++ tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/)"
+bash scripts/test_sanitize.sh
 
 echo "== Python tests"
 PYTHONPATH=python "$PYTHON" -m pytest -q tests/python

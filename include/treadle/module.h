@@ -104,6 +104,9 @@ public:
     /// on first use and kept with the kernel (what launch_adjoint() runs). Same errors as
     /// launch_adjoint() for a kernel without a source.
     Kernel with_adjoint() const;
+    /// Whether the build with the backward pass exists already (with_adjoint() or
+    /// launch_adjoint() made it, or this kernel is one); never compiles.
+    bool has_adjoint_build() const;
 
     // ---- launches on a chosen CUDA stream (treadle/stream.h) ----
 

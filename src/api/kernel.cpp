@@ -72,6 +72,13 @@ Kernel Kernel::with_adjoint() const {
     return out;
 }
 
+bool Kernel::has_adjoint_build() const {
+    if (m_compiled && m_compiled->adjoint) return true;
+    if (!m_source) return false;
+    std::lock_guard<std::mutex> lock(m_source->mutex);
+    return m_source->adjoint != nullptr;
+}
+
 void Kernel::launch(const std::vector<int64_t>& dim, const std::vector<KernelArg>& args) const {
     launch(dim, args, Stream());
 }

@@ -20,13 +20,11 @@ struct Verifier {
     }
 
     void use(const Instr& in, VarId v) {
-        if (v >= f.vars.size()) return fail(in, "operand %" + std::to_string(v) + " out of range");
         if (!defined[v] && !f.vars[v].mutable_)
             fail(in, "operand %" + std::to_string(v) + " used before definition");
     }
 
     void def(const Instr& in, VarId v) {
-        if (v >= f.vars.size()) return fail(in, "result %" + std::to_string(v) + " out of range");
         if (defined[v] && !f.vars[v].mutable_)
             fail(in, "%" + std::to_string(v) + " defined twice but not mutable");
         defined[v] = true;
@@ -36,8 +34,31 @@ struct Verifier {
         if (in.args.size() != n) fail(in, "expected " + std::to_string(n) + " operands");
     }
 
+    /// Whether every operand and result names a typed variable of the function; the checks of
+    /// each kind read their types, so they run only when this holds.
+    bool in_range(const Instr& in) {
+        for (VarId a : in.args) {
+            if (a >= f.vars.size() || !f.vars[a].type) {
+                fail(in, "operand %" + std::to_string(a) + bad_var(a));
+                return false;
+            }
+        }
+        for (VarId d : in.dsts) {
+            if (d >= f.vars.size() || !f.vars[d].type) {
+                fail(in, "result %" + std::to_string(d) + bad_var(d));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    std::string bad_var(VarId v) const {
+        return v >= f.vars.size() ? " out of range" : " has no type";
+    }
+
     void block(const Block& b, int loop_depth) {
         for (const Instr& in : b) {
+            if (!in_range(in)) return;
             for (VarId a : in.args) use(in, a);
             switch (in.kind) {
                 case InstrKind::Const:
@@ -124,7 +145,11 @@ struct Verifier {
 
 std::string verify(const Function& f) {
     Verifier v{f, std::vector<bool>(f.vars.size(), false), {}};
-    for (VarId p : f.params) v.defined[p] = true;
+    for (VarId p : f.params) {
+        if (p >= f.vars.size() || !f.vars[p].type)
+            return "parameter %" + std::to_string(p) + v.bad_var(p);
+        v.defined[p] = true;
+    }
     v.block(f.body, 0);
     return v.error;
 }

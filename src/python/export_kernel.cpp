@@ -111,6 +111,9 @@ void export_kernel(nb::module_& m) {
             },
             "Per parameter: bit 1 the array is read, bit 2 it is written (0 for non-arrays).")
         .def_prop_ro("adjoint", [](const KernelHandle& h) { return h.k->adjoint; })
+        .def_prop_ro(
+            "adjoint_built", [](const KernelHandle& h) { return h.kernel.has_adjoint_build(); },
+            "Whether the build with the backward pass exists (never compiles it).")
         .def(
             "with_adjoint",
             [](const KernelHandle& h) { return KernelHandle(h.kernel.with_adjoint()); },

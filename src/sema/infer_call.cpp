@@ -38,12 +38,14 @@ bool fold(const std::string& op, const ConstValue& a, const ConstValue& b, Const
             return false;
         return true;
     }
+    // Wrapping int64 arithmetic, as the generated code's (a signed overflow would be undefined).
+    uint64_t x64 = (uint64_t)a.i, y64 = (uint64_t)b.i;
     if (op == "add")
-        out.i = a.i + b.i;
+        out.i = (int64_t)(x64 + y64);
     else if (op == "sub")
-        out.i = a.i - b.i;
+        out.i = (int64_t)(x64 - y64);
     else if (op == "mul")
-        out.i = a.i * b.i;
+        out.i = (int64_t)(x64 * y64);
     else
         return false;
     if (out.i >= INT32_MIN && out.i <= INT32_MAX) out.type = int32_type();

@@ -594,7 +594,7 @@ Value Builder::eval(const ast::Expr& e) {
                                            "' does not apply to bool");
                 Value r = a;
                 if (e.unary_op == ast::UnaryOpKind::Neg) {
-                    r.constant.i = -r.constant.i;
+                    r.constant.i = (int64_t)(0 - (uint64_t)r.constant.i);  // wraps, no UB
                     r.constant.f = -r.constant.f;
                 }
                 return r;

@@ -206,6 +206,16 @@ bool mentions_static(const ast::Expr& e) {
     return false;
 }
 
+/// The number of iterations of range(start, stop, step) (step != 0), computed in unsigned
+/// arithmetic: the distance between two int64 bounds always fits in a uint64.
+uint64_t trip_count(int64_t start, int64_t stop, int64_t step) {
+    if (step > 0 ? stop <= start : stop >= start) return 0;
+    uint64_t distance =
+        step > 0 ? (uint64_t)stop - (uint64_t)start : (uint64_t)start - (uint64_t)stop;
+    uint64_t stride = step > 0 ? (uint64_t)step : ~(uint64_t)step + 1;  // |step|, even INT64_MIN
+    return distance / stride + (distance % stride != 0);
+}
+
 bool mentions_static(const std::vector<ast::StmtPtr>& stmts) {
     for (const auto& s : stmts) {
         for (const ast::Expr* e : {s->value.get(), s->test.get()})
@@ -243,17 +253,17 @@ bool Builder::try_unroll(const ast::Stmt& s) {
     int64_t stop = bounds.size() == 1 ? bounds[0] : bounds[1];
     int64_t step = bounds.size() == 3 ? bounds[2] : 1;
     if (step == 0) return false;
-    int64_t trips = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
-                             : (start > stop ? (start - stop - step - 1) / -step : 0);
+    uint64_t trips = trip_count(start, stop, step);
     int64_t limit = mentions_static(s.body) ? k_static_unroll_limit : m_program.max_unroll;
-    if (trips > limit) return false;
+    if (limit < 0 || trips > (uint64_t)limit) return false;
     const ast::Expr& target = *s.targets[0];
     m_unrolled_indices.emplace_back(target.name, 0);
-    for (int64_t k = 0; k < trips && !m_terminated; ++k) {
-        VarId index = emit_const(ConstValue{int32_type(), false, start + k * step, 0}, int32_type(),
-                                 s.span.line);
+    for (uint64_t k = 0; k < trips && !m_terminated; ++k) {
+        // start + k * step lies between the bounds, but k * step alone may not fit an int64.
+        int64_t i = (int64_t)((uint64_t)start + k * (uint64_t)step);
+        VarId index = emit_const(ConstValue{int32_type(), false, i, 0}, int32_type(), s.span.line);
         bind(target.name, index, target.span);
-        m_unrolled_indices.back().second = start + k * step;
+        m_unrolled_indices.back().second = i;
         block(s.body);
     }
     m_unrolled_indices.pop_back();

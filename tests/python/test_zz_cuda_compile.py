@@ -68,15 +68,24 @@ def test_every_backward_pass_compiles_for_sm90():
     # Every kernel whose backward pass ran on some device in the suite, plus the autodiff tests.
     kernels = [
         k for k in all_kernels()
-        if any(len(key) == 3 for key in k._compiled) or k.module.startswith("test_grad")
+        if any(h.adjoint_built for h in k._compiled.values()) or k.module.startswith("test_grad")
     ]
     kernels = [k for k in kernels if k.options.get("enable_backward") is not False]
     assert len(kernels) >= 10
     failures = []
+    compiled = 0
     for k in kernels:
-        ok, log = _treadle.check_cuda_compile(k._function_source(), 90, adjoint=True)
+        try:
+            ok, log = _treadle.check_cuda_compile(k._function_source(), 90, adjoint=True)
+        except _treadle.CompileError as e:
+            # The autodiff tests' kernels whose backward pass the compiler refuses (their own
+            # tests check the refusal); whether gc has collected them yet differs from run to run.
+            assert "(): cannot differentiate " in str(e), e
+            continue
+        compiled += 1
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
+    assert compiled >= 10
     assert not failures, "\n\n".join(failures)
 
 

@@ -117,7 +117,11 @@ TEST_F(KernelCacheTest, LookupIsFast) {
                     .count() /
                 reps;
     std::printf("[ info ] cache lookup of a 20 KB binary: %.1f us\n", us);
+#if defined(__SANITIZE_ADDRESS__)
+    EXPECT_LT(us, 10000.0);  // AddressSanitizer checks every byte the hash reads
+#else
     EXPECT_LT(us, 1000.0);
+#endif
 }
 
 TEST_F(KernelCacheTest, RealKernelRoundTrip) {

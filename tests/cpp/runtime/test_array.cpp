@@ -1,4 +1,4 @@
-// tests/cpp/runtime_array/test_array.cpp -- GoogleTest cases for treadle::Array and Device
+// tests/cpp/runtime/test_array.cpp -- GoogleTest cases for treadle::Array and Device
 #include <gtest/gtest.h>
 
 #include <cstring>

@@ -1,4 +1,4 @@
-// tests/cpp/stream/test_stream_api.cpp -- Stream, Event, Graph (CUDA cases skip without a GPU)
+// tests/cpp/api/test_stream_api.cpp -- Stream, Event, Graph (CUDA cases skip without a GPU)
 #include <gtest/gtest.h>
 
 #include <cstdint>
