@@ -93,11 +93,15 @@ bool write_all(int fd, const char* data, size_t size) {
 }
 
 std::string make_private_dir(const std::string& path) {
-    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
-        return std::string("cannot create it (") + std::strerror(errno) + ")";
     struct stat st;
-    if (::lstat(path.c_str(), &st) != 0)
-        return std::string("cannot inspect it (") + std::strerror(errno) + ")";
+    for (int attempt = 0;; ++attempt) {
+        if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+            return std::string("cannot create it (") + std::strerror(errno) + ")";
+        if (::lstat(path.c_str(), &st) == 0) break;
+        // Removed between the two calls (a concurrent clear() removes empty shards): again.
+        if (errno != ENOENT || attempt == 8)
+            return std::string("cannot inspect it (") + std::strerror(errno) + ")";
+    }
     if (S_ISLNK(st.st_mode)) return "it is a symbolic link";
     if (!S_ISDIR(st.st_mode)) return "it is not a directory";
     if (st.st_uid != ::geteuid())
