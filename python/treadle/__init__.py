@@ -181,6 +181,28 @@ from .stream import wait_stream as wait_stream
 # --- utilities -----------------------------------------------------------------------------
 from .utils import ScopedTimer as ScopedTimer
 
+# --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
+from .logger import LOG_DEBUG as LOG_DEBUG
+from .logger import LOG_ERROR as LOG_ERROR
+from .logger import LOG_INFO as LOG_INFO
+from .logger import LOG_WARNING as LOG_WARNING
+from .logger import Logger as Logger
+from .logger import ScopedLogger as ScopedLogger
+from .logger import ScopedLogLevel as ScopedLogLevel
+from .logger import get_logger as get_logger
+from .logger import set_logger as set_logger
+
+# --- compiler errors (created with the translation of C++ errors, export_errors.cpp) --------
+from ._treadle import WarpCodegenAttributeError as WarpCodegenAttributeError
+from ._treadle import WarpCodegenError as WarpCodegenError
+from ._treadle import WarpCodegenIndexError as WarpCodegenIndexError
+from ._treadle import WarpCodegenKeyError as WarpCodegenKeyError
+from ._treadle import WarpCodegenTypeError as WarpCodegenTypeError
+from ._treadle import WarpCodegenValueError as WarpCodegenValueError
+
+# --- compatibility with programs that use Warp's private modules (warp._src.*): not API ----
+from . import _src as _src
+
 # --- kernels, functions and launches (kernel.py, launch.py): re-export their names here ----
 from . import kernel as _kernel_module  # noqa: F401
 from . import launch as _launch_module  # noqa: F401

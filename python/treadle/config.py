@@ -25,6 +25,10 @@ verbose_warnings: bool = False
 quiet: bool = False
 """Suppress the initialisation banner and informational messages."""
 
+log_level: int = 20
+"""Messages below this level are not shown: ``wp.LOG_DEBUG`` (10), ``wp.LOG_INFO`` (20, the
+default), ``wp.LOG_WARNING`` (30) or ``wp.LOG_ERROR`` (40); see wp.set_logger."""
+
 max_unroll: int = 16
 """Largest constant trip count of a ``for ... in range()`` loop that is unrolled."""
 

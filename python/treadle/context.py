@@ -4,6 +4,7 @@ import platform
 import threading
 
 from . import _treadle, config
+from .logger import log_info
 
 
 class Device:
@@ -173,7 +174,7 @@ def init():
             _default_device = _devices["cuda:0"]
         _initialized = True
     if not config.quiet:
-        print(_banner(cpu))
+        log_info(_banner(cpu))
 
 
 def get_device(ident=None):

@@ -370,7 +370,9 @@ def get_module_options(module=None):
 
 
 def clear_kernel_cache():
-    """Removes every compiled kernel from the disk cache."""
+    """Removes the kernels treadle compiled from the disk cache, and nothing else in its
+    folder. Raises RuntimeError naming the folder, and deletes nothing, when the folder is
+    refused (owned by another user or writable by every user)."""
     _ensure_native_dir()
     if config.kernel_cache_dir:
         _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))

@@ -54,10 +54,12 @@ def launch(
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
     args = [*inputs, *outputs] if outputs else inputs
+    key = (device, config.mode, config.verify_fp, options_generation[0])
     try:
-        key = (device, config.mode, config.verify_fp, options_generation[0])
         handle = kernel._launch_cache[key]
     except (KeyError, AttributeError, TypeError):
+        handle = None
+    if handle is None:  # resolved outside the except block: a compile error raises alone
         if getattr(kernel, "_generic_params", None):  # a generic kernel: its specialisation
             kernel = specialise_for_arguments(kernel, args)
             handle = kernel._launch_cache.get(key)

@@ -169,16 +169,24 @@ std::string hash_parts(const std::vector<std::string>& parts) {
     return to_hex(digest.data(), digest.size());
 }
 
-/// Writes `source` and builds it in a staging directory with `build`, which returns the built
-/// file's path or throws; publishes the result and returns the cached binary's path.
+/// Returns the cached binary for `key`, pinned for loading; on a miss builds it under the
+/// entry's build lock (so concurrent processes run the compiler once) with `build`, which
+/// writes `source` into a staging directory and returns the built file's path or throws.
+/// `from_cache` tells whether this call found the binary instead of building it.
 template <typename Build>
-std::string build_and_publish(const std::string& key, const std::string& source,
-                              const std::string& binary_name, Build&& build) {
+CachedBinary find_or_build(const std::string& key, const std::string& source,
+                           const std::string& binary_name, bool& from_cache, Build&& build) {
     KernelCache& cache = kernel_cache();
+    from_cache = true;
+    if (std::optional<CachedBinary> hit = cache.lookup(key, binary_name)) return std::move(*hit);
+    BuildLock lock = cache.lock_for_build(key);
+    // Another process may have built it while this one waited for the lock.
+    if (std::optional<CachedBinary> hit = cache.lookup(key, binary_name)) return std::move(*hit);
+    from_cache = false;
     std::string staging = cache.make_staging_dir();
     try {
         std::string built = build(staging);
-        std::string binary = cache.publish(key, source, built, binary_name, TREADLE_VERSION);
+        CachedBinary binary = cache.publish(key, source, built, binary_name, TREADLE_VERSION);
         cache.discard_staging_dir(staging);
         return binary;
     } catch (...) {
@@ -196,10 +204,8 @@ void build_cpu(const sema::FunctionSource& kernel, const std::string& mode, Comp
     parts.insert(parts.end(), flags.begin(), flags.end());
     k.key = hash_parts(parts);
     const std::string binary_name = "kernel.so";
-    std::optional<std::string> binary = kernel_cache().lookup(k.key, binary_name);
-    k.from_cache = binary.has_value();
-    if (!binary) {
-        binary = build_and_publish(k.key, k.source, binary_name, [&](const std::string& dir) {
+    CachedBinary binary =
+        find_or_build(k.key, k.source, binary_name, k.from_cache, [&](const std::string& dir) {
             std::string src_path = dir + "/source.cpp", out_path = dir + "/" + binary_name;
             std::ofstream(src_path, std::ios::binary) << k.source;
             CompileResult built = compile_shared_object(src_path, out_path, {native}, flags);
@@ -211,8 +217,8 @@ void build_cpu(const sema::FunctionSource& kernel, const std::string& mode, Comp
             k.compile_seconds = built.seconds;
             return out_path;
         });
-    }
-    k.library = std::make_shared<DynamicLibrary>(*binary);
+    k.library = std::make_shared<DynamicLibrary>(binary.path());
+    k.library_file = std::make_shared<const CachedBinary>(std::move(binary));
     k.cpu_entry = reinterpret_cast<CpuEntry>(k.library->symbol(codegen::k_cpu_entry_symbol));
     if (k.adjoint)
         k.cpu_adj_entry = reinterpret_cast<CpuEntry>(k.library->symbol(
@@ -240,13 +246,12 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode, Com
     parts.insert(parts.end(), options.begin(), options.end());
     k.key = hash_parts(parts);
     const std::string binary_name = "kernel.bin";
-    std::optional<std::string> binary = kernel_cache().lookup(k.key, binary_name);
-    k.from_cache = binary.has_value();
-    if (!binary) {
-        if (!nvrtc::is_available())
-            throw Error(ErrorKind::Runtime, k.name + "(): cannot compile for " + k.device.alias() +
-                                                ": " + nvrtc::unavailable_reason());
-        binary = build_and_publish(k.key, k.source, binary_name, [&](const std::string& dir) {
+    CachedBinary binary =
+        find_or_build(k.key, k.source, binary_name, k.from_cache, [&](const std::string& dir) {
+            if (!nvrtc::is_available())
+                throw Error(ErrorKind::Runtime, k.name + "(): cannot compile for " +
+                                                    k.device.alias() + ": " +
+                                                    nvrtc::unavailable_reason());
             nvrtc::Result r =
                 nvrtc::compile(k.source, kernel.source->path, k.arch, {native}, options);
             if (!r.ok)
@@ -258,8 +263,7 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode, Com
             std::ofstream(out_path, std::ios::binary) << r.image;
             return out_path;
         });
-    }
-    std::string image = read_file(*binary);
+    std::string image = read_file(binary.path());
     cuda::ModuleHandle module = cuda::load_module(ordinal, image);
     k.cuda_module = std::shared_ptr<void>(module, [ordinal](void* m) {
         try {

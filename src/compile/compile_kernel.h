@@ -11,6 +11,8 @@
 
 namespace treadle {
 
+class CachedBinary;
+
 /// One kernel parameter as the launcher packs it.
 struct KernelParam {
     std::string name;
@@ -39,6 +41,9 @@ struct CompiledKernel {
     const char* label = "";
     int arch = 0;                             ///< CUDA: compute capability as major*10+minor
     std::shared_ptr<DynamicLibrary> library;  ///< CPU: the loaded shared object
+    /// CPU: the cache pin `library` was loaded from, kept while it is loaded so that
+    /// debuggers and profilers can read the file named in the link map.
+    std::shared_ptr<const CachedBinary> library_file;
     CpuEntry cpu_entry = nullptr;
     bool adjoint = false;              ///< built with the backward pass
     CpuEntry cpu_adj_entry = nullptr;  ///< CPU: the backward entry (adjoint builds)

@@ -13,82 +13,132 @@ namespace {
 // Created once by export_errors(); owned by the module (one extra reference kept here).
 PyObject* g_compile_error = nullptr;
 PyObject* g_launch_error = nullptr;
+// Warp's compiler error classes (treadle._src.codegen re-exports them), raised for errors in
+// kernel source that come out of a compile (raise_compile_error).
+PyObject* g_codegen_error = nullptr;
+PyObject* g_codegen_syntax_error = nullptr;
+PyObject* g_codegen_type_error = nullptr;
+PyObject* g_codegen_value_error = nullptr;
+PyObject* g_codegen_index_error = nullptr;
 
-/// Raises SyntaxError(msg, (filename, lineno, offset, text)) so that Python prints the
-/// location and caret the usual way.
-void raise_syntax_error(const treadle::Error& e) {
+/// Raises `cls`(msg, (filename, lineno, offset, text)), a SyntaxError class, so that Python
+/// prints the location and caret the usual way.
+void raise_syntax_error(PyObject* cls, const treadle::Error& e) {
     const treadle::SourceLocation& w = e.where();
     if (w.line <= 0) {
-        PyErr_SetString(PyExc_SyntaxError, e.what());
+        PyErr_SetString(cls, e.what());
         return;
     }
-    PyObject* exc = PyObject_CallFunction(PyExc_SyntaxError, "s(siis)", e.message().c_str(),
-                                          w.file.c_str(), w.line, w.col, w.line_text.c_str());
+    PyObject* exc = PyObject_CallFunction(cls, "s(siis)", e.message().c_str(), w.file.c_str(),
+                                          w.line, w.col, w.line_text.c_str());
     if (!exc) return;  // the failed call left its own exception set
-    PyErr_SetObject(PyExc_SyntaxError, exc);
+    PyErr_SetObject(cls, exc);
     Py_DECREF(exc);
+}
+
+/// Sets the Python exception for `e`: the one mapping of ErrorKind to Python classes. An
+/// error `from_compiler` (kernel source that does not compile) gets Warp's codegen classes,
+/// which derive from the same builtin exceptions as the generic ones.
+void set_python_error(const treadle::Error& e, bool from_compiler) {
+    switch (e.kind()) {
+        case treadle::ErrorKind::Syntax:
+            raise_syntax_error(from_compiler ? g_codegen_syntax_error : PyExc_SyntaxError, e);
+            return;
+        case treadle::ErrorKind::Type:
+            PyErr_SetString(from_compiler ? g_codegen_type_error : PyExc_TypeError, e.what());
+            return;
+        case treadle::ErrorKind::Value:
+            PyErr_SetString(from_compiler ? g_codegen_value_error : PyExc_ValueError, e.what());
+            return;
+        case treadle::ErrorKind::Bounds:
+            PyErr_SetString(from_compiler ? g_codegen_index_error : PyExc_IndexError, e.what());
+            return;
+        case treadle::ErrorKind::FloatingPoint:
+            PyErr_SetString(PyExc_FloatingPointError, e.what());
+            return;
+        case treadle::ErrorKind::OutOfMemory:
+            PyErr_SetString(PyExc_MemoryError, e.what());
+            return;
+        case treadle::ErrorKind::Compile:
+            PyErr_SetString(g_compile_error, e.what());
+            return;
+        case treadle::ErrorKind::Launch:
+            PyErr_SetString(g_launch_error, e.what());
+            return;
+        case treadle::ErrorKind::Runtime: {
+            // A fault of an earlier asynchronous kernel surfaces at a later synchronising
+            // call: name the kernel that most probably caused it.
+            std::string text = e.what();
+            if (text.find("CUDA_ERROR_") != std::string::npos) {
+                std::string last = treadle::last_cuda_launch();
+                if (!last.empty()) text += " (the most recent kernel launch was " + last + ")";
+            }
+            PyErr_SetString(PyExc_RuntimeError, text.c_str());
+            return;
+        }
+    }
+    PyErr_SetString(PyExc_RuntimeError, e.what());
 }
 
 void translate(const std::exception_ptr& p, void*) {
     try {
         std::rethrow_exception(p);
     } catch (const treadle::Error& e) {
-        switch (e.kind()) {
-            case treadle::ErrorKind::Syntax:
-                raise_syntax_error(e);
-                return;
-            case treadle::ErrorKind::Type:
-                PyErr_SetString(PyExc_TypeError, e.what());
-                return;
-            case treadle::ErrorKind::Value:
-                PyErr_SetString(PyExc_ValueError, e.what());
-                return;
-            case treadle::ErrorKind::Bounds:
-                PyErr_SetString(PyExc_IndexError, e.what());
-                return;
-            case treadle::ErrorKind::FloatingPoint:
-                PyErr_SetString(PyExc_FloatingPointError, e.what());
-                return;
-            case treadle::ErrorKind::OutOfMemory:
-                PyErr_SetString(PyExc_MemoryError, e.what());
-                return;
-            case treadle::ErrorKind::Compile:
-                PyErr_SetString(g_compile_error, e.what());
-                return;
-            case treadle::ErrorKind::Launch:
-                PyErr_SetString(g_launch_error, e.what());
-                return;
-            case treadle::ErrorKind::Runtime: {
-                // A fault of an earlier asynchronous kernel surfaces at a later synchronising
-                // call: name the kernel that most probably caused it.
-                std::string text = e.what();
-                if (text.find("CUDA_ERROR_") != std::string::npos) {
-                    std::string last = treadle::last_cuda_launch();
-                    if (!last.empty()) text += " (the most recent kernel launch was " + last + ")";
-                }
-                PyErr_SetString(PyExc_RuntimeError, text.c_str());
-                return;
-            }
-        }
-        PyErr_SetString(PyExc_RuntimeError, e.what());
+        set_python_error(e, false);
     }
 }
 
-PyObject* new_exception(nb::module_& m, const char* name, const char* doc) {
-    std::string qualified = std::string("treadle._treadle.") + name;
-    PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, PyExc_RuntimeError, nullptr);
+/// Creates the exception class `module`.`name` deriving from `bases` (a class or a tuple of
+/// classes) and stores it as `m`.`name`.
+PyObject* new_exception(nb::module_& m, const char* module, const char* name, const char* doc,
+                        PyObject* bases) {
+    std::string qualified = std::string(module) + "." + name;
+    PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases, nullptr);
     if (!cls) throw nb::python_error();
     m.attr(name) = nb::borrow(cls);
     return cls;
 }
 
+/// Warp's compiler error classes, with Warp's names and bases; SyntaxError comes first in
+/// WarpCodegenSyntaxError's bases so that its constructor (filename, line, caret) is used.
+void export_codegen_errors(nb::module_& m) {
+    const char* module = "treadle._src.codegen";
+    g_codegen_error =
+        new_exception(m, module, "WarpCodegenError", "A kernel or function could not be compiled.",
+                      PyExc_RuntimeError);
+    nb::object syntax_bases = nb::steal(PyTuple_Pack(2, PyExc_SyntaxError, g_codegen_error));
+    g_codegen_syntax_error = new_exception(
+        m, module, "WarpCodegenSyntaxError",
+        "Kernel source that is not valid in a kernel (treadle; also a WarpCodegenError).",
+        syntax_bases.ptr());
+    g_codegen_type_error = new_exception(m, module, "WarpCodegenTypeError",
+                                         "A type error in kernel source.", PyExc_TypeError);
+    g_codegen_value_error = new_exception(m, module, "WarpCodegenValueError",
+                                          "A value error in kernel source.", PyExc_ValueError);
+    g_codegen_index_error = new_exception(m, module, "WarpCodegenIndexError",
+                                          "An index error in kernel source.", PyExc_IndexError);
+    new_exception(m, module, "WarpCodegenAttributeError", "An attribute error in kernel source.",
+                  PyExc_AttributeError);
+    new_exception(m, module, "WarpCodegenKeyError", "A key error in kernel source.",
+                  PyExc_KeyError);
+}
+
 }  // namespace
 
+void raise_compile_error(const treadle::Error& e) {
+    set_python_error(e, true);
+    throw nb::python_error();
+}
+
 void export_errors(nb::module_& m) {
+    export_codegen_errors(m);
     g_compile_error =
-        new_exception(m, "CompileError", "A kernel or function could not be compiled (treadle).");
+        new_exception(m, "treadle._treadle", "CompileError",
+                      "The C++ compiler failed to build a kernel (treadle; a WarpCodegenError).",
+                      g_codegen_error);
     g_launch_error =
-        new_exception(m, "LaunchError", "A kernel launch was rejected or failed (treadle).");
+        new_exception(m, "treadle._treadle", "LaunchError",
+                      "A kernel launch was rejected or failed (treadle).", PyExc_RuntimeError);
     nb::register_exception_translator(translate);
     m.def(
         "_raise_error",
@@ -99,4 +149,15 @@ void export_errors(nb::module_& m) {
         nb::arg("kind"), nb::arg("message"), nb::arg("file") = "", nb::arg("line") = 0,
         nb::arg("col") = 0, nb::arg("text") = "",
         "Throws a treadle::Error of ErrorKind `kind` (its enum index), to test the translation.");
+    m.def(
+        "_raise_compile_error",
+        [](int kind, const std::string& message, const std::string& file, int line, int col,
+           const std::string& text) {
+            compiling([&]() -> int {
+                throw treadle::Error((treadle::ErrorKind)kind, message, {file, line, col, text});
+            });
+        },
+        nb::arg("kind"), nb::arg("message"), nb::arg("file") = "", nb::arg("line") = 0,
+        nb::arg("col") = 0, nb::arg("text") = "",
+        "As _raise_error, but as an error of the compiler (Warp's codegen classes).");
 }

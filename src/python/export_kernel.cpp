@@ -45,13 +45,13 @@ treadle::CompileOptions compile_options(const std::string& mode, const std::stri
 KernelHandle compile(std::shared_ptr<FunctionSource> fn, const std::string& mode,
                      const std::string& device, bool adjoint, bool verify_fp) {
     treadle::CompileOptions options = compile_options(mode, device, adjoint, verify_fp);
-    return python_kernel(treadle::compile_kernel(*fn, options), fn, options);
+    return compiling(
+        [&] { return python_kernel(treadle::compile_kernel(*fn, options), fn, options); });
 }
 
-/// Compiles several kernels, each given as (function, mode, device, adjoint, verify_fp): their
-/// front ends run here in order, then their builds run in parallel on the runtime's build pool
-/// with the GIL released.
-std::vector<KernelHandle> compile_many(nb::handle requests) {
+/// compile_many without the error translation: the front ends in order, then the builds in
+/// parallel on the runtime's build pool with the GIL released.
+std::vector<KernelHandle> compile_all(nb::handle requests) {
     std::vector<std::shared_ptr<FunctionSource>> functions;
     std::vector<treadle::CompileOptions> all_options;
     std::vector<treadle::PreparedKernel> prepared;
@@ -74,11 +74,19 @@ std::vector<KernelHandle> compile_many(nb::handle requests) {
     return out;
 }
 
+/// Compiles several kernels, each given as (function, mode, device, adjoint, verify_fp): their
+/// front ends run here in order, then their builds run in parallel on the runtime's build pool
+/// with the GIL released. A treadle::Error is raised as the compiler's (with the GIL held).
+std::vector<KernelHandle> compile_many(nb::handle requests) {
+    return compiling([&] { return compile_all(requests); });
+}
+
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
 /// returns (ok, log). For the compile-only check of every test kernel.
 std::pair<bool, std::string> check_cuda_compile(const FunctionSource& fn, int arch, bool adjoint,
                                                 bool verify_fp) {
-    std::string source = treadle::generate_kernel_source(fn, true, adjoint, verify_fp);
+    std::string source =
+        compiling([&] { return treadle::generate_kernel_source(fn, true, adjoint, verify_fp); });
     treadle::nvrtc::Result r =
         treadle::nvrtc::compile(source, fn.source->path, arch, {treadle::native_dir()}, {});
     return {r.ok, r.log};
@@ -125,7 +133,7 @@ void export_kernel(nb::module_& m) {
     m.def(
         "kernel_source",
         [](const FunctionSource& fn, bool cuda, bool adjoint) {
-            return treadle::generate_kernel_source(fn, cuda, adjoint);
+            return compiling([&] { return treadle::generate_kernel_source(fn, cuda, adjoint); });
         },
         nb::arg("function"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
         "The generated CUDA or CPU source of a kernel (no GPU needed).");

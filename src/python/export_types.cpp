@@ -33,16 +33,26 @@ constexpr auto k_ref = nb::rv_policy::reference;
 
 const char* kind_name(TypeKind k) {
     switch (k) {
-    case TypeKind::Void: return "void";
-    case TypeKind::Scalar: return "scalar";
-    case TypeKind::Vector: return "vector";
-    case TypeKind::Matrix: return "matrix";
-    case TypeKind::Quat: return "quat";
-    case TypeKind::Transform: return "transform";
-    case TypeKind::Array: return "array";
-    case TypeKind::Struct: return "struct";
-    case TypeKind::Tuple: return "tuple";
-    case TypeKind::Generic: return "generic";
+        case TypeKind::Void:
+            return "void";
+        case TypeKind::Scalar:
+            return "scalar";
+        case TypeKind::Vector:
+            return "vector";
+        case TypeKind::Matrix:
+            return "matrix";
+        case TypeKind::Quat:
+            return "quat";
+        case TypeKind::Transform:
+            return "transform";
+        case TypeKind::Array:
+            return "array";
+        case TypeKind::Struct:
+            return "struct";
+        case TypeKind::Tuple:
+            return "tuple";
+        case TypeKind::Generic:
+            return "generic";
     }
     return "void";
 }
@@ -59,8 +69,9 @@ const Type* need(const Type* t, const char* fn, const char* what) {
 ScalarType scalar_of(const char* fn, const Type* s) {
     need(s, fn, "the scalar");
     if (!s->is_scalar())
-        throw Error(ErrorKind::Type,
-                    std::string(fn) + "(): the element type must be a scalar (got " + s->name + ")");
+        throw Error(
+            ErrorKind::Type,
+            std::string(fn) + "(): the element type must be a scalar (got " + s->name + ")");
     return s->scalar;
 }
 
@@ -112,7 +123,8 @@ const Type* make_array(const Type* dtype, int ndim, bool indexed) {
                     "array(): dtype must be a value type, a struct or a generic placeholder (got " +
                         dtype->name + ")");
     if (ndim < 1 || ndim > 4)
-        throw Error(ErrorKind::Value, "array(): ndim must be 1..4 (got " + std::to_string(ndim) + ")");
+        throw Error(ErrorKind::Value,
+                    "array(): ndim must be 1..4 (got " + std::to_string(ndim) + ")");
     if (indexed && placeholder)
         throw Error(ErrorKind::Type,
                     "array(): an indexed array needs a concrete dtype (got " + dtype->name + ")");
@@ -149,15 +161,14 @@ const Type* make_generic_composite(const char* fn, bool is_matrix, std::optional
                                          element->name + ")");
     for (std::optional<int> n : {rows, cols})
         if (n && (*n < 0 || *n > 64))
-            throw Error(ErrorKind::Value, std::string(fn) + "(): sizes must be 1..64 or None (got " +
+            throw Error(ErrorKind::Value, std::string(fn) +
+                                              "(): sizes must be 1..64 or None (got " +
                                               std::to_string(*n) + ")");
     return treadle::types::generic_composite_type(is_matrix, rows.value_or(0), cols.value_or(0),
                                                   element);
 }
 
-nb::object optional_type(const Type* t) {
-    return t ? nb::cast(t, k_ref) : nb::none();
-}
+nb::object optional_type(const Type* t) { return t ? nb::cast(t, k_ref) : nb::none(); }
 
 }  // namespace
 
@@ -180,8 +191,8 @@ void export_types(nb::module_& m) {
                      })
         .def_prop_ro("shape",
                      [](const Type& t) -> nb::object {
-                         bool has = t.is_matrix() || (t.kind == TypeKind::Generic && t.dtype &&
-                                                      t.ndim == 2);
+                         bool has = t.is_matrix() ||
+                                    (t.kind == TypeKind::Generic && t.dtype && t.ndim == 2);
                          return has ? nb::object(nb::make_tuple(t.rows, t.cols)) : nb::none();
                      })
         .def_prop_ro("dtype", [](const Type& t) { return optional_type(t.dtype); })
@@ -225,7 +236,8 @@ void export_types(nb::module_& m) {
                  const Type* o = nullptr;
                  return nb::try_cast<const Type*>(b, o) && o == &a;
              })
-        .def("__hash__", [](const Type& t) { return (Py_hash_t)(reinterpret_cast<uintptr_t>(&t) >> 4); })
+        .def("__hash__",
+             [](const Type& t) { return (Py_hash_t)(reinterpret_cast<uintptr_t>(&t) >> 4); })
         .def("__repr__", [](const Type& t) { return "Type(" + t.name + ")"; });
 
     nb::module_ t = m.def_submodule("types", "Factories of the interned compiler types");
@@ -233,7 +245,8 @@ void export_types(nb::module_& m) {
     t.def("scalar", &make_scalar, nb::arg("name"), k_ref);
     t.def("vector", &make_vector, nb::arg("length"), nb::arg("scalar"), k_ref);
     t.def("matrix", &make_matrix, nb::arg("rows"), nb::arg("cols"), nb::arg("scalar"), k_ref);
-    t.def("quat", [](const Type* s) { return make_rigid("quat", s); }, nb::arg("scalar"), k_ref);
+    t.def(
+        "quat", [](const Type* s) { return make_rigid("quat", s); }, nb::arg("scalar"), k_ref);
     t.def(
         "transform", [](const Type* s) { return make_rigid("transform", s); }, nb::arg("scalar"),
         k_ref);
@@ -258,5 +271,6 @@ void export_types(nb::module_& m) {
         [](const std::string& name) -> nb::object {
             return optional_type(treadle::types::named_math_type(name));
         },
-        nb::arg("name"), "Warp's named vector/matrix/quat/transform types (\"vec3\", ...), or None.");
+        nb::arg("name"),
+        "Warp's named vector/matrix/quat/transform types (\"vec3\", ...), or None.");
 }

@@ -3,10 +3,29 @@
 
 #include <nanobind/nanobind.h>
 
+#include "treadle/error.h"
+
 namespace nb = nanobind;
 
 /// Exception classes and the translator of treadle::Error into Python exceptions.
 void export_errors(nb::module_& m);
+
+/// Raises `e` in Python as an error of the compiler (treadle._src.codegen's WarpCodegen*
+/// classes, which derive from the builtin class the generic translation would use) and throws
+/// nb::python_error. The mapping itself lives in export_errors.cpp.
+[[noreturn]] void raise_compile_error(const treadle::Error& e);
+
+/// Runs `f` (a step that compiles kernel source); a treadle::Error it throws is raised as an
+/// error of the compiler (raise_compile_error).
+template <class F>
+decltype(auto) compiling(F&& f) {
+    try {
+        return f();
+    } catch (const treadle::Error& e) {
+        raise_compile_error(e);
+    }
+}
+
 /// The interned compiler type (_treadle.Type) and its factories (_treadle.types).
 void export_types(nb::module_& m);
 /// _treadle.Device and device queries.

@@ -43,13 +43,19 @@ protected:
     std::string entry() const { return m_dir / ("cache/" + k_key.substr(0, 2) + "/" + k_key); }
 
     // Builds a fake binary in a staging dir and publishes it.
-    std::string publish_fake(const std::string& key = k_key) {
+    CachedBinary publish_fake(const std::string& key = k_key) {
         std::string stage = m_cache.make_staging_dir();
         write_text(stage + "/" + k_binary, fake_binary_bytes());
-        std::string path =
+        CachedBinary pin =
             m_cache.publish(key, "// source\n", stage + "/" + k_binary, k_binary, "0.1.0");
         m_cache.discard_staging_dir(stage);
-        return path;
+        return pin;
+    }
+
+    // True when `pin` is a pin under the cache's tmp/ holding the fake binary.
+    bool is_fake_pin(const CachedBinary& pin) const {
+        std::string tmp = m_dir / "cache/tmp/pin-";
+        return pin.path().rfind(tmp, 0) == 0 && read_text(pin.path()) == fake_binary_bytes();
     }
 
     size_t tmp_leftovers() const {
@@ -85,12 +91,15 @@ TEST(KernelCacheRoot, EnvironmentOrder) {
 
 TEST_F(KernelCacheTest, MissThenRoundTrip) {
     EXPECT_FALSE(m_cache.lookup(k_key, k_binary).has_value());
-    std::string published = publish_fake();
-    EXPECT_EQ(published, entry() + "/" + k_binary);
-    auto found = m_cache.lookup(k_key, k_binary);
-    ASSERT_TRUE(found.has_value());
-    EXPECT_EQ(*found, published);
-    EXPECT_EQ(read_text(*found), fake_binary_bytes());
+    {
+        CachedBinary published = publish_fake();
+        EXPECT_TRUE(is_fake_pin(published));
+        EXPECT_EQ(read_text(entry() + "/" + k_binary), fake_binary_bytes());
+        auto found = m_cache.lookup(k_key, k_binary);
+        ASSERT_TRUE(found.has_value());
+        EXPECT_TRUE(is_fake_pin(*found));
+        EXPECT_NE(found->path(), published.path());  // each load gets its own pin
+    }
     EXPECT_EQ(read_text(entry() + "/source.cpp"), "// source\n");
     std::string meta = read_text(entry() + "/meta.txt");
     EXPECT_NE(meta.find("key " + k_key), std::string::npos);
@@ -122,11 +131,11 @@ TEST_F(KernelCacheTest, RealKernelRoundTrip) {
     CompileResult r = compile_shared_object(stage + "/source.cpp", stage + "/" + k_binary, {}, {});
     ASSERT_TRUE(r.ok) << r.diagnostics;
     std::string key = sha256_hex(source + host_compiler().identity);
-    std::string path = m_cache.publish(key, source, stage + "/" + k_binary, k_binary);
+    m_cache.publish(key, source, stage + "/" + k_binary, k_binary);
     m_cache.discard_staging_dir(stage);
     auto found = m_cache.lookup(key, k_binary);
     ASSERT_TRUE(found.has_value());
-    DynamicLibrary lib(*found);
+    DynamicLibrary lib(found->path());
     EXPECT_EQ(reinterpret_cast<int (*)()>(lib.symbol("answer"))(), 42);
 }
 
@@ -193,7 +202,7 @@ TEST_F(KernelCacheTest, EveryCorruptionIsRemovedAndRebuilt) {
         EXPECT_FALSE(m_cache.lookup(k_key, k_binary).has_value());
         EXPECT_FALSE(fs::exists(fs::symlink_status(entry())));
         EXPECT_FALSE(m_cache.lookup(k_key, k_binary).has_value());  // a plain miss now
-        EXPECT_EQ(publish_fake(), entry() + "/" + k_binary);
+        EXPECT_TRUE(is_fake_pin(publish_fake()));
         EXPECT_TRUE(m_cache.lookup(k_key, k_binary).has_value());
         EXPECT_EQ(tmp_leftovers(), 0u);
     }
@@ -202,7 +211,7 @@ TEST_F(KernelCacheTest, EveryCorruptionIsRemovedAndRebuilt) {
 TEST_F(KernelCacheTest, PublishOverACorruptEntryReplacesIt) {
     publish_fake();
     write_text(entry() + "/meta.txt", "garbage\n");
-    EXPECT_EQ(publish_fake(), entry() + "/" + k_binary);
+    EXPECT_TRUE(is_fake_pin(publish_fake()));
     EXPECT_TRUE(m_cache.lookup(k_key, k_binary).has_value());
 }
 
@@ -241,9 +250,9 @@ TEST_F(KernelCacheTest, ConcurrentPublishFromThreads) {
                 if (cache.lookup(key, k_binary)) continue;
                 std::string stage = cache.make_staging_dir();
                 write_text(stage + "/" + k_binary, fake_binary_bytes());
-                std::string path = cache.publish(key, "src", stage + "/" + k_binary, k_binary);
+                CachedBinary pin = cache.publish(key, "src", stage + "/" + k_binary, k_binary);
                 cache.discard_staging_dir(stage);
-                if (round == 0) results[i] = path;
+                if (read_text(pin.path()) != fake_binary_bytes()) results[i] = "bad pin";
             }
         });
     }
@@ -251,16 +260,9 @@ TEST_F(KernelCacheTest, ConcurrentPublishFromThreads) {
     for (int round = 0; round < 20; ++round) {
         auto found = m_cache.lookup(sha256_hex("kernel " + std::to_string(round)), k_binary);
         ASSERT_TRUE(found.has_value());
-        EXPECT_EQ(read_text(*found), fake_binary_bytes());
+        EXPECT_EQ(read_text(found->path()), fake_binary_bytes());
     }
-    // Threads that found round 0 already published have no path; all others agree. (Thread 0
-    // may be one of the former, so compare with the first path any thread got.)
-    std::string first;
-    for (const auto& r : results) {
-        if (r.empty()) continue;
-        if (first.empty()) first = r;
-        EXPECT_EQ(r, first);
-    }
+    for (const auto& r : results) EXPECT_EQ(r, "");
     EXPECT_EQ(tmp_leftovers(), 0u);
 }
 
@@ -279,9 +281,10 @@ TEST_F(KernelCacheTest, ConcurrentPublishFromProcesses) {
                     std::string key = sha256_hex("proc kernel " + std::to_string(round));
                     std::string stage = cache.make_staging_dir();
                     write_text(stage + "/" + k_binary, fake_binary_bytes());
-                    std::string path = cache.publish(key, "src", stage + "/" + k_binary, k_binary);
+                    CachedBinary pin = cache.publish(key, "src", stage + "/" + k_binary, k_binary);
                     cache.discard_staging_dir(stage);
-                    if (!cache.lookup(key, k_binary) || read_text(path) != fake_binary_bytes())
+                    if (!cache.lookup(key, k_binary) ||
+                        read_text(pin.path()) != fake_binary_bytes())
                         status = 2;
                 }
             } catch (...) {
@@ -312,8 +315,8 @@ TEST_F(KernelCacheTest, ClearWhilePublishingAndLookingUp) {
                 std::string key = sha256_hex("stress " + std::to_string((round + t) % 5));
                 try {
                     if (auto found = cache.lookup(key, k_binary)) {
-                        std::string bytes = read_text(*found);  // may vanish: clear() runs
-                        if (!bytes.empty() && bytes != fake_binary_bytes()) ++errors;
+                        // Pinned: clear() running meanwhile cannot take it away.
+                        if (read_text(found->path()) != fake_binary_bytes()) ++errors;
                         ++hits;
                         continue;
                     }
