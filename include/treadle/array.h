@@ -14,15 +14,22 @@ namespace treadle {
 
 class Buffer;
 
+/// What an array element is beyond its scalar, rows and cols (see DType).
+enum class ElementKind : uint8_t {
+    Plain,      ///< a scalar, vector or matrix
+    Quat,       ///< a quaternion: a vector of 4
+    Transform,  ///< a transform (p, q): a vector of 7
+    Struct,     ///< a struct of `rows` bytes (scalar UInt8) whose layout `struct_type` names
+};
+
 /// Element type of an array: a scalar, a vector/matrix of scalars, or a struct.
-/// `rows == 0` means a plain scalar; a vector of length n has rows = n, cols = 0. A quaternion
-/// is a vector of 4 with kind = 1, a transform (p, q) a vector of 7 with kind = 2. A struct
-/// (kind = 3) is `rows` bytes (scalar UInt8) and names its layout with `struct_type`.
+/// `rows == 0` means a plain scalar; a vector of length n has rows = n, cols = 0. Quaternions,
+/// transforms and structs say so in `kind`.
 struct DType {
     ScalarType scalar = ScalarType::Float32;
     int rows = 0;
     int cols = 0;
-    uint8_t kind = 0;  // 0 plain, 1 quaternion, 2 transform, 3 struct
+    ElementKind kind = ElementKind::Plain;
     /// Struct elements: the compiler's interned struct type (opaque here, never freed); two
     /// struct dtypes are equal exactly when these are.
     const void* struct_type = nullptr;
@@ -30,7 +37,7 @@ struct DType {
     DType() = default;
     DType(ScalarType s) : scalar(s) {}
     size_t size() const;
-    bool is_struct() const { return kind == 3; }
+    bool is_struct() const { return kind == ElementKind::Struct; }
     bool operator==(const DType& o) const {
         return scalar == o.scalar && rows == o.rows && cols == o.cols && kind == o.kind &&
                struct_type == o.struct_type;

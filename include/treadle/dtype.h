@@ -28,8 +28,6 @@ enum class ScalarType : uint8_t {
 size_t scalar_size(ScalarType t);
 /// Warp's name: "bool", "int8", ..., "float64".
 const char* scalar_name(ScalarType t);
-/// The C++ spelling used by generated code ("wp::float32").
-const char* scalar_c_name(ScalarType t);
 /// Inverse of scalar_name; nullopt for an unknown name.
 std::optional<ScalarType> scalar_from_name(std::string_view name);
 

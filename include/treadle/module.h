@@ -20,8 +20,10 @@ class LaunchPlan;
 class Stream;
 namespace sema {
 struct FunctionSource;
-struct Type;
 }  // namespace sema
+namespace types {
+struct Type;
+}  // namespace types
 
 /// One launch argument: a scalar of a given type, or an array. Scalars convert to the
 /// parameter's type when that loses nothing essential (an int to a float parameter, a float
@@ -199,7 +201,7 @@ private:
                     Device device) const;
     /// The build of kernel `fn` specialised to `types` (see sema/specialise.h).
     Kernel specialisation(const std::shared_ptr<sema::FunctionSource>& fn,
-                          const std::vector<const sema::Type*>& types, Device device) const;
+                          const std::vector<const types::Type*>& types, Device device) const;
 
     std::shared_ptr<Impl> m_impl;
 };

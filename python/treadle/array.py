@@ -291,6 +291,11 @@ class array(_treadle.Array):
         return f"array:{types.type_to_spec(self.dtype)}:{self.ndim}"
 
     @property
+    def _type(self):
+        """The compiler's interned type of this array or annotation (a ``_treadle.Type``)."""
+        return _treadle.types.array(types.type_of(self.dtype), self.ndim)
+
+    @property
     def dtype(self):
         """The element type (a scalar type class such as ``wp.float32``, or a vector or matrix
         class such as ``wp.vec3``)."""

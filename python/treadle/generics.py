@@ -27,9 +27,10 @@ def static(expr):
 static.__treadle_static__ = True
 
 
-def annotation_spec(annotation):
-    """The compiler's type spec of a parameter annotation, or None when it has none that Python
-    can tell (a string annotation, an unknown object: the compiler then reports it)."""
+def annotation_type(annotation):
+    """The compiler's type (a ``_treadle.Type``) of a parameter annotation, or None when it has
+    none that Python can tell (a string annotation, an unknown object: the compiler then
+    reports it)."""
     from .resolver import describe
 
     if isinstance(annotation, str):
@@ -43,33 +44,33 @@ def _parameters(func):
     return list(code.co_varnames[: code.co_argcount])
 
 
-def argument_spec(value):
-    """The type spec of a launch argument: arrays by dtype and ndim, Python ints and floats
-    "int" and "float" (the compiler decides what they become), treadle scalars, vectors,
-    matrices and structs their own type; None when Python cannot name it."""
+def argument_type(value):
+    """(Type, weak) of a launch argument: arrays by dtype and ndim, Python ints and floats
+    int32 and float32 but weak (the compiler decides what they become), treadle scalars,
+    vectors, matrices and structs their own type; None when Python cannot name it."""
     from .array import array
 
     if isinstance(value, array):
-        return value._type_spec()
+        return (value._type, False)
     if isinstance(value, (builtins.bool, np.bool_)):
-        return "bool"
+        return (wptypes.bool._type, False)
     if isinstance(value, builtins.int):
-        return "int"
+        return (wptypes.int32._type, True)
     if isinstance(value, builtins.float):
-        return "float"
+        return (wptypes.float32._type, True)
     if isinstance(value, np.generic) and value.dtype.kind in "iuf":
-        return wptypes.dtype_from_numpy(value.dtype)._spec
+        return (wptypes.dtype_from_numpy(value.dtype)._type, False)
     if isinstance(value, wptypes.scalar_base):
-        return type(value)._spec
+        return (type(value)._type, False)
     if isinstance(value, (vec_types.composite_base, quat_types.quat_base, quat_types.transform_base)):
-        return type(value)._spec
+        return (type(value)._type, False)
     if is_struct_type(type(value)):
-        return type(value)._spec
+        return (type(value)._type, False)
     return None
 
 
 def _read_parameters(k, raise_errors):
-    """Fills k._params once: ([(name, annotation spec, generic)], names of the generic ones
+    """Fills k._params once: ([(name, annotation Type, generic)], names of the generic ones
     or None), as the compiler reads the kernel's annotations. A kernel whose def or
     annotations the compiler rejects stays unread (its build reports why) unless
     `raise_errors`."""
@@ -85,7 +86,7 @@ def _read_parameters(k, raise_errors):
 
 
 def kernel_parameters(k):
-    """[(name, annotation spec, generic)] of kernel `k`'s parameters."""
+    """[(name, annotation Type, generic)] of kernel `k`'s parameters."""
     return _read_parameters(k, True)[0]
 
 
@@ -105,14 +106,14 @@ def register_kernel(k):
 
 
 def specialise(k, specs):
-    """The specialisation of generic kernel `k` for `specs` (a type spec per parameter, None
-    for a parameter whose annotation is concrete), made once."""
+    """The specialisation of generic kernel `k` for `specs` (a Type per parameter, None for a
+    parameter whose annotation is concrete), made once."""
     from .kernel import Kernel
 
     specs = tuple(specs)
     s = k._specialisations.get(specs)
     if s is None:
-        tag = ",".join(x or "_" for x in specs)
+        tag = ",".join(x.key if x is not None else "_" for x in specs)
         s = Kernel(k.func, key=f"{k.key}[{tag}]", module=k.module, options=k.options)
         s._defining_module = k._defining_module
         s._source, s._resolver = k._source, k._resolver
@@ -125,7 +126,7 @@ def specialise_for_arguments(k, args):
     """The specialisation of generic kernel `k` for launch arguments `args`, which the
     compiler decides (Warp's rules) once per list of argument types."""
     params = kernel_parameters(k)
-    specs = tuple(argument_spec(v) if p[2] else None for v, p in zip(args, params))
+    specs = tuple(argument_type(v) if p[2] else None for v, p in zip(args, params))
     if len(args) == len(params):
         s = k._by_arguments.get(specs)
         if s is not None:
@@ -176,7 +177,7 @@ def overload(kernel, arg_types=None):
         if t is None or i >= len(params) or not params[i][2]:
             specs.append(None)  # a concrete parameter keeps its annotation
             continue
-        spec = annotation_spec(t)
+        spec = annotation_type(t)
         if spec is None:
             raise TypeError(
                 f"overload(): parameter '{names[i]}' needs a concrete type, got {t!r}")
@@ -191,7 +192,7 @@ def _signature(f):
     annotations = getattr(f, "__annotations__", {})
     specs = []
     for name in _parameters(f):
-        spec = annotation_spec(annotations.get(name)) if name in annotations else None
+        spec = annotation_type(annotations.get(name)) if name in annotations else None
         if spec is None:
             return None
         specs.append(spec)

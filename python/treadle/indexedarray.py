@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from . import types
+from . import _treadle, types
 from .array import _annotation_dtype, _check_ndim, array
 
 
@@ -76,6 +76,11 @@ class indexedarray:
     def _type_spec(self):
         """The compiler's type spec: ``"indexedarray:float32:2"``."""
         return f"indexedarray:{types.type_to_spec(self.dtype)}:{self.ndim}"
+
+    @property
+    def _type(self):
+        """The compiler's interned type of this indexed array or annotation (a ``_treadle.Type``)."""
+        return _treadle.types.array(types.type_of(self.dtype), self.ndim, indexed=True)
 
     @property
     def dtype(self):

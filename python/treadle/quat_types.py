@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from . import types
+from . import _treadle, types
 from .vec_types import _SUFFIX, _is_scalar, vector, vector_base
 
 
@@ -121,7 +121,7 @@ def _float_type(dtype):
     return t
 
 
-def _make(base, name, length, scalar, spec):
+def _make(base, name, length, scalar, spec, bound):
     return type(
         name,
         (base,),
@@ -131,6 +131,7 @@ def _make(base, name, length, scalar, spec):
             "_wp_scalar_type_": scalar,
             "_wp_type_params_": [length, scalar],
             "_spec": spec,
+            "_type": bound,
             "_np_dtype": scalar._np_dtype,
             "_size": length * scalar._size,
             "_shape": (length,),
@@ -146,7 +147,8 @@ def quaternion(dtype=types.float32):
     scalar = _float_type(dtype)
     cls = _quat_cache.get(scalar)
     if cls is None:
-        cls = _make(quat_base, f"quat{_SUFFIX[scalar._spec]}", 4, scalar, f"quat:{scalar._spec}")
+        name, spec = f"quat{_SUFFIX[scalar._spec]}", f"quat:{scalar._spec}"
+        cls = _make(quat_base, name, 4, scalar, spec, _treadle.types.quat(scalar._type))
         _quat_cache[scalar] = cls
     return cls
 
@@ -157,7 +159,8 @@ def transformation(dtype=types.float32):
     cls = _transform_cache.get(scalar)
     if cls is None:
         name = f"transform{_SUFFIX[scalar._spec]}"
-        cls = _make(transform_base, name, 7, scalar, f"transform:{scalar._spec}")
+        bound = _treadle.types.transform(scalar._type)
+        cls = _make(transform_base, name, 7, scalar, f"transform:{scalar._spec}", bound)
         _transform_cache[scalar] = cls
     return cls
 

@@ -41,13 +41,9 @@ def describe(obj):
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
     if obj is typing.Any or any(obj is g for g in (wptypes.Int, wptypes.Float, wptypes.Scalar)):
-        return ("type", wptypes.type_to_spec(obj))
-    if obj is builtins.float:
-        return ("type", "float32")
-    if obj is builtins.int:
-        return ("type", "int32")
-    if obj is builtins.bool:
-        return ("type", "bool")
+        return ("type", wptypes.type_of(obj))
+    if obj is builtins.float or obj is builtins.int or obj is builtins.bool:
+        return ("type", wptypes.type_of(obj))
     if isinstance(obj, builtins.bool) or isinstance(obj, np.bool_):
         return ("const", "bool", int(obj))
     if isinstance(obj, builtins.int):
@@ -60,21 +56,20 @@ def describe(obj):
     if isinstance(obj, wptypes.scalar_base):
         return ("const", type(obj)._spec, obj.value)
     if isinstance(obj, type) and issubclass(obj, wptypes.scalar_base) and obj._spec:
-        return ("type", obj._spec)
+        return ("type", obj._type)
     if isinstance(obj, type) and issubclass(obj, (quat_types.quat_base, quat_types.transform_base)):
-        return ("type", obj._spec)
+        return ("type", obj._type)
     if isinstance(obj, (quat_types.quat_base, quat_types.transform_base)):
         return ("const", type(obj)._spec, tuple(float(x) for x in obj._data.tolist()))
     if is_struct_type(obj):
-        return ("type", obj._spec)
+        return ("type", obj._type)
     if vec_types.is_composite_type(obj):
-        return ("type", obj._spec)
+        return ("type", obj._type)
     if isinstance(obj, vec_types.composite_base):
         return ("const", type(obj)._spec, tuple(float(x) for x in np.asarray(obj).reshape(-1)))
-    spec = getattr(obj, "_type_spec", None)
-    if callable(spec):
+    if callable(getattr(obj, "_type_spec", None)):  # an array or generic composite annotation
         try:
-            return ("type", spec())
+            return ("type", obj._type)
         except Exception:  # an array annotation without a usable dtype
             pass
     if getattr(obj, "__name__", None) in _ARRAY_CLASSES and (

@@ -1,10 +1,10 @@
-"""@wp.struct: user-defined structs as host objects, numpy records and kernel type specs.
+"""@wp.struct: user-defined structs as host objects, numpy records and kernel types.
 
-A struct class made by ``@wp.struct`` has a type spec naming its module, qualified name and
-fields (``"struct:mod.Particle{pos=vector:3:float32;mass=float32}"``); the C++ compiler lays it
-out by C rules and reports the layout back (``_treadle.struct_layout``), so the numpy dtype here
-and the struct in generated code always agree. Instances hold their field values as Python
-objects, converted on assignment; launches read them field by field.
+A struct class made by ``@wp.struct`` holds the compiler's interned struct type
+(``_treadle.types.struct``: its module and qualified name, and the interned type of each
+field), which lays the fields out by C rules; the numpy dtype here is built from that layout,
+so it and the struct in generated code always agree. Instances hold their field values as
+Python objects, converted on assignment; launches read them field by field.
 """
 
 import builtins
@@ -72,6 +72,13 @@ def _field_of(owner, name, annotation):
             "matrix, quaternion or transform type, wp.array(dtype=...) or a @wp.struct)"
         )
     return _Field(name, "scalar", scalar)
+
+
+def _field_type(f):
+    """The compiler's interned type of a field."""
+    if f.kind == "array":
+        return _treadle.types.array(types.type_of(f.type), f.ndim)
+    return types.type_of(f.type)
 
 
 def _numpy_format(f):
@@ -328,11 +335,13 @@ def struct(c=None, *, module=None):
         for f in fields
     )
     spec = f"struct:{c.__module__}.{c.__qualname__}{{{body}}}"
-    type_id, size, alignment, layout, canonical = _treadle.struct_layout(spec)
-    assert canonical == spec, (canonical, spec)  # array dtypes report the canonical spec
-    for f, (name, offset) in zip(fields, layout):
-        assert f.name == name
+    bound = _treadle.types.struct(
+        f"{c.__module__}.{c.__qualname__}",
+        [(f.name, _field_type(f)) for f in fields],
+    )
+    for f, (_name, _type, offset) in zip(fields, bound.fields):
         f.offset = offset
+    type_id, size, alignment = bound.id, bound.size, bound.align
     np_dtype = np.dtype(
         {
             "names": [f.name for f in fields],
@@ -346,6 +355,7 @@ def struct(c=None, *, module=None):
         "__qualname__": c.__qualname__,
         "__doc__": c.__doc__,
         "_spec": spec,
+        "_type": bound,
         "_struct_type_id": type_id,
         "_fields": tuple(fields),
         "_field_map": {f.name: f for f in fields},

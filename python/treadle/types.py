@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from . import _treadle
+
 Int = TypeVar("Int")
 """Generic marker: any integer scalar type."""
 Float = TypeVar("Float")
@@ -19,6 +21,7 @@ class scalar_base:
     """Base of the scalar type classes: ``wp.float32(1.5)`` is a host value with ``.value``."""
 
     _spec: str = ""
+    _type = None  # the compiler's interned type (_treadle.Type)
     _np_dtype = None
     _size: int = 0
     _type_ = None
@@ -174,6 +177,7 @@ class bool(scalar_base):
     """Boolean scalar type (one byte)."""
 
     _spec = "bool"
+    _type = _treadle.types.scalar("bool")
     _np_dtype = np.dtype(np.bool_)
     _size = 1
     _type_ = ctypes.c_bool
@@ -191,6 +195,7 @@ def _int_type(name, bits, signed, ctype):
             "__doc__": f"{bits}-bit {'signed' if signed else 'unsigned'} integer scalar type.",
             "__module__": __name__,
             "_spec": name,
+            "_type": _treadle.types.scalar(name),
             "_np_dtype": np.dtype(name),
             "_size": bits // 8,
             "_type_": ctype,
@@ -208,6 +213,7 @@ def _float_type(name, bits, ctype):
             "__doc__": f"{bits}-bit IEEE floating-point scalar type.",
             "__module__": __name__,
             "_spec": name,
+            "_type": _treadle.types.scalar(name),
             "_np_dtype": np.dtype(name),
             "_size": bits // 8,
             "_type_": ctype,
@@ -326,6 +332,37 @@ def type_to_spec(t):
         return _generic_specs[t]
     try:
         return resolve_dtype(t)._spec
+    except TypeError:
+        raise TypeError(
+            f"unsupported type annotation {_type_name(t)}; expected a scalar type "
+            "(float, int, bool, wp.float32, ...), wp.array(dtype=..., ndim=...) or a generic "
+            "(wp.Int, wp.Float, wp.Scalar, typing.Any)"
+        ) from None
+
+
+_generic_types = {
+    Int: _treadle.types.generic("Int"),
+    Float: _treadle.types.generic("Float"),
+    Scalar: _treadle.types.generic("Scalar"),
+    Any: _treadle.types.generic("Any"),
+}
+
+
+def type_of(t):
+    """The compiler's interned type (a ``_treadle.Type``) of an annotation ``t``: a scalar,
+    vector, matrix, quaternion or transform class, Python ``float``/``int``/``bool``, an array
+    annotation, a @wp.struct class or a generic marker (wp.Int, wp.Float, wp.Scalar,
+    typing.Any). Raises TypeError for anything else."""
+    bound = getattr(t, "_type", None)
+    if isinstance(bound, _treadle.Type):
+        return bound
+    try:
+        if t in _generic_types:
+            return _generic_types[t]
+    except TypeError:  # unhashable
+        pass
+    try:
+        return resolve_dtype(t)._type
     except TypeError:
         raise TypeError(
             f"unsupported type annotation {_type_name(t)}; expected a scalar type "

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from . import types
+from . import _treadle, types
 from .types import scalar_base
 
 
@@ -371,7 +371,7 @@ def _scalar_type(dtype):
     return t
 
 
-def _make(base, name, shape, scalar, spec):
+def _make(base, name, shape, scalar, spec, bound):
     length = math.prod(shape)
     return type(
         name,
@@ -382,6 +382,7 @@ def _make(base, name, shape, scalar, spec):
             "_wp_scalar_type_": scalar,
             "_wp_type_params_": [*shape, scalar],
             "_spec": spec,
+            "_type": bound,
             "_np_dtype": scalar._np_dtype,
             "_size": length * scalar._size,
             "_shape": shape,
@@ -399,6 +400,15 @@ class generic_composite:
 
     def __init__(self, kind, dims, dtype):
         self._spec_text = ":".join([kind, *dims, dtype])
+        sizes = [None if d == "Any" else builtins.int(d) for d in dims]
+        if dtype in ("Any", "Float", "Int", "Scalar"):
+            element = _treadle.types.generic(dtype)
+        else:
+            element = types.resolve_dtype(dtype)._type
+        if kind == "vector":
+            self._type = _treadle.types.generic_vector(sizes[0], element)
+        else:
+            self._type = _treadle.types.generic_matrix(sizes[0], sizes[1], element)
 
     def _type_spec(self):
         return self._spec_text
@@ -432,7 +442,9 @@ def vector(length, dtype):
         name = f"vec{length}{_SUFFIX[scalar._spec]}"
         if length == 6 and scalar._spec.startswith("float"):  # Warp's name of this type
             name = f"spatial_vector{_SUFFIX[scalar._spec]}"
-        cls = _make(vector_base, name, (length,), scalar, f"vector:{length}:{scalar._spec}")
+        spec = f"vector:{length}:{scalar._spec}"
+        bound = _treadle.types.vector(length, scalar._type)
+        cls = _make(vector_base, name, (length,), scalar, spec, bound)
         _vector_cache[key] = cls
     return cls
 
@@ -454,7 +466,8 @@ def matrix(shape, dtype):
         if shape == (6, 6) and scalar._spec.startswith("float"):
             name = f"spatial_matrix{_SUFFIX[scalar._spec]}"
         spec = f"matrix:{shape[0]}:{shape[1]}:{scalar._spec}"
-        cls = _make(matrix_base, name, shape, scalar, spec)
+        bound = _treadle.types.matrix(shape[0], shape[1], scalar._type)
+        cls = _make(matrix_base, name, shape, scalar, spec, bound)
         _matrix_cache[key] = cls
     return cls
 

@@ -90,9 +90,9 @@ Kernel Module::kernel(const std::string& name, Device device) const {
 }
 
 Kernel Module::specialisation(const std::shared_ptr<sema::FunctionSource>& fn,
-                              const std::vector<const sema::Type*>& types, Device device) const {
+                              const std::vector<const types::Type*>& types, Device device) const {
     std::string tag;
-    for (const sema::Type* t : types) tag += (tag.empty() ? "" : ",") + (t ? type_spec(t) : "_");
+    for (const types::Type* t : types) tag += (tag.empty() ? "" : ",") + (t ? type_key(t) : "_");
     auto special = std::make_shared<sema::FunctionSource>(*fn);
     special->key = fn->key + "[" + tag + "]";
     special->param_types = types;
@@ -103,7 +103,7 @@ Kernel Module::kernel(const std::string& name, const std::vector<std::string>& a
                       Device device) const {
     std::lock_guard<std::mutex> lock(m_impl->mutex);
     auto fn = find_kernel(*m_impl->resolver, name, "Module::kernel()");
-    std::vector<const sema::Type*> given;
+    std::vector<const types::Type*> given;
     for (const std::string& text : arg_types)
         given.push_back(text.empty() ? nullptr : sema::annotation_type(*fn, text));
     return specialisation(fn, sema::specialise_declared(*fn, given, "Module::kernel()"), device);
@@ -119,14 +119,14 @@ Kernel Module::kernel_for(const std::string& name, const std::vector<KernelArg>&
         switch (a.kind) {
             case KernelArg::Kind::Int:
             case KernelArg::Kind::Float:
-                info.type = sema::scalar_type(a.type);
+                info.type = types::scalar_type(a.type);
                 break;
             case KernelArg::Kind::Bool:
-                info.type = sema::bool_type();
+                info.type = types::bool_type();
                 break;
             case KernelArg::Kind::Array:
                 if (a.array && !a.array->is_null())
-                    info.type = sema::array_type(type_of_dtype(a.array->dtype()), a.array->ndim());
+                    info.type = types::array_type(type_of_dtype(a.array->dtype()), a.array->ndim());
                 break;
             case KernelArg::Kind::Components:
             case KernelArg::Kind::StructBytes:

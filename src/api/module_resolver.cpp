@@ -35,20 +35,20 @@ std::string decorator_kind(const ast::Expr& d, const std::map<std::string, Globa
 
 /// Evaluates a constant expression of the module's top level; false when it is not one.
 bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>& names,
-                   sema::ConstValue& out) {
+                   types::ConstValue& out) {
     switch (e.kind) {
         case ExprKind::Constant:
             if (e.const_kind == ast::ConstKind::Int) {
-                out = {e.int_value > 0x7fffffffull ? sema::int64_type() : sema::int32_type(), true,
-                       (int64_t)e.int_value, 0};
+                out = {e.int_value > 0x7fffffffull ? types::int64_type() : types::int32_type(),
+                       true, (int64_t)e.int_value, 0};
                 return true;
             }
             if (e.const_kind == ast::ConstKind::Float) {
-                out = {sema::float32_type(), true, 0, e.float_value};
+                out = {types::float32_type(), true, 0, e.float_value};
                 return true;
             }
             if (e.const_kind == ast::ConstKind::Bool) {
-                out = {sema::bool_type(), false, (int64_t)e.int_value, 0};
+                out = {types::bool_type(), false, (int64_t)e.int_value, 0};
                 return true;
             }
             return false;
@@ -68,7 +68,7 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
             }
             return true;
         case ExprKind::BinOp: {
-            sema::ConstValue a, b;
+            types::ConstValue a, b;
             if (!eval_constant(*e.args[0], names, a) || !eval_constant(*e.args[1], names, b))
                 return false;
             bool fl = a.type->is_float() || b.type->is_float();
@@ -76,7 +76,7 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
             double y = b.type->is_float() ? b.f : (double)b.i;
             out = a.weak ? b : a;
             out.weak = a.weak && b.weak;
-            if (fl && !out.type->is_float()) out.type = sema::float32_type();
+            if (fl && !out.type->is_float()) out.type = types::float32_type();
             switch (e.bin_op) {
                 case ast::BinOpKind::Add:
                     out.f = x + y;
@@ -93,7 +93,7 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
                 case ast::BinOpKind::Div:
                     if (y == 0) return false;
                     out.f = x / y;
-                    if (!fl) out.type = sema::float32_type();
+                    if (!fl) out.type = types::float32_type();
                     break;
                 case ast::BinOpKind::Pow:
                     out.f = std::pow(x, y);
@@ -116,7 +116,7 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
                 return false;
             if (!eval_constant(*e.args[1], names, out)) return false;
             if (callee.name == "constant") return true;
-            const sema::Type* t = sema::type_from_spec(callee.name);
+            const types::Type* t = types::type_from_spec(callee.name);
             if (!t || !t->is_scalar() || callee.name == "int" || callee.name == "float")
                 return false;
             if (t->is_float() && !out.type->is_float()) out.f = (double)out.i;
@@ -133,8 +133,8 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
 /// The type an annotation in a @wp.struct class body names: float/int/bool, wp.<type>, a name
 /// bound to a type (an earlier struct, an imported type) or wp.array*(dtype=..., ndim=...).
 /// Null when it names none of these.
-const sema::Type* annotation_type(const ast::Expr& e,
-                                  const std::map<std::string, GlobalValue>& names) {
+const types::Type* annotation_type(const ast::Expr& e,
+                                   const std::map<std::string, GlobalValue>& names) {
     auto treadle_attribute = [&](const ast::Expr& x) {
         if (x.kind != ExprKind::Attribute || x.args[0]->kind != ExprKind::Name) return false;
         auto it = names.find(x.args[0]->name);
@@ -142,17 +142,17 @@ const sema::Type* annotation_type(const ast::Expr& e,
                it->second.module == "treadle";
     };
     if (e.kind == ExprKind::Name) {
-        if (e.name == "float") return sema::float32_type();
-        if (e.name == "int") return sema::int32_type();
-        if (e.name == "bool") return sema::bool_type();
+        if (e.name == "float") return types::float32_type();
+        if (e.name == "int") return types::int32_type();
+        if (e.name == "bool") return types::bool_type();
         auto it = names.find(e.name);
         if (it != names.end() && it->second.kind == GlobalValue::Kind::Type) return it->second.type;
         return nullptr;
     }
     if (treadle_attribute(e)) {
         if (e.name == "int" || e.name == "float") return nullptr;
-        if (const sema::Type* t = sema::type_from_spec(e.name)) return t;
-        return sema::named_math_type(e.name);
+        if (const types::Type* t = types::type_from_spec(e.name)) return t;
+        return types::named_math_type(e.name);
     }
     if (e.kind != ExprKind::Call || !treadle_attribute(*e.args[0])) return nullptr;
     const std::string& ctor = e.args[0]->name;
@@ -161,7 +161,7 @@ const sema::Type* annotation_type(const ast::Expr& e,
                    ? ctor[5] - '0'
                    : 0;
     if (ndim < 1 || ndim > 4) return nullptr;
-    const sema::Type* dtype = e.args.size() > 1 ? annotation_type(*e.args[1], names) : nullptr;
+    const types::Type* dtype = e.args.size() > 1 ? annotation_type(*e.args[1], names) : nullptr;
     for (const auto& k : e.keywords) {
         if (k.name == "dtype") {
             dtype = annotation_type(*k.value, names);
@@ -173,7 +173,7 @@ const sema::Type* annotation_type(const ast::Expr& e,
             return nullptr;
         }
     }
-    return dtype && dtype->is_element() ? sema::array_type(dtype, ndim) : nullptr;
+    return dtype && dtype->is_element() ? types::array_type(dtype, ndim) : nullptr;
 }
 
 /// The struct type of a @wp.struct class body (its annotated fields), or an Unsupported value
@@ -182,10 +182,10 @@ GlobalValue struct_value(const ast::Stmt& cls, const std::string& path,
                          const std::map<std::string, GlobalValue>& names) {
     GlobalValue g;
     g.kind = GlobalValue::Kind::Unsupported;
-    std::vector<std::pair<std::string, const sema::Type*>> fields;
+    std::vector<std::pair<std::string, const types::Type*>> fields;
     for (const auto& s : cls.body) {
         if (s->kind != ast::StmtKind::AnnAssign || s->targets[0]->kind != ExprKind::Name) continue;
-        const sema::Type* t = annotation_type(*s->annotation, names);
+        const types::Type* t = annotation_type(*s->annotation, names);
         if (!t) {
             g.what = "struct whose field '" + s->targets[0]->name + "' has an unsupported type";
             return g;
@@ -197,7 +197,7 @@ GlobalValue struct_value(const ast::Stmt& cls, const std::string& path,
     if (module.size() > 3 && module.compare(module.size() - 3, 3, ".py") == 0)
         module.resize(module.size() - 3);
     std::string error;
-    const sema::Type* t = sema::struct_type(module + "." + cls.name, fields, &error);
+    const types::Type* t = types::struct_type(module + "." + cls.name, fields, &error);
     if (!t) {
         g.what = "struct (" + error + ")";
         return g;
@@ -246,7 +246,7 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                     GlobalValue g;
                     if (is_treadle_module(s->module) || s->module == "treadle.types" ||
                         s->module == "warp.types") {
-                        if (const sema::Type* t = sema::type_from_spec(n.name);
+                        if (const types::Type* t = types::type_from_spec(n.name);
                             t && n.name != "int" && n.name != "float") {
                             g.kind = GlobalValue::Kind::Type;
                             g.type = t;
@@ -256,7 +256,7 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                         }
                     } else if (s->module == "typing" && n.name == "Any") {
                         g.kind = GlobalValue::Kind::Type;
-                        g.type = sema::generic_type("Any");
+                        g.type = types::generic_type("Any");
                     } else {
                         g.kind = GlobalValue::Kind::Unsupported;
                         g.what = "object imported from " + s->module;
@@ -426,7 +426,7 @@ GlobalValue ModuleResolver::static_value(
     for (const auto& [name, value] : indices) {
         GlobalValue g;
         g.kind = GlobalValue::Kind::Constant;
-        g.constant = sema::ConstValue{sema::int32_type(), true, value, 0.0};
+        g.constant = types::ConstValue{types::int32_type(), true, value, 0.0};
         names[name] = g;
     }
     return static_eval(*parsed->body[0]->value, names);
@@ -447,7 +447,7 @@ GlobalValue ModuleResolver::static_eval(const ast::Expr& e,
         m_sequences.count(e.args[0]->name)) {
         // An element of a module-level list or tuple (of functions, say) at a constant index.
         const ast::Expr& seq = *m_sequences.at(e.args[0]->name);
-        sema::ConstValue index;
+        types::ConstValue index;
         if (eval_constant(*e.args[1], names, index) && index.type->is_integer()) {
             int64_t i = index.i < 0 ? index.i + (int64_t)seq.args.size() : index.i;
             if (i >= 0 && i < (int64_t)seq.args.size()) return static_eval(*seq.args[i], names);
@@ -481,7 +481,7 @@ GlobalValue ModuleResolver::attribute(const std::string& module, const std::stri
     GlobalValue g;
     if (module == "py:typing" && attribute == "Any") {
         g.kind = GlobalValue::Kind::Type;
-        g.type = sema::generic_type("Any");
+        g.type = types::generic_type("Any");
         return g;
     }
     g.kind = GlobalValue::Kind::Unsupported;

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "codegen/function_emitter.h"
+#include "codegen/type_spelling.h"
 #include "common/assert.h"
 #include "passes/adjoint_plan.h"
 
@@ -39,7 +40,6 @@ using passes::CallAdjoint;
 using passes::k_adjoint_history;
 using passes::LoopPlan;
 using passes::LoopStrategy;
-using sema::Type;
 
 namespace {
 
@@ -60,17 +60,17 @@ public:
         m_fe.declarations(depth);
         for (VarId v = 0; v < m_f.vars.size(); ++v)
             if (m_plan.adjoint_slot(v))
-                line(depth) << m_f.vars[v].type->c_name << " " << adj(v) << "{};\n";
+                line(depth) << c_type(m_f.vars[v].type) << " " << adj(v) << "{};\n";
         for (size_t slot = 0; slot < m_plan.saves.size(); ++slot)
-            line(depth) << m_f.type_of(m_plan.saves[slot])->c_name << " prev_" << slot << "{};\n";
+            line(depth) << c_type(m_f.type_of(m_plan.saves[slot])) << " prev_" << slot << "{};\n";
         for (size_t id = 0; id < m_plan.loops.size(); ++id) {
             const LoopPlan& info = m_plan.loops[id];
             line(depth) << "wp::int64 trips_" << id << " = 0, rk_" << id << " = 0, rj_" << id
                         << " = 0;\n";
             for (VarId v : info.carried) {
-                line(depth) << m_f.type_of(v)->c_name << " save_" << id << "_" << var(v) << "{};\n";
+                line(depth) << c_type(m_f.type_of(v)) << " save_" << id << "_" << var(v) << "{};\n";
                 if (info.strategy == LoopStrategy::Restore)
-                    line(depth) << m_f.type_of(v)->c_name << " hist_" << id << "_" << var(v) << "["
+                    line(depth) << c_type(m_f.type_of(v)) << " hist_" << id << "_" << var(v) << "["
                                 << k_adjoint_history << "]{};\n";
             }
         }
@@ -168,7 +168,7 @@ private:
                 break;
             case InstrKind::Cast:
                 if (dst_grad && gradient(in.args[0])) {
-                    line(depth) << "wp::adj_cast<" << m_f.type_of(dst)->c_name << ">("
+                    line(depth) << "wp::adj_cast<" << c_type(m_f.type_of(dst)) << ">("
                                 << var(in.args[0]) << ", " << adj(in.args[0]) << ", " << adj(dst)
                                 << ");\n";
                     clear(dst, depth);
@@ -176,12 +176,11 @@ private:
                 break;
             case InstrKind::Construct:
                 if (dst_grad) {
-                    const Type* t = m_f.type_of(dst);
+                    const types::Type* t = m_f.type_of(dst);
                     for (size_t k = 0; k < in.args.size(); ++k) {
                         if (t->is_struct()) {
                             if (!gradient(in.args[k])) continue;
-                            accumulate(in.args[k],
-                                       adj(dst) + "." + sema::field_c_name(t->fields[k].name),
+                            accumulate(in.args[k], adj(dst) + "." + c_field(t->fields[k].name),
                                        depth);
                             continue;
                         }
@@ -199,14 +198,14 @@ private:
                 break;
             case InstrKind::Field:
                 if (dst_grad) {
-                    std::string field = adj(in.args[0]) + "." + sema::field_c_name(in.text);
+                    std::string field = adj(in.args[0]) + "." + c_field(in.text);
                     line(depth) << field << " = wp::add(" << field << ", " << adj(dst) << ");\n";
                     clear(dst, depth);
                 }
                 break;
             case InstrKind::WithField:
                 if (dst_grad) {
-                    std::string field = adj(dst) + "." + sema::field_c_name(in.text);
+                    std::string field = adj(dst) + "." + c_field(in.text);
                     if (gradient(in.args[1])) accumulate(in.args[1], field, depth);
                     line(depth) << field << " = {};\n";
                     accumulate(in.args[0], adj(dst), depth);
@@ -340,7 +339,7 @@ private:
         if (g.return_type->is_tuple())
             for (size_t k = 0; k < g.return_type->elements.size(); ++k) {
                 outs.push_back("grad_" + std::to_string(k));
-                line(depth + 1) << g.return_type->elements[k]->c_name << " " << outs.back()
+                line(depth + 1) << c_type(g.return_type->elements[k]) << " " << outs.back()
                                 << "{};\n";
             }
         line(depth + 1) << g.c_name << "(" << m_fe.args(in);
@@ -373,7 +372,7 @@ private:
             m_out << (first ? "" : ", ") << adj(a);
             first = false;
         }
-        const Type* rt = g.return_type;
+        const types::Type* rt = g.return_type;
         if (!rt->is_void())
             for (VarId d : in.dsts) {
                 m_out << (first ? "" : ", ") << adj(d);
@@ -389,7 +388,7 @@ private:
         std::string id = loop_id(in);
         bool for_range = in.kind == InstrKind::ForRange;
         std::string counter = for_range ? var(in.dsts[0]) : "";
-        std::string set_counter = for_range ? counter + " = (" + m_f.type_of(in.dsts[0])->c_name +
+        std::string set_counter = for_range ? counter + " = (" + c_type(m_f.type_of(in.dsts[0])) +
                                                   ")(" + var(in.args[0]) + " + rk_" + id + " * " +
                                                   var(in.args[2]) + ");\n"
                                             : "";
@@ -456,22 +455,22 @@ public:
 
 }  // namespace
 
-void emit_struct_gradient_ops(const Type* t, Text& out) {
+void emit_struct_gradient_ops(const types::Type* t, Text& out) {
     // Declared next to the struct (the global namespace) so templates in native/ find them by
     // argument-dependent lookup, and brought into wp for the generated wp::add(...) calls.
-    const std::string& c = t->c_name;
+    const std::string c = c_type(t);
     out << "CUDA_CALLABLE " << c << " add(const " << c << "& a, const " << c << "& b) {\n";
     out << "    " << c << " r = a;\n";
-    for (const sema::StructField& f : t->fields) {
+    for (const types::StructField& f : t->fields) {
         if (f.type->is_array()) continue;
-        std::string m = sema::field_c_name(f.name);
+        std::string m = c_field(f.name);
         out << "    r." << m << " = wp::add(a." << m << ", b." << m << ");\n";
     }
     out << "    return r;\n}\n";
     out << "CUDA_CALLABLE void grad_accumulate(" << c << "* p, const " << c << "& v) {\n";
-    for (const sema::StructField& f : t->fields) {
+    for (const types::StructField& f : t->fields) {
         if (f.type->is_array()) continue;
-        std::string m = sema::field_c_name(f.name);
+        std::string m = c_field(f.name);
         out << "    wp::grad_accumulate(&p->" << m << ", v." << m << ");\n";
     }
     out << "    (void)p;\n    (void)v;\n}\n";
@@ -493,15 +492,15 @@ void emit_function_adjoint(const passes::AdjointPlan& plan, const Backend& backe
         first = false;
         return out;
     };
-    for (VarId p : f.params) sep() << f.type_of(p)->c_name << " " << ae.var(p);
+    for (VarId p : f.params) sep() << c_type(f.type_of(p)) << " " << ae.var(p);
     for (VarId p : f.params)
-        if (plan.gradient(p)) sep() << f.type_of(p)->c_name << "& in_" << ae.adj(p);
-    const Type* rt = f.return_type;
+        if (plan.gradient(p)) sep() << c_type(f.type_of(p)) << "& in_" << ae.adj(p);
+    const types::Type* rt = f.return_type;
     if (rt->is_tuple()) {
         for (size_t i = 0; i < rt->elements.size(); ++i)
-            sep() << rt->elements[i]->c_name << " adj_ret_" << i;
+            sep() << c_type(rt->elements[i]) << " adj_ret_" << i;
     } else if (!rt->is_void()) {
-        sep() << rt->c_name << " adj_ret";
+        sep() << c_type(rt) << " adj_ret";
     }
     out << ") {\n";
     ae.declarations(1);

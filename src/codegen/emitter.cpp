@@ -12,26 +12,24 @@
 #include <cstdio>
 
 #include "codegen/function_emitter.h"
+#include "codegen/type_spelling.h"
 #include "common/assert.h"
 #include "common/text.h"
+#include "types/abi.h"
 
 namespace treadle::codegen {
 
 using ir::Instr;
 using ir::InstrKind;
 using ir::VarId;
-using sema::Type;
 
 size_t layout_params(const ir::Function& kernel, std::vector<ParamLayout>& out) {
-    size_t offset = 0, max_align = 1;
+    types::abi::StructLayout layout;
     for (size_t i = 0; i < kernel.params.size(); ++i) {
-        const Type* t = kernel.type_of(kernel.params[i]);
-        offset = (offset + t->align - 1) / t->align * t->align;
-        out.push_back(ParamLayout{kernel.param_names[i], t, offset});
-        offset += t->size;
-        if (t->align > max_align) max_align = t->align;
+        const types::Type* t = kernel.type_of(kernel.params[i]);
+        out.push_back(ParamLayout{kernel.param_names[i], t, layout.add({t->size, t->align})});
     }
-    return (offset + max_align - 1) / max_align * max_align;
+    return layout.finish().size;
 }
 
 namespace {
@@ -68,8 +66,8 @@ std::string c_string_impl(const std::string& s) {
     return out + "\"";
 }
 
-std::string literal(const sema::ConstValue& c) {
-    const Type* t = c.type;
+std::string literal(const types::ConstValue& c) {
+    const types::Type* t = c.type;
     if (t->is_bool()) return c.i ? "true" : "false";
     if (t->is_float()) {
         std::string v;
@@ -91,7 +89,7 @@ std::string literal(const sema::ConstValue& c) {
             if (f.find_first_of(".en") == std::string::npos) f += ".0";
             if (f.find_first_of("n") == std::string::npos) return f + "f";
         }
-        return "wp::cast<" + t->c_name + ">(" + v + ")";
+        return "wp::cast<" + c_type(t) + ">(" + v + ")";
     }
     switch (t->scalar) {
         case ScalarType::Int64:
@@ -105,12 +103,12 @@ std::string literal(const sema::ConstValue& c) {
             if (c.i == INT32_MIN) return "(wp::int32)(-2147483647 - 1)";
             return "(wp::int32)" + std::to_string((int32_t)c.i);
         default:
-            return "(" + t->c_name + ")" + std::to_string(c.i);
+            return "(" + c_type(t) + ")" + std::to_string(c.i);
     }
 }
 
 /// Arguments passed through printf's varargs: promote to what the format expects.
-std::string printf_arg(const Type* t, const std::string& v) {
+std::string printf_arg(const types::Type* t, const std::string& v) {
     switch (t->scalar) {
         case ScalarType::Float16:
             return "(double)(float)" + v;
@@ -153,7 +151,7 @@ std::string field_path(const std::string& dotted) {
     size_t start = 0;
     for (;;) {
         size_t dot = dotted.find('.', start);
-        path += "." + sema::field_c_name(dotted.substr(start, dot - start));
+        path += "." + c_field(dotted.substr(start, dot - start));
         if (dot == std::string::npos) return path;
         start = dot + 1;
     }
@@ -164,10 +162,10 @@ void FunctionEmitter::declarations(int depth) {
     for (VarId p : m_f.params) is_param[p] = true;
     for (VarId v = 0; v < m_f.vars.size(); ++v) {
         if (is_param[v]) continue;
-        const Type* t = m_f.vars[v].type;
+        const types::Type* t = m_f.vars[v].type;
         if (t->is_tuple() || t->is_void()) continue;
         indent(depth);
-        m_out << t->c_name << " " << var(v) << "{};\n";
+        m_out << c_type(t) << " " << var(v) << "{};\n";
     }
 }
 
@@ -201,8 +199,8 @@ std::string native_callee(const ir::Function& f, const Instr& in) {
     TREADLE_ASSERT(in.kind == ir::InstrKind::Call && in.builtin);
     const sema::Builtin& b = *in.builtin;
     if (b.traits.template_args == sema::TemplateArgs::None) return b.native;
-    const Type* r = f.type_of(in.dsts[0]);
-    const std::string scalar = sema::scalar_type(r->scalar)->c_name;
+    const types::Type* r = f.type_of(in.dsts[0]);
+    const std::string scalar = c_scalar(r->scalar);
     switch (b.traits.template_args) {
         case sema::TemplateArgs::None:
             break;
@@ -254,7 +252,7 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
 }
 
 void FunctionEmitter::verify_store(const Instr& in, size_t n, const std::string& value, int depth) {
-    const Type* t = m_f.type_of(in.args.back());
+    const types::Type* t = m_f.type_of(in.args.back());
     if (!t->is_value() || !treadle::is_float(t->scalar)) return;
     VarId a = in.args[0];
     std::string array = m_f.vars[a].hint.empty() ? "array" : m_f.vars[a].hint;
@@ -302,12 +300,12 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             m_out << dst << " = " << var(in.args[0]) << ";\n";
             break;
         case InstrKind::Construct: {
-            const Type* t = m_f.type_of(in.dsts[0]);
+            const types::Type* t = m_f.type_of(in.dsts[0]);
             if (t->is_struct()) {
-                m_out << dst << " = " << t->c_name << "{" << args(in) << "};\n";
+                m_out << dst << " = " << c_type(t) << "{" << args(in) << "};\n";
                 break;
             }
-            m_out << dst << " = " << t->c_name << "{{";
+            m_out << dst << " = " << c_type(t) << "{{";
             if (t->is_matrix()) {
                 for (int r = 0; r < t->rows; ++r) {
                     m_out << (r ? ", {" : "{");
@@ -322,14 +320,14 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             break;
         }
         case InstrKind::Field:
-            m_out << dst << " = " << var(in.args[0]) << "." << sema::field_c_name(in.text) << ";\n";
+            m_out << dst << " = " << var(in.args[0]) << "." << c_field(in.text) << ";\n";
             break;
         case InstrKind::WithField:
-            m_out << dst << " = " << var(in.args[0]) << "; " << dst << "."
-                  << sema::field_c_name(in.text) << " = " << var(in.args[1]) << ";\n";
+            m_out << dst << " = " << var(in.args[0]) << "; " << dst << "." << c_field(in.text)
+                  << " = " << var(in.args[1]) << ";\n";
             break;
         case InstrKind::Cast:
-            m_out << dst << " = wp::cast<" << m_f.type_of(in.dsts[0])->c_name << ">("
+            m_out << dst << " = wp::cast<" << c_type(m_f.type_of(in.dsts[0])) << ">("
                   << var(in.args[0]) << ");\n";
             break;
         case InstrKind::Call:
@@ -351,7 +349,7 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
                   << var(in.args[2]) << ";\n";
             break;
         case InstrKind::CallFunc: {
-            const Type* rt = in.func->return_type;
+            const types::Type* rt = in.func->return_type;
             const ir::Function* callee =
                 m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
             std::string call = (m_replay ? replay_name(*callee) : callee->c_name) + "(" + args(in);
@@ -415,7 +413,7 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
         case InstrKind::Printf:
             m_out << "printf(" << c_string(in.text);
             for (VarId a : in.args) {
-                const Type* t = m_f.type_of(a);
+                const types::Type* t = m_f.type_of(a);
                 if (in.callee == "print" && t->is_bool())  // print(): True / False, as Python
                     m_out << ", " << var(a) << " ? \"True\" : \"False\"";
                 else
@@ -462,20 +460,20 @@ namespace {}  // namespace
 void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked,
                    ReplayHooks* replay, bool verify_fp) {
     FunctionEmitter fe(f, out, checked, replay, verify_fp && !replay);
-    const Type* rt = f.return_type;
-    std::string ret = (rt->is_void() || rt->is_tuple()) ? "void" : rt->c_name;
+    const types::Type* rt = f.return_type;
+    std::string ret = (rt->is_void() || rt->is_tuple()) ? "void" : c_type(rt);
     out << backend.function_qualifier() << " " << ret << " " << (replay ? replay_name(f) : f.c_name)
         << "(";
     for (size_t i = 0; i < f.params.size(); ++i)
-        out << (i ? ", " : "") << f.type_of(f.params[i])->c_name << " " << fe.var(f.params[i]);
+        out << (i ? ", " : "") << c_type(f.type_of(f.params[i])) << " " << fe.var(f.params[i]);
     if (rt->is_tuple())
         for (size_t i = 0; i < rt->elements.size(); ++i)
-            out << (f.params.empty() && i == 0 ? "" : ", ") << rt->elements[i]->c_name << "& ret_"
+            out << (f.params.empty() && i == 0 ? "" : ", ") << c_type(rt->elements[i]) << "& ret_"
                 << i;
     out << ") {\n";
     fe.declarations(1);
     fe.block(f.body, 1);
-    if (!rt->is_void() && !rt->is_tuple()) out << "    return " << rt->c_name << "{};\n";
+    if (!rt->is_void() && !rt->is_tuple()) out << "    return " << c_type(rt) << "{};\n";
     out << "}\n\n";
 }
 
@@ -485,7 +483,7 @@ std::string kernel_body_header(const ir::Function& k, const Backend& backend,
                     params + "& params, wp::int64 index, const wp::launch_bounds_t& bounds) {\n";
     s += "    (void)index;\n    (void)bounds;\n";
     for (size_t i = 0; i < k.params.size(); ++i)
-        s += "    " + k.type_of(k.params[i])->c_name + " " + var_name(k, k.params[i]) +
+        s += "    " + c_type(k.type_of(k.params[i])) + " " + var_name(k, k.params[i]) +
              " = params.arg_" + k.param_names[i] + ";\n";
     return s;
 }
@@ -494,32 +492,32 @@ namespace {
 
 /// Adds the struct types `t` uses (its own, its fields', an array's element type's) to `out`,
 /// each after the structs it contains.
-void collect_structs(const Type* t, std::vector<const Type*>& out) {
+void collect_structs(const types::Type* t, std::vector<const types::Type*>& out) {
     if (!t) return;
     if (t->is_array()) return collect_structs(t->dtype, out);
     if (t->is_tuple()) {
-        for (const Type* e : t->elements) collect_structs(e, out);
+        for (const types::Type* e : t->elements) collect_structs(e, out);
         return;
     }
     if (!t->is_struct()) return;
-    for (const Type* seen : out)
+    for (const types::Type* seen : out)
         if (seen == t) return;
-    for (const sema::StructField& f : t->fields) collect_structs(f.type, out);
+    for (const types::StructField& f : t->fields) collect_structs(f.type, out);
     out.push_back(t);
 }
 
 /// The C++ definition of a struct type (layout asserted where the back end can).
-void emit_struct(const Type* t, const Backend& backend, Text& out) {
-    out << "struct " << t->c_name << " {  // " << t->name << "\n";
-    for (const sema::StructField& f : t->fields)
-        out << "    " << f.type->c_name << " " << sema::field_c_name(f.name) << ";\n";
+void emit_struct(const types::Type* t, const Backend& backend, Text& out) {
+    out << "struct " << c_type(t) << " {  // " << t->name << "\n";
+    for (const types::StructField& f : t->fields)
+        out << "    " << c_type(f.type) << " " << c_field(f.name) << ";\n";
     out << "};\n";
     if (backend.layout_asserts()) {
-        for (const sema::StructField& f : t->fields)
-            out << "static_assert(__builtin_offsetof(" << t->c_name << ", "
-                << sema::field_c_name(f.name) << ") == " << f.offset << ", \"struct layout\");\n";
+        for (const types::StructField& f : t->fields)
+            out << "static_assert(__builtin_offsetof(" << c_type(t) << ", " << c_field(f.name)
+                << ") == " << f.offset << ", \"struct layout\");\n";
     }
-    out << "static_assert(sizeof(" << t->c_name << ") == " << t->size << " && alignof(" << t->c_name
+    out << "static_assert(sizeof(" << c_type(t) << ") == " << t->size << " && alignof(" << c_type(t)
         << ") == " << t->align << ", \"struct layout\");\n\n";
 }
 
@@ -530,7 +528,7 @@ std::string emit_params_struct(const ir::Function& k, const Backend& backend, Te
     std::string params = "params_" + k.c_name;
     out << "struct " << params << " {\n";
     for (const ParamLayout& p : layout)
-        out << "    " << p.type->c_name << " arg_" << p.name << ";\n";
+        out << "    " << c_type(p.type) << " arg_" << p.name << ";\n";
     if (layout.empty()) out << "    char unused_;\n";
     out << "};\n";
     // The runtime packs arguments with its own copy of this layout; these keep them equal.
@@ -573,12 +571,12 @@ std::string generate_source(const ir::Program& program, const Backend& backend, 
     out << "// generated by treadle: kernel " << program.kernel->name << " (" << backend.name()
         << ")\n";
     out << backend.prologue() << "\n";
-    std::vector<const Type*> structs;
+    std::vector<const types::Type*> structs;
     for (const auto& f : program.functions) {
         for (const ir::Var& v : f->vars) collect_structs(v.type, structs);
         collect_structs(f->return_type, structs);
     }
-    for (const Type* t : structs) {
+    for (const types::Type* t : structs) {
         emit_struct(t, backend, out);
         if (adjoint) emit_struct_gradient_ops(t, out);
     }

@@ -15,7 +15,7 @@ namespace treadle::codegen {
 /// Layout of one kernel parameter in the packed parameter block (C struct rules).
 struct ParamLayout {
     std::string name;
-    const sema::Type* type = nullptr;
+    const types::Type* type = nullptr;
     size_t offset = 0;
 };
 

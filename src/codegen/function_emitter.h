@@ -97,7 +97,7 @@ std::string kernel_body_header(const ir::Function& k, const Backend& backend,
 // --- adjoint.cpp ---
 /// wp::add and wp::grad_accumulate for struct `t` (field by field; array fields are kept /
 /// skipped), which adjoint code uses on struct values and gradients.
-void emit_struct_gradient_ops(const sema::Type* t, Text& out);
+void emit_struct_gradient_ops(const types::Type* t, Text& out);
 /// Prints the replay variant and, unless it is a func_grad/func_replay helper, the adjoint
 /// `adj_<c_name>` of the user function `plan` was made from.
 void emit_function_adjoint(const passes::AdjointPlan& plan, const Backend& backend, Text& out,

@@ -4,4 +4,5 @@ list(APPEND TREADLE_SOURCES
   src/codegen/cuda_backend.cpp
   src/codegen/adjoint.cpp
   src/codegen/emitter.cpp
+  src/codegen/type_spelling.cpp
 )

@@ -6,20 +6,16 @@ namespace treadle {
 namespace {
 struct ScalarInfo {
     const char* name;
-    const char* c_name;
     size_t size;
 };
 constexpr ScalarInfo k_scalars[] = {
-    {"bool", "bool", 1},           {"int8", "wp::int8", 1},       {"uint8", "wp::uint8", 1},
-    {"int16", "wp::int16", 2},     {"uint16", "wp::uint16", 2},   {"int32", "wp::int32", 4},
-    {"uint32", "wp::uint32", 4},   {"int64", "wp::int64", 8},     {"uint64", "wp::uint64", 8},
-    {"float16", "wp::float16", 2}, {"float32", "wp::float32", 4}, {"float64", "wp::float64", 8},
+    {"bool", 1},   {"int8", 1},  {"uint8", 1},  {"int16", 2},   {"uint16", 2},  {"int32", 4},
+    {"uint32", 4}, {"int64", 8}, {"uint64", 8}, {"float16", 2}, {"float32", 4}, {"float64", 8},
 };
 }  // namespace
 
 size_t scalar_size(ScalarType t) { return k_scalars[(int)t].size; }
 const char* scalar_name(ScalarType t) { return k_scalars[(int)t].name; }
-const char* scalar_c_name(ScalarType t) { return k_scalars[(int)t].c_name; }
 
 std::optional<ScalarType> scalar_from_name(std::string_view name) {
     for (int i = 0; i < (int)(sizeof(k_scalars) / sizeof(k_scalars[0])); ++i)

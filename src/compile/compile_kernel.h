@@ -16,7 +16,7 @@ class CachedBinary;
 /// One kernel parameter as the launcher packs it.
 struct KernelParam {
     std::string name;
-    const sema::Type* type = nullptr;
+    const types::Type* type = nullptr;
     size_t offset = 0;   ///< byte offset in the parameter block
     uint8_t access = 0;  ///< arrays: passes::k_access_read / k_access_write bits
 };

@@ -16,13 +16,12 @@
 #include "frontend/ast.h"
 #include "ir/instr_kinds.h"
 #include "sema/builtins.h"
-#include "sema/resolver.h"
-#include "sema/types.h"
+#include "types/const_value.h"
+#include "types/types.h"
 
 namespace treadle::ir {
 
 using VarId = uint32_t;
-using sema::Type;
 
 enum class InstrKind {
 #define TREADLE_IR_ENUM(name, text) name,
@@ -35,7 +34,7 @@ const char* instr_name(InstrKind kind);
 
 /// A variable: a typed temporary or a mutable user variable.
 struct Var {
-    const Type* type = nullptr;
+    const types::Type* type = nullptr;
     std::string hint;       ///< the user's name when there is one (for readable output)
     bool mutable_ = false;  ///< written by Assign (merge/loop-carried) or a loop counter
     bool param = false;     ///< a function/kernel parameter
@@ -56,7 +55,7 @@ struct Instr {
     const sema::Builtin* builtin = nullptr;
     std::string callee;              ///< Compare: the C operator; Printf: "print" (bools as words)
     std::string text;                ///< Printf format
-    sema::ConstValue value;          ///< Const value, Shape dimension
+    types::ConstValue value;         ///< Const value, Shape dimension
     const Function* func = nullptr;  ///< CallFunc target
     Block body;                      ///< If then-block, loop body
     Block orelse;                    ///< If else-block
@@ -71,7 +70,7 @@ struct Function {
     bool is_kernel = false;
     std::vector<VarId> params;  ///< parameter variables, in order
     std::vector<std::string> param_names;
-    const Type* return_type = nullptr;  ///< void, a scalar/array, or a tuple (out-params)
+    const types::Type* return_type = nullptr;  ///< void, a scalar/array, or a tuple (out-params)
     std::vector<Var> vars;
     Block body;
     int tid_arity = 0;  ///< kernels: number of indices wp.tid() unpacks (0 = unused)
@@ -83,11 +82,11 @@ struct Function {
     bool grad_helper = false;  ///< a custom gradient/replay itself: no adjoint of its own
     std::shared_ptr<const ast::SourceFile> source;
 
-    VarId new_var(const Type* type, std::string hint = "", bool is_mutable = false) {
+    VarId new_var(const types::Type* type, std::string hint = "", bool is_mutable = false) {
         vars.push_back(Var{type, std::move(hint), is_mutable, false});
         return (VarId)(vars.size() - 1);
     }
-    const Type* type_of(VarId v) const { return vars[v].type; }
+    const types::Type* type_of(VarId v) const { return vars[v].type; }
 };
 
 /// A kernel with every user function it calls (callees first, in a deterministic order).

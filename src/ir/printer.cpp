@@ -25,7 +25,7 @@ std::string var_text(const Function& f, VarId v) {
     return s;
 }
 
-std::string const_text(const sema::ConstValue& c) {
+std::string const_text(const types::ConstValue& c) {
     if (c.type && c.type->is_float()) {
         char buf[64];
         std::snprintf(buf, sizeof(buf), "%.17g", c.f);

@@ -19,7 +19,6 @@ namespace treadle::passes {
 using ir::Instr;
 using ir::InstrKind;
 using ir::VarId;
-using sema::Type;
 
 namespace {
 
@@ -43,10 +42,10 @@ CallAdjoint atomic_call_adjoint(const sema::Builtin& b) {
 
 /// A type whose values have a gradient: a float scalar, a vector/matrix/quaternion/transform
 /// of floats, or a struct with such a field (at any depth).
-bool has_gradient(const Type* t) {
+bool has_gradient(const types::Type* t) {
     if (!t) return false;
     if (t->is_struct()) {
-        for (const sema::StructField& f : t->fields)
+        for (const types::StructField& f : t->fields)
             if (has_gradient(f.type)) return true;
         return false;
     }
@@ -54,7 +53,7 @@ bool has_gradient(const Type* t) {
 }
 
 /// Types that get an adjoint variable (integers too, for the adj_ functions' index slots).
-bool has_adjoint_slot(const Type* t) { return t && (t->is_value() || t->is_struct()); }
+bool has_adjoint_slot(const types::Type* t) { return t && (t->is_value() || t->is_struct()); }
 
 bool is_loop(const Instr& in) {
     return in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop;
@@ -67,7 +66,7 @@ public:
     void run() {
         m_plan.var_flags.assign(m_f.vars.size(), 0);
         for (VarId v = 0; v < m_f.vars.size(); ++v) {
-            const Type* t = m_f.vars[v].type;
+            const types::Type* t = m_f.vars[v].type;
             if (has_gradient(t)) m_plan.var_flags[v] |= k_var_gradient;
             if (has_adjoint_slot(t)) m_plan.var_flags[v] |= k_var_adjoint_slot;
         }

@@ -20,6 +20,7 @@
 using treadle::Array;
 using treadle::Device;
 using treadle::DType;
+using treadle::ElementKind;
 using treadle::Error;
 using treadle::ErrorKind;
 using treadle::ScalarType;
@@ -43,7 +44,7 @@ int parse_dim(const std::string& text) {
 /// "transform:float32" or a struct spec ("struct:module.Name{x=float32;...}").
 DType dtype_from_name(const std::string& name) {
     if (name.rfind("struct:", 0) == 0) {
-        const treadle::sema::Type* t = treadle::sema::type_from_spec(name);
+        const treadle::types::Type* t = treadle::types::type_from_spec(name);
         if (!t) throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
         return treadle::dtype_of_type(t);
     }
@@ -65,7 +66,7 @@ DType dtype_from_name(const std::string& name) {
     DType t(*s);
     if (quat || xform) {
         t.rows = quat ? 4 : 7;
-        t.kind = quat ? 1 : 2;
+        t.kind = quat ? ElementKind::Quat : ElementKind::Transform;
         return t;
     }
     if (vec || mat) {
@@ -79,10 +80,10 @@ DType dtype_from_name(const std::string& name) {
 
 /// The spec of a dtype (inverse of dtype_from_name).
 std::string dtype_name(const DType& t) {
-    if (t.is_struct()) return treadle::sema::type_spec(treadle::type_of_dtype(t));
+    if (t.is_struct()) return treadle::types::type_key(treadle::type_of_dtype(t));
     const std::string s = treadle::scalar_name(t.scalar);
-    if (t.kind == 1) return "quat:" + s;
-    if (t.kind == 2) return "transform:" + s;
+    if (t.kind == ElementKind::Quat) return "quat:" + s;
+    if (t.kind == ElementKind::Transform) return "transform:" + s;
     if (t.rows > 0 && t.cols > 0)
         return "matrix:" + std::to_string(t.rows) + ":" + std::to_string(t.cols) + ":" + s;
     if (t.rows > 0) return "vector:" + std::to_string(t.rows) + ":" + s;

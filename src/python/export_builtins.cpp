@@ -145,7 +145,7 @@ std::optional<std::vector<std::string>> signature(const std::string& name,
     if (!b || !b->rule) return std::nullopt;
     std::vector<treadle::sema::ArgInfo> args;
     for (const std::string& s : specs) {
-        const treadle::sema::Type* t = treadle::sema::type_from_spec(s);
+        const treadle::types::Type* t = treadle::types::type_from_spec(s);
         if (!t) return std::nullopt;
         args.push_back({t, false});
     }
@@ -153,9 +153,9 @@ std::optional<std::vector<std::string>> signature(const std::string& name,
     if (!sig) return std::nullopt;
     std::vector<std::string> out;
     if (sig->ret->is_tuple()) {
-        for (const auto* e : sig->ret->elements) out.push_back(treadle::sema::type_spec(e));
+        for (const auto* e : sig->ret->elements) out.push_back(treadle::types::type_key(e));
     } else {
-        out.push_back(treadle::sema::type_spec(sig->ret));
+        out.push_back(treadle::types::type_key(sig->ret));
     }
     return out;
 }

@@ -81,11 +81,7 @@ public:
             convert_constant(nb::cast<std::string>(t[1]), t[2], g);
         } else if (kind == "type") {
             g.kind = GlobalValue::Kind::Type;
-            g.type = treadle::sema::type_from_spec(nb::cast<std::string>(t[1]));
-            if (!g.type) {
-                g.kind = GlobalValue::Kind::Unsupported;
-                g.what = "type " + nb::cast<std::string>(t[1]);
-            }
+            g.type = nb::cast<const treadle::types::Type*>(t[1]);
         } else if (kind == "builtin") {
             g.kind = GlobalValue::Kind::Builtin;
             g.what = nb::cast<std::string>(t[1]);
@@ -105,7 +101,7 @@ private:
     static void convert_constant(const std::string& spec, nb::handle value, GlobalValue& g) {
         g.kind = GlobalValue::Kind::Constant;
         g.constant.weak = spec == "int" || spec == "float";
-        const treadle::sema::Type* type = treadle::sema::type_from_spec(spec);
+        const treadle::types::Type* type = treadle::types::type_from_spec(spec);
         if (type && type->is_value() && !type->is_scalar()) {
             g.constant.type = type;
             for (nb::handle c : nb::iter(value)) g.components.push_back(nb::cast<double>(c));
@@ -126,99 +122,88 @@ private:
         else
             g.constant.i = nb::cast<int64_t>(value);
         if (spec == "int" && (g.constant.i > INT32_MAX || g.constant.i < INT32_MIN))
-            g.constant.type = treadle::sema::int64_type();
+            g.constant.type = treadle::types::int64_type();
     }
 
     nb::object m_resolver;
 };
 
-/// The concrete parameter types of a specialisation from their specs (None: the parameter's
-/// own annotation, which must then be concrete).
-std::vector<const treadle::sema::Type*> param_types_from_specs(
-    const std::string& name, const std::vector<std::optional<std::string>>& specs) {
-    std::vector<const treadle::sema::Type*> out;
-    for (const auto& spec : specs) {
-        if (!spec) {
-            out.push_back(nullptr);
-            continue;
-        }
-        const treadle::sema::Type* type = treadle::sema::type_from_spec(*spec);
-        if (!type || type->is_generic())
+/// A list of Type objects and None (null) from Python.
+std::vector<const treadle::types::Type*> types_of_list(nb::handle list) {
+    std::vector<const treadle::types::Type*> out;
+    for (nb::handle item : nb::iter(list))
+        out.push_back(item.is_none() ? nullptr : nb::cast<const treadle::types::Type*>(item));
+    return out;
+}
+
+/// A list of Type objects and None (for null) for Python.
+nb::list list_of_types(const std::vector<const treadle::types::Type*>& types) {
+    nb::list out;
+    for (const treadle::types::Type* t : types)
+        out.append(t ? nb::cast(t, nb::rv_policy::reference) : nb::none());
+    return out;
+}
+
+/// The concrete parameter types of a specialisation (null: the parameter's own annotation,
+/// which must then be concrete).
+std::vector<const treadle::types::Type*> param_types_of(const std::string& name, nb::handle list) {
+    std::vector<const treadle::types::Type*> out = types_of_list(list);
+    for (const treadle::types::Type* t : out)
+        if (t && t->is_generic())
             throw treadle::Error(treadle::ErrorKind::Type,
-                                 name + "(): cannot specialise for type '" + *spec + "'");
-        out.push_back(type);
+                                 name + "(): cannot specialise for type '" + t->name + "'");
+    return out;
+}
+
+/// (name, annotation Type or None, generic) of every parameter of a kernel.
+nb::list kernel_parameters(const FunctionSource& kernel) {
+    treadle::sema::KernelParams params = treadle::sema::kernel_params(kernel);
+    nb::list out;
+    for (size_t i = 0; i < params.names.size(); ++i) {
+        const treadle::types::Type* t = params.annotations[i];
+        out.append(nb::make_tuple(params.names[i],
+                                  t ? nb::cast(t, nb::rv_policy::reference) : nb::none(),
+                                  params.generic(i)));
     }
     return out;
 }
 
-/// The type spec of `t`, or None for null.
-std::optional<std::string> spec_or_none(const treadle::sema::Type* t) {
-    if (!t) return std::nullopt;
-    return treadle::sema::type_spec(t);
-}
-
-/// (name, annotation spec or None, generic) of every parameter of a kernel.
-std::vector<std::tuple<std::string, std::optional<std::string>, bool>> kernel_parameters(
-    const FunctionSource& kernel) {
-    treadle::sema::KernelParams params = treadle::sema::kernel_params(kernel);
-    std::vector<std::tuple<std::string, std::optional<std::string>, bool>> out;
-    for (size_t i = 0; i < params.names.size(); ++i)
-        out.emplace_back(params.names[i], spec_or_none(params.annotations[i]), params.generic(i));
-    return out;
-}
-
-/// The specialisation of a generic kernel for launch arguments described by type specs
-/// ("int" and "float": Python numbers; None: a value whose type Python cannot name).
-std::vector<std::optional<std::string>> specialise(
-    const FunctionSource& kernel, const std::vector<std::optional<std::string>>& arg_specs) {
+/// The specialisation of a generic kernel for launch arguments, each described by
+/// (Type, weak) (weak: a Python int or float, whose type the compiler decides) or None (a
+/// value whose type Python cannot name).
+nb::list specialise(const FunctionSource& kernel, nb::handle arg_types) {
     std::vector<treadle::sema::ArgInfo> args;
-    for (const auto& spec : arg_specs) {
+    for (nb::handle item : nb::iter(arg_types)) {
         treadle::sema::ArgInfo a;
-        if (spec) {
-            a.type = treadle::sema::type_from_spec(*spec);
-            a.weak = *spec == "int" || *spec == "float";
-            if (!a.type)
-                throw treadle::Error(treadle::ErrorKind::Type,
-                                     kernel.name + "(): unknown argument type '" + *spec + "'");
+        if (!item.is_none()) {
+            nb::tuple t = nb::cast<nb::tuple>(item);
+            a.type = nb::cast<const treadle::types::Type*>(t[0]);
+            a.weak = nb::cast<bool>(t[1]);
         }
         args.push_back(a);
     }
-    std::vector<std::optional<std::string>> out;
-    for (const treadle::sema::Type* t : treadle::sema::specialise_for_arguments(kernel, args))
-        out.push_back(spec_or_none(t));
-    return out;
+    return list_of_types(treadle::sema::specialise_for_arguments(kernel, args));
 }
 
-/// The specialisation wp.overload declares: a type spec (or None: not given) per parameter.
-std::vector<std::optional<std::string>> specialise_declared(
-    const FunctionSource& kernel, const std::vector<std::optional<std::string>>& specs,
-    const std::string& who) {
-    std::vector<const treadle::sema::Type*> given;
-    for (const auto& spec : specs) {
-        const treadle::sema::Type* t = spec ? treadle::sema::type_from_spec(*spec) : nullptr;
-        if (spec && !t)
-            throw treadle::Error(treadle::ErrorKind::Type, who + ": unknown type '" + *spec + "'");
-        given.push_back(t);
-    }
-    std::vector<std::optional<std::string>> out;
-    for (const treadle::sema::Type* t : treadle::sema::specialise_declared(kernel, given, who))
-        out.push_back(spec_or_none(t));
-    return out;
+/// The specialisation wp.overload declares: a Type (or None: not given) per parameter.
+nb::list specialise_declared(const FunctionSource& kernel, nb::handle types,
+                             const std::string& who) {
+    return list_of_types(treadle::sema::specialise_declared(kernel, types_of_list(types), who));
 }
 
 }  // namespace
 
 void export_function(nb::module_& m) {
     m.def("kernel_parameters", &kernel_parameters, nb::arg("kernel"),
-          "(name, annotation spec or None, generic) of every parameter of a kernel, as the "
+          "(name, annotation Type or None, generic) of every parameter of a kernel, as the "
           "compiler reads its annotations.");
-    m.def("specialise", &specialise, nb::arg("kernel"), nb::arg("arg_specs"),
-          "The specialisation of a generic kernel for launch arguments of the given type specs "
-          "(\"int\"/\"float\" for Python numbers): a spec per parameter, None where the "
-          "annotation is concrete. Raises TypeError when an argument does not fit.");
-    m.def("specialise_declared", &specialise_declared, nb::arg("kernel"), nb::arg("specs"),
+    m.def("specialise", &specialise, nb::arg("kernel"), nb::arg("arg_types"),
+          "The specialisation of a generic kernel for launch arguments, each (Type, weak) (weak: "
+          "a Python int or float) or None: a Type per parameter, None where the annotation is "
+          "concrete. Raises TypeError when an argument does not fit.");
+    m.def("specialise_declared", &specialise_declared, nb::arg("kernel"), nb::arg("types"),
           nb::arg("who"),
-          "The specialisation wp.overload declares from a spec (or None) per parameter.");
+          "The specialisation wp.overload declares from a Type (or None) per parameter.");
     nb::class_<FunctionSource>(m, "FunctionSource",
                                "A @wp.func or @wp.kernel as the compiler sees it: its source "
                                "text, where it is defined and how its globals resolve.")
@@ -228,8 +213,8 @@ void export_function(nb::module_& m) {
                const std::string& source, const std::string& file, int line, bool is_kernel,
                nb::object resolver, std::shared_ptr<FunctionSource> custom_grad,
                std::shared_ptr<FunctionSource> custom_replay,
-               std::vector<std::shared_ptr<FunctionSource>> overloads,
-               std::vector<std::optional<std::string>> arg_types, int max_unroll) {
+               std::vector<std::shared_ptr<FunctionSource>> overloads, nb::list arg_types,
+               int max_unroll) {
                 FunctionSource* fn = new (self) FunctionSource();
                 fn->key = key;
                 fn->name = name;
@@ -239,21 +224,20 @@ void export_function(nb::module_& m) {
                 fn->custom_grad = std::move(custom_grad);
                 fn->custom_replay = std::move(custom_replay);
                 fn->overloads = std::move(overloads);
-                fn->param_types = param_types_from_specs(name, arg_types);
+                fn->param_types = param_types_of(name, arg_types);
                 fn->max_unroll = max_unroll;
             },
             nb::kw_only(), nb::arg("key"), nb::arg("name"), nb::arg("source"), nb::arg("file"),
             nb::arg("line"), nb::arg("is_kernel") = false, nb::arg("resolver").none() = nb::none(),
             nb::arg("custom_grad").none() = nullptr, nb::arg("custom_replay").none() = nullptr,
             nb::arg("overloads") = std::vector<std::shared_ptr<FunctionSource>>(),
-            nb::arg("arg_types") = std::vector<std::optional<std::string>>(),
-            nb::arg("max_unroll") = 16,
+            nb::arg("arg_types") = nb::list(), nb::arg("max_unroll") = 16,
             "key: identifies the function across lookups; source: the text of its def (first "
             "line `line` of `file`); resolver: an object answering lookup(name), "
             "attribute(module, name), annotation(param) and static_value(expression, indices); "
             "custom_grad/custom_replay: the @wp.func_grad / @wp.func_replay functions; "
             "overloads: every definition of an overloaded name, this one included; arg_types: "
-            "a generic kernel's specialisation (a type spec per parameter, None for one whose "
+            "a generic kernel's specialisation (a Type per parameter, None for one whose "
             "annotation is concrete); max_unroll: the trip count limit of unrolled loops.")
         .def_ro("key", &FunctionSource::key)
         .def_ro("name", &FunctionSource::name)

@@ -107,7 +107,7 @@ void export_kernel(nb::module_& m) {
                      [](const KernelHandle& h) {
                          std::vector<std::pair<std::string, std::string>> out;
                          for (const auto& p : h.k->params)
-                             out.emplace_back(p.name, treadle::sema::type_spec(p.type));
+                             out.emplace_back(p.name, treadle::types::type_key(p.type));
                          return out;
                      })
         .def_prop_ro(
@@ -129,21 +129,6 @@ void export_kernel(nb::module_& m) {
             "on first use and kept with it).");
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("function"), nb::arg("arch"),
           nb::arg("adjoint") = false, nb::arg("verify_fp") = false);
-    m.def(
-        "struct_layout",
-        [](const std::string& spec) {
-            const treadle::sema::Type* t = treadle::sema::type_from_spec(spec);
-            if (!t || !t->is_struct())
-                throw treadle::Error(treadle::ErrorKind::Type,
-                                     "invalid struct spec '" + spec + "'");
-            std::vector<std::pair<std::string, size_t>> fields;
-            for (const auto& f : t->fields) fields.emplace_back(f.name, f.offset);
-            return nb::make_tuple(reinterpret_cast<uintptr_t>(t), t->size, t->align, fields,
-                                  treadle::sema::type_spec(t));
-        },
-        nb::arg("spec"),
-        "(type id, size, alignment, [(field, offset)], canonical spec) of a struct spec: the C "
-        "layout kernels use, and the id launches compare struct arguments against.");
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
     m.def(
         "kernel_source",

@@ -190,7 +190,7 @@ public:
         read_object(m_args[i], p.param->type, p.kind, out);
     }
 
-    void read_field(const ArgValue& v, const treadle::sema::StructField& f,
+    void read_field(const ArgValue& v, const treadle::types::StructField& f,
                     ArgValue& out) override {
         PyObject* o = PyObject_GetAttrString((PyObject*)v.handle, f.name.c_str());
         if (!o) throw nb::python_error();
@@ -232,7 +232,7 @@ private:
     }
 
     /// Sets `kind` and the fields that kind uses (the packer reads no others), and `handle`.
-    void read_object(PyObject* o, const treadle::sema::Type* t, ParamKind kind, ArgValue& out) {
+    void read_object(PyObject* o, const treadle::types::Type* t, ParamKind kind, ArgValue& out) {
         out.handle = o;
         switch (kind) {
             case ParamKind::Array:

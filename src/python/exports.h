@@ -25,6 +25,9 @@ decltype(auto) compiling(F&& f) {
         raise_compile_error(e);
     }
 }
+
+/// The interned compiler type (_treadle.Type) and its factories (_treadle.types).
+void export_types(nb::module_& m);
 /// _treadle.Device and device queries.
 void export_device(nb::module_& m);
 /// _treadle.Array: the native base of treadle.array.

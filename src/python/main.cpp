@@ -8,6 +8,7 @@ NB_MODULE(_treadle, m) {
     // are not leaks, and nanobind's exit-time report of them only alarms users.
     nb::set_leak_warnings(false);
     export_errors(m);
+    export_types(m);
     export_device(m);
     export_array(m);
     export_function(m);

@@ -9,8 +9,8 @@
 
 #include "runtime/buffer.h"
 #include "runtime/cuda.h"
-#include "sema/types.h"
 #include "treadle/error.h"
+#include "types/types.h"
 
 namespace treadle {
 
@@ -33,7 +33,7 @@ std::string shape_str(const std::vector<int64_t>& shape) {
 }
 
 std::string dtype_str(const DType& t) {
-    if (t.is_struct()) return static_cast<const sema::Type*>(t.struct_type)->name;
+    if (t.is_struct()) return static_cast<const types::Type*>(t.struct_type)->name;
     std::string s = scalar_name(t.scalar);
     if (t.rows > 0)
         s += "[" + std::to_string(t.rows) + (t.cols > 0 ? "x" + std::to_string(t.cols) : "") + "]";

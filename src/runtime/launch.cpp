@@ -35,28 +35,30 @@ LaunchBounds make_bounds(const CompiledKernel& k, const int64_t* dim, size_t ndi
     return b;
 }
 
-DType dtype_of_type(const sema::Type* t) {
+DType dtype_of_type(const types::Type* t) {
     DType d(t->scalar);
     if (t->is_struct()) {
         d.scalar = ScalarType::UInt8;
         d.rows = (int)t->size;
-        d.kind = 3;
+        d.kind = ElementKind::Struct;
         d.struct_type = t;
         return d;
     }
     d.rows = t->is_scalar() ? 0 : t->rows;
     d.cols = t->is_matrix() ? t->cols : 0;
-    d.kind = t->is_quat() ? 1 : t->is_transform() ? 2 : 0;
+    d.kind = t->is_quat()        ? ElementKind::Quat
+             : t->is_transform() ? ElementKind::Transform
+                                 : ElementKind::Plain;
     return d;
 }
 
-const sema::Type* type_of_dtype(const DType& d) {
-    if (d.is_struct()) return static_cast<const sema::Type*>(d.struct_type);
-    if (d.kind == 1) return sema::quat_type(d.scalar);
-    if (d.kind == 2) return sema::transform_type(d.scalar);
-    if (d.rows == 0) return sema::scalar_type(d.scalar);
-    if (d.cols == 0) return sema::vector_type(d.rows, d.scalar);
-    return sema::matrix_type(d.rows, d.cols, d.scalar);
+const types::Type* type_of_dtype(const DType& d) {
+    if (d.is_struct()) return static_cast<const types::Type*>(d.struct_type);
+    if (d.kind == ElementKind::Quat) return types::quat_type(d.scalar);
+    if (d.kind == ElementKind::Transform) return types::transform_type(d.scalar);
+    if (d.rows == 0) return types::scalar_type(d.scalar);
+    if (d.cols == 0) return types::vector_type(d.rows, d.scalar);
+    return types::matrix_type(d.rows, d.cols, d.scalar);
 }
 
 namespace {

@@ -8,17 +8,13 @@
 #include "compile/compile_kernel.h"
 #include "treadle/array.h"
 #include "treadle/module.h"
+#include "types/abi.h"
 
 namespace treadle {
 
-/// The launch grid as generated code sees it (layout of wp::launch_bounds_t).
-struct LaunchBounds {
-    int32_t shape[4] = {0, 0, 0, 0};
-    int32_t ndim = 0;
-    int32_t flags = 0;  ///< k_launch_aliased_arrays (wp::launch_aliased_arrays)
-    int64_t size = 0;
-};
-static_assert(sizeof(LaunchBounds) == 32, "must match wp::launch_bounds_t");
+/// The launch grid as generated code sees it: the ABI record of wp::launch_bounds_t, whose
+/// `flags` hold k_launch_aliased_arrays (wp::launch_aliased_arrays).
+using LaunchBounds = types::abi::LaunchBoundsRecord;
 
 /// LaunchBounds::flags bit: two array arguments share memory, so a backward pass must not
 /// assume a thread owns the gradient elements at its own index.
@@ -32,9 +28,9 @@ inline LaunchBounds make_bounds(const CompiledKernel& k, const std::vector<int64
 }
 
 /// The runtime element type of arrays of `t` (a value type or a struct).
-DType dtype_of_type(const sema::Type* t);
+DType dtype_of_type(const types::Type* t);
 /// The compiler's type of array elements of dtype `d`.
-const sema::Type* type_of_dtype(const DType& d);
+const types::Type* type_of_dtype(const DType& d);
 
 /// The array `a` as a backward launch passes it: a view whose gradient is `adj` (which must
 /// have `a`'s dtype, shape, strides and device; ErrorKind::Value naming the kernel and parameter

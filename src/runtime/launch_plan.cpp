@@ -6,29 +6,14 @@
 #include "passes/array_access.h"
 #include "treadle/core.h"  // wp::half for float16 parameters
 #include "treadle/error.h"
+#include "types/abi.h"
 
 namespace treadle {
 
 namespace {
 
-/// Same layout as wp::array_t<T>.
-struct ArrayParam {
-    void* data;
-    void* grad;
-    int32_t shape[4];
-    int64_t strides[4];
-    int32_t ndim;
-    int32_t pad;
-};
-static_assert(sizeof(ArrayParam) == 72, "must match wp::array_t");
-
-/// Same layout as wp::indexedarray_t<T>.
-struct IndexedArrayParam {
-    ArrayParam arr;
-    void* indices[4];
-    int32_t shape[4];
-};
-static_assert(sizeof(IndexedArrayParam) == 120, "must match wp::indexedarray_t");
+using types::abi::ArrayRecord;
+using types::abi::IndexedArrayRecord;
 
 /// The name of a parameter or struct field ("s.inner.x"), built only for an error message.
 struct SlotName {
@@ -39,7 +24,7 @@ struct SlotName {
 
 /// Where one value goes: a parameter or a field of a struct parameter.
 struct Slot {
-    const sema::Type* type;
+    const types::Type* type;
     size_t offset;
     const SlotName* name;
 };
@@ -89,12 +74,12 @@ public:
 
     /// The array_t record of `a` for slot `s` (checks dtype, ndim and device); a null array
     /// keeps only the parameter's ndim.
-    ArrayParam array_record(const Slot& s, const Array& a) const {
-        const sema::Type* t = s.type;
-        ArrayParam ap{};
+    ArrayRecord array_record(const Slot& s, const Array& a) const {
+        const types::Type* t = s.type;
+        ArrayRecord ap{};
         ap.ndim = t->ndim;
         if (a.is_null()) return ap;
-        const sema::Type* want = t->dtype;
+        const types::Type* want = t->dtype;
         if (a.dtype() != dtype_of_type(want))
             fail(ErrorKind::Type, s,
                  "expects an array of " + want->name + ", got an array of " +
@@ -118,17 +103,17 @@ public:
     }
 
     void pack_array(const Slot& s, const Array& a) {
-        const sema::Type* t = s.type;
+        const types::Type* t = s.type;
         if (!t->is_array()) wrong_kind(s, "an array");
         if (t->indexed) return pack_indexed(s, a, nullptr, 0);
-        ArrayParam ap = array_record(s, a);
+        ArrayRecord ap = array_record(s, a);
         std::memcpy(m_block + s.offset, &ap, sizeof(ap));
     }
 
     void pack_indexed(const Slot& s, const Array& data, const Array* const* indices, int count) {
-        const sema::Type* t = s.type;
+        const types::Type* t = s.type;
         if (!t->is_indexed_array()) wrong_kind(s, "an indexedarray");
-        IndexedArrayParam ip{};
+        IndexedArrayRecord ip{};
         ip.arr = array_record(s, data);
         if (count != 0 && count != t->ndim)
             fail(ErrorKind::Value, s,
@@ -153,7 +138,7 @@ public:
     }
 
     void pack_int(const Slot& s, const ArgValue& v) {
-        const sema::Type* t = s.type;
+        const types::Type* t = s.type;
         const bool is_bool = v.kind == ArgValue::Kind::Bool;
         if (!t->is_scalar()) wrong_kind(s, is_bool ? "bool" : "int");
         if (v.overflow) fail(ErrorKind::Type, s, "is an integer too large for " + t->name);
@@ -164,7 +149,7 @@ public:
     }
 
     void pack_components(const Slot& s, const ArgValue& v) {
-        const sema::Type* t = s.type;
+        const types::Type* t = s.type;
         if (t->is_scalar() || t->is_array() || t->is_struct())
             wrong_kind(s, std::to_string(v.count) + " components");
         const size_t count = (size_t)t->components();
@@ -193,7 +178,7 @@ public:
     }
 
     void pack_struct_bytes(const Slot& s, const ArgValue& v) {
-        const sema::Type* t = s.type;
+        const types::Type* t = s.type;
         if (!t->is_struct()) wrong_kind(s, "the raw bytes of a struct");
         if (v.count != t->size)
             fail(ErrorKind::Type, s,
@@ -203,7 +188,7 @@ public:
     }
 
     void pack_struct(const Slot& s, const ArgValue& v) {
-        const sema::Type* t = s.type;
+        const types::Type* t = s.type;
         if (!t->is_struct() || v.struct_type != t) {
             std::string got = m_source.describe(v);
             if (got == "struct " + t->name) got += " of another layout";
@@ -211,7 +196,7 @@ public:
                 fail(ErrorKind::Type, s, "expects struct " + t->name + ", got " + got);
             wrong_kind(s, got);
         }
-        for (const sema::StructField& f : t->fields) {
+        for (const types::StructField& f : t->fields) {
             SlotName name{s.name, &f.name};
             ArgValue field;
             m_source.read_field(v, f, field);
@@ -323,7 +308,7 @@ private:
 
 }  // namespace
 
-ParamKind param_kind(const sema::Type* t) {
+ParamKind param_kind(const types::Type* t) {
     if (t->is_array()) return t->indexed ? ParamKind::IndexedArray : ParamKind::Array;
     if (t->is_struct()) return ParamKind::Struct;
     if (t->is_scalar()) return ParamKind::Scalar;
@@ -342,7 +327,7 @@ LaunchPlan::LaunchPlan(std::shared_ptr<const CompiledKernel> kernel) : m_kernel(
     }
 }
 
-void ArgumentSource::read_field(const ArgValue&, const sema::StructField&, ArgValue& out) {
+void ArgumentSource::read_field(const ArgValue&, const types::StructField&, ArgValue& out) {
     out = ArgValue();
 }
 

@@ -32,7 +32,7 @@ enum class ParamKind : uint8_t {
 };
 
 /// The kind of a parameter (or struct field) of type `t`.
-ParamKind param_kind(const sema::Type* t);
+ParamKind param_kind(const types::Type* t);
 
 /// One parameter of a plan. `param` points into the plan's kernel, which the plan keeps alive.
 struct PlanParam {
@@ -102,7 +102,7 @@ public:
     /// Reads argument `i`, which will be packed into parameter `p`.
     virtual void read(size_t i, const PlanParam& p, ArgValue& out) = 0;
     /// Reads field `f` of `value` (Kind::Struct, from this source).
-    virtual void read_field(const ArgValue& value, const sema::StructField& f, ArgValue& out);
+    virtual void read_field(const ArgValue& value, const types::StructField& f, ArgValue& out);
     /// Backward launches: the number of adjoint arguments given, or -1 when none were (every
     /// array then carries its own grad()).
     virtual int64_t adjoint_count() const { return -1; }

@@ -6,82 +6,84 @@
 
 namespace treadle::sema::rules {
 
-std::optional<Signature> same(const std::vector<ArgInfo>& args, size_t n, const Type* t,
-                              const Type* ret) {
+std::optional<Signature> same(const std::vector<ArgInfo>& args, size_t n, const types::Type* t,
+                              const types::Type* ret) {
     if (!t || args.size() != n) return std::nullopt;
-    return Signature{std::vector<const Type*>(n, t), ret ? ret : t};
+    return Signature{std::vector<const types::Type*>(n, t), ret ? ret : t};
 }
 
 std::optional<Signature> rule_float_unary(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a, true);
+    const types::Type* t = unify_scalars(a, true);
     if (a.size() != 1 || !t || !t->is_float()) return std::nullopt;
     return same(a, 1, t, nullptr);
 }
 
 std::optional<Signature> rule_float_binary(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a, true);
+    const types::Type* t = unify_scalars(a, true);
     if (a.size() != 2 || !t || !t->is_float()) return std::nullopt;
     return same(a, 2, t, nullptr);
 }
 
 std::optional<Signature> rule_numeric_unary(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a);
+    const types::Type* t = unify_scalars(a);
     if (a.size() != 1 || !t || t->is_bool()) return std::nullopt;
     return same(a, 1, t, nullptr);
 }
 
 std::optional<Signature> rule_numeric_binary(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a);
+    const types::Type* t = unify_scalars(a);
     if (a.size() != 2 || !t || t->is_bool()) return std::nullopt;
     return same(a, 2, t, nullptr);
 }
 
 std::optional<Signature> rule_numeric_ternary(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a);
+    const types::Type* t = unify_scalars(a);
     if (a.size() != 3 || !t || t->is_bool()) return std::nullopt;
     return same(a, 3, t, nullptr);
 }
 
 std::optional<Signature> rule_int_unary(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a);
+    const types::Type* t = unify_scalars(a);
     if (a.size() != 1 || !t || !t->is_integer()) return std::nullopt;
     return same(a, 1, t, nullptr);
 }
 
 std::optional<Signature> rule_int_binary(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a);
+    const types::Type* t = unify_scalars(a);
     if (a.size() != 2 || !t || !t->is_integer()) return std::nullopt;
     return same(a, 2, t, nullptr);
 }
 
 std::optional<Signature> rule_bitwise(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a);
+    const types::Type* t = unify_scalars(a);
     if (a.size() != 2 || !t || t->is_float()) return std::nullopt;
     return same(a, 2, t, nullptr);
 }
 
 std::optional<Signature> rule_predicate(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a);
+    const types::Type* t = unify_scalars(a);
     if (a.size() != 1 || !t || t->is_bool()) return std::nullopt;
-    return same(a, 1, t, bool_type());
+    return same(a, 1, t, types::bool_type());
 }
 
 std::optional<Signature> rule_compare(const std::vector<ArgInfo>& a) {
-    const Type* t = unify_scalars(a);
+    const types::Type* t = unify_scalars(a);
     if (a.size() != 2 || !t) return std::nullopt;
-    return same(a, 2, t, bool_type());
+    return same(a, 2, t, types::bool_type());
 }
 
 // --- vectors and matrices -------------------------------------------------------------------
 
 /// Types with componentwise + and -, negation and scaling by a scalar.
-bool is_math(const Type* t) { return t && (t->is_vector() || t->is_matrix() || t->is_quat()); }
+bool is_math(const types::Type* t) {
+    return t && (t->is_vector() || t->is_matrix() || t->is_quat());
+}
 
 /// A scalar argument that must take the element type `s` of a vector/matrix operand.
 bool scalar_fits(const ArgInfo& a, ScalarType s) {
     if (!a.type || !a.type->is_scalar()) return false;
     if (!a.weak) return a.type->scalar == s;
-    return unify_scalars({{scalar_type(s), false}, a}) == scalar_type(s);
+    return unify_scalars({{types::scalar_type(s), false}, a}) == types::scalar_type(s);
 }
 
 std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
@@ -92,17 +94,17 @@ std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
 
 std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a) {
     if (a.size() != 2) return std::nullopt;
-    const Type *x = a[0].type, *y = a[1].type;
+    const types::Type *x = a[0].type, *y = a[1].type;
     if (is_math(x) && scalar_fits(a[1], x->scalar))
-        return Signature{{x, scalar_type(x->scalar)}, x};
+        return Signature{{x, types::scalar_type(x->scalar)}, x};
     if (is_math(y) && scalar_fits(a[0], y->scalar))
-        return Signature{{scalar_type(y->scalar), y}, y};
+        return Signature{{types::scalar_type(y->scalar), y}, y};
     if (x && y && x->is_matrix() && y->is_vector() && x->scalar == y->scalar && x->cols == y->rows)
-        return Signature{{x, y}, vector_type(x->rows, x->scalar)};
+        return Signature{{x, y}, types::vector_type(x->rows, x->scalar)};
     if (x && y && x->is_vector() && y->is_matrix() && x->scalar == y->scalar && x->rows == y->rows)
-        return Signature{{x, y}, vector_type(y->cols, x->scalar)};
+        return Signature{{x, y}, types::vector_type(y->cols, x->scalar)};
     if (x && y && x->is_matrix() && y->is_matrix() && x->scalar == y->scalar && x->cols == y->rows)
-        return Signature{{x, y}, matrix_type(x->rows, y->cols, x->scalar)};
+        return Signature{{x, y}, types::matrix_type(x->rows, y->cols, x->scalar)};
     if (x && x == y && (x->is_quat() || x->is_transform()))  // Hamilton product, composition
         return Signature{{x, y}, x};
     return rule_numeric_binary(a);
@@ -117,7 +119,7 @@ std::optional<Signature> rule_matmul(const std::vector<ArgInfo>& a) {
 
 std::optional<Signature> rule_div(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && is_math(a[0].type) && scalar_fits(a[1], a[0].type->scalar))
-        return Signature{{a[0].type, scalar_type(a[0].type->scalar)}, a[0].type};
+        return Signature{{a[0].type, types::scalar_type(a[0].type->scalar)}, a[0].type};
     return rule_numeric_binary(a);
 }
 
@@ -128,7 +130,7 @@ std::optional<Signature> rule_negate(const std::vector<ArgInfo>& a) {
 
 std::optional<Signature> rule_compare_any(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && is_math(a[0].type) && a[0].type == a[1].type)
-        return Signature{{a[0].type, a[1].type}, bool_type()};
+        return Signature{{a[0].type, a[1].type}, types::bool_type()};
     return rule_compare(a);
 }
 
@@ -150,7 +152,8 @@ std::optional<Signature> rule_vec_to_scalar(const std::vector<ArgInfo>& a, size_
         return std::nullopt;
     for (const ArgInfo& x : a)
         if (x.type != a[0].type) return std::nullopt;
-    return Signature{std::vector<const Type*>(n, a[0].type), scalar_type(a[0].type->scalar)};
+    return Signature{std::vector<const types::Type*>(n, a[0].type),
+                     types::scalar_type(a[0].type->scalar)};
 }
 std::optional<Signature> rule_dot(const std::vector<ArgInfo>& a) {
     return rule_vec_to_scalar(a, 2);
@@ -184,18 +187,18 @@ std::optional<Signature> rule_outer(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && a[0].type && a[1].type && a[0].type->is_vector() &&
         a[1].type->is_vector() && a[0].type->scalar == a[1].type->scalar)
         return Signature{{a[0].type, a[1].type},
-                         matrix_type(a[0].type->rows, a[1].type->rows, a[0].type->scalar)};
+                         types::matrix_type(a[0].type->rows, a[1].type->rows, a[0].type->scalar)};
     return std::nullopt;
 }
 std::optional<Signature> rule_transpose(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_matrix())
         return Signature{{a[0].type},
-                         matrix_type(a[0].type->cols, a[0].type->rows, a[0].type->scalar)};
+                         types::matrix_type(a[0].type->cols, a[0].type->rows, a[0].type->scalar)};
     return std::nullopt;
 }
 std::optional<Signature> rule_square_to_scalar(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_matrix() && a[0].type->rows == a[0].type->cols)
-        return Signature{{a[0].type}, scalar_type(a[0].type->scalar)};
+        return Signature{{a[0].type}, types::scalar_type(a[0].type->scalar)};
     return std::nullopt;
 }
 std::optional<Signature> rule_determinant(const std::vector<ArgInfo>& a) {
@@ -210,13 +213,13 @@ std::optional<Signature> rule_inverse(const std::vector<ArgInfo>& a) {
 }
 std::optional<Signature> rule_ddot(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && a[0].type && a[0].type->is_matrix() && a[0].type == a[1].type)
-        return Signature{{a[0].type, a[1].type}, scalar_type(a[0].type->scalar)};
+        return Signature{{a[0].type, a[1].type}, types::scalar_type(a[0].type->scalar)};
     return std::nullopt;
 }
 std::optional<Signature> rule_diag(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_vector())
         return Signature{{a[0].type},
-                         matrix_type(a[0].type->rows, a[0].type->rows, a[0].type->scalar)};
+                         types::matrix_type(a[0].type->rows, a[0].type->rows, a[0].type->scalar)};
     return std::nullopt;
 }
 std::optional<Signature> rule_mat_from(const std::vector<ArgInfo>& a, bool rows) {
@@ -224,9 +227,9 @@ std::optional<Signature> rule_mat_from(const std::vector<ArgInfo>& a, bool rows)
     for (const ArgInfo& x : a)
         if (x.type != a[0].type) return std::nullopt;
     int n = (int)a.size(), len = a[0].type->rows;
-    return Signature{
-        std::vector<const Type*>(a.size(), a[0].type),
-        rows ? matrix_type(n, len, a[0].type->scalar) : matrix_type(len, n, a[0].type->scalar)};
+    return Signature{std::vector<const types::Type*>(a.size(), a[0].type),
+                     rows ? types::matrix_type(n, len, a[0].type->scalar)
+                          : types::matrix_type(len, n, a[0].type->scalar)};
 }
 std::optional<Signature> rule_mat_from_rows(const std::vector<ArgInfo>& a) {
     return rule_mat_from(a, true);
@@ -238,77 +241,79 @@ std::optional<Signature> rule_mat_from_cols(const std::vector<ArgInfo>& a) {
 std::optional<Signature> rule_rand_init(const std::vector<ArgInfo>& a) {
     if (a.empty() || a.size() > 2) return std::nullopt;
     for (const ArgInfo& x : a)
-        if (!x.type || !(x.type == int32_type() || (x.weak && x.type->is_integer())))
+        if (!x.type || !(x.type == types::int32_type() || (x.weak && x.type->is_integer())))
             return std::nullopt;
-    return Signature{std::vector<const Type*>(a.size(), int32_type()),
-                     scalar_type(ScalarType::UInt32)};
+    return Signature{std::vector<const types::Type*>(a.size(), types::int32_type()),
+                     types::scalar_type(ScalarType::UInt32)};
 }
 
 /// Draws from a generator state: the rule sees the arguments after the state. `counts` lists
 /// how many arguments of type `arg` the draw accepts (randf: none, or low and high).
 std::optional<Signature> draw(const std::vector<ArgInfo>& a, std::initializer_list<size_t> counts,
-                              const Type* arg, const Type* ret) {
+                              const types::Type* arg, const types::Type* ret) {
     bool count_ok = false;
     for (size_t n : counts) count_ok |= a.size() == n;
     if (!count_ok) return std::nullopt;
     for (const ArgInfo& x : a)
         if (!x.type || !(x.type == arg || (x.weak && unify_scalars({{arg, false}, x}) == arg)))
             return std::nullopt;
-    return Signature{std::vector<const Type*>(a.size(), arg), ret};
+    return Signature{std::vector<const types::Type*>(a.size(), arg), ret};
 }
 std::optional<Signature> rule_randi(const std::vector<ArgInfo>& a) {
-    return draw(a, {0, 2}, int32_type(), int32_type());
+    return draw(a, {0, 2}, types::int32_type(), types::int32_type());
 }
 std::optional<Signature> rule_randu(const std::vector<ArgInfo>& a) {
-    const Type* u32 = scalar_type(ScalarType::UInt32);
+    const types::Type* u32 = types::scalar_type(ScalarType::UInt32);
     return draw(a, {0, 2}, u32, u32);
 }
 std::optional<Signature> rule_randf(const std::vector<ArgInfo>& a) {
-    return draw(a, {0, 2}, float32_type(), float32_type());
+    return draw(a, {0, 2}, types::float32_type(), types::float32_type());
 }
 std::optional<Signature> rule_randn(const std::vector<ArgInfo>& a) {
-    return draw(a, {0}, float32_type(), float32_type());
+    return draw(a, {0}, types::float32_type(), types::float32_type());
 }
 std::optional<Signature> rule_sample2(const std::vector<ArgInfo>& a) {
-    return draw(a, {0}, float32_type(), vector_type(2, ScalarType::Float32));
+    return draw(a, {0}, types::float32_type(), types::vector_type(2, ScalarType::Float32));
 }
 std::optional<Signature> rule_sample3(const std::vector<ArgInfo>& a) {
-    return draw(a, {0}, float32_type(), vector_type(3, ScalarType::Float32));
+    return draw(a, {0}, types::float32_type(), types::vector_type(3, ScalarType::Float32));
 }
 std::optional<Signature> rule_sample_cdf(const std::vector<ArgInfo>& a) {
-    const Type* cdf = array_type(float32_type(), 1);
+    const types::Type* cdf = types::array_type(types::float32_type(), 1);
     if (a.size() != 1 || a[0].type != cdf) return std::nullopt;
-    return Signature{{cdf}, int32_type()};
+    return Signature{{cdf}, types::int32_type()};
 }
 std::optional<Signature> rule_poisson(const std::vector<ArgInfo>& a) {
-    return draw(a, {1}, float32_type(), scalar_type(ScalarType::UInt32));
+    return draw(a, {1}, types::float32_type(), types::scalar_type(ScalarType::UInt32));
 }
 
 /// The dimension of a noise point: 1 for float32, N for a float32 vecN (N <= 4), else 0.
 int noise_point(const ArgInfo& a) {
     if (scalar_fits(a, ScalarType::Float32)) return 1;
-    const Type* t = a.type;
+    const types::Type* t = a.type;
     if (t && t->is_vector() && t->scalar == ScalarType::Float32 && t->rows >= 2 && t->rows <= 4)
         return t->rows;
     return 0;
 }
-const Type* noise_point_type(int n) {
-    return n == 1 ? float32_type() : vector_type(n, ScalarType::Float32);
+const types::Type* noise_point_type(int n) {
+    return n == 1 ? types::float32_type() : types::vector_type(n, ScalarType::Float32);
 }
 std::optional<Signature> rule_noise(const std::vector<ArgInfo>& a) {
     if (a.size() != 2 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
     int n = noise_point(a[1]);
     if (!n) return std::nullopt;
-    return Signature{{scalar_type(ScalarType::UInt32), noise_point_type(n)}, float32_type()};
+    return Signature{{types::scalar_type(ScalarType::UInt32), noise_point_type(n)},
+                     types::float32_type()};
 }
 std::optional<Signature> rule_pnoise(const std::vector<ArgInfo>& a) {
     if (a.size() < 3 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
     int n = noise_point(a[1]);
     if (!n || a.size() != 2 + (size_t)n) return std::nullopt;
-    Signature sig{{scalar_type(ScalarType::UInt32), noise_point_type(n)}, float32_type()};
+    Signature sig{{types::scalar_type(ScalarType::UInt32), noise_point_type(n)},
+                  types::float32_type()};
     for (size_t i = 2; i < a.size(); ++i) {
         if (!scalar_fits(a[i], ScalarType::Int32)) return std::nullopt;
-        sig.params.push_back(int32_type());
+        sig.params.push_back(types::int32_type());
     }
     return sig;
 }
@@ -318,12 +323,12 @@ std::optional<Signature> rule_curlnoise(const std::vector<ArgInfo>& a) {
     if (a.size() < 2 || a.size() > 5 || !scalar_fits(a[0], ScalarType::UInt32)) return std::nullopt;
     int n = noise_point(a[1]);
     if (n < 2) return std::nullopt;
-    Signature sig{{scalar_type(ScalarType::UInt32), noise_point_type(n)},
-                  vector_type(n == 2 ? 2 : 3, ScalarType::Float32)};
+    Signature sig{{types::scalar_type(ScalarType::UInt32), noise_point_type(n)},
+                  types::vector_type(n == 2 ? 2 : 3, ScalarType::Float32)};
     const ScalarType rest[3] = {ScalarType::UInt32, ScalarType::Float32, ScalarType::Float32};
     for (size_t i = 2; i < a.size(); ++i) {
         if (!scalar_fits(a[i], rest[i - 2])) return std::nullopt;
-        sig.params.push_back(scalar_type(rest[i - 2]));
+        sig.params.push_back(types::scalar_type(rest[i - 2]));
     }
     return sig;
 }
@@ -335,20 +340,20 @@ std::optional<Signature> spatial(const std::vector<ArgInfo>& a, const char* para
         !treadle::is_float(a[0].type->scalar))
         return std::nullopt;
     ScalarType s = a[0].type->scalar;
-    auto make = [s](char c) -> const Type* {
+    auto make = [s](char c) -> const types::Type* {
         switch (c) {
             case 's':
-                return vector_type(6, s);
+                return types::vector_type(6, s);
             case 'v':
-                return vector_type(3, s);
+                return types::vector_type(3, s);
             case 'm':
-                return matrix_type(3, 3, s);
+                return types::matrix_type(3, 3, s);
             case 'M':
-                return matrix_type(6, 6, s);
+                return types::matrix_type(6, 6, s);
             case 't':
-                return transform_type(s);
+                return types::transform_type(s);
             default:
-                return scalar_type(s);
+                return types::scalar_type(s);
         }
     };
     Signature sig;
@@ -375,23 +380,30 @@ std::optional<Signature> articulation(const std::vector<ArgInfo>& a, bool jacobi
     const size_t n = jacobian ? 7 : 5;
     if (a.size() != n || !a[0].type || !a[0].type->is_array() || a[0].type->ndim != 1)
         return std::nullopt;
-    const Type* elem = a[0].type->dtype;
+    const types::Type* elem = a[0].type->dtype;
     if (!treadle::is_float(elem->scalar) || elem->is_scalar()) return std::nullopt;
-    if (jacobian ? elem != vector_type(6, elem->scalar) : elem != matrix_type(6, 6, elem->scalar))
+    if (jacobian ? elem != types::vector_type(6, elem->scalar)
+                 : elem != types::matrix_type(6, 6, elem->scalar))
         return std::nullopt;
-    const Type* ints = array_type(int32_type(), 1);
-    const Type* out = array_type(scalar_type(elem->scalar), 1);
+    const types::Type* ints = types::array_type(types::int32_type(), 1);
+    const types::Type* out = types::array_type(types::scalar_type(elem->scalar), 1);
     Signature sig;
-    sig.params = jacobian ? std::vector<const Type*>{a[0].type,    ints,         ints, int32_type(),
-                                                     int32_type(), int32_type(), out}
-                          : std::vector<const Type*>{a[0].type, int32_type(), int32_type(),
-                                                     int32_type(), out};
+    sig.params =
+        jacobian ? std::vector<const types::Type*>{a[0].type,
+                                                   ints,
+                                                   ints,
+                                                   types::int32_type(),
+                                                   types::int32_type(),
+                                                   types::int32_type(),
+                                                   out}
+                 : std::vector<const types::Type*>{a[0].type, types::int32_type(),
+                                                   types::int32_type(), types::int32_type(), out};
     for (size_t i = 0; i < n; ++i) {
         bool ok = a[i].type == sig.params[i] ||
-                  (a[i].weak && sig.params[i] == int32_type() && a[i].type->is_integer());
+                  (a[i].weak && sig.params[i] == types::int32_type() && a[i].type->is_integer());
         if (!ok) return std::nullopt;
     }
-    sig.ret = int32_type();
+    sig.ret = types::int32_type();
     return sig;
 }
 std::optional<Signature> rule_spatial_jacobian(const std::vector<ArgInfo>& a) {
@@ -414,27 +426,27 @@ std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params
         }
     if (!s) {
         // only scalars (quat_rpy): their common type, float32 for literals alone
-        const Type* t = unify_scalars(a, true);
+        const types::Type* t = unify_scalars(a, true);
         if (t) s = t->scalar;
     }
     if (!s || !treadle::is_float(*s)) return std::nullopt;
-    auto make = [&](char c) -> const Type* {
+    auto make = [&](char c) -> const types::Type* {
         switch (c) {
             case 'q':
-                return quat_type(*s);
+                return types::quat_type(*s);
             case 't':
-                return transform_type(*s);
+                return types::transform_type(*s);
             case 'v':
-                return vector_type(3, *s);
+                return types::vector_type(3, *s);
             case 'm':
-                return matrix_type(3, 3, *s);
+                return types::matrix_type(3, 3, *s);
             default:
-                return scalar_type(*s);
+                return types::scalar_type(*s);
         }
     };
     Signature sig;
     for (size_t i = 0; i < a.size(); ++i) {
-        const Type* want = make(params[i]);
+        const types::Type* want = make(params[i]);
         bool ok = a[i].type == want ||
                   (params[i] == 's' && a[i].weak && unify_scalars({{want, false}, a[i]}) == want);
         if (!ok) return std::nullopt;
@@ -468,10 +480,10 @@ std::optional<Signature> decomposition(const std::vector<ArgInfo>& a, const char
         a[0].type->cols != n ||
         !(a[0].type->scalar == ScalarType::Float32 || a[0].type->scalar == ScalarType::Float64))
         return std::nullopt;
-    std::vector<const Type*> out;
+    std::vector<const types::Type*> out;
     for (const char* c = results; *c; ++c)
-        out.push_back(*c == 'm' ? a[0].type : vector_type(n, a[0].type->scalar));
-    return Signature{{a[0].type}, tuple_type(out)};
+        out.push_back(*c == 'm' ? a[0].type : types::vector_type(n, a[0].type->scalar));
+    return Signature{{a[0].type}, types::tuple_type(out)};
 }
 std::optional<Signature> rule_svd3(const std::vector<ArgInfo>& a) {
     return decomposition(a, "mvm");
@@ -485,12 +497,13 @@ std::optional<Signature> rule_eig3(const std::vector<ArgInfo>& a) { return decom
 std::optional<Signature> rule_q_to_axis_angle(const std::vector<ArgInfo>& a) {
     if (a.size() != 1 || !a[0].type || !a[0].type->is_quat()) return std::nullopt;
     ScalarType s = a[0].type->scalar;
-    return Signature{{a[0].type}, tuple_type({vector_type(3, s), scalar_type(s)})};
+    return Signature{{a[0].type},
+                     types::tuple_type({types::vector_type(3, s), types::scalar_type(s)})};
 }
 
 std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_vector() && a[0].type->rows == 3)
-        return Signature{{a[0].type}, matrix_type(3, 3, a[0].type->scalar)};
+        return Signature{{a[0].type}, types::matrix_type(3, 3, a[0].type->scalar)};
     return std::nullopt;
 }
 

@@ -8,8 +8,8 @@
 
 namespace treadle::sema {
 
-const Type* unify_scalars(const std::vector<ArgInfo>& args, bool want_float) {
-    const Type* strong = nullptr;
+const types::Type* unify_scalars(const std::vector<ArgInfo>& args, bool want_float) {
+    const types::Type* strong = nullptr;
     bool any_weak_float = false;
     for (const ArgInfo& a : args) {
         if (!a.type || !a.type->is_scalar()) return nullptr;
@@ -20,7 +20,8 @@ const Type* unify_scalars(const std::vector<ArgInfo>& args, bool want_float) {
         if (strong && strong != a.type) return nullptr;
         strong = a.type;
     }
-    if (!strong) return (any_weak_float || want_float) ? float32_type() : int32_type();
+    if (!strong)
+        return (any_weak_float || want_float) ? types::float32_type() : types::int32_type();
     // A weak float literal never turns into an integer or bool.
     if (any_weak_float && !strong->is_float()) return nullptr;
     return strong;

@@ -7,21 +7,21 @@
 #include <string_view>
 #include <vector>
 
-#include "sema/types.h"
+#include "types/types.h"
 
 namespace treadle::sema {
 
 /// The type of one call argument as overload resolution sees it. `weak` marks literals and
 /// Python-number constants, which adopt the type of the other operands.
 struct ArgInfo {
-    const Type* type = nullptr;
+    const types::Type* type = nullptr;
     bool weak = false;
 };
 
 /// A resolved overload: the types the arguments are converted to, and the result.
 struct Signature {
-    std::vector<const Type*> params;
-    const Type* ret = nullptr;
+    std::vector<const types::Type*> params;
+    const types::Type* ret = nullptr;
 };
 
 /// How inference handles a builtin. Regular builtins become one `Call` of `wp::<native>`;
@@ -180,7 +180,7 @@ bool atomic_needs_word_scalars(const Builtin& b);
 
 /// The common type of `args` under the weak-literal rules, or nullptr when they conflict.
 /// `want_float` turns all-weak integer arguments into float32 (for float-only builtins).
-const Type* unify_scalars(const std::vector<ArgInfo>& args, bool want_float = false);
+const types::Type* unify_scalars(const std::vector<ArgInfo>& args, bool want_float = false);
 
 /// "(float32, int literal)" for error messages.
 std::string describe_args(const std::vector<ArgInfo>& args);

@@ -42,7 +42,7 @@ ir::Instr& Builder::emit(ir::InstrKind kind, int line) {
     return m_block->back();
 }
 
-ir::VarId Builder::emit_value(ir::InstrKind kind, int line, const Type* type,
+ir::VarId Builder::emit_value(ir::InstrKind kind, int line, const types::Type* type,
                               std::vector<ir::VarId> args, std::string callee) {
     ir::VarId dst = m_fn.new_var(type);
     ir::Instr& in = emit(kind, line);
@@ -52,7 +52,7 @@ ir::VarId Builder::emit_value(ir::InstrKind kind, int line, const Type* type,
     return dst;
 }
 
-ir::VarId Builder::emit_call(int line, const Type* type, std::vector<ir::VarId> args,
+ir::VarId Builder::emit_call(int line, const types::Type* type, std::vector<ir::VarId> args,
                              const Builtin& b) {
     ir::VarId dst = m_fn.new_var(type);
     ir::Instr& in = emit(ir::InstrKind::Call, line);
@@ -62,14 +62,14 @@ ir::VarId Builder::emit_call(int line, const Type* type, std::vector<ir::VarId> 
     return dst;
 }
 
-void Builder::build(const std::vector<const Type*>& param_types) {
+void Builder::build(const std::vector<const types::Type*>& param_types) {
     m_fn.name = m_def.name;
     m_fn.source = m_source.source;
     m_block = &m_fn.body;
     TREADLE_ASSERT(param_types.empty() || param_types.size() == m_def.params.size());
     for (size_t i = 0; i < m_def.params.size(); ++i) {
         const ast::Param& p = m_def.params[i];
-        const Type* t = nullptr;
+        const types::Type* t = nullptr;
         if (!param_types.empty()) {
             t = param_types[i];
         } else {
@@ -100,16 +100,16 @@ void Builder::build(const std::vector<const Type*>& param_types) {
     }
     if (m_source.primal_params >= 0) return build_custom_grad();
     block(m_def.body);
-    m_fn.return_type = m_return_type ? m_return_type : void_type();
-    if (m_return_pattern && !generic_matches(m_return_pattern, m_fn.return_type))
+    m_fn.return_type = m_return_type ? m_return_type : types::void_type();
+    if (m_return_pattern && !types::generic_matches(m_return_pattern, m_fn.return_type))
         fail(m_def.returns->span, ErrorKind::Type,
              who() + "returns " + m_fn.return_type->name + ", which is not " +
                  m_return_pattern->name);
 }
 
-const Type* Builder::kernel_param_type(size_t i, const Type* annotated) {
+const types::Type* Builder::kernel_param_type(size_t i, const types::Type* annotated) {
     const ast::Param& p = m_def.params[i];
-    const std::vector<const Type*>& given = m_source.param_types;
+    const std::vector<const types::Type*>& given = m_source.param_types;
     if (given.empty() || (i < given.size() && !given[i])) {
         if (annotated->is_generic())
             fail(p.span, ErrorKind::Type,
@@ -123,7 +123,7 @@ const Type* Builder::kernel_param_type(size_t i, const Type* annotated) {
              who() + "the kernel takes " + std::to_string(m_def.params.size()) +
                  " arguments but its specialisation gives " + std::to_string(given.size()) +
                  " types");
-    if (!generic_matches(annotated, given[i]))
+    if (!types::generic_matches(annotated, given[i]))
         fail(p.span, ErrorKind::Type,
              who() + "argument '" + p.name + "' has type " + given[i]->name +
                  " but the parameter is " + annotated->name);
@@ -136,7 +136,7 @@ void Builder::build_custom_grad() {
     std::vector<std::string> names;
     for (int i = 0; i < m_source.primal_params; ++i) {
         ir::VarId p = m_fn.params[i];
-        const Type* t = m_fn.type_of(p);
+        const types::Type* t = m_fn.type_of(p);
         if (!t->is_value()) continue;
         names.push_back("adjoint:" + m_fn.param_names[i]);
         bind(names.back(), zero_of(t, m_def.span.line), m_def.span);
@@ -146,32 +146,34 @@ void Builder::build_custom_grad() {
         fail(m_def.span, ErrorKind::Type,
              who() + "a func_grad function returns nothing; add to wp.adjoint[param] instead");
     ir::Instr& ret = emit(ir::InstrKind::Return, m_def.span.line);
-    std::vector<const Type*> types;
+    std::vector<const types::Type*> types;
     for (const std::string& n : names) {
         ir::VarId v = m_scope.at(n);
         ret.args.push_back(v);
         types.push_back(m_fn.type_of(v));
     }
-    m_fn.return_type = types.empty() ? void_type() : tuple_type(types);
+    m_fn.return_type = types.empty() ? types::void_type() : types::tuple_type(types);
 }
 
-ir::VarId Builder::zero_of(const Type* t, int line) {
-    if (t->is_scalar()) return emit_const(ConstValue{t, false, 0, 0.0}, t, line);
-    const Type* s = scalar_type(t->scalar);
+ir::VarId Builder::zero_of(const types::Type* t, int line) {
+    if (t->is_scalar()) return emit_const(types::ConstValue{t, false, 0, 0.0}, t, line);
+    const types::Type* s = types::scalar_type(t->scalar);
     std::vector<ir::VarId> zeros;
     int n = t->is_transform() ? 0 : t->components();
-    for (int k = 0; k < n; ++k) zeros.push_back(emit_const(ConstValue{s, false, 0, 0.0}, s, line));
+    for (int k = 0; k < n; ++k)
+        zeros.push_back(emit_const(types::ConstValue{s, false, 0, 0.0}, s, line));
     if (!t->is_transform()) return emit_value(ir::InstrKind::Construct, line, t, zeros);
-    ir::VarId p = zero_of(vector_type(3, t->scalar), line);
-    ir::VarId q = zero_of(quat_type(t->scalar), line);
+    ir::VarId p = zero_of(types::vector_type(3, t->scalar), line);
+    ir::VarId q = zero_of(types::quat_type(t->scalar), line);
     return emit_call(line, t, {p, q}, table_entry("transform_from"));
 }
 
 ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>& fn,
-                                           const std::vector<const Type*>& param_types,
+                                           const std::vector<const types::Type*>& param_types,
                                            const Builder& caller, const ast::Span& call_span) {
     std::string key = fn->key + "(";
-    for (const Type* t : param_types) key += type_spec(t) + ",";  // names may repeat (structs)
+    for (const types::Type* t : param_types)
+        key += types::type_key(t) + ",";  // names may repeat (structs)
     key += ")";
     auto found = specialised.find(key);
     if (found != specialised.end()) return found->second;
@@ -204,7 +206,7 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
     // Callees are complete before their callers, so this order is a valid C++ order.
     program.functions.push_back(std::move(owned));
     specialised[key] = f;
-    std::vector<const Type*> types;
+    std::vector<const types::Type*> types;
     for (ir::VarId p : f->params) types.push_back(f->type_of(p));
     if (fn->custom_replay) {
         ir::Function* r = function_for(fn->custom_replay, types, caller, call_span);

@@ -19,12 +19,14 @@ Value var_value(VarId v) {
 }
 
 /// Folds an operator on two weak constants (so `2.0 * pi` stays a weak literal).
-bool fold(const std::string& op, const ConstValue& a, const ConstValue& b, ConstValue& out) {
+bool fold(const std::string& op, const types::ConstValue& a, const types::ConstValue& b,
+          types::ConstValue& out) {
     if (!a.weak || !b.weak) return false;
     bool fl = a.type->is_float() || b.type->is_float();
     double x = a.type->is_float() ? a.f : (double)a.i;
     double y = b.type->is_float() ? b.f : (double)b.i;
-    out = ConstValue{fl ? float32_type() : (a.type == b.type ? a.type : int64_type()), true, 0, 0};
+    out = types::ConstValue{
+        fl ? types::float32_type() : (a.type == b.type ? a.type : types::int64_type()), true, 0, 0};
     if (fl) {
         if (op == "add")
             out.f = x + y;
@@ -48,11 +50,11 @@ bool fold(const std::string& op, const ConstValue& a, const ConstValue& b, Const
         out.i = (int64_t)(x64 * y64);
     else
         return false;
-    if (out.i >= INT32_MIN && out.i <= INT32_MAX) out.type = int32_type();
+    if (out.i >= INT32_MIN && out.i <= INT32_MAX) out.type = types::int32_type();
     return true;
 }
 
-std::string printf_format(const Type* t) {
+std::string printf_format(const types::Type* t) {
     switch (t->scalar) {
         case ScalarType::Bool:
         case ScalarType::Int8:
@@ -81,7 +83,7 @@ Value Builder::binary(const std::string& op_name, const char* op_text, const Val
     if (!builtin)
         type_error(at.span, std::string("operator '") + op_text + "' is not supported here");
     if (a.kind == Value::Kind::Const && b.kind == Value::Kind::Const) {
-        ConstValue folded;
+        types::ConstValue folded;
         if (fold(op_name, a.constant, b.constant, folded)) {
             Value v;
             v.kind = Value::Kind::Const;
@@ -124,7 +126,7 @@ Value Builder::call(const ast::Expr& e) {
     }
 }
 
-Value Builder::cast(const Type* to, const ast::Expr& e) {
+Value Builder::cast(const types::Type* to, const ast::Expr& e) {
     if (e.args.size() != 2 || !e.keywords.empty())
         type_error(e.span, to->name + "(): takes exactly one argument");
     if (!to->is_scalar()) type_error(e.span, to->name + "(): cannot construct this type here");
@@ -148,7 +150,7 @@ Value Builder::cast(const Type* to, const ast::Expr& e) {
     return var_value(emit_value(InstrKind::Cast, e.span.line, to, {v.var}));
 }
 
-Value Builder::construct(const Type* to, const ast::Expr& e) {
+Value Builder::construct(const types::Type* to, const ast::Expr& e) {
     if (to->is_struct()) return construct_struct(to, e);
     if (to->is_quat() || to->is_transform()) return construct_rigid(to, e);
     if (!to->is_vector() && !to->is_matrix())
@@ -156,7 +158,7 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
     if (!e.keywords.empty())
         type_error(e.keywords[0].span, to->name + "(): keyword arguments are not supported");
     int line = e.span.line;
-    const Type* elem = scalar_type(to->scalar);
+    const types::Type* elem = types::scalar_type(to->scalar);
     size_t count = to->is_vector() ? (size_t)to->rows : (size_t)(to->rows * to->cols);
     std::vector<Value> vals;
     std::vector<ArgInfo> infos;
@@ -171,8 +173,9 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
     auto result = [&](VarId v) { return Value{Value::Kind::Var, v}; };
     if (vals.empty() || (vals.size() == 1 && scalar_ok(infos[0]))) {
         // zeros, or every component set to one value
-        VarId s = vals.empty() ? emit_const(ConstValue{int32_type(), true, 0, 0}, elem, line)
-                               : coerce(vals[0], elem, *e.args[1]);
+        VarId s = vals.empty()
+                      ? emit_const(types::ConstValue{types::int32_type(), true, 0, 0}, elem, line)
+                      : coerce(vals[0], elem, *e.args[1]);
         return result(
             emit_call(line, to, {s}, table_entry(to->is_vector() ? "vec_fill" : "mat_fill")));
     }
@@ -182,7 +185,7 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
         return result(emit_call(line, to, {materialize(vals[0], *e.args[1])},
                                 table_entry(to->is_vector() ? "vec_cast" : "mat_cast")));
     }
-    const Type* v3 = vector_type(3, to->scalar);
+    const types::Type* v3 = types::vector_type(3, to->scalar);
     if (to->is_vector() && to->rows == 6 && vals.size() == 2 && infos[0].type == v3 &&
         infos[1].type == v3)  // spatial_vector(w, v)
         return result(emit_call(
@@ -199,7 +202,7 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
         }
         return result(emit_value(InstrKind::Construct, line, to, std::move(args)));
     }
-    const Type* row = to->is_matrix() ? vector_type(to->cols, to->scalar) : nullptr;
+    const types::Type* row = to->is_matrix() ? types::vector_type(to->cols, to->scalar) : nullptr;
     if (row && (int)vals.size() == to->rows && to->rows <= 4) {
         std::vector<VarId> args;
         for (size_t i = 0; i < vals.size(); ++i) {
@@ -217,11 +220,11 @@ Value Builder::construct(const Type* to, const ast::Expr& e) {
                            (row ? ", or " + std::to_string(to->rows) + " rows" : "") + ")");
 }
 
-Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
+Value Builder::construct_rigid(const types::Type* to, const ast::Expr& e) {
     if (!e.keywords.empty())
         type_error(e.keywords[0].span, to->name + "(): keyword arguments are not supported");
     int line = e.span.line;
-    const Type* elem = scalar_type(to->scalar);
+    const types::Type* elem = types::scalar_type(to->scalar);
     std::vector<Value> vals;
     std::vector<ArgInfo> infos;
     for (size_t i = 1; i < e.args.size(); ++i) {
@@ -242,10 +245,10 @@ Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
     };
     auto result = [](VarId v) { return Value{Value::Kind::Var, v}; };
     if (vals.size() == 1 && infos[0].type == to) return vals[0];
-    const Type* q = quat_type(to->scalar);
+    const types::Type* q = types::quat_type(to->scalar);
     if (to->is_quat()) {
         if (vals.empty()) {
-            VarId z = emit_const(ConstValue{int32_type(), true, 0, 0}, elem, line);
+            VarId z = emit_const(types::ConstValue{types::int32_type(), true, 0, 0}, elem, line);
             return result(emit_value(InstrKind::Construct, line, to, {z, z, z, z}));
         }
         if (vals.size() == 4)
@@ -253,7 +256,7 @@ Value Builder::construct_rigid(const Type* to, const ast::Expr& e) {
         type_error(e.span, to->name + "(): expected nothing, a " + to->name +
                                " or 4 components, got " + describe_args(infos));
     }
-    const Type* v3 = vector_type(3, to->scalar);
+    const types::Type* v3 = types::vector_type(3, to->scalar);
     if (vals.empty())  // like Warp's transform(): the identity
         return result(emit_call(line, to, {}, table_entry("transform_identity")));
     if (vals.size() == 2 && infos[0].type == v3 && infos[1].type == q)
@@ -286,7 +289,7 @@ Value Builder::emit_tid(int arity, const ast::Expr& e) {
     ir::Instr& in = emit(InstrKind::Tid, e.span.line);
     Value r;
     for (int i = 0; i < arity; ++i) {
-        VarId v = m_fn.new_var(int32_type());
+        VarId v = m_fn.new_var(types::int32_type());
         in.dsts.push_back(v);
         r.elements.push_back(var_value(v));
     }
@@ -301,20 +304,21 @@ const char* operator_text(const std::string& name) {
 }
 
 void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, int line) {
-    const Type* t = m_fn.type_of(v);
+    const types::Type* t = m_fn.type_of(v);
     if (t->is_scalar()) {
         fmt += t->is_bool() ? "%s" : printf_format(t);  // print() shows True / False
         args.push_back(v);
         return;
     }
     auto index = [&](int k) {
-        return emit_const(ConstValue{int32_type(), false, k, 0.0}, int32_type(), line);
+        return emit_const(types::ConstValue{types::int32_type(), false, k, 0.0},
+                          types::int32_type(), line);
     };
-    const Type* s = scalar_type(t->scalar);
+    const types::Type* s = types::scalar_type(t->scalar);
     if (t->is_struct()) {
         fmt += t->name + "(";
         for (size_t k = 0; k < t->fields.size(); ++k) {
-            const StructField& f = t->fields[k];
+            const types::StructField& f = t->fields[k];
             fmt += (k ? ", " : "") + f.name + "=";
             if (f.type->is_array()) {
                 fmt += "array";
@@ -332,13 +336,13 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
     }
     if (t->is_transform()) {
         fmt += "transform(p=";
-        format_value(emit_call(line, vector_type(3, t->scalar), {v},
+        format_value(emit_call(line, types::vector_type(3, t->scalar), {v},
                                table_entry("transform_get_translation")),
                      fmt, args, line);
         fmt += ", q=";
-        format_value(
-            emit_call(line, quat_type(t->scalar), {v}, table_entry("transform_get_rotation")), fmt,
-            args, line);
+        format_value(emit_call(line, types::quat_type(t->scalar), {v},
+                               table_entry("transform_get_rotation")),
+                     fmt, args, line);
         fmt += ")";
         return;
     }
@@ -390,10 +394,10 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                 type_error(k.span, name + "(): unexpected argument '" + k.name + "'");
             dtype_arg = k.value.get();
         }
-        const Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
+        const types::Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : types::float32_type();
         if (!dt->is_float()) type_error(e.span, name + "(): dtype must be a float type");
-        const Type* rt =
-            name == "quat_identity" ? quat_type(dt->scalar) : transform_type(dt->scalar);
+        const types::Type* rt = name == "quat_identity" ? types::quat_type(dt->scalar)
+                                                        : types::transform_type(dt->scalar);
         return var_value(emit_call(line, rt, {}, b));
     }
     if (b.kind == BuiltinKind::Identity) {
@@ -413,9 +417,10 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         if (n.kind != Value::Kind::Const || !n.constant.type->is_integer() || n.constant.i < 1 ||
             n.constant.i > 64)
             type_error(n_arg->span, "identity(): n must be a constant from 1 to 64");
-        const Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
+        const types::Type* dt = dtype_arg ? eval_annotation(*dtype_arg) : types::float32_type();
         if (!dt->is_scalar()) type_error(e.span, "identity(): dtype must be a scalar type");
-        const Type* mt = matrix_type((int)n.constant.i, (int)n.constant.i, dt->scalar);
+        const types::Type* mt =
+            types::matrix_type((int)n.constant.i, (int)n.constant.i, dt->scalar);
         return var_value(emit_call(line, mt, {}, b));
     }
     if (!e.keywords.empty())
@@ -474,7 +479,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
         case BuiltinKind::Random: {
             // The generator state is a local uint32 that the call advances: the call works on a
             // fresh copy, which then becomes the variable's value.
-            const Type* u32 = scalar_type(ScalarType::UInt32);
+            const types::Type* u32 = types::scalar_type(ScalarType::UInt32);
             const ast::Expr* se = nargs >= 1 ? e.args[1].get() : nullptr;
             if (!se || se->kind != ExprKind::Name || !m_scope.count(se->name) ||
                 m_fn.type_of(m_scope.at(se->name)) != u32)
@@ -508,9 +513,10 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             Value a = eval(*e.args[2]);
             Value v = eval(*e.args[3]);
             std::vector<ArgInfo> infos{arg_info(a, *e.args[2]), arg_info(v, *e.args[3])};
-            const Type* t = infos[0].type == infos[1].type && !infos[0].weak && !infos[1].weak
-                                ? infos[0].type
-                                : unify_scalars(infos);
+            const types::Type* t =
+                infos[0].type == infos[1].type && !infos[0].weak && !infos[1].weak
+                    ? infos[0].type
+                    : unify_scalars(infos);
             if (!t)
                 type_error(e.span,
                            "where(): the two values have different types " + describe_args(infos));
@@ -523,8 +529,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             Value v = eval(*e.args[1]);
             if (v.kind != Value::Kind::Var || !m_fn.type_of(v.var)->is_array())
                 type_error(e.span, "len(): needs an array");
-            VarId dst = emit_value(InstrKind::Shape, line, int32_type(), {v.var});
-            m_block->back().value = ConstValue{int32_type(), false, 0, 0};
+            VarId dst = emit_value(InstrKind::Shape, line, types::int32_type(), {v.var});
+            m_block->back().value = types::ConstValue{types::int32_type(), false, 0, 0};
             return var_value(dst);
         }
         case BuiltinKind::Atomic: {
@@ -536,7 +542,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             Value arr = eval(*e.args[1]);
             if (arr.kind != Value::Kind::Var || !m_fn.type_of(arr.var)->is_array())
                 type_error(e.args[1]->span, name + "(): the first argument must be an array");
-            const Type* at = m_fn.type_of(arr.var);
+            const types::Type* at = m_fn.type_of(arr.var);
             if (nargs != at->ndim + 1 + nvalues)
                 type_error(e.span, name + "(): a " + std::to_string(at->ndim) + "-D array needs " +
                                        std::to_string(at->ndim) + " indices and " + values +
@@ -597,10 +603,10 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     }
 }
 
-std::vector<VarId> Builder::emit_multi_call(const Builtin& b, const Type* results,
+std::vector<VarId> Builder::emit_multi_call(const Builtin& b, const types::Type* results,
                                             std::vector<VarId> args, int line) {
     std::vector<VarId> dsts;
-    for (const Type* t : results->elements) dsts.push_back(m_fn.new_var(t));
+    for (const types::Type* t : results->elements) dsts.push_back(m_fn.new_var(t));
     ir::Instr& in = emit(InstrKind::Call, line);
     in.dsts = dsts;
     in.args = std::move(args);
@@ -620,7 +626,7 @@ Value Builder::call_with_out_arguments(const Builtin& b, const std::vector<Value
         std::vector<std::string> outs;
         for (size_t j = 0; j < k; ++j) {
             const ast::Expr& oe = *e.args[n + j + 1];
-            const Type* want = sig->ret->elements[j];
+            const types::Type* want = sig->ret->elements[j];
             if (oe.kind != ExprKind::Name || !m_scope.count(oe.name))
                 type_error(oe.span, std::string(b.name) + "(): output argument " +
                                         std::to_string(j) + " must be a local variable of type " +

@@ -12,10 +12,10 @@ using ir::VarId;
 
 namespace {
 
-Value const_value(const Type* t, bool weak, int64_t i, double f) {
+Value const_value(const types::Type* t, bool weak, int64_t i, double f) {
     Value v;
     v.kind = Value::Kind::Const;
-    v.constant = ConstValue{t, weak, i, f};
+    v.constant = types::ConstValue{t, weak, i, f};
     return v;
 }
 
@@ -98,14 +98,14 @@ std::string Builder::adjoint_slot(const ast::Expr& e) {
 }
 
 Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
-    const Type* t = g.constant.type;
+    const types::Type* t = g.constant.type;
     if (g.kind != GlobalValue::Kind::Constant || !t || t->is_scalar()) return from_global(g);
     // A vector/matrix/quaternion/transform constant: its components, then one construction.
     int line = e.span.line;
-    const Type* scalar = scalar_type(t->scalar);
+    const types::Type* scalar = types::scalar_type(t->scalar);
     std::vector<ir::VarId> parts;
     for (double c : g.components) {
-        ConstValue cv{scalar, false, (int64_t)c, c};
+        types::ConstValue cv{scalar, false, (int64_t)c, c};
         parts.push_back(emit_const(cv, scalar, line));
     }
     auto var_value = [](ir::VarId v) {
@@ -115,9 +115,9 @@ Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
         return out;
     };
     if (!t->is_transform()) return var_value(emit_value(ir::InstrKind::Construct, line, t, parts));
-    ir::VarId p = emit_value(ir::InstrKind::Construct, line, vector_type(3, t->scalar),
+    ir::VarId p = emit_value(ir::InstrKind::Construct, line, types::vector_type(3, t->scalar),
                              {parts[0], parts[1], parts[2]});
-    ir::VarId q = emit_value(ir::InstrKind::Construct, line, quat_type(t->scalar),
+    ir::VarId q = emit_value(ir::InstrKind::Construct, line, types::quat_type(t->scalar),
                              {parts[3], parts[4], parts[5], parts[6]});
     return var_value(emit_call(line, t, {p, q}, table_entry("transform_from")));
 }
@@ -144,7 +144,7 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
     if (name == "int" || name == "float" || name == "bool") {
         Value v;
         v.kind = Value::Kind::Type;
-        v.type = name == "bool" ? bool_type() : type_from_spec(name);
+        v.type = name == "bool" ? types::bool_type() : types::type_from_spec(name);
         return v;
     }
     if (const Builtin* b = find_builtin(name); b && b->traits.python_builtin) {
@@ -155,7 +155,7 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         return v;
     }
     if (name == "True" || name == "False")
-        return const_value(bool_type(), false, name == "True", 0);
+        return const_value(types::bool_type(), false, name == "True", 0);
     if (name == "range")
         type_error(e.span, who() + "range() can only be used as the iterable of a for loop");
     type_error(e.span, who() + "name '" + name + "' is not defined");
@@ -166,10 +166,10 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
     if (base.kind == Value::Kind::Module) {
         if (base.text == "treadle" || base.text == "math") {
             double c;
-            if (math_constant(attr, c)) return const_value(float32_type(), true, 0, c);
+            if (math_constant(attr, c)) return const_value(types::float32_type(), true, 0, c);
             if (base.text == "treadle") {
-                const Type* t = type_from_spec(attr);
-                if (!t || attr == "int" || attr == "float") t = named_math_type(attr);
+                const types::Type* t = types::type_from_spec(attr);
+                if (!t || attr == "int" || attr == "float") t = types::named_math_type(attr);
                 if (t) {
                     Value v;
                     v.kind = Value::Kind::Type;
@@ -225,15 +225,17 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
             v.var = base.var;
             return v;
         }
-        if (attr == "ndim") return const_value(int32_type(), true, m_fn.type_of(base.var)->ndim, 0);
+        if (attr == "ndim")
+            return const_value(types::int32_type(), true, m_fn.type_of(base.var)->ndim, 0);
         type_error(e.span, who() + "arrays have no attribute '" + attr + "' in kernels");
     }
     if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_struct())
         return struct_field(base.var, e);
     if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_transform() &&
         (attr == "p" || attr == "q")) {
-        const Type* tt = m_fn.type_of(base.var);
-        const Type* rt = attr == "p" ? vector_type(3, tt->scalar) : quat_type(tt->scalar);
+        const types::Type* tt = m_fn.type_of(base.var);
+        const types::Type* rt =
+            attr == "p" ? types::vector_type(3, tt->scalar) : types::quat_type(tt->scalar);
         return Value{Value::Kind::Var,
                      emit_call(e.span.line, rt, {base.var},
                                table_entry(attr == "p" ? "transform_get_translation"
@@ -241,21 +243,21 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
     }
     if (base.kind == Value::Kind::Var &&
         (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat())) {
-        const Type* vt = m_fn.type_of(base.var);
+        const types::Type* vt = m_fn.type_of(base.var);
         static const std::string k_components = "xyzw";
         size_t c = attr.size() == 1 ? k_components.find(attr[0]) : std::string::npos;
         if (c == std::string::npos || (int)c >= vt->rows)
             type_error(e.span, who() + "'" + vt->name + "' has no component '" + attr + "'");
-        VarId idx =
-            emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), e.span.line);
-        return Value{Value::Kind::Var, emit_call(e.span.line, scalar_type(vt->scalar),
+        VarId idx = emit_const(types::ConstValue{types::int32_type(), false, (int64_t)c, 0},
+                               types::int32_type(), e.span.line);
+        return Value{Value::Kind::Var, emit_call(e.span.line, types::scalar_type(vt->scalar),
                                                  {base.var, idx}, table_entry("extract"))};
     }
     std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
 }
 
-const Type* Builder::param_annotation(const std::string& name, const ast::Expr& e) {
+const types::Type* Builder::param_annotation(const std::string& name, const ast::Expr& e) {
     if (m_source.resolver) {
         GlobalValue g = m_program.names.annotation(*m_source.resolver, name);
         if (g.kind == GlobalValue::Kind::Type && g.type) return g.type;
@@ -263,15 +265,15 @@ const Type* Builder::param_annotation(const std::string& name, const ast::Expr& 
     return eval_annotation(e, true);
 }
 
-const Type* Builder::eval_annotation(const ast::Expr& e, bool allow_generic) {
-    const Type* t = eval_annotation_type(e);
+const types::Type* Builder::eval_annotation(const ast::Expr& e, bool allow_generic) {
+    const types::Type* t = eval_annotation_type(e);
     if (t->is_generic() && !allow_generic)
         type_error(e.span, who() + "the generic type " + t->name +
                                " can only annotate the parameters of functions and kernels");
     return t;
 }
 
-const Type* Builder::eval_annotation_type(const ast::Expr& e) {
+const types::Type* Builder::eval_annotation_type(const ast::Expr& e) {
     if (e.kind == ExprKind::Call) {
         Value callee = eval(*e.args[0]);
         if (callee.kind == Value::Kind::Builtin &&
@@ -281,7 +283,7 @@ const Type* Builder::eval_annotation_type(const ast::Expr& e) {
             bool indexed = callee.text.rfind("indexed", 0) == 0;
             std::string ctor = indexed ? callee.text.substr(7) : callee.text;
             int ndim = ctor == "array" ? 1 : ctor[5] - '0';
-            const Type* dtype = nullptr;
+            const types::Type* dtype = nullptr;
             auto take = [&](const std::string& name, const ast::Expr& val) {
                 if (name == "dtype") {
                     dtype = eval_annotation_type(val);
@@ -306,18 +308,19 @@ const Type* Builder::eval_annotation_type(const ast::Expr& e) {
             if (!dtype) type_error(e.span, who() + "array annotation needs a dtype");
             if (!dtype->is_element() && !(dtype->is_generic() && !dtype->is_array()))
                 type_error(e.span, who() + "arrays of " + dtype->name + " are not supported");
-            return indexed ? indexedarray_type(dtype, ndim) : array_type(dtype, ndim);
+            return indexed ? types::indexedarray_type(dtype, ndim) : types::array_type(dtype, ndim);
         }
     }
     if (e.kind == ExprKind::Name || e.kind == ExprKind::Attribute) {
         Value v = eval(e);
         if (v.kind == Value::Kind::Type && v.type) return v.type;
     }
-    if (e.kind == ExprKind::Constant && e.const_kind == ast::ConstKind::None) return void_type();
+    if (e.kind == ExprKind::Constant && e.const_kind == ast::ConstKind::None)
+        return types::void_type();
     type_error(e.span, who() + "not a type annotation treadle understands");
 }
 
-const Type* Builder::eval_math_type(const std::string& kind, const ast::Expr& e) {
+const types::Type* Builder::eval_math_type(const std::string& kind, const ast::Expr& e) {
     // vector(length=3, dtype=float) / matrix(shape=(3, 3), dtype=float), keywords or positional
     const ast::Expr* size_arg = e.args.size() > 1 ? e.args[1].get() : nullptr;
     const ast::Expr* dtype_arg = e.args.size() > 2 ? e.args[2].get() : nullptr;
@@ -332,7 +335,7 @@ const Type* Builder::eval_math_type(const std::string& kind, const ast::Expr& e)
     if (!size_arg)
         type_error(e.span,
                    who() + kind + "(): needs its " + (kind == "vector" ? "length" : "shape"));
-    const Type* dtype = dtype_arg ? eval_annotation(*dtype_arg) : float32_type();
+    const types::Type* dtype = dtype_arg ? eval_annotation(*dtype_arg) : types::float32_type();
     if (!dtype->is_scalar()) type_error(e.span, who() + kind + "(): dtype must be a scalar type");
     auto constant_int = [&](const ast::Expr& x) {
         Value v = eval(x);
@@ -341,11 +344,11 @@ const Type* Builder::eval_math_type(const std::string& kind, const ast::Expr& e)
             type_error(x.span, who() + kind + "(): sizes must be constants from 1 to 64");
         return (int)v.constant.i;
     };
-    if (kind == "vector") return vector_type(constant_int(*size_arg), dtype->scalar);
+    if (kind == "vector") return types::vector_type(constant_int(*size_arg), dtype->scalar);
     if (size_arg->kind != ExprKind::Tuple || size_arg->args.size() != 2)
         type_error(size_arg->span, who() + "matrix(): shape must be a tuple (rows, cols)");
-    return matrix_type(constant_int(*size_arg->args[0]), constant_int(*size_arg->args[1]),
-                       dtype->scalar);
+    return types::matrix_type(constant_int(*size_arg->args[0]), constant_int(*size_arg->args[1]),
+                              dtype->scalar);
 }
 
 ArgInfo Builder::arg_info(const Value& v, const ast::Expr& e) {
@@ -367,8 +370,8 @@ ArgInfo Builder::arg_info(const Value& v, const ast::Expr& e) {
     }
 }
 
-VarId Builder::emit_const(const ConstValue& c, const Type* t, int line) {
-    ConstValue out{t, false, 0, 0.0};
+VarId Builder::emit_const(const types::ConstValue& c, const types::Type* t, int line) {
+    types::ConstValue out{t, false, 0, 0.0};
     if (t->is_float())
         out.f = c.type->is_float() ? c.f : (double)c.i;
     else if (t->is_bool())
@@ -382,7 +385,7 @@ VarId Builder::emit_const(const ConstValue& c, const Type* t, int line) {
     return dst;
 }
 
-VarId Builder::coerce(const Value& v, const Type* t, const ast::Expr& e) {
+VarId Builder::coerce(const Value& v, const types::Type* t, const ast::Expr& e) {
     ArgInfo ai = arg_info(v, e);
     if (v.kind == Value::Kind::Const) {
         if (ai.type != t && !(ai.weak && unify_scalars({{t, false}, ai}) == t) &&
@@ -421,9 +424,9 @@ VarId Builder::index_operand(const ast::Expr& e, const std::string& what) {
         type_error(e.span, what + "must be an integer, got " +
                                (ai.weak && ai.type->is_float() ? std::string("float literal")
                                                                : ai.type->name));
-    VarId ix = coerce(iv, ai.weak ? int32_type() : ai.type, e);
-    if (m_fn.type_of(ix) != int32_type())
-        ix = emit_value(InstrKind::Cast, e.span.line, int32_type(), {ix});
+    VarId ix = coerce(iv, ai.weak ? types::int32_type() : ai.type, e);
+    if (m_fn.type_of(ix) != types::int32_type())
+        ix = emit_value(InstrKind::Cast, e.span.line, types::int32_type(), {ix});
     return ix;
 }
 
@@ -434,8 +437,9 @@ VarId Builder::condition(const ast::Expr& e) {
         type_error(e.span, who() + "a condition must be a scalar, got " + ai.type->name);
     if (ai.type->is_bool()) return materialize(v, e);
     VarId x = materialize(v, e);
-    VarId zero = emit_const(ConstValue{int32_type(), true, 0, 0.0}, ai.type, e.span.line);
-    return emit_value(InstrKind::Compare, e.span.line, bool_type(), {x, zero}, "!=");
+    VarId zero =
+        emit_const(types::ConstValue{types::int32_type(), true, 0, 0.0}, ai.type, e.span.line);
+    return emit_value(InstrKind::Compare, e.span.line, types::bool_type(), {x, zero}, "!=");
 }
 
 namespace {
@@ -474,14 +478,15 @@ Value Builder::eval(const ast::Expr& e) {
             switch (e.const_kind) {
                 case ast::ConstKind::Int:
                     if (e.int_value > (uint64_t)std::numeric_limits<int64_t>::max())
-                        return const_value(scalar_type(ScalarType::UInt64), true,
+                        return const_value(types::scalar_type(ScalarType::UInt64), true,
                                            (int64_t)e.int_value, 0);
-                    return const_value(e.int_value > 0x7fffffffull ? int64_type() : int32_type(),
-                                       true, (int64_t)e.int_value, 0);
+                    return const_value(
+                        e.int_value > 0x7fffffffull ? types::int64_type() : types::int32_type(),
+                        true, (int64_t)e.int_value, 0);
                 case ast::ConstKind::Float:
-                    return const_value(float32_type(), true, 0, e.float_value);
+                    return const_value(types::float32_type(), true, 0, e.float_value);
                 case ast::ConstKind::Bool:
-                    return const_value(bool_type(), false, (int64_t)e.int_value, 0);
+                    return const_value(types::bool_type(), false, (int64_t)e.int_value, 0);
                 case ast::ConstKind::Str: {
                     Value v;
                     v.kind = Value::Kind::Str;
@@ -505,14 +510,15 @@ Value Builder::eval(const ast::Expr& e) {
                     type_error(i->span, who() + "slices are not supported in kernels");
             if (base.kind == Value::Kind::Shape) {
                 Value k = eval(index);
-                const Type* at = m_fn.type_of(base.var);
+                const types::Type* at = m_fn.type_of(base.var);
                 if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() ||
                     k.constant.i < 0 || k.constant.i >= at->ndim)
                     type_error(index.span, who() +
                                                "array.shape index must be a constant from 0 to " +
                                                std::to_string(at->ndim - 1));
-                VarId dst = emit_value(InstrKind::Shape, line, int32_type(), {base.var});
-                m_block->back().value = ConstValue{int32_type(), false, k.constant.i, 0};
+                VarId dst = emit_value(InstrKind::Shape, line, types::int32_type(), {base.var});
+                m_block->back().value =
+                    types::ConstValue{types::int32_type(), false, k.constant.i, 0};
                 Value v;
                 v.kind = Value::Kind::Var;
                 v.var = dst;
@@ -528,7 +534,7 @@ Value Builder::eval(const ast::Expr& e) {
             if (base.kind == Value::Kind::Var &&
                 (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
                  m_fn.type_of(base.var)->is_matrix())) {
-                const Type* vt = m_fn.type_of(base.var);
+                const types::Type* vt = m_fn.type_of(base.var);
                 size_t most = vt->is_matrix() ? 2 : 1;
                 if (idx.size() > most)
                     type_error(e.span, who() + "too many indices for " + vt->name);
@@ -543,9 +549,9 @@ Value Builder::eval(const ast::Expr& e) {
                 }
                 std::vector<VarId> args{base.var};
                 for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
-                const Type* rt = (vt->is_matrix() && idx.size() == 1)
-                                     ? vector_type(vt->cols, vt->scalar)
-                                     : scalar_type(vt->scalar);
+                const types::Type* rt = (vt->is_matrix() && idx.size() == 1)
+                                            ? types::vector_type(vt->cols, vt->scalar)
+                                            : types::scalar_type(vt->scalar);
                 return Value{Value::Kind::Var,
                              emit_call(line, rt, std::move(args), table_entry("extract"))};
             }
@@ -555,7 +561,7 @@ Value Builder::eval(const ast::Expr& e) {
                                (base.kind == Value::Kind::Var
                                     ? " (this value has type " + m_fn.type_of(base.var)->name + ")"
                                     : std::string()));
-            const Type* at = m_fn.type_of(base.var);
+            const types::Type* at = m_fn.type_of(base.var);
             if ((int)idx.size() > at->ndim)
                 type_error(e.span, who() + "too many indices for a " + std::to_string(at->ndim) +
                                        "-D array (" + std::to_string(idx.size()) + ")");
@@ -567,9 +573,9 @@ Value Builder::eval(const ast::Expr& e) {
             if ((int)idx.size() == at->ndim) {
                 v.var = emit_value(InstrKind::Load, line, at->dtype, std::move(args));
             } else {
-                v.var =
-                    emit_value(InstrKind::View, line,
-                               array_type_like(at, at->ndim - (int)idx.size()), std::move(args));
+                v.var = emit_value(InstrKind::View, line,
+                                   types::array_type_like(at, at->ndim - (int)idx.size()),
+                                   std::move(args));
             }
             return v;
         }
@@ -585,7 +591,7 @@ Value Builder::eval(const ast::Expr& e) {
             if (e.unary_op == ast::UnaryOpKind::Not) {
                 VarId c = condition(*e.args[0]);
                 return Value{Value::Kind::Var,
-                             emit_value(InstrKind::Logical, line, bool_type(), {c}, "!")};
+                             emit_value(InstrKind::Logical, line, types::bool_type(), {c}, "!")};
             }
             Value a = eval(*e.args[0]);
             if (a.kind == Value::Kind::Const && e.unary_op != ast::UnaryOpKind::Invert) {
@@ -612,7 +618,7 @@ Value Builder::eval(const ast::Expr& e) {
             VarId acc = condition(*e.args[0]);
             for (size_t i = 1; i < e.args.size(); ++i) {
                 VarId next = condition(*e.args[i]);
-                acc = emit_value(InstrKind::Logical, line, bool_type(), {acc, next},
+                acc = emit_value(InstrKind::Logical, line, types::bool_type(), {acc, next},
                                  e.bool_op == ast::BoolOpKind::And ? "&&" : "||");
             }
             return Value{Value::Kind::Var, acc};
@@ -640,9 +646,10 @@ Value Builder::eval(const ast::Expr& e) {
                                            sig->params[0]->name + " values)");
                 VarId a = coerce(left, sig->params[0], le);
                 VarId b = coerce(right, sig->params[1], re);
-                VarId r = emit_value(InstrKind::Compare, line, bool_type(), {a, b}, op);
-                acc =
-                    i == 0 ? r : emit_value(InstrKind::Logical, line, bool_type(), {acc, r}, "&&");
+                VarId r = emit_value(InstrKind::Compare, line, types::bool_type(), {a, b}, op);
+                acc = i == 0 ? r
+                             : emit_value(InstrKind::Logical, line, types::bool_type(), {acc, r},
+                                          "&&");
                 left = right;
             }
             return Value{Value::Kind::Var, acc};
@@ -657,9 +664,10 @@ Value Builder::eval(const ast::Expr& e) {
             m_block = &ifi.orelse;
             Value b = eval(*e.args[2]);
             std::vector<ArgInfo> infos{arg_info(a, *e.args[1]), arg_info(b, *e.args[2])};
-            const Type* t = infos[0].type == infos[1].type && !infos[0].weak && !infos[1].weak
-                                ? infos[0].type
-                                : unify_scalars(infos);
+            const types::Type* t =
+                infos[0].type == infos[1].type && !infos[0].weak && !infos[1].weak
+                    ? infos[0].type
+                    : unify_scalars(infos);
             if (!t)
                 type_error(e.span, who() +
                                        "the two sides of 'x if c else y' have different types " +

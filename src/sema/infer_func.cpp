@@ -19,10 +19,10 @@ namespace {
 /// The arguments of one call bound to the parameters of one definition.
 struct Binding {
     std::shared_ptr<FunctionSource> fn;
-    std::vector<Value> args;              ///< per parameter (defaults filled in)
-    std::vector<const ast::Expr*> exprs;  ///< where each came from (call or default)
-    std::vector<bool> given;              ///< false: the parameter's default
-    std::vector<const Type*> types;       ///< the concrete parameter types
+    std::vector<Value> args;                ///< per parameter (defaults filled in)
+    std::vector<const ast::Expr*> exprs;    ///< where each came from (call or default)
+    std::vector<bool> given;                ///< false: the parameter's default
+    std::vector<const types::Type*> types;  ///< the concrete parameter types
     int cost = 0;  ///< 1 per literal converted to another type, 100 per generic parameter
 };
 
@@ -107,14 +107,14 @@ bool bind_arguments(Builder& caller, const std::shared_ptr<FunctionSource>& fn,
             out.types[p] = ai.type;
             continue;
         }
-        const Type* want = callee.param_annotation(param.name, *param.annotation);
-        const Type* t = ai.type;
+        const types::Type* want = callee.param_annotation(param.name, *param.annotation);
+        const types::Type* t = ai.type;
         if (want->is_generic()) {
             // A literal takes its natural type (int32, float32), or float32 for wp.Float.
-            if (ai.weak && want->kind == TypeKind::Generic && want->name == "Float" &&
+            if (ai.weak && want->kind == types::TypeKind::Generic && want->name == "Float" &&
                 !t->is_float())
-                t = float32_type();
-            if (!generic_matches(want, t))
+                t = types::float32_type();
+            if (!types::generic_matches(want, t))
                 return reject(ae.span, fn->name + "(): argument '" + param.name + "' has type " +
                                            arg_type_name(ai) + " but the parameter is " +
                                            want->name);
@@ -207,12 +207,12 @@ Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const as
     ir::Instr& in = emit(InstrKind::CallFunc, e.span.line);
     in.func = f;
     in.args = vars;
-    const Type* rt = f->return_type;
+    const types::Type* rt = f->return_type;
     if (rt->is_void()) return Value{};
     if (rt->is_tuple()) {
         Value r;
         r.kind = Value::Kind::Tuple;
-        for (const Type* t : rt->elements) {
+        for (const types::Type* t : rt->elements) {
             VarId v = m_fn.new_var(t);
             in.dsts.push_back(v);
             r.elements.push_back(Value{Value::Kind::Var, v});

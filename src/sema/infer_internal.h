@@ -23,9 +23,9 @@ struct Value {
     enum class Kind { Var, Const, Str, Module, Type, Func, Builtin, Tuple, Shape, None };
     Kind kind = Kind::None;
     ir::VarId var = 0;                     ///< Var, Shape (the array)
-    ConstValue constant;                   ///< Const (unmaterialised; weak or typed)
+    types::ConstValue constant;            ///< Const (unmaterialised; weak or typed)
     std::string text;                      ///< Str, Module
-    const Type* type = nullptr;            ///< Type
+    const types::Type* type = nullptr;     ///< Type
     std::shared_ptr<FunctionSource> func;  ///< Func
     const Builtin* builtin = nullptr;      ///< Builtin
     std::vector<Value> elements;           ///< Tuple
@@ -42,14 +42,14 @@ public:
             ir::Function& out);
 
     /// Builds the kernel, or the function with the given parameter types.
-    void build(const std::vector<const Type*>& param_types);
+    void build(const std::vector<const types::Type*>& param_types);
     /// The body of a @wp.func_grad function (FunctionSource::primal_params >= 0).
     void build_custom_grad();
     /// The type of kernel parameter `i` annotated `annotated`: the specialisation's type
     /// (FunctionSource::param_types), which must fit a generic annotation, or the annotation.
-    const Type* kernel_param_type(size_t i, const Type* annotated);
+    const types::Type* kernel_param_type(size_t i, const types::Type* annotated);
     /// A variable holding the zero value of value type `t`.
-    ir::VarId zero_of(const Type* t, int line);
+    ir::VarId zero_of(const types::Type* t, int line);
     /// For `wp.adjoint[name]` (in a func_grad function): the scope name of that gradient,
     /// "adjoint:<name>"; "" when `e` is not such an expression.
     std::string adjoint_slot(const ast::Expr& e);
@@ -64,10 +64,11 @@ public:
 
     // --- emission (infer.cpp) ---
     ir::Instr& emit(ir::InstrKind kind, int line);
-    ir::VarId emit_value(ir::InstrKind kind, int line, const Type* type,
+    ir::VarId emit_value(ir::InstrKind kind, int line, const types::Type* type,
                          std::vector<ir::VarId> args, std::string callee = "");
     /// A Call of builtin `b` with one result; codegen spells its C++ name from the entry.
-    ir::VarId emit_call(int line, const Type* type, std::vector<ir::VarId> args, const Builtin& b);
+    ir::VarId emit_call(int line, const types::Type* type, std::vector<ir::VarId> args,
+                        const Builtin& b);
     ir::Block* current_block() { return m_block; }
     void set_block(ir::Block* block) { m_block = block; }
 
@@ -76,7 +77,7 @@ public:
     /// ArgInfo of a materialisable value; fails for modules, types, ...
     ArgInfo arg_info(const Value& v, const ast::Expr& e);
     /// The value as a variable of type `t` (constants are emitted with that type).
-    ir::VarId coerce(const Value& v, const Type* t, const ast::Expr& e);
+    ir::VarId coerce(const Value& v, const types::Type* t, const ast::Expr& e);
     /// The value as a variable of its natural type (weak int -> int32, weak float -> float32).
     ir::VarId materialize(const Value& v, const ast::Expr& e);
     /// A boolean variable for a condition (scalars compare against zero).
@@ -87,14 +88,14 @@ public:
     Value resolve_attribute(const Value& base, const ast::Expr& e);
     /// The type an annotation names; a generic one (typing.Any, wp.Float, array(dtype=Any))
     /// is an error unless `allow_generic` (parameters).
-    const Type* eval_annotation(const ast::Expr& e, bool allow_generic = false);
-    const Type* eval_annotation_type(const ast::Expr& e);
+    const types::Type* eval_annotation(const ast::Expr& e, bool allow_generic = false);
+    const types::Type* eval_annotation_type(const ast::Expr& e);
     /// The type of parameter `name` annotated by `e` ("return" for the return annotation):
     /// the front end's evaluated annotation when it has one, else eval_annotation(e).
-    const Type* param_annotation(const std::string& name, const ast::Expr& e);
+    const types::Type* param_annotation(const std::string& name, const ast::Expr& e);
     /// vector(length, dtype) / matrix(shape, dtype) in an annotation or type position.
-    const Type* eval_math_type(const std::string& kind, const ast::Expr& e);
-    ir::VarId emit_const(const ConstValue& c, const Type* t, int line);
+    const types::Type* eval_math_type(const std::string& kind, const ast::Expr& e);
+    ir::VarId emit_const(const types::ConstValue& c, const types::Type* t, int line);
     /// The indices of a subscript: the elements of `a[i, j]`'s tuple, or the one index.
     static std::vector<const ast::Expr*> index_exprs(const ast::Expr& index);
     /// One array index as an int32 variable; `what` starts the error message for a
@@ -115,16 +116,16 @@ public:
     /// The compile-time value of wp.static(expr), evaluated by the front end.
     Value static_value(const ast::Expr& e);
     /// One Call of a Multi builtin: a fresh result variable per member of the tuple `results`.
-    std::vector<ir::VarId> emit_multi_call(const Builtin& b, const Type* results,
+    std::vector<ir::VarId> emit_multi_call(const Builtin& b, const types::Type* results,
                                            std::vector<ir::VarId> args, int line);
     /// A Multi builtin in Warp's out-argument form f(inputs..., outputs...): re-binds the
     /// local variables named as outputs; fails when no split of the arguments fits the rule.
     Value call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
                                   const std::vector<ArgInfo>& infos, const ast::Expr& e);
-    Value cast(const Type* to, const ast::Expr& e);
+    Value cast(const types::Type* to, const ast::Expr& e);
     /// vec3(...), mat33(...): construction of vector and matrix values.
-    Value construct(const Type* to, const ast::Expr& e);
-    Value construct_rigid(const Type* to, const ast::Expr& e);
+    Value construct(const types::Type* to, const ast::Expr& e);
+    Value construct_rigid(const types::Type* to, const ast::Expr& e);
     /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of the vector/matrix `base` (the
     /// value of target.args[0]), then writes the updated vector back (write_back).
     void assign_component(const ast::Expr& target, ir::VarId base, const Value& v,
@@ -139,7 +140,7 @@ public:
     /// `base.name` of a struct value.
     Value struct_field(ir::VarId base, const ast::Expr& e);
     /// S(), S(a, b, ...) with every field in order, S(x=..., ...): the others are zero.
-    Value construct_struct(const Type* to, const ast::Expr& e);
+    Value construct_struct(const types::Type* to, const ast::Expr& e);
     /// Assigns `v` to field target.name of the struct `base` (the value of target.args[0]):
     /// in place for an element of an array of structs (a[i].x = v), else by re-binding.
     void assign_field(const ast::Expr& target, ir::VarId base, const Value& v,
@@ -149,7 +150,7 @@ public:
     void write_back(const ast::Expr& place, ir::VarId updated, const ast::Expr& value_expr);
     /// `v` as a variable of type `t` for an assignment to `what` ("field 'x' of 'S'"); a type
     /// error names both types when `v` does not fit (weak literals adopt a scalar `t`).
-    ir::VarId coerce_assigned(const Value& v, const Type* t, const ast::Expr& e,
+    ir::VarId coerce_assigned(const Value& v, const types::Type* t, const ast::Expr& e,
                               const std::string& what);
 
     // --- statements (infer_stmt.cpp) ---
@@ -173,10 +174,10 @@ public:
     std::vector<std::map<std::string, ir::VarId>> m_loop_carried;
     /// Set after a return/break/continue until the end of the current block.
     bool m_terminated = false;
-    const Type* m_return_type = nullptr;  ///< from the annotation or the first return
+    const types::Type* m_return_type = nullptr;  ///< from the annotation or the first return
     bool m_return_annotated = false;
     /// A generic return annotation (-> Float): the inferred return type must fit it.
-    const Type* m_return_pattern = nullptr;
+    const types::Type* m_return_pattern = nullptr;
     /// Indices of the enclosing unrolled loops, by name: the constants wp.static() sees.
     std::vector<std::pair<std::string, int64_t>> m_unrolled_indices;
 };
@@ -197,8 +198,8 @@ struct ProgramBuilder {
     ResolverMemo names;
 
     ir::Function* function_for(const std::shared_ptr<FunctionSource>& fn,
-                               const std::vector<const Type*>& param_types, const Builder& caller,
-                               const ast::Span& call_span);
+                               const std::vector<const types::Type*>& param_types,
+                               const Builder& caller, const ast::Span& call_span);
 };
 
 /// The Python operator spelling of an operator builtin ("add" -> "+"), or null for other names.

@@ -38,7 +38,7 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
     int line = target.span.line;
     std::string slot = adjoint_slot(target);
     if (!slot.empty()) {
-        const Type* t = m_fn.type_of(m_scope.at(slot));
+        const types::Type* t = m_fn.type_of(m_scope.at(slot));
         ArgInfo vi = arg_info(v, value_expr);
         if (vi.type != t && !(vi.weak && t->is_scalar()))
             type_error(value_expr.span, who() + "the gradient " + slot.substr(8) + " is " +
@@ -88,7 +88,7 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
                 return assign_component(target, base.var, v, value_expr);
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(target.span, who() + "only array elements can be assigned by index");
-            const Type* at = m_fn.type_of(base.var);
+            const types::Type* at = m_fn.type_of(base.var);
             std::vector<VarId> args{base.var};
             const ast::Expr& index = *target.args[1];
             std::vector<const ast::Expr*> idx = index_exprs(index);
@@ -136,10 +136,10 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         type_error(target.span, who() + "cannot assign to a component of '" + base_expr.name +
                                     "', which is not a local variable (a global or constant is "
                                     "read-only in kernels; copy it to a local first)");
-    const Type* t = m_fn.type_of(base);
+    const types::Type* t = m_fn.type_of(base);
     int line = target.span.line;
     std::vector<VarId> args{base};
-    const Type* part = scalar_type(t->scalar);
+    const types::Type* part = types::scalar_type(t->scalar);
     const Builtin* update = &table_entry("with_component");
     if (target.kind == ast::ExprKind::Attribute) {
         static const std::string k_components = "xyzw";
@@ -147,15 +147,15 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         if (c == std::string::npos || (int)c >= t->rows)
             type_error(target.span,
                        who() + "'" + t->name + "' has no component '" + target.name + "'");
-        args.push_back(
-            emit_const(ConstValue{int32_type(), false, (int64_t)c, 0}, int32_type(), line));
+        args.push_back(emit_const(types::ConstValue{types::int32_type(), false, (int64_t)c, 0},
+                                  types::int32_type(), line));
     } else {
         std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
         if (idx.size() > (t->is_matrix() ? 2u : 1u))
             type_error(target.span, who() + "too many indices for " + t->name);
         for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
         if (t->is_matrix() && idx.size() == 1) {
-            part = vector_type(t->cols, t->scalar);
+            part = types::vector_type(t->cols, t->scalar);
             update = &table_entry("with_row");
         }
     }
@@ -261,7 +261,8 @@ bool Builder::try_unroll(const ast::Stmt& s) {
     for (uint64_t k = 0; k < trips && !m_terminated; ++k) {
         // start + k * step lies between the bounds, but k * step alone may not fit an int64.
         int64_t i = (int64_t)((uint64_t)start + k * (uint64_t)step);
-        VarId index = emit_const(ConstValue{int32_type(), false, i, 0}, int32_type(), s.span.line);
+        VarId index = emit_const(types::ConstValue{types::int32_type(), false, i, 0},
+                                 types::int32_type(), s.span.line);
         bind(target.name, index, target.span);
         m_unrolled_indices.back().second = i;
         block(s.body);
@@ -304,7 +305,7 @@ void Builder::stmt(const ast::Stmt& s) {
             return;
         }
         case StmtKind::AnnAssign: {
-            const Type* t = eval_annotation(*s.annotation);
+            const types::Type* t = eval_annotation(*s.annotation);
             if (!s.value)
                 fail(s.span, ErrorKind::Syntax,
                      who() + "an annotated declaration needs a value (x: float = 0.0)");
@@ -333,7 +334,7 @@ void Builder::stmt(const ast::Stmt& s) {
                     // arr[i] += v is an atomic add, as in Warp.
                     const Builtin* b =
                         find_builtin(s.aug_op == ast::BinOpKind::Add ? "atomic_add" : "atomic_sub");
-                    const Type* at = m_fn.type_of(base.var);
+                    const types::Type* at = m_fn.type_of(base.var);
                     std::vector<VarId> args{base.var};
                     const ast::Expr& index = *target.args[1];
                     std::vector<const ast::Expr*> idx = index_exprs(index);
@@ -452,14 +453,14 @@ void Builder::stmt(const ast::Stmt& s) {
                     vals.push_back(eval(*iter.args[i]));
                     infos.push_back(arg_info(vals.back(), *iter.args[i]));
                 }
-                const Type* t = unify_scalars(infos);
+                const types::Type* t = unify_scalars(infos);
                 if (!t || !t->is_integer())
                     type_error(iter.span, who() +
                                               "range() arguments must be integers of one type, "
                                               "got " +
                                               describe_args(infos));
                 std::vector<VarId> bounds;
-                ConstValue zero{t, false, 0, 0.0}, one{t, false, 1, 0.0};
+                types::ConstValue zero{t, false, 0, 0.0}, one{t, false, 1, 0.0};
                 if (n == 1) bounds.push_back(emit_const(zero, t, line));
                 for (size_t i = 0; i < n; ++i)
                     bounds.push_back(coerce(vals[i], t, *iter.args[i + 1]));
@@ -481,7 +482,7 @@ void Builder::stmt(const ast::Stmt& s) {
                 m_block = &lp.body;
                 m_loop_carried.push_back(carried);
                 VarId c = condition(*s.test);
-                VarId nc = emit_value(InstrKind::Logical, line, bool_type(), {c}, "!");
+                VarId nc = emit_value(InstrKind::Logical, line, types::bool_type(), {c}, "!");
                 ir::Instr& exit = emit(InstrKind::If, line);
                 exit.args = {nc};
                 exit.body.emplace_back(InstrKind::Break, line);
@@ -536,10 +537,11 @@ void Builder::stmt(const ast::Stmt& s) {
                     parts = {v};
                     exprs = {s.value.get()};
                 }
-                std::vector<const Type*> types;
+                std::vector<const types::Type*> types;
                 if (m_return_type) {
-                    types = m_return_type->is_tuple() ? m_return_type->elements
-                                                      : std::vector<const Type*>{m_return_type};
+                    types = m_return_type->is_tuple()
+                                ? m_return_type->elements
+                                : std::vector<const types::Type*>{m_return_type};
                     if (types.size() != parts.size())
                         type_error(s.value->span,
                                    who() + "returns " + std::to_string(parts.size()) +
@@ -560,13 +562,13 @@ void Builder::stmt(const ast::Stmt& s) {
                         vals.push_back(materialize(parts[i], *exprs[i]));
                         types.push_back(m_fn.type_of(vals.back()));
                     }
-                    m_return_type = types.size() == 1 ? types[0] : tuple_type(types);
+                    m_return_type = types.size() == 1 ? types[0] : types::tuple_type(types);
                 }
             } else if (m_return_type && !m_return_type->is_void()) {
                 type_error(s.span, who() + "'return' without a value in a function that returns " +
                                        m_return_type->name);
             } else if (!m_fn.is_kernel) {
-                m_return_type = void_type();
+                m_return_type = types::void_type();
             }
             emit(InstrKind::Return, line).args = vals;
             m_terminated = true;

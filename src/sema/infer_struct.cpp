@@ -21,7 +21,7 @@ std::string type_text(const ArgInfo& a) {
 
 }  // namespace
 
-VarId Builder::coerce_assigned(const Value& v, const Type* t, const ast::Expr& e,
+VarId Builder::coerce_assigned(const Value& v, const types::Type* t, const ast::Expr& e,
                                const std::string& what) {
     ArgInfo ai = arg_info(v, e);
     if (!(ai.type == t || (ai.weak && t->is_scalar() && unify_scalars({{t, false}, ai}) == t)))
@@ -31,15 +31,15 @@ VarId Builder::coerce_assigned(const Value& v, const Type* t, const ast::Expr& e
 }
 
 Value Builder::struct_field(VarId base, const ast::Expr& e) {
-    const Type* st = m_fn.type_of(base);
-    const StructField* f = st->field(e.name);
+    const types::Type* st = m_fn.type_of(base);
+    const types::StructField* f = st->field(e.name);
     if (!f) type_error(e.span, who() + "'" + st->name + "' has no field '" + e.name + "'");
     VarId dst = emit_value(InstrKind::Field, e.span.line, f->type, {base});
     m_block->back().text = f->name;
     return Value{Value::Kind::Var, dst};
 }
 
-Value Builder::construct_struct(const Type* to, const ast::Expr& e) {
+Value Builder::construct_struct(const types::Type* to, const ast::Expr& e) {
     int line = e.span.line;
     size_t npos = e.args.size() - 1;
     if (npos > to->fields.size())
@@ -48,7 +48,7 @@ Value Builder::construct_struct(const Type* to, const ast::Expr& e) {
     std::vector<VarId> given(to->fields.size(), 0);
     std::vector<bool> is_given(to->fields.size(), false);
     auto set = [&](size_t i, const ast::Expr& value) {
-        const StructField& f = to->fields[i];
+        const types::StructField& f = to->fields[i];
         given[i] = coerce_assigned(eval(value), f.type, value,
                                    "field '" + f.name + "' of '" + to->name + "'");
         is_given[i] = true;
@@ -77,9 +77,9 @@ Value Builder::construct_struct(const Type* to, const ast::Expr& e) {
 
 void Builder::assign_field(const ast::Expr& target, VarId base, const Value& v,
                            const ast::Expr& value_expr) {
-    const Type* st = m_fn.type_of(base);
+    const types::Type* st = m_fn.type_of(base);
     int line = target.span.line;
-    const StructField* f = st->field(target.name);
+    const types::StructField* f = st->field(target.name);
     if (!f)
         type_error(target.span, who() + "'" + st->name + "' has no field '" + target.name + "'");
     VarId value =

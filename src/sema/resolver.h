@@ -8,20 +8,12 @@
 #include <vector>
 
 #include "frontend/ast.h"
-#include "sema/types.h"
+#include "types/const_value.h"
+#include "types/types.h"
 
 namespace treadle::sema {
 
 class Resolver;
-
-/// A compile-time constant value. Python ints and floats are *weak* (they adopt the type of
-/// the other operand, like literals); typed constants (wp.float64(2.0), wp.constant) are not.
-struct ConstValue {
-    const Type* type = nullptr;
-    bool weak = false;
-    int64_t i = 0;   ///< integers and bool (unsigned values are stored bit-identical)
-    double f = 0.0;  ///< floats
-};
 
 /// A user function (@wp.func) as the compiler sees it: its source and the resolver of its own
 /// globals. `key` identifies the function across lookups (its qualified name plus an identity
@@ -49,7 +41,7 @@ struct FunctionSource {
     /// A specialisation of a generic kernel: the concrete type of every parameter (each must
     /// fit its annotation, see generic_matches; null keeps a concrete annotation's type);
     /// empty for a kernel built from annotations.
-    std::vector<const Type*> param_types;
+    std::vector<const types::Type*> param_types;
     /// Kernels: the largest trip count of a `for` over a constant range that is unrolled.
     int max_unroll = 16;
 };
@@ -68,9 +60,9 @@ struct GlobalValue {
     };
     Kind kind = Kind::None;
     std::string module;
-    ConstValue constant;
+    types::ConstValue constant;
     std::shared_ptr<FunctionSource> function;
-    const Type* type = nullptr;
+    const types::Type* type = nullptr;
     std::string what;  ///< Unsupported: the Python type; Builtin: the builtin's name
     /// Constant of a vector, matrix, quaternion or transform type (constant.type): its
     /// components, row-major (transforms: p then q).

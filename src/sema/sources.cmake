@@ -11,5 +11,4 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_struct.cpp
   src/sema/resolver_memo.cpp
   src/sema/specialise.cpp
-  src/sema/types.cpp
 )

@@ -65,8 +65,8 @@ KernelParams kernel_params(const FunctionSource& kernel) {
     return read_params(kernel, scope);
 }
 
-std::vector<const Type*> specialise_for_arguments(const FunctionSource& kernel,
-                                                  const std::vector<ArgInfo>& args) {
+std::vector<const types::Type*> specialise_for_arguments(const FunctionSource& kernel,
+                                                         const std::vector<ArgInfo>& args) {
     AnnotationScope scope(kernel);
     KernelParams params = read_params(kernel, scope);
     const ast::Stmt* def = scope.def;
@@ -75,17 +75,17 @@ std::vector<const Type*> specialise_for_arguments(const FunctionSource& kernel,
         throw Error(ErrorKind::Type, kernel.name + "(): takes " + std::to_string(n) +
                                          " arguments but " + std::to_string(args.size()) +
                                          " were given");
-    std::vector<const Type*> out(n, nullptr);
+    std::vector<const types::Type*> out(n, nullptr);
     for (size_t i = 0; i < n; ++i) {
         if (!params.generic(i)) continue;
-        const Type* t = args[i].type;
+        const types::Type* t = args[i].type;
         if (!t)
             param_error(kernel, *def, i,
                         kernel.name + "(): cannot infer the type of generic argument '" +
                             params.names[i] + "'");
         // Warp's rule: a Python number is int32 or float32, whatever the placeholder.
-        if (args[i].weak) t = t->is_float() ? float32_type() : int32_type();
-        if (!generic_matches(params.annotations[i], t))
+        if (args[i].weak) t = t->is_float() ? types::float32_type() : types::int32_type();
+        if (!types::generic_matches(params.annotations[i], t))
             param_error(kernel, *def, i,
                         kernel.name + "(): argument '" + params.names[i] + "' has type " + t->name +
                             " but the parameter is " + params.annotations[i]->name);
@@ -94,9 +94,9 @@ std::vector<const Type*> specialise_for_arguments(const FunctionSource& kernel,
     return out;
 }
 
-std::vector<const Type*> specialise_declared(const FunctionSource& kernel,
-                                             const std::vector<const Type*>& given,
-                                             const std::string& who) {
+std::vector<const types::Type*> specialise_declared(const FunctionSource& kernel,
+                                                    const std::vector<const types::Type*>& given,
+                                                    const std::string& who) {
     KernelParams params = kernel_params(kernel);
     size_t n = params.names.size();
     if (!params.any_generic())
@@ -105,7 +105,7 @@ std::vector<const Type*> specialise_declared(const FunctionSource& kernel,
         throw Error(ErrorKind::Type, who + ": kernel '" + kernel.name + "' takes " +
                                          std::to_string(n) + " arguments but " +
                                          std::to_string(given.size()) + " types were given");
-    std::vector<const Type*> out(n, nullptr);
+    std::vector<const types::Type*> out(n, nullptr);
     for (size_t i = 0; i < n; ++i) {
         if (!params.generic(i)) continue;
         if (!given[i])
@@ -119,7 +119,7 @@ std::vector<const Type*> specialise_declared(const FunctionSource& kernel,
     return out;
 }
 
-const Type* annotation_type(const FunctionSource& scope, const std::string& text) {
+const types::Type* annotation_type(const FunctionSource& scope, const std::string& text) {
     FunctionSource where = scope;
     where.source = ast::make_source("<annotation>", text, 1);
     std::shared_ptr<const ast::Module> parsed = frontend::parse_module(where.source);

@@ -20,7 +20,7 @@ struct KernelParams {
     std::vector<std::string> names;
     /// The annotated type of each parameter (generic ones included); null when a parameter has
     /// no annotation (the build reports that).
-    std::vector<const Type*> annotations;
+    std::vector<const types::Type*> annotations;
     /// Whether parameter `i` is generic.
     bool generic(size_t i) const { return annotations[i] && annotations[i]->is_generic(); }
     /// Whether any parameter is generic: the kernel only compiles as a specialisation.
@@ -37,20 +37,20 @@ KernelParams kernel_params(const FunctionSource& kernel);
 /// concrete. A null ArgInfo::type is allowed for concrete parameters only. Throws
 /// ErrorKind::Type for a wrong number of arguments or an argument that does not fit its
 /// generic annotation.
-std::vector<const Type*> specialise_for_arguments(const FunctionSource& kernel,
-                                                  const std::vector<ArgInfo>& args);
+std::vector<const types::Type*> specialise_for_arguments(const FunctionSource& kernel,
+                                                         const std::vector<ArgInfo>& args);
 
 /// The specialisation wp.overload(kernel, types) declares: `given` holds one type per
 /// parameter (null: not given); a generic parameter must be given a concrete type, a concrete
 /// one's type is its annotation's. `who` starts error messages ("overload()"). Throws
 /// ErrorKind::Type for a kernel that is not generic, a missing or generic type.
-std::vector<const Type*> specialise_declared(const FunctionSource& kernel,
-                                             const std::vector<const Type*>& given,
-                                             const std::string& who);
+std::vector<const types::Type*> specialise_declared(const FunctionSource& kernel,
+                                                    const std::vector<const types::Type*>& given,
+                                                    const std::string& who);
 
 /// The type an annotation written as source text (`float`, `wp.array(dtype=wp.vec3)`) names
 /// in `scope`'s namespace (its resolver); generic types allowed. Throws ErrorKind::Type (or
 /// Syntax) when it names no type, located in `text` (file "<annotation>").
-const Type* annotation_type(const FunctionSource& scope, const std::string& text);
+const types::Type* annotation_type(const FunctionSource& scope, const std::string& text);
 
 }  // namespace treadle::sema

@@ -17,14 +17,14 @@ namespace treadle::test {
 class IrBuilder {
 public:
     using VarId = ir::VarId;
-    using Type = sema::Type;
+    using Type = types::Type;
 
     /// Builds into `f`, a kernel when `kernel` is set.
     IrBuilder(ir::Function& f, std::string name, bool kernel) : m_f(f), m_block(&f.body) {
         f.name = name;
         f.c_name = name;
         f.is_kernel = kernel;
-        f.return_type = sema::void_type();
+        f.return_type = types::void_type();
     }
 
     /// The Python line the next instructions carry.
@@ -45,18 +45,18 @@ public:
     }
 
     VarId const_int(int64_t i) {
-        sema::ConstValue c{sema::int32_type(), false, i, 0.0};
-        return value(ir::InstrKind::Const, sema::int32_type(), {}, "", c);
+        types::ConstValue c{types::int32_type(), false, i, 0.0};
+        return value(ir::InstrKind::Const, types::int32_type(), {}, "", c);
     }
     VarId const_float(double x) {
-        sema::ConstValue c{sema::float32_type(), false, 0, x};
-        return value(ir::InstrKind::Const, sema::float32_type(), {}, "", c);
+        types::ConstValue c{types::float32_type(), false, 0, x};
+        return value(ir::InstrKind::Const, types::float32_type(), {}, "", c);
     }
 
     /// i = wp.tid() (flat, `n` == 1) or the `n` unravelled indices.
     std::vector<VarId> tid(int n = 1) {
         ir::Instr& in = emit(ir::InstrKind::Tid);
-        for (int k = 0; k < n; ++k) in.dsts.push_back(m_f.new_var(sema::int32_type()));
+        for (int k = 0; k < n; ++k) in.dsts.push_back(m_f.new_var(types::int32_type()));
         m_f.tid_arity = n;
         return in.dsts;
     }
@@ -73,7 +73,7 @@ public:
     }
     /// dst:bool = a <op> b.
     VarId compare(const std::string& op, VarId a, VarId b) {
-        return value(ir::InstrKind::Compare, sema::bool_type(), {a, b}, op);
+        return value(ir::InstrKind::Compare, types::bool_type(), {a, b}, op);
     }
     VarId load(VarId array, std::vector<VarId> index) {
         index.insert(index.begin(), array);
@@ -86,8 +86,8 @@ public:
     }
     /// array.shape[dim].
     VarId shape(VarId array, int dim) {
-        sema::ConstValue c{sema::int32_type(), false, dim, 0.0};
-        return value(ir::InstrKind::Shape, sema::int32_type(), {array}, "", c);
+        types::ConstValue c{types::int32_type(), false, dim, 0.0};
+        return value(ir::InstrKind::Shape, types::int32_type(), {array}, "", c);
     }
 
     void if_(VarId cond, const std::function<void()>& then_,
@@ -138,7 +138,7 @@ public:
 
     /// Appends an instruction with one fresh result of type `t`; returns the result.
     VarId value(ir::InstrKind kind, const Type* t, std::vector<VarId> args,
-                const std::string& callee = "", sema::ConstValue c = {}) {
+                const std::string& callee = "", types::ConstValue c = {}) {
         VarId d = m_f.new_var(t);
         ir::Instr& in = emit(kind, {d}, std::move(args), callee);
         in.value = c;

@@ -138,7 +138,9 @@ def axpy_float(a: wp.float16, x: wp.array(dtype=wp.float16), y: wp.array(dtype=w
 
 
 def test_overload_decorator_declares_a_specialisation():
-    assert ("float16", "array:float16:1", "array:float16:1") in axpy_float._specialisations
+    f16 = wp.float16._type
+    f16s = wp.array(dtype=wp.float16)._type
+    assert (f16, f16s, f16s) in axpy_float._specialisations
 
 
 def test_generic_kernel_needs_types():

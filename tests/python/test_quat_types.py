@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import treadle as wp
+from treadle import _treadle
 from treadle import resolver
 
 
@@ -154,8 +155,8 @@ def test_transform_construction():
 
 
 def test_resolver_describe():
-    assert resolver.describe(wp.quat) == ("type", "quat:float32")
-    assert resolver.describe(wp.transformd) == ("type", "transform:float64")
+    assert resolver.describe(wp.quat) == ("type", _treadle.types.quat(wp.float32._type))
+    assert resolver.describe(wp.transformd) == ("type", _treadle.types.transform(wp.float64._type))
     assert resolver.describe(wp.quat(1, 2, 3, 4)) == ("const", "quat:float32", (1.0, 2.0, 3.0, 4.0))
     t = wp.transform(wp.vec3(1, 2, 3))
     assert resolver.describe(t) == (

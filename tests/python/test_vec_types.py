@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import treadle as wp
+from treadle import _treadle
 from treadle import resolver
 
 SUFFIXES = {
@@ -207,8 +208,8 @@ def test_annotations_type_spec():
 
 
 def test_resolver_descriptors():
-    assert resolver.describe(wp.vec3) == ("type", "vector:3:float32")
-    assert resolver.describe(wp.mat22d) == ("type", "matrix:2:2:float64")
+    assert resolver.describe(wp.vec3) == ("type", _treadle.types.vector(3, wp.float32._type))
+    assert resolver.describe(wp.mat22d) == ("type", _treadle.types.matrix(2, 2, wp.float64._type))
     assert resolver.describe(wp.vec3(1, 2, 3)) == ("const", "vector:3:float32", (1.0, 2.0, 3.0))
     assert resolver.describe(wp.mat22(1, 2, 3, 4)) == (
         "const",

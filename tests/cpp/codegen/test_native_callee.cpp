@@ -8,7 +8,7 @@ namespace treadle::codegen {
 namespace {
 
 /// The C++ name codegen spells for one Call of builtin `native` with result type `t`.
-std::string spelled(const char* native, const sema::Type* t, size_t nargs) {
+std::string spelled(const char* native, const types::Type* t, size_t nargs) {
     ir::Function f;
     test::IrBuilder b(f, "k", true);
     std::vector<ir::VarId> args;
@@ -20,26 +20,26 @@ std::string spelled(const char* native, const sema::Type* t, size_t nargs) {
 
 TEST(NativeCallee, TemplateArgumentsComeFromTheResultType) {
     using treadle::ScalarType;
-    EXPECT_EQ(spelled("sin", sema::float32_type(), 1), "sin");
-    EXPECT_EQ(spelled("vec_fill", sema::vector_type(3, ScalarType::Float32), 1),
+    EXPECT_EQ(spelled("sin", types::float32_type(), 1), "sin");
+    EXPECT_EQ(spelled("vec_fill", types::vector_type(3, ScalarType::Float32), 1),
               "vec_fill<3, wp::float32>");
-    EXPECT_EQ(spelled("mat_fill", sema::matrix_type(2, 4, ScalarType::Float64), 1),
+    EXPECT_EQ(spelled("mat_fill", types::matrix_type(2, 4, ScalarType::Float64), 1),
               "mat_fill<2, 4, wp::float64>");
-    EXPECT_EQ(spelled("vec_cast", sema::vector_type(3, ScalarType::Float64), 1),
+    EXPECT_EQ(spelled("vec_cast", types::vector_type(3, ScalarType::Float64), 1),
               "vec_cast<wp::float64>");
-    EXPECT_EQ(spelled("identity", sema::matrix_type(4, 4, ScalarType::Float32), 0),
+    EXPECT_EQ(spelled("identity", types::matrix_type(4, 4, ScalarType::Float32), 0),
               "identity<4, wp::float32>");
-    EXPECT_EQ(spelled("quat_identity", sema::quat_type(ScalarType::Float64), 0),
+    EXPECT_EQ(spelled("quat_identity", types::quat_type(ScalarType::Float64), 0),
               "quat_identity<wp::float64>");
     // matrix_from_rows is spelled by its native name
-    EXPECT_EQ(spelled("mat_from_rows", sema::matrix_type(2, 2, ScalarType::Float32), 2),
+    EXPECT_EQ(spelled("mat_from_rows", types::matrix_type(2, 2, ScalarType::Float32), 2),
               "mat_from_rows");
 }
 
 TEST(NativeCallee, VerifyRefusesACallWithoutABuiltin) {
     ir::Function f;
     test::IrBuilder b(f, "k", true);
-    b.value(ir::InstrKind::Call, sema::float32_type(), {b.const_float(1.0)});
+    b.value(ir::InstrKind::Call, types::float32_type(), {b.const_float(1.0)});
     EXPECT_NE(ir::verify(f).find("call without a builtin"), std::string::npos);
 }
 

@@ -7,15 +7,15 @@
 
 #include "../ir_build.h"
 #include "ir/ir.h"
-#include "sema/types.h"
+#include "types/types.h"
 
 namespace treadle::ir {
 namespace {
 
-using sema::array_type;
-using sema::bool_type;
-using sema::float32_type;
-using sema::int32_type;
+using types::array_type;
+using types::bool_type;
+using types::float32_type;
+using types::int32_type;
 
 /// Appends an instruction of `kind` at `line` with results `dsts` and operands `args` (also
 /// malformed ones, which test::IrBuilder never builds).
@@ -29,7 +29,7 @@ Instr& add(Block& block, InstrKind kind, int line, std::vector<VarId> dsts,
 
 Instr& add_const(Function& f, Block& block, VarId dst, double value, int line) {
     Instr& in = add(block, InstrKind::Const, line, {dst});
-    in.value = sema::ConstValue{f.type_of(dst), false, (int64_t)value, value};
+    in.value = types::ConstValue{f.type_of(dst), false, (int64_t)value, value};
     return in;
 }
 

@@ -25,10 +25,11 @@ using treadle::passes::LoopStrategy;
 using treadle::passes::plan_adjoint;
 using treadle::test::IrBuilder;
 namespace sema = treadle::sema;
+namespace types = treadle::types;
 
-const sema::Type* f32() { return sema::float32_type(); }
-const sema::Type* i32() { return sema::int32_type(); }
-const sema::Type* farray(int ndim = 1) { return sema::array_type(f32(), ndim); }
+const types::Type* f32() { return types::float32_type(); }
+const types::Type* i32() { return types::int32_type(); }
+const types::Type* farray(int ndim = 1) { return types::array_type(f32(), ndim); }
 
 /// Plans `f` after checking that the hand-built IR is valid.
 AdjointPlan plan(const Function& f) {
@@ -147,7 +148,7 @@ TEST(AdjointPlan, TaintNeedsPrimalOnlyWhereTheAdjointReadsTheValue) {
               LoopStrategy::None);
     EXPECT_EQ(strategy_of([](IrBuilder& b, VarId x, VarId s) {
                   b.store(x, {b.const_int(0)}, s);
-                  return b.cast(b.cast(s, sema::scalar_type(treadle::ScalarType::Float64)), f32());
+                  return b.cast(b.cast(s, types::scalar_type(treadle::ScalarType::Float64)), f32());
               }),
               LoopStrategy::None);
     EXPECT_EQ(strategy_of([](IrBuilder& b, VarId, VarId s) {
@@ -205,7 +206,7 @@ TEST(AdjointPlan, ArraysAccessedOnlyAtTheThreadIndexAreOwned) {
     VarId x = b.param(farray(), "x"), y = b.param(farray(), "y");
     VarId z = b.param(farray(), "z"), w = b.param(farray(), "w");
     VarId d = b.param(farray(), "d");
-    VarId ix = b.param(sema::indexedarray_type(f32(), 1), "ix");
+    VarId ix = b.param(types::indexedarray_type(f32(), 1), "ix");
     VarId scale = b.param(f32(), "scale");
     VarId i = b.tid()[0];
     VarId ii = b.copy(i);
@@ -255,12 +256,12 @@ TEST(AdjointPlan, UserFunctionsOwnNothingAndKeepGradientFlags) {
 TEST(AdjointPlan, CallsAreReversedByKind) {
     Function f;
     IrBuilder b(f, "calls", true);
-    VarId x = b.param(farray(), "x"), n = b.param(sema::array_type(i32(), 1), "n");
+    VarId x = b.param(farray(), "x"), n = b.param(types::array_type(i32(), 1), "n");
     VarId i = b.tid()[0];
     VarId v = b.load(x, {i});
     b.call("sin", f32(), {v});
     b.call("add", i32(), {i, i});
-    b.call("isnan", sema::bool_type(), {v});
+    b.call("isnan", types::bool_type(), {v});
     b.call("atomic_add", f32(), {x, i, v});
     b.call("atomic_sub", f32(), {x, i, v});
     b.call("atomic_exch", f32(), {x, i, v});
@@ -398,10 +399,10 @@ TEST(AdjointPlan, UsingTheValueAnAtomicReturnsIsRefused) {
 }
 
 TEST(AdjointPlan, AtomicCasOnFloatsIsRefusedButNotOnIntegers) {
-    for (const sema::Type* t : {f32(), i32()}) {
+    for (const types::Type* t : {f32(), i32()}) {
         Function f;
         IrBuilder b(f, "cas_store", true);
-        VarId a = b.param(sema::array_type(t, 1), "a");
+        VarId a = b.param(types::array_type(t, 1), "a");
         VarId i = b.tid()[0];
         VarId v = t == f32() ? b.const_float(1.0) : b.const_int(1);
         VarId w = t == f32() ? b.const_float(2.0) : b.const_int(2);

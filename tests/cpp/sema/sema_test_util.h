@@ -44,7 +44,7 @@ public:
     void set_float(const std::string& name, double value) {
         GlobalValue g;
         g.kind = GlobalValue::Kind::Constant;
-        g.constant = ConstValue{float32_type(), true, 0, value};
+        g.constant = types::ConstValue{types::float32_type(), true, 0, value};
         globals[name] = g;
     }
 
@@ -110,7 +110,7 @@ inline std::vector<const ir::Instr*> find_kind(const ir::Program& p, ir::InstrKi
 }
 
 /// The type of the value stored by the kernel's only Store.
-inline const Type* stored_type(const ir::Program& p) {
+inline const types::Type* stored_type(const ir::Program& p) {
     std::vector<const ir::Instr*> stores = find_kind(p, ir::InstrKind::Store);
     EXPECT_EQ(stores.size(), 1u) << ir::print(*p.kernel);
     if (stores.size() != 1) return nullptr;

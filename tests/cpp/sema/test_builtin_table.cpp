@@ -35,7 +35,7 @@ TEST(BuiltinTable, KindsAndTraitsAgree) {
 }
 
 TEST(BuiltinTable, MultiResultCountsMatchTheirRules) {
-    const Type* m3 = matrix_type(3, 3, ScalarType::Float32);
+    const types::Type* m3 = types::matrix_type(3, 3, ScalarType::Float32);
     for (const char* name : {"svd3", "qr3", "eig3"}) {
         const Builtin& b = get(name);
         auto sig = b.rule({{m3, false}});

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sema/types.h"
 #include "sema_test_util.h"
+#include "types/types.h"
 
 namespace treadle::sema {
 namespace {
@@ -19,7 +19,7 @@ using test::find_kind;
 using test::MapResolver;
 using test::stored_type;
 
-const Type* f64() { return scalar_type(ScalarType::Float64); }
+const types::Type* f64() { return types::scalar_type(ScalarType::Float64); }
 
 TEST(SemaInfer, AKernelGetsItsAnnotatedParameters) {
     auto p = build("k",
@@ -30,11 +30,11 @@ TEST(SemaInfer, AKernelGetsItsAnnotatedParameters) {
     EXPECT_EQ(k.name, "k");
     ASSERT_EQ(k.params.size(), 3u);
     EXPECT_EQ(k.param_names, (std::vector<std::string>{"x", "n", "v"}));
-    EXPECT_EQ(k.type_of(k.params[0]), array_type(float32_type(), 1));
-    EXPECT_EQ(k.type_of(k.params[1]), int32_type());
-    EXPECT_EQ(k.type_of(k.params[2]), vector_type(3, ScalarType::Float64));
+    EXPECT_EQ(k.type_of(k.params[0]), types::array_type(types::float32_type(), 1));
+    EXPECT_EQ(k.type_of(k.params[1]), types::int32_type());
+    EXPECT_EQ(k.type_of(k.params[2]), types::vector_type(3, ScalarType::Float64));
     EXPECT_TRUE(k.vars[k.params[0]].param);
-    EXPECT_EQ(k.return_type, void_type());
+    EXPECT_EQ(k.return_type, types::void_type());
 }
 
 TEST(SemaInfer, WeakFloatLiteralAdoptsFloat64) {
@@ -67,7 +67,7 @@ TEST(SemaInfer, WeakIntLiteralAdoptsAFloatOperand) {
     auto p = build("k",
                    "def k(x: wp.array(dtype=wp.float16)):\n"
                    "    x[0] = x[0] + 1\n");
-    EXPECT_EQ(stored_type(*p), scalar_type(ScalarType::Float16));
+    EXPECT_EQ(stored_type(*p), types::scalar_type(ScalarType::Float16));
 }
 
 TEST(SemaInfer, LiteralsAloneAreInt32AndFloat32) {
@@ -79,8 +79,8 @@ TEST(SemaInfer, LiteralsAloneAreInt32AndFloat32) {
                    "    x[0] = b\n");
     auto stores = find_kind(*p, ir::InstrKind::Store);
     ASSERT_EQ(stores.size(), 2u);
-    EXPECT_EQ(p->kernel->type_of(stores[0]->args.back()), int32_type());
-    EXPECT_EQ(p->kernel->type_of(stores[1]->args.back()), float32_type());
+    EXPECT_EQ(p->kernel->type_of(stores[0]->args.back()), types::int32_type());
+    EXPECT_EQ(p->kernel->type_of(stores[1]->args.back()), types::float32_type());
 }
 
 TEST(SemaInfer, OverloadResolutionPicksTheResultType) {
@@ -89,7 +89,7 @@ TEST(SemaInfer, OverloadResolutionPicksTheResultType) {
                    "      out: wp.array(dtype=wp.vec3d)):\n"
                    "    i = wp.tid()\n"
                    "    out[i] = m[i] * v[i] + wp.normalize(v[i]) * wp.length(v[i])\n");
-    EXPECT_EQ(stored_type(*p), vector_type(3, ScalarType::Float64));
+    EXPECT_EQ(stored_type(*p), types::vector_type(3, ScalarType::Float64));
 }
 
 TEST(SemaInfer, NamesResolveToLocalsBeforeParametersBeforeGlobals) {
@@ -318,7 +318,7 @@ TEST(SemaUnroll, AGlobalConstantBoundIsConstant) {
     auto resolver = std::make_shared<MapResolver>();
     GlobalValue n;
     n.kind = GlobalValue::Kind::Constant;
-    n.constant = ConstValue{int32_type(), true, 3, 0.0};
+    n.constant = types::ConstValue{types::int32_type(), true, 3, 0.0};
     resolver->globals["N"] = n;
     auto p = build("k",
                    "def k(x: wp.array(dtype=float)):\n"

@@ -10,11 +10,11 @@
 namespace treadle::sema {
 namespace {
 
-const Type* f64() { return scalar_type(ScalarType::Float64); }
-const Type* vec3() { return vector_type(3, ScalarType::Float32); }
-ArgInfo strong(const Type* t) { return ArgInfo{t, false}; }
-ArgInfo weak_int() { return ArgInfo{int32_type(), true}; }
-ArgInfo weak_float() { return ArgInfo{float32_type(), true}; }
+const types::Type* f64() { return types::scalar_type(ScalarType::Float64); }
+const types::Type* vec3() { return types::vector_type(3, ScalarType::Float32); }
+ArgInfo strong(const types::Type* t) { return ArgInfo{t, false}; }
+ArgInfo weak_int() { return ArgInfo{types::int32_type(), true}; }
+ArgInfo weak_float() { return ArgInfo{types::float32_type(), true}; }
 
 /// The signature the table's rule for builtin `name` (or operator, when `op`) gives `args`.
 std::optional<Signature> resolve(const char* name, const std::vector<ArgInfo>& args,
@@ -28,30 +28,31 @@ std::optional<Signature> resolve(const char* name, const std::vector<ArgInfo>& a
 TEST(SemaWeakLiterals, ALiteralAdoptsTheOtherOperandsType) {
     EXPECT_EQ(unify_scalars({strong(f64()), weak_float()}), f64());
     EXPECT_EQ(unify_scalars({weak_int(), strong(f64())}), f64());
-    EXPECT_EQ(unify_scalars({strong(scalar_type(ScalarType::UInt8)), weak_int()}),
-              scalar_type(ScalarType::UInt8));
+    EXPECT_EQ(unify_scalars({strong(types::scalar_type(ScalarType::UInt8)), weak_int()}),
+              types::scalar_type(ScalarType::UInt8));
 }
 
 TEST(SemaWeakLiterals, LiteralsAloneTakeTheirNaturalType) {
-    EXPECT_EQ(unify_scalars({weak_int(), weak_int()}), int32_type());
-    EXPECT_EQ(unify_scalars({weak_int(), weak_float()}), float32_type());
+    EXPECT_EQ(unify_scalars({weak_int(), weak_int()}), types::int32_type());
+    EXPECT_EQ(unify_scalars({weak_int(), weak_float()}), types::float32_type());
     // float-only builtins turn integer literals into float32
-    EXPECT_EQ(unify_scalars({weak_int()}, true), float32_type());
+    EXPECT_EQ(unify_scalars({weak_int()}, true), types::float32_type());
 }
 
 TEST(SemaWeakLiterals, AFloatLiteralNeverBecomesAnInteger) {
-    EXPECT_EQ(unify_scalars({strong(int32_type()), weak_float()}), nullptr);
-    EXPECT_EQ(unify_scalars({strong(bool_type()), weak_float()}), nullptr);
+    EXPECT_EQ(unify_scalars({strong(types::int32_type()), weak_float()}), nullptr);
+    EXPECT_EQ(unify_scalars({strong(types::bool_type()), weak_float()}), nullptr);
 }
 
 TEST(SemaWeakLiterals, TwoStrongTypesMustAgree) {
-    EXPECT_EQ(unify_scalars({strong(float32_type()), strong(f64())}), nullptr);
-    EXPECT_EQ(unify_scalars({strong(int32_type()), strong(int32_type())}), int32_type());
+    EXPECT_EQ(unify_scalars({strong(types::float32_type()), strong(f64())}), nullptr);
+    EXPECT_EQ(unify_scalars({strong(types::int32_type()), strong(types::int32_type())}),
+              types::int32_type());
     EXPECT_EQ(unify_scalars({strong(vec3()), weak_float()}), nullptr);
 }
 
 TEST(SemaWeakLiterals, DescribeArgsNamesLiteralsAsSuch) {
-    EXPECT_EQ(describe_args({strong(float32_type()), weak_int(), weak_float()}),
+    EXPECT_EQ(describe_args({strong(types::float32_type()), weak_int(), weak_float()}),
               "(float32, int literal, float literal)");
     EXPECT_EQ(describe_args({}), "()");
 }
@@ -84,60 +85,61 @@ TEST(SemaOverloads, FloatFunctionsKeepTheArgumentsPrecision) {
     auto s = resolve("sqrt", {strong(f64())});
     ASSERT_TRUE(s);
     EXPECT_EQ(s->ret, f64());
-    EXPECT_EQ(s->params, std::vector<const Type*>{f64()});
+    EXPECT_EQ(s->params, std::vector<const types::Type*>{f64()});
 
     s = resolve("sqrt", {weak_int()});  // sqrt(2): the literal becomes float32
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->ret, float32_type());
+    EXPECT_EQ(s->ret, types::float32_type());
 
-    EXPECT_FALSE(resolve("sqrt", {strong(int32_type())}));
+    EXPECT_FALSE(resolve("sqrt", {strong(types::int32_type())}));
     EXPECT_FALSE(resolve("sqrt", {strong(f64()), strong(f64())}));
 }
 
 TEST(SemaOverloads, ArithmeticOperatorsOnScalarsVectorsAndMatrices) {
-    auto s = resolve("add", {strong(int32_type()), weak_int()}, true);
+    auto s = resolve("add", {strong(types::int32_type()), weak_int()}, true);
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->ret, int32_type());
-    EXPECT_EQ(s->params, (std::vector<const Type*>{int32_type(), int32_type()}));
+    EXPECT_EQ(s->ret, types::int32_type());
+    EXPECT_EQ(s->params,
+              (std::vector<const types::Type*>{types::int32_type(), types::int32_type()}));
 
     s = resolve("add", {strong(vec3()), strong(vec3())}, true);
     ASSERT_TRUE(s);
     EXPECT_EQ(s->ret, vec3());
     EXPECT_FALSE(resolve("add", {strong(vec3()), weak_float()}, true));
     EXPECT_FALSE(
-        resolve("add", {strong(vec3()), strong(vector_type(3, ScalarType::Float64))}, true));
-    EXPECT_FALSE(resolve("add", {strong(bool_type()), strong(bool_type())}, true));
+        resolve("add", {strong(vec3()), strong(types::vector_type(3, ScalarType::Float64))}, true));
+    EXPECT_FALSE(resolve("add", {strong(types::bool_type()), strong(types::bool_type())}, true));
 
     // vec3 * 2.0: the literal becomes the vector's scalar type
     s = resolve("mul", {strong(vec3()), weak_float()}, true);
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->params, (std::vector<const Type*>{vec3(), float32_type()}));
+    EXPECT_EQ(s->params, (std::vector<const types::Type*>{vec3(), types::float32_type()}));
     EXPECT_EQ(s->ret, vec3());
     EXPECT_FALSE(resolve("mul", {strong(vec3()), strong(f64())}, true));
 
-    const Type* m23 = matrix_type(2, 3, ScalarType::Float32);
+    const types::Type* m23 = types::matrix_type(2, 3, ScalarType::Float32);
     s = resolve("mul", {strong(m23), strong(vec3())}, true);
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->ret, vector_type(2, ScalarType::Float32));
-    s = resolve("mul", {strong(m23), strong(matrix_type(3, 4, ScalarType::Float32))}, true);
+    EXPECT_EQ(s->ret, types::vector_type(2, ScalarType::Float32));
+    s = resolve("mul", {strong(m23), strong(types::matrix_type(3, 4, ScalarType::Float32))}, true);
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->ret, matrix_type(2, 4, ScalarType::Float32));
+    EXPECT_EQ(s->ret, types::matrix_type(2, 4, ScalarType::Float32));
     EXPECT_FALSE(resolve("mul", {strong(vec3()), strong(m23)}, true));  // 3 != 2 rows
 }
 
 TEST(SemaOverloads, VectorBuiltinsRefuseScalars) {
     auto s = resolve("length", {strong(vec3())});
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->ret, float32_type());
+    EXPECT_EQ(s->ret, types::float32_type());
     s = resolve("dot", {strong(vec3()), strong(vec3())});
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->ret, float32_type());
+    EXPECT_EQ(s->ret, types::float32_type());
     s = resolve("cross", {strong(vec3()), strong(vec3())});
     ASSERT_TRUE(s);
     EXPECT_EQ(s->ret, vec3());
-    EXPECT_FALSE(resolve("length", {strong(float32_type())}));
-    EXPECT_FALSE(resolve("cross", {strong(vector_type(2, ScalarType::Float32)),
-                                   strong(vector_type(2, ScalarType::Float32))}));
+    EXPECT_FALSE(resolve("length", {strong(types::float32_type())}));
+    EXPECT_FALSE(resolve("cross", {strong(types::vector_type(2, ScalarType::Float32)),
+                                   strong(types::vector_type(2, ScalarType::Float32))}));
 }
 
 TEST(SemaOverloads, ComparisonsGiveBool) {
@@ -147,9 +149,9 @@ TEST(SemaOverloads, ComparisonsGiveBool) {
     EXPECT_EQ(find_builtin("compare"), nullptr);
     auto s = resolve("compare", {strong(f64()), weak_int()}, true);
     ASSERT_TRUE(s);
-    EXPECT_EQ(s->ret, bool_type());
-    EXPECT_EQ(s->params, (std::vector<const Type*>{f64(), f64()}));
-    EXPECT_FALSE(resolve("compare", {strong(f64()), strong(float32_type())}, true));
+    EXPECT_EQ(s->ret, types::bool_type());
+    EXPECT_EQ(s->params, (std::vector<const types::Type*>{f64(), f64()}));
+    EXPECT_FALSE(resolve("compare", {strong(f64()), strong(types::float32_type())}, true));
 }
 
 }  // namespace

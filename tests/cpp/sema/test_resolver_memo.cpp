@@ -26,7 +26,7 @@ public:
             g.module = "treadle";
         } else if (name == "N") {
             g.kind = GlobalValue::Kind::Constant;
-            g.constant = ConstValue{int32_type(), true, 4, 0.0};
+            g.constant = types::ConstValue{types::int32_type(), true, 4, 0.0};
         } else if (name == "helper") {
             g.kind = GlobalValue::Kind::Function;
             g.function = helper;
@@ -44,8 +44,8 @@ public:
         ++asked[key];
         GlobalValue g;
         g.kind = GlobalValue::Kind::Constant;
-        g.constant =
-            ConstValue{int32_type(), true, indices.empty() ? 4 : 2 * indices[0].second, 0.0};
+        g.constant = types::ConstValue{types::int32_type(), true,
+                                       indices.empty() ? 4 : 2 * indices[0].second, 0.0};
         return g;
     }
 };

@@ -22,7 +22,7 @@ public:
             g.module = "treadle";
         } else if (name == "Any") {
             g.kind = GlobalValue::Kind::Type;
-            g.type = generic_type("Any");
+            g.type = types::generic_type("Any");
         }
         return g;
     }
@@ -55,29 +55,31 @@ TEST(Specialise, KernelParamsSayWhichAreGeneric) {
     EXPECT_TRUE(p.generic(0) && p.generic(1) && p.generic(2));
     EXPECT_FALSE(p.generic(3));
     EXPECT_EQ(p.annotations[1]->name, "array(dtype=Float, ndim=1)");
-    EXPECT_EQ(p.annotations[3], int32_type());
+    EXPECT_EQ(p.annotations[3], types::int32_type());
     EXPECT_TRUE(p.any_generic());
     EXPECT_FALSE(kernel_params(*kernel("def k(a: float):\n    pass\n")).any_generic());
 }
 
 TEST(Specialise, PythonNumbersAreInt32AndFloat32) {
     auto k = kernel(k_axpy);
-    const Type* f64 = scalar_type(ScalarType::Float64);
-    const Type* arr64 = array_type(f64, 1);
+    const types::Type* f64 = types::scalar_type(ScalarType::Float64);
+    const types::Type* arr64 = types::array_type(f64, 1);
     // a weak float is float32 for Float and Any; a weak int int32; concrete parameters: null
-    auto t = specialise_for_arguments(*k, {{float32_type(), true},
-                                           {array_type(float32_type(), 1), false},
-                                           {int32_type(), true},
+    auto t = specialise_for_arguments(*k, {{types::float32_type(), true},
+                                           {types::array_type(types::float32_type(), 1), false},
+                                           {types::int32_type(), true},
                                            {nullptr, false}});
-    EXPECT_EQ(t, (std::vector<const Type*>{float32_type(), array_type(float32_type(), 1),
-                                           int32_type(), nullptr}));
+    EXPECT_EQ(t, (std::vector<const types::Type*>{types::float32_type(),
+                                                  types::array_type(types::float32_type(), 1),
+                                                  types::int32_type(), nullptr}));
     t = specialise_for_arguments(*k, {{f64, false}, {arr64, false}, {f64, false}, {}});
-    EXPECT_EQ(t, (std::vector<const Type*>{f64, arr64, f64, nullptr}));
+    EXPECT_EQ(t, (std::vector<const types::Type*>{f64, arr64, f64, nullptr}));
     // a Python int stays int32, which is no Float
-    EXPECT_EQ(error_of([&] {
-                  specialise_for_arguments(*k, {{int32_type(), true}, {arr64, false}, {}, {}});
-              }),
-              "k(): argument 'a' has type int32 but the parameter is Float");
+    EXPECT_EQ(
+        error_of([&] {
+            specialise_for_arguments(*k, {{types::int32_type(), true}, {arr64, false}, {}, {}});
+        }),
+        "k(): argument 'a' has type int32 but the parameter is Float");
     EXPECT_EQ(error_of([&] {
                   specialise_for_arguments(*k, {{f64, false}, {arr64, false}, {}, {}});
               }),
@@ -90,20 +92,21 @@ TEST(Specialise, PythonNumbersAreInt32AndFloat32) {
 
 TEST(Specialise, DeclaredTypes) {
     auto k = kernel(k_axpy);
-    const Type* f16 = scalar_type(ScalarType::Float16);
-    auto t = specialise_declared(*k, {f16, array_type(f16, 1), f16, int32_type()}, "overload()");
-    EXPECT_EQ(t, (std::vector<const Type*>{f16, array_type(f16, 1), f16, nullptr}));
+    const types::Type* f16 = types::scalar_type(ScalarType::Float16);
+    auto t = specialise_declared(*k, {f16, types::array_type(f16, 1), f16, types::int32_type()},
+                                 "overload()");
+    EXPECT_EQ(t, (std::vector<const types::Type*>{f16, types::array_type(f16, 1), f16, nullptr}));
     EXPECT_EQ(error_of([&] { specialise_declared(*k, {f16}, "overload()"); }),
               "overload(): kernel 'k' takes 4 arguments but 1 types were given");
     EXPECT_EQ(error_of([&] {
                   specialise_declared(*k, {f16, nullptr, f16, nullptr}, "overload()");
               }),
               "overload(): no type given for generic parameter 'x'");
-    EXPECT_EQ(
-        error_of([&] {
-            specialise_declared(*k, {generic_type("Float"), nullptr, f16, nullptr}, "overload()");
-        }),
-        "overload(): parameter 'a' needs a concrete type, got Float");
+    EXPECT_EQ(error_of([&] {
+                  specialise_declared(*k, {types::generic_type("Float"), nullptr, f16, nullptr},
+                                      "overload()");
+              }),
+              "overload(): parameter 'a' needs a concrete type, got Float");
     EXPECT_EQ(error_of([&] {
                   specialise_declared(*kernel("def k(a: float):\n    pass\n"), {f16}, "overload()");
               }),
@@ -113,9 +116,9 @@ TEST(Specialise, DeclaredTypes) {
 TEST(Specialise, AnnotationText) {
     auto k = kernel(k_axpy);
     EXPECT_EQ(annotation_type(*k, "wp.array(dtype=wp.vec3, ndim=2)"),
-              array_type(vector_type(3, ScalarType::Float32), 2));
-    EXPECT_EQ(annotation_type(*k, "float"), float32_type());
-    EXPECT_EQ(annotation_type(*k, "Any"), generic_type("Any"));
+              types::array_type(types::vector_type(3, ScalarType::Float32), 2));
+    EXPECT_EQ(annotation_type(*k, "float"), types::float32_type());
+    EXPECT_EQ(annotation_type(*k, "Any"), types::generic_type("Any"));
     EXPECT_EQ(error_of([&] { annotation_type(*k, "wp.nothing"); }),
               "k(): module 'wp' has no attribute 'nothing' usable in kernels");
     EXPECT_EQ(error_of([&] { annotation_type(*k, "x = 1"); }),

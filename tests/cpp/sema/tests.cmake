@@ -1,4 +1,4 @@
-# tests/cpp/sema/tests.cmake -- tests of src/sema (types, the builtin table and its overloads,
+# tests/cpp/sema/tests.cmake -- tests of src/sema (the builtin table and its overloads,
 # inference, resolver memo, specialisation)
 list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_builtin_table.cpp
@@ -6,5 +6,4 @@ list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_overloads.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_resolver_memo.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_specialise.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/test_types.cpp
 )

@@ -1,11 +1,11 @@
-// tests/cpp/sema/test_types.cpp -- interned types: identity, names, layout, generic matching
+// tests/cpp/types/test_types.cpp -- interned types: identity, names, layout, generic matching
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sema/types.h"
+#include "types/types.h"
 
-namespace treadle::sema {
+namespace treadle::types {
 namespace {
 
 TEST(SemaTypes, ScalarsAreInternedOncePerScalarType) {
@@ -167,4 +167,4 @@ TEST(SemaTypes, GenericVectorPatterns) {
 }
 
 }  // namespace
-}  // namespace treadle::sema
+}  // namespace treadle::types

@@ -1,7 +1,6 @@
-// src/sema/types.cpp -- the type interner
-#include "sema/types.h"
+// src/types/types.cpp -- the type interner
+#include "types/types.h"
 
-#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -9,8 +8,9 @@
 #include <optional>
 
 #include "common/assert.h"
+#include "types/abi.h"
 
-namespace treadle::sema {
+namespace treadle::types {
 
 namespace {
 
@@ -29,6 +29,13 @@ struct Interner {
     }
 };
 
+abi::Layout layout_of(const Type* t) { return abi::Layout{t->size, t->align}; }
+
+void set_layout(Type& t, abi::Layout l) {
+    t.size = l.size;
+    t.align = l.align;
+}
+
 Interner& interner() {
     static Interner* instance = new Interner();  // never destroyed: types outlive everything
     return *instance;
@@ -41,7 +48,6 @@ const Type* void_type() {
         Type v;
         v.kind = TypeKind::Void;
         v.name = "None";
-        v.c_name = "void";
         return interner().intern("void", v);
     }();
     return t;
@@ -56,7 +62,6 @@ const Type* scalar_type(ScalarType s) {
             t.kind = TypeKind::Scalar;
             t.scalar = (ScalarType)i;
             t.name = scalar_name(t.scalar);
-            t.c_name = scalar_c_name(t.scalar);
             t.size = scalar_size(t.scalar);
             t.align = t.size;
             table[i] = interner().intern(std::string("scalar:") + t.name, t);
@@ -84,9 +89,7 @@ const Type* vector_type(int length, ScalarType scalar) {
                  : "vector(length=" + std::to_string(length) + ", dtype=" + s->name + ")";
     if (length == 6 && is_float(scalar))  // Warp's name of the same type
         t.name = std::string("spatial_vector") + scalar_suffix(scalar);
-    t.c_name = "wp::vec_t<" + std::to_string(length) + ", " + s->c_name + ">";
-    t.size = s->size * length;
-    t.align = s->align;
+    set_layout(t, abi::composite(layout_of(s), length));
     return interner().intern("vector:" + std::to_string(length) + ":" + s->name, t);
 }
 
@@ -104,10 +107,7 @@ const Type* matrix_type(int rows, int cols, ScalarType scalar) {
                        "), dtype=" + s->name + ")";
     if (rows == 6 && cols == 6 && is_float(scalar))
         t.name = std::string("spatial_matrix") + scalar_suffix(scalar);
-    t.c_name =
-        "wp::mat_t<" + std::to_string(rows) + ", " + std::to_string(cols) + ", " + s->c_name + ">";
-    t.size = s->size * rows * cols;
-    t.align = s->align;
+    set_layout(t, abi::composite(layout_of(s), (size_t)rows * cols));
     return interner().intern(
         "matrix:" + std::to_string(rows) + ":" + std::to_string(cols) + ":" + s->name, t);
 }
@@ -121,9 +121,7 @@ const Type* rigid_type(TypeKind kind, ScalarType scalar) {
     t.scalar = scalar;
     t.rows = quat ? 4 : 7;
     t.name = std::string(quat ? "quat" : "transform") + scalar_suffix(scalar);
-    t.c_name = std::string(quat ? "wp::quat_t<" : "wp::transform_t<") + s->c_name + ">";
-    t.size = s->size * t.rows;
-    t.align = s->align;
+    set_layout(t, abi::composite(layout_of(s), t.rows));
     return interner().intern(std::string(quat ? "quat:" : "transform:") + s->name, t);
 }
 }  // namespace
@@ -176,10 +174,8 @@ const Type* array_type(const Type* dtype, int ndim) {
     t.dtype = dtype;
     t.ndim = ndim;
     t.name = "array(dtype=" + dtype->name + ", ndim=" + std::to_string(ndim) + ")";
-    t.c_name = "wp::array_t<" + dtype->c_name + ">";
-    t.size = 72;  // layout of wp::array_t in native/treadle/array.h
-    t.align = 8;
-    return interner().intern("array:" + type_spec(dtype) + ":" + std::to_string(ndim), t);
+    set_layout(t, abi::k_array);
+    return interner().intern("array:" + type_key(dtype) + ":" + std::to_string(ndim), t);
 }
 
 const Type* indexedarray_type(const Type* dtype, int ndim) {
@@ -190,10 +186,8 @@ const Type* indexedarray_type(const Type* dtype, int ndim) {
     t.dtype = dtype;
     t.ndim = ndim;
     t.name = "indexedarray(dtype=" + dtype->name + ", ndim=" + std::to_string(ndim) + ")";
-    t.c_name = "wp::indexedarray_t<" + dtype->c_name + ">";
-    t.size = 120;  // layout of wp::indexedarray_t in native/treadle/indexedarray.h
-    t.align = 8;
-    return interner().intern("indexedarray:" + type_spec(dtype) + ":" + std::to_string(ndim), t);
+    set_layout(t, abi::k_indexed_array);
+    return interner().intern("indexedarray:" + type_key(dtype) + ":" + std::to_string(ndim), t);
 }
 
 const Type* array_type_like(const Type* t, int ndim) {
@@ -211,49 +205,7 @@ bool is_identifier(const std::string& s) {
     return true;
 }
 
-/// 64-bit FNV-1a: a short, stable identity of a struct spec for its C++ name.
-uint64_t fnv1a(const std::string& s) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-/// C++ keywords a Python field name may spell; such fields get a trailing underscore.
-bool is_cpp_keyword(const std::string& s) {
-    static const char* k_words[] = {"alignas",  "alignof",       "asm",
-                                    "auto",     "bool",          "case",
-                                    "catch",    "char",          "class",
-                                    "const",    "constexpr",     "const_cast",
-                                    "decltype", "default",       "delete",
-                                    "do",       "double",        "dynamic_cast",
-                                    "enum",     "explicit",      "export",
-                                    "extern",   "float",         "friend",
-                                    "goto",     "inline",        "int",
-                                    "long",     "mutable",       "namespace",
-                                    "new",      "noexcept",      "nullptr",
-                                    "operator", "private",       "protected",
-                                    "public",   "register",      "reinterpret_cast",
-                                    "short",    "signed",        "sizeof",
-                                    "static",   "static_assert", "static_cast",
-                                    "struct",   "switch",        "template",
-                                    "this",     "thread_local",  "throw",
-                                    "typedef",  "typeid",        "typename",
-                                    "union",    "unsigned",      "using",
-                                    "virtual",  "void",          "volatile",
-                                    "wchar_t",  "true",          "false"};
-    for (const char* w : k_words)
-        if (s == w) return true;
-    return false;
-}
-
 }  // namespace
-
-std::string field_c_name(const std::string& name) {
-    return is_cpp_keyword(name) ? name + "_" : name;
-}
 
 const Type* struct_type(const std::string& qualname,
                         const std::vector<std::pair<std::string, const Type*>>& fields,
@@ -270,28 +222,18 @@ const Type* struct_type(const std::string& qualname,
     size_t dot = qualname.rfind('.');
     t.name = dot == std::string::npos ? qualname : qualname.substr(dot + 1);
     t.spec = "struct:" + qualname + "{";
-    size_t offset = 0;
+    abi::StructLayout layout;
     for (size_t i = 0; i < fields.size(); ++i) {
         const auto& [name, ft] = fields[i];
         if (!is_identifier(name)) return fail("invalid field name '" + name + "'");
         if (t.field(name)) return fail("duplicate field '" + name + "'");
         if (!ft || !(ft->is_element() || ft->is_array()) || ft->indexed)
             return fail("field '" + name + "' has a type structs cannot hold");
-        offset = (offset + ft->align - 1) / ft->align * ft->align;
-        t.fields.push_back(StructField{name, ft, offset});
-        offset += ft->size;
-        if (ft->align > t.align) t.align = ft->align;
-        t.spec += (i ? ";" : "") + name + "=" + type_spec(ft);
+        t.fields.push_back(StructField{name, ft, layout.add(layout_of(ft))});
+        t.spec += (i ? ";" : "") + name + "=" + type_key(ft);
     }
     t.spec += "}";
-    t.size = (offset + t.align - 1) / t.align * t.align;
-    std::string short_name;
-    for (char c : t.name)
-        short_name +=
-            ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_';
-    char hex[17];
-    std::snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fnv1a(t.spec));
-    t.c_name = "struct_" + short_name + "_" + hex;
+    set_layout(t, layout.finish());
     std::string key = t.spec;
     return interner().intern(key, std::move(t));
 }
@@ -307,7 +249,6 @@ const Type* tuple_type(const std::vector<const Type*>& elements) {
     t.kind = TypeKind::Tuple;
     t.elements = elements;
     t.name = name + ")";
-    t.c_name = "void";
     return interner().intern(key, t);
 }
 
@@ -346,7 +287,6 @@ const Type* generic_type(const std::string& name) {
     Type t;
     t.kind = TypeKind::Generic;
     t.name = name;
-    t.c_name = "<generic " + name + ">";  // never emitted: generic types are specialised first
     return interner().intern("generic:" + name, t);
 }
 
@@ -361,7 +301,6 @@ const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Typ
     t.name = is_matrix ? "matrix(shape=(" + dim(rows) + ", " + dim(cols) +
                              "), dtype=" + element->name + ")"
                        : "vector(length=" + dim(rows) + ", dtype=" + element->name + ")";
-    t.c_name = "<generic " + t.name + ">";
     return interner().intern("generic:" + t.name, t);
 }
 
@@ -465,7 +404,7 @@ const Type* type_from_spec(const std::string& spec) {
     return nullptr;
 }
 
-std::string type_spec(const Type* t) {
+std::string type_key(const Type* t) {
     if (t->is_scalar()) return t->name;
     if (t->is_vector()) return "vector:" + std::to_string(t->rows) + ":" + scalar_name(t->scalar);
     if (t->is_matrix())
@@ -474,10 +413,10 @@ std::string type_spec(const Type* t) {
     if (t->is_quat()) return std::string("quat:") + scalar_name(t->scalar);
     if (t->is_transform()) return std::string("transform:") + scalar_name(t->scalar);
     if (t->is_array())
-        return std::string(t->indexed ? "indexedarray:" : "array:") + type_spec(t->dtype) + ":" +
+        return std::string(t->indexed ? "indexedarray:" : "array:") + type_key(t->dtype) + ":" +
                std::to_string(t->ndim);
     if (t->is_struct()) return t->spec;
     return t->name;
 }
 
-}  // namespace treadle::sema
+}  // namespace treadle::types

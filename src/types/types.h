@@ -1,4 +1,4 @@
-// src/sema/types.h -- interned types of the kernel language, compared by pointer
+// src/types/types.h -- interned types of the kernel language, compared by pointer
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,7 @@
 
 #include "treadle/dtype.h"
 
-namespace treadle::sema {
+namespace treadle::types {
 
 enum class TypeKind {
     Void,       ///< no value (a function without return, a statement)
@@ -51,8 +51,7 @@ struct Type {
     std::string spec;                         ///< Struct: the full spec (name and fields)
     std::string name;                         ///< Warp-style name for messages: "float32",
                                               ///< "array(dtype=float32, ndim=2)"
-    std::string c_name;                       ///< C++ spelling in generated code
-    size_t size = 0;                          ///< bytes as a kernel parameter
+    size_t size = 0;                          ///< bytes as a kernel parameter (types/abi.h)
     size_t align = 1;                         ///< alignment as a kernel parameter
 
     bool is_scalar() const { return kind == TypeKind::Scalar; }
@@ -119,8 +118,6 @@ bool generic_matches(const Type* pattern, const Type* t);
 /// A generic vector (rows = length) or matrix pattern; 0 means any size, `element` is a scalar
 /// type or a placeholder ("vector(length=Any, dtype=Float)").
 const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Type* element);
-/// The C++ member name of a struct field (`name`, or `name_` for a C++ keyword).
-std::string field_c_name(const std::string& name);
 /// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f",
 /// "quat", "transformd", "spatial_vector" (a float vector of 6), "spatial_matrixd" (6x6), ...;
 /// nullptr for other names.
@@ -137,7 +134,10 @@ inline const Type* float32_type() { return scalar_type(ScalarType::Float32); }
 /// a field spec may itself be a struct spec), and the generic annotations "Any", "Float",
 /// "Int", "Scalar", "array:Any:1". Returns nullptr for an unknown spec.
 const Type* type_from_spec(const std::string& spec);
-/// The inverse of type_from_spec.
-std::string type_spec(const Type* t);
+/// A stable text naming `t` ("vector:3:float32", "struct:mod.Body{x=float32}"): the key of
+/// kernel specialisations and the identity hashed into a struct's C++ name. Types cross into
+/// Python as bound objects, so nothing needs to read it back except type_from_spec's remaining
+/// callers.
+std::string type_key(const Type* t);
 
-}  // namespace treadle::sema
+}  // namespace treadle::types

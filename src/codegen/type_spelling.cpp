@@ -1,0 +1,102 @@
+// src/codegen/type_spelling.cpp -- C++ spellings of the interned types in generated code
+#include "codegen/type_spelling.h"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "common/assert.h"
+
+namespace treadle::codegen {
+
+namespace {
+
+/// 64-bit FNV-1a: a short, stable identity of a struct's name and fields for its C++ name.
+uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/// C++ keywords a Python field name may spell; such fields get a trailing underscore.
+bool is_cpp_keyword(const std::string& s) {
+    static const char* k_words[] = {"alignas",  "alignof",       "asm",
+                                    "auto",     "bool",          "case",
+                                    "catch",    "char",          "class",
+                                    "const",    "constexpr",     "const_cast",
+                                    "decltype", "default",       "delete",
+                                    "do",       "double",        "dynamic_cast",
+                                    "enum",     "explicit",      "export",
+                                    "extern",   "float",         "friend",
+                                    "goto",     "inline",        "int",
+                                    "long",     "mutable",       "namespace",
+                                    "new",      "noexcept",      "nullptr",
+                                    "operator", "private",       "protected",
+                                    "public",   "register",      "reinterpret_cast",
+                                    "short",    "signed",        "sizeof",
+                                    "static",   "static_assert", "static_cast",
+                                    "struct",   "switch",        "template",
+                                    "this",     "thread_local",  "throw",
+                                    "typedef",  "typeid",        "typename",
+                                    "union",    "unsigned",      "using",
+                                    "virtual",  "void",          "volatile",
+                                    "wchar_t",  "true",          "false"};
+    for (const char* w : k_words)
+        if (s == w) return true;
+    return false;
+}
+
+std::string struct_name(const types::Type* t) {
+    std::string short_name;
+    for (char c : t->name)
+        short_name +=
+            ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_';
+    char hex[17];
+    std::snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fnv1a(t->spec));
+    return "struct_" + short_name + "_" + hex;
+}
+
+}  // namespace
+
+const char* c_scalar(ScalarType s) {
+    static const char* k_names[] = {"bool",       "wp::int8",    "wp::uint8",   "wp::int16",
+                                    "wp::uint16", "wp::int32",   "wp::uint32",  "wp::int64",
+                                    "wp::uint64", "wp::float16", "wp::float32", "wp::float64"};
+    return k_names[(int)s];
+}
+
+std::string c_type(const types::Type* t) {
+    using types::TypeKind;
+    std::string scalar = c_scalar(t->scalar);
+    switch (t->kind) {
+        case TypeKind::Void:
+        case TypeKind::Tuple:
+            return "void";
+        case TypeKind::Scalar:
+            return scalar;
+        case TypeKind::Vector:
+            return "wp::vec_t<" + std::to_string(t->rows) + ", " + scalar + ">";
+        case TypeKind::Matrix:
+            return "wp::mat_t<" + std::to_string(t->rows) + ", " + std::to_string(t->cols) + ", " +
+                   scalar + ">";
+        case TypeKind::Quat:
+            return "wp::quat_t<" + scalar + ">";
+        case TypeKind::Transform:
+            return "wp::transform_t<" + scalar + ">";
+        case TypeKind::Array:
+            return std::string(t->indexed ? "wp::indexedarray_t<" : "wp::array_t<") +
+                   c_type(t->dtype) + ">";
+        case TypeKind::Struct:
+            return struct_name(t);
+        case TypeKind::Generic:
+            return "<generic " + t->name + ">";
+    }
+    TREADLE_ASSERT(false && "unknown type kind");
+    return "void";
+}
+
+std::string c_field(const std::string& name) { return is_cpp_keyword(name) ? name + "_" : name; }
+
+}  // namespace treadle::codegen

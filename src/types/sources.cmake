@@ -1,0 +1,4 @@
+# src/types/sources.cmake -- sources of src/types
+list(APPEND TREADLE_SOURCES
+  src/types/types.cpp
+)
