@@ -35,9 +35,6 @@ inline std::string replay_name(const ir::Function& f) { return f.c_name + "_repl
 /// Name of a user function's adjoint.
 inline std::string adjoint_name(const ir::Function& f) { return "adj_" + f.c_name; }
 
-/// Value operands at the end of an atomic Call on an array (kept with the adjoint analysis).
-using passes::atomic_value_count;
-
 /// The C++ function (in namespace wp) a Call of `f` invokes: the builtin's native name with the
 /// template arguments its table entry takes from the result type ("vec_fill<3, float>").
 std::string native_callee(const ir::Function& f, const ir::Instr& in);

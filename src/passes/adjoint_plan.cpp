@@ -379,23 +379,8 @@ ProgramAdjointPlan plan_adjoint(const ir::Program& program) {
 
 // --- facts about builtins, from the table's traits ---
 
-size_t atomic_value_count(const std::string& callee) {
-    const sema::Builtin* b = sema::find_callee(callee);
-    return b && b->traits.value_operands > 0 ? (size_t)b->traits.value_operands : 1;
-}
-
-bool call_differentiable(const std::string& callee) {
-    const sema::Builtin* b = sema::find_callee(callee);
-    return !b || b->differentiable;
-}
-
 bool linear_operand(const Instr& in, size_t i) {
     return in.builtin && sema::linear_in_operand(*in.builtin, i, in.args.size());
-}
-
-CallAdjoint atomic_adjoint(const std::string& callee) {
-    const sema::Builtin* b = sema::find_callee(callee);
-    return b ? atomic_call_adjoint(*b) : CallAdjoint::None;
 }
 
 }  // namespace treadle::passes

@@ -126,15 +126,7 @@ AdjointPlan plan_adjoint(const ir::Function& f);
 /// the source is printed in, so the first refusal is the one the user sees first).
 ProgramAdjointPlan plan_adjoint(const ir::Program& program);
 
-// --- facts about builtins the analysis needs (table queries on a Call's callee) ---
-/// Value operands at the end of an atomic Call on an array (atomic_cas: compare and value).
-size_t atomic_value_count(const std::string& callee);
-/// Whether a Call of `callee` has an adjoint. Builtins say so in the table; calls inference
-/// generates itself (extract, with_component, vec_fill, ...) are differentiable.
-bool call_differentiable(const std::string& callee);
+// --- facts about builtins the analysis needs (table queries on a Call's entry) ---
 /// Whether the adjoint of Call `in` is linear in operand `i` and needs no primal value of it.
 bool linear_operand(const ir::Instr& in, size_t i);
-/// How the reverse of atomic Call `callee` (on an array of floats) reads (None: no gradient).
-CallAdjoint atomic_adjoint(const std::string& callee);
-
 }  // namespace treadle::passes
