@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "builtins/builtins.h"
 #include "codegen/function_emitter.h"
 #include "codegen/type_spelling.h"
 #include "common/assert.h"
@@ -197,18 +198,18 @@ std::string FunctionEmitter::element_address(const Instr& in, size_t n) const {
 
 std::string native_callee(const ir::Function& f, const Instr& in) {
     TREADLE_ASSERT(in.kind == ir::InstrKind::Call && in.builtin);
-    const sema::Builtin& b = *in.builtin;
-    if (b.traits.template_args == sema::TemplateArgs::None) return b.native;
+    const builtins::Builtin& b = *in.builtin;
+    if (b.traits.template_args == builtins::TemplateArgs::None) return b.native;
     const types::Type* r = f.type_of(in.dsts[0]);
     const std::string scalar = c_scalar(r->scalar);
     switch (b.traits.template_args) {
-        case sema::TemplateArgs::None:
+        case builtins::TemplateArgs::None:
             break;
-        case sema::TemplateArgs::Scalar:
+        case builtins::TemplateArgs::Scalar:
             return std::string(b.native) + "<" + scalar + ">";
-        case sema::TemplateArgs::Length:
+        case builtins::TemplateArgs::Length:
             return std::string(b.native) + "<" + std::to_string(r->rows) + ", " + scalar + ">";
-        case sema::TemplateArgs::Shape:
+        case builtins::TemplateArgs::Shape:
             return std::string(b.native) + "<" + std::to_string(r->rows) + ", " +
                    std::to_string(r->cols) + ", " + scalar + ">";
     }

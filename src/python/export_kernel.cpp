@@ -12,7 +12,7 @@
 #include "compile/nvrtc.h"
 #include "exports.h"
 #include "kernel_handle.h"
-#include "sema/builtins.h"
+#include "sema/resolver.h"
 
 namespace {
 

@@ -373,7 +373,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     if (b.kind == BuiltinKind::Operator) {
         // wp.add(a, b) is a + b; wp.neg(x) is -x (Warp's functional spelling of operators)
         size_t n = e.args.size() - 1;
-        bool unary = builtin_params(b).size() == 1;
+        bool unary = builtins::builtin_params(b).size() == 1;
         if (n != (unary ? 1u : 2u) || !e.keywords.empty())
             type_error(e.span, name + "(): takes " + (unary ? "1 argument" : "2 arguments") +
                                    ", got " + std::to_string(n));
@@ -556,7 +556,7 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
                 at->dtype->scalar == ScalarType::Int16 || at->dtype->scalar == ScalarType::UInt16)
                 type_error(e.span, name + "(): arrays of " + at->dtype->name +
                                        " do not support atomic operations");
-            if (atomic_needs_word_scalars(b)) {
+            if (builtins::atomic_needs_word_scalars(b)) {
                 if (!at->dtype->is_scalar() || at->dtype->size < 4)
                     type_error(e.span, name + "(): takes arrays of 4- or 8-byte scalars, not " +
                                            at->dtype->name);

@@ -11,12 +11,23 @@
 #include <string>
 #include <vector>
 
+#include "builtins/builtins.h"
 #include "ir/ir.h"
-#include "sema/builtins.h"
 #include "sema/infer.h"
 #include "sema/resolver_memo.h"
 
 namespace treadle::sema {
+
+// The builtin table's vocabulary, which every inference file speaks.
+using builtins::ArgInfo;
+using builtins::Builtin;
+using builtins::BuiltinKind;
+using builtins::describe_args;
+using builtins::find_builtin;
+using builtins::find_operator;
+using builtins::find_syntax_operator;
+using builtins::table_entry;
+using builtins::unify_scalars;
 
 /// The result of evaluating an expression.
 struct Value {

@@ -1,8 +1,5 @@
 # src/sema/sources.cmake -- sources of src/sema
 list(APPEND TREADLE_SOURCES
-  src/sema/builtin_rules.cpp
-  src/sema/builtin_signature.cpp
-  src/sema/builtins.cpp
   src/sema/infer.cpp
   src/sema/infer_call.cpp
   src/sema/infer_expr.cpp
