@@ -3,7 +3,8 @@
 
 namespace treadle::builtins::entries {
 
-/// Constructors, casts, component access and updates that inference spells itself: not callable by name, in the table for their traits.
+/// Constructors, casts, component access and updates that inference spells itself: not callable by
+/// name, in the table for their traits.
 std::vector<Builtin> inference_helpers() {
     return {
         {"vec_fill", "vec_fill", BuiltinKind::Internal, "Internal",

@@ -114,7 +114,8 @@ void export_kernel(nb::module_& m) {
             "param_access",
             [](const KernelHandle& h) {
                 std::vector<int> out;
-                for (const auto& p : h.k->params) out.push_back(p.access);
+                for (const auto& p : h.k->params)
+                    out.push_back((p.reads ? 1 : 0) | (p.writes ? 2 : 0));
                 return out;
             },
             "Per parameter: bit 1 the array is read, bit 2 it is written (0 for non-arrays).")

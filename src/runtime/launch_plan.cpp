@@ -3,7 +3,6 @@
 
 #include <cstring>
 
-#include "passes/array_access.h"
 #include "treadle/core.h"  // wp::half for float16 parameters
 #include "treadle/error.h"
 #include "types/abi.h"
@@ -321,8 +320,8 @@ LaunchPlan::LaunchPlan(std::shared_ptr<const CompiledKernel> kernel) : m_kernel(
         PlanParam pp;
         pp.param = &p;
         pp.kind = param_kind(p.type);
-        pp.reads = p.type->is_array() && (p.access & passes::k_access_read) != 0;
-        pp.writes = p.type->is_array() && (p.access & passes::k_access_write) != 0;
+        pp.reads = p.type->is_array() && p.reads;
+        pp.writes = p.type->is_array() && p.writes;
         m_params.push_back(pp);
     }
 }
