@@ -22,7 +22,7 @@ namespace treadle {
 struct KernelParam {
     std::string name;
     const types::Type* type = nullptr;
-    size_t offset = 0;   ///< byte offset in the parameter block
+    size_t offset = 0;    ///< byte offset in the parameter block
     bool reads = false;   ///< an array whose elements the kernel may load
     bool writes = false;  ///< an array whose elements the kernel may store or update atomically
 };

@@ -1,9 +1,15 @@
 # src/sema/sources.cmake -- sources of src/sema
 list(APPEND TREADLE_SOURCES
   src/sema/infer.cpp
+  src/sema/infer_assign.cpp
   src/sema/infer_call.cpp
+  src/sema/infer_construct.cpp
   src/sema/infer_expr.cpp
   src/sema/infer_func.cpp
+  src/sema/infer_index.cpp
+  src/sema/infer_loop.cpp
+  src/sema/infer_operator.cpp
+  src/sema/infer_overload.cpp
   src/sema/infer_stmt.cpp
   src/sema/infer_struct.cpp
   src/sema/resolver_memo.cpp
