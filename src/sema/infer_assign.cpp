@@ -166,8 +166,8 @@ void Builder::assign_name(const ast::Expr& target, const Value& v, const ast::Ex
         var = materialize(v, value_expr);
     }
     if (m_fn.type_of(var)->is_tuple())
-        type_error(target.span, who() + "cannot assign several values to one name '" +
-                                    target.name + "'; unpack them: a, b = ...");
+        type_error(target.span, who() + "cannot assign several values to one name '" + target.name +
+                                    "'; unpack them: a, b = ...");
     // Snapshot mutable variables so later merges/carries cannot change this binding.
     if (m_fn.vars[var].mutable_ || m_fn.vars[var].param)
         var = emit_value(InstrKind::Copy, target.span.line, m_fn.type_of(var), {var});
@@ -181,16 +181,15 @@ void Builder::store_element(const ast::Expr& target, VarId array, const Value& v
     const ast::Expr& index = *target.args[1];
     std::vector<const ast::Expr*> idx = index_exprs(index);
     if ((int)idx.size() != at->ndim)
-        type_error(target.span, who() + "assigning to an element of a " +
-                                    std::to_string(at->ndim) + "-D array needs " +
-                                    std::to_string(at->ndim) +
+        type_error(target.span, who() + "assigning to an element of a " + std::to_string(at->ndim) +
+                                    "-D array needs " + std::to_string(at->ndim) +
                                     (at->ndim == 1 ? " index, got " : " indices, got ") +
                                     std::to_string(idx.size()));
     for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
     ArgInfo vi = arg_info(v, value_expr);
-    if (!at->dtype->is_scalar() ? vi.type != at->dtype
-                                : (!unify_scalars({{at->dtype, false}, vi}) ||
-                                   (!vi.weak && vi.type != at->dtype)))
+    if (!at->dtype->is_scalar()
+            ? vi.type != at->dtype
+            : (!unify_scalars({{at->dtype, false}, vi}) || (!vi.weak && vi.type != at->dtype)))
         type_error(value_expr.span,
                    who() + "cannot store a value of type " +
                        (vi.weak ? std::string(vi.type->is_float() ? "float literal" : "int literal")

@@ -24,11 +24,10 @@ Value Builder::eval_subscript(const ast::Expr& e) {
          m_fn.type_of(base.var)->is_matrix()))
         return index_component(base.var, idx, e);
     if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
-        type_error(e.span,
-                   who() + "only arrays can be indexed" +
-                       (base.kind == Value::Kind::Var
-                            ? " (this value has type " + m_fn.type_of(base.var)->name + ")"
-                            : std::string()));
+        type_error(e.span, who() + "only arrays can be indexed" +
+                               (base.kind == Value::Kind::Var
+                                    ? " (this value has type " + m_fn.type_of(base.var)->name + ")"
+                                    : std::string()));
     return index_array(base.var, idx, e);
 }
 
@@ -95,8 +94,7 @@ Value Builder::index_array(VarId array, const std::vector<const ast::Expr*>& idx
         v.var = emit_value(InstrKind::Load, line, at->dtype, std::move(args));
     } else {
         v.var = emit_value(InstrKind::View, line,
-                           types::array_type_like(at, at->ndim - (int)idx.size()),
-                           std::move(args));
+                           types::array_type_like(at, at->ndim - (int)idx.size()), std::move(args));
     }
     return v;
 }

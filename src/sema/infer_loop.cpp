@@ -219,8 +219,7 @@ void Builder::write_back_carried(int line) {
 void Builder::jump_stmt(const ast::Stmt& s) {
     if (m_loop_carried.empty())
         fail(s.span, ErrorKind::Syntax,
-             who() + "'" + (s.kind == StmtKind::Break ? "break" : "continue") +
-                 "' outside a loop");
+             who() + "'" + (s.kind == StmtKind::Break ? "break" : "continue") + "' outside a loop");
     write_back_carried(s.span.line);
     emit(s.kind == StmtKind::Break ? InstrKind::Break : InstrKind::Continue, s.span.line);
     m_terminated = true;

@@ -175,8 +175,7 @@ Value Builder::eval_compare(const ast::Expr& e) {
         VarId a = coerce(left, sig->params[0], le);
         VarId b = coerce(right, sig->params[1], re);
         VarId r = emit_value(InstrKind::Compare, line, types::bool_type(), {a, b}, op);
-        acc = i == 0 ? r
-                     : emit_value(InstrKind::Logical, line, types::bool_type(), {acc, r}, "&&");
+        acc = i == 0 ? r : emit_value(InstrKind::Logical, line, types::bool_type(), {acc, r}, "&&");
         left = right;
     }
     return Value{Value::Kind::Var, acc};

@@ -19,8 +19,8 @@ Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
     auto sig = b.rule(infos);
     if (!sig && b.kind == BuiltinKind::Multi) return call_with_out_arguments(b, vals, infos, e);
     if (!sig)
-        type_error(e.span, std::string(b.name) + "(): no overload accepts " +
-                               describe_args(infos) + " (signature: " + b.signature + ")");
+        type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
+                               " (signature: " + b.signature + ")");
     std::vector<VarId> args;
     for (size_t i = 0; i < vals.size(); ++i)
         args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
