@@ -1,4 +1,5 @@
 # src/sema/sources.cmake -- sources of src/sema
+# Inference: one file per area of the language, behind sema/infer_internal.h.
 list(APPEND TREADLE_SOURCES
   src/sema/infer.cpp
   src/sema/infer_assign.cpp
@@ -12,6 +13,9 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_overload.cpp
   src/sema/infer_stmt.cpp
   src/sema/infer_struct.cpp
+)
+# Resolver answers memoised per build, and what a generic kernel specialises to.
+list(APPEND TREADLE_SOURCES
   src/sema/resolver_memo.cpp
   src/sema/specialise.cpp
 )
