@@ -78,6 +78,7 @@ from .kernel import func_replay as func_replay
 from .context import get_cuda_device as get_cuda_device
 from .context import get_cuda_device_count as get_cuda_device_count
 from .context import get_cuda_devices as get_cuda_devices
+from .context import get_cuda_driver_version as get_cuda_driver_version
 from .context import get_device as get_device
 from .context import get_devices as get_devices
 from .stream import get_event_elapsed_time as get_event_elapsed_time
@@ -99,6 +100,7 @@ from .types import int16 as int16
 from .types import int32 as int32
 from .types import int64 as int64
 from .types import int8 as int8
+from .context import is_conditional_graph_supported as is_conditional_graph_supported
 from .context import is_cpu_available as is_cpu_available
 from .context import is_cuda_available as is_cuda_available
 from .context import is_device_available as is_device_available

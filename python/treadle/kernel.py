@@ -75,9 +75,10 @@ def _cut_block(lines, start):
 
 
 def _qualified_name(func):
-    """Warp's kernel and function key: the qualified name with "." as "__", other characters
-    that cannot be in a C++ identifier dropped."""
-    return re.sub("[^0-9a-zA-Z_]+", "", func.__qualname__.replace(".", "__"))
+    """Warp's kernel and function key: the qualified name of `func` (or `func` itself, a
+    string) with "." as "__", other characters that cannot be in a C++ identifier dropped."""
+    qualname = func if isinstance(func, str) else func.__qualname__
+    return re.sub("[^0-9a-zA-Z_]+", "", qualname.replace(".", "__"))
 
 
 class Function:
