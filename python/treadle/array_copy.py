@@ -4,6 +4,7 @@ import builtins
 
 from . import tape as _tape
 from .array import array
+from .stream import ScopedStream
 
 
 def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
@@ -12,8 +13,6 @@ def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
     both arrays must be contiguous. CUDA copies are queued on ``stream`` (a wp.Stream, made
     current on its device for the copy), by default on the device's current stream."""
     if stream is not None:
-        from .stream import ScopedStream
-
         with ScopedStream(stream, sync_enter=False):
             _copy(dest, src, dest_offset, src_offset, count)
         return

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import quat_types, vec_types
 from . import types as wptypes
+from .builtin_functions import builtin_function
 from .struct import is_struct_type
 
 _module_handles = {}
@@ -23,9 +24,8 @@ def _is_treadle_module(obj):
 
 def describe(obj):
     """The descriptor of a Python object for the compiler (see export_function.cpp): a
-    tuple, or a FunctionSource for a @wp.func or @wp.kernel."""
-    from .kernel import Function, builtin_function
-
+    tuple, or a FunctionSource for a @wp.func or @wp.kernel (any object whose class
+    describes it with a ``_function_source`` method)."""
     if isinstance(obj, pytypes.ModuleType):
         if _is_treadle_module(obj) or obj.__name__ == "warp":
             return ("module", "treadle")
@@ -34,8 +34,8 @@ def describe(obj):
         handle = "py:" + obj.__name__
         _module_handles[handle] = obj
         return ("module", handle)
-    if isinstance(obj, Function):  # kernels too: calling one from a kernel is reported
-        return obj._function_source()
+    if callable(getattr(type(obj), "_function_source", None)):  # a @wp.func or @wp.kernel
+        return obj._function_source()  # (calling a kernel from a kernel is reported)
     if isinstance(obj, builtin_function):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):

@@ -18,10 +18,12 @@ _current = None
 class _Launch:
     """A recorded launch, as ``Tape.launches`` lists it."""
 
-    __slots__ = ("args", "device", "dim", "kernel", "n_inputs", "stream")
+    __slots__ = ("args", "block_dim", "device", "dim", "kernel", "max_blocks", "n_inputs", "stream")
 
-    def __init__(self, kernel, dim, args, n_inputs, device, stream):
+    def __init__(self, kernel, dim, args, n_inputs, device, stream, max_blocks=0, block_dim=256):
         self.kernel = kernel
+        self.max_blocks = max_blocks
+        self.block_dim = block_dim
         self.dim = dim
         self.args = args
         self.n_inputs = n_inputs
@@ -36,11 +38,8 @@ class _Launch:
                 yield a
 
     def backward(self):
-        from .launch import launch
-
-        launch(self.kernel, self.dim, inputs=self.args[: self.n_inputs],
-               outputs=self.args[self.n_inputs :], device=self.device, stream=self.stream,
-               adjoint=True)
+        self.kernel._run_adjoint(self.dim, self.args, None, self.device, self.stream,
+                                 self.max_blocks, self.block_dim)
 
 
 class _Copy:
@@ -87,8 +86,9 @@ class Tape:
         global _current
         _current = None
 
-    def _record_launch(self, kernel, handle, dim, args, n_inputs, device, stream):
-        entry = _Launch(kernel, dim, list(args), n_inputs, device, stream)
+    def _record_launch(self, kernel, handle, dim, args, n_inputs, device, stream, max_blocks=0,
+                       block_dim=256):
+        entry = _Launch(kernel, dim, list(args), n_inputs, device, stream, max_blocks, block_dim)
         self._tape.record_launch(handle, entry.args, entry.backward)
         self.launches.append(entry)
 
