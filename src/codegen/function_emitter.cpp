@@ -6,11 +6,12 @@
 // preceded by a #line directive whenever the Python line changes. instr() dispatches every
 // instruction kind to its group (values, calls, memory, printing, control flow); the switch
 // there is exhaustive, so a new kind in ir/instr_kinds.h must be given a group.
+#include "codegen/function_emitter.h"
+
 #include <cmath>
 #include <cstdio>
 
 #include "builtins/builtins.h"
-#include "codegen/function_emitter.h"
 #include "codegen/type_spelling.h"
 #include "common/assert.h"
 
@@ -325,7 +326,8 @@ void FunctionEmitter::construct(const Instr& in, const std::string& dst) {
 
 void FunctionEmitter::call_function(const Instr& in, const std::string& dst) {
     const types::Type* rt = in.func->return_type;
-    const ir::Function* callee = m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
+    const ir::Function* callee =
+        m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
     std::string call = (m_replay ? replay_name(*callee) : callee->c_name) + "(" + args(in);
     if (rt->is_tuple()) {
         for (size_t i = 0; i < in.dsts.size(); ++i)
