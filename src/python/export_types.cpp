@@ -17,6 +17,7 @@
 
 #include "exports.h"
 #include "treadle/error.h"
+#include "types/type_names.h"
 #include "types/types.h"
 
 namespace nb = nanobind;
@@ -269,8 +270,9 @@ void export_types(nb::module_& m) {
     t.def(
         "named",
         [](const std::string& name) -> nb::object {
-            return optional_type(treadle::types::named_math_type(name));
+            return optional_type(treadle::types::type_by_name(name));
         },
         nb::arg("name"),
-        "Warp's named vector/matrix/quat/transform types (\"vec3\", ...), or None.");
+        "The type a Warp type name stands for (\"float32\", \"vec3\", \"mat33d\", \"quat\", "
+        "\"spatial_vector\", \"Float\", ...; types/type_names.h), or None.");
 }

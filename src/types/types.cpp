@@ -1,11 +1,9 @@
 // src/types/types.cpp -- the type interner
 #include "types/types.h"
 
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 
 #include "common/assert.h"
 #include "types/abi.h"
@@ -128,43 +126,6 @@ const Type* rigid_type(TypeKind kind, ScalarType scalar) {
 
 const Type* quat_type(ScalarType scalar) { return rigid_type(TypeKind::Quat, scalar); }
 const Type* transform_type(ScalarType scalar) { return rigid_type(TypeKind::Transform, scalar); }
-
-const Type* named_math_type(const std::string& name) {
-    auto scalar_of = [](const std::string& suffix) -> std::optional<ScalarType> {
-        if (suffix.empty()) return ScalarType::Float32;
-        for (int i = 1; i < 12; ++i)
-            if (suffix == scalar_suffix((ScalarType)i)) return (ScalarType)i;
-        return std::nullopt;
-    };
-    for (const char* base : {"spatial_vector", "spatial_matrix"}) {
-        size_t n = std::strlen(base);
-        if (name.compare(0, n, base) != 0) continue;
-        std::string suffix = name.substr(n);
-        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d") {
-            ScalarType s = *scalar_of(suffix);
-            return base[8] == 'v' ? vector_type(6, s) : matrix_type(6, 6, s);
-        }
-    }
-    for (const char* base : {"quat", "transform"}) {
-        size_t n = std::strlen(base);
-        if (name.compare(0, n, base) != 0) continue;
-        std::string suffix = name.substr(n);
-        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d") {
-            auto s = scalar_of(suffix);
-            return n == 4 ? quat_type(*s) : transform_type(*s);
-        }
-    }
-    if (name.size() >= 4 && name.compare(0, 3, "vec") == 0 && name[3] >= '2' && name[3] <= '4') {
-        if (auto s = scalar_of(name.substr(4))) return vector_type(name[3] - '0', *s);
-    }
-    if (name.size() >= 5 && name.compare(0, 3, "mat") == 0 && name[3] == name[4] &&
-        name[3] >= '2' && name[3] <= '4') {
-        std::string suffix = name.substr(5);
-        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d")
-            if (auto s = scalar_of(suffix)) return matrix_type(name[3] - '0', name[3] - '0', *s);
-    }
-    return nullptr;
-}
 
 const Type* array_type(const Type* dtype, int ndim) {
     TREADLE_ASSERT(dtype && (dtype->is_element() || dtype->kind == TypeKind::Generic) &&

@@ -118,10 +118,6 @@ bool generic_matches(const Type* pattern, const Type* t);
 /// A generic vector (rows = length) or matrix pattern; 0 means any size, `element` is a scalar
 /// type or a placeholder ("vector(length=Any, dtype=Float)").
 const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Type* element);
-/// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f",
-/// "quat", "transformd", "spatial_vector" (a float vector of 6), "spatial_matrixd" (6x6), ...;
-/// nullptr for other names.
-const Type* named_math_type(const std::string& name);
 
 inline const Type* bool_type() { return scalar_type(ScalarType::Bool); }
 inline const Type* int32_type() { return scalar_type(ScalarType::Int32); }
