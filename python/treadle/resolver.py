@@ -9,7 +9,7 @@ import typing
 
 import numpy as np
 
-from . import quat_types, vec_types
+from . import vec_types
 from . import types as wptypes
 from .struct import is_struct_type
 
@@ -45,28 +45,24 @@ def describe(obj):
     if obj is builtins.float or obj is builtins.int or obj is builtins.bool:
         return ("type", wptypes.type_of(obj))
     if isinstance(obj, builtins.bool) or isinstance(obj, np.bool_):
-        return ("const", "bool", int(obj))
-    if isinstance(obj, builtins.int):
-        return ("const", "int", obj)
+        return ("const", wptypes.bool._type, int(obj), False)
+    if isinstance(obj, builtins.int):  # weak: the other operand decides its type
+        return ("const", wptypes.int32._type, obj, True)
     if isinstance(obj, builtins.float):
-        return ("const", "float", obj)
+        return ("const", wptypes.float32._type, obj, True)
     if isinstance(obj, np.generic) and obj.dtype.kind in "iuf":
-        spec = wptypes.dtype_from_numpy(obj.dtype)._spec
-        return ("const", spec, obj.item())
+        return ("const", wptypes.dtype_from_numpy(obj.dtype)._type, obj.item(), False)
     if isinstance(obj, wptypes.scalar_base):
-        return ("const", type(obj)._spec, obj.value)
-    if isinstance(obj, type) and issubclass(obj, wptypes.scalar_base) and obj._spec:
+        return ("const", type(obj)._type, obj.value, False)
+    if isinstance(obj, type) and issubclass(obj, wptypes.scalar_base) and obj._type is not None:
         return ("type", obj._type)
-    if isinstance(obj, type) and issubclass(obj, (quat_types.quat_base, quat_types.transform_base)):
-        return ("type", obj._type)
-    if isinstance(obj, (quat_types.quat_base, quat_types.transform_base)):
-        return ("const", type(obj)._spec, tuple(float(x) for x in obj._data.tolist()))
     if is_struct_type(obj):
         return ("type", obj._type)
-    if vec_types.is_composite_type(obj):
+    if vec_types.is_composite_type(obj):  # vectors, matrices, quaternions, transforms
         return ("type", obj._type)
     if isinstance(obj, vec_types.composite_base):
-        return ("const", type(obj)._spec, tuple(float(x) for x in np.asarray(obj).reshape(-1)))
+        values = tuple(float(x) for x in obj._data.reshape(-1).tolist())
+        return ("const", type(obj)._type, values, False)
     if callable(getattr(obj, "_type_spec", None)):  # an array or generic composite annotation
         try:
             return ("type", obj._type)

@@ -157,12 +157,14 @@ def test_transform_construction():
 def test_resolver_describe():
     assert resolver.describe(wp.quat) == ("type", _treadle.types.quat(wp.float32._type))
     assert resolver.describe(wp.transformd) == ("type", _treadle.types.transform(wp.float64._type))
-    assert resolver.describe(wp.quat(1, 2, 3, 4)) == ("const", "quat:float32", (1.0, 2.0, 3.0, 4.0))
+    assert resolver.describe(wp.quat(1, 2, 3, 4)) == (
+        "const", wp.quat._type, (1.0, 2.0, 3.0, 4.0), False)
     t = wp.transform(wp.vec3(1, 2, 3))
     assert resolver.describe(t) == (
         "const",
-        "transform:float32",
+        wp.transform._type,
         (1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0),
+        False,
     )
 
 

@@ -210,11 +210,12 @@ def test_annotations_type_spec():
 def test_resolver_descriptors():
     assert resolver.describe(wp.vec3) == ("type", _treadle.types.vector(3, wp.float32._type))
     assert resolver.describe(wp.mat22d) == ("type", _treadle.types.matrix(2, 2, wp.float64._type))
-    assert resolver.describe(wp.vec3(1, 2, 3)) == ("const", "vector:3:float32", (1.0, 2.0, 3.0))
+    assert resolver.describe(wp.vec3(1, 2, 3)) == ("const", wp.vec3._type, (1.0, 2.0, 3.0), False)
     assert resolver.describe(wp.mat22(1, 2, 3, 4)) == (
         "const",
-        "matrix:2:2:float32",
+        wp.mat22._type,
         (1.0, 2.0, 3.0, 4.0),
+        False,
     )
 
 
