@@ -7,17 +7,17 @@ from typing import Any
 
 from .context import Device as Device
 from .stream import Event as Event
-from .types import Float as Float
+from .scalar_types import Float as Float
 from .kernel import Function as Function
 from .stream import Graph as Graph
-from .types import Int as Int
+from .scalar_types import Int as Int
 from .kernel import Kernel as Kernel
 from .logger import LOG_DEBUG as LOG_DEBUG
 from .logger import LOG_ERROR as LOG_ERROR
 from .logger import LOG_INFO as LOG_INFO
 from .logger import LOG_WARNING as LOG_WARNING
 from .logger import Logger as Logger
-from .types import Scalar as Scalar
+from .scalar_types import Scalar as Scalar
 from .stream import ScopedCapture as ScopedCapture
 from .context import ScopedDevice as ScopedDevice
 from .logger import ScopedLogLevel as ScopedLogLevel
@@ -48,8 +48,8 @@ from .array import clone as clone
 from . import config as config
 from .kernel import constant as constant
 from .array_copy import copy as copy
-from .types import dtype_from_numpy as dtype_from_numpy
-from .types import dtype_to_numpy as dtype_to_numpy
+from .scalar_types import dtype_from_numpy as dtype_from_numpy
+from .scalar_types import dtype_to_numpy as dtype_to_numpy
 from .array import empty as empty
 from .array import empty_like as empty_like
 from .types import float16 as float16
@@ -135,7 +135,7 @@ from .types import transform as transform
 from .types import transformd as transformd
 from .types import transformf as transformf
 from .types import transformh as transformh
-from .types import type_size_in_bytes as type_size_in_bytes
+from .scalar_types import type_size_in_bytes as type_size_in_bytes
 from . import types as types
 from .types import uint16 as uint16
 from .types import uint32 as uint32

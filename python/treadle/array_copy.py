@@ -4,6 +4,7 @@ import builtins
 
 from . import tape as _tape
 from .array import array
+from .stream import ScopedStream
 
 
 def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
@@ -12,8 +13,6 @@ def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
     both arrays must be contiguous. CUDA copies are queued on ``stream`` (a wp.Stream, made
     current on its device for the copy), by default on the device's current stream."""
     if stream is not None:
-        from .stream import ScopedStream
-
         with ScopedStream(stream, sync_enter=False):
             _copy(dest, src, dest_offset, src_offset, count)
         return
@@ -26,7 +25,7 @@ def _copy(dest, src, dest_offset, src_offset, count):
             raise TypeError(f"copy(): {name} must be a treadle array, got {type(a).__name__}")
         a._check_real("copy()")
     if src.dtype is not dest.dtype:
-        raise TypeError(f"copy(): cannot copy {src.dtype._spec} data into {dest.dtype._spec}")
+        raise TypeError(f"copy(): cannot copy {src._dtype.key} data into {dest._dtype.key}")
     if dest_offset < 0 or src_offset < 0 or count < 0:
         raise ValueError("copy(): offsets and count must not be negative")
     whole = dest_offset == 0 and src_offset == 0 and count in (0, src.size)

@@ -7,9 +7,11 @@ import weakref
 
 import numpy as np
 
-from . import _treadle, quat_types, vec_types
-from . import types as wptypes
+from . import _treadle, scalar_types
+from .array import array
+from .resolver import describe
 from .struct import is_struct_type
+from .vec_types import composite_base
 
 # The last @wp.func and @wp.kernel of each (module, qualified name); weak, so that kernels
 # and functions defined inside functions die with their last reference.
@@ -31,8 +33,6 @@ def annotation_type(annotation):
     """The compiler's type (a ``_treadle.Type``) of a parameter annotation, or None when it has
     none that Python can tell (a string annotation, an unknown object: the compiler then
     reports it)."""
-    from .resolver import describe
-
     if isinstance(annotation, str):
         return None
     d = describe(annotation)
@@ -48,21 +48,19 @@ def argument_type(value):
     """(Type, weak) of a launch argument: arrays by dtype and ndim, Python ints and floats
     int32 and float32 but weak (the compiler decides what they become), treadle scalars,
     vectors, matrices and structs their own type; None when Python cannot name it."""
-    from .array import array
-
     if isinstance(value, array):
         return (value._type, False)
     if isinstance(value, (builtins.bool, np.bool_)):
-        return (wptypes.bool._type, False)
+        return (scalar_types.bool._type, False)
     if isinstance(value, builtins.int):
-        return (wptypes.int32._type, True)
+        return (scalar_types.int32._type, True)
     if isinstance(value, builtins.float):
-        return (wptypes.float32._type, True)
+        return (scalar_types.float32._type, True)
     if isinstance(value, np.generic) and value.dtype.kind in "iuf":
-        return (wptypes.dtype_from_numpy(value.dtype)._type, False)
-    if isinstance(value, wptypes.scalar_base):
+        return (scalar_types.dtype_from_numpy(value.dtype)._type, False)
+    if isinstance(value, scalar_types.scalar_base):
         return (type(value)._type, False)
-    if isinstance(value, (vec_types.composite_base, quat_types.quat_base, quat_types.transform_base)):
+    if isinstance(value, composite_base):  # vectors, matrices, quaternions, transforms
         return (type(value)._type, False)
     if is_struct_type(type(value)):
         return (type(value)._type, False)

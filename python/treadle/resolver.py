@@ -9,8 +9,10 @@ import typing
 
 import numpy as np
 
+from . import scalar_types
 from . import vec_types
-from . import types as wptypes
+from .array import array
+from .indexedarray import indexedarray
 from .struct import is_struct_type
 
 _module_handles = {}
@@ -40,21 +42,21 @@ def describe(obj):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
-    if obj is typing.Any or any(obj is g for g in (wptypes.Int, wptypes.Float, wptypes.Scalar)):
-        return ("type", wptypes.type_of(obj))
+    if obj is typing.Any or any(obj is g for g in (scalar_types.Int, scalar_types.Float, scalar_types.Scalar)):
+        return ("type", scalar_types.type_of(obj))
     if obj is builtins.float or obj is builtins.int or obj is builtins.bool:
-        return ("type", wptypes.type_of(obj))
+        return ("type", scalar_types.type_of(obj))
     if isinstance(obj, builtins.bool) or isinstance(obj, np.bool_):
-        return ("const", wptypes.bool._type, int(obj), False)
+        return ("const", scalar_types.bool._type, int(obj), False)
     if isinstance(obj, builtins.int):  # weak: the other operand decides its type
-        return ("const", wptypes.int32._type, obj, True)
+        return ("const", scalar_types.int32._type, obj, True)
     if isinstance(obj, builtins.float):
-        return ("const", wptypes.float32._type, obj, True)
+        return ("const", scalar_types.float32._type, obj, True)
     if isinstance(obj, np.generic) and obj.dtype.kind in "iuf":
-        return ("const", wptypes.dtype_from_numpy(obj.dtype)._type, obj.item(), False)
-    if isinstance(obj, wptypes.scalar_base):
+        return ("const", scalar_types.dtype_from_numpy(obj.dtype)._type, obj.item(), False)
+    if isinstance(obj, scalar_types.scalar_base):
         return ("const", type(obj)._type, obj.value, False)
-    if isinstance(obj, type) and issubclass(obj, wptypes.scalar_base) and obj._type is not None:
+    if isinstance(obj, type) and issubclass(obj, scalar_types.scalar_base) and obj._type is not None:
         return ("type", obj._type)
     if is_struct_type(obj):
         return ("type", obj._type)
@@ -63,7 +65,7 @@ def describe(obj):
     if isinstance(obj, vec_types.composite_base):
         values = tuple(float(x) for x in obj._data.reshape(-1).tolist())
         return ("const", type(obj)._type, values, False)
-    if callable(getattr(obj, "_type_spec", None)):  # an array or generic composite annotation
+    if isinstance(obj, (array, indexedarray, vec_types.generic_composite)):  # annotations
         try:
             return ("type", obj._type)
         except Exception:  # an array annotation without a usable dtype

@@ -19,7 +19,7 @@ using treadle::ScalarType;
 /// Attribute names looked up on every launch, interned once.
 struct Names {
     PyObject* data_slot = PyUnicode_InternFromString("_data");
-    PyObject* struct_type_id = PyUnicode_InternFromString("_struct_type_id");
+    PyObject* type = PyUnicode_InternFromString("_type");
     PyObject* is_indexed = PyUnicode_InternFromString("_is_indexedarray");
     PyObject* data = PyUnicode_InternFromString("data");
     PyObject* indices = PyUnicode_InternFromString("indices");
@@ -275,17 +275,18 @@ private:
         out.n_indices = d;
     }
 
-    /// A treadle struct instance: its class names the interned type it was made for.
+    /// A treadle struct instance: its class holds the interned type it was made for (`_type`).
     static void read_struct(PyObject* o, ArgValue& out) {
-        PyObject* id = PyObject_GetAttr((PyObject*)Py_TYPE(o), names().struct_type_id);
-        if (!id) {
+        nb::object type = nb::steal(PyObject_GetAttr((PyObject*)Py_TYPE(o), names().type));
+        if (!type.is_valid()) {
             PyErr_Clear();
             return other(o, out);
         }
+        const treadle::types::Type* t = nullptr;
+        if (!nb::try_cast<const treadle::types::Type*>(type, t) || !t || !t->is_struct())
+            return other(o, out);
         out.kind = ArgValue::Kind::Struct;
-        out.struct_type = reinterpret_cast<const void*>((uintptr_t)PyLong_AsUnsignedLongLong(id));
-        Py_DECREF(id);
-        if (PyErr_Occurred()) throw nb::python_error();
+        out.struct_type = t;
     }
 
     /// Python's numbers, numpy scalars, and objects with __float__, __index__ or .value.

@@ -222,10 +222,6 @@ void export_types(nb::module_& m) {
             "key", [](const Type& t) { return treadle::types::type_key(&t); },
             "A stable text that names the type (struct names with their module and fields): "
             "for cache keys and kernel keys; never parsed back.")
-        .def_prop_ro(
-            "id", [](const Type& t) { return reinterpret_cast<uintptr_t>(&t); },
-            "An integer identity of the interned type (stable for the process): what launches "
-            "compare a struct argument's class against.")
         .def(
             "matches",
             [](const Type& pattern, const Type& t) {

@@ -59,10 +59,30 @@ TEST(TypeNames, GenericPlaceholders) {
 }
 
 TEST(TypeNames, OtherNamesAreNotTypes) {
-    for (const char* name :
-         {"int", "float", "half", "", "vec", "vec1", "vec5", "vec3x", "vec3bool", "mat23", "mat55",
-          "mat33i", "mat33b", "quati", "transforml", "spatial_vectori", "spatial_matrixub",
-          "vector", "matrix", "array", "float32 ", "Float32", "vector:3:float32", "any"})
+    for (const char* name : {"int",
+                             "float",
+                             "half",
+                             "",
+                             "vec",
+                             "vec1",
+                             "vec5",
+                             "vec3x",
+                             "vec3bool",
+                             "mat23",
+                             "mat55",
+                             "mat33i",
+                             "mat33b",
+                             "quati",
+                             "transforml",
+                             "spatial_vectori",
+                             "spatial_matrixub",
+                             "vector",
+                             "matrix",
+                             "array",
+                             "float32 ",
+                             "Float32",
+                             "vector:3:float32",
+                             "any"})
         EXPECT_EQ(type_by_name(name), nullptr) << "'" << name << "'";
 }
 
