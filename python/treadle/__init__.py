@@ -1,23 +1,15 @@
 """treadle: GPU/CPU kernels as Python functions, with NVIDIA Warp's API (import treadle as wp)."""
 
 # ruff: noqa: I001 - imports are grouped by topic below
-
-import math as _math
-
-try:
-    from . import _treadle as _treadle
-except ImportError as _e:
-    raise ImportError(
-        f"treadle: the native extension treadle._treadle is missing or failed to load ({_e}).\n"
-        "From a source checkout, build it with\n"
-        "    cmake -S . -B build -G Ninja && cmake --build build\n"
-        "(which copies it into python/treadle/) and run with PYTHONPATH=python, or install the "
-        "package with\n"
-        "    python3 -m pip install -r requirements-dev.txt\n"
-        "    python3 -m pip install --no-build-isolation ."
-    ) from _e
+from . import _extension as _extension  # noqa: F401 - first: explains a broken build
 
 __version__ = "0.1.0"
+
+# --- kernel builtins (builtin_functions.py): wp.sin, wp.dot, wp.add, ... ------------------
+# One object per callable builtin of the table, documented from it; the host versions come from
+# host_builtins.py. Imported first: the names re-exported below (types, functions) keep their
+# own meaning.
+from .builtin_functions import *  # noqa: F403
 
 from . import config as config
 from . import types as types
@@ -142,37 +134,39 @@ from .context import Device as Device
 from .context import ScopedDevice as ScopedDevice
 from .context import get_cuda_device as get_cuda_device
 from .context import get_cuda_device_count as get_cuda_device_count
+from .context import get_cuda_driver_version as get_cuda_driver_version
 from .context import get_cuda_devices as get_cuda_devices
 from .context import get_device as get_device
 from .context import get_devices as get_devices
 from .context import get_preferred_device as get_preferred_device
 from .context import init as init
+from .context import is_conditional_graph_supported as is_conditional_graph_supported
 from .context import is_cpu_available as is_cpu_available
 from .context import is_cuda_available as is_cuda_available
 from .context import is_device_available as is_device_available
 from .context import set_device as set_device
 from .context import synchronize as synchronize
 from .context import synchronize_device as synchronize_device
+from .context import Event as Event
+from .context import Stream as Stream
+from .context import get_stream as get_stream
+from .context import set_stream as set_stream
 
 # --- streams, events, graph capture and memory pools (stream.py) ---------------------------
-from .stream import Event as Event
 from .stream import Graph as Graph
 from .stream import ScopedCapture as ScopedCapture
 from .stream import ScopedMempool as ScopedMempool
 from .stream import ScopedStream as ScopedStream
-from .stream import Stream as Stream
 from .stream import capture_begin as capture_begin
 from .stream import capture_end as capture_end
 from .stream import capture_launch as capture_launch
 from .stream import get_event_elapsed_time as get_event_elapsed_time
 from .stream import get_mempool_release_threshold as get_mempool_release_threshold
-from .stream import get_stream as get_stream
 from .stream import is_mempool_enabled as is_mempool_enabled
 from .stream import is_mempool_supported as is_mempool_supported
 from .stream import record_event as record_event
 from .stream import set_mempool_enabled as set_mempool_enabled
 from .stream import set_mempool_release_threshold as set_mempool_release_threshold
-from .stream import set_stream as set_stream
 from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .stream import wait_event as wait_event
@@ -203,43 +197,26 @@ from ._treadle import WarpCodegenValueError as WarpCodegenValueError
 # --- compatibility with programs that use Warp's private modules (warp._src.*): not API ----
 from . import _src as _src
 
-# --- kernels, functions and launches (kernel.py, launch.py): re-export their names here ----
-from . import kernel as _kernel_module  # noqa: F401
-from . import launch as _launch_module  # noqa: F401
-from .kernel import Function as Function  # noqa: E402
-from .kernel import Kernel as Kernel  # noqa: E402
-from .kernel import clear_kernel_cache as clear_kernel_cache  # noqa: E402
-from .kernel import constant as constant  # noqa: E402
-from .kernel import adjoint as adjoint  # noqa: E402
-from .kernel import func as func  # noqa: E402
-from .kernel import func_grad as func_grad  # noqa: E402
-from .kernel import func_replay as func_replay  # noqa: E402
-from .generics import overload as overload  # noqa: E402
-from .generics import static as static  # noqa: E402
-from .kernel import get_module_options as get_module_options  # noqa: E402
-from .kernel import kernel as kernel  # noqa: E402
-from .kernel import set_module_options as set_module_options  # noqa: E402
-from .launch import force_load as force_load  # noqa: E402
-from .launch import launch as launch  # noqa: E402
-from .launch import load_module as load_module  # noqa: E402
-from .tape import Tape as Tape  # noqa: E402
+# --- kernels, functions, modules and launches (kernel.py, module.py, launch.py) ------------
+from .generics import static as static
+from .kernel import Function as Function
+from .kernel import Kernel as Kernel
+from .kernel import adjoint as adjoint
+from .kernel import constant as constant
+from .kernel import func as func
+from .kernel import func_grad as func_grad
+from .kernel import func_replay as func_replay
+from .kernel import kernel as kernel
+from .kernel import overload as overload
+from .launch import launch as launch
+from .module import Module as Module
+from .module import clear_kernel_cache as clear_kernel_cache
+from .module import force_load as force_load
+from .module import get_module as get_module
+from .module import get_module_options as get_module_options
+from .module import load_module as load_module
+from .module import set_module_options as set_module_options
+from .tape import Tape as Tape
 
-# --- kernel builtins (builtin_functions.py): wp.sin, wp.dot, wp.add, ... ------------------
-# One object per callable builtin of the table, documented from it; the host versions come from
-# host_builtins.py. Names defined above (types, functions) keep their meaning.
-from . import builtin_functions as _builtin_functions  # noqa: E402
-
-globals().update({_n: _f for _n, _f in _builtin_functions.BUILTINS.items() if _n not in globals()})
-
-# --- constants (Warp's names) --------------------------------------------------------------
-E = e = _math.e
-LOG2E = log2e = 1.0 / _math.log(2.0)
-LOG10E = log10e = 1.0 / _math.log(10.0)
-LN2 = ln2 = _math.log(2.0)
-LN10 = ln10 = _math.log(10.0)
-PHI = phi = (1.0 + _math.sqrt(5.0)) / 2.0
-PI = pi = _math.pi
-HALF_PI = half_pi = _math.pi / 2.0
-TAU = tau = _math.tau
-INF = inf = _math.inf
-NAN = nan = _math.nan
+# --- constants (Warp's names: wp.pi, wp.e, wp.inf, ...) ------------------------------------
+from .constants import *  # noqa: F403

@@ -6,17 +6,28 @@ import typing as _typing
 from typing import Any
 
 from .context import Device as Device
-from .stream import Event as Event
+from .constants import E as E
+from .context import Event as Event
 from .scalar_types import Float as Float
 from .kernel import Function as Function
 from .stream import Graph as Graph
+from .constants import HALF_PI as HALF_PI
+from .constants import INF as INF
 from .scalar_types import Int as Int
 from .kernel import Kernel as Kernel
+from .constants import LN10 as LN10
+from .constants import LN2 as LN2
+from .constants import LOG10E as LOG10E
+from .constants import LOG2E as LOG2E
 from .logger import LOG_DEBUG as LOG_DEBUG
 from .logger import LOG_ERROR as LOG_ERROR
 from .logger import LOG_INFO as LOG_INFO
 from .logger import LOG_WARNING as LOG_WARNING
 from .logger import Logger as Logger
+from .module import Module as Module
+from .constants import NAN as NAN
+from .constants import PHI as PHI
+from .constants import PI as PI
 from .scalar_types import Scalar as Scalar
 from .stream import ScopedCapture as ScopedCapture
 from .context import ScopedDevice as ScopedDevice
@@ -25,7 +36,8 @@ from .logger import ScopedLogger as ScopedLogger
 from .stream import ScopedMempool as ScopedMempool
 from .stream import ScopedStream as ScopedStream
 from .utils import ScopedTimer as ScopedTimer
-from .stream import Stream as Stream
+from .context import Stream as Stream
+from .constants import TAU as TAU
 from .tape import Tape as Tape
 from ._treadle import WarpCodegenAttributeError as WarpCodegenAttributeError
 from ._treadle import WarpCodegenError as WarpCodegenError
@@ -43,19 +55,20 @@ from .types import bool as bool
 from .stream import capture_begin as capture_begin
 from .stream import capture_end as capture_end
 from .stream import capture_launch as capture_launch
-from .kernel import clear_kernel_cache as clear_kernel_cache
+from .module import clear_kernel_cache as clear_kernel_cache
 from .array import clone as clone
 from . import config as config
 from .kernel import constant as constant
 from .array_copy import copy as copy
 from .scalar_types import dtype_from_numpy as dtype_from_numpy
 from .scalar_types import dtype_to_numpy as dtype_to_numpy
+from .constants import e as e
 from .array import empty as empty
 from .array import empty_like as empty_like
 from .types import float16 as float16
 from .types import float32 as float32
 from .types import float64 as float64
-from .launch import force_load as force_load
+from .module import force_load as force_load
 from .array import from_numpy as from_numpy
 from .array import full as full
 from .array import full_like as full_like
@@ -65,24 +78,29 @@ from .kernel import func_replay as func_replay
 from .context import get_cuda_device as get_cuda_device
 from .context import get_cuda_device_count as get_cuda_device_count
 from .context import get_cuda_devices as get_cuda_devices
+from .context import get_cuda_driver_version as get_cuda_driver_version
 from .context import get_device as get_device
 from .context import get_devices as get_devices
 from .stream import get_event_elapsed_time as get_event_elapsed_time
 from .logger import get_logger as get_logger
 from .stream import get_mempool_release_threshold as get_mempool_release_threshold
-from .kernel import get_module_options as get_module_options
+from .module import get_module as get_module
+from .module import get_module_options as get_module_options
 from .context import get_preferred_device as get_preferred_device
-from .stream import get_stream as get_stream
+from .context import get_stream as get_stream
+from .constants import half_pi as half_pi
 from .indexedarray import indexedarray as indexedarray
 from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
+from .constants import inf as inf
 from .context import init as init
 from .types import int16 as int16
 from .types import int32 as int32
 from .types import int64 as int64
 from .types import int8 as int8
+from .context import is_conditional_graph_supported as is_conditional_graph_supported
 from .context import is_cpu_available as is_cpu_available
 from .context import is_cuda_available as is_cuda_available
 from .context import is_device_available as is_device_available
@@ -90,7 +108,11 @@ from .stream import is_mempool_enabled as is_mempool_enabled
 from .stream import is_mempool_supported as is_mempool_supported
 from .kernel import kernel as kernel
 from .launch import launch as launch
-from .launch import load_module as load_module
+from .constants import ln10 as ln10
+from .constants import ln2 as ln2
+from .module import load_module as load_module
+from .constants import log10e as log10e
+from .constants import log2e as log2e
 from .types import mat22 as mat22
 from .types import mat22d as mat22d
 from .types import mat22f as mat22f
@@ -103,9 +125,12 @@ from .types import mat44 as mat44
 from .types import mat44d as mat44d
 from .types import mat44f as mat44f
 from .types import mat44h as mat44h
+from .constants import nan as nan
 from .array import ones as ones
 from .array import ones_like as ones_like
-from .generics import overload as overload
+from .kernel import overload as overload
+from .constants import phi as phi
+from .constants import pi as pi
 from .types import quat as quat
 from .types import quatd as quatd
 from .types import quatf as quatf
@@ -115,8 +140,8 @@ from .context import set_device as set_device
 from .logger import set_logger as set_logger
 from .stream import set_mempool_enabled as set_mempool_enabled
 from .stream import set_mempool_release_threshold as set_mempool_release_threshold
-from .kernel import set_module_options as set_module_options
-from .stream import set_stream as set_stream
+from .module import set_module_options as set_module_options
+from .context import set_stream as set_stream
 from .types import spatial_matrix as spatial_matrix
 from .types import spatial_matrixd as spatial_matrixd
 from .types import spatial_matrixf as spatial_matrixf
@@ -131,6 +156,7 @@ from .context import synchronize as synchronize
 from .context import synchronize_device as synchronize_device
 from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
+from .constants import tau as tau
 from .types import transform as transform
 from .types import transformd as transformd
 from .types import transformf as transformf
@@ -183,28 +209,6 @@ from .stream import wait_stream as wait_stream
 from .array import zeros as zeros
 from .array import zeros_like as zeros_like
 
-E: float
-HALF_PI: float
-INF: float
-LN10: float
-LN2: float
-LOG10E: float
-LOG2E: float
-NAN: float
-PHI: float
-PI: float
-TAU: float
-e: float
-half_pi: float
-inf: float
-ln10: float
-ln2: float
-log10e: float
-log2e: float
-nan: float
-phi: float
-pi: float
-tau: float
 
 # Kinds of types named in builtin signatures.
 Vector = Any  # a vector type (vec3, vec4d, spatial_vector, ...)

@@ -493,8 +493,9 @@ class array(_treadle.Array):
                 )
             src = src.contiguous().reshape(self.shape)
         self._assign(src)
-        if _tape._current is not None:
-            _tape._current._record_copy(self, src)
+        tape = _tape.current()
+        if tape is not None:
+            tape._record_copy(self, src)
 
     def to(self, device, requires_grad=None):
         """This array if it is on ``device``, else a contiguous copy there (any pair of

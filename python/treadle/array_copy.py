@@ -31,8 +31,9 @@ def _copy(dest, src, dest_offset, src_offset, count):
     whole = dest_offset == 0 and src_offset == 0 and count in (0, src.size)
     if whole and src.shape == dest.shape:
         dest._assign(src)
-        if _tape._current is not None:
-            _tape._current._record_copy(dest, src)
+        tape = _tape.current()
+        if tape is not None:
+            tape._record_copy(dest, src)
         return
     if not (src.is_contiguous and dest.is_contiguous):
         raise ValueError(
@@ -50,5 +51,6 @@ def _copy(dest, src, dest_offset, src_offset, count):
     d = dest.flatten()[dest_offset : dest_offset + count]
     s = src.flatten()[src_offset : src_offset + count]
     d._assign(s)
-    if _tape._current is not None:
-        _tape._current._record_copy(d, s)
+    tape = _tape.current()
+    if tape is not None:
+        tape._record_copy(d, s)

@@ -14,7 +14,7 @@ import numpy as np
 
 from .kernel import Kernel
 from .launch import launch
-from .tape import Tape
+from .tape import Tape, _Launch
 
 __all__ = ["gradcheck", "gradcheck_tape", "jacobian", "jacobian_fd"]
 
@@ -167,8 +167,6 @@ def gradcheck_tape(tape, *, eps=1e-4, atol=1e-3, rtol=1e-2, raise_exception=True
     """gradcheck() for every kernel launch recorded on ``tape`` (copies and custom functions
     are skipped), with the launch's own dim, inputs and outputs. ``input_output_masks`` maps a
     kernel name to its input_output_mask; black/whitelists name kernels to skip/keep."""
-    from .tape import _Launch
-
     launches = [e for e in tape.launches if isinstance(e, _Launch)][skip_to_launch_index:]
     if reverse_launches:
         launches = launches[::-1]

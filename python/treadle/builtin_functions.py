@@ -44,3 +44,6 @@ TABLE = [entry for entry in _treadle.builtin_table() if _public(entry)]
 BUILTINS = {entry["name"]: builtin_function(entry["name"], HOST.get(entry["name"]), _doc(entry))
             for entry in TABLE}
 """Builtin name -> its Python object (``treadle/__init__.py`` re-exports them)."""
+
+globals().update(BUILTINS)
+__all__ = list(BUILTINS)  # what ``from .builtin_functions import *`` re-exports as wp.<name>

@@ -103,20 +103,19 @@ def register_kernel(k):
     return k
 
 
+def registered_kernel(f):
+    """The kernel registered under the module and qualified name of function `f`, or None."""
+    return _kernels.get((f.__module__, f.__qualname__))
+
+
 def specialise(k, specs):
     """The specialisation of generic kernel `k` for `specs` (a Type per parameter, None for a
     parameter whose annotation is concrete), made once."""
-    from .kernel import Kernel
-
     specs = tuple(specs)
     s = k._specialisations.get(specs)
     if s is None:
         tag = ",".join(x.key if x is not None else "_" for x in specs)
-        s = Kernel(k.func, key=f"{k.key}[{tag}]", module=k.module, options=k.options)
-        s._defining_module = k._defining_module
-        s._source, s._resolver = k._source, k._resolver
-        s._arg_types = specs
-        k._specialisations[specs] = s
+        s = k._specialisations[specs] = k._specialised(specs, tag)
     return s
 
 
@@ -141,22 +140,9 @@ def specialise_for_arguments(k, args):
     return s
 
 
-def overload(kernel, arg_types=None):
-    """Warp's wp.overload: declares the specialisation of a generic kernel for `arg_types` (a
-    list with a type per parameter, or a dict naming some generic parameters) and returns it.
-    As a decorator on a def with the generic kernel's name, the def's annotations give the
-    types, and the generic kernel is returned (the name keeps naming it)."""
-    from .kernel import Kernel
-
-    if not isinstance(kernel, Kernel):
-        if not callable(kernel) or arg_types is not None:
-            raise TypeError("overload(): expects a generic kernel and its argument types")
-        generic = _kernels.get((kernel.__module__, kernel.__qualname__))
-        if generic is None:
-            raise TypeError(f"overload(): no kernel named '{kernel.__qualname__}' to overload")
-        hints = {n: t for n, t in kernel.__annotations__.items() if n != "return"}
-        overload(generic, hints)
-        return generic  # the name keeps naming the generic kernel
+def overload_kernel(kernel, arg_types):
+    """The specialisation of generic kernel `kernel` that wp.overload declares for `arg_types`
+    (a list with a type per parameter, or a dict naming some generic parameters)."""
     params = kernel_parameters(kernel)
     if not any(generic for _, _, generic in params):
         raise TypeError(f"overload(): kernel '{kernel.__name__}' is not generic")

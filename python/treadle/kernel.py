@@ -1,41 +1,36 @@
-"""@wp.kernel and @wp.func: capture a Python function's source for the C++ compiler."""
+"""@wp.kernel and @wp.func: capture a Python function's source for the C++ compiler, and the
+Kernel object, which holds its C++ builds (``_treadle.KernelBuilds``) and the module it belongs
+to (module.py resolves the options its builds are made with)."""
 
+import hashlib
 import inspect
+import io
 import linecache
 import os
-import weakref
+import re
+import tokenize
+import types
+import unicodedata
 
 from . import _treadle, config
+from . import generics as _generics
+from . import module as _module
+from .context import get_device
 from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
-from .builtin_functions import builtin_function  # noqa: F401 - used by resolver.py
-
-_native_dir_set = False
-_module_options = {}
-# [n], bumped whenever module options change, so launch caches keyed on it go stale.
-options_generation = [0]
-# Every live kernel, for wp.load_module and wp.force_load.
-registry = weakref.WeakSet()
-
-
-def _ensure_native_dir():
-    global _native_dir_set
-    if _native_dir_set:
-        return
-    here = os.path.dirname(os.path.abspath(__file__))
-    for candidate in (os.path.join(here, "native"), os.path.join(here, "..", "..", "native")):
-        if os.path.isfile(os.path.join(candidate, "treadle", "core.h")):
-            _treadle.set_native_dir(os.path.abspath(candidate))
-            break
-    _native_dir_set = True
+from .resolver import Resolver
 
 
 def _source_of(func):
-    """The source text of `func`'s definition (decorators included), its file and first line.
+    """The source text of `func`'s definition (decorators blanked), its file and first line.
 
-    Reads the file through linecache and cuts the block at the code object's first line:
-    much cheaper than inspect.getsourcelines, which searches sys.modules for the module.
+    Reads the file through linecache (refreshed first, so an edited or re-imported file is read
+    anew) and cuts the block at the code object's first line: much cheaper than
+    inspect.getsourcelines, which searches sys.modules for the module. Identifiers are
+    normalised as Python normalises them (NFKC), so ``ﬁ`` and ``fi`` are one variable.
     """
     code = getattr(func, "__code__", None)
+    if code is not None:
+        linecache.checkcache(code.co_filename)
     lines = linecache.getlines(code.co_filename, func.__globals__) if code else []
     if not lines or code.co_firstlineno > len(lines):
         raise RuntimeError(
@@ -43,7 +38,14 @@ def _source_of(func):
             "defined in a file, not typed into an interactive prompt"
         )
     first_line = code.co_firstlineno
-    block = _cut_block(lines, first_line - 1) or inspect.getblock(lines[first_line - 1 :])
+    block = _cut_block(lines, first_line - 1)
+    if block is None:
+        try:
+            block = inspect.getblock(lines[first_line - 1 :])
+        except (tokenize.TokenError, SyntaxError, IndentationError) as e:
+            raise RuntimeError(
+                f"cannot read the source of '{func.__qualname__}' from {code.co_filename}, line "
+                f"{first_line} (was the file changed after it was imported?): {e}") from None
     # The compiler needs the def, not the decorators (whose arguments, such as an options
     # dict, may be any Python): blank them, keeping the line numbers.
     block = list(block)
@@ -51,7 +53,40 @@ def _source_of(func):
         if line.lstrip().startswith(("def ", "async def ")):
             break
         block[i] = "\n"
-    return "".join(block), os.path.abspath(code.co_filename), first_line
+    text = "".join(block)
+    if not text.isascii():
+        text = _normalise_identifiers(text)
+    return text, os.path.abspath(code.co_filename), first_line
+
+
+def _normalise_identifiers(text):
+    """`text` with every identifier in NFKC form, as Python reads identifiers (strings and
+    comments untouched); unchanged when it does not tokenize."""
+    edits = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.NAME and not tok.string.isascii():
+                normal = unicodedata.normalize("NFKC", tok.string)
+                if normal != tok.string:
+                    edits.append((tok.start, tok.end, normal))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return text
+    lines = text.splitlines(keepends=True)
+    for (row, col), (_, end), normal in reversed(edits):
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + normal + line[end:]
+    return "".join(lines)
+
+
+def _check_python_function(f, decorator):
+    """TypeError unless `f` is a plain Python function (not a kernel or function already)."""
+    if isinstance(f, Function):
+        what = "kernel" if isinstance(f, Kernel) else "function"
+        raise TypeError(
+            f"{decorator}: '{f.__name__}' is already a treadle {what}; apply only one of "
+            "@wp.func and @wp.kernel")
+    if not isinstance(f, types.FunctionType):
+        raise TypeError(f"{decorator}: expects a Python function, got {type(f).__name__}")
 
 
 def _indent(line):
@@ -87,18 +122,33 @@ def _cut_block(lines, start):
     return block
 
 
+def _qualified_name(func):
+    """Warp's kernel and function key: the qualified name of `func` (or `func` itself, a
+    string) with "." as "__", other characters that cannot be in a C++ identifier dropped."""
+    qualname = func if isinstance(func, str) else func.__qualname__
+    return re.sub("[^0-9a-zA-Z_]+", "", qualname.replace(".", "__"))
+
+
 class Function:
     """A user function (@wp.func) callable from kernels and, as plain Python, from the host."""
 
-    def __init__(self, func):
+    def __init__(self, func, key=None):
         self.func = func
-        self.key = f"{func.__module__}.{func.__qualname__}#{id(self)}"
+        self.key = key or _qualified_name(func)
+        # What the compiler knows the function by: unique to this object.
+        self._identity = f"{func.__module__}.{func.__qualname__}#{id(self)}"
         self.__name__ = func.__name__
         self.__qualname__ = func.__qualname__
         self.__module__ = func.__module__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
-        self._source = None
+        # The definition's text, read now (as Python read the file) so that a file edited
+        # after the import cannot change it; None when there is no file (read again at the
+        # first build, which reports it).
+        try:
+            self._source = _source_of(func)
+        except RuntimeError:
+            self._source = None
         self._resolver = None
         self._custom_grad = None  # Function registered with @wp.func_grad(self)
         self._custom_replay = None  # Function registered with @wp.func_replay(self)
@@ -109,17 +159,18 @@ class Function:
     def _function_source(self, with_overloads=True, **fields):
         """The FunctionSource the compiler reads (src/python/export_function.cpp): this
         function's source and resolver, its custom gradient and replay, and its overloads;
-        `fields` adds the kernel-only ones (arg_types, max_unroll)."""
+        `fields` adds the kernel-only ones (arg_types)."""
         if self._source is None:
             self._source = _source_of(self.func)
-            self._resolver = _make_resolver(self.func)
+        if self._resolver is None:
+            self._resolver = Resolver(self.func)
         text, filename, line = self._source
         grad, replay = self._custom_grad, self._custom_replay
         overloads = ()
         if with_overloads and len(self._overloads) > 1:
             overloads = [f._function_source(with_overloads=False) for f in self._overloads]
         return _treadle.FunctionSource(
-            key=self.key, name=self.__name__, source=text, file=filename, line=line,
+            key=self._identity, name=self.__name__, source=text, file=filename, line=line,
             is_kernel=isinstance(self, Kernel), resolver=self._resolver,
             custom_grad=None if grad is None else grad._function_source(),
             custom_replay=None if replay is None else replay._function_source(),
@@ -133,119 +184,129 @@ class Function:
 
 
 class Kernel(Function):
-    """A kernel (@wp.kernel): compiled on first launch, once per device and mode."""
+    """A kernel (@wp.kernel): compiled on first launch, once per device and build options.
 
-    def __init__(self, func, key=None, module=None, enable_backward=None, options=None):
-        super().__init__(func)
-        if key:
-            self.key = key
-        # module="unique": a module of its own (options of the defining module still apply).
-        self._defining_module = func.__module__
-        if module == "unique":
-            module = f"{func.__module__}.{func.__qualname__}.unique_{id(self):x}"
-        self.module = module if module is not None else func.__module__
+    ``module`` is a Module (module.py), a module name, ``"unique"`` (a module of its own) or
+    None (the module of ``func``). ``options`` are the kernel's own compile options, which win
+    over its module's."""
+
+    def __init__(self, func, key=None, module=None, options=None, enable_backward=None):
+        super().__init__(func, key)
+        if module is None:
+            module = _module.get_module(func.__module__)
+        elif isinstance(module, str):
+            if module == "unique":
+                module = _module.get_module(
+                    f"{func.__module__}.{func.__qualname__}.unique_{id(self):x}")
+            else:
+                module = _module.get_module(module)
+        self.module = module
         self.options = dict(options or {})
         if enable_backward is not None:
             self.options["enable_backward"] = enable_backward
-        self._compiled = {}
-        # launch() fast path: (device argument, config.mode, options generation) -> handle
+        self._builds = _treadle.KernelBuilds()
+        # launch() fast path: (device argument, wp.config.mode, wp.config.verify_fp) -> build
         self._launch_cache = {}
-        self._built_max_unroll = None  # the max_unroll of the builds in _compiled
-        # Generic kernels (generics.py): the compiler's reading of the parameters, the type
-        # spec (or None: the annotation) of every parameter of a specialisation, and the
-        # specialisations made so far, by their type specs and by launch argument types.
+        # Generic kernels (generics.py): the compiler's reading of the parameters, the Type
+        # (or None: the annotation) of every parameter of a specialisation, and the
+        # specialisations made so far, by their types and by launch argument types.
         self._params = None
         self._arg_types = None
         self._specialisations = {}
         self._by_arguments = {}
-        registry.add(self)
+        module.register_kernel(self)
 
     def _function_source(self, with_overloads=False, **fields):
         if self._arg_types is not None:
             fields["arg_types"] = list(self._arg_types)
-        return super()._function_source(False, max_unroll=self._max_unroll(), **fields)
+        return super()._function_source(False, **fields)
 
     @property
     def _generic_params(self):
         """The names of the generic parameters, or None (see generics.generic_params)."""
-        from .generics import generic_params
+        return _generics.generic_params(self)
 
-        return generic_params(self)
+    @property
+    def is_generic(self):
+        """Whether the kernel has generic parameters (it builds per specialisation)."""
+        return self._generic_params is not None
 
-    def _option(self, name):
-        """A compile option: the kernel's own, else its module's, else the defining module's."""
-        if name in self.options:
-            return self.options[name]
-        for module in (self.module, self._defining_module):
-            value = _module_options.get(module, {}).get(name)
-            if value is not None:
-                return value
-        return None
+    def _specialised(self, types, tag):
+        """A specialisation of this generic kernel for `types` (see generics.specialise)."""
+        s = Kernel(self.func, key=f"{self.key}[{tag}]", module=self.module, options=self.options)
+        s._source, s._resolver = self._source, self._resolver
+        s._arg_types = types
+        return s
 
-    def _mode(self):
-        return self._option("mode") or config.mode
+    def _build_options(self):
+        return self.module.build_options(self.options)
 
-    def _max_unroll(self):
-        value = self._option("max_unroll")
-        return int(config.max_unroll if value is None else value)
-
-    def _sync_options(self):
-        """Forgets the builds made under another max_unroll (it changes the generated code)."""
-        unroll = self._max_unroll()
-        if unroll != self._built_max_unroll:
-            self._compiled.clear()
-            self._launch_cache.clear()
-            self._built_max_unroll = unroll
-
-    def _verify_fp(self):
-        """Whether launches check every float store for NaN/Inf: the kernel's option, else
-        its module's (wp.set_module_options({"verify_fp": True})), else wp.config.verify_fp."""
-        for options in (self.options, _module_options.get(self.module, {})):
-            if options.get("verify_fp") is not None:
-                return bool(options["verify_fp"])
-        return bool(config.verify_fp)
-
-    def _build(self, key, what, **options):
-        """The build cached under `key` in _compiled, compiled (or loaded from the disk cache)
-        with `options` for _treadle.compile_kernel on first use."""
-        handle = self._compiled.get(key)
+    def _compile(self, device="cpu"):
+        """The forward build for `device` (an alias such as "cpu" or "cuda:0"): compiled or
+        loaded from the disk cache once per device and build options, kept by the C++
+        KernelBuilds."""
+        mode, max_unroll, verify_fp = self._build_options()
+        handle = self._builds.find(device, mode, max_unroll, verify_fp)
         if handle is None:
-            _prepare_compiler()
-            handle = _treadle.compile_kernel(self._function_source(), key[1], key[0], **options)
-            self._store(key, handle, what)
+            _module._prepare_compiler()
+            handle = self._builds.get(self._function_source(), device, mode, max_unroll,
+                                      verify_fp)
+            self._report(handle)
         return handle
 
-    def _store(self, key, handle, what=""):
-        self._compiled[key] = handle
+    def _build_request(self, device):
+        """What _treadle.build_kernels takes to make the forward build for `device`."""
+        return (self._builds, self._function_source(), device, *self._build_options())
+
+    def _report(self, handle, what=""):
         if config.verbose:
             how = "loaded from cache" if handle.from_cache else (
                 f"compiled in {handle.compile_seconds * 1000:.0f} ms")
             print(f"treadle: kernel {self.__name__}{what} {how}")
 
-    def _forward_key(self, device):
-        """(key in _compiled, verify_fp) of the forward build for `device`."""
-        self._sync_options()
-        mode = self._mode()
-        if self._verify_fp():
-            return (device, mode, "verify_fp", True), True
-        return (device, mode), False
+    def _forget_builds(self):
+        """Drops every build (the module's options changed): the next use builds again."""
+        self._builds.clear()
+        self._launch_cache.clear()
+        for s in self._specialisations.values():
+            s._forget_builds()
 
-    def _compile(self, device="cpu"):
-        """The compiled kernel for `device` (an alias such as "cpu" or "cuda:0"), built or
-        loaded from the cache once per device, mode and verify_fp setting."""
-        key, verify_fp = self._forward_key(device)
-        return self._build(key, "", verify_fp=verify_fp)
+    def _backward_enabled(self):
+        value = self.options.get("enable_backward")
+        if value is None:
+            value = self.module.options.get("enable_backward")
+        return value is not False
 
     def _compile_adjoint(self, device="cpu"):
         """The build of the kernel with its backward pass for `device`: compiled on first use by
         the C++ kernel object of the forward build, which keeps it. Kernels that never run
         backward never generate adjoint code."""
-        if self.options.get("enable_backward") is False:
+        if not self._backward_enabled():
             raise RuntimeError(
                 f"kernel '{self.__name__}' was declared with enable_backward=False, so it has "
                 "no backward pass"
             )
         return self._compile(device).with_adjoint()
+
+    def _run_adjoint(self, dim, args, adj, device, stream, max_blocks=0, block_dim=256):
+        """The backward pass of one launch of this kernel on `device` or `stream`:
+        gradients flow from the adjoints of the outputs to those of the inputs (each array's
+        .grad, or `adj`, one per argument). What wp.launch(adjoint=True) and the tape run."""
+        if stream is not None:
+            device = stream.device  # a stream decides the device, as in Warp
+        kernel = _generics.specialise_for_arguments(self, args) if self._generic_params else self
+        handle = kernel._compile_adjoint(get_device(device).alias)
+        _treadle.launch(handle, dim, args, 0 if stream is None else stream.cuda_stream, True, adj,
+                        max_blocks, block_dim)
+
+    def _content_hash(self):
+        """A hash (bytes) of the code this kernel generates (its source text when it has no
+        single build: a generic kernel, or one the compiler rejects)."""
+        try:
+            text = _treadle.kernel_source(self._function_source())
+        except Exception:  # noqa: BLE001 -- the build will report it; hash what there is
+            text = self._function_source().source
+        return hashlib.sha256(text.encode()).digest()
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
@@ -257,44 +318,11 @@ class Kernel(Function):
         return f"<treadle kernel {self.__qualname__}>"
 
 
-def _prepare_compiler():
-    _ensure_native_dir()
-    if config.kernel_cache_dir:
-        _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
-
-
-def compile_all(kernels, device):
-    """Compiles the forward builds of `kernels` for `device` that are not built yet: front ends
-    in order, then the C++ builds in parallel on the runtime's build threads."""
-    pending = []
-    for k in kernels:
-        if k._generic_params:  # generic kernels compile per specialisation, when launched
-            continue
-        key, verify_fp = k._forward_key(device)
-        if key not in k._compiled:
-            pending.append((k, key, verify_fp))
-    if not pending:
-        return
-    _prepare_compiler()
-    handles = _treadle.compile_kernels(
-        [(k._function_source(), key[1], device, False, verify_fp)
-         for k, key, verify_fp in pending])
-    for (k, key, _), handle in zip(pending, handles):
-        k._store(key, handle)
-
-
-def _make_resolver(func):
-    from .resolver import Resolver
-
-    return Resolver(func)
-
-
 def func(f):
     """Declares a function callable from kernels (Warp's @wp.func). A second definition of
     the same name in a module with other parameter annotations adds an overload."""
-    from .generics import register_function
-
-    return register_function(Function(f))
+    _check_python_function(f, "@wp.func")
+    return _generics.register_function(Function(f))
 
 
 def _register_on(forward, attribute, decorator):
@@ -331,49 +359,89 @@ class _Adjoint:
 
 adjoint = _Adjoint()
 
+# @wp.kernel keywords of Warp's that change CUDA code generation or the launch, which treadle
+# does not implement yet: refused rather than ignored.
+_UNSUPPORTED_KERNEL_OPTIONS = ("launch_bounds", "cuda_max_registers", "enable_cuda_smem_spilling",
+                               "cluster_dim", "grid_stride")
 
-def kernel(f=None, *, enable_backward=None, module=None, options=None):
-    """Declares a kernel (Warp's @wp.kernel), optionally with options: ``module`` (a module
-    name, or ``"unique"`` for a module of its own), ``enable_backward``, and ``options``
-    (per-kernel compile options such as ``{"max_unroll": 4}``)."""
-    from .generics import register_kernel
+
+def _kernel_module(f, module, module_options):
+    """The module of a new kernel: Warp's rules for ``module`` and ``module_options``."""
+    if module_options is None:
+        return module
+    if not isinstance(module_options, dict):
+        raise TypeError(f"@wp.kernel for '{f.__name__}': module_options must be a dict, got "
+                        f"{type(module_options).__name__}.")
+    if module != "unique":
+        raise ValueError(
+            f"@wp.kernel for '{f.__name__}': module_options requires module=\"unique\". Use "
+            "wp.set_module_options() to set module-level options for a shared module.")
+    m = _module.get_module(f"{f.__module__}.{f.__qualname__}.unique_{len(_module._modules):x}")
+    unknown = sorted(set(module_options) - set(m.options))
+    if unknown:
+        raise ValueError(
+            f"@wp.kernel for '{f.__name__}': unknown module_options: "
+            f"{', '.join(repr(k) for k in unknown)}. Valid options are: "
+            f"{', '.join(repr(k) for k in sorted(m.options))}.")
+    m.options.update(module_options)
+    return m
+
+
+def kernel(f=None, *, name=None, enable_backward=None, module=None, module_options=None,
+           entry_point_abi=None, options=None, **unsupported):
+    """Declares a kernel (Warp's @wp.kernel). ``name`` sets its key (a C++ identifier);
+    ``module`` is a module, a module name or ``"unique"`` (a module of its own, whose options
+    ``module_options`` sets); ``enable_backward=False`` never builds a backward pass;
+    ``options`` are per-kernel compile options such as ``{"max_unroll": 4}``. Warp's CUDA
+    launch keywords (launch_bounds, cuda_max_registers, cluster_dim, grid_stride, ...) and
+    ``entry_point_abi="external_constant_params"`` raise NotImplementedError."""
+    for keyword in unsupported:
+        if keyword not in _UNSUPPORTED_KERNEL_OPTIONS:
+            raise TypeError(f"kernel() got an unexpected keyword argument '{keyword}'")
+    if name is not None:
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, got {type(name)}")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise ValueError(
+                "name must be a non-empty valid C++ identifier matching [A-Za-z_][A-Za-z0-9_]*")
+    if entry_point_abi is not None and entry_point_abi not in ("warp", "external_constant_params"):
+        raise ValueError(
+            f"entry_point_abi must be 'warp' or 'external_constant_params', got {entry_point_abi!r}")
+    if entry_point_abi == "external_constant_params" and enable_backward is not False:
+        raise ValueError("entry_point_abi='external_constant_params' requires enable_backward=False")
 
     def make(g):
-        return register_kernel(
-            Kernel(g, module=module, enable_backward=enable_backward, options=options))
+        _check_python_function(g, "@wp.kernel")
+        refused = [k for k, v in unsupported.items() if v is not None]
+        if entry_point_abi == "external_constant_params":
+            refused.append("entry_point_abi='external_constant_params'")
+        if refused:
+            raise NotImplementedError(
+                f"@wp.kernel for '{g.__name__}': {', '.join(refused)} is not supported by treadle")
+        k = Kernel(g, key=name, module=_kernel_module(g, module, module_options),
+                   enable_backward=enable_backward, options=options)
+        return _generics.register_kernel(k)
 
     return make if f is None else make(f)
+
+
+def overload(kernel, arg_types=None):
+    """Warp's wp.overload: declares the specialisation of a generic kernel for `arg_types` (a
+    list with a type per parameter, or a dict naming some generic parameters) and returns it.
+    As a decorator on a def with the generic kernel's name, the def's annotations give the
+    types, and the generic kernel is returned (the name keeps naming it)."""
+    if isinstance(kernel, Kernel):
+        return _generics.overload_kernel(kernel, arg_types)
+    if not callable(kernel) or arg_types is not None:
+        raise TypeError("overload(): expects a generic kernel and its argument types")
+    generic = _generics.registered_kernel(kernel)
+    if generic is None:
+        raise TypeError(f"overload(): no kernel named '{kernel.__qualname__}' to overload")
+    hints = {n: t for n, t in kernel.__annotations__.items() if n != "return"}
+    _generics.overload_kernel(generic, hints)
+    return generic  # the name keeps naming the generic kernel
 
 
 def constant(x):
     """Marks a module-level value as a kernel constant (its value becomes part of the kernel)."""
     return x
-
-
-def set_module_options(options, module=None):
-    """Sets compile options ("mode": "release" | "checked" | "debug", "max_unroll": int,
-    "verify_fp": bool, ...) for the kernels of a module."""
-    if module is None:
-        module = inspect.currentframe().f_back.f_globals.get("__name__", "__main__")
-    elif not isinstance(module, str):
-        module = module.__name__
-    _module_options.setdefault(module, {}).update(options)
-    options_generation[0] += 1
-
-
-def get_module_options(module=None):
-    if module is None:
-        module = inspect.currentframe().f_back.f_globals.get("__name__", "__main__")
-    elif not isinstance(module, str):
-        module = module.__name__
-    return {"mode": config.mode, "max_unroll": config.max_unroll, **_module_options.get(module, {})}
-
-
-def clear_kernel_cache():
-    """Removes the kernels treadle compiled from the disk cache, and nothing else in its
-    folder. Raises RuntimeError naming the folder, and deletes nothing, when the folder is
-    refused (owned by another user or writable by every user)."""
-    _ensure_native_dir()
-    if config.kernel_cache_dir:
-        _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
-    _treadle.clear_kernel_cache()

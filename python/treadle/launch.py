@@ -1,6 +1,5 @@
-"""wp.launch and module loading: run compiled kernels over a launch grid."""
+"""wp.launch: run compiled kernels over a launch grid."""
 
-import sys
 
 import numpy as np
 
@@ -9,7 +8,7 @@ from . import context as _context
 from . import tape as _tape
 from .context import get_device
 from .generics import specialise_for_arguments
-from .kernel import Kernel, compile_all, options_generation, registry
+from .kernel import Kernel
 from .vec_types import composite_base
 
 # The packer reads vector/matrix components and numpy arrays straight from these classes.
@@ -54,7 +53,7 @@ def launch(
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
     args = [*inputs, *outputs] if outputs else inputs
-    key = (device, config.mode, config.verify_fp, options_generation[0])
+    key = (device, config.mode, config.verify_fp)
     try:
         handle = kernel._launch_cache[key]
     except (KeyError, AttributeError, TypeError):
@@ -66,8 +65,9 @@ def launch(
             handle = handle or _resolve(kernel, device)
         else:
             handle = _resolve(kernel, device)
-    if _tape._current is not None and record_tape:
-        _tape._current._record_launch(kernel, handle, dim, args, len(inputs), device, stream)
+    if _tape._recording[0] and record_tape and _tape.current() is not None:
+        _tape.current()._record_launch(kernel, handle, dim, args, len(inputs), device, stream,
+                                      max_blocks, block_dim)
     if max_blocks or block_dim != 256:
         _treadle.launch(handle, dim, args, handle_of_stream, False, None, max_blocks, block_dim)
     else:
@@ -80,46 +80,15 @@ def _launch_adjoint(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, devic
     default each array's .grad) to the adjoints of the inputs. Never recorded on a tape."""
     if not isinstance(kernel, Kernel):
         raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
-    if stream is not None:
-        device = stream.device.alias
-    alias = get_device(device).alias
-    args = [*inputs, *outputs]
-    if kernel._generic_params:
-        kernel = specialise_for_arguments(kernel, args)
-    handle = kernel._compile_adjoint(alias)
     adj = [*adj_inputs, *adj_outputs] if adj_inputs or adj_outputs else None
-    _treadle.launch(handle, dim, args, 0 if stream is None else stream.cuda_stream, True, adj,
-                    max_blocks, block_dim)
+    kernel._run_adjoint(dim, [*inputs, *outputs], adj, device, stream, max_blocks, block_dim)
 
 
 def _resolve(kernel, device):
     """The compiled kernel for `device` (compiling it if needed), remembered for launch()."""
     if not isinstance(kernel, Kernel):
         raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
-    alias = get_device(device).alias
-    kernel._sync_options()
-    handle = kernel._compile(alias)
+    handle = kernel._compile(get_device(device).alias)
     if device is not None:
-        key = (device, config.mode, config.verify_fp, options_generation[0])
-        kernel._launch_cache[key] = handle
+        kernel._launch_cache[(device, config.mode, config.verify_fp)] = handle
     return handle
-
-
-def load_module(module=None, device=None, recursive=False):
-    """Compiles (or loads from the cache) every kernel of a Python module now, the builds in
-    parallel on the runtime's build threads."""
-    if module is None:
-        module = sys._getframe(1).f_globals.get("__name__", "__main__")
-    name = module if isinstance(module, str) else module.__name__
-    kernels = [
-        k for k in list(registry)
-        if k.module == name or (recursive and k.module.startswith(name + "."))
-    ]
-    compile_all(kernels, get_device(device).alias)
-
-
-def force_load(device=None, modules=None):
-    """Compiles every kernel defined so far (of the given modules, when named)."""
-    names = None if modules is None else {m if isinstance(m, str) else m.__name__ for m in modules}
-    kernels = [k for k in list(registry) if names is None or k.module in names]
-    compile_all(kernels, get_device(device).alias)

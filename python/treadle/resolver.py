@@ -5,15 +5,13 @@ import builtins
 import math
 import sys
 import types as pytypes
-import typing
 
 import numpy as np
 
-from . import scalar_types
-from . import vec_types
+from . import scalar_types, vec_types
 from .array import array
+from .builtin_functions import builtin_function
 from .indexedarray import indexedarray
-from .struct import is_struct_type
 
 _module_handles = {}
 
@@ -25,9 +23,8 @@ def _is_treadle_module(obj):
 
 def describe(obj):
     """The descriptor of a Python object for the compiler (see export_function.cpp): a
-    tuple, or a FunctionSource for a @wp.func or @wp.kernel."""
-    from .kernel import Function, builtin_function
-
+    tuple, or a FunctionSource for a @wp.func or @wp.kernel (any object whose class
+    describes it with a ``_function_source`` method)."""
     if isinstance(obj, pytypes.ModuleType):
         if _is_treadle_module(obj) or obj.__name__ == "warp":
             return ("module", "treadle")
@@ -36,13 +33,13 @@ def describe(obj):
         handle = "py:" + obj.__name__
         _module_handles[handle] = obj
         return ("module", handle)
-    if isinstance(obj, Function):  # kernels too: calling one from a kernel is reported
-        return obj._function_source()
+    if callable(getattr(type(obj), "_function_source", None)):  # a @wp.func or @wp.kernel
+        return obj._function_source()  # (calling a kernel from a kernel is reported)
     if isinstance(obj, builtin_function):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
-    if obj is typing.Any or any(obj is g for g in (scalar_types.Int, scalar_types.Float, scalar_types.Scalar)):
+    if scalar_types.generic_type(obj) is not None:  # typing.Any, wp.Int, wp.Float, wp.Scalar
         return ("type", scalar_types.type_of(obj))
     if obj is builtins.float or obj is builtins.int or obj is builtins.bool:
         return ("type", scalar_types.type_of(obj))
@@ -56,11 +53,7 @@ def describe(obj):
         return ("const", scalar_types.dtype_from_numpy(obj.dtype)._type, obj.item(), False)
     if isinstance(obj, scalar_types.scalar_base):
         return ("const", type(obj)._type, obj.value, False)
-    if isinstance(obj, type) and issubclass(obj, scalar_types.scalar_base) and obj._type is not None:
-        return ("type", obj._type)
-    if is_struct_type(obj):
-        return ("type", obj._type)
-    if vec_types.is_composite_type(obj):  # vectors, matrices, quaternions, transforms
+    if scalar_types.is_type_class(obj):  # scalars, vectors, ..., @wp.struct classes
         return ("type", obj._type)
     if isinstance(obj, vec_types.composite_base):
         values = tuple(float(x) for x in obj._data.reshape(-1).tolist())

@@ -1,166 +1,15 @@
-"""CUDA streams, events and graph capture with Warp's API: wp.Stream, wp.Event, wp.ScopedCapture...
-
-Each CUDA device has a *current stream*, shared by all threads (as in Warp): launches, copies,
-fills and allocations without an explicit stream go there. It starts as the device's default
-stream, a blocking stream (it synchronises with CUDA's legacy NULL stream) that treadle creates
-with the device's primary context; :func:`set_stream` and :class:`ScopedStream` choose another.
-The launch path needs nothing from this module: the native runtime keeps the current stream's
-handle per device.
-"""
+"""CUDA graph capture, stream scopes and synchronisation, and memory pools with Warp's API:
+wp.ScopedStream, wp.ScopedCapture, wp.capture_begin, wp.set_mempool_enabled... (the Stream and
+Event classes and the current streams are in context.py)."""
 
 import contextlib
 
 from . import _treadle, config
-from .context import get_device
+from .context import ScopedDevice, Stream, get_device, get_stream, set_stream
+from .module import force_load
 
-# The Stream object that is current on each device (alias -> Stream): keeps a stream set with
-# set_stream alive while it is current. The default streams' objects, made once.
-_current = {}
-_defaults = {}
 # Streams being captured (device alias, handle) -> Stream, kept alive until the capture ends.
 _capturing = {}
-
-
-def _cuda_device(device, what):
-    device = get_device(device)
-    if not device.is_cuda:
-        raise RuntimeError(f"{what}: device {device} is not a CUDA device")
-    return device
-
-
-class Stream:
-    """A CUDA stream (Warp's ``wp.Stream``): ``Stream(device=None, priority=0)``.
-
-    ``priority`` 0 is the default and -1 (or lower) a higher priority, clamped to the device's
-    range. Streams are blocking (they synchronise with the legacy NULL stream) unless
-    ``blocking=False``. ``cuda_stream=handle`` wraps an existing CUstream (an int) that the
-    caller keeps alive. Raises RuntimeError for a device that is not a CUDA device."""
-
-    def __init__(self, device=None, priority=0, blocking=True, **kwargs):
-        device = _cuda_device(device, "Stream")
-        cuda_stream = kwargs.pop("cuda_stream", None)
-        if kwargs:
-            raise TypeError(f"Stream(): unexpected arguments {', '.join(kwargs)}")
-        if cuda_stream is not None:
-            native = _treadle.Stream.borrow(device.alias, int(cuda_stream))
-        else:
-            if not isinstance(priority, int) or isinstance(priority, bool):
-                raise TypeError(f"Stream(): priority must be an int, got {type(priority).__name__}")
-            native = _treadle.Stream(device.alias, priority, bool(blocking))
-        self._init(device, native)
-
-    def _init(self, device, native):
-        self._native = native
-        self.device = device
-        self.cuda_stream = native.handle
-        self._cached_event = None
-
-    @classmethod
-    def _wrap(cls, device, native):
-        stream = cls.__new__(cls)
-        stream._init(device, native)
-        return stream
-
-    @property
-    def priority(self):
-        """The stream's priority (lower numbers run first)."""
-        return self._native.priority
-
-    @property
-    def is_blocking(self):
-        """Whether the stream synchronises with the legacy NULL stream."""
-        return self._native.is_blocking
-
-    @property
-    def is_complete(self):
-        """Whether all work queued on the stream so far has finished."""
-        return self._native.is_complete
-
-    @property
-    def is_capturing(self):
-        """Whether the stream is capturing a graph."""
-        return self._native.is_capturing
-
-    @property
-    def cached_event(self):
-        """An event of this stream's device that wait_stream() records when given none."""
-        if self._cached_event is None:
-            self._cached_event = Event(self.device)
-        return self._cached_event
-
-    def record_event(self, event=None):
-        """Records ``event`` (a new one when None) on this stream and returns it."""
-        if event is None:
-            event = Event(self.device)
-        elif event.device != self.device:
-            raise RuntimeError(
-                f"Event from device {event.device} cannot be recorded on stream from device "
-                f"{self.device}"
-            )
-        self._native.record(event._native)
-        return event
-
-    def wait_event(self, event):
-        """Makes later work on this stream wait until ``event`` completes (the host does not
-        wait)."""
-        self._native.wait_event(event._native)
-
-    def wait_stream(self, other_stream, event=None):
-        """Makes later work on this stream wait for the work queued on ``other_stream`` so
-        far, through ``event`` (the other stream's cached event when None)."""
-        if event is None:
-            event = other_stream.cached_event
-        other_stream.record_event(event)
-        self.wait_event(event)
-
-    def synchronize(self):
-        """Waits on the host until the work queued on the stream has finished."""
-        self._native.synchronize()
-
-    def __eq__(self, other):
-        if not isinstance(other, Stream):
-            return NotImplemented
-        return self.cuda_stream == other.cuda_stream and self.device == other.device
-
-    def __hash__(self):
-        return hash((self.device.alias, self.cuda_stream))
-
-    def __repr__(self):
-        return f"<Stream {self.cuda_stream:#x} on {self.device}>"
-
-
-class Event:
-    """A CUDA event (Warp's ``wp.Event``): ``Event(device=None, enable_timing=False)``.
-    Raises RuntimeError for a device that is not a CUDA device."""
-
-    class Flags:
-        DEFAULT = 0x0
-        BLOCKING_SYNC = 0x1
-        DISABLE_TIMING = 0x2
-        INTERPROCESS = 0x4
-
-    def __init__(self, device=None, cuda_event=None, enable_timing=False, interprocess=False):
-        device = _cuda_device(device, "Event")
-        if cuda_event is not None:
-            raise RuntimeError("Event(): wrapping an existing CUDA event is not supported")
-        if interprocess:
-            raise RuntimeError("Event(): interprocess events are not supported")
-        self._native = _treadle.Event(device.alias, bool(enable_timing))
-        self.device = device
-        self.enable_timing = bool(enable_timing)
-        self.cuda_event = self._native.handle
-
-    @property
-    def is_complete(self):
-        """Whether the work before the event's latest record has completed."""
-        return self._native.is_complete
-
-    def synchronize(self):
-        """Waits on the host until the event completes."""
-        self._native.synchronize()
-
-    def __repr__(self):
-        return f"<Event {self.cuda_event:#x} on {self.device}>"
 
 
 class Graph:
@@ -181,42 +30,6 @@ class Graph:
         return f"<Graph on {self.device}>"
 
 
-# --- current streams ------------------------------------------------------------------------
-
-
-def get_stream(device=None):
-    """The current stream of ``device`` (default: the current device). Raises RuntimeError
-    for a device that is not a CUDA device."""
-    device = _cuda_device(device, "get_stream()")
-    native = _treadle.Stream.current(device.alias)
-    stream = _current.get(device.alias)
-    if stream is not None and stream.cuda_stream == native.handle:
-        return stream
-    default = _defaults.get(device.alias)
-    if default is None:
-        default = Stream._wrap(device, _treadle.Stream.device_default(device.alias))
-        _defaults[device.alias] = default
-    if default.cuda_stream == native.handle:
-        return default
-    return Stream._wrap(device, native)  # made current outside this module (C++)
-
-
-def set_stream(stream, device=None, sync=False):
-    """Makes ``stream`` the current stream of its device (for every thread). ``device``, when
-    given, must be the stream's device. With ``sync``, ``stream`` first waits for the work
-    queued on the previous current stream."""
-    if device is not None:
-        device = _cuda_device(device, "set_stream()")
-        if device != stream.device:
-            raise RuntimeError(
-                f"Stream from device {stream.device} cannot be used on device {device}"
-            )
-    if sync:
-        stream.wait_stream(get_stream(stream.device))
-    _treadle.Stream.set_current(stream._native)
-    _current[stream.device.alias] = stream
-
-
 class ScopedStream:
     """Makes ``stream`` current on its device (and that device the current device) inside a
     ``with`` block. With ``sync_enter``, ``stream`` first waits for the previous current
@@ -233,8 +46,6 @@ class ScopedStream:
 
     def __enter__(self):
         if self.stream is not None:
-            from .context import ScopedDevice
-
             self._device_scope = ScopedDevice(self.device)
             self._device_scope.__enter__()
             self.saved_stream = get_stream(self.device)
@@ -311,8 +122,6 @@ def capture_begin(device=None, stream=None, force_module_load=None, external=Fal
             config, "enable_graph_capture_module_load_by_default", True
         )
     if force_module_load:
-        from .launch import force_load
-
         force_load(device)
     _treadle.capture_begin(stream._native, 1, bool(external))
     _capturing[(device.alias, stream.cuda_stream)] = stream

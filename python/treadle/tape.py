@@ -9,19 +9,31 @@ pass would replay the launch with the overwritten values. Writes made through a 
 array's memory are not seen.
 """
 
+import threading
+
 from . import _treadle
 
-# The tape recording now (Warp allows one at a time), read by launch() and copy().
-_current = None
+# The tape recording on each thread (one at a time per thread, as Warp allows one): a tape
+# records only the launches and copies of the thread that entered it.
+_local = threading.local()
+# How many tapes record now, on any thread: launch() looks further only when this is nonzero.
+_recording = [0]
+
+
+def current():
+    """The tape recording on this thread, or None."""
+    return _local.__dict__.get("tape") if _recording[0] else None
 
 
 class _Launch:
     """A recorded launch, as ``Tape.launches`` lists it."""
 
-    __slots__ = ("args", "device", "dim", "kernel", "n_inputs", "stream")
+    __slots__ = ("args", "block_dim", "device", "dim", "kernel", "max_blocks", "n_inputs", "stream")
 
-    def __init__(self, kernel, dim, args, n_inputs, device, stream):
+    def __init__(self, kernel, dim, args, n_inputs, device, stream, max_blocks=0, block_dim=256):
         self.kernel = kernel
+        self.max_blocks = max_blocks
+        self.block_dim = block_dim
         self.dim = dim
         self.args = args
         self.n_inputs = n_inputs
@@ -36,11 +48,8 @@ class _Launch:
                 yield a
 
     def backward(self):
-        from .launch import launch
-
-        launch(self.kernel, self.dim, inputs=self.args[: self.n_inputs],
-               outputs=self.args[self.n_inputs :], device=self.device, stream=self.stream,
-               adjoint=True)
+        self.kernel._run_adjoint(self.dim, self.args, None, self.device, self.stream,
+                                 self.max_blocks, self.block_dim)
 
 
 class _Copy:
@@ -77,18 +86,19 @@ class Tape:
 
     # --- recording ---
     def __enter__(self):
-        global _current
-        if _current is not None:
+        if current() is not None:
             raise RuntimeError("Tape: another tape is already recording")
-        _current = self
+        _local.tape = self
+        _recording[0] += 1
         return self
 
     def __exit__(self, exc_type, exc_value, traceback):
-        global _current
-        _current = None
+        _local.tape = None
+        _recording[0] -= 1
 
-    def _record_launch(self, kernel, handle, dim, args, n_inputs, device, stream):
-        entry = _Launch(kernel, dim, list(args), n_inputs, device, stream)
+    def _record_launch(self, kernel, handle, dim, args, n_inputs, device, stream, max_blocks=0,
+                       block_dim=256):
+        entry = _Launch(kernel, dim, list(args), n_inputs, device, stream, max_blocks, block_dim)
         self._tape.record_launch(handle, entry.args, entry.backward)
         self.launches.append(entry)
 

@@ -4,6 +4,8 @@ import builtins
 import cProfile
 import time
 
+from . import context
+
 
 class ScopedTimer:
     """Context manager that times its block: ``with wp.ScopedTimer("step"): ...`` prints
@@ -54,9 +56,7 @@ class ScopedTimer:
     def __enter__(self):
         if self.active:
             if self.synchronize:
-                from .context import synchronize
-
-                synchronize()
+                context.synchronize()
             if self.detailed:
                 self._profile = cProfile.Profile()
                 self._profile.enable()
@@ -68,9 +68,7 @@ class ScopedTimer:
         if not self.active:
             return False
         if self.synchronize:
-            from .context import synchronize
-
-            synchronize()
+            context.synchronize()
         self.elapsed = (time.perf_counter_ns() - self._start) / 1.0e6
         if self._profile is not None:
             self._profile.disable()

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-#include "api/kernel_source.h"
+#include "api/kernel_builds.h"
 #include "api/module_resolver.h"
 #include "compile/compile_kernel.h"
 #include "frontend/parser.h"
@@ -20,8 +20,15 @@ namespace treadle {
 struct Module::Impl {
     ModuleOptions options;
     std::shared_ptr<ModuleResolver> resolver;
-    std::mutex mutex;
-    std::map<std::string, Kernel> compiled;  ///< by name@device
+    std::mutex mutex;                            ///< guards `builds`
+    std::map<std::string, KernelBuilds> builds;  ///< by kernel name (or name[types])
+
+    BuildOptions build_options() const {
+        BuildOptions b;
+        b.mode = options.mode;
+        b.max_unroll = options.max_unroll;
+        return b;
+    }
 };
 
 Module Module::load_string(const std::string& source, const std::string& name,
@@ -58,25 +65,15 @@ std::shared_ptr<sema::FunctionSource> find_kernel(const ModuleResolver& resolver
 
 Kernel Module::compiled(const std::string& key, std::shared_ptr<sema::FunctionSource> fn,
                         Device device) const {
-    auto it = m_impl->compiled.find(key);
-    if (it != m_impl->compiled.end()) return it->second;
-    auto source = std::make_shared<Kernel::Source>();
-    source->resolver = m_impl->resolver;
-    source->function = std::make_shared<sema::FunctionSource>(*fn);
-    source->function->max_unroll = m_impl->options.max_unroll;
-    source->options.mode = m_impl->options.mode;
-    source->options.device = device;
-    std::shared_ptr<const CompiledKernel> built =
-        compile_kernel(*source->function, source->options);
-    Kernel k(std::move(built), std::move(source));
-    m_impl->compiled.emplace(key, k);
-    return k;
+    return m_impl->builds[key].get(*fn, device, m_impl->build_options(), m_impl->resolver);
 }
 
 Kernel Module::kernel(const std::string& name, Device device) const {
     std::lock_guard<std::mutex> lock(m_impl->mutex);
-    std::string key = name + "@" + device.alias();
-    if (m_impl->compiled.count(key)) return m_impl->compiled.at(key);
+    auto found = m_impl->builds.find(name);
+    if (found != m_impl->builds.end())
+        if (std::optional<Kernel> k = found->second.find(device, m_impl->build_options()))
+            return *k;
     auto fn = find_kernel(*m_impl->resolver, name, "Module::kernel()");
     sema::KernelParams params = sema::kernel_params(*fn);
     for (size_t i = 0; i < params.names.size(); ++i)
@@ -86,7 +83,7 @@ Kernel Module::kernel(const std::string& name, Device device) const {
                             params.names[i] + "' is " + params.annotations[i]->name +
                             "); give its types with Module::kernel(name, types) or "
                             "Module::kernel_for(name, args)");
-    return compiled(key, fn, device);
+    return compiled(name, fn, device);
 }
 
 Kernel Module::specialisation(const std::shared_ptr<sema::FunctionSource>& fn,
@@ -96,7 +93,7 @@ Kernel Module::specialisation(const std::shared_ptr<sema::FunctionSource>& fn,
     auto special = std::make_shared<sema::FunctionSource>(*fn);
     special->key = fn->key + "[" + tag + "]";
     special->param_types = types;
-    return compiled(fn->name + "[" + tag + "]@" + device.alias(), special, device);
+    return compiled(fn->name + "[" + tag + "]", special, device);
 }
 
 Kernel Module::kernel(const std::string& name, const std::vector<std::string>& arg_types,

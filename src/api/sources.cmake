@@ -2,6 +2,7 @@
 list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
   src/api/kernel.cpp
+  src/api/kernel_builds.cpp
   src/api/launch_args.cpp
   src/api/module.cpp
   src/api/module_resolver.cpp

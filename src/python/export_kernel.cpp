@@ -1,12 +1,14 @@
 // src/python/export_kernel.cpp -- kernel compilation for the Python front end
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <optional>
 #include <vector>
 
-#include "api/kernel_source.h"
+#include "api/kernel_builds.h"
 #include "compile/compile_kernel.h"
 #include "compile/kernel_cache.h"
 #include "compile/nvrtc.h"
@@ -19,66 +21,83 @@ namespace {
 using treadle::CompiledKernel;
 using treadle::sema::FunctionSource;
 
-/// The Kernel of a Python build: its backward build, when asked for, compiles from the same
-/// function with the same mode and device (never with verify_fp, as Python's backward passes
-/// always were).
-KernelHandle python_kernel(std::shared_ptr<const CompiledKernel> compiled,
-                           std::shared_ptr<FunctionSource> fn,
-                           const treadle::CompileOptions& options) {
-    auto source = std::make_shared<treadle::Kernel::Source>();
-    source->function = std::move(fn);
-    source->options = options;
-    source->options.verify_fp = false;
-    return KernelHandle(treadle::Kernel(std::move(compiled), std::move(source)));
-}
-
-treadle::CompileOptions compile_options(const std::string& mode, const std::string& device,
-                                        bool adjoint, bool verify_fp) {
-    treadle::CompileOptions options;
+treadle::BuildOptions build_options(const std::string& mode, int max_unroll, bool verify_fp) {
+    treadle::BuildOptions options;
     options.mode = mode;
-    options.device = treadle::Device::parse(device);
-    options.adjoint = adjoint;
+    options.max_unroll = max_unroll;
     options.verify_fp = verify_fp;
     return options;
 }
 
-KernelHandle compile(std::shared_ptr<FunctionSource> fn, const std::string& mode,
-                     const std::string& device, bool adjoint, bool verify_fp) {
-    treadle::CompileOptions options = compile_options(mode, device, adjoint, verify_fp);
-    return compiling(
-        [&] { return python_kernel(treadle::compile_kernel(*fn, options), fn, options); });
-}
-
-/// compile_many without the error translation: the front ends in order, then the builds in
+/// build_many without the error translation: the front ends in order, then the builds in
 /// parallel on the runtime's build pool with the GIL released.
-std::vector<KernelHandle> compile_all(nb::handle requests) {
-    std::vector<std::shared_ptr<FunctionSource>> functions;
-    std::vector<treadle::CompileOptions> all_options;
-    std::vector<treadle::PreparedKernel> prepared;
+std::vector<KernelHandle> build_all(nb::handle requests) {
+    std::vector<treadle::KernelBuilds::Pending> pending;
+    std::vector<nb::object> owners;  // keeps every KernelBuilds alive until the builds are kept
     for (nb::handle r : requests) {
         nb::tuple t = nb::cast<nb::tuple>(r);
-        functions.push_back(nb::cast<std::shared_ptr<FunctionSource>>(t[0]));
-        all_options.push_back(compile_options(nb::cast<std::string>(t[1]),
-                                              nb::cast<std::string>(t[2]), nb::cast<bool>(t[3]),
-                                              nb::cast<bool>(t[4])));
-        prepared.push_back(treadle::prepare_kernel(*functions.back(), all_options.back()));
+        auto& builds = nb::cast<treadle::KernelBuilds&>(t[0]);
+        owners.push_back(nb::borrow(t[0]));
+        std::optional<treadle::KernelBuilds::Pending> p = builds.prepare(
+            nb::cast<const FunctionSource&>(t[1]),
+            treadle::Device::parse(nb::cast<std::string>(t[2])),
+            build_options(nb::cast<std::string>(t[3]), nb::cast<int>(t[4]), nb::cast<bool>(t[5])));
+        if (p) pending.push_back(std::move(*p));
     }
-    std::vector<std::shared_ptr<const CompiledKernel>> built;
+    std::vector<treadle::Kernel> built;
     {
         nb::gil_scoped_release release;
-        built = treadle::finish_kernels(prepared);
+        built = treadle::KernelBuilds::finish(pending);
     }
     std::vector<KernelHandle> out;
-    for (size_t i = 0; i < built.size(); ++i)
-        out.push_back(python_kernel(std::move(built[i]), functions[i], all_options[i]));
+    for (treadle::Kernel& k : built) out.emplace_back(std::move(k));
     return out;
 }
 
-/// Compiles several kernels, each given as (function, mode, device, adjoint, verify_fp): their
-/// front ends run here in order, then their builds run in parallel on the runtime's build pool
-/// with the GIL released. A treadle::Error is raised as the compiler's (with the GIL held).
-std::vector<KernelHandle> compile_many(nb::handle requests) {
-    return compiling([&] { return compile_all(requests); });
+void export_builds(nb::module_& m) {
+    nb::class_<treadle::KernelBuilds>(
+        m, "KernelBuilds",
+        "The builds of one kernel definition, one per device and (mode, max_unroll, "
+        "verify_fp), each compiled (or loaded from the disk cache) on first use.")
+        .def(nb::init<>())
+        .def(
+            "find",
+            [](const treadle::KernelBuilds& b, const std::string& device, const std::string& mode,
+               int max_unroll, bool verify_fp) -> std::optional<KernelHandle> {
+                auto k = b.find(treadle::Device::parse(device),
+                                build_options(mode, max_unroll, verify_fp));
+                if (!k) return std::nullopt;
+                return KernelHandle(std::move(*k));
+            },
+            nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"), nb::arg("verify_fp"),
+            "The build for these options when it exists, else None; never compiles.")
+        .def(
+            "get",
+            [](treadle::KernelBuilds& b, const FunctionSource& fn, const std::string& device,
+               const std::string& mode, int max_unroll, bool verify_fp) {
+                return compiling([&] {
+                    return KernelHandle(b.get(fn, treadle::Device::parse(device),
+                                              build_options(mode, max_unroll, verify_fp)));
+                });
+            },
+            nb::arg("function"), nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"),
+            nb::arg("verify_fp"), "The build for these options, compiled from `function` if new.")
+        .def("clear", &treadle::KernelBuilds::clear, "Forgets every build.")
+        .def("__len__", &treadle::KernelBuilds::size)
+        .def(
+            "all",
+            [](const treadle::KernelBuilds& b) {
+                std::vector<KernelHandle> out;
+                for (treadle::Kernel& k : b.all()) out.emplace_back(std::move(k));
+                return out;
+            },
+            "Every kept build (CompiledKernels).");
+    m.def(
+        "build_kernels",
+        [](nb::handle requests) { return compiling([&] { return build_all(requests); }); },
+        nb::arg("requests"),
+        "Builds (KernelBuilds, function, device, mode, max_unroll, verify_fp) requests that are "
+        "not built yet: front ends in order, then the compiles in parallel on the build pool.");
 }
 
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
@@ -95,6 +114,7 @@ std::pair<bool, std::string> check_cuda_compile(const FunctionSource& fn, int ar
 }  // namespace
 
 void export_kernel(nb::module_& m) {
+    export_builds(m);
     nb::class_<KernelHandle>(m, "CompiledKernel")
         .def_prop_ro("name", [](const KernelHandle& h) { return h.k->name; })
         .def_prop_ro("key", [](const KernelHandle& h) { return h.k->key; })
@@ -137,12 +157,6 @@ void export_kernel(nb::module_& m) {
         },
         nb::arg("function"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
         "The generated CUDA or CPU source of a kernel (no GPU needed).");
-    m.def("compile_kernels", &compile_many, nb::arg("requests"),
-          "Compiles (function, mode, device, adjoint, verify_fp) requests: front ends in order, "
-          "builds in parallel on the build pool. Returns the CompiledKernels in order.");
-    m.def("compile_kernel", &compile, nb::arg("function"), nb::arg("mode"),
-          nb::arg("device") = "cpu", nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
-          "Compiles a kernel given as a FunctionSource.");
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });

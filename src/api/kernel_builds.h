@@ -1,0 +1,76 @@
+// src/api/kernel_builds.h -- the builds of one kernel definition, one per device and options
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "compile/compile_kernel.h"
+#include "treadle/module.h"
+
+namespace treadle {
+
+class ModuleResolver;
+
+/// What a build of a kernel depends on besides its source and device: the options a front end
+/// resolved (Python's module options and wp.config, or the C++ ModuleOptions).
+struct BuildOptions {
+    std::string mode = "release";  ///< "release" | "checked" | "debug"
+    int max_unroll = 16;           ///< see ModuleOptions::max_unroll
+    bool verify_fp = false;        ///< NaN/Inf checks at every float store
+
+    bool operator<(const BuildOptions& o) const {
+        return std::tie(mode, max_unroll, verify_fp) < std::tie(o.mode, o.max_unroll, o.verify_fp);
+    }
+};
+
+/// Every build of one kernel definition (a @wp.kernel, or a kernel of a module file, or one
+/// specialisation of a generic kernel): at most one Kernel per device and BuildOptions, each
+/// made on first use and kept until clear(). The one build cache of both front ends: the C++
+/// Module keeps one per kernel, Python's wp.Kernel holds one. Safe to use from several threads.
+class KernelBuilds {
+public:
+    /// A build whose front end has run (prepare()) and whose compile has not (finish()).
+    struct Pending {
+        KernelBuilds* owner = nullptr;  ///< must outlive finish()
+        std::string device;             ///< the device's alias
+        BuildOptions options;
+        std::shared_ptr<Kernel::Source> source;
+        PreparedKernel prepared;
+    };
+
+    /// The build for `device` and `options` when it exists, else nothing; never compiles.
+    std::optional<Kernel> find(Device device, const BuildOptions& options) const;
+    /// The build for `device` and `options`: found, or compiled from `function` (with
+    /// `options.max_unroll`) and kept. `resolver` is kept alive with the build when the
+    /// function's resolver points into it (module files). Throws treadle::Error.
+    Kernel get(const sema::FunctionSource& function, Device device, const BuildOptions& options,
+               std::shared_ptr<ModuleResolver> resolver = nullptr);
+    /// The front end of the build get() would make (the only step that calls the function's
+    /// resolvers), or nothing when that build exists already.
+    std::optional<Pending> prepare(const sema::FunctionSource& function, Device device,
+                                   const BuildOptions& options,
+                                   std::shared_ptr<ModuleResolver> resolver = nullptr);
+    /// Compiles prepared builds in parallel on the runtime's build pool, then keeps each with
+    /// its owner (a build another thread made meanwhile wins). Returns them in order.
+    static std::vector<Kernel> finish(std::vector<Pending>& pending);
+    /// Forgets every build (a front end's option or source change makes them stale).
+    void clear();
+    /// How many builds are kept.
+    size_t size() const;
+    /// Every kept build, in (device, options) order.
+    std::vector<Kernel> all() const;
+
+private:
+    using Key = std::pair<std::string, BuildOptions>;
+    Kernel keep(const Key& key, Kernel kernel);
+
+    mutable std::mutex m_mutex;  ///< guards m_builds
+    std::map<Key, Kernel> m_builds;
+};
+
+}  // namespace treadle
