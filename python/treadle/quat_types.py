@@ -184,10 +184,9 @@ def is_transformation(x):
 
 # --- Warp's named types -------------------------------------------------------------------
 
-quath, quatf, quatd = (quaternion(t) for t in (scalar_types.float16, scalar_types.float32, scalar_types.float64))
-transformh, transformf, transformd = (
-    transformation(t) for t in (scalar_types.float16, scalar_types.float32, scalar_types.float64)
-)
+_FLOATS = (scalar_types.float16, scalar_types.float32, scalar_types.float64)
+quath, quatf, quatd = (quaternion(t) for t in _FLOATS)
+transformh, transformf, transformd = (transformation(t) for t in _FLOATS)
 quat = quatf
 transform = transformf
 

@@ -503,10 +503,9 @@ mat22d, mat33d, mat44d = (matrix((n, n), scalar_types.float64) for n in (2, 3, 4
 mat22, mat33, mat44 = mat22f, mat33f, mat44f
 
 # Spatial vectors and matrices are Warp's names of float vectors of 6 and 6x6 matrices.
-spatial_vectorh, spatial_vectorf, spatial_vectord = (
-    vector(6, t) for t in (scalar_types.float16, scalar_types.float32, scalar_types.float64))
-spatial_matrixh, spatial_matrixf, spatial_matrixd = (
-    matrix((6, 6), t) for t in (scalar_types.float16, scalar_types.float32, scalar_types.float64))
+_FLOATS = (scalar_types.float16, scalar_types.float32, scalar_types.float64)
+spatial_vectorh, spatial_vectorf, spatial_vectord = (vector(6, t) for t in _FLOATS)
+spatial_matrixh, spatial_matrixf, spatial_matrixd = (matrix((6, 6), t) for t in _FLOATS)
 spatial_vector, spatial_matrix = spatial_vectorf, spatial_matrixf
 
 vector_types = tuple(v for v in _vector_cache.values())
