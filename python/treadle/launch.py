@@ -52,7 +52,7 @@ def launch(
     else:
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
-    args = [*inputs, *outputs] if outputs else inputs
+    args = [*inputs, *outputs] if outputs else inputs if inputs is not None else ()
     key = (device, config.mode, config.verify_fp)
     try:
         handle = kernel._launch_cache[key]
