@@ -316,7 +316,8 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
         p.writes = (access[i] & passes::k_access_write) != 0;
         result->params.push_back(std::move(p));
     }
-    result->checked = options.mode == "checked";
+    // Debug builds check bounds too, as Warp's do.
+    result->checked = options.mode == "checked" || options.mode == "debug";
     result->adjoint = options.adjoint;
     result->verify_fp = options.verify_fp;
     // The adjoint plan refuses what cannot be differentiated (a treadle::Error at its line).
