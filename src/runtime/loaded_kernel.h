@@ -25,6 +25,9 @@ struct KernelParam {
     size_t offset = 0;    ///< byte offset in the parameter block
     bool reads = false;   ///< an array whose elements the kernel may load
     bool writes = false;  ///< an array whose elements the kernel may store or update atomically
+    /// A store or atomic update of the array follows a load of it in the kernel's source order
+    /// (a backward pass would replay the load with the overwritten values).
+    bool writes_after_reads = false;
 };
 
 /// Signature of the CPU entry point of every generated shared object.
