@@ -76,6 +76,7 @@ def test_scalar_type_metadata(t, spec, size, np_type):
     assert t._size == size == wp.type_size_in_bytes(t)
     assert t._np_dtype == np.dtype(np_type)
     assert wp.types.type_to_spec(t) == spec
+    assert wp.types.type_size(t) == 1
     assert wp.dtype_from_numpy(np_type) is t
     assert wp.dtype_to_numpy(t) == np.dtype(np_type)
     assert t.__name__ == spec
@@ -89,6 +90,8 @@ def test_python_types_in_annotations():
     assert wp.types.type_to_spec(wp.Int) == "Int"
     assert wp.types.type_to_spec(wp.Scalar) == "Scalar"
     assert wp.type_size_in_bytes(float) == 4
+    assert [wp.types.type_size(t) for t in (float, wp.vec3d, wp.mat33, wp.quat, wp.transform)] == [
+        1, 3, 9, 4, 7]
     assert wp.types.array is wp.array
     with pytest.raises(TypeError, match="unsupported type annotation"):
         wp.types.type_to_spec(str)
