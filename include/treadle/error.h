@@ -27,6 +27,7 @@ enum class ErrorKind {
     OutOfMemory,
     Bounds,
     FloatingPoint,  ///< verify_fp: a kernel stored a NaN or Inf (Python: FloatingPointError)
+    Overflow,       ///< a value out of its type's range, such as a launch argument (OverflowError)
 };
 
 /// Base of every exception a user can cause. `what()` is the full message including

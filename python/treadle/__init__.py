@@ -134,11 +134,13 @@ from .context import Device as Device
 from .context import ScopedDevice as ScopedDevice
 from .context import get_cuda_device as get_cuda_device
 from .context import get_cuda_device_count as get_cuda_device_count
+from .context import get_cuda_driver_version as get_cuda_driver_version
 from .context import get_cuda_devices as get_cuda_devices
 from .context import get_device as get_device
 from .context import get_devices as get_devices
 from .context import get_preferred_device as get_preferred_device
 from .context import init as init
+from .context import is_conditional_graph_supported as is_conditional_graph_supported
 from .context import is_cpu_available as is_cpu_available
 from .context import is_cuda_available as is_cuda_available
 from .context import is_device_available as is_device_available

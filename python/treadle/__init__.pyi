@@ -8,12 +8,12 @@ from typing import Any
 from .context import Device as Device
 from .constants import E as E
 from .context import Event as Event
-from .types import Float as Float
+from .scalar_types import Float as Float
 from .kernel import Function as Function
 from .stream import Graph as Graph
 from .constants import HALF_PI as HALF_PI
 from .constants import INF as INF
-from .types import Int as Int
+from .scalar_types import Int as Int
 from .kernel import Kernel as Kernel
 from .constants import LN10 as LN10
 from .constants import LN2 as LN2
@@ -28,7 +28,7 @@ from .module import Module as Module
 from .constants import NAN as NAN
 from .constants import PHI as PHI
 from .constants import PI as PI
-from .types import Scalar as Scalar
+from .scalar_types import Scalar as Scalar
 from .stream import ScopedCapture as ScopedCapture
 from .context import ScopedDevice as ScopedDevice
 from .logger import ScopedLogLevel as ScopedLogLevel
@@ -60,8 +60,8 @@ from .array import clone as clone
 from . import config as config
 from .kernel import constant as constant
 from .array_copy import copy as copy
-from .types import dtype_from_numpy as dtype_from_numpy
-from .types import dtype_to_numpy as dtype_to_numpy
+from .scalar_types import dtype_from_numpy as dtype_from_numpy
+from .scalar_types import dtype_to_numpy as dtype_to_numpy
 from .constants import e as e
 from .array import empty as empty
 from .array import empty_like as empty_like
@@ -78,6 +78,7 @@ from .kernel import func_replay as func_replay
 from .context import get_cuda_device as get_cuda_device
 from .context import get_cuda_device_count as get_cuda_device_count
 from .context import get_cuda_devices as get_cuda_devices
+from .context import get_cuda_driver_version as get_cuda_driver_version
 from .context import get_device as get_device
 from .context import get_devices as get_devices
 from .stream import get_event_elapsed_time as get_event_elapsed_time
@@ -99,6 +100,7 @@ from .types import int16 as int16
 from .types import int32 as int32
 from .types import int64 as int64
 from .types import int8 as int8
+from .context import is_conditional_graph_supported as is_conditional_graph_supported
 from .context import is_cpu_available as is_cpu_available
 from .context import is_cuda_available as is_cuda_available
 from .context import is_device_available as is_device_available
@@ -159,7 +161,7 @@ from .types import transform as transform
 from .types import transformd as transformd
 from .types import transformf as transformf
 from .types import transformh as transformh
-from .types import type_size_in_bytes as type_size_in_bytes
+from .scalar_types import type_size_in_bytes as type_size_in_bytes
 from . import types as types
 from .types import uint16 as uint16
 from .types import uint32 as uint32

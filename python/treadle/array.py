@@ -6,54 +6,30 @@ from typing import Any
 
 import numpy as np
 
-from . import _treadle, types, vec_types
+from . import _treadle, scalar_types
 from . import tape as _tape
 from .context import get_device
-from .struct import struct_type_of_data
-from .types import Float, Int, Scalar, resolve_dtype, scalar_base
+from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
+from .shapes import check_ndim, is_int, shape_tuple
+from .struct import is_struct, is_struct_type, struct_type_of_data
+from .type_classes import class_of
 from .vec_types import composite_base
 
 _GENERIC_DTYPES = (Any, Int, Float, Scalar)
-
-
-def _is_int(x):
-    if isinstance(x, (builtins.bool, np.bool_)):
-        return False
-    return isinstance(x, (builtins.int, np.integer))
-
-
-def _shape_tuple(shape, what="shape"):
-    """Validates an int or a sequence of ints as an array shape of 1 to 4 dimensions."""
-    if _is_int(shape):
-        shape = (shape,)
-    try:
-        items = tuple(shape)
-    except TypeError:
-        raise TypeError(
-            f"{what} must be an int or a sequence of ints, got {type(shape).__name__}"
-        ) from None
-    for s in items:
-        if not _is_int(s):
-            raise TypeError(f"{what} must contain only ints, got {s!r} in {shape!r}")
-    items = tuple(builtins.int(s) for s in items)
-    if not 1 <= len(items) <= 4:
-        raise ValueError(f"{what} {items} has {len(items)} dimensions; arrays have 1 to 4")
-    for s in items:
-        if s < 0:
-            raise ValueError(f"{what} {items} has a negative dimension")
-    return items
-
-
-def _check_ndim(ndim):
-    if not _is_int(ndim) or not 1 <= ndim <= 4:
-        raise ValueError(f"ndim must be an int from 1 to 4, got {ndim!r}")
-    return builtins.int(ndim)
 
 
 def _annotation_dtype(dtype):
     if any(dtype is g for g in _GENERIC_DTYPES):
         return dtype
     return resolve_dtype(dtype)
+
+
+def _dtype_text(dtype):
+    """How messages and reprs name an element type class: its compiler type key ("float32",
+    "vector:3:float32"); a generic marker by its name."""
+    if is_type_class(dtype):
+        return dtype._type.key
+    return getattr(dtype, "__name__", None) or repr(dtype)
 
 
 def _new_null():
@@ -119,7 +95,7 @@ class array(_treadle.Array):
             raise ValueError(f"{type(self).__name__}: ndim must be {self._fixed_ndim}")
         if data is None and ptr is None and shape is None:
             self._ann_dtype = _annotation_dtype(dtype)
-            self._ann_ndim = 1 if ndim is None else _check_ndim(ndim)
+            self._ann_ndim = 1 if ndim is None else check_ndim(ndim)
             return
         dev = get_device(device)
         if data is not None:
@@ -133,9 +109,8 @@ class array(_treadle.Array):
         else:
             if dtype is Any:
                 raise TypeError("array(): a dtype is required to allocate an array from a shape")
-            spec = resolve_dtype(dtype)._spec
-            self._init_empty(spec, list(_shape_tuple(shape)), dev.alias, False,
-                             _check_pinned(pinned, dev))
+            self._init_empty(resolve_dtype(dtype)._type, list(shape_tuple(shape)), dev.alias,
+                             False, _check_pinned(pinned, dev))
         if ndim is not None and self._ndim != ndim:
             raise ValueError(f"array(): the data has {self._ndim} dimensions, but ndim={ndim}")
         if grad is not None:
@@ -147,7 +122,7 @@ class array(_treadle.Array):
         if isinstance(data, array):
             data._check_real("array()")
             if dtype is Any or resolve_dtype(dtype) is data.dtype:
-                src = data if shape is None else data.reshape(_shape_tuple(shape))
+                src = data if shape is None else data.reshape(shape_tuple(shape))
                 native = src._clone(dev.alias) if copy or dev != src.device else src
                 self._init_view_of(native)
                 if copy:
@@ -163,7 +138,7 @@ class array(_treadle.Array):
         if struct_type is not None:  # records seen as bytes (..., size)
             raw, alias = struct_type._bytes_of(data, shape)
             self._init_from_numpy(raw, dev.alias, not (alias and not copy and dev.is_cpu),
-                                  struct_type._spec)
+                                  struct_type._type)
             return
         if isinstance(data, scalar_base):
             if dtype is Any:
@@ -187,11 +162,11 @@ class array(_treadle.Array):
             ) from None
         if target is None:
             try:
-                target = types.dtype_from_numpy(arr.dtype)
+                target = scalar_types.dtype_from_numpy(arr.dtype)
             except TypeError:
                 raise TypeError(
                     f"array(): unsupported data type {arr.dtype}; supported: "
-                    + ", ".join(t._spec for t in types.scalar_types)
+                    + ", ".join(t.__name__ for t in scalar_types.scalar_types)
                 ) from None
         if arr.dtype != target._np_dtype:
             arr = arr.astype(target._np_dtype)
@@ -205,7 +180,7 @@ class array(_treadle.Array):
                 f"dtype {target.__name__}"
             )
         if shape is not None:
-            shape = _shape_tuple(shape) + inner
+            shape = shape_tuple(shape) + inner
             if arr.shape != shape:
                 if arr.size != math.prod(shape):
                     raise ValueError(
@@ -218,7 +193,7 @@ class array(_treadle.Array):
         if inner and not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)  # the native side needs packed elements
         alias = not copy and dev.is_cpu and arr.flags.writeable
-        self._init_from_numpy(arr, dev.alias, not alias, target._spec if inner else "")
+        self._init_from_numpy(arr, dev.alias, not alias, target._type if inner else None)
 
     def _init_from_cuda_interface(self, data, cai, dtype, shape, dev, copy):
         """Aliases or copies the memory an object exports with ``__cuda_array_interface__``;
@@ -226,7 +201,7 @@ class array(_treadle.Array):
         CUDA device."""
         src_dev = dev if dev.is_cuda else get_device("cuda")
         try:
-            src_type = types.dtype_from_numpy(np.dtype(cai["typestr"]))
+            src_type = scalar_types.dtype_from_numpy(np.dtype(cai["typestr"]))
         except TypeError:
             raise TypeError(
                 f"array(): unsupported __cuda_array_interface__ typestr {cai['typestr']!r}"
@@ -242,7 +217,7 @@ class array(_treadle.Array):
         view = _new_null()
         view._init_from_ptr(
             builtins.int(cai["data"][0]),
-            src_type._spec,
+            src_type._type,
             list(src_shape),
             [] if strides is None else [builtins.int(x) for x in strides],
             src_dev.alias,
@@ -252,7 +227,7 @@ class array(_treadle.Array):
         if dtype is not Any and resolve_dtype(dtype) is not src_type:
             self._init_from_data(view.numpy(), dtype, shape, dev, True)
             return
-        src = view if shape is None else view.reshape(_shape_tuple(shape))
+        src = view if shape is None else view.reshape(shape_tuple(shape))
         self._init_view_of(src._clone(dev.alias) if copy or dev != src_dev else src)
 
     def _init_from_pointer(self, ptr, dtype, shape, strides, capacity, dev, deleter):
@@ -263,11 +238,11 @@ class array(_treadle.Array):
             if capacity is None:
                 raise ValueError("array(): wrapping a pointer needs a shape (or a capacity)")
             shape = capacity // dt._size
-        shape = _shape_tuple(shape)
+        shape = shape_tuple(shape)
         strides = [] if strides is None else [builtins.int(s) for s in strides]
         size = capacity if capacity is not None else math.prod(shape) * dt._size
         owner = None if deleter is None else _Deleter(deleter, builtins.int(ptr), size)
-        self._init_from_ptr(builtins.int(ptr), dt._spec, list(shape), strides, dev.alias, owner)
+        self._init_from_ptr(builtins.int(ptr), dt._type, list(shape), strides, dev.alias, owner)
 
     def __class_getitem__(cls, params):
         """``wp.array[float]`` / ``wp.array[float, 2]``: annotation shorthand."""
@@ -288,25 +263,20 @@ class array(_treadle.Array):
                 raise TypeError(f"{what}: this is an array type annotation, not an array")
             raise ValueError(f"{what}: the array is null")
 
-    def _type_spec(self):
-        """The compiler's type spec: ``"array:float32:2"``."""
-        return f"array:{types.type_to_spec(self.dtype)}:{self.ndim}"
-
     @property
     def _type(self):
         """The compiler's interned type of this array or annotation (a ``_treadle.Type``)."""
-        return _treadle.types.array(types.type_of(self.dtype), self.ndim)
+        if self._ann_dtype is not None:
+            return _treadle.types.array(scalar_types.type_of(self._ann_dtype), self._ann_ndim)
+        return _treadle.types.array(self._dtype, self._ndim)
 
     @property
     def dtype(self):
-        """The element type (a scalar type class such as ``wp.float32``, or a vector or matrix
-        class such as ``wp.vec3``)."""
+        """The element type (a scalar type class such as ``wp.float32``, a vector, matrix,
+        quaternion or transform class such as ``wp.vec3``, or a @wp.struct class)."""
         if self._ann_dtype is not None:
             return self._ann_dtype
-        name = self._dtype_name
-        if name.startswith("struct:"):
-            return resolve_dtype(name)
-        return vec_types.dtype_from_spec(name)
+        return class_of(self._dtype)
 
     def _np_layout(self):
         """Shape and byte strides of the numpy view: vector/matrix elements add dimensions."""
@@ -395,8 +365,9 @@ class array(_treadle.Array):
             value = array(value, dtype=self.dtype, device=self.device)
         if value.shape != self.shape or value.dtype is not self.dtype:
             raise ValueError(
-                f"grad must have the array's shape {self.shape} and dtype {self.dtype._spec}, "
-                f"got shape {value.shape} and dtype {value.dtype._spec}"
+                f"grad must have the array's shape {self.shape} and dtype "
+                f"{_dtype_text(self.dtype)}, got shape {value.shape} and dtype "
+                f"{_dtype_text(value.dtype)}"
             )
         if value.strides != self.strides:
             # kernels address the gradient with the array's strides
@@ -414,7 +385,7 @@ class array(_treadle.Array):
         self._check_real("numpy()")
         if self._size == 0:
             return np.empty(self._np_layout()[0], dtype=self.dtype._np_dtype)
-        if self._dtype_name.startswith("struct:"):  # bytes (..., size) seen as records
+        if self._dtype.kind == "struct":  # bytes (..., size) seen as records
             return self._numpy().view(self.dtype._np_dtype)[..., 0]
         return self._numpy()
 
@@ -423,7 +394,7 @@ class array(_treadle.Array):
         dt = self.dtype
         if isinstance(dt, type) and issubclass(dt, composite_base):
             return [dt._new(x) for x in self.numpy().reshape((-1, *dt._shape))]
-        if getattr(dt, "_struct_type_id", 0):
+        if is_struct_type(dt):
             return [dt.from_numpy(r) for r in self.numpy().reshape(-1)]
         return self.numpy().reshape(-1).tolist()
 
@@ -477,7 +448,7 @@ class array(_treadle.Array):
         dt = self.dtype
         if isinstance(value, scalar_base):
             value = value.value
-        if getattr(dt, "_struct_type_id", 0):
+        if is_struct_type(dt):
             raw = dt._record_bytes(value, "fill_()")
             self._zero() if not any(raw) else self._fill_bytes(raw)
             return
@@ -486,9 +457,10 @@ class array(_treadle.Array):
                 value = dt(*value) if isinstance(value, (list, tuple)) else dt(value)
             v = np.array(value, dtype=dt._np_dtype)
         except (TypeError, ValueError, OverflowError) as e:
-            raise ValueError(f"fill_(): cannot convert {value!r} to {dt._spec}: {e}") from None
+            raise ValueError(
+                f"fill_(): cannot convert {value!r} to {_dtype_text(dt)}: {e}") from None
         if v.shape != getattr(dt, "_shape", ()):
-            raise ValueError(f"fill_(): expected a scalar for dtype {self.dtype._spec}")
+            raise ValueError(f"fill_(): expected a scalar for dtype {_dtype_text(dt)}")
         raw = v.tobytes()
         if not any(raw):
             self._zero()
@@ -513,7 +485,8 @@ class array(_treadle.Array):
         src._check_real("assign()")
         if src.dtype is not self.dtype:
             raise TypeError(
-                f"assign(): cannot copy {src.dtype._spec} data into a {self.dtype._spec} array"
+                f"assign(): cannot copy {_dtype_text(src.dtype)} data into a "
+                f"{_dtype_text(self.dtype)} array"
             )
         if src.shape != self.shape:
             if src.size != self.size:
@@ -522,8 +495,9 @@ class array(_treadle.Array):
                 )
             src = src.contiguous().reshape(self.shape)
         self._assign(src)
-        if _tape._current is not None:
-            _tape._current._record_copy(self, src)
+        tape = _tape.current()
+        if tape is not None:
+            tape._record_copy(self, src)
 
     def to(self, device, requires_grad=None):
         """This array if it is on ``device``, else a contiguous copy there (any pair of
@@ -544,10 +518,10 @@ class array(_treadle.Array):
     def reshape(self, shape):
         """A view with another shape (contiguous arrays); one dimension may be -1."""
         self._check_real("reshape()")
-        if _is_int(shape):
+        if is_int(shape):
             shape = (shape,)
         shape = tuple(shape)
-        if not all(_is_int(s) for s in shape):
+        if not all(is_int(s) for s in shape):
             raise TypeError(f"reshape(): shape must contain only ints, got {shape!r}")
         if not 1 <= len(shape) <= 4:
             raise ValueError(f"reshape(): shape {shape} must have 1 to 4 dimensions")
@@ -564,15 +538,15 @@ class array(_treadle.Array):
         if axes is None:
             axes = list(range(n - 1, -1, -1))
         else:
-            axes = [builtins.int(a) + n if _is_int(a) and a < 0 else a for a in axes]
-            if not all(_is_int(a) for a in axes):
+            axes = [builtins.int(a) + n if is_int(a) and a < 0 else a for a in axes]
+            if not all(is_int(a) for a in axes):
                 raise TypeError("transpose(): axes must be ints")
         return _wrap(self._transpose([builtins.int(a) for a in axes]))
 
     def view(self, dtype):
         """The same memory seen as another dtype of the same element size."""
         self._check_real("view()")
-        return _wrap(self._view_as(resolve_dtype(dtype)._spec))
+        return _wrap(self._view_as(resolve_dtype(dtype)._type))
 
     def __getitem__(self, key):
         self._check_real("indexing")
@@ -588,7 +562,7 @@ class array(_treadle.Array):
             raise IndexError(
                 f"too many indices: the array has {self._ndim} dimensions, {len(key)} were given"
             )
-        if len(key) == self._ndim and all(_is_int(k) for k in key):
+        if len(key) == self._ndim and all(is_int(k) for k in key):
             raise RuntimeError(
                 "Item indexing is not supported on wp.array objects; use slices for views, or "
                 "numpy() / list() to read values"
@@ -596,7 +570,7 @@ class array(_treadle.Array):
         native, dim = self, 0
         for k in key:
             n = native._shape[dim]
-            if _is_int(k):
+            if is_int(k):
                 i = builtins.int(k) + n if k < 0 else builtins.int(k)
                 if not 0 <= i < n:
                     raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
@@ -626,15 +600,17 @@ class array(_treadle.Array):
 
     def __repr__(self):
         if self._is_annotation:
-            name = getattr(self._ann_dtype, "_spec", None) or getattr(
-                self._ann_dtype, "__name__", repr(self._ann_dtype)
-            )
-            return f"array(dtype={name}, ndim={self._ann_ndim})"
+            return f"array(dtype={_dtype_text(self._ann_dtype)}, ndim={self._ann_ndim})"
         if self._is_null:
             return "array(null)"
         body = np.array2string(self.numpy(), separator=", ", prefix="array(")
         dev = "" if self._device_alias == "cpu" else f', device="{self._device_alias}"'
-        return f"array({body}, dtype={self.dtype._spec}{dev})"
+        return f"array({body}, dtype={self._dtype.key}{dev})"
+
+
+def is_array(a):
+    """True when ``a`` is a treadle array (or array annotation)."""
+    return isinstance(a, array)
 
 
 class array1d(array):
@@ -676,7 +652,7 @@ def _allocate(shape, dtype, device, requires_grad, zero, pinned=False):
     dt = resolve_dtype(dtype)
     dev = get_device(device)
     out = _new_null()
-    out._init_empty(dt._spec, list(_shape_tuple(shape)), dev.alias, zero, _check_pinned(pinned, dev))
+    out._init_empty(dt._type, list(shape_tuple(shape)), dev.alias, zero, _check_pinned(pinned, dev))
     if requires_grad:
         out.requires_grad = True
     return out
@@ -693,16 +669,16 @@ def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=Fals
 
 
 def _infer_value_dtype(value):
-    if isinstance(value, (scalar_base, composite_base)) or getattr(value, "_struct_type_id", 0):
+    if isinstance(value, (scalar_base, composite_base)) or is_struct(value):
         return type(value)
     if isinstance(value, (builtins.bool, np.bool_)):
-        return types.bool
+        return scalar_types.bool
     if isinstance(value, builtins.int):
-        return types.int32
+        return scalar_types.int32
     if isinstance(value, builtins.float):
-        return types.float32
+        return scalar_types.float32
     if isinstance(value, np.generic):
-        return types.dtype_from_numpy(value.dtype)
+        return scalar_types.dtype_from_numpy(value.dtype)
     raise TypeError(f"full(): cannot infer a dtype from a value of type {type(value).__name__}")
 
 
@@ -732,7 +708,7 @@ def _like(src, device, requires_grad):
 def _pinned_copy(src):
     """A contiguous copy of a CPU array in pinned memory (plain memory without CUDA)."""
     out = _new_null()
-    out._init_empty(src.dtype._spec, list(src.shape), "cpu", False, True)
+    out._init_empty(src._dtype, list(src.shape), "cpu", False, True)
     out._assign(src)
     return out
 

@@ -25,14 +25,15 @@ def _copy(dest, src, dest_offset, src_offset, count):
             raise TypeError(f"copy(): {name} must be a treadle array, got {type(a).__name__}")
         a._check_real("copy()")
     if src.dtype is not dest.dtype:
-        raise TypeError(f"copy(): cannot copy {src.dtype._spec} data into {dest.dtype._spec}")
+        raise TypeError(f"copy(): cannot copy {src._dtype.key} data into {dest._dtype.key}")
     if dest_offset < 0 or src_offset < 0 or count < 0:
         raise ValueError("copy(): offsets and count must not be negative")
     whole = dest_offset == 0 and src_offset == 0 and count in (0, src.size)
     if whole and src.shape == dest.shape:
         dest._assign(src)
-        if _tape._current is not None:
-            _tape._current._record_copy(dest, src)
+        tape = _tape.current()
+        if tape is not None:
+            tape._record_copy(dest, src)
         return
     if not (src.is_contiguous and dest.is_contiguous):
         raise ValueError(
@@ -50,5 +51,6 @@ def _copy(dest, src, dest_offset, src_offset, count):
     d = dest.flatten()[dest_offset : dest_offset + count]
     s = src.flatten()[src_offset : src_offset + count]
     d._assign(s)
-    if _tape._current is not None:
-        _tape._current._record_copy(d, s)
+    tape = _tape.current()
+    if tape is not None:
+        tape._record_copy(d, s)

@@ -245,6 +245,17 @@ def is_cuda_available():
     return _treadle.cuda_available()
 
 
+def get_cuda_driver_version():
+    """The installed CUDA driver's version as an int (12030 for 12.3), 0 without CUDA."""
+    return _treadle.cuda_driver_version() if _treadle.cuda_available() else 0
+
+
+def is_conditional_graph_supported():
+    """Whether graph captures can hold conditional nodes (wp.capture_if / wp.capture_while):
+    treadle does not build them, so False."""
+    return False
+
+
 def is_cpu_available():
     """Whether kernels can run on the CPU (always)."""
     return True

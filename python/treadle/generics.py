@@ -7,11 +7,11 @@ import weakref
 
 import numpy as np
 
-from . import _treadle, quat_types, vec_types
-from . import types as wptypes
+from . import _treadle, scalar_types
 from .array import array
 from .resolver import describe
 from .struct import is_struct_type
+from .vec_types import composite_base
 
 # The last @wp.func and @wp.kernel of each (module, qualified name); weak, so that kernels
 # and functions defined inside functions die with their last reference.
@@ -51,16 +51,16 @@ def argument_type(value):
     if isinstance(value, array):
         return (value._type, False)
     if isinstance(value, (builtins.bool, np.bool_)):
-        return (wptypes.bool._type, False)
+        return (scalar_types.bool._type, False)
     if isinstance(value, builtins.int):
-        return (wptypes.int32._type, True)
+        return (scalar_types.int32._type, True)
     if isinstance(value, builtins.float):
-        return (wptypes.float32._type, True)
+        return (scalar_types.float32._type, True)
     if isinstance(value, np.generic) and value.dtype.kind in "iuf":
-        return (wptypes.dtype_from_numpy(value.dtype)._type, False)
-    if isinstance(value, wptypes.scalar_base):
+        return (scalar_types.dtype_from_numpy(value.dtype)._type, False)
+    if isinstance(value, scalar_types.scalar_base):
         return (type(value)._type, False)
-    if isinstance(value, (vec_types.composite_base, quat_types.quat_base, quat_types.transform_base)):
+    if isinstance(value, composite_base):  # vectors, matrices, quaternions, transforms
         return (type(value)._type, False)
     if is_struct_type(type(value)):
         return (type(value)._type, False)

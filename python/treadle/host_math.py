@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import types
+from . import scalar_types
 from .quat_types import _hamilton, quat_base, quaternion, rotate_np, transform_base, transformation
 from .vec_types import composite_base, matrix, vector
 
@@ -127,7 +127,7 @@ def skew(v):
 
 def identity(n, dtype=builtins.float):
     """The n x n identity matrix of scalar type ``dtype`` (float32 by default)."""
-    dtype = types.float32 if dtype is builtins.float else dtype
+    dtype = scalar_types.float32 if dtype is builtins.float else dtype
     return matrix((n, n), dtype)._new(np.eye(n))
 
 

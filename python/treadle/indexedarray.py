@@ -5,8 +5,9 @@ from typing import Any
 
 import numpy as np
 
-from . import _treadle, types
-from .array import _annotation_dtype, _check_ndim, array
+from . import _treadle, scalar_types
+from .array import _annotation_dtype, _dtype_text, array
+from .shapes import check_ndim
 
 
 class indexedarray:
@@ -29,14 +30,14 @@ class indexedarray:
         self._ann_dtype = None
         if data is None:
             self._ann_dtype = _annotation_dtype(dtype)
-            self._ann_ndim = 1 if ndim is None else _check_ndim(ndim)
+            self._ann_ndim = 1 if ndim is None else check_ndim(ndim)
             self.data, self.indices = None, [None] * self._ann_ndim
             return
         if not isinstance(data, array):
             raise TypeError(f"indexedarray(): data must be a wp.array, got {type(data).__name__}")
         if ndim is not None and ndim != data.ndim:
             raise ValueError(f"indexedarray(): data has {data.ndim} dimensions, expected {ndim}")
-        if dtype is not Any and types.type_to_spec(dtype) != types.type_to_spec(data.dtype):
+        if dtype is not Any and scalar_types.type_of(dtype) != data._dtype:
             raise TypeError("indexedarray(): dtype does not match the data array's dtype")
         if indices is None:
             indices = []
@@ -54,9 +55,9 @@ class indexedarray:
         if ix is None:
             return None
         if not isinstance(ix, array):
-            ix = array(np.asarray(ix, dtype=np.int32).reshape(-1), dtype=types.int32,
+            ix = array(np.asarray(ix, dtype=np.int32).reshape(-1), dtype=scalar_types.int32,
                        device=self.data.device)
-        if ix.dtype is not types.int32 or ix.ndim != 1:
+        if ix.dtype is not scalar_types.int32 or ix.ndim != 1:
             raise TypeError(f"indexedarray(): index array {d} must be a 1-D int32 array")
         if ix.device != self.data.device:
             raise ValueError(
@@ -73,14 +74,10 @@ class indexedarray:
             return cls(dtype=dtype, ndim=ndim)
         return cls(dtype=params)
 
-    def _type_spec(self):
-        """The compiler's type spec: ``"indexedarray:float32:2"``."""
-        return f"indexedarray:{types.type_to_spec(self.dtype)}:{self.ndim}"
-
     @property
     def _type(self):
         """The compiler's interned type of this indexed array or annotation (a ``_treadle.Type``)."""
-        return _treadle.types.array(types.type_of(self.dtype), self.ndim, indexed=True)
+        return _treadle.types.array(scalar_types.type_of(self.dtype), self.ndim, indexed=True)
 
     @property
     def dtype(self):
@@ -141,10 +138,9 @@ class indexedarray:
 
     def __repr__(self):
         if self.data is None:
-            name = getattr(self._ann_dtype, "_spec", None) or getattr(
-                self._ann_dtype, "__name__", str(self._ann_dtype))
-            return f"indexedarray(dtype={name}, ndim={self._ann_ndim})"
-        return f"indexedarray({self.numpy()!r}, dtype={self.dtype._spec}, device={self.device})"
+            return f"indexedarray(dtype={_dtype_text(self._ann_dtype)}, ndim={self._ann_ndim})"
+        return (f"indexedarray({self.numpy()!r}, dtype={_dtype_text(self.dtype)}, "
+                f"device={self.device})")
 
 
 class indexedarray1d(indexedarray):

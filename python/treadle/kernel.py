@@ -4,9 +4,13 @@ to (module.py resolves the options its builds are made with)."""
 
 import hashlib
 import inspect
+import io
 import linecache
 import os
 import re
+import tokenize
+import types
+import unicodedata
 
 from . import _treadle, config
 from . import generics as _generics
@@ -17,12 +21,16 @@ from .resolver import Resolver
 
 
 def _source_of(func):
-    """The source text of `func`'s definition (decorators included), its file and first line.
+    """The source text of `func`'s definition (decorators blanked), its file and first line.
 
-    Reads the file through linecache and cuts the block at the code object's first line:
-    much cheaper than inspect.getsourcelines, which searches sys.modules for the module.
+    Reads the file through linecache (refreshed first, so an edited or re-imported file is read
+    anew) and cuts the block at the code object's first line: much cheaper than
+    inspect.getsourcelines, which searches sys.modules for the module. Identifiers are
+    normalised as Python normalises them (NFKC), so ``ﬁ`` and ``fi`` are one variable.
     """
     code = getattr(func, "__code__", None)
+    if code is not None:
+        linecache.checkcache(code.co_filename)
     lines = linecache.getlines(code.co_filename, func.__globals__) if code else []
     if not lines or code.co_firstlineno > len(lines):
         raise RuntimeError(
@@ -30,7 +38,14 @@ def _source_of(func):
             "defined in a file, not typed into an interactive prompt"
         )
     first_line = code.co_firstlineno
-    block = _cut_block(lines, first_line - 1) or inspect.getblock(lines[first_line - 1 :])
+    block = _cut_block(lines, first_line - 1)
+    if block is None:
+        try:
+            block = inspect.getblock(lines[first_line - 1 :])
+        except (tokenize.TokenError, SyntaxError, IndentationError) as e:
+            raise RuntimeError(
+                f"cannot read the source of '{func.__qualname__}' from {code.co_filename}, line "
+                f"{first_line} (was the file changed after it was imported?): {e}") from None
     # The compiler needs the def, not the decorators (whose arguments, such as an options
     # dict, may be any Python): blank them, keeping the line numbers.
     block = list(block)
@@ -38,7 +53,40 @@ def _source_of(func):
         if line.lstrip().startswith(("def ", "async def ")):
             break
         block[i] = "\n"
-    return "".join(block), os.path.abspath(code.co_filename), first_line
+    text = "".join(block)
+    if not text.isascii():
+        text = _normalise_identifiers(text)
+    return text, os.path.abspath(code.co_filename), first_line
+
+
+def _normalise_identifiers(text):
+    """`text` with every identifier in NFKC form, as Python reads identifiers (strings and
+    comments untouched); unchanged when it does not tokenize."""
+    edits = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.NAME and not tok.string.isascii():
+                normal = unicodedata.normalize("NFKC", tok.string)
+                if normal != tok.string:
+                    edits.append((tok.start, tok.end, normal))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return text
+    lines = text.splitlines(keepends=True)
+    for (row, col), (_, end), normal in reversed(edits):
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + normal + line[end:]
+    return "".join(lines)
+
+
+def _check_python_function(f, decorator):
+    """TypeError unless `f` is a plain Python function (not a kernel or function already)."""
+    if isinstance(f, Function):
+        what = "kernel" if isinstance(f, Kernel) else "function"
+        raise TypeError(
+            f"{decorator}: '{f.__name__}' is already a treadle {what}; apply only one of "
+            "@wp.func and @wp.kernel")
+    if not isinstance(f, types.FunctionType):
+        raise TypeError(f"{decorator}: expects a Python function, got {type(f).__name__}")
 
 
 def _indent(line):
@@ -75,9 +123,10 @@ def _cut_block(lines, start):
 
 
 def _qualified_name(func):
-    """Warp's kernel and function key: the qualified name with "." as "__", other characters
-    that cannot be in a C++ identifier dropped."""
-    return re.sub("[^0-9a-zA-Z_]+", "", func.__qualname__.replace(".", "__"))
+    """Warp's kernel and function key: the qualified name of `func` (or `func` itself, a
+    string) with "." as "__", other characters that cannot be in a C++ identifier dropped."""
+    qualname = func if isinstance(func, str) else func.__qualname__
+    return re.sub("[^0-9a-zA-Z_]+", "", qualname.replace(".", "__"))
 
 
 class Function:
@@ -93,7 +142,13 @@ class Function:
         self.__module__ = func.__module__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
-        self._source = None
+        # The definition's text, read now (as Python read the file) so that a file edited
+        # after the import cannot change it; None when there is no file (read again at the
+        # first build, which reports it).
+        try:
+            self._source = _source_of(func)
+        except RuntimeError:
+            self._source = None
         self._resolver = None
         self._custom_grad = None  # Function registered with @wp.func_grad(self)
         self._custom_replay = None  # Function registered with @wp.func_replay(self)
@@ -107,6 +162,7 @@ class Function:
         `fields` adds the kernel-only ones (arg_types)."""
         if self._source is None:
             self._source = _source_of(self.func)
+        if self._resolver is None:
             self._resolver = Resolver(self.func)
         text, filename, line = self._source
         grad, replay = self._custom_grad, self._custom_replay
@@ -265,6 +321,7 @@ class Kernel(Function):
 def func(f):
     """Declares a function callable from kernels (Warp's @wp.func). A second definition of
     the same name in a module with other parameter annotations adds an overload."""
+    _check_python_function(f, "@wp.func")
     return _generics.register_function(Function(f))
 
 
@@ -354,6 +411,7 @@ def kernel(f=None, *, name=None, enable_backward=None, module=None, module_optio
         raise ValueError("entry_point_abi='external_constant_params' requires enable_backward=False")
 
     def make(g):
+        _check_python_function(g, "@wp.kernel")
         refused = [k for k, v in unsupported.items() if v is not None]
         if entry_point_abi == "external_constant_params":
             refused.append("entry_point_abi='external_constant_params'")

@@ -52,7 +52,7 @@ def launch(
     else:
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
-    args = [*inputs, *outputs] if outputs else inputs
+    args = [*inputs, *outputs] if outputs else inputs if inputs is not None else ()
     key = (device, config.mode, config.verify_fp)
     try:
         handle = kernel._launch_cache[key]
@@ -65,8 +65,8 @@ def launch(
             handle = handle or _resolve(kernel, device)
         else:
             handle = _resolve(kernel, device)
-    if _tape._current is not None and record_tape:
-        _tape._current._record_launch(kernel, handle, dim, args, len(inputs), device, stream,
+    if _tape._recording[0] and record_tape and _tape.current() is not None:
+        _tape.current()._record_launch(kernel, handle, dim, args, len(inputs), device, stream,
                                       max_blocks, block_dim)
     if max_blocks or block_dim != 256:
         _treadle.launch(handle, dim, args, handle_of_stream, False, None, max_blocks, block_dim)

@@ -3,6 +3,7 @@ loading them (wp.load_module, wp.force_load). A kernel's builds live in the C++
 ``KernelBuilds`` the kernel holds; a module resolves the options those builds are made with."""
 
 import hashlib
+import inspect
 import os
 import sys
 import weakref
@@ -146,9 +147,33 @@ def get_module(name):
     return module
 
 
-def _module_name(module, depth=2):
+def caller_module_name(stack_level=2):
+    """The name of the module `stack_level` frames up the stack (1: the caller of this
+    function's caller): its ``__name__``, else its ``__spec__``'s name, else the module
+    inspect finds for the frame, else the module whose file the frame runs. RuntimeError
+    when none of these tells."""
+    frame = sys._getframe(stack_level)
+    name = frame.f_globals.get("__name__")
+    if name:
+        return name
+    spec = frame.f_globals.get("__spec__")
+    if spec is not None and getattr(spec, "name", None):
+        return spec.name
+    found = inspect.getmodule(frame)
+    if found is not None:
+        return found.__name__
+    filename = frame.f_code.co_filename
+    for name, m in list(sys.modules.items()):
+        if getattr(m, "__file__", None) == filename:
+            return name
+    raise RuntimeError(
+        f"Could not determine the calling module (file '{filename}'); pass the module "
+        "explicitly, e.g. wp.set_module_options(options, module=__name__)")
+
+
+def _module_name(module, depth=3):
     if module is None:
-        return sys._getframe(depth).f_globals.get("__name__", "__main__")
+        return caller_module_name(depth)
     if isinstance(module, Module):
         return module.name
     return module if isinstance(module, str) else module.__name__

@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from . import _treadle, types
+from . import _treadle, scalar_types
+from .type_classes import class_of, register, register_maker
 from .vec_types import _SUFFIX, _is_scalar, vector, vector_base
 
 
@@ -115,14 +116,16 @@ _transform_cache = {}
 
 
 def _float_type(dtype):
-    t = types.resolve_dtype(dtype)
-    if not (isinstance(t, type) and issubclass(t, types.float_base)):
+    t = scalar_types.resolve_dtype(dtype)
+    if not (isinstance(t, type) and issubclass(t, scalar_types.float_base)):
         raise TypeError(f"quaternion and transform elements must be float types, got {dtype!r}")
     return t
 
 
-def _make(base, name, length, scalar, spec, bound):
-    return type(
+def _make(base, name, length, scalar, bound):
+    """The class ``name`` of the quaternion or transform Type ``bound`` (registered in
+    type_classes)."""
+    cls = type(
         name,
         (base,),
         {
@@ -130,7 +133,6 @@ def _make(base, name, length, scalar, spec, bound):
             "__module__": "treadle.types",
             "_wp_scalar_type_": scalar,
             "_wp_type_params_": [length, scalar],
-            "_spec": spec,
             "_type": bound,
             "_np_dtype": scalar._np_dtype,
             "_size": length * scalar._size,
@@ -140,41 +142,34 @@ def _make(base, name, length, scalar, spec, bound):
             "_length_": length,
         },
     )
+    return register(cls)
 
 
-def quaternion(dtype=types.float32):
+def quaternion(dtype=scalar_types.float32):
     """The quaternion class of scalar type ``dtype`` (float16, float32, float64; cached)."""
     scalar = _float_type(dtype)
     cls = _quat_cache.get(scalar)
     if cls is None:
-        name, spec = f"quat{_SUFFIX[scalar._spec]}", f"quat:{scalar._spec}"
-        cls = _make(quat_base, name, 4, scalar, spec, _treadle.types.quat(scalar._type))
+        name = f"quat{_SUFFIX[scalar.__name__]}"
+        cls = _make(quat_base, name, 4, scalar, _treadle.types.quat(scalar._type))
         _quat_cache[scalar] = cls
     return cls
 
 
-def transformation(dtype=types.float32):
+def transformation(dtype=scalar_types.float32):
     """The transform class of scalar type ``dtype`` (float16, float32, float64; cached)."""
     scalar = _float_type(dtype)
     cls = _transform_cache.get(scalar)
     if cls is None:
-        name = f"transform{_SUFFIX[scalar._spec]}"
+        name = f"transform{_SUFFIX[scalar.__name__]}"
         bound = _treadle.types.transform(scalar._type)
-        cls = _make(transform_base, name, 7, scalar, f"transform:{scalar._spec}", bound)
+        cls = _make(transform_base, name, 7, scalar, bound)
         _transform_cache[scalar] = cls
     return cls
 
 
-def dtype_from_spec(spec):
-    """The class of ``"quat:<float type>"`` or ``"transform:<float type>"``; None for other
-    specs."""
-    kind, _, scalar = spec.partition(":")
-    if kind not in ("quat", "transform") or scalar not in types._scalar_by_name:
-        return None
-    try:
-        return quaternion(scalar) if kind == "quat" else transformation(scalar)
-    except TypeError:
-        return None
+register_maker("quat", lambda t: quaternion(class_of(t.scalar)))
+register_maker("transform", lambda t: transformation(class_of(t.scalar)))
 
 
 def is_quaternion(x):
@@ -189,40 +184,21 @@ def is_transformation(x):
 
 # --- Warp's named types -------------------------------------------------------------------
 
-quath, quatf, quatd = (quaternion(t) for t in (types.float16, types.float32, types.float64))
-transformh, transformf, transformd = (
-    transformation(t) for t in (types.float16, types.float32, types.float64)
-)
+_FLOATS = (scalar_types.float16, scalar_types.float32, scalar_types.float64)
+quath, quatf, quatd = (quaternion(t) for t in _FLOATS)
+transformh, transformf, transformd = (transformation(t) for t in _FLOATS)
 quat = quatf
 transform = transformf
 
 quat_types = (quath, quatf, quatd)
 transform_types = (transformh, transformf, transformd)
 
-NAMES = (
-    "quaternion",
-    "transformation",
-    "quat_base",
-    "transform_base",
-    "is_quaternion",
-    "is_transformation",
-    "quat",
-    "quath",
-    "quatf",
-    "quatd",
-    "transform",
-    "transformh",
-    "transformf",
-    "transformd",
-)
-"""The names ``treadle.types`` re-exports from this module."""
-
 
 # --- host versions of the quaternion / transform builtins ---------------------------------
 
 
 def _dtype_or_float(dtype):
-    return types.float32 if dtype is builtins.float or dtype is None else dtype
+    return scalar_types.float32 if dtype is builtins.float or dtype is None else dtype
 
 
 def quat_identity(dtype=builtins.float):
@@ -238,7 +214,7 @@ def transform_identity(dtype=builtins.float):
 def quat_from_axis_angle(axis, angle):
     """The rotation of ``angle`` radians about ``axis`` (a 3-vector, assumed unit length); the
     scalar type is the axis's (float32 for a plain sequence)."""
-    scalar = getattr(axis, "_wp_scalar_type_", None) or types.float32
+    scalar = getattr(axis, "_wp_scalar_type_", None) or scalar_types.float32
     a = np.asarray(axis, dtype=np.float64).reshape(-1)
     if a.shape != (3,):
         raise TypeError(f"quat_from_axis_angle(): expected a 3-vector axis, got shape {a.shape}")

@@ -5,14 +5,13 @@ import builtins
 import math
 import sys
 import types as pytypes
-import typing
 
 import numpy as np
 
-from . import quat_types, vec_types
-from . import types as wptypes
+from . import scalar_types, vec_types
+from .array import array
 from .builtin_functions import builtin_function
-from .struct import is_struct_type
+from .indexedarray import indexedarray
 
 _module_handles = {}
 
@@ -40,34 +39,26 @@ def describe(obj):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
-    if obj is typing.Any or any(obj is g for g in (wptypes.Int, wptypes.Float, wptypes.Scalar)):
-        return ("type", wptypes.type_of(obj))
+    if scalar_types.generic_type(obj) is not None:  # typing.Any, wp.Int, wp.Float, wp.Scalar
+        return ("type", scalar_types.type_of(obj))
     if obj is builtins.float or obj is builtins.int or obj is builtins.bool:
-        return ("type", wptypes.type_of(obj))
+        return ("type", scalar_types.type_of(obj))
     if isinstance(obj, builtins.bool) or isinstance(obj, np.bool_):
-        return ("const", "bool", int(obj))
-    if isinstance(obj, builtins.int):
-        return ("const", "int", obj)
+        return ("const", scalar_types.bool._type, int(obj), False)
+    if isinstance(obj, builtins.int):  # weak: the other operand decides its type
+        return ("const", scalar_types.int32._type, obj, True)
     if isinstance(obj, builtins.float):
-        return ("const", "float", obj)
+        return ("const", scalar_types.float32._type, obj, True)
     if isinstance(obj, np.generic) and obj.dtype.kind in "iuf":
-        spec = wptypes.dtype_from_numpy(obj.dtype)._spec
-        return ("const", spec, obj.item())
-    if isinstance(obj, wptypes.scalar_base):
-        return ("const", type(obj)._spec, obj.value)
-    if isinstance(obj, type) and issubclass(obj, wptypes.scalar_base) and obj._spec:
-        return ("type", obj._type)
-    if isinstance(obj, type) and issubclass(obj, (quat_types.quat_base, quat_types.transform_base)):
-        return ("type", obj._type)
-    if isinstance(obj, (quat_types.quat_base, quat_types.transform_base)):
-        return ("const", type(obj)._spec, tuple(float(x) for x in obj._data.tolist()))
-    if is_struct_type(obj):
-        return ("type", obj._type)
-    if vec_types.is_composite_type(obj):
+        return ("const", scalar_types.dtype_from_numpy(obj.dtype)._type, obj.item(), False)
+    if isinstance(obj, scalar_types.scalar_base):
+        return ("const", type(obj)._type, obj.value, False)
+    if scalar_types.is_type_class(obj):  # scalars, vectors, ..., @wp.struct classes
         return ("type", obj._type)
     if isinstance(obj, vec_types.composite_base):
-        return ("const", type(obj)._spec, tuple(float(x) for x in np.asarray(obj).reshape(-1)))
-    if callable(getattr(obj, "_type_spec", None)):  # an array or generic composite annotation
+        values = tuple(float(x) for x in obj._data.reshape(-1).tolist())
+        return ("const", type(obj)._type, values, False)
+    if isinstance(obj, (array, indexedarray, vec_types.generic_composite)):  # annotations
         try:
             return ("type", obj._type)
         except Exception:  # an array annotation without a usable dtype

@@ -16,12 +16,11 @@ import typing
 
 import numpy as np
 
-from . import _treadle, types
-from .types import scalar_base
+from . import _treadle, scalar_types
+from .scalar_types import scalar_base
+from .shapes import shape_tuple
+from .type_classes import class_of, register
 from .vec_types import composite_base
-
-_by_spec = {}
-"""The struct class of each spec (the latest one defined with it)."""
 
 _ARRAY_T_DTYPE = np.dtype(
     {
@@ -36,33 +35,31 @@ _ARRAY_T_DTYPE = np.dtype(
 
 class _Field:
     """One field: its name, kind ("scalar", "composite", "array", "struct"), type and
-    offset. For arrays, ``type`` is the element type and ``ndim`` the dimensions."""
+    offset. For arrays, ``type`` is the element type (a class) and ``ndim`` the dimensions."""
 
-    __slots__ = ("elem_spec", "kind", "name", "ndim", "offset", "type")
+    __slots__ = ("kind", "name", "ndim", "offset", "type")
 
     def __init__(self, name, kind, type_, ndim=0):
         self.name, self.kind, self.type, self.ndim = name, kind, type_, ndim
         self.offset = 0
-        self.elem_spec = types.type_to_spec(type_)
 
 
 def _field_of(owner, name, annotation):
     """The _Field for an annotation of class ``owner``; TypeError for unsupported types."""
-    from .array import array
-
-    if isinstance(annotation, array):
+    if isinstance(annotation, _treadle.Array):  # wp.array(dtype=..., ndim=...)
         if not annotation._is_annotation:
             raise TypeError(f"struct {owner}: field '{name}' is annotated with an array value")
         dtype = annotation._ann_dtype
         if not (is_struct_type(dtype) or isinstance(dtype, type)):
             raise TypeError(f"struct {owner}: field '{name}' needs a concrete array dtype")
-        return _Field(name, "array", types.resolve_dtype(dtype), annotation._ann_ndim)
+        return _Field(name, "array", scalar_types.resolve_dtype(dtype), annotation._ann_ndim)
     if is_struct_type(annotation):
         return _Field(name, "struct", annotation)
-    if isinstance(annotation, type) and issubclass(annotation, composite_base) and annotation._spec:
+    if isinstance(annotation, type) and issubclass(annotation, composite_base) and \
+            annotation._type is not None:
         return _Field(name, "composite", annotation)
     try:
-        scalar = types.resolve_dtype(annotation)
+        scalar = scalar_types.resolve_dtype(annotation)
     except TypeError:
         scalar = None
     if scalar is None or not issubclass(scalar, scalar_base):
@@ -77,8 +74,8 @@ def _field_of(owner, name, annotation):
 def _field_type(f):
     """The compiler's interned type of a field."""
     if f.kind == "array":
-        return _treadle.types.array(types.type_of(f.type), f.ndim)
-    return types.type_of(f.type)
+        return _treadle.types.array(f.type._type, f.ndim)
+    return f.type._type
 
 
 def _numpy_format(f):
@@ -92,7 +89,7 @@ def _numpy_format(f):
 
 
 def _type_text(t):
-    return getattr(t, "__name__", None) or getattr(t, "_spec", None) or repr(t)
+    return getattr(t, "__name__", None) or repr(t)
 
 
 class StructInstance:
@@ -101,8 +98,7 @@ class StructInstance:
     fields by name. Assigning a field converts the value to the field's type or raises
     TypeError."""
 
-    _spec = ""
-    _struct_type_id = 0
+    _type = None  # the compiler's interned struct type (_treadle.Type); None on the base
     _fields = ()
     _field_map: typing.ClassVar[dict] = {}
     _defaults: typing.ClassVar[dict] = {}
@@ -113,7 +109,7 @@ class StructInstance:
 
     def __init__(self, **kwargs):
         cls = type(self)
-        if not cls._spec:
+        if cls._type is None:
             raise TypeError("StructInstance is the base of @wp.struct classes, not a struct")
         for f in cls._fields:
             if f.name in cls._defaults:
@@ -229,15 +225,15 @@ def _convert(cls, f, value):
             value = value.value
         elif isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
             value = value.item()
-        if t is types.bool:
+        if t is scalar_types.bool:
             ok = isinstance(value, (builtins.bool, builtins.int))
-        elif issubclass(t, types.int_base):
+        elif issubclass(t, scalar_types.int_base):
             ok = isinstance(value, numbers.Integral)
             value = operator.index(value) if ok else value
         else:
             ok = isinstance(value, numbers.Real)
         if not ok:
-            raise TypeError(f"{where}: expected {t._spec}, got {type(value).__name__}")
+            raise TypeError(f"{where}: expected {t.__name__}, got {type(value).__name__}")
         return t._convert(value)
     if f.kind == "composite":
         t = f.type
@@ -255,24 +251,18 @@ def _convert(cls, f, value):
             f"{_value_text(value)}"
         )
     if f.kind == "array":
-        from .array import array
-
         if value is None:
             return None
-        if (
-            isinstance(value, array)
-            and not value._is_null
-            and value._dtype_name == f.elem_spec
-            and value.ndim == f.ndim
-        ):
+        is_array = isinstance(value, _treadle.Array) and not value._is_null
+        if is_array and value._dtype == f.type._type and value._ndim == f.ndim:
             return value
         got = _value_text(value)
-        if isinstance(value, array) and not value._is_null:
-            got = f"a {value.ndim}-D array of {_type_text(value.dtype)}"
+        if is_array:
+            got = f"a {value._ndim}-D array of {_type_text(class_of(value._dtype))}"
         raise TypeError(
             f"{where}: expected a {f.ndim}-D array of {_type_text(f.type)} (or None), got {got}"
         )
-    if isinstance(value, StructInstance) and type(value)._struct_type_id == f.type._struct_type_id:
+    if isinstance(value, StructInstance) and type(value)._type == f.type._type:
         return value
     raise TypeError(f"{where}: expected a struct {f.type.__name__}, got {_value_text(value)}")
 
@@ -285,20 +275,12 @@ def _value_text(value):
 
 def is_struct_type(t):
     """True for a class made by @wp.struct."""
-    return isinstance(t, type) and issubclass(t, StructInstance) and builtins.bool(t._spec)
+    return isinstance(t, type) and issubclass(t, StructInstance) and t._type is not None
 
 
 def is_struct(x):
     """True for an instance of a @wp.struct class."""
     return isinstance(x, StructInstance)
-
-
-def struct_from_spec(spec):
-    """The struct class of a spec (the latest defined with it); TypeError when there is none."""
-    cls = _by_spec.get(spec)
-    if cls is None:
-        raise TypeError(f"no @wp.struct class has the layout {spec!r}")
-    return cls
 
 
 def _annotations(c):
@@ -329,19 +311,13 @@ def struct(c=None, *, module=None):
     fields = [_field_of(c.__name__, n, a) for n, a in _annotations(c).items()]
     if not fields:
         raise TypeError(f"struct {c.__name__} has no annotated fields")
-    body = ";".join(
-        f"{f.name}="
-        + (f"array:{f.elem_spec}:{f.ndim}" if f.kind == "array" else f.elem_spec)
-        for f in fields
-    )
-    spec = f"struct:{c.__module__}.{c.__qualname__}{{{body}}}"
     bound = _treadle.types.struct(
         f"{c.__module__}.{c.__qualname__}",
         [(f.name, _field_type(f)) for f in fields],
     )
     for f, (_name, _type, offset) in zip(fields, bound.fields):
         f.offset = offset
-    type_id, size, alignment = bound.id, bound.size, bound.align
+    size, alignment = bound.size, bound.align
     np_dtype = np.dtype(
         {
             "names": [f.name for f in fields],
@@ -354,9 +330,7 @@ def struct(c=None, *, module=None):
         "__module__": c.__module__,
         "__qualname__": c.__qualname__,
         "__doc__": c.__doc__,
-        "_spec": spec,
         "_type": bound,
-        "_struct_type_id": type_id,
         "_fields": tuple(fields),
         "_field_map": {f.name: f for f in fields},
         "_np_dtype": np_dtype,
@@ -369,8 +343,7 @@ def struct(c=None, *, module=None):
         if f.name in c.__dict__:
             defaults[f.name] = _convert(cls, f, c.__dict__[f.name])
     cls._defaults = defaults
-    _by_spec[spec] = cls
-    return cls
+    return register(cls)
 
 
 # --- arrays of structs (used by array.py) ------------------------------------------------------
@@ -381,8 +354,6 @@ def struct_type_of_data(data, dtype):
     struct instances in ``data`` when no dtype is given; None for other arrays."""
     if is_struct_type(dtype):
         return dtype
-    if isinstance(dtype, str) and dtype.startswith("struct:"):
-        return struct_from_spec(dtype)
     if dtype is not None and dtype is not typing.Any:
         return None
     first = data
@@ -415,7 +386,7 @@ def records(data, cls, shape=None):
         elif isinstance(data, tuple) and data and isinstance(data[0], (StructInstance, list)):
             data = list(data)
         for x in _flatten(data):
-            if isinstance(x, StructInstance) and type(x)._struct_type_id != cls._struct_type_id:
+            if isinstance(x, StructInstance) and type(x)._type != cls._type:
                 raise TypeError(
                     f"array(): cannot store a struct {type(x).__name__} in an array of "
                     f"{cls.__name__}"
@@ -427,9 +398,7 @@ def records(data, cls, shape=None):
     if arr.ndim == 0:
         arr = arr.reshape(1)
     if shape is not None:
-        from .array import _shape_tuple
-
-        arr = arr.reshape(_shape_tuple(shape))
+        arr = arr.reshape(shape_tuple(shape))
     if not 1 <= arr.ndim <= 4:
         raise ValueError(f"array(): data has {arr.ndim} dimensions; arrays have 1 to 4")
     return np.ascontiguousarray(arr)
@@ -445,7 +414,7 @@ def _flatten(x):
 
 def record_bytes(cls, value, what):
     """The bytes of one struct value (an instance of ``cls`` or a record) for fills."""
-    if isinstance(value, StructInstance) and type(value)._struct_type_id != cls._struct_type_id:
+    if isinstance(value, StructInstance) and type(value)._type != cls._type:
         raise TypeError(f"{what}: expected a struct {cls.__name__}, got {type(value).__name__}")
     if isinstance(value, StructInstance):
         value = value.numpy_value()

@@ -9,10 +9,20 @@ pass would replay the launch with the overwritten values. Writes made through a 
 array's memory are not seen.
 """
 
+import threading
+
 from . import _treadle
 
-# The tape recording now (Warp allows one at a time), read by launch() and copy().
-_current = None
+# The tape recording on each thread (one at a time per thread, as Warp allows one): a tape
+# records only the launches and copies of the thread that entered it.
+_local = threading.local()
+# How many tapes record now, on any thread: launch() looks further only when this is nonzero.
+_recording = [0]
+
+
+def current():
+    """The tape recording on this thread, or None."""
+    return _local.__dict__.get("tape") if _recording[0] else None
 
 
 class _Launch:
@@ -76,15 +86,15 @@ class Tape:
 
     # --- recording ---
     def __enter__(self):
-        global _current
-        if _current is not None:
+        if current() is not None:
             raise RuntimeError("Tape: another tape is already recording")
-        _current = self
+        _local.tape = self
+        _recording[0] += 1
         return self
 
     def __exit__(self, exc_type, exc_value, traceback):
-        global _current
-        _current = None
+        _local.tape = None
+        _recording[0] -= 1
 
     def _record_launch(self, kernel, handle, dim, args, n_inputs, device, stream, max_blocks=0,
                        block_dim=256):

@@ -1,411 +1,135 @@
-"""Scalar types of the kernel language (Warp's names) and the type specs the compiler reads."""
-
-import builtins
-import ctypes
-import operator
-from typing import Any, TypeVar
-
-import numpy as np
-
-from . import _treadle
-
-Int = TypeVar("Int")
-"""Generic marker: any integer scalar type."""
-Float = TypeVar("Float")
-"""Generic marker: any floating-point scalar type."""
-Scalar = TypeVar("Scalar")
-"""Generic marker: any scalar type."""
-
-
-class scalar_base:
-    """Base of the scalar type classes: ``wp.float32(1.5)`` is a host value with ``.value``."""
-
-    _spec: str = ""
-    _type = None  # the compiler's interned type (_treadle.Type)
-    _np_dtype = None
-    _size: int = 0
-    _type_ = None
-    _length_ = 1
-
-    def __init__(self, x=0):
-        if isinstance(x, scalar_base):
-            x = x.value
-        self.value = self._convert(x)
-
-    @classmethod
-    def _convert(cls, x):
-        return x
-
-    def __float__(self):
-        return builtins.float(self.value)
-
-    def __int__(self):
-        return builtins.int(self.value)
-
-    def __bool__(self):
-        return builtins.bool(self.value)
-
-    def __repr__(self):
-        return f"{self._spec}({self.value!r})"
-
-    def __str__(self):
-        return str(self.value)
-
-    def __hash__(self):
-        return hash(self.value)
-
-    def _other(self, other):
-        if isinstance(other, scalar_base):
-            if type(other) is not type(self):
-                raise TypeError(
-                    f"cannot combine {self._spec} and {other._spec} values; convert one first"
-                )
-            return other.value
-        if isinstance(other, (builtins.int, builtins.float, builtins.bool, np.generic)):
-            return other
-        return NotImplemented
-
-    def _compare(self, other, op):
-        v = self._other(other)
-        return NotImplemented if v is NotImplemented else op(self.value, v)
-
-    def __eq__(self, other):
-        return self._compare(other, operator.eq)
-
-    def __ne__(self, other):
-        return self._compare(other, operator.ne)
-
-    def __lt__(self, other):
-        return self._compare(other, operator.lt)
-
-    def __le__(self, other):
-        return self._compare(other, operator.le)
-
-    def __gt__(self, other):
-        return self._compare(other, operator.gt)
-
-    def __ge__(self, other):
-        return self._compare(other, operator.ge)
-
-    def _arith(self, other, op, reverse=False):
-        v = self._other(other)
-        if v is NotImplemented:
-            return NotImplemented
-        a, b = (v, self.value) if reverse else (self.value, v)
-        return type(self)(op(a, b))
-
-    def __add__(self, o):
-        return self._arith(o, operator.add)
-
-    def __radd__(self, o):
-        return self._arith(o, operator.add, True)
-
-    def __sub__(self, o):
-        return self._arith(o, operator.sub)
-
-    def __rsub__(self, o):
-        return self._arith(o, operator.sub, True)
-
-    def __mul__(self, o):
-        return self._arith(o, operator.mul)
-
-    def __rmul__(self, o):
-        return self._arith(o, operator.mul, True)
-
-    def __truediv__(self, o):
-        return self._arith(o, self._div)
-
-    def __rtruediv__(self, o):
-        return self._arith(o, self._div, True)
-
-    def __floordiv__(self, o):
-        return self._arith(o, operator.floordiv)
-
-    def __rfloordiv__(self, o):
-        return self._arith(o, operator.floordiv, True)
-
-    def __mod__(self, o):
-        return self._arith(o, operator.mod)
-
-    def __rmod__(self, o):
-        return self._arith(o, operator.mod, True)
-
-    def __neg__(self):
-        return type(self)(-self.value)
-
-    def __pos__(self):
-        return type(self)(self.value)
-
-    def __abs__(self):
-        return type(self)(abs(self.value))
-
-    _div = staticmethod(operator.truediv)
-
-
-class int_base(scalar_base):
-    """Integer scalar types: values wrap to the type's range like a C cast."""
-
-    _bits = 32
-    _signed = True
-
-    @classmethod
-    def _convert(cls, x):
-        v = builtins.int(x) & ((1 << cls._bits) - 1)
-        if cls._signed and v >= 1 << (cls._bits - 1):
-            v -= 1 << cls._bits
-        return v
-
-    def __index__(self):
-        return self.value
-
-    @staticmethod
-    def _div(a, b):
-        # C semantics: truncate toward zero.
-        q = abs(a) // abs(b)
-        return q if (a >= 0) == (b >= 0) else -q
-
-
-class float_base(scalar_base):
-    """Floating-point scalar types: values are rounded to the type's precision."""
-
-    @classmethod
-    def _convert(cls, x):
-        return builtins.float(cls._np_dtype.type(x))
-
-
-class bool(scalar_base):
-    """Boolean scalar type (one byte)."""
-
-    _spec = "bool"
-    _type = _treadle.types.scalar("bool")
-    _np_dtype = np.dtype(np.bool_)
-    _size = 1
-    _type_ = ctypes.c_bool
-
-    @classmethod
-    def _convert(cls, x):
-        return builtins.bool(x)
-
-
-def _int_type(name, bits, signed, ctype):
-    return type(
-        name,
-        (int_base,),
-        {
-            "__doc__": f"{bits}-bit {'signed' if signed else 'unsigned'} integer scalar type.",
-            "__module__": __name__,
-            "_spec": name,
-            "_type": _treadle.types.scalar(name),
-            "_np_dtype": np.dtype(name),
-            "_size": bits // 8,
-            "_type_": ctype,
-            "_bits": bits,
-            "_signed": signed,
-        },
-    )
-
-
-def _float_type(name, bits, ctype):
-    return type(
-        name,
-        (float_base,),
-        {
-            "__doc__": f"{bits}-bit IEEE floating-point scalar type.",
-            "__module__": __name__,
-            "_spec": name,
-            "_type": _treadle.types.scalar(name),
-            "_np_dtype": np.dtype(name),
-            "_size": bits // 8,
-            "_type_": ctype,
-        },
-    )
-
-
-int8 = _int_type("int8", 8, True, ctypes.c_int8)
-uint8 = _int_type("uint8", 8, False, ctypes.c_uint8)
-int16 = _int_type("int16", 16, True, ctypes.c_int16)
-uint16 = _int_type("uint16", 16, False, ctypes.c_uint16)
-int32 = _int_type("int32", 32, True, ctypes.c_int32)
-uint32 = _int_type("uint32", 32, False, ctypes.c_uint32)
-int64 = _int_type("int64", 64, True, ctypes.c_int64)
-uint64 = _int_type("uint64", 64, False, ctypes.c_uint64)
-float16 = _float_type("float16", 16, ctypes.c_uint16)
-float32 = _float_type("float32", 32, ctypes.c_float)
-float64 = _float_type("float64", 64, ctypes.c_double)
-
-half = float16
-
-int_types = (int8, uint8, int16, uint16, int32, uint32, int64, uint64)
-float_types = (float16, float32, float64)
-scalar_types = (bool, *int_types, *float_types)
-
-_scalar_by_name = {t._spec: t for t in scalar_types}
-_scalar_by_np = {t._np_dtype: t for t in scalar_types}
-_python_scalars = {builtins.float: float32, builtins.int: int32, builtins.bool: bool}
-
-
-def _type_name(t):
-    return getattr(t, "__name__", None) or repr(t)
-
-
-def resolve_dtype(dtype):
-    """The scalar type class named by ``dtype``: a scalar class, Python ``float``/``int``/
-    ``bool``, a numpy dtype (or its type) or a spec string such as ``"float32"``.
-    Raises TypeError for anything else."""
-    if isinstance(dtype, type) and issubclass(dtype, scalar_base) and dtype._spec:
-        return dtype
-    if isinstance(dtype, type) and getattr(dtype, "_struct_type_id", 0):
-        return dtype  # a @wp.struct class (struct.py)
-    if isinstance(dtype, str) and dtype.startswith("struct:"):
-        import importlib
-
-        return importlib.import_module(__package__ + ".struct").struct_from_spec(dtype)
-    if getattr(dtype, "_wp_scalar_type_", None) is not None and isinstance(dtype, type):
-        return dtype  # a vector or matrix class (vec_types.py)
-    if isinstance(dtype, str) and dtype.startswith(("vector:", "matrix:", "quat:", "transform:")):
-        return _vec_types().dtype_from_spec(dtype)
-    if isinstance(dtype, type) and dtype in _python_scalars:
-        return _python_scalars[dtype]
-    if isinstance(dtype, str) and dtype in _scalar_by_name:
-        return _scalar_by_name[dtype]
-    try:
-        np_dtype = np.dtype(dtype) if dtype is not None and not isinstance(dtype, str) else None
-    except TypeError:
-        np_dtype = None
-    if np_dtype is not None and np_dtype in _scalar_by_np:
-        return _scalar_by_np[np_dtype]
-    raise TypeError(
-        f"unsupported dtype {_type_name(dtype)}; expected one of "
-        + ", ".join(t._spec for t in scalar_types)
-        + " (or Python float, int, bool, a vector, matrix, quaternion or transform type, or a "
-        "@wp.struct)"
-    )
-
-
-def dtype_from_numpy(numpy_dtype):
-    """The scalar type class of a numpy dtype; TypeError when there is none."""
-    np_dtype = np.dtype(numpy_dtype)
-    t = _scalar_by_np.get(np_dtype if np_dtype.isnative else np_dtype.newbyteorder("="))
-    if t is None:
-        raise TypeError(f"numpy dtype {np_dtype} has no treadle equivalent")
-    return t
-
-
-def dtype_to_numpy(dtype):
-    """The numpy dtype of a scalar type (or of Python float/int/bool)."""
-    return resolve_dtype(dtype)._np_dtype
-
-
-def type_is_int(t):
-    """True for the integer scalar types (and Python int)."""
-    return t is builtins.int or (isinstance(t, type) and issubclass(t, int_base))
-
-
-def type_is_float(t):
-    """True for the floating-point scalar types (and Python float)."""
-    return t is builtins.float or (isinstance(t, type) and issubclass(t, float_base))
-
-
-def type_size_in_bytes(t):
-    """Size in bytes of one value of scalar type ``t``."""
-    return resolve_dtype(t)._size
-
-
-def type_size(t):
-    """Number of scalar components of one value of ``t`` (Warp's ``wp.types.type_size``): 1
-    for a scalar, the length of a vector, quaternion or transform, rows * cols of a matrix."""
-    return getattr(resolve_dtype(t), "_length_", 1)
-
-
-def is_array(a):
-    """True when ``a`` is a treadle array (or array annotation)."""
-    from .array import array
-
-    return isinstance(a, array)
-
-
-_generic_specs = {Int: "Int", Float: "Float", Scalar: "Scalar", Any: "Any"}
-
-
-def type_to_spec(t):
-    """The type spec string the compiler understands for an annotation ``t``:
-    ``"float32"``, ``"int32"``, ``"array:float32:2"``, ``"vector:3:float32"``,
-    ``"matrix:3:3:float32"``, ``"Float"``, ``"Any"``..."""
-    spec = getattr(t, "_type_spec", None)
-    if spec is not None and not isinstance(t, type):
-        return spec()
-    if t in _generic_specs:
-        return _generic_specs[t]
-    try:
-        return resolve_dtype(t)._spec
-    except TypeError:
-        raise TypeError(
-            f"unsupported type annotation {_type_name(t)}; expected a scalar type "
-            "(float, int, bool, wp.float32, ...), wp.array(dtype=..., ndim=...) or a generic "
-            "(wp.Int, wp.Float, wp.Scalar, typing.Any)"
-        ) from None
-
-
-_generic_types = {
-    Int: _treadle.types.generic("Int"),
-    Float: _treadle.types.generic("Float"),
-    Scalar: _treadle.types.generic("Scalar"),
-    Any: _treadle.types.generic("Any"),
-}
-
-
-def type_of(t):
-    """The compiler's interned type (a ``_treadle.Type``) of an annotation ``t``: a scalar,
-    vector, matrix, quaternion or transform class, Python ``float``/``int``/``bool``, an array
-    annotation, a @wp.struct class or a generic marker (wp.Int, wp.Float, wp.Scalar,
-    typing.Any). Raises TypeError for anything else."""
-    bound = getattr(t, "_type", None)
-    if isinstance(bound, _treadle.Type):
-        return bound
-    try:
-        if t in _generic_types:
-            return _generic_types[t]
-    except TypeError:  # unhashable
-        pass
-    try:
-        return resolve_dtype(t)._type
-    except TypeError:
-        raise TypeError(
-            f"unsupported type annotation {_type_name(t)}; expected a scalar type "
-            "(float, int, bool, wp.float32, ...), wp.array(dtype=..., ndim=...) or a generic "
-            "(wp.Int, wp.Float, wp.Scalar, typing.Any)"
-        ) from None
-
-
-def types_equal(a, b):
-    """True when two annotations denote the same type."""
-    return type_to_spec(a) == type_to_spec(b)
-
-
-_lazy = ("array", "array1d", "array2d", "array3d", "array4d")
-_lazy_indexed = ("indexedarray", "indexedarray1d", "indexedarray2d", "indexedarray3d",
-                 "indexedarray4d")
-
-
-def _vec_types():
-    import importlib
-
-    return importlib.import_module(__package__ + ".vec_types")
-
-
-def __getattr__(name):
-    # `wp.types.array` & co. live in treadle.array, `wp.types.vector`, `wp.types.vec3` & co.
-    # in treadle.vec_types and `wp.types.quat`, `wp.types.transform` & co. in
-    # treadle.quat_types; all import this module.
-    import importlib
-
-    if name in _lazy:
-        return getattr(importlib.import_module(__package__ + ".array"), name)
-    if name in _lazy_indexed:
-        return getattr(importlib.import_module(__package__ + ".indexedarray"), name)
-    if name in _vec_types().NAMES:
-        return getattr(_vec_types(), name)
-    quat_types = importlib.import_module(__package__ + ".quat_types")
-    if name in quat_types.NAMES:
-        return getattr(quat_types, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+"""``treadle.types`` (Warp's ``wp.types``): every type of the kernel language in one namespace.
+
+It only re-exports, and it sits on top of the type modules, each of which imports only those
+below it: type_classes (the Type -> class registry) <- scalar_types <- vec_types <- quat_types
+<- struct <- array <- indexedarray <- types. None of them imports this module.
+"""
+
+# --- scalars, generic markers, the Type of an annotation (scalar_types.py) ------------------
+from typing import Any as Any
+from .scalar_types import bool as bool
+from .scalar_types import dtype_from_numpy as dtype_from_numpy
+from .scalar_types import dtype_to_numpy as dtype_to_numpy
+from .scalar_types import Float as Float
+from .scalar_types import float16 as float16
+from .scalar_types import float32 as float32
+from .scalar_types import float64 as float64
+from .scalar_types import float_base as float_base
+from .scalar_types import float_types as float_types
+from .scalar_types import half as half
+from .scalar_types import Int as Int
+from .scalar_types import int16 as int16
+from .scalar_types import int32 as int32
+from .scalar_types import int64 as int64
+from .scalar_types import int8 as int8
+from .scalar_types import int_base as int_base
+from .scalar_types import int_types as int_types
+from .scalar_types import resolve_dtype as resolve_dtype
+from .scalar_types import Scalar as Scalar
+from .scalar_types import scalar_base as scalar_base
+from .scalar_types import scalar_types as scalar_types
+from .scalar_types import type_is_float as type_is_float
+from .scalar_types import type_is_int as type_is_int
+from .scalar_types import type_of as type_of
+from .scalar_types import type_size as type_size
+from .scalar_types import type_size_in_bytes as type_size_in_bytes
+from .scalar_types import types_equal as types_equal
+from .scalar_types import uint16 as uint16
+from .scalar_types import uint32 as uint32
+from .scalar_types import uint64 as uint64
+from .scalar_types import uint8 as uint8
+
+# --- vectors and matrices (vec_types.py) ----------------------------------------------------
+from .vec_types import is_matrix as is_matrix
+from .vec_types import is_vector as is_vector
+from .vec_types import mat22 as mat22
+from .vec_types import mat22d as mat22d
+from .vec_types import mat22f as mat22f
+from .vec_types import mat22h as mat22h
+from .vec_types import mat33 as mat33
+from .vec_types import mat33d as mat33d
+from .vec_types import mat33f as mat33f
+from .vec_types import mat33h as mat33h
+from .vec_types import mat44 as mat44
+from .vec_types import mat44d as mat44d
+from .vec_types import mat44f as mat44f
+from .vec_types import mat44h as mat44h
+from .vec_types import matrix as matrix
+from .vec_types import matrix_base as matrix_base
+from .vec_types import spatial_matrix as spatial_matrix
+from .vec_types import spatial_matrixd as spatial_matrixd
+from .vec_types import spatial_matrixf as spatial_matrixf
+from .vec_types import spatial_matrixh as spatial_matrixh
+from .vec_types import spatial_vector as spatial_vector
+from .vec_types import spatial_vectord as spatial_vectord
+from .vec_types import spatial_vectorf as spatial_vectorf
+from .vec_types import spatial_vectorh as spatial_vectorh
+from .vec_types import vec2 as vec2
+from .vec_types import vec2b as vec2b
+from .vec_types import vec2d as vec2d
+from .vec_types import vec2f as vec2f
+from .vec_types import vec2h as vec2h
+from .vec_types import vec2i as vec2i
+from .vec_types import vec2l as vec2l
+from .vec_types import vec2s as vec2s
+from .vec_types import vec2ub as vec2ub
+from .vec_types import vec2ui as vec2ui
+from .vec_types import vec2ul as vec2ul
+from .vec_types import vec2us as vec2us
+from .vec_types import vec3 as vec3
+from .vec_types import vec3b as vec3b
+from .vec_types import vec3d as vec3d
+from .vec_types import vec3f as vec3f
+from .vec_types import vec3h as vec3h
+from .vec_types import vec3i as vec3i
+from .vec_types import vec3l as vec3l
+from .vec_types import vec3s as vec3s
+from .vec_types import vec3ub as vec3ub
+from .vec_types import vec3ui as vec3ui
+from .vec_types import vec3ul as vec3ul
+from .vec_types import vec3us as vec3us
+from .vec_types import vec4 as vec4
+from .vec_types import vec4b as vec4b
+from .vec_types import vec4d as vec4d
+from .vec_types import vec4f as vec4f
+from .vec_types import vec4h as vec4h
+from .vec_types import vec4i as vec4i
+from .vec_types import vec4l as vec4l
+from .vec_types import vec4s as vec4s
+from .vec_types import vec4ub as vec4ub
+from .vec_types import vec4ui as vec4ui
+from .vec_types import vec4ul as vec4ul
+from .vec_types import vec4us as vec4us
+from .vec_types import vector as vector
+from .vec_types import vector_base as vector_base
+
+# --- quaternions and transforms (quat_types.py) ---------------------------------------------
+from .quat_types import is_quaternion as is_quaternion
+from .quat_types import is_transformation as is_transformation
+from .quat_types import quat as quat
+from .quat_types import quat_base as quat_base
+from .quat_types import quatd as quatd
+from .quat_types import quaternion as quaternion
+from .quat_types import quatf as quatf
+from .quat_types import quath as quath
+from .quat_types import transform as transform
+from .quat_types import transform_base as transform_base
+from .quat_types import transformation as transformation
+from .quat_types import transformd as transformd
+from .quat_types import transformf as transformf
+from .quat_types import transformh as transformh
+
+# --- arrays (array.py) ----------------------------------------------------------------------
+from .array import array as array
+from .array import array1d as array1d
+from .array import array2d as array2d
+from .array import array3d as array3d
+from .array import array4d as array4d
+from .array import is_array as is_array
+
+# --- indexed arrays (indexedarray.py) -------------------------------------------------------
+from .indexedarray import indexedarray as indexedarray
+from .indexedarray import indexedarray1d as indexedarray1d
+from .indexedarray import indexedarray2d as indexedarray2d
+from .indexedarray import indexedarray3d as indexedarray3d
+from .indexedarray import indexedarray4d as indexedarray4d

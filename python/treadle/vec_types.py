@@ -6,8 +6,9 @@ import numbers
 
 import numpy as np
 
-from . import _treadle, types
-from .types import scalar_base
+from . import _treadle, scalar_types
+from .scalar_types import generic_type, scalar_base
+from .type_classes import class_of, register, register_maker
 
 
 def _is_scalar(x):
@@ -23,7 +24,7 @@ class composite_base:
     __slots__ = ("_data",)
     __array_ufunc__ = None  # numpy scalars and arrays defer to these operators
     _wp_scalar_type_ = None
-    _spec = ""
+    _type = None  # the compiler's interned type (_treadle.Type); None on the base classes
     _np_dtype = None
     _size = 0
     _shape = ()
@@ -162,7 +163,7 @@ class composite_base:
     def _divide(self, a, b):
         if np.issubdtype(self._np_dtype, np.integer):
             a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
-            div = types.int_base._div
+            div = scalar_types.int_base._div
             q = [div(builtins.int(x), builtins.int(y)) for x, y in zip(a.flat, b.flat)]
             return type(self)._new(self._convert_values(q))
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -365,15 +366,16 @@ _matrix_cache = {}
 
 
 def _scalar_type(dtype):
-    t = types.resolve_dtype(dtype)
-    if not issubclass(t, scalar_base) or t is types.bool:
+    t = scalar_types.resolve_dtype(dtype)
+    if not issubclass(t, scalar_base) or t is scalar_types.bool:
         raise TypeError(f"vector and matrix elements must be numeric scalars, got {dtype!r}")
     return t
 
 
-def _make(base, name, shape, scalar, spec, bound):
+def _make(base, name, shape, scalar, bound):
+    """The class ``name`` of the vector-like Type ``bound`` (registered in type_classes)."""
     length = math.prod(shape)
-    return type(
+    cls = type(
         name,
         (base,),
         {
@@ -381,7 +383,6 @@ def _make(base, name, shape, scalar, spec, bound):
             "__module__": "treadle.types",
             "_wp_scalar_type_": scalar,
             "_wp_type_params_": [*shape, scalar],
-            "_spec": spec,
             "_type": bound,
             "_np_dtype": scalar._np_dtype,
             "_size": length * scalar._size,
@@ -391,60 +392,49 @@ def _make(base, name, shape, scalar, spec, bound):
             "_length_": length,
         },
     )
+    return register(cls)
 
 
 class generic_composite:
     """A generic vector or matrix annotation, ``vector(length=Any, dtype=wp.Float)`` or
     ``matrix(shape=(3, 3), dtype=wp.Scalar)``: functions and kernels specialise per argument.
-    Only meaningful as an annotation."""
+    Only meaningful as an annotation; ``_type`` is the compiler's pattern."""
 
-    def __init__(self, kind, dims, dtype):
-        self._spec_text = ":".join([kind, *dims, dtype])
-        sizes = [None if d == "Any" else builtins.int(d) for d in dims]
-        if dtype in ("Any", "Float", "Int", "Scalar"):
-            element = _treadle.types.generic(dtype)
-        else:
-            element = types.resolve_dtype(dtype)._type
-        if kind == "vector":
-            self._type = _treadle.types.generic_vector(sizes[0], element)
-        else:
-            self._type = _treadle.types.generic_matrix(sizes[0], sizes[1], element)
-
-    def _type_spec(self):
-        return self._spec_text
+    def __init__(self, bound):
+        self._type = bound
 
     def __repr__(self):
-        return f"<generic {self._spec_text}>"
+        return f"<generic {self._type.name}>"
 
 
-def _generic_part(x):
-    """The generic spec of a length, shape entry or dtype placeholder, else None."""
-    from .types import _generic_specs
+def _generic_size(n):
+    """A size of a generic vector or matrix: None (any) for a generic marker."""
+    return None if generic_type(n) is not None else builtins.int(n)
 
-    try:
-        return _generic_specs.get(x)
-    except TypeError:  # unhashable
-        return None
+
+def _element_type(dtype):
+    """The element Type of a generic vector or matrix: a placeholder or a numeric scalar."""
+    return generic_type(dtype) or _scalar_type(dtype)._type
 
 
 def vector(length, dtype):
     """The vector class of ``length`` components of scalar type ``dtype`` (cached); a generic
     annotation when ``length`` is ``typing.Any`` or ``dtype`` a placeholder (wp.Float ...)."""
-    if _generic_part(length) or _generic_part(dtype):
-        dims = [_generic_part(length) or str(length)]
-        return generic_composite("vector", dims, _generic_part(dtype) or _scalar_type(dtype)._spec)
+    if generic_type(length) is not None or generic_type(dtype) is not None:
+        return generic_composite(
+            _treadle.types.generic_vector(_generic_size(length), _element_type(dtype)))
     if not isinstance(length, builtins.int) or length < 1:
         raise ValueError(f"vector length must be a positive int, got {length!r}")
     scalar = _scalar_type(dtype)
     key = (length, scalar)
     cls = _vector_cache.get(key)
     if cls is None:
-        name = f"vec{length}{_SUFFIX[scalar._spec]}"
-        if length == 6 and scalar._spec.startswith("float"):  # Warp's name of this type
-            name = f"spatial_vector{_SUFFIX[scalar._spec]}"
-        spec = f"vector:{length}:{scalar._spec}"
+        suffix = _SUFFIX[scalar.__name__]
+        name = f"vec{length}{suffix}"
+        if length == 6 and scalar.__name__.startswith("float"):  # Warp's name of this type
+            name = f"spatial_vector{suffix}"
         bound = _treadle.types.vector(length, scalar._type)
-        cls = _make(vector_base, name, (length,), scalar, spec, bound)
+        cls = _make(vector_base, name, (length,), scalar, bound)
         _vector_cache[key] = cls
     return cls
 
@@ -453,52 +443,33 @@ def matrix(shape, dtype):
     """The matrix class of ``shape`` (rows, cols) of scalar type ``dtype`` (cached); a generic
     annotation when a dimension is ``typing.Any`` or ``dtype`` a placeholder (wp.Float ...)."""
     shape = tuple(shape)
-    if len(shape) == 2 and (any(_generic_part(n) for n in shape) or _generic_part(dtype)):
-        dims = [_generic_part(n) or str(n) for n in shape]
-        return generic_composite("matrix", dims, _generic_part(dtype) or _scalar_type(dtype)._spec)
+    if len(shape) == 2 and (any(generic_type(n) is not None for n in shape)
+                            or generic_type(dtype) is not None):
+        rows, cols = (_generic_size(n) for n in shape)
+        return generic_composite(_treadle.types.generic_matrix(rows, cols, _element_type(dtype)))
     if len(shape) != 2 or not all(isinstance(n, builtins.int) and n >= 1 for n in shape):
         raise ValueError(f"matrix shape must be two positive ints, got {shape!r}")
     scalar = _scalar_type(dtype)
     key = (shape, scalar)
     cls = _matrix_cache.get(key)
     if cls is None:
-        name = f"mat{shape[0]}{shape[1]}{_SUFFIX[scalar._spec]}"
-        if shape == (6, 6) and scalar._spec.startswith("float"):
-            name = f"spatial_matrix{_SUFFIX[scalar._spec]}"
-        spec = f"matrix:{shape[0]}:{shape[1]}:{scalar._spec}"
+        suffix = _SUFFIX[scalar.__name__]
+        name = f"mat{shape[0]}{shape[1]}{suffix}"
+        if shape == (6, 6) and scalar.__name__.startswith("float"):
+            name = f"spatial_matrix{suffix}"
         bound = _treadle.types.matrix(shape[0], shape[1], scalar._type)
-        cls = _make(matrix_base, name, shape, scalar, spec, bound)
+        cls = _make(matrix_base, name, shape, scalar, bound)
         _matrix_cache[key] = cls
     return cls
 
 
-def dtype_from_spec(spec):
-    """The scalar, vector, matrix, quaternion or transform class of a spec: ``"float32"``,
-    ``"vector:3:float32"``, ``"matrix:3:3:float32"``, ``"quat:float32"``,
-    ``"transform:float32"``."""
-    parts = spec.split(":")
-    if len(parts) == 2 and parts[0] in ("quat", "transform"):
-        from .quat_types import dtype_from_spec as rigid_from_spec
-
-        t = rigid_from_spec(spec)
-        if t is not None:
-            return t
-    try:
-        if len(parts) == 1:
-            return types._scalar_by_name[spec]
-        if len(parts) == 3 and parts[0] == "vector":
-            return vector(builtins.int(parts[1]), types._scalar_by_name[parts[2]])
-        if len(parts) == 4 and parts[0] == "matrix":
-            shape = (builtins.int(parts[1]), builtins.int(parts[2]))
-            return matrix(shape, types._scalar_by_name[parts[3]])
-    except (KeyError, ValueError):
-        pass
-    raise TypeError(f"unknown dtype spec {spec!r}")
+register_maker("vector", lambda t: vector(t.length, class_of(t.scalar)))
+register_maker("matrix", lambda t: matrix(t.shape, class_of(t.scalar)))
 
 
 def is_composite_type(t):
-    """True for vector and matrix classes."""
-    return isinstance(t, type) and issubclass(t, composite_base) and builtins.bool(t._spec)
+    """True for vector and matrix classes (quaternions and transforms included)."""
+    return isinstance(t, type) and issubclass(t, composite_base) and t._type is not None
 
 
 def is_vector(x):
@@ -513,46 +484,32 @@ def is_matrix(x):
 
 # --- Warp's named types -------------------------------------------------------------------
 
-vec2h, vec3h, vec4h = (vector(n, types.float16) for n in (2, 3, 4))
-vec2f, vec3f, vec4f = (vector(n, types.float32) for n in (2, 3, 4))
-vec2d, vec3d, vec4d = (vector(n, types.float64) for n in (2, 3, 4))
-vec2b, vec3b, vec4b = (vector(n, types.int8) for n in (2, 3, 4))
-vec2ub, vec3ub, vec4ub = (vector(n, types.uint8) for n in (2, 3, 4))
-vec2s, vec3s, vec4s = (vector(n, types.int16) for n in (2, 3, 4))
-vec2us, vec3us, vec4us = (vector(n, types.uint16) for n in (2, 3, 4))
-vec2i, vec3i, vec4i = (vector(n, types.int32) for n in (2, 3, 4))
-vec2ui, vec3ui, vec4ui = (vector(n, types.uint32) for n in (2, 3, 4))
-vec2l, vec3l, vec4l = (vector(n, types.int64) for n in (2, 3, 4))
-vec2ul, vec3ul, vec4ul = (vector(n, types.uint64) for n in (2, 3, 4))
+vec2h, vec3h, vec4h = (vector(n, scalar_types.float16) for n in (2, 3, 4))
+vec2f, vec3f, vec4f = (vector(n, scalar_types.float32) for n in (2, 3, 4))
+vec2d, vec3d, vec4d = (vector(n, scalar_types.float64) for n in (2, 3, 4))
+vec2b, vec3b, vec4b = (vector(n, scalar_types.int8) for n in (2, 3, 4))
+vec2ub, vec3ub, vec4ub = (vector(n, scalar_types.uint8) for n in (2, 3, 4))
+vec2s, vec3s, vec4s = (vector(n, scalar_types.int16) for n in (2, 3, 4))
+vec2us, vec3us, vec4us = (vector(n, scalar_types.uint16) for n in (2, 3, 4))
+vec2i, vec3i, vec4i = (vector(n, scalar_types.int32) for n in (2, 3, 4))
+vec2ui, vec3ui, vec4ui = (vector(n, scalar_types.uint32) for n in (2, 3, 4))
+vec2l, vec3l, vec4l = (vector(n, scalar_types.int64) for n in (2, 3, 4))
+vec2ul, vec3ul, vec4ul = (vector(n, scalar_types.uint64) for n in (2, 3, 4))
 vec2, vec3, vec4 = vec2f, vec3f, vec4f
 
-mat22h, mat33h, mat44h = (matrix((n, n), types.float16) for n in (2, 3, 4))
-mat22f, mat33f, mat44f = (matrix((n, n), types.float32) for n in (2, 3, 4))
-mat22d, mat33d, mat44d = (matrix((n, n), types.float64) for n in (2, 3, 4))
+mat22h, mat33h, mat44h = (matrix((n, n), scalar_types.float16) for n in (2, 3, 4))
+mat22f, mat33f, mat44f = (matrix((n, n), scalar_types.float32) for n in (2, 3, 4))
+mat22d, mat33d, mat44d = (matrix((n, n), scalar_types.float64) for n in (2, 3, 4))
 mat22, mat33, mat44 = mat22f, mat33f, mat44f
 
 # Spatial vectors and matrices are Warp's names of float vectors of 6 and 6x6 matrices.
-spatial_vectorh, spatial_vectorf, spatial_vectord = (
-    vector(6, t) for t in (types.float16, types.float32, types.float64))
-spatial_matrixh, spatial_matrixf, spatial_matrixd = (
-    matrix((6, 6), t) for t in (types.float16, types.float32, types.float64))
+_FLOATS = (scalar_types.float16, scalar_types.float32, scalar_types.float64)
+spatial_vectorh, spatial_vectorf, spatial_vectord = (vector(6, t) for t in _FLOATS)
+spatial_matrixh, spatial_matrixf, spatial_matrixd = (matrix((6, 6), t) for t in _FLOATS)
 spatial_vector, spatial_matrix = spatial_vectorf, spatial_matrixf
 
 vector_types = tuple(v for v in _vector_cache.values())
 matrix_types = tuple(m for m in _matrix_cache.values())
-
-NAMES = (
-    "vector",
-    "matrix",
-    "is_vector",
-    "is_matrix",
-    "vector_base",
-    "matrix_base",
-    *(f"vec{n}{s}" for n in (2, 3, 4) for s in ("", *_SUFFIX.values())),
-    *(f"mat{n}{n}{s}" for n in (2, 3, 4) for s in ("", "h", "f", "d")),
-    *(f"spatial_{k}{s}" for k in ("vector", "matrix") for s in ("", "h", "f", "d")),
-)
-"""The names ``treadle.types`` re-exports from this module."""
 
 
 # --- host versions of a few vector builtins -----------------------------------------------

@@ -54,10 +54,9 @@ Kernel KernelBuilds::get(const sema::FunctionSource& function, Device device,
     return keep(Key(device.alias(), options), Kernel(std::move(built), std::move(source)));
 }
 
-std::optional<KernelBuilds::Pending> KernelBuilds::prepare(const sema::FunctionSource& function,
-                                                           Device device,
-                                                           const BuildOptions& options,
-                                                           std::shared_ptr<ModuleResolver> resolver) {
+std::optional<KernelBuilds::Pending> KernelBuilds::prepare(
+    const sema::FunctionSource& function, Device device, const BuildOptions& options,
+    std::shared_ptr<ModuleResolver> resolver) {
     if (find(device, options)) return std::nullopt;
     Pending p;
     p.owner = this;

@@ -17,6 +17,7 @@ public:
     void read(size_t i, const PlanParam&, ArgValue& out) override {
         const KernelArg& a = m_args[i];
         out.overflow = false;
+        out.is_unsigned = false;
         switch (a.kind) {
             case KernelArg::Kind::Array:
                 out.kind = ArgValue::Kind::Array;
@@ -40,6 +41,7 @@ public:
             case KernelArg::Kind::Int:
                 out.kind = ArgValue::Kind::Int;
                 out.i = a.i;
+                out.is_unsigned = a.type == ScalarType::UInt64 && a.i < 0;
                 break;
             case KernelArg::Kind::Float:
                 // A float32 argument to a float64 parameter keeps its float32 value.

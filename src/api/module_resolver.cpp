@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "frontend/parser.h"
+#include "types/type_names.h"
 
 namespace treadle {
 
@@ -116,9 +117,8 @@ bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>&
                 return false;
             if (!eval_constant(*e.args[1], names, out)) return false;
             if (callee.name == "constant") return true;
-            const types::Type* t = types::type_from_spec(callee.name);
-            if (!t || !t->is_scalar() || callee.name == "int" || callee.name == "float")
-                return false;
+            const types::Type* t = types::type_by_name(callee.name);
+            if (!t || !t->is_scalar()) return false;
             if (t->is_float() && !out.type->is_float()) out.f = (double)out.i;
             if (!t->is_float() && out.type->is_float()) out.i = (int64_t)out.f;
             out.type = t;
@@ -150,9 +150,7 @@ const types::Type* annotation_type(const ast::Expr& e,
         return nullptr;
     }
     if (treadle_attribute(e)) {
-        if (e.name == "int" || e.name == "float") return nullptr;
-        if (const types::Type* t = types::type_from_spec(e.name)) return t;
-        return types::named_math_type(e.name);
+        return types::type_by_name(e.name);
     }
     if (e.kind != ExprKind::Call || !treadle_attribute(*e.args[0])) return nullptr;
     const std::string& ctor = e.args[0]->name;
@@ -246,8 +244,7 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
                     GlobalValue g;
                     if (is_treadle_module(s->module) || s->module == "treadle.types" ||
                         s->module == "warp.types") {
-                        if (const types::Type* t = types::type_from_spec(n.name);
-                            t && n.name != "int" && n.name != "float") {
+                        if (const types::Type* t = types::type_by_name(n.name)) {
                             g.kind = GlobalValue::Kind::Type;
                             g.type = t;
                         } else {

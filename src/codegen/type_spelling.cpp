@@ -54,7 +54,7 @@ std::string struct_name(const types::Type* t) {
         short_name +=
             ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_';
     char hex[17];
-    std::snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fnv1a(t->spec));
+    std::snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fnv1a(t->key));
     return "struct_" + short_name + "_" + hex;
 }
 

@@ -313,7 +313,8 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     for (size_t i = 0; i < layout.size(); ++i)
         result->params.push_back(
             KernelParam{layout[i].name, layout[i].type, layout[i].offset, access[i]});
-    result->checked = options.mode == "checked";
+    // Debug builds check bounds too, as Warp's do.
+    result->checked = options.mode == "checked" || options.mode == "debug";
     result->adjoint = options.adjoint;
     result->verify_fp = options.verify_fp;
     // The adjoint plan refuses what cannot be differentiated (a treadle::Error at its line).

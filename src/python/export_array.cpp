@@ -29,65 +29,23 @@ namespace {
 
 namespace dl = nb::dlpack;
 
-/// Parses a positive dimension of a vector/matrix dtype name; -1 when `text` is not one.
-int parse_dim(const std::string& text) {
-    if (text.empty() || text.size() > 6) return -1;
-    int n = 0;
-    for (char c : text) {
-        if (c < '0' || c > '9') return -1;
-        n = n * 10 + (c - '0');
-    }
-    return n > 0 ? n : -1;
+using treadle::types::Type;
+
+/// The element type of an array of `t`: a scalar, a vector or matrix of numbers, a quaternion
+/// or transform, or a struct. Throws TypeError for any other type.
+DType element_dtype(const Type* t) {
+    bool numeric = t && t->is_value() && (t->is_scalar() || t->scalar != ScalarType::Bool);
+    if (!numeric && !(t && t->is_struct()))
+        throw Error(ErrorKind::Type,
+                    "array(): dtype must be a scalar, vector, matrix, quaternion, transform or "
+                    "struct type (got " +
+                        (t ? t->name : std::string("None")) + ")");
+    return treadle::dtype_of_type(t);
 }
 
-/// A dtype from its spec: "float32", "vector:3:float32", "matrix:3:3:float32", "quat:float32",
-/// "transform:float32" or a struct spec ("struct:module.Name{x=float32;...}").
-DType dtype_from_name(const std::string& name) {
-    if (name.rfind("struct:", 0) == 0) {
-        const treadle::types::Type* t = treadle::types::type_from_spec(name);
-        if (!t) throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
-        return treadle::dtype_of_type(t);
-    }
-    std::vector<std::string> parts;
-    for (size_t begin = 0;;) {
-        size_t end = name.find(':', begin);
-        parts.push_back(name.substr(begin, end == std::string::npos ? end : end - begin));
-        if (end == std::string::npos) break;
-        begin = end + 1;
-    }
-    const bool vec = parts.size() == 3 && parts[0] == "vector";
-    const bool mat = parts.size() == 4 && parts[0] == "matrix";
-    const bool quat = parts.size() == 2 && parts[0] == "quat";
-    const bool xform = parts.size() == 2 && parts[0] == "transform";
-    auto s = treadle::scalar_from_name(parts.back());
-    if (!s || !(parts.size() == 1 || ((vec || mat) && *s != ScalarType::Bool) ||
-                ((quat || xform) && treadle::is_float(*s))))
-        throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
-    DType t(*s);
-    if (quat || xform) {
-        t.rows = quat ? 4 : 7;
-        t.kind = quat ? ElementKind::Quat : ElementKind::Transform;
-        return t;
-    }
-    if (vec || mat) {
-        t.rows = parse_dim(parts[1]);
-        t.cols = mat ? parse_dim(parts[2]) : 0;
-        if (t.rows < 0 || t.cols < 0)
-            throw Error(ErrorKind::Type, "unknown array dtype '" + name + "'");
-    }
-    return t;
-}
-
-/// The spec of a dtype (inverse of dtype_from_name).
-std::string dtype_name(const DType& t) {
-    if (t.is_struct()) return treadle::types::type_key(treadle::type_of_dtype(t));
-    const std::string s = treadle::scalar_name(t.scalar);
-    if (t.kind == ElementKind::Quat) return "quat:" + s;
-    if (t.kind == ElementKind::Transform) return "transform:" + s;
-    if (t.rows > 0 && t.cols > 0)
-        return "matrix:" + std::to_string(t.rows) + ":" + std::to_string(t.cols) + ":" + s;
-    if (t.rows > 0) return "vector:" + std::to_string(t.rows) + ":" + s;
-    return s;
+/// How messages name an element type: its stable type key ("float32", "vector:3:float32").
+std::string dtype_text(const DType& t) {
+    return treadle::types::type_key(treadle::type_of_dtype(t));
 }
 
 dl::dtype to_dlpack(ScalarType s) {
@@ -135,14 +93,14 @@ Array wrap_ndarray(const InputArray& nd, nb::handle owner, std::optional<DType> 
         if (want->scalar != s)
             throw Error(ErrorKind::Type, "array(): the data's scalar type " +
                                              std::string(treadle::scalar_name(s)) +
-                                             " does not match dtype " + dtype_name(*want));
+                                             " does not match dtype " + dtype_text(*want));
         t = *want;
         inner = t.rows > 0 ? (t.cols > 0 ? 2 : 1) : 0;
     }
     const int outer = (int)nd.ndim() - inner;
     if (outer < 0)
         throw Error(ErrorKind::Value,
-                    "array(): the data has too few dimensions for dtype " + dtype_name(t));
+                    "array(): the data has too few dimensions for dtype " + dtype_text(t));
     const int64_t dims[2] = {t.rows, t.cols > 0 ? t.cols : 1};
     int64_t packed = elem;
     const bool empty = nd.size() == 0;  // numpy gives empty arrays any strides (zeros, often)
@@ -153,7 +111,7 @@ Array wrap_ndarray(const InputArray& nd, nb::handle owner, std::optional<DType> 
             throw Error(ErrorKind::Value,
                         "array(): the data's trailing dimensions must be "
                         "packed and match dtype " +
-                            dtype_name(t));
+                            dtype_text(t));
         packed *= dims[k];
     }
     std::vector<int64_t> shape(outer), strides(outer);
@@ -201,6 +159,30 @@ nb::ndarray<nb::numpy> to_numpy(const Array& array) {
                                   to_dlpack(t.scalar), nb::device::cpu::value);
 }
 
+/// treadle.array's copy or alias of a CPU ndarray `source` (see `_init_from_numpy`).
+void init_from_numpy(Array& self, nb::object source, const std::string& device, bool copy,
+                     const Type* dtype) {
+    InputArray nd;
+    if (!nb::try_cast<InputArray>(source, nd))
+        throw Error(ErrorKind::Type, "array(): cannot read data of type '" +
+                                         std::string(nb::type_name(source.type()).c_str()) +
+                                         "' as a CPU array with a supported dtype");
+    Device dev = Device::parse(device);
+    std::optional<DType> want;
+    if (dtype) want = element_dtype(dtype);
+    if (copy) {
+        Array view = wrap_ndarray(nd, nb::handle(), want);
+        nb::gil_scoped_release nogil;
+        self = view.clone(dev);
+    } else {
+        if (!dev.is_cpu())
+            throw Error(ErrorKind::Value,
+                        "array(): copy=False needs the data and the array on the "
+                        "same device ('cpu')");
+        self = wrap_ndarray(nd, source, want);
+    }
+}
+
 nb::tuple to_tuple(const std::vector<int64_t>& v) {
     nb::list l;
     for (int64_t x : v) l.append(x);
@@ -217,9 +199,9 @@ void export_array(nb::module_& m) {
         // --- initialisation (called by treadle.array.__init__ on a null array) ---
         .def(
             "_init_empty",
-            [](Array& self, const std::string& dtype, const std::vector<int64_t>& shape,
+            [](Array& self, const Type* dtype, const std::vector<int64_t>& shape,
                const std::string& device, bool zero, bool pinned) {
-                DType t = dtype_from_name(dtype);
+                DType t = element_dtype(dtype);
                 Device dev = Device::parse(device);
                 self = zero ? Array::zeros(t, shape, dev, pinned)
                             : Array::empty(t, shape, dev, pinned);
@@ -227,41 +209,16 @@ void export_array(nb::module_& m) {
             nb::arg("dtype"), nb::arg("shape"), nb::arg("device"), nb::arg("zero"),
             nb::arg("pinned") = false)
         .def_prop_ro("_pinned", &Array::pinned)
-        .def(
-            "_init_from_numpy",
-            [](Array& self, nb::object source, const std::string& device, bool copy,
-               const std::string& dtype) {
-                InputArray nd;
-                if (!nb::try_cast<InputArray>(source, nd))
-                    throw Error(ErrorKind::Type,
-                                "array(): cannot read data of type '" +
-                                    std::string(nb::type_name(source.type()).c_str()) +
-                                    "' as a CPU array with a supported dtype");
-                Device dev = Device::parse(device);
-                std::optional<DType> want;
-                if (!dtype.empty()) want = dtype_from_name(dtype);
-                if (copy) {
-                    Array view = wrap_ndarray(nd, nb::handle(), want);
-                    nb::gil_scoped_release nogil;
-                    self = view.clone(dev);
-                } else {
-                    if (!dev.is_cpu())
-                        throw Error(ErrorKind::Value,
-                                    "array(): copy=False needs the data and the array on the "
-                                    "same device ('cpu')");
-                    self = wrap_ndarray(nd, source, want);
-                }
-            },
-            nb::arg("source"), nb::arg("device"), nb::arg("copy"), nb::arg("dtype") = "",
-            "Copies (copy=True, to any device) or aliases (CPU only) a CPU ndarray; `source` "
-            "must export DLPack or the buffer protocol with a supported dtype. A vector/matrix "
-            "`dtype` spec takes the trailing dimensions as the elements.")
+        .def("_init_from_numpy", &init_from_numpy, nb::arg("source"), nb::arg("device"),
+             nb::arg("copy"), nb::arg("dtype").none() = nb::none(),
+             "Copies (copy=True, to any device) or aliases (CPU only) a CPU ndarray; `source` "
+             "must export DLPack or the buffer protocol with a supported dtype. A vector/matrix "
+             "`dtype` (a Type) takes the trailing dimensions as the elements.")
         .def(
             "_init_from_ptr",
-            [](Array& self, uintptr_t ptr, const std::string& dtype,
-               const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
-               const std::string& device, nb::object owner) {
-                self = Array::wrap(reinterpret_cast<void*>(ptr), dtype_from_name(dtype), shape,
+            [](Array& self, uintptr_t ptr, const Type* dtype, const std::vector<int64_t>& shape,
+               const std::vector<int64_t>& strides, const std::string& device, nb::object owner) {
+                self = Array::wrap(reinterpret_cast<void*>(ptr), element_dtype(dtype), shape,
                                    strides, Device::parse(device),
                                    owner.is_none() ? nullptr : python_owner(owner));
             },
@@ -279,7 +236,14 @@ void export_array(nb::module_& m) {
         .def_prop_ro("_shape", [](const Array& a) { return to_tuple(a.shape()); })
         .def_prop_ro("_strides", [](const Array& a) { return to_tuple(a.strides()); })
         .def_prop_ro("_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
-        .def_prop_ro("_dtype_name", [](const Array& a) { return dtype_name(a.dtype()); })
+        .def_prop_ro(
+            "_dtype",
+            [](const Array& a) -> const Type* {
+                return a.is_null() ? nullptr : treadle::type_of_dtype(a.dtype());
+            },
+            nb::rv_policy::reference,
+            "The element type (a Type; None for a null array); treadle.array maps it to its "
+            "class.")
         .def_prop_ro("_itemsize", [](const Array& a) { return a.dtype().size(); })
         .def_prop_ro("_device_alias", [](const Array& a) { return a.device().alias(); })
         .def_prop_ro("_is_contiguous", &Array::is_contiguous)
@@ -334,9 +298,7 @@ void export_array(nb::module_& m) {
         .def("_select", &Array::select, nb::arg("dim"), nb::arg("i"))
         .def(
             "_view_as",
-            [](const Array& self, const std::string& dtype) {
-                return self.view_as(dtype_from_name(dtype));
-            },
+            [](const Array& self, const Type* dtype) { return self.view_as(element_dtype(dtype)); },
             nb::arg("dtype"))
         // --- gradient ---
         .def_prop_ro("_has_grad", [](const Array& a) { return a.grad() != nullptr; })

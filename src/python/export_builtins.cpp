@@ -137,25 +137,29 @@ const treadle::sema::Builtin* find_any(const std::string& name) {
     return treadle::sema::find_operator(name);
 }
 
-/// The result types of builtin `name` for arguments of the given type specs (strongly typed),
-/// or None when no overload accepts them (or the builtin has no type rule).
-std::optional<std::vector<std::string>> signature(const std::string& name,
-                                                  const std::vector<std::string>& specs) {
-    const treadle::sema::Builtin* b = find_any(name);
-    if (!b || !b->rule) return std::nullopt;
+/// The result types of builtin `name` (a list of Type) for arguments of the types in
+/// `arg_types` (strongly typed), or None when no overload accepts them (or the builtin has no
+/// type rule).
+nb::object signature(const std::string& name, nb::handle arg_types) {
     std::vector<treadle::sema::ArgInfo> args;
-    for (const std::string& s : specs) {
-        const treadle::types::Type* t = treadle::types::type_from_spec(s);
-        if (!t) return std::nullopt;
-        args.push_back({t, false});
+    for (nb::handle item : nb::iter(arg_types)) {
+        if (item.is_none())
+            throw treadle::Error(treadle::ErrorKind::Type,
+                                 "builtin_signature(): every argument type must be a Type");
+        args.push_back({nb::cast<const treadle::types::Type*>(item), false});
     }
+    const treadle::sema::Builtin* b = find_any(name);
+    if (!b || !b->rule) return nb::none();
     std::optional<treadle::sema::Signature> sig = b->rule(args);
-    if (!sig) return std::nullopt;
-    std::vector<std::string> out;
+    if (!sig) return nb::none();
+    nb::list out;
+    auto add = [&](const treadle::types::Type* t) {
+        out.append(nb::cast(t, nb::rv_policy::reference));
+    };
     if (sig->ret->is_tuple()) {
-        for (const auto* e : sig->ret->elements) out.push_back(treadle::types::type_key(e));
+        for (const treadle::types::Type* e : sig->ret->elements) add(e);
     } else {
-        out.push_back(treadle::types::type_key(sig->ret));
+        add(sig->ret);
     }
     return out;
 }
@@ -182,7 +186,7 @@ void export_builtins(nb::module_& m) {
         "differentiable, params (dicts: name, type, default, variadic), returns, and the traits "
         "linear, writes_last_array, results, value_operands, rebinds, host, atomic, "
         "python_builtin, op, callable, devices.");
-    m.def("builtin_signature", &signature, nb::arg("name"), nb::arg("arg_specs"),
-          "Result type specs of a builtin (or operator: 'add', 'neg', ...) for arguments of "
-          "these type specs; None when no overload accepts them.");
+    m.def("builtin_signature", &signature, nb::arg("name"), nb::arg("arg_types"),
+          "Result types (a list of Type) of a builtin (or operator: 'add', 'neg', ...) for "
+          "arguments of these types (a list of Type); None when no overload accepts them.");
 }

@@ -56,6 +56,9 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
         case treadle::ErrorKind::FloatingPoint:
             PyErr_SetString(PyExc_FloatingPointError, e.what());
             return;
+        case treadle::ErrorKind::Overflow:
+            PyErr_SetString(PyExc_OverflowError, e.what());
+            return;
         case treadle::ErrorKind::OutOfMemory:
             PyErr_SetString(PyExc_MemoryError, e.what());
             return;

@@ -62,8 +62,8 @@ public:
     }
 
     /// An answer of the Python resolver as sema sees it: None (not found), a FunctionSource,
-    /// or a descriptor tuple ("module", handle), ("const", spec, value or components),
-    /// ("type", spec), ("builtin", name), ("error", message), ("unsupported", python type).
+    /// or a descriptor tuple ("module", handle), ("const", Type, value or components, weak),
+    /// ("type", Type), ("builtin", name), ("error", message), ("unsupported", python type).
     static GlobalValue convert(nb::handle d) {
         GlobalValue g;
         if (d.is_none()) return g;
@@ -78,7 +78,8 @@ public:
             g.kind = GlobalValue::Kind::Module;
             g.module = nb::cast<std::string>(t[1]);
         } else if (kind == "const") {
-            convert_constant(nb::cast<std::string>(t[1]), t[2], g);
+            convert_constant(nb::cast<const treadle::types::Type*>(t[1]), t[2],
+                             nb::cast<bool>(t[3]), g);
         } else if (kind == "type") {
             g.kind = GlobalValue::Kind::Type;
             g.type = nb::cast<const treadle::types::Type*>(t[1]);
@@ -96,32 +97,32 @@ public:
     }
 
 private:
-    /// A constant of type `spec` ("int" and "float" are Python's weak numbers) with `value`
-    /// (a number, or the components of a vector-like value).
-    static void convert_constant(const std::string& spec, nb::handle value, GlobalValue& g) {
+    /// A constant of `type` with `value` (a number, or the row-major components of a
+    /// vector-like value). `weak`: a Python int (int32) or float (float32), whose type the other
+    /// operand decides, as for literals; a weak int outside int32's range is an int64.
+    static void convert_constant(const treadle::types::Type* type, nb::handle value, bool weak,
+                                 GlobalValue& g) {
         g.kind = GlobalValue::Kind::Constant;
-        g.constant.weak = spec == "int" || spec == "float";
-        const treadle::types::Type* type = treadle::types::type_from_spec(spec);
-        if (type && type->is_value() && !type->is_scalar()) {
-            g.constant.type = type;
+        g.constant.type = type;
+        g.constant.weak = weak;
+        if (type->is_value() && !type->is_scalar()) {
             for (nb::handle c : nb::iter(value)) g.components.push_back(nb::cast<double>(c));
             if ((int)g.components.size() != type->components())
-                g.kind = GlobalValue::Kind::Unsupported, g.what = "constant of type " + spec;
+                g.kind = GlobalValue::Kind::Unsupported, g.what = "constant of type " + type->name;
             return;
         }
-        if (!type || !type->is_scalar()) {
+        if (!type->is_scalar()) {
             g.kind = GlobalValue::Kind::Unsupported;
-            g.what = "constant of type " + spec;
+            g.what = "constant of type " + type->name;
             return;
         }
-        g.constant.type = type;
         if (type->is_float())
             g.constant.f = nb::cast<double>(value);
         else if (type->scalar == treadle::ScalarType::UInt64)
             g.constant.i = (int64_t)nb::cast<uint64_t>(value);
         else
             g.constant.i = nb::cast<int64_t>(value);
-        if (spec == "int" && (g.constant.i > INT32_MAX || g.constant.i < INT32_MIN))
+        if (weak && type->is_integer() && (g.constant.i > INT32_MAX || g.constant.i < INT32_MIN))
             g.constant.type = treadle::types::int64_type();
     }
 

@@ -19,7 +19,7 @@ using treadle::ScalarType;
 /// Attribute names looked up on every launch, interned once.
 struct Names {
     PyObject* data_slot = PyUnicode_InternFromString("_data");
-    PyObject* struct_type_id = PyUnicode_InternFromString("_struct_type_id");
+    PyObject* type = PyUnicode_InternFromString("_type");
     PyObject* is_indexed = PyUnicode_InternFromString("_is_indexedarray");
     PyObject* data = PyUnicode_InternFromString("data");
     PyObject* indices = PyUnicode_InternFromString("indices");
@@ -275,17 +275,18 @@ private:
         out.n_indices = d;
     }
 
-    /// A treadle struct instance: its class names the interned type it was made for.
+    /// A treadle struct instance: its class holds the interned type it was made for (`_type`).
     static void read_struct(PyObject* o, ArgValue& out) {
-        PyObject* id = PyObject_GetAttr((PyObject*)Py_TYPE(o), names().struct_type_id);
-        if (!id) {
+        nb::object type = nb::steal(PyObject_GetAttr((PyObject*)Py_TYPE(o), names().type));
+        if (!type.is_valid()) {
             PyErr_Clear();
             return other(o, out);
         }
+        const treadle::types::Type* t = nullptr;
+        if (!nb::try_cast<const treadle::types::Type*>(type, t) || !t || !t->is_struct())
+            return other(o, out);
         out.kind = ArgValue::Kind::Struct;
-        out.struct_type = reinterpret_cast<const void*>((uintptr_t)PyLong_AsUnsignedLongLong(id));
-        Py_DECREF(id);
-        if (PyErr_Occurred()) throw nb::python_error();
+        out.struct_type = t;
     }
 
     /// Python's numbers, numpy scalars, and objects with __float__, __index__ or .value.
@@ -294,6 +295,7 @@ private:
             out.kind = ArgValue::Kind::Bool;
             out.i = o == Py_True;
             out.overflow = false;
+            out.is_unsigned = false;
         } else if (PyLong_Check(o)) {
             read_int(o, out);
         } else if (PyFloat_Check(o)) {
@@ -317,6 +319,7 @@ private:
                 out.kind = ArgValue::Kind::Int;
                 out.i = nb::cast<int64_t>(v);
                 out.overflow = false;
+                out.is_unsigned = false;
             }
         } else {
             other(o, out);
@@ -328,7 +331,18 @@ private:
         out.kind = ArgValue::Kind::Int;
         out.i = PyLong_AsLongLongAndOverflow(o, &overflow);
         out.overflow = overflow != 0;
+        out.is_unsigned = false;
         if (out.i == -1 && PyErr_Occurred()) throw nb::python_error();
+        if (overflow > 0) {  // above INT64_MAX: a uint64 value, or too large for 64 bits
+            unsigned long long u = PyLong_AsUnsignedLongLong(o);
+            if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return;
+            }
+            out.i = (int64_t)u;
+            out.overflow = false;
+            out.is_unsigned = true;
+        }
     }
 
     /// The components of a vector-like value: a treadle vector or matrix (the numpy array
@@ -506,17 +520,37 @@ private:
     std::vector<nb::object> m_keep;
 };
 
+/// One launch dimension: an int or anything with __index__ (numpy integers); make_bounds()
+/// checks the range.
+int64_t launch_dim(PyObject* d) {
+    if (PyBool_Check(d) || !PyIndex_Check(d))
+        throw nb::type_error(("launch(): dim must be an int or a sequence of up to 4 ints, got " +
+                              std::string(Py_TYPE(d)->tp_name))
+                                 .c_str());
+    nb::object index = nb::steal(PyNumber_Index(d));
+    if (!index.is_valid()) throw nb::python_error();
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    if (overflow)
+        throw nb::value_error(
+            "launch(): a launch dimension does not fit 64 bits (each must be "
+            "in [0, 2^31))");
+    return (int64_t)v;
+}
+
 /// The launch grid: an int or a sequence of ints (at most 4 are used; more are counted).
 size_t launch_dims(nb::handle dim, int64_t (&out)[8]) {
-    if (PyLong_Check(dim.ptr())) {
-        out[0] = nb::cast<int64_t>(dim);
+    PyObject* o = dim.ptr();
+    if (PyIndex_Check(o) || PyUnicode_Check(o) || PyBytes_Check(o) || !PySequence_Check(o)) {
+        out[0] = launch_dim(o);
         return 1;
     }
-    size_t n = 0;
-    for (nb::handle d : nb::iter(dim)) {
-        if (n < 8) out[n] = nb::cast<int64_t>(d);
-        ++n;
-    }
+    nb::object seq = nb::steal(PySequence_Fast(o, "launch(): dim must be a sequence"));
+    if (!seq.is_valid()) throw nb::python_error();
+    const size_t n = (size_t)PySequence_Fast_GET_SIZE(seq.ptr());
+    PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+    for (size_t i = 0; i < n && i < 8; ++i) out[i] = launch_dim(items[i]);
     return n < 8 ? n : 8;
 }
 
@@ -527,7 +561,7 @@ void launch(const KernelHandle& h, nb::handle dim, nb::handle args, uintptr_t st
     int64_t dims[8];
     const size_t ndim = launch_dims(dim, dims);
     nb::object arg_seq =
-        nb::steal(PySequence_Fast(args.ptr(), "launch(): args must be a sequence"));
+        nb::steal(PySequence_Fast(args.ptr(), "launch(): inputs must be a sequence"));
     if (!arg_seq.is_valid()) throw nb::python_error();
     const bool has_adj = adjoint && !adj_args.is_none();
     nb::object adj_seq;
@@ -573,7 +607,7 @@ void export_launch(nb::module_& m) {
     m.def("set_value_classes", &set_value_classes, nb::arg("composite_base"), nb::arg("ndarray"),
           "Lets launches read treadle vectors and matrices (the `_data` slot of "
           "`composite_base`) and numpy arrays without calling Python.");
-    m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim"), nb::arg("args"),
+    m.def("launch", &launch, nb::arg("kernel"), nb::arg("dim").none(), nb::arg("args"),
           nb::arg("stream") = 0, nb::arg("adjoint") = false,
           nb::arg("adj_args").none() = nb::none(), nb::arg("max_blocks") = 0,
           nb::arg("block_dim") = (int64_t)treadle::k_cuda_block_dim,

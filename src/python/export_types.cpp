@@ -17,6 +17,7 @@
 
 #include "exports.h"
 #include "treadle/error.h"
+#include "types/type_names.h"
 #include "types/types.h"
 
 namespace nb = nanobind;
@@ -221,10 +222,6 @@ void export_types(nb::module_& m) {
             "key", [](const Type& t) { return treadle::types::type_key(&t); },
             "A stable text that names the type (struct names with their module and fields): "
             "for cache keys and kernel keys; never parsed back.")
-        .def_prop_ro(
-            "id", [](const Type& t) { return reinterpret_cast<uintptr_t>(&t); },
-            "An integer identity of the interned type (stable for the process): what launches "
-            "compare a struct argument's class against.")
         .def(
             "matches",
             [](const Type& pattern, const Type& t) {
@@ -269,8 +266,9 @@ void export_types(nb::module_& m) {
     t.def(
         "named",
         [](const std::string& name) -> nb::object {
-            return optional_type(treadle::types::named_math_type(name));
+            return optional_type(treadle::types::type_by_name(name));
         },
         nb::arg("name"),
-        "Warp's named vector/matrix/quat/transform types (\"vec3\", ...), or None.");
+        "The type a Warp type name stands for (\"float32\", \"vec3\", \"mat33d\", \"quat\", "
+        "\"spatial_vector\", \"Float\", ...; types/type_names.h), or None.");
 }

@@ -29,6 +29,23 @@ struct Slot {
     const SlotName* name;
 };
 
+/// Whether integer `v` fits scalar type `t` (an integer type) without wrapping.
+bool fits(ScalarType t, const ArgValue& v) {
+    const size_t bits = scalar_size(t) * 8;
+    const bool is_signed = t == ScalarType::Int8 || t == ScalarType::Int16 ||
+                           t == ScalarType::Int32 || t == ScalarType::Int64;
+    if (v.is_unsigned) {  // v.i holds a uint64 value
+        const uint64_t u = (uint64_t)v.i;
+        if (is_signed)
+            return bits == 64 ? u <= (uint64_t)INT64_MAX : u < (uint64_t(1) << (bits - 1));
+        return bits == 64 || u < (uint64_t(1) << bits);
+    }
+    if (is_signed)
+        return bits == 64 ||
+               (v.i >= -(int64_t(1) << (bits - 1)) && v.i < (int64_t(1) << (bits - 1)));
+    return v.i >= 0 && (bits == 64 || v.i < (int64_t(1) << bits));
+}
+
 /// Packs one launch; owns nothing.
 class Packer {
 public:
@@ -145,6 +162,10 @@ public:
         if (t->is_float()) return store_float(m_block + s.offset, t->scalar, (double)v.i);
         if (t->is_bool() && !is_bool && v.i != 0 && v.i != 1)
             fail(ErrorKind::Type, s, "expects bool, got int " + std::to_string(v.i));
+        if (!t->is_bool() && !fits(t->scalar, v))
+            fail(ErrorKind::Overflow, s,
+                 "is " + (v.is_unsigned ? std::to_string((uint64_t)v.i) : std::to_string(v.i)) +
+                     ", out of the range of " + t->name);
         store_int(m_block + s.offset, t->scalar, v.i);
     }
 
@@ -398,6 +419,13 @@ LaunchBounds pack_arguments(const LaunchPlan& plan, const int64_t* dim, size_t n
                     packer.fail(ErrorKind::Type, slot,
                                 "is not an array, so its adjoint must be a null Array");
             }
+            if (!k.checked && p.access && p.type->is_array() && bounds.size > 0 &&
+                (v.kind == ArgValue::Kind::None || (is_array && v.array->is_null())))
+                packer.fail(ErrorKind::Value, slot,
+                            std::string("is None (a null array), but the kernel ") +
+                                (p.access & passes::k_access_write ? "writes" : "reads") +
+                                " it; pass an array (checked and debug modes report the access "
+                                "at its line instead)");
             packer.pack(slot, v);
             if (written && pp.writes && is_array && !v.array->is_null()) written->add(v.array);
             continue;

@@ -71,7 +71,8 @@ struct ArgValue {
         Array,         ///< `array`
         IndexedArray,  ///< `array` (the data) seen through `indices`
         Bool,          ///< `i` (0 or 1)
-        Int,           ///< `i`; `overflow` when the value does not fit 64 bits
+        Int,           ///< `i` (as uint64 bits when `is_unsigned`); `overflow` when the value
+                       ///< fits neither int64 nor uint64
         Float,         ///< `f`
         Components,    ///< `count` elements of type `scalar` at `data`, row-major
         StructBytes,   ///< `count` bytes at `data`, the struct's C layout
@@ -79,6 +80,7 @@ struct ArgValue {
     };
     Kind kind = Kind::Other;
     bool overflow = false;
+    bool is_unsigned = false;  ///< Int: `i` holds a uint64 value above INT64_MAX
     ScalarType scalar = ScalarType::Float64;
     int n_indices = 0;  ///< IndexedArray: index arrays given (0, or the ndim)
     int64_t i = 0;

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "sema/infer_internal.h"
+#include "types/type_names.h"
 
 namespace treadle::sema {
 
@@ -144,7 +145,9 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
     if (name == "int" || name == "float" || name == "bool") {
         Value v;
         v.kind = Value::Kind::Type;
-        v.type = name == "bool" ? types::bool_type() : types::type_from_spec(name);
+        v.type = name == "int"     ? types::int32_type()
+                 : name == "float" ? types::float32_type()
+                                   : types::bool_type();
         return v;
     }
     if (const Builtin* b = find_builtin(name); b && b->traits.python_builtin) {
@@ -168,9 +171,7 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
             double c;
             if (math_constant(attr, c)) return const_value(types::float32_type(), true, 0, c);
             if (base.text == "treadle") {
-                const types::Type* t = types::type_from_spec(attr);
-                if (!t || attr == "int" || attr == "float") t = types::named_math_type(attr);
-                if (t) {
+                if (const types::Type* t = types::type_by_name(attr)) {
                     Value v;
                     v.kind = Value::Kind::Type;
                     v.type = t;

@@ -1,4 +1,5 @@
 # src/types/sources.cmake -- sources of src/types
 list(APPEND TREADLE_SOURCES
+  src/types/type_names.cpp
   src/types/types.cpp
 )

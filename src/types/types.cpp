@@ -1,11 +1,9 @@
 // src/types/types.cpp -- the type interner
 #include "types/types.h"
 
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 
 #include "common/assert.h"
 #include "types/abi.h"
@@ -129,43 +127,6 @@ const Type* rigid_type(TypeKind kind, ScalarType scalar) {
 const Type* quat_type(ScalarType scalar) { return rigid_type(TypeKind::Quat, scalar); }
 const Type* transform_type(ScalarType scalar) { return rigid_type(TypeKind::Transform, scalar); }
 
-const Type* named_math_type(const std::string& name) {
-    auto scalar_of = [](const std::string& suffix) -> std::optional<ScalarType> {
-        if (suffix.empty()) return ScalarType::Float32;
-        for (int i = 1; i < 12; ++i)
-            if (suffix == scalar_suffix((ScalarType)i)) return (ScalarType)i;
-        return std::nullopt;
-    };
-    for (const char* base : {"spatial_vector", "spatial_matrix"}) {
-        size_t n = std::strlen(base);
-        if (name.compare(0, n, base) != 0) continue;
-        std::string suffix = name.substr(n);
-        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d") {
-            ScalarType s = *scalar_of(suffix);
-            return base[8] == 'v' ? vector_type(6, s) : matrix_type(6, 6, s);
-        }
-    }
-    for (const char* base : {"quat", "transform"}) {
-        size_t n = std::strlen(base);
-        if (name.compare(0, n, base) != 0) continue;
-        std::string suffix = name.substr(n);
-        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d") {
-            auto s = scalar_of(suffix);
-            return n == 4 ? quat_type(*s) : transform_type(*s);
-        }
-    }
-    if (name.size() >= 4 && name.compare(0, 3, "vec") == 0 && name[3] >= '2' && name[3] <= '4') {
-        if (auto s = scalar_of(name.substr(4))) return vector_type(name[3] - '0', *s);
-    }
-    if (name.size() >= 5 && name.compare(0, 3, "mat") == 0 && name[3] == name[4] &&
-        name[3] >= '2' && name[3] <= '4') {
-        std::string suffix = name.substr(5);
-        if (suffix.empty() || suffix == "h" || suffix == "f" || suffix == "d")
-            if (auto s = scalar_of(suffix)) return matrix_type(name[3] - '0', name[3] - '0', *s);
-    }
-    return nullptr;
-}
-
 const Type* array_type(const Type* dtype, int ndim) {
     TREADLE_ASSERT(dtype && (dtype->is_element() || dtype->kind == TypeKind::Generic) &&
                    ndim >= 1 && ndim <= 4);
@@ -221,7 +182,7 @@ const Type* struct_type(const std::string& qualname,
     t.kind = TypeKind::Struct;
     size_t dot = qualname.rfind('.');
     t.name = dot == std::string::npos ? qualname : qualname.substr(dot + 1);
-    t.spec = "struct:" + qualname + "{";
+    t.key = "struct:" + qualname + "{";
     abi::StructLayout layout;
     for (size_t i = 0; i < fields.size(); ++i) {
         const auto& [name, ft] = fields[i];
@@ -230,11 +191,11 @@ const Type* struct_type(const std::string& qualname,
         if (!ft || !(ft->is_element() || ft->is_array()) || ft->indexed)
             return fail("field '" + name + "' has a type structs cannot hold");
         t.fields.push_back(StructField{name, ft, layout.add(layout_of(ft))});
-        t.spec += (i ? ";" : "") + name + "=" + type_key(ft);
+        t.key += (i ? ";" : "") + name + "=" + type_key(ft);
     }
-    t.spec += "}";
+    t.key += "}";
     set_layout(t, layout.finish());
-    std::string key = t.spec;
+    std::string key = t.key;
     return interner().intern(key, std::move(t));
 }
 
@@ -251,36 +212,6 @@ const Type* tuple_type(const std::vector<const Type*>& elements) {
     t.name = name + ")";
     return interner().intern(key, t);
 }
-
-namespace {
-
-/// "struct:<qualname>{f=spec;g=spec}": splits the fields at the top brace level.
-const Type* struct_from_spec(const std::string& spec) {
-    size_t open = spec.find('{');
-    if (open == std::string::npos || spec.back() != '}') return nullptr;
-    std::string qualname = spec.substr(7, open - 7);
-    std::vector<std::pair<std::string, const Type*>> fields;
-    std::string body = spec.substr(open + 1, spec.size() - open - 2);
-    int depth = 0;
-    size_t start = 0;
-    for (size_t i = 0; i <= body.size(); ++i) {
-        char c = i < body.size() ? body[i] : ';';
-        if (c == '{') ++depth;
-        if (c == '}' && --depth < 0) return nullptr;
-        if (c != ';' || depth != 0) continue;
-        std::string item = body.substr(start, i - start);
-        start = i + 1;
-        size_t eq = item.find('=');
-        if (eq == std::string::npos) return nullptr;
-        const Type* ft = type_from_spec(item.substr(eq + 1));
-        if (!ft) return nullptr;
-        fields.emplace_back(item.substr(0, eq), ft);
-    }
-    if (depth != 0) return nullptr;
-    return struct_type(qualname, fields);
-}
-
-}  // namespace
 
 const Type* generic_type(const std::string& name) {
     if (name != "Any" && name != "Float" && name != "Int" && name != "Scalar") return nullptr;
@@ -325,85 +256,6 @@ bool generic_matches(const Type* pattern, const Type* t) {
     return t->is_scalar() && !t->is_bool();  // Scalar
 }
 
-const Type* type_from_spec(const std::string& spec) {
-    if (spec.rfind("struct:", 0) == 0) return struct_from_spec(spec);
-    if (const Type* g = generic_type(spec)) return g;
-    if (spec.rfind("vector:", 0) == 0 || spec.rfind("matrix:", 0) == 0) {
-        // generic composites: "vector:Any:Float", "matrix:3:3:Scalar", "vector:3:Any"
-        bool is_matrix = spec[0] == 'm';
-        std::vector<std::string> p;
-        size_t start = 0, colon;
-        while ((colon = spec.find(':', start)) != std::string::npos) {
-            p.push_back(spec.substr(start, colon - start));
-            start = colon + 1;
-        }
-        p.push_back(spec.substr(start));
-        if (p.size() == (is_matrix ? 4u : 3u)) {
-            const std::string& el = p.back();
-            bool generic = generic_type(el) || p[1] == "Any" || (is_matrix && p[2] == "Any");
-            if (generic) {
-                const Type* element = generic_type(el) ? generic_type(el) : type_from_spec(el);
-                auto dim = [](const std::string& s) {
-                    return s == "Any" ? 0 : std::atoi(s.c_str());
-                };
-                if (!element || (!element->is_scalar() && element->kind != TypeKind::Generic))
-                    return nullptr;
-                return generic_composite_type(is_matrix, dim(p[1]), is_matrix ? dim(p[2]) : 0,
-                                              element);
-            }
-        }
-    }
-    if (spec == "int") return int32_type();
-    if (spec == "float") return float32_type();
-    if (auto s = scalar_from_name(spec)) return scalar_type(*s);
-    auto parts = [&spec]() {
-        std::vector<std::string> out;
-        size_t start = 0, colon;
-        while ((colon = spec.find(':', start)) != std::string::npos) {
-            out.push_back(spec.substr(start, colon - start));
-            start = colon + 1;
-        }
-        out.push_back(spec.substr(start));
-        return out;
-    };
-    auto small_int = [](const std::string& s) {
-        if (s.empty() || s.size() > 2) return 0;
-        for (char c : s)
-            if (c < '0' || c > '9') return 0;
-        return std::stoi(s);
-    };
-    if (spec.rfind("vector:", 0) == 0) {
-        auto p = parts();
-        auto s = p.size() == 3 ? scalar_from_name(p[2]) : std::nullopt;
-        int n = p.size() == 3 ? small_int(p[1]) : 0;
-        return (s && n >= 1) ? vector_type(n, *s) : nullptr;
-    }
-    if (spec.rfind("quat:", 0) == 0 || spec.rfind("transform:", 0) == 0) {
-        bool quat = spec[0] == 'q';
-        auto s = scalar_from_name(spec.substr(quat ? 5 : 10));
-        if (!s || !is_float(*s)) return nullptr;
-        return quat ? quat_type(*s) : transform_type(*s);
-    }
-    if (spec.rfind("matrix:", 0) == 0) {
-        auto p = parts();
-        auto s = p.size() == 4 ? scalar_from_name(p[3]) : std::nullopt;
-        int r = p.size() == 4 ? small_int(p[1]) : 0, c = p.size() == 4 ? small_int(p[2]) : 0;
-        return (s && r >= 1 && c >= 1) ? matrix_type(r, c, *s) : nullptr;
-    }
-    bool indexed = spec.rfind("indexedarray:", 0) == 0;
-    if (indexed || spec.rfind("array:", 0) == 0) {
-        size_t start = indexed ? 13 : 6;
-        size_t colon = spec.rfind(':');
-        if (colon <= start) return nullptr;
-        const Type* dtype = type_from_spec(spec.substr(start, colon - start));
-        if (!dtype || !(dtype->is_element() || dtype->kind == TypeKind::Generic)) return nullptr;
-        std::string nd = spec.substr(colon + 1);
-        if (nd.size() != 1 || nd[0] < '1' || nd[0] > '4') return nullptr;
-        return indexed ? indexedarray_type(dtype, nd[0] - '0') : array_type(dtype, nd[0] - '0');
-    }
-    return nullptr;
-}
-
 std::string type_key(const Type* t) {
     if (t->is_scalar()) return t->name;
     if (t->is_vector()) return "vector:" + std::to_string(t->rows) + ":" + scalar_name(t->scalar);
@@ -415,7 +267,7 @@ std::string type_key(const Type* t) {
     if (t->is_array())
         return std::string(t->indexed ? "indexedarray:" : "array:") + type_key(t->dtype) + ":" +
                std::to_string(t->ndim);
-    if (t->is_struct()) return t->spec;
+    if (t->is_struct()) return t->key;
     return t->name;
 }
 

@@ -48,7 +48,7 @@ struct Type {
                                               ///< through per-dimension int32 index arrays)
     std::vector<const Type*> elements;        ///< Tuple members
     std::vector<StructField> fields;          ///< Struct fields, in declaration order
-    std::string spec;                         ///< Struct: the full spec (name and fields)
+    std::string key;                          ///< Struct: its type_key (name and fields)
     std::string name;                         ///< Warp-style name for messages: "float32",
                                               ///< "array(dtype=float32, ndim=2)"
     size_t size = 0;                          ///< bytes as a kernel parameter (types/abi.h)
@@ -101,7 +101,7 @@ const Type* vector_type(int length, ScalarType scalar);
 const Type* matrix_type(int rows, int cols, ScalarType scalar);
 const Type* quat_type(ScalarType scalar);
 /// A struct named `qualname` (the Python class's module and qualified name) with `fields`
-/// (value types, arrays and structs) laid out by C rules. Interned by its spec, so two classes
+/// (value types, arrays and structs) laid out by C rules. Interned by its key, so two classes
 /// with the same name and fields are one type. Returns null (and sets `error`) for an invalid
 /// name, field name or field type, or for duplicate or no fields.
 const Type* struct_type(const std::string& qualname,
@@ -118,26 +118,15 @@ bool generic_matches(const Type* pattern, const Type* t);
 /// A generic vector (rows = length) or matrix pattern; 0 means any size, `element` is a scalar
 /// type or a placeholder ("vector(length=Any, dtype=Float)").
 const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Type* element);
-/// Warp's names of the built-in vector and matrix types: "vec3", "vec3d", "mat33f",
-/// "quat", "transformd", "spatial_vector" (a float vector of 6), "spatial_matrixd" (6x6), ...;
-/// nullptr for other names.
-const Type* named_math_type(const std::string& name);
 
 inline const Type* bool_type() { return scalar_type(ScalarType::Bool); }
 inline const Type* int32_type() { return scalar_type(ScalarType::Int32); }
 inline const Type* int64_type() { return scalar_type(ScalarType::Int64); }
 inline const Type* float32_type() { return scalar_type(ScalarType::Float32); }
 
-/// Parses a type spec as the front ends write it: "float32", "int", "vector:3:float32",
-/// "matrix:3:3:float64", "array:float32:2", "array:vector:3:float32:1", "indexedarray:float32:1",
-/// "struct:module.Name{x=float32;v=vector:3:float32;a=array:float32:1}" (fields in order;
-/// a field spec may itself be a struct spec), and the generic annotations "Any", "Float",
-/// "Int", "Scalar", "array:Any:1". Returns nullptr for an unknown spec.
-const Type* type_from_spec(const std::string& spec);
 /// A stable text naming `t` ("vector:3:float32", "struct:mod.Body{x=float32}"): the key of
 /// kernel specialisations and the identity hashed into a struct's C++ name. Types cross into
-/// Python as bound objects, so nothing needs to read it back except type_from_spec's remaining
-/// callers.
+/// Python as bound objects; nothing parses this text back.
 std::string type_key(const Type* t);
 
 }  // namespace treadle::types

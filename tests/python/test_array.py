@@ -629,16 +629,17 @@ def test_annotations():
     t = wp.array(dtype=float)
     assert isinstance(t, wp.array)
     assert t.dtype is wp.float32 and t.ndim == 1
-    assert t._type_spec() == "array:float32:1"
-    assert wp.array(dtype=wp.float64, ndim=2)._type_spec() == "array:float64:2"
-    assert wp.array2d(dtype=int)._type_spec() == "array:int32:2"
+    T = wp._treadle.types
+    assert t._type == T.array(T.scalar("float32"), 1)
+    assert wp.array(dtype=wp.float64, ndim=2)._type == T.array(T.scalar("float64"), 2)
+    assert wp.array2d(dtype=int)._type == T.array(T.scalar("int32"), 2)
     assert wp.array3d(dtype=wp.uint8).ndim == 3
-    assert wp.array4d(dtype=wp.bool)._type_spec() == "array:bool:4"
-    assert wp.array1d(dtype=wp.float16)._type_spec() == "array:float16:1"
-    assert wp.array[float]._type_spec() == "array:float32:1"
-    assert wp.array2d[wp.int64]._type_spec() == "array:int64:2"
+    assert wp.array4d(dtype=wp.bool)._type == T.array(T.scalar("bool"), 4)
+    assert wp.array1d(dtype=wp.float16)._type.key == "array:float16:1"
+    assert wp.array[float]._type == T.array(T.scalar("float32"), 1)
+    assert wp.array2d[wp.int64]._type == T.array(T.scalar("int64"), 2)
     assert wp.array(dtype=wp.Float).dtype is wp.Float
-    assert wp.types.type_to_spec(wp.array(dtype=wp.Float, ndim=3)) == "array:Float:3"
+    assert wp.types.type_of(wp.array(dtype=wp.Float, ndim=3)) == T.array(T.generic("Float"), 3)
     assert repr(t) == "array(dtype=float32, ndim=1)"
     assert t.ptr is None and t.device is None
     with pytest.raises(TypeError, match="annotation"):

@@ -20,18 +20,18 @@ import pytest
 import treadle as wp
 import treadle.autograd
 from treadle import _treadle
+from treadle.type_classes import class_of
 
 MAX_OVERLOADS = 4
 N = 2  # elements per launch
 
-FLOAT32_SPECS = ["float32", "vector:2:float32", "vector:3:float32", "vector:4:float32"]
-VALUE_SPECS = [
-    "float64", "vector:2:float64", "vector:3:float64", "vector:4:float64", "vector:6:float64",
-    "matrix:2:2:float64", "matrix:3:3:float64", "matrix:6:6:float64", "quat:float64",
-    "transform:float64",
+FLOAT32_TYPES = [wp.float32, wp.vec2, wp.vec3, wp.vec4]
+VALUE_TYPES = [
+    wp.float64, wp.vec2d, wp.vec3d, wp.vec4d, wp.spatial_vectord, wp.mat22d, wp.mat33d,
+    wp.spatial_matrixd, wp.quatd, wp.transformd,
 ]
-EXTRA_SPECS = {  # non-float arguments some builtins take
-    "noise": ["uint32"], "pnoise": ["uint32", "int32"], "curlnoise": ["uint32", "int32"],
+EXTRA_TYPES = {  # non-float arguments some builtins take
+    "noise": [wp.uint32], "pnoise": [wp.uint32, wp.int32], "curlnoise": [wp.uint32, wp.int32],
 }
 TABLE = _treadle.builtin_table()
 # Atomics are differentiated as array writes (test_grad.py covers them) and array builtins that
@@ -42,17 +42,20 @@ OPERATORS = {b["name"]: ("{0} " + b["op"] + " {1}" if len(b["params"]) == 2 else
              for b in TABLE if b["op"]}
 
 
-def spec_expr(spec):
-    parts = spec.split(":")
-    if parts[0] == "vector":
-        return f"wp.types.vector({parts[1]}, wp.{parts[2]})"
-    if parts[0] == "matrix":
-        return f"wp.types.matrix(({parts[1]}, {parts[2]}), wp.{parts[3]})"
-    if parts[0] == "quat":
-        return "wp.quatd"
-    if parts[0] == "transform":
-        return "wp.transformd"
-    return f"wp.{spec}"
+def is_float(cls):
+    """Whether values of type class `cls` hold floats (and so carry gradients)."""
+    return cls._type.scalar.name.startswith("float")
+
+
+def type_expr(cls):
+    """The expression naming type class `cls` in kernel source."""
+    t = cls._type
+    scalar = t.scalar.name
+    if t.kind == "vector":
+        return f"wp.types.vector({t.length}, wp.{scalar})"
+    if t.kind == "matrix":
+        return f"wp.types.matrix({t.shape}, wp.{scalar})"
+    return f"wp.{cls.__name__}"
 
 
 def arities(builtin):
@@ -76,18 +79,19 @@ def overloads():
             continue
         count = 0
         for pool, n in itertools.product(
-            (EXTRA_SPECS.get(name, []) + VALUE_SPECS, EXTRA_SPECS.get(name, []) + FLOAT32_SPECS),
+            (EXTRA_TYPES.get(name, []) + VALUE_TYPES, EXTRA_TYPES.get(name, []) + FLOAT32_TYPES),
             arities(builtin),
         ):
-            if count and "float32" in pool:
+            if count and wp.float32 in pool:
                 break  # float32 overloads only for builtins without float64 ones
             for combo in itertools.product(pool, repeat=n):
-                ret = _treadle.builtin_signature(name, list(combo))
-                if ret is None or not any("float" in r for r in ret):
+                ret = _treadle.builtin_signature(name, [c._type for c in combo])
+                if ret is None:
                     continue
-                if not any("float" in a for a in combo):
+                ret = tuple(class_of(t) for t in ret)
+                if not any(is_float(r) for r in ret) or not any(is_float(a) for a in combo):
                     continue
-                found.append((name, combo, tuple(ret)))
+                found.append((name, combo, ret))
                 count += 1
                 if count >= MAX_OVERLOADS:
                     break
@@ -97,8 +101,8 @@ def overloads():
 
 
 def kernel_source(index, name, args, rets):
-    params = [f"a{k}: wp.array(dtype={spec_expr(s)})" for k, s in enumerate(args)]
-    params += [f"r{k}: wp.array(dtype={spec_expr(s)})" for k, s in enumerate(rets)]
+    params = [f"a{k}: wp.array(dtype={type_expr(c)})" for k, c in enumerate(args)]
+    params += [f"r{k}: wp.array(dtype={type_expr(c)})" for k, c in enumerate(rets)]
     operands = [f"a{k}[i]" for k in range(len(args))]
     call = OPERATORS[name].format(*operands) if name in OPERATORS else f"wp.{name}({', '.join(operands)})"
     results = ", ".join(f"y{k}" for k in range(len(rets)))
@@ -127,44 +131,46 @@ CASES = overloads()
 KERNELS = load_kernels(CASES)
 
 
-def sample(spec, rng, name):
-    """N values of `spec` inside the builtin's smooth domain."""
-    parts = spec.split(":")
-    if spec == "uint32":
-        return rng.integers(1, 2**31, N).astype(np.uint32), wp.uint32
-    if spec == "int32":
-        return rng.integers(2, 6, N).astype(np.int32), wp.int32
-    if parts[0] in ("float64", "float32"):
-        return rng.uniform(0.2, 0.8, N), getattr(wp, parts[0])
-    if parts[0] == "vector":
-        dtype = wp.types.vector(int(parts[1]), getattr(wp, parts[2]))
-        return rng.uniform(0.3, 1.2, (N, int(parts[1]))), dtype
-    if parts[0] == "matrix":
-        r, c = int(parts[1]), int(parts[2])
+def sample(cls, rng, name):
+    """N values of type class `cls` inside the builtin's smooth domain, and `cls`."""
+    t = cls._type
+    if cls is wp.uint32:
+        return rng.integers(1, 2**31, N).astype(np.uint32), cls
+    if cls is wp.int32:
+        return rng.integers(2, 6, N).astype(np.int32), cls
+    if t.kind == "scalar":
+        return rng.uniform(0.2, 0.8, N), cls
+    if t.kind == "vector":
+        return rng.uniform(0.3, 1.2, (N, t.length)), cls
+    if t.kind == "matrix":
+        r, c = t.shape
         m = rng.uniform(-0.5, 0.5, (N, r, c)) + 2.0 * np.eye(r, c)
         if name == "quat_from_matrix":  # only meaningful for rotations
             m = np.stack([np.linalg.qr(rng.standard_normal((3, 3)))[0] for _ in range(N)])
             m *= np.sign(np.linalg.det(m))[:, None, None]
-        return m, wp.types.matrix((r, c), wp.float64)
+        return m, cls
     q = rng.standard_normal((N, 4))
     q /= np.linalg.norm(q, axis=1, keepdims=True)
-    if parts[0] == "quat":
-        return q, wp.quatd
-    return np.concatenate([rng.uniform(-1, 1, (N, 3)), q], axis=1), wp.transformd
+    if t.kind == "quat":
+        return q, cls
+    return np.concatenate([rng.uniform(-1, 1, (N, 3)), q], axis=1), cls
 
 
-@pytest.mark.parametrize("case", range(len(CASES)), ids=[f"{c[0]}{list(c[1])}" for c in CASES])
+def case_id(case):
+    return case[0] + "[" + ", ".join(c.__name__ for c in case[1]) + "]"
+
+
+@pytest.mark.parametrize("case", range(len(CASES)), ids=[case_id(c) for c in CASES])
 def test_builtin_adjoint_matches_finite_differences(case, device):
     name, args, rets = CASES[case]
     rng = np.random.default_rng(case)
     inputs = []
-    for spec in args:
-        values, dtype = sample(spec, rng, name)
-        inputs.append(wp.array(values, dtype=dtype, device=device, requires_grad="float" in spec))
-    outputs = [wp.zeros(N, dtype=sample(s, rng, name)[1], device=device, requires_grad=True)
-               for s in rets]
+    for cls in args:
+        values, dtype = sample(cls, rng, name)
+        inputs.append(wp.array(values, dtype=dtype, device=device, requires_grad=is_float(cls)))
+    outputs = [wp.zeros(N, dtype=c, device=device, requires_grad=True) for c in rets]
     ad = treadle.autograd.jacobian(KERNELS[case], N, inputs=inputs, outputs=outputs, device=device)
-    single = any("float32" in s for s in args)  # float32-only builtins: a coarser check
+    single = any(c._type.scalar == wp.float32._type for c in args)  # float32-only: coarser
     fd = treadle.autograd.jacobian_fd(KERNELS[case], N, inputs=inputs, outputs=outputs,
                                       device=device, eps=1e-3 if single else 1e-6)
     assert ad, f"{name}: nothing to differentiate"

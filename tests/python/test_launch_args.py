@@ -93,8 +93,10 @@ def test_quaternions_and_transforms(device):
 
 def test_scalars_from_python_numpy_and_treadle(device):
     out = wp.zeros(5, dtype=wp.float64, device=device)
-    wp.launch(store_scalars, dim=1, inputs=[0.1, 2**40, 300, True, 0.1, out], device=device)
-    np.testing.assert_array_equal(out.numpy(), [0.1, 2.0**40, 44.0, 1.0, np.float16(0.1)])
+    wp.launch(store_scalars, dim=1, inputs=[0.1, 2**40, 255, True, 0.1, out], device=device)
+    np.testing.assert_array_equal(out.numpy(), [0.1, 2.0**40, 255.0, 1.0, np.float16(0.1)])
+    with pytest.raises(OverflowError, match="argument 'c' is 300, out of the range of uint8"):
+        wp.launch(store_scalars, dim=1, inputs=[0.1, 2**40, 300, True, 0.1, out], device=device)
     wp.launch(store_scalars, dim=1,
               inputs=[np.float32(0.5), np.int64(-3), np.uint8(7), False, wp.float16(2.0),
                       out],

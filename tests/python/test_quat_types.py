@@ -61,21 +61,21 @@ def test_quat_construction():
         wp.types.quaternion(wp.int32)
 
 
-def test_quat_types_and_specs():
+def test_quat_types_and_their_compiler_types():
     assert wp.quat is wp.quatf and wp.types.quat is wp.quat
     assert wp.types.quaternion(wp.float64) is wp.quatd
     assert wp.types.transformation(wp.float16) is wp.transformh
     assert wp.transform is wp.transformf and wp.types.transformd is wp.transformd
-    assert wp.quat._spec == "quat:float32"
-    assert wp.quath._spec == "quat:float16"
-    assert wp.quatd._spec == "quat:float64"
-    assert wp.transform._spec == "transform:float32"
-    assert wp.transformd._spec == "transform:float64"
-    assert wp.types.type_to_spec(wp.quat) == "quat:float32"
-    assert wp.types.resolve_dtype("transform:float64") is wp.transformd
+    T = _treadle.types
+    assert wp.quat._type == T.quat(wp.float32._type) and wp.quat._type.key == "quat:float32"
+    assert wp.quath._type == T.quat(wp.float16._type)
+    assert wp.quatd._type == T.quat(wp.float64._type)
+    assert wp.transform._type == T.transform(wp.float32._type)
+    assert wp.transformd._type.key == "transform:float64"
+    assert wp.types.type_of(wp.quat) == wp.quat._type
     assert wp.types.type_size_in_bytes(wp.transform) == 28
-    assert wp.array(dtype=wp.quat)._type_spec() == "array:quat:float32:1"
-    assert wp.array(dtype=wp.transformd, ndim=2)._type_spec() == "array:transform:float64:2"
+    assert wp.array(dtype=wp.quat)._type == T.array(wp.quat._type, 1)
+    assert wp.array(dtype=wp.transformd, ndim=2)._type == T.array(wp.transformd._type, 2)
 
 
 def test_quat_hamilton_product():
@@ -157,12 +157,14 @@ def test_transform_construction():
 def test_resolver_describe():
     assert resolver.describe(wp.quat) == ("type", _treadle.types.quat(wp.float32._type))
     assert resolver.describe(wp.transformd) == ("type", _treadle.types.transform(wp.float64._type))
-    assert resolver.describe(wp.quat(1, 2, 3, 4)) == ("const", "quat:float32", (1.0, 2.0, 3.0, 4.0))
+    assert resolver.describe(wp.quat(1, 2, 3, 4)) == (
+        "const", wp.quat._type, (1.0, 2.0, 3.0, 4.0), False)
     t = wp.transform(wp.vec3(1, 2, 3))
     assert resolver.describe(t) == (
         "const",
-        "transform:float32",
+        wp.transform._type,
         (1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0),
+        False,
     )
 
 
@@ -211,7 +213,7 @@ def test_quat_array_is_not_vec4_array(device):
     q = wp.array(data, dtype=wp.quat, device=device)
     v = wp.array(data, dtype=wp.vec4, device=device)
     assert q.dtype is wp.quat and v.dtype is wp.vec4
-    assert q._dtype_name == "quat:float32" and v._dtype_name == "vector:4:float32"
+    assert q._dtype == wp.quat._type and v._dtype == wp.vec4._type and q._dtype != v._dtype
     with pytest.raises((TypeError, ValueError)):
         wp.copy(q, v)
     w = wp.clone(q)

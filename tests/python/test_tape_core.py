@@ -91,3 +91,37 @@ def test_launches_outside_a_tape_are_not_recorded(device):
         pass
     assert tape.launches == []
     tape.backward()
+
+
+def test_a_tape_records_only_its_own_threads_launches():
+    import threading
+
+    import treadle as wp
+
+    @wp.kernel
+    def double(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+        i = wp.tid()
+        y[i] = 2.0 * x[i]
+
+    x = wp.ones(4, dtype=float, device="cpu", requires_grad=True)
+    y = wp.zeros(4, dtype=float, device="cpu", requires_grad=True)
+    stop = threading.Event()
+
+    def other_thread():
+        a = wp.ones(4, dtype=float, device="cpu")
+        b = wp.zeros(4, dtype=float, device="cpu")
+        while not stop.is_set():
+            wp.launch(double, dim=4, inputs=[a], outputs=[b], device="cpu")
+
+    worker = threading.Thread(target=other_thread)
+    worker.start()
+    try:
+        tape = wp.Tape()
+        with tape:
+            for _ in range(50):
+                wp.launch(double, dim=4, inputs=[x], outputs=[y], device="cpu")
+    finally:
+        stop.set()
+        worker.join()
+    assert len(tape.launches) == 50
+    assert all(entry.args[0] is x for entry in tape.launches)

@@ -72,10 +72,10 @@ SPECS = [
 
 @pytest.mark.parametrize("t,spec,size,np_type", SPECS)
 def test_scalar_type_metadata(t, spec, size, np_type):
-    assert t._spec == spec
+    assert t._type == wp._treadle.types.scalar(spec) and t._type.name == spec
     assert t._size == size == wp.type_size_in_bytes(t)
     assert t._np_dtype == np.dtype(np_type)
-    assert wp.types.type_to_spec(t) == spec
+    assert wp.types.type_of(t) is t._type
     assert wp.types.type_size(t) == 1
     assert wp.dtype_from_numpy(np_type) is t
     assert wp.dtype_to_numpy(t) == np.dtype(np_type)
@@ -83,18 +83,19 @@ def test_scalar_type_metadata(t, spec, size, np_type):
 
 
 def test_python_types_in_annotations():
-    assert wp.types.type_to_spec(float) == "float32"
-    assert wp.types.type_to_spec(int) == "int32"
-    assert wp.types.type_to_spec(bool) == "bool"
-    assert wp.types.type_to_spec(wp.Float) == "Float"
-    assert wp.types.type_to_spec(wp.Int) == "Int"
-    assert wp.types.type_to_spec(wp.Scalar) == "Scalar"
+    T = wp._treadle.types
+    assert wp.types.type_of(float) == T.scalar("float32")
+    assert wp.types.type_of(int) == T.scalar("int32")
+    assert wp.types.type_of(bool) == T.scalar("bool")
+    assert wp.types.type_of(wp.Float) == T.generic("Float")
+    assert wp.types.type_of(wp.Int) == T.generic("Int")
+    assert wp.types.type_of(wp.Scalar) == T.generic("Scalar")
     assert wp.type_size_in_bytes(float) == 4
     assert [wp.types.type_size(t) for t in (float, wp.vec3d, wp.mat33, wp.quat, wp.transform)] == [
         1, 3, 9, 4, 7]
     assert wp.types.array is wp.array
     with pytest.raises(TypeError, match="unsupported type annotation"):
-        wp.types.type_to_spec(str)
+        wp.types.type_of(str)
 
 
 def test_scalar_values():

@@ -34,7 +34,8 @@ def test_named_vector_types(n, suffix):
     assert cls._wp_scalar_type_ is scalar
     assert cls._np_dtype == np.dtype(np_type)
     assert cls._size == n * np.dtype(np_type).itemsize
-    assert cls._spec == f"vector:{n}:{scalar._spec}"
+    assert cls._type == _treadle.types.vector(n, scalar._type)
+    assert cls._type.key == f"vector:{n}:{scalar.__name__}"
     assert wp.types.vector(n, scalar) is cls
     assert getattr(wp.types, f"vec{n}{suffix}") is cls
 
@@ -47,7 +48,7 @@ def test_named_matrix_types(n, suffix):
     assert cls._shape == (n, n) and cls._length == n * n
     assert cls._wp_scalar_type_ is scalar
     assert cls._size == n * n * scalar._size
-    assert cls._spec == f"matrix:{n}:{n}:{scalar._spec}"
+    assert cls._type == _treadle.types.matrix(n, n, scalar._type)
     assert wp.types.matrix((n, n), scalar) is cls
 
 
@@ -55,8 +56,8 @@ def test_default_aliases_and_factories():
     assert wp.vec3 is wp.vec3f and wp.vec2 is wp.vec2f and wp.vec4 is wp.vec4f
     assert wp.mat22 is wp.mat22f and wp.mat33 is wp.mat33f and wp.mat44 is wp.mat44f
     assert wp.types.vector(3, float) is wp.vec3
-    assert wp.types.vector(length=5, dtype=wp.float64)._spec == "vector:5:float64"
-    assert wp.types.matrix((2, 3), wp.float32)._spec == "matrix:2:3:float32"
+    assert wp.types.vector(length=5, dtype=wp.float64)._type.key == "vector:5:float64"
+    assert wp.types.matrix((2, 3), wp.float32)._type.key == "matrix:2:3:float32"
     assert wp.types.matrix(shape=(2, 3), dtype=float) is wp.types.matrix((2, 3), wp.float32)
     with pytest.raises(ValueError):
         wp.types.vector(0, float)
@@ -198,23 +199,25 @@ def test_host_vector_builtins():
 # --- arrays -------------------------------------------------------------------------------
 
 
-def test_annotations_type_spec():
-    assert wp.array(dtype=wp.vec3)._type_spec() == "array:vector:3:float32:1"
-    assert wp.array(dtype=wp.mat33, ndim=2)._type_spec() == "array:matrix:3:3:float32:2"
-    assert wp.array2d(dtype=wp.vec2i)._type_spec() == "array:vector:2:int32:2"
-    assert wp.array[wp.mat44d]._type_spec() == "array:matrix:4:4:float64:1"
-    assert wp.types.type_to_spec(wp.vec4h) == "vector:4:float16"
+def test_annotations_compiler_types():
+    T = _treadle.types
+    assert wp.array(dtype=wp.vec3)._type == T.array(wp.vec3._type, 1)
+    assert wp.array(dtype=wp.mat33, ndim=2)._type == T.array(wp.mat33._type, 2)
+    assert wp.array2d(dtype=wp.vec2i)._type == T.array(wp.vec2i._type, 2)
+    assert wp.array[wp.mat44d]._type.key == "array:matrix:4:4:float64:1"
+    assert wp.types.type_of(wp.vec4h) == T.vector(4, wp.float16._type)
     assert wp.types.types_equal(wp.vec3, wp.types.vector(3, float))
 
 
 def test_resolver_descriptors():
     assert resolver.describe(wp.vec3) == ("type", _treadle.types.vector(3, wp.float32._type))
     assert resolver.describe(wp.mat22d) == ("type", _treadle.types.matrix(2, 2, wp.float64._type))
-    assert resolver.describe(wp.vec3(1, 2, 3)) == ("const", "vector:3:float32", (1.0, 2.0, 3.0))
+    assert resolver.describe(wp.vec3(1, 2, 3)) == ("const", wp.vec3._type, (1.0, 2.0, 3.0), False)
     assert resolver.describe(wp.mat22(1, 2, 3, 4)) == (
         "const",
-        "matrix:2:2:float32",
+        wp.mat22._type,
         (1.0, 2.0, 3.0, 4.0),
+        False,
     )
 
 

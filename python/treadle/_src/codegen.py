@@ -17,3 +17,18 @@ from .._treadle import WarpCodegenKeyError as WarpCodegenKeyError
 from .._treadle import WarpCodegenSyntaxError as WarpCodegenSyntaxError
 from .._treadle import WarpCodegenTypeError as WarpCodegenTypeError
 from .._treadle import WarpCodegenValueError as WarpCodegenValueError
+from ..kernel import _qualified_name
+
+
+def codegen_func_forward(adj, func_type="kernel", device="cpu"):
+    """Warp's Python code generator (not in treadle, whose compiler is C++): raises
+    NotImplementedError. The generated source of a kernel is ``kernel._compile(device).source``."""
+    raise NotImplementedError(
+        "codegen_func_forward(): treadle generates code in C++ from the kernel's source; read a "
+        "build's code with kernel._compile(device).source")
+
+
+def make_full_qualified_name(func):
+    """Warp's kernel key for a function or a qualified name ("." as "__", other characters
+    that cannot be in a C++ identifier dropped)."""
+    return _qualified_name(func)

@@ -2,15 +2,41 @@
 compatibility layer, not treadle's API).
 
 ``runtime`` is a view of treadle's device registry with the few methods such programs call;
-``init`` and ``log_warning`` are treadle's own functions and ``builtin_functions`` maps each
-builtin's name to treadle's callable builtin object.
+``init``, ``log_warning``, ``Module`` and ``_get_caller_module_name`` are treadle's own and
+``builtin_functions`` maps each builtin's name to treadle's callable builtin object. Warp's
+code builders (``ModuleBuilder``, ``ModuleHasher``) exist by name and raise
+NotImplementedError.
 """
+
+import inspect  # noqa: F401 - Warp's tests patch warp._src.context.inspect.getmodule
+import sys  # noqa: F401 - and warp._src.context.sys._getframe
 
 from .. import config as _config
 from .. import context as _context
 from ..builtin_functions import BUILTINS as builtin_functions  # noqa: F401
 from ..context import init as init  # noqa: F401
 from ..logger import log_warning as log_warning  # noqa: F401
+from ..module import Module as Module  # noqa: F401
+from ..module import ModuleExec as ModuleExec  # noqa: F401
+from ..module import caller_module_name as _get_caller_module_name  # noqa: F401
+
+
+class _WarpBuildInternals:
+    """Warp's code builders, which treadle does not have (its compiler is C++): constructing
+    one raises NotImplementedError naming what to use instead."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(
+            f"{type(self).__name__}: treadle builds kernels in C++ and has no Python code "
+            "builder; use Module.load(), Module.hash_module() or wp.Kernel instead")
+
+
+class ModuleBuilder(_WarpBuildInternals):
+    """Warp's per-module code builder (not in treadle)."""
+
+
+class ModuleHasher(_WarpBuildInternals):
+    """Warp's per-module hasher (not in treadle; see Module.hash_module())."""
 
 
 class _Runtime:

@@ -164,3 +164,24 @@ TEST(ModuleApi, UnknownKernelIsAValueError) {
 }
 
 }  // namespace
+
+TEST(ModuleApi, ScalarArgumentsOutOfRangeAreOverflowErrors) {
+    auto module = treadle::Module::load_string(R"(import treadle as wp
+
+@wp.kernel
+def keep(u: wp.uint8, big: wp.uint64, out: wp.array(dtype=wp.uint64)):
+    out[0] = wp.uint64(u) + big
+)",
+                                               "range.py");
+    treadle::Kernel k = module.kernel("keep");
+    auto out = treadle::zeros<uint64_t>({1});
+    try {
+        k.launch({1}, int32_t(300), uint64_t(1), out);
+        FAIL() << "expected an overflow error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Overflow);
+        EXPECT_EQ(e.message(), "keep(): argument 'u' is 300, out of the range of uint8");
+    }
+    k.launch({1}, int32_t(255), uint64_t(0xFFFFFFFFFFFFFF00ull), out);
+    EXPECT_EQ(treadle::to_vector<uint64_t>(out)[0], 0xFFFFFFFFFFFFFFFFull);
+}

@@ -60,20 +60,6 @@ TEST(SemaTypes, ArraysAndTuplesAreInternedByDtypeAndShape) {
     EXPECT_EQ(t->elements[1], float32_type());
 }
 
-TEST(SemaTypes, WarpNamesOfMathTypes) {
-    EXPECT_EQ(named_math_type("vec3"), vector_type(3, ScalarType::Float32));
-    EXPECT_EQ(named_math_type("vec2d"), vector_type(2, ScalarType::Float64));
-    EXPECT_EQ(named_math_type("vec4i"), vector_type(4, ScalarType::Int32));
-    EXPECT_EQ(named_math_type("mat33d"), matrix_type(3, 3, ScalarType::Float64));
-    EXPECT_EQ(named_math_type("quat"), quat_type(ScalarType::Float32));
-    EXPECT_EQ(named_math_type("transformd"), transform_type(ScalarType::Float64));
-    EXPECT_EQ(named_math_type("spatial_vector"), vector_type(6, ScalarType::Float32));
-    EXPECT_EQ(named_math_type("spatial_matrixd"), matrix_type(6, 6, ScalarType::Float64));
-    EXPECT_EQ(named_math_type("vec5"), nullptr);
-    EXPECT_EQ(named_math_type("mat23"), nullptr);
-    EXPECT_EQ(named_math_type("float32"), nullptr);
-}
-
 TEST(SemaTypes, ParameterSizesFollowTheNativeLayout) {
     EXPECT_EQ(float32_type()->size, 4u);
     EXPECT_EQ(scalar_type(ScalarType::Float64)->align, 8u);

@@ -1,0 +1,360 @@
+"""Scalar types of the kernel language (Warp's names), the generic markers, and the compiler
+type (``_treadle.Type``) of an annotation. The lowest type module above type_classes: it knows
+vectors, matrices, arrays and structs only through the ``_type`` they hold."""
+
+import builtins
+import ctypes
+import operator
+from typing import Any, TypeVar
+
+import numpy as np
+
+from . import _treadle
+from .type_classes import register
+
+Int = TypeVar("Int")
+"""Generic marker: any integer scalar type."""
+Float = TypeVar("Float")
+"""Generic marker: any floating-point scalar type."""
+Scalar = TypeVar("Scalar")
+"""Generic marker: any scalar type."""
+
+
+class scalar_base:
+    """Base of the scalar type classes: ``wp.float32(1.5)`` is a host value with ``.value``."""
+
+    _type = None  # the compiler's interned type (_treadle.Type); None on the base classes
+    _np_dtype = None
+    _size: int = 0
+    _type_ = None
+    _length_ = 1
+
+    def __init__(self, x=0):
+        if isinstance(x, scalar_base):
+            x = x.value
+        self.value = self._convert(x)
+
+    @classmethod
+    def _convert(cls, x):
+        return x
+
+    def __float__(self):
+        return builtins.float(self.value)
+
+    def __int__(self):
+        return builtins.int(self.value)
+
+    def __bool__(self):
+        return builtins.bool(self.value)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"
+
+    def __str__(self):
+        return str(self.value)
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def _other(self, other):
+        if isinstance(other, scalar_base):
+            if type(other) is not type(self):
+                raise TypeError(
+                    f"cannot combine {type(self).__name__} and {type(other).__name__} values; "
+                    "convert one first"
+                )
+            return other.value
+        if isinstance(other, (builtins.int, builtins.float, builtins.bool, np.generic)):
+            return other
+        return NotImplemented
+
+    def _compare(self, other, op):
+        v = self._other(other)
+        return NotImplemented if v is NotImplemented else op(self.value, v)
+
+    def __eq__(self, other):
+        return self._compare(other, operator.eq)
+
+    def __ne__(self, other):
+        return self._compare(other, operator.ne)
+
+    def __lt__(self, other):
+        return self._compare(other, operator.lt)
+
+    def __le__(self, other):
+        return self._compare(other, operator.le)
+
+    def __gt__(self, other):
+        return self._compare(other, operator.gt)
+
+    def __ge__(self, other):
+        return self._compare(other, operator.ge)
+
+    def _arith(self, other, op, reverse=False):
+        v = self._other(other)
+        if v is NotImplemented:
+            return NotImplemented
+        a, b = (v, self.value) if reverse else (self.value, v)
+        return type(self)(op(a, b))
+
+    def __add__(self, o):
+        return self._arith(o, operator.add)
+
+    def __radd__(self, o):
+        return self._arith(o, operator.add, True)
+
+    def __sub__(self, o):
+        return self._arith(o, operator.sub)
+
+    def __rsub__(self, o):
+        return self._arith(o, operator.sub, True)
+
+    def __mul__(self, o):
+        return self._arith(o, operator.mul)
+
+    def __rmul__(self, o):
+        return self._arith(o, operator.mul, True)
+
+    def __truediv__(self, o):
+        return self._arith(o, self._div)
+
+    def __rtruediv__(self, o):
+        return self._arith(o, self._div, True)
+
+    def __floordiv__(self, o):
+        return self._arith(o, operator.floordiv)
+
+    def __rfloordiv__(self, o):
+        return self._arith(o, operator.floordiv, True)
+
+    def __mod__(self, o):
+        return self._arith(o, operator.mod)
+
+    def __rmod__(self, o):
+        return self._arith(o, operator.mod, True)
+
+    def __neg__(self):
+        return type(self)(-self.value)
+
+    def __pos__(self):
+        return type(self)(self.value)
+
+    def __abs__(self):
+        return type(self)(abs(self.value))
+
+    _div = staticmethod(operator.truediv)
+
+
+class int_base(scalar_base):
+    """Integer scalar types: values wrap to the type's range like a C cast."""
+
+    _bits = 32
+    _signed = True
+
+    @classmethod
+    def _convert(cls, x):
+        v = builtins.int(x) & ((1 << cls._bits) - 1)
+        if cls._signed and v >= 1 << (cls._bits - 1):
+            v -= 1 << cls._bits
+        return v
+
+    def __index__(self):
+        return self.value
+
+    @staticmethod
+    def _div(a, b):
+        # C semantics: truncate toward zero.
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b >= 0) else -q
+
+
+class float_base(scalar_base):
+    """Floating-point scalar types: values are rounded to the type's precision."""
+
+    @classmethod
+    def _convert(cls, x):
+        return builtins.float(cls._np_dtype.type(x))
+
+
+class bool(scalar_base):
+    """Boolean scalar type (one byte)."""
+
+    __module__ = "treadle.types"
+    _type = _treadle.types.scalar("bool")
+    _np_dtype = np.dtype(np.bool_)
+    _size = 1
+    _type_ = ctypes.c_bool
+
+    @classmethod
+    def _convert(cls, x):
+        return builtins.bool(x)
+
+
+def _int_type(name, bits, signed, ctype):
+    return type(
+        name,
+        (int_base,),
+        {
+            "__doc__": f"{bits}-bit {'signed' if signed else 'unsigned'} integer scalar type.",
+            "__module__": "treadle.types",
+            "_type": _treadle.types.scalar(name),
+            "_np_dtype": np.dtype(name),
+            "_size": bits // 8,
+            "_type_": ctype,
+            "_bits": bits,
+            "_signed": signed,
+        },
+    )
+
+
+def _float_type(name, bits, ctype):
+    return type(
+        name,
+        (float_base,),
+        {
+            "__doc__": f"{bits}-bit IEEE floating-point scalar type.",
+            "__module__": "treadle.types",
+            "_type": _treadle.types.scalar(name),
+            "_np_dtype": np.dtype(name),
+            "_size": bits // 8,
+            "_type_": ctype,
+        },
+    )
+
+
+int8 = _int_type("int8", 8, True, ctypes.c_int8)
+uint8 = _int_type("uint8", 8, False, ctypes.c_uint8)
+int16 = _int_type("int16", 16, True, ctypes.c_int16)
+uint16 = _int_type("uint16", 16, False, ctypes.c_uint16)
+int32 = _int_type("int32", 32, True, ctypes.c_int32)
+uint32 = _int_type("uint32", 32, False, ctypes.c_uint32)
+int64 = _int_type("int64", 64, True, ctypes.c_int64)
+uint64 = _int_type("uint64", 64, False, ctypes.c_uint64)
+float16 = _float_type("float16", 16, ctypes.c_uint16)
+float32 = _float_type("float32", 32, ctypes.c_float)
+float64 = _float_type("float64", 64, ctypes.c_double)
+
+half = float16
+
+int_types = (int8, uint8, int16, uint16, int32, uint32, int64, uint64)
+float_types = (float16, float32, float64)
+scalar_types = (bool, *int_types, *float_types)
+
+for _t in scalar_types:
+    register(_t)
+
+_scalar_by_name = {t.__name__: t for t in scalar_types}
+_scalar_by_np = {t._np_dtype: t for t in scalar_types}
+_python_scalars = {builtins.float: float32, builtins.int: int32, builtins.bool: bool}
+
+
+def _type_name(t):
+    return getattr(t, "__name__", None) or repr(t)
+
+
+def is_type_class(t):
+    """True for a class that holds a concrete value or struct type: a scalar, vector, matrix,
+    quaternion, transform or @wp.struct class (not the base classes)."""
+    return isinstance(t, type) and isinstance(getattr(t, "_type", None), _treadle.Type)
+
+
+def resolve_dtype(dtype):
+    """The type class named by ``dtype``: a scalar, vector, matrix, quaternion, transform or
+    @wp.struct class, Python ``float``/``int``/``bool``, a numpy dtype (or its type) or a scalar
+    name such as ``"float32"``. Raises TypeError for anything else."""
+    if is_type_class(dtype):
+        return dtype
+    if isinstance(dtype, type) and dtype in _python_scalars:
+        return _python_scalars[dtype]
+    if isinstance(dtype, str) and dtype in _scalar_by_name:
+        return _scalar_by_name[dtype]
+    try:
+        np_dtype = np.dtype(dtype) if dtype is not None and not isinstance(dtype, str) else None
+    except TypeError:
+        np_dtype = None
+    if np_dtype is not None and np_dtype in _scalar_by_np:
+        return _scalar_by_np[np_dtype]
+    raise TypeError(
+        f"unsupported dtype {_type_name(dtype)}; expected one of "
+        + ", ".join(t.__name__ for t in scalar_types)
+        + " (or Python float, int, bool, a vector, matrix, quaternion or transform type, or a "
+        "@wp.struct)"
+    )
+
+
+def dtype_from_numpy(numpy_dtype):
+    """The scalar type class of a numpy dtype; TypeError when there is none."""
+    np_dtype = np.dtype(numpy_dtype)
+    t = _scalar_by_np.get(np_dtype if np_dtype.isnative else np_dtype.newbyteorder("="))
+    if t is None:
+        raise TypeError(f"numpy dtype {np_dtype} has no treadle equivalent")
+    return t
+
+
+def dtype_to_numpy(dtype):
+    """The numpy dtype of a scalar type (or of Python float/int/bool)."""
+    return resolve_dtype(dtype)._np_dtype
+
+
+def type_is_int(t):
+    """True for the integer scalar types (and Python int)."""
+    return t is builtins.int or (isinstance(t, type) and issubclass(t, int_base))
+
+
+def type_is_float(t):
+    """True for the floating-point scalar types (and Python float)."""
+    return t is builtins.float or (isinstance(t, type) and issubclass(t, float_base))
+
+
+def type_size_in_bytes(t):
+    """Size in bytes of one value of scalar type ``t``."""
+    return resolve_dtype(t)._size
+
+
+def type_size(t):
+    """Number of scalar components of one value of ``t`` (Warp's ``wp.types.type_size``): 1
+    for a scalar, the length of a vector, quaternion or transform, rows * cols of a matrix."""
+    return getattr(resolve_dtype(t), "_length_", 1)
+
+
+_generic_types = {
+    Int: _treadle.types.generic("Int"),
+    Float: _treadle.types.generic("Float"),
+    Scalar: _treadle.types.generic("Scalar"),
+    Any: _treadle.types.generic("Any"),
+}
+
+
+def generic_type(x):
+    """The placeholder Type of a generic marker (wp.Int, wp.Float, wp.Scalar, typing.Any), or
+    None for anything else."""
+    try:
+        return _generic_types.get(x)
+    except TypeError:  # unhashable
+        return None
+
+
+def type_of(t):
+    """The compiler's interned type (a ``_treadle.Type``) of an annotation ``t``: a scalar,
+    vector, matrix, quaternion or transform class, Python ``float``/``int``/``bool``, an array
+    annotation, a @wp.struct class or a generic marker (wp.Int, wp.Float, wp.Scalar,
+    typing.Any). Raises TypeError for anything else."""
+    bound = getattr(t, "_type", None)
+    if isinstance(bound, _treadle.Type):
+        return bound
+    g = generic_type(t)
+    if g is not None:
+        return g
+    try:
+        return resolve_dtype(t)._type
+    except TypeError:
+        raise TypeError(
+            f"unsupported type annotation {_type_name(t)}; expected a scalar type "
+            "(float, int, bool, wp.float32, ...), wp.array(dtype=..., ndim=...) or a generic "
+            "(wp.Int, wp.Float, wp.Scalar, typing.Any)"
+        ) from None
+
+
+def types_equal(a, b):
+    """True when two annotations denote the same type."""
+    return type_of(a) == type_of(b)
