@@ -472,6 +472,20 @@ class array(_treadle.Array):
         self._check_real("zero_()")
         self._zero()
 
+    def mark_init(self):
+        """Clears the read flag of this array's memory (wp.config.verify_autograd_array_access)."""
+        self._is_read = False
+
+    def mark_read(self):
+        """Flags this array's memory (every view of it) as read by a recorded launch."""
+        self._is_read = True
+
+    def mark_write(self, **kwargs):
+        """Warns when this array's memory was read by a recorded launch: a write now would
+        change what its backward pass replays. ``arg_name``, ``kernel_name``, ``filename``,
+        ``lineno`` (a launch) or ``operation``, ``filename``, ``lineno`` say where."""
+        _tape.note_write(self, **kwargs)
+
     def assign(self, src):
         """Copies ``src`` (a treadle array, numpy array or nested list) into this array."""
         self._check_real("assign()")

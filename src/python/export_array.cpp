@@ -305,6 +305,13 @@ void export_array(nb::module_& m) {
         .def(
             "_enable_grad", [](Array& a) { a.enable_grad(); },
             "Gives the array a zeroed gradient laid out with the array's own strides.")
+        .def_prop_rw(
+            "_is_read", [](const Array& a) { return a.buffer() && a.buffer()->marked_read(); },
+            [](Array& a, bool read) {
+                if (a.buffer()) a.buffer()->set_marked_read(read);
+            },
+            "Whether a launch recorded on a tape read this memory (any view of it) since the "
+            "flag was last cleared (wp.config.verify_autograd_array_access).")
         .def_prop_ro("_version", &Array::version,
                      "Write counter of the memory (shared by views); see the tape.")
         .def_prop_ro("_last_writer", &Array::last_writer,
