@@ -170,6 +170,8 @@ class array(_treadle.Array):
                 ) from None
         if arr.dtype != target._np_dtype:
             arr = arr.astype(target._np_dtype)
+        if inner and shape is None and arr.size == 0 and arr.shape[-len(inner) :] != inner:
+            arr = arr.reshape((0, *inner))  # no data, such as []: no elements of the dtype
         if arr.ndim == len(inner):
             arr = arr.reshape((1, *arr.shape))
         if inner and shape is None and arr.shape[arr.ndim - len(inner) :] != inner:

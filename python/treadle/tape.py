@@ -61,7 +61,10 @@ def note_write(array, arg_name=None, kernel_name=None, filename=None, lineno=Non
 
 
 def note_kernel_build(kernel, handle):
-    """Warns, once per build, of arrays a kernel writes after reading them itself."""
+    """Warns, once per build, of arrays a kernel writes after reading them itself (treadle's
+    own kernels, such as wp.utils', are not the user's to fix and are not reported)."""
+    if kernel.module.name.startswith("treadle."):
+        return
     file, line = (kernel._source[1], kernel._source[2]) if kernel._source else ("?", 0)
     for (name, _), access in zip(handle.params, handle.param_access):
         if access & 4:

@@ -31,6 +31,7 @@ from .scalar_types import scalar_types as scalar_types
 from .scalar_types import type_is_float as type_is_float
 from .scalar_types import type_is_int as type_is_int
 from .scalar_types import type_of as type_of
+from .scalar_types import type_size as type_size
 from .scalar_types import type_size_in_bytes as type_size_in_bytes
 from .scalar_types import types_equal as types_equal
 from .scalar_types import uint16 as uint16

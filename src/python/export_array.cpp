@@ -103,9 +103,11 @@ Array wrap_ndarray(const InputArray& nd, nb::handle owner, std::optional<DType> 
                     "array(): the data has too few dimensions for dtype " + dtype_text(t));
     const int64_t dims[2] = {t.rows, t.cols > 0 ? t.cols : 1};
     int64_t packed = elem;
+    const bool empty = nd.size() == 0;  // numpy gives empty arrays any strides (zeros, often)
     for (int k = inner - 1; k >= 0; --k) {
         const size_t d = (size_t)(outer + k);
-        if ((int64_t)nd.shape(d) != dims[k] || (dims[k] > 1 && nd.stride(d) * elem != packed))
+        if ((int64_t)nd.shape(d) != dims[k] ||
+            (dims[k] > 1 && !empty && nd.stride(d) * elem != packed))
             throw Error(ErrorKind::Value,
                         "array(): the data's trailing dimensions must be "
                         "packed and match dtype " +
