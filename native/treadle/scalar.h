@@ -444,3 +444,4 @@ CUDA_CALLABLE void adj_cast(From, From& adj_x, To adj_ret) {
 #endif
 
 #include "scalar_math.h"
+#include "scalar_special.h"

@@ -161,6 +161,10 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
         m_out << dst << " = 0;  // writes an array: not replayed\n";
         return;
     }
+    if (ir::prints_output(in) && m_replay) {
+        m_out << dst << " = 0;  // prints: not replayed\n";
+        return;
+    }
     bool on_array = ir::is_atomic_call(in);
     const size_t end = in.args.size() - (on_array ? (size_t)in.builtin->traits.value_operands : 0);
     const std::string callee = native_callee(m_f, in);

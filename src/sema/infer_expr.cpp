@@ -209,6 +209,12 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                 v.text = attr;
                 return v;
             }
+            if (base.text == "treadle" && m_source.resolver) {
+                // another number the module defines (wp.HALF_PI, wp.LN2): its value
+                GlobalValue g = m_program.names.attribute(*m_source.resolver, "py:treadle", attr);
+                if (g.kind == GlobalValue::Kind::Constant && g.constant.type->is_scalar())
+                    return global_value(g, e);
+            }
             type_error(e.span, who() + "module '" + (base.text == "treadle" ? "wp" : "math") +
                                    "' has no attribute '" + attr + "' usable in kernels");
         }
