@@ -59,9 +59,7 @@ template <typename T>
 CUDA_CALLABLE T lerp(T a, T b, T t) {
     return a * (T(1) - t) + b * t;
 }
-CUDA_CALLABLE half lerp(half a, half b, half t) {
-    return half(lerp(float(a), float(b), float(t)));
-}
+CUDA_CALLABLE half lerp(half a, half b, half t) { return half(lerp(float(a), float(b), float(t))); }
 template <typename V, typename T = typename composite_traits<V>::scalar>
 CUDA_CALLABLE V lerp(const V& a, const V& b, type_identity_t<T> t) {
     V r;
@@ -88,8 +86,8 @@ template <typename V, typename T = typename composite_traits<V>::scalar>
 CUDA_CALLABLE void adj_lerp(const V& a, const V& b, type_identity_t<T> t, V& adj_a, V& adj_b,
                             type_identity_t<T>& adj_t, const V& adj_ret) {
     for (int i = 0; i < composite_traits<V>::size; ++i)
-        adj_lerp(components(a)[i], components(b)[i], t, components(adj_a)[i],
-                 components(adj_b)[i], adj_t, components(adj_ret)[i]);
+        adj_lerp(components(a)[i], components(b)[i], t, components(adj_a)[i], components(adj_b)[i],
+                 adj_t, components(adj_ret)[i]);
 }
 
 // ---- checks --------------------------------------------------------------------------------

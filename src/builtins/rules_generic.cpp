@@ -7,9 +7,7 @@ namespace {
 
 /// Float vectors, matrices and quaternions: the composites that interpolate and compare
 /// within a tolerance.
-bool is_float_math(const types::Type* t) {
-    return is_math(t) && treadle::is_float(t->scalar);
-}
+bool is_float_math(const types::Type* t) { return is_math(t) && treadle::is_float(t->scalar); }
 
 }  // namespace
 

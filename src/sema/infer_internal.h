@@ -142,6 +142,11 @@ public:
     /// One array index as an int32 variable; `what` starts the error message for a
     /// non-integer ("k(): array index ").
     ir::VarId index_operand(const ast::Expr& e, const std::string& what);
+    /// index_operand of an evaluated index.
+    ir::VarId index_value(const Value& iv, const ast::Expr& e, const std::string& what);
+    /// An index into a component of a composite `t` of `bound` components (rows or columns):
+    /// a constant one must be in [-bound, bound) and counts from the end when negative.
+    ir::VarId component_operand(const ast::Expr& e, int64_t bound, const types::Type* t);
 
     // --- operators (infer_operator.cpp) ---
     /// The operator builtin `op_name` ("add") applied to `a` and `b`, spelled `op_text` ("+")
@@ -165,6 +170,7 @@ public:
     /// identity(n, dtype), quat_identity(dtype), transform_identity(dtype).
     Value call_identity(const Builtin& b, const ast::Expr& e);
     /// print(...) (composites as their components) and printf(fmt, ...): one Printf.
+    void check_printf(const ast::Expr& e, const std::vector<ir::VarId>& args);
     Value call_print(const Builtin& b, const ast::Expr& e);
     /// A Random builtin: advances the local uint32 state named by its first argument.
     Value call_random(const Builtin& b, const ast::Expr& e);
