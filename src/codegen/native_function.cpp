@@ -44,8 +44,7 @@ void emit_native_function(const ir::Function& f, const Backend& backend, Text& o
     def_line(f, out);
     out << backend.function_qualifier() << " " << (rt->is_void() ? "void" : c_type(rt)) << " "
         << (replay ? replay_name(f) : f.c_name) << "(" << native_params(f) << ") {\n";
-    const std::string& text =
-        replay && f.native->replay ? *f.native->replay : f.native->forward;
+    const std::string& text = replay && f.native->replay ? *f.native->replay : f.native->forward;
     body(text, out);
     out << "}\n\n";
 }
@@ -62,7 +61,8 @@ void emit_native_adjoint(const passes::AdjointPlan& plan, const Backend& backend
             << f.param_names[i];
         first = false;
     }
-    if (!f.return_type->is_void()) out << (first ? "" : ", ") << c_type(f.return_type) << " adj_ret";
+    if (!f.return_type->is_void())
+        out << (first ? "" : ", ") << c_type(f.return_type) << " adj_ret";
     out << ") {\n";
     for (size_t i = 0; i < f.params.size(); ++i) {
         if (plan.gradient(f.params[i])) continue;

@@ -98,7 +98,8 @@ void export_builds(nb::module_& m) {
                 });
             },
             nb::arg("function"), nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"),
-            nb::arg("verify_fp"), nb::arg("launch_bounds").none() = nb::none(), "The build for these options, compiled from `function` if new.")
+            nb::arg("verify_fp"), nb::arg("launch_bounds").none() = nb::none(),
+            "The build for these options, compiled from `function` if new.")
         .def("clear", &treadle::KernelBuilds::clear, "Forgets every build.")
         .def("__len__", &treadle::KernelBuilds::size)
         .def(

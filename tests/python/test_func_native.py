@@ -264,21 +264,20 @@ def test_snippet_must_be_a_string():
 
 
 def test_a_new_definition_rebuilds_the_kernels_that_call_it():
-    global bump  # noqa: PLW0603 -- redefined as a module global, as a user's file would
-
+    # bump_kernel calls the module global `bump`, re-bound here as a re-run cell would
     @wp.func_native("out[tid] = x[tid] + 1;")
-    def bump(x: wp.array(dtype=wp.int32), out: wp.array(dtype=wp.int32), tid: int): ...
+    def bump_one(x: wp.array(dtype=wp.int32), out: wp.array(dtype=wp.int32), tid: int): ...
 
-    globals()["bump"] = bump
+    globals()["bump"] = bump_one
     x = wp.array(np.arange(4, dtype=np.int32))
     out = wp.zeros(4, dtype=wp.int32)
     wp.launch(bump_kernel, 4, inputs=[x, out])
     np.testing.assert_array_equal(out.numpy(), np.arange(4) + 1)
 
     @wp.func_native("out[tid] = x[tid] + 2;")
-    def bump(x: wp.array(dtype=wp.int32), out: wp.array(dtype=wp.int32), tid: int): ...  # noqa: F811
+    def bump_two(x: wp.array(dtype=wp.int32), out: wp.array(dtype=wp.int32), tid: int): ...
 
-    globals()["bump"] = bump
+    globals()["bump"] = bump_two
     wp.launch(bump_kernel, 4, inputs=[x, out])
     np.testing.assert_array_equal(out.numpy(), np.arange(4) + 2)
 
