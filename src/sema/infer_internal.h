@@ -66,6 +66,8 @@ public:
     void build(const std::vector<const types::Type*>& param_types);
     /// The body of a @wp.func_grad function (FunctionSource::primal_params >= 0).
     void build_custom_grad();
+    /// The parameters and result of a @wp.func_native stub (its body is the native snippet).
+    void build_native();
     /// The type of kernel parameter `i` annotated `annotated`: the specialisation's type
     /// (FunctionSource::param_types), which must fit a generic annotation, or the annotation.
     const types::Type* kernel_param_type(size_t i, const types::Type* annotated);
