@@ -19,6 +19,7 @@ from . import utils as utils
 from .types import Float as Float
 from .types import Int as Int
 from .types import Scalar as Scalar
+from .types import bfloat16 as bfloat16
 from .types import bool as bool
 from .types import dtype_from_numpy as dtype_from_numpy
 from .types import dtype_to_numpy as dtype_to_numpy

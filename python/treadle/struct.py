@@ -80,9 +80,9 @@ def _field_type(f):
 
 def _numpy_format(f):
     if f.kind == "scalar":
-        return f.type._np_dtype
+        return f.type._np_memory
     if f.kind == "composite":
-        return (f.type._np_dtype, f.type._shape)
+        return (f.type._np_memory, f.type._shape)
     if f.kind == "array":
         return _ARRAY_T_DTYPE
     return f.type._np_dtype
@@ -143,9 +143,9 @@ class StructInstance:
         for f in type(self)._fields:
             v = object.__getattribute__(self, f.name)
             if f.kind == "scalar":
-                out.append(v)
+                out.append(f.type._to_memory(v))
             elif f.kind == "composite":
-                out.append(np.array(v._data))
+                out.append(np.array(v._to_memory()))
             elif f.kind == "struct":
                 out.append(v.numpy_value())
             else:
@@ -170,9 +170,9 @@ class StructInstance:
         for f in cls._fields:
             v = record[f.name]
             if f.kind == "scalar":
-                out.__setattr__(f.name, v.item() if isinstance(v, np.generic) else v)
+                out.__setattr__(f.name, f.type._from_memory(v))
             elif f.kind == "composite":
-                out.__setattr__(f.name, f.type._new(np.asarray(v)))
+                out.__setattr__(f.name, f.type._from_memory(np.asarray(v)))
             elif f.kind == "struct":
                 out.__setattr__(f.name, f.type.from_numpy(v))
         return out

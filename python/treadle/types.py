@@ -7,6 +7,7 @@ below it: type_classes (the Type -> class registry) <- scalar_types <- vec_types
 
 # --- scalars, generic markers, the Type of an annotation (scalar_types.py) ------------------
 from typing import Any as Any
+from .scalar_types import bfloat16 as bfloat16
 from .scalar_types import bool as bool
 from .scalar_types import dtype_from_numpy as dtype_from_numpy
 from .scalar_types import dtype_to_numpy as dtype_to_numpy

@@ -52,10 +52,10 @@ const Type* void_type() {
 }
 
 const Type* scalar_type(ScalarType s) {
-    static const Type* table[12] = {};
+    static const Type* table[k_scalar_type_count] = {};
     static std::once_flag once;
     std::call_once(once, [] {
-        for (int i = 0; i < 12; ++i) {
+        for (int i = 0; i < k_scalar_type_count; ++i) {
             Type t;
             t.kind = TypeKind::Scalar;
             t.scalar = (ScalarType)i;
@@ -70,13 +70,15 @@ const Type* scalar_type(ScalarType s) {
 
 namespace {
 const char* scalar_suffix(ScalarType s) {
-    static const char* k_suffix[] = {"", "b", "ub", "s", "us", "i", "ui", "l", "ul", "h", "f", "d"};
+    static const char* k_suffix[] = {"",  "b",  "ub", "s", "us", "i", "ui",
+                                     "l", "ul", "h",  "f", "d",  "bf"};
+    static_assert(sizeof(k_suffix) / sizeof(k_suffix[0]) == k_scalar_type_count);
     return k_suffix[(int)s];
 }
 }  // namespace
 
 const Type* vector_type(int length, ScalarType scalar) {
-    TREADLE_ASSERT(length >= 1 && length <= 64);
+    TREADLE_ASSERT(length >= 0 && length <= k_max_vector_length);
     const Type* s = scalar_type(scalar);
     Type t;
     t.kind = TypeKind::Vector;
@@ -87,12 +89,13 @@ const Type* vector_type(int length, ScalarType scalar) {
                  : "vector(length=" + std::to_string(length) + ", dtype=" + s->name + ")";
     if (length == 6 && is_float(scalar))  // Warp's name of the same type
         t.name = std::string("spatial_vector") + scalar_suffix(scalar);
-    set_layout(t, abi::composite(layout_of(s), length));
+    // a vector of no components still occupies one, as the native vec_t<0, T> does
+    set_layout(t, abi::composite(layout_of(s), length > 0 ? length : 1));
     return interner().intern("vector:" + std::to_string(length) + ":" + s->name, t);
 }
 
 const Type* matrix_type(int rows, int cols, ScalarType scalar) {
-    TREADLE_ASSERT(rows >= 1 && rows <= 64 && cols >= 1 && cols <= 64);
+    TREADLE_ASSERT(rows >= 1 && rows <= k_max_matrix_dim && cols >= 1 && cols <= k_max_matrix_dim);
     const Type* s = scalar_type(scalar);
     Type t;
     t.kind = TypeKind::Matrix;

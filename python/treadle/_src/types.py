@@ -3,7 +3,7 @@ treadle's types (a compatibility layer for programs written against Warp, not tr
 
 As in Warp, ``scalar_types`` holds the integer and floating-point types but not ``bool``
 (``scalar_and_bool_types`` adds it), and ``vector_types`` every named vector, matrix,
-quaternion and transform type. treadle has no bfloat16, so the float lists lack it.
+quaternion and transform type. numpy has no bfloat16: Warp's maps send it to uint16 (its bits).
 """
 
 import numpy as np
@@ -15,6 +15,7 @@ from ..array import array as array
 from ..indexedarray import indexedarray as indexedarray
 from ..quat_types import quaternion as quaternion
 from ..quat_types import transformation as transformation
+from ..types import bfloat16 as bfloat16
 from ..types import bool as bool  # noqa: A004 - Warp's name
 from ..types import float16 as float16
 from ..types import float32 as float32
@@ -49,16 +50,18 @@ vector_types = (
     *_quat_types.transform_types,
 )
 
+_numpy_scalars = tuple(t for t in scalar_and_bool_types if t is not bfloat16)
 np_dtype_to_warp_type = {
-    **{t._np_dtype.type: t for t in scalar_and_bool_types},
+    **{t._np_dtype.type: t for t in _numpy_scalars},
     np.byte: int8,
     np.ubyte: uint8,
-    **{np.dtype(t._np_dtype): t for t in scalar_and_bool_types},
+    **{np.dtype(t._np_dtype): t for t in _numpy_scalars},
 }
-"""numpy scalar types and dtypes (both, as keys) to treadle's scalar types."""
+"""numpy scalar types and dtypes (both, as keys) to treadle's scalar types (none gives
+bfloat16, which numpy lacks)."""
 
-warp_type_to_np_dtype = {t: t._np_dtype.type for t in scalar_and_bool_types}
-"""treadle's scalar types to numpy scalar types."""
+warp_type_to_np_dtype = {t: t._np_memory.type for t in scalar_and_bool_types}
+"""treadle's scalar types to numpy scalar types (bfloat16 to uint16, its bits)."""
 
 
 def dtype_from_numpy(numpy_dtype):
