@@ -310,9 +310,10 @@ CUDA_CALLABLE uint16 double_to_bfloat16_bits(double d) {
     const float f = float(d);
     const bool nan = (double_bits(d) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
     if (nan || double(f) == d) return float_to_bfloat16_bits(f);
-    uint32 x = float_bits(f);
-    const bool too_far = (f < 0.0f) ? double(f) < d : double(f) > d;  // rounded away from zero
-    if (too_far) --x;  // the neighbour toward zero (from +-inf this is +-FLT_MAX)
+    uint32 x = float_bits(f);  // f has d's sign (-0.0 included)
+    const uint64 magnitude = 0x7fffffffffffffffull;
+    if ((double_bits(double(f)) & magnitude) > (double_bits(d) & magnitude))
+        --x;  // rounded away from zero: take the neighbour toward zero (+-FLT_MAX from +-inf)
     return float_to_bfloat16_bits(bits_float(x | 1u));
 }
 

@@ -75,6 +75,8 @@ const char* scalar_suffix(ScalarType s) {
     static_assert(sizeof(k_suffix) / sizeof(k_suffix[0]) == k_scalar_type_count);
     return k_suffix[(int)s];
 }
+/// Whether Warp names 6-vectors and 6x6 matrices of `s` spatial_vector/spatial_matrix.
+bool spatial_name(ScalarType s) { return is_float(s) && s != ScalarType::BFloat16; }
 }  // namespace
 
 const Type* vector_type(int length, ScalarType scalar) {
@@ -87,7 +89,7 @@ const Type* vector_type(int length, ScalarType scalar) {
     t.name = (length <= 4 && scalar != ScalarType::Bool)
                  ? "vec" + std::to_string(length) + scalar_suffix(scalar)
                  : "vector(length=" + std::to_string(length) + ", dtype=" + s->name + ")";
-    if (length == 6 && is_float(scalar))  // Warp's name of the same type
+    if (length == 6 && spatial_name(scalar))  // Warp's name of the same type
         t.name = std::string("spatial_vector") + scalar_suffix(scalar);
     // a vector of no components still occupies one, as the native vec_t<0, T> does
     set_layout(t, abi::composite(layout_of(s), length > 0 ? length : 1));
@@ -106,7 +108,7 @@ const Type* matrix_type(int rows, int cols, ScalarType scalar) {
                  ? "mat" + std::to_string(rows) + std::to_string(cols) + scalar_suffix(scalar)
                  : "matrix(shape=(" + std::to_string(rows) + ", " + std::to_string(cols) +
                        "), dtype=" + s->name + ")";
-    if (rows == 6 && cols == 6 && is_float(scalar))
+    if (rows == 6 && cols == 6 && spatial_name(scalar))
         t.name = std::string("spatial_matrix") + scalar_suffix(scalar);
     set_layout(t, abi::composite(layout_of(s), (size_t)rows * cols));
     return interner().intern(
