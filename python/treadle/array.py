@@ -633,10 +633,6 @@ class array(_treadle.Array):
         return f"array({body}, dtype={self._dtype.key}{dev})"
 
 
-def is_array(a):
-    """True when ``a`` is a treadle array (or array annotation)."""
-    return isinstance(a, array)
-
 
 class array1d(array):
     """A 1-D array (or annotation ``wp.array1d(dtype=float)``)."""

@@ -176,14 +176,6 @@ register_maker("quat", lambda t: quaternion(class_of(t.scalar)))
 register_maker("transform", lambda t: transformation(class_of(t.scalar)))
 
 
-def is_quaternion(x):
-    """True for a quaternion instance."""
-    return isinstance(x, quat_base)
-
-
-def is_transformation(x):
-    """True for a transform instance."""
-    return isinstance(x, transform_base)
 
 
 # --- Warp's named types -------------------------------------------------------------------

@@ -383,14 +383,6 @@ def dtype_to_numpy(dtype):
     return resolve_dtype(dtype)._np_memory
 
 
-def type_is_int(t):
-    """True for the integer scalar types (and Python int)."""
-    return t is builtins.int or (isinstance(t, type) and issubclass(t, int_base))
-
-
-def type_is_float(t):
-    """True for the floating-point scalar types (and Python float)."""
-    return t is builtins.float or (isinstance(t, type) and issubclass(t, float_base))
 
 
 def type_size_in_bytes(t):

@@ -501,14 +501,6 @@ def is_composite_type(t):
     return isinstance(t, type) and issubclass(t, composite_base) and t._type is not None
 
 
-def is_vector(x):
-    """True for a vector instance."""
-    return isinstance(x, vector_base)
-
-
-def is_matrix(x):
-    """True for a matrix instance."""
-    return isinstance(x, matrix_base)
 
 
 # --- Warp's named types -------------------------------------------------------------------

@@ -20,8 +20,8 @@ wp::uint16 ref_bits(double d) {
     const double a = std::fabs(d);
     if (std::isinf(a)) return wp::uint16(sign | 0x7f80);
     int e = 0;
-    std::frexp(a, &e);  // a = m * 2^e with m in [0.5, 1)
-    const int exponent = std::max(e - 1, -126);       // of the binade, subnormals share -126
+    std::frexp(a, &e);                                 // a = m * 2^e with m in [0.5, 1)
+    const int exponent = std::max(e - 1, -126);        // of the binade, subnormals share -126
     const double ulp = std::ldexp(1.0, exponent - 7);  // 7 mantissa bits
     const double lo = std::floor(a / ulp) * ulp;
     const double hi = lo + ulp;
@@ -58,9 +58,9 @@ TEST(NativeBfloat16, FloatToBfloat16RoundsToNearestEven) {
         ASSERT_EQ(bfloat16(f).bits, ref_bits(f)) << "float bits " << std::hex << u;
     };
     for (wp::uint64 u = 0; u <= 0xffffffffull; u += 4093) check(wp::uint32(u));
-    for (wp::uint32 u = 0x3f807f00u; u < 0x3f808100u; ++u) check(u);  // ties around 1 + 2^-8
+    for (wp::uint32 u = 0x3f807f00u; u < 0x3f808100u; ++u) check(u);     // ties around 1 + 2^-8
     for (wp::uint32 u = 0x7f7f0000u; u < 0x7f800000u; u += 7) check(u);  // rounding to infinity
-    for (wp::uint32 u = 0; u < 0x00200000u; u += 13) {                  // subnormals
+    for (wp::uint32 u = 0; u < 0x00200000u; u += 13) {                   // subnormals
         check(u);
         check(u | 0x80000000u);
     }
@@ -82,9 +82,18 @@ TEST(NativeBfloat16, DoubleToBfloat16RoundsOnce) {
         }
         ASSERT_EQ(bfloat16(v).bits, ref_bits(v)) << v;
     }
-    const double edges[] = {3.3895313892515355e38, 3.3961775292304019e38, 3.3961775292304020e38,
-                            1e300, -1e300, 1e-300, -1e-300, std::ldexp(1.0, -133),
-                            std::ldexp(1.0, -134), std::ldexp(1.5, -134), 0.0, -0.0};
+    const double edges[] = {3.3895313892515355e38,
+                            3.3961775292304019e38,
+                            3.3961775292304020e38,
+                            1e300,
+                            -1e300,
+                            1e-300,
+                            -1e-300,
+                            std::ldexp(1.0, -133),
+                            std::ldexp(1.0, -134),
+                            std::ldexp(1.5, -134),
+                            0.0,
+                            -0.0};
     for (double e : edges) EXPECT_EQ(bfloat16(e).bits, ref_bits(e)) << e;
 }
 
@@ -146,7 +155,8 @@ TEST(NativeBfloat16, MathRoundingAndClassification) {
     EXPECT_EQ(float(wp::floordiv(bfloat16(7.0f), bfloat16(2.0f))), 3.0f);
     EXPECT_EQ(wp::sqrt(bfloat16(2.0f)).bits, bfloat16(std::sqrt(2.0f)).bits);
     EXPECT_EQ(wp::sin(bfloat16(0.5f)).bits, bfloat16(std::sin(0.5f)).bits);
-    EXPECT_EQ(wp::atan2(bfloat16(1.0f), bfloat16(2.0f)).bits, bfloat16(std::atan2(1.0f, 2.0f)).bits);
+    EXPECT_EQ(wp::atan2(bfloat16(1.0f), bfloat16(2.0f)).bits,
+              bfloat16(std::atan2(1.0f, 2.0f)).bits);
     EXPECT_EQ(float(wp::degrees(bfloat16(0.0f))), 0.0f);
     const bfloat16 inf = bfloat16::from_bits(0x7f80), nan = bfloat16::from_bits(0x7fc0);
     EXPECT_TRUE(wp::isinf(inf) && !wp::isnan(inf) && !wp::isfinite(inf));
