@@ -54,6 +54,7 @@ from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
+from .types import tile as tile
 from .array import ones as ones
 from .array import ones_like as ones_like
 from .array import zeros as zeros

@@ -10,7 +10,7 @@ from . import _treadle, scalar_types
 from . import tape as _tape
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
-from .shapes import check_ndim, is_int, shape_tuple
+from .shapes import check_ndim, is_int, shape_tuple, subscript_params
 from .struct import is_struct, is_struct_type, struct_type_of_data
 from .type_classes import class_of
 from .vec_types import composite_base
@@ -267,11 +267,10 @@ class array(_treadle.Array):
         self._init_from_ptr(builtins.int(ptr), dt._type, list(shape), strides, dev.alias, owner)
 
     def __class_getitem__(cls, params):
-        """``wp.array[float]`` / ``wp.array[float, 2]``: annotation shorthand."""
-        if isinstance(params, tuple):
-            dtype, ndim = params
-            return cls(dtype=dtype, ndim=ndim)
-        return cls(dtype=params)
+        """``wp.array[float]`` / ``wp.array[float, 2]`` / ``wp.array[float, Literal[2]]``:
+        annotation shorthand."""
+        dtype, ndim = subscript_params(params, cls.__name__, cls._fixed_ndim)
+        return cls(dtype=dtype) if ndim is None else cls(dtype=dtype, ndim=ndim)
 
     # --- attributes -----------------------------------------------------------------------
 

@@ -354,9 +354,9 @@ def resolve_dtype(dtype):
         return _python_scalars[dtype]
     if isinstance(dtype, str) and dtype in _scalar_by_name:
         return _scalar_by_name[dtype]
-    try:
+    try:  # numpy reads a `.dtype` attribute too, and raises ValueError for one it cannot use
         np_dtype = np.dtype(dtype) if dtype is not None and not isinstance(dtype, str) else None
-    except TypeError:
+    except (TypeError, ValueError):
         np_dtype = None
     if np_dtype is not None and np_dtype in _scalar_by_np:
         return _scalar_by_np[np_dtype]

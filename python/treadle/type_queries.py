@@ -3,7 +3,8 @@ types and the ``is_*`` predicates of values, ``type_repr``, ``type_size``, ``typ
 the type codes Warp's private types module gives annotations (``get_type_code``).
 
 Python's ``int``, ``float`` and ``bool`` count as int32, float32 and bool, as in Warp. treadle
-has no tiles, so no type or value is one (``type_is_tile``/``is_tile`` are False)."""
+does not support Warp's tiles: ``wp.tile[dtype, M, N]`` only makes an annotation object that
+records them (and that no kernel accepts), so that code mentioning tiles still imports."""
 
 import builtins
 import typing
@@ -100,8 +101,8 @@ def type_is_array(t):
 
 
 def type_is_tile(t):
-    """False: treadle has no tile types."""
-    return False
+    """True for the tile annotation class (treadle does not support tiles in kernels)."""
+    return t is tile
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -164,8 +165,42 @@ def is_array(x):
 
 
 def is_tile(x):
-    """False: treadle has no tiles."""
-    return False
+    """True for a tile annotation (treadle does not support tiles in kernels)."""
+    return isinstance(x, tile)
+
+
+def _tile_dim(n):
+    if typing.get_origin(n) is typing.Literal and len(typing.get_args(n)) == 1:
+        n = typing.get_args(n)[0]
+    if not isinstance(n, builtins.int) or isinstance(n, builtins.bool) or n < 1:
+        raise TypeError(f"tile dimensions must be positive integers, got {n!r}")
+    return n
+
+
+class tile:
+    """A Warp tile annotation: ``wp.tile[dtype]``, ``wp.tile[dtype, M, N]`` (ints or
+    ``Literal[n]``), ``wp.tile[dtype, (M, N)]`` or ``wp.tile(dtype=..., shape=...)``. treadle
+    does not support tiles: this records the dtype, shape and storage, and a kernel or
+    function annotated with it fails to compile."""
+
+    __slots__ = ("dtype", "shape", "storage")
+
+    def __init__(self, dtype=Any, shape=Any, storage="register"):
+        self.dtype = _canonical(dtype)
+        self.shape = shape if shape is Any else tuple(_tile_dim(n) for n in shape)
+        self.storage = storage
+
+    def __class_getitem__(cls, params):
+        params = params if isinstance(params, tuple) else (params,)
+        if not params:
+            raise TypeError("wp.tile[...] requires at least a dtype")
+        dtype, dims = params[0], params[1:]
+        if len(dims) == 1 and isinstance(dims[0], tuple):
+            dims = dims[0]
+        return cls(dtype, tuple(dims) if dims else Any)
+
+    def __repr__(self):
+        return f"tile(dtype={type_repr(self.dtype)}, shape={self.shape}, storage={self.storage!r})"
 
 
 # --- sizes, names, ctypes -------------------------------------------------------------------
@@ -236,6 +271,8 @@ def type_repr(t):
         return "Any"
     if is_array(t):
         return _array_repr(t)
+    if is_tile(t):
+        return f"tile(shape={t.shape}, dtype={type_repr(t.dtype)})"
     if typing.get_origin(t) is tuple:
         args = typing.get_args(t)
         return f"tuple({', '.join(type_repr(x) for x in args)})" if args else "tuple"
@@ -311,6 +348,11 @@ def get_type_code(arg_type):
         return f"{prefix}{arg_type.ndim}{dtype}"
     if is_struct_type(arg_type):
         return arg_type._type.key
+    if is_tile(arg_type):
+        shape = "?" if arg_type.shape is Any else "".join(str(n) for n in arg_type.shape)
+        storage = "s" if arg_type.storage == "shared" else "r"
+        dtype = "?" if arg_type.dtype is Any else get_type_code(arg_type.dtype)
+        return f"t{storage}{shape}{dtype}"
     if arg_type is Scalar:
         return "s?"
     if arg_type is Float:

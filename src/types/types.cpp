@@ -193,7 +193,7 @@ const Type* struct_type(const std::string& qualname,
         const auto& [name, ft] = fields[i];
         if (!is_identifier(name)) return fail("invalid field name '" + name + "'");
         if (t.field(name)) return fail("duplicate field '" + name + "'");
-        if (!ft || !(ft->is_element() || ft->is_array()) || ft->indexed)
+        if (!ft || !(ft->is_element() || ft->is_array()))
             return fail("field '" + name + "' has a type structs cannot hold");
         t.fields.push_back(StructField{name, ft, layout.add(layout_of(ft))});
         t.key += (i ? ";" : "") + name + "=" + type_key(ft);

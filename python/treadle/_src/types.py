@@ -15,6 +15,7 @@ import typing
 import numpy as np
 
 from .. import quat_types as _quat_types
+from .. import scalar_types as _scalar_types
 from .. import types as _types
 from .. import vec_types as _vec_types
 from ..array import array as array
@@ -97,6 +98,11 @@ np_dtype_to_warp_type = {
 }
 """numpy scalar types and dtypes (both, as keys) to treadle's scalar types (none gives
 bfloat16, which numpy lacks)."""
+
+_np_float32_to_bfloat16_bits = _scalar_types.float32_to_bfloat16_bits
+"""Warp's helper: float32 values (a numpy array) to bfloat16 bits (uint16), nearest even."""
+_np_bfloat16_bits_to_float32 = _scalar_types.bfloat16_bits_to_float32
+"""Warp's helper: bfloat16 bits (a uint16 numpy array) to their float32 values."""
 
 warp_type_to_np_dtype = {t: t._np_memory.type for t in scalar_and_bool_types}
 """treadle's scalar types to numpy scalar types (bfloat16 to uint16, its bits)."""
