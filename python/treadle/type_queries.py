@@ -7,6 +7,7 @@ does not support Warp's tiles: ``wp.tile[dtype, M, N]`` only makes an annotation
 records them (and that no kernel accepts), so that code mentioning tiles still imports."""
 
 import builtins
+import types as pytypes
 import typing
 from typing import Any
 
@@ -324,7 +325,7 @@ def get_type_code(arg_type):
     "tpl2f4i4" for tuple[float, int], "?" for Any. TypeError for anything else."""
     if arg_type is Any or arg_type is Ellipsis:
         return "?"
-    if typing.get_origin(arg_type) is typing.Union:
+    if typing.get_origin(arg_type) is typing.Union or isinstance(arg_type, pytypes.UnionType):
         raise TypeError(
             "Union type annotations are only supported at Python scope and are invalid in Warp "
             "kernels/functions"

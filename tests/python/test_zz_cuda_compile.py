@@ -31,6 +31,8 @@ MODULES = [
     "test_generics",
     "test_indexedarray",
     "test_verify_fp",
+    "test_bfloat16",
+    "test_vector_kinds",
     "treadle.examples.heat_diffusion",
 ]
 

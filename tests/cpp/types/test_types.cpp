@@ -125,6 +125,16 @@ TEST(SemaTypes, StructsAreLaidOutByCRulesAndInternedByNameAndFields) {
     EXPECT_NE(s, struct_type("mod.Body", {{"flag", bool_type()}}));
 }
 
+TEST(SemaTypes, StructsHoldIndexedArraysAsTheirRecords) {
+    const Type* s = struct_type(
+        "m.Gather", {{"flag", bool_type()}, {"values", indexedarray_type(float32_type(), 1)}});
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->fields[1].offset, 8u);  // wp::indexedarray_t: 120 bytes, 8-aligned
+    EXPECT_EQ(s->size, 128u);
+    EXPECT_EQ(s->align, 8u);
+    EXPECT_EQ(type_key(s), "struct:m.Gather{flag=bool;values=indexedarray:float32:1}");
+}
+
 TEST(SemaTypes, InvalidStructsAreRefusedWithAReason) {
     std::string error;
     EXPECT_EQ(struct_type("m.S", {{"a", float32_type()}, {"a", int32_type()}}, &error), nullptr);
