@@ -158,6 +158,7 @@ from .context import synchronize_device as synchronize_device
 from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .constants import tau as tau
+from .type_queries import tile as tile
 from .types import transform as transform
 from .types import transformd as transformd
 from .types import transformf as transformf
