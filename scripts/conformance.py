@@ -49,7 +49,9 @@ CORE_FILES = [
 ]
 
 # Files that treadle passes completely today; the CI subset (tests/python/test_conformance_subset.py).
-CI_FILES = ["test_rand", "test_noise", "test_atomic_cas"]
+CI_FILES = [
+    "test_rand", "test_noise", "test_atomic_cas", "test_array_reduce", "test_runlength_encode",
+]
 
 # Named sets for the command line; only core and ci have been swept so far.
 SETS = {"core": CORE_FILES, "ci": CI_FILES, "geometry": ["geometry/test_*"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scripts/test.sh -- sets up treadle and runs every test: size, format and lint checks, the check
-# that generated files are current, C++ tests (plain, then under ASan and UBSan), Python tests
+# scripts/test.sh -- sets up treadle and runs every test: size, layer, format and lint checks, the
+# check that generated files are current, C++ tests (plain, then under ASan and UBSan), Python tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -8,6 +8,9 @@ PYTHON=${PYTHON:-python3}
 
 echo "== file size check"
 bash scripts/check_file_sizes.sh
+
+echo "== layer check (includes in src/ point down, scripts/check_layers.py)"
+"$PYTHON" scripts/check_layers.py
 
 echo "== format and lint (clang-format, ruff)"
 bash scripts/check_format.sh

@@ -194,6 +194,8 @@ class array(_treadle.Array):
                     + ", ".join(t.__name__ for t in scalar_types.scalar_types)
                 ) from None
         arr = _to_memory(arr, target, raw_bits=True)
+        if inner and shape is None and arr.size == 0 and arr.shape[-len(inner) :] != inner:
+            arr = arr.reshape((0, *inner))  # no data, such as []: no elements of the dtype
         if arr.ndim == len(inner):
             arr = arr.reshape((1, *arr.shape))
         if inner and shape is None and arr.shape[arr.ndim - len(inner) :] != inner:
@@ -494,6 +496,20 @@ class array(_treadle.Array):
         """Sets every element to zero."""
         self._check_real("zero_()")
         self._zero()
+
+    def mark_init(self):
+        """Clears the read flag of this array's memory (wp.config.verify_autograd_array_access)."""
+        self._is_read = False
+
+    def mark_read(self):
+        """Flags this array's memory (every view of it) as read by a recorded launch."""
+        self._is_read = True
+
+    def mark_write(self, **kwargs):
+        """Warns when this array's memory was read by a recorded launch: a write now would
+        change what its backward pass replays. ``arg_name``, ``kernel_name``, ``filename``,
+        ``lineno`` (a launch) or ``operation``, ``filename``, ``lineno`` say where."""
+        _tape.note_write(self, **kwargs)
 
     def assign(self, src):
         """Copies ``src`` (a treadle array, numpy array or nested list) into this array."""

@@ -32,6 +32,11 @@ default), ``wp.LOG_WARNING`` (30) or ``wp.LOG_ERROR`` (40); see wp.set_logger.""
 max_unroll: int = 16
 """Largest constant trip count of a ``for ... in range()`` loop that is unrolled."""
 
+verify_autograd_array_access: bool = False
+"""Warn (on stderr) when a launch or copy recorded on a tape writes an array that an earlier
+recorded launch read, and when a kernel writes an array after reading it itself: the backward
+pass would replay those reads with the overwritten values. Reads are cleared by
+``Tape.backward()`` and ``Tape.reset()``."""
 enable_backward: bool = True
 """Generate adjoint (backward) kernels."""
 

@@ -15,6 +15,7 @@ import unicodedata
 from . import _treadle, config
 from . import generics as _generics
 from . import module as _module
+from . import tape as _tape
 from .context import get_device
 from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
 from .resolver import Resolver
@@ -252,6 +253,8 @@ class Kernel(Function):
             handle = self._builds.get(self._function_source(), device, mode, max_unroll,
                                       verify_fp)
             self._report(handle)
+            if config.verify_autograd_array_access:
+                _tape.note_kernel_build(self, handle)
         return handle
 
     def _build_request(self, device):

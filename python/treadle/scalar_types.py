@@ -390,6 +390,12 @@ def type_size_in_bytes(t):
     return resolve_dtype(t)._size
 
 
+def type_size(t):
+    """Number of scalar components of one value of ``t`` (Warp's ``wp.types.type_size``): 1
+    for a scalar, the length of a vector, quaternion or transform, rows * cols of a matrix."""
+    return getattr(resolve_dtype(t), "_length_", 1)
+
+
 _generic_types = {
     Int: _treadle.types.generic("Int"),
     Float: _treadle.types.generic("Float"),

@@ -9,9 +9,12 @@ pass would replay the launch with the overwritten values. Writes made through a 
 array's memory are not seen.
 """
 
+import os
+import sys
 import threading
 
-from . import _treadle
+from . import _treadle, config
+from .logger import log_warning
 
 # The tape recording on each thread (one at a time per thread, as Warp allows one): a tape
 # records only the launches and copies of the thread that entered it.
@@ -23,6 +26,58 @@ _recording = [0]
 def current():
     """The tape recording on this thread, or None."""
     return _local.__dict__.get("tape") if _recording[0] else None
+
+
+# --- wp.config.verify_autograd_array_access: warn of writes after recorded reads -----------
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+_CORRUPTS = "This may corrupt gradient computation in the backward pass."
+
+
+def caller_location():
+    """(file, line) of the first frame outside treadle's package, or (None, None)."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    return (None, None) if frame is None else (frame.f_code.co_filename, frame.f_lineno)
+
+
+def note_write(array, arg_name=None, kernel_name=None, filename=None, lineno=None,
+               operation=None):
+    """Warns when `array`'s memory was read by a launch recorded on a tape (its read flag is
+    set): a write now changes what the backward pass of that launch replays."""
+    if not array._is_read:
+        return
+    if kernel_name is not None:
+        where = (f"passed to argument {arg_name} in kernel {kernel_name} at {filename}:{lineno} "
+                 "is being written to but")
+    elif operation is not None:
+        where = f"is being written to by {operation} at {filename}:{lineno} but"
+    else:
+        where = "is being written to but"
+    log_warning(f"Array {array} {where} has already been read from in a previous launch. "
+                f"{_CORRUPTS}")
+
+
+def note_kernel_build(kernel, handle):
+    """Warns, once per build, of arrays a kernel writes after reading them itself (treadle's
+    own kernels, such as wp.utils', are not the user's to fix and are not reported)."""
+    if kernel.module.name.startswith("treadle."):
+        return
+    file, line = (kernel._source[1], kernel._source[2]) if kernel._source else ("?", 0)
+    for (name, _), access in zip(handle.params, handle.param_access):
+        if access & 4:
+            log_warning(f"Array passed to argument {name} in kernel {kernel.key} at {file}:{line} "
+                        "is being written to after it has been read from within the same "
+                        f"kernel. {_CORRUPTS}")
+
+
+def _launch_arrays(args):
+    for a in args:
+        if getattr(a, "_is_indexedarray", False):
+            a = a.data  # an indexed array reads and writes its data array
+        yield a if isinstance(a, _treadle.Array) else None
 
 
 class _Launch:
@@ -41,11 +96,7 @@ class _Launch:
         self.stream = stream
 
     def arrays(self):
-        for a in self.args:
-            if getattr(a, "_is_indexedarray", False):
-                a = a.data  # an indexed array reads and writes its data array
-            if isinstance(a, _treadle.Array):
-                yield a
+        return [a for a in _launch_arrays(self.args) if a is not None]
 
     def backward(self):
         self.kernel._run_adjoint(self.dim, self.args, None, self.device, self.stream,
@@ -101,10 +152,36 @@ class Tape:
         entry = _Launch(kernel, dim, list(args), n_inputs, device, stream, max_blocks, block_dim)
         self._tape.record_launch(handle, entry.args, entry.backward)
         self.launches.append(entry)
+        if config.verify_autograd_array_access:
+            self._check_access(kernel, handle, entry.args)
+
+    def _check_access(self, kernel, handle, args):
+        """Warp's checks of a recorded launch: warns of a write to memory a recorded launch
+        read, then flags the memory this launch reads. Writes are checked first: a kernel may
+        write an array and then read it."""
+        file, line = (kernel._source[1], kernel._source[2]) if kernel._source else ("?", 0)
+        for a, (name, _), access in zip(_launch_arrays(args), handle.params, handle.param_access):
+            if a is None:
+                continue
+            if access & 2:
+                note_write(a, arg_name=name, kernel_name=kernel.key, filename=file, lineno=line)
+            if access & 1:
+                a._is_read = True
 
     def _record_copy(self, dest, src):
         self._tape.record_copy(dest, src)
         self.launches.append(_Copy(dest, src))
+        if config.verify_autograd_array_access:
+            file, line = caller_location()
+            note_write(dest, operation="an array copy", filename=file, lineno=line)
+            src._is_read = True
+
+    def _clear_read_flags(self):
+        """Clears the read flags of the memory the recorded steps used (their reads are
+        consumed by backward(), or forgotten by reset())."""
+        for entry in self.launches:
+            for a in entry.arrays():
+                a._is_read = False
 
     def record_func(self, backward, arrays):
         """Records a custom backward step: ``backward()`` is called in its place during
@@ -125,9 +202,11 @@ class Tape:
                 a.grad.assign(g)
         if loss is None:
             self._tape.backward()
-            return
-        self.loss = loss
-        self._tape.backward_from(loss)
+        else:
+            self.loss = loss
+            self._tape.backward_from(loss)
+        if config.verify_autograd_array_access:
+            self._clear_read_flags()
 
     # --- gradients ---
     def _arrays(self):
@@ -155,6 +234,8 @@ class Tape:
 
     def reset(self):
         """Forgets the recorded operations and zeroes the gradients."""
+        if config.verify_autograd_array_access:
+            self._clear_read_flags()
         self.zero()
         self._tape.reset()
         self.launches = []

@@ -1,5 +1,5 @@
 """Warp's type introspection over every type module: the ``wp.types.type_is_*`` predicates of
-types and the ``is_*`` predicates of values, ``type_repr``, ``type_size``, ``type_ctype``, and
+types and the ``is_*`` predicates of values, ``type_repr``, ``type_ctype``, and
 the type codes Warp's private types module gives annotations (``get_type_code``).
 
 Python's ``int``, ``float`` and ``bool`` count as int32, float32 and bool, as in Warp. treadle
@@ -207,12 +207,6 @@ class tile:
 # --- sizes, names, ctypes -------------------------------------------------------------------
 
 
-def type_size(dtype):
-    """The number of scalars in one value of ``dtype``: 1 for scalars and structs, the
-    components of a vector, quaternion or transform, rows x cols of a matrix."""
-    if any(dtype is t for t in _PYTHON_SCALARS) or is_struct_type(dtype):
-        return 1
-    return dtype._length_
 
 
 def type_ctype(dtype):

@@ -30,6 +30,7 @@ from .scalar_types import Scalar as Scalar
 from .scalar_types import scalar_base as scalar_base
 from .scalar_types import scalar_types as scalar_types
 from .scalar_types import type_of as type_of
+from .scalar_types import type_size as type_size
 from .scalar_types import type_size_in_bytes as type_size_in_bytes
 from .scalar_types import types_equal as types_equal
 from .scalar_types import uint16 as uint16
@@ -155,4 +156,3 @@ from .type_queries import type_is_transformation as type_is_transformation
 from .type_queries import type_is_value as type_is_value
 from .type_queries import type_is_vector as type_is_vector
 from .type_queries import type_repr as type_repr
-from .type_queries import type_size as type_size

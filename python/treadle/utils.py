@@ -1,10 +1,20 @@
-"""Host-side utilities: ScopedTimer (Warp's signature and output)."""
+"""wp.utils: ScopedTimer (Warp's signature and output), Warp's array utilities (scans,
+reductions, casts, sorts and run-length encoding, from array_utils.py and array_sort.py) and
+create_warp_function (create_function.py)."""
 
 import builtins
 import cProfile
 import time
 
 from . import context
+from .array_sort import radix_sort_pairs as radix_sort_pairs
+from .array_sort import runlength_encode as runlength_encode
+from .array_sort import segmented_sort_pairs as segmented_sort_pairs
+from .array_utils import array_cast as array_cast
+from .array_utils import array_inner as array_inner
+from .array_utils import array_scan as array_scan
+from .array_utils import array_sum as array_sum
+from .create_function import create_warp_function as create_warp_function
 
 
 class ScopedTimer:

@@ -110,9 +110,9 @@ Kernel Module::kernel_for(const std::string& name, const std::vector<KernelArg>&
                           Device device) const {
     std::lock_guard<std::mutex> lock(m_impl->mutex);
     auto fn = find_kernel(*m_impl->resolver, name, "Module::kernel_for()");
-    std::vector<sema::ArgInfo> infos;
+    std::vector<builtins::ArgInfo> infos;
     for (const KernelArg& a : args) {
-        sema::ArgInfo info;
+        builtins::ArgInfo info;
         switch (a.kind) {
             case KernelArg::Kind::Int:
             case KernelArg::Kind::Float:

@@ -1,4 +1,5 @@
 # src/api/sources.cmake -- sources of src/api (the public C++ API)
+# Modules, kernels, launch arguments and the tape.
 list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
   src/api/kernel.cpp
@@ -8,6 +9,7 @@ list(APPEND TREADLE_SOURCES
   src/api/module_resolver.cpp
   src/api/tape.cpp
 )
+# Streams, events and graph capture.
 list(APPEND TREADLE_SOURCES
   src/api/stream.cpp
 )

@@ -8,8 +8,7 @@
 #include <string>
 
 #include "api/accumulate.h"
-#include "compile/compile_kernel.h"
-#include "passes/array_access.h"
+#include "runtime/loaded_kernel.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -95,8 +94,7 @@ void Tape::launch(const Kernel& kernel, const std::vector<int64_t>& dim,
         if (args[i].kind != KernelArg::Kind::Array) continue;
         step->arrays[i] = std::make_shared<const Array>(*args[i].array);
         step->args[i].array = step->arrays[i].get();
-        const bool reads =
-            k && i < k->params.size() && (k->params[i].access & passes::k_access_read) != 0;
+        const bool reads = k && i < k->params.size() && k->params[i].reads;
         if (reads && !step->arrays[i]->is_null())
             step->reads.push_back({k->params[i].name, step->arrays[i], step->arrays[i]->version()});
     }

@@ -1,14 +1,13 @@
-// src/codegen/emitter.cpp -- the C-style emitter: one walk over the IR prints C++ statements
+// src/codegen/emitter.cpp -- the C-style emitter: a program's source, from its structs, user
+// functions and kernel
 //
-// Every IR variable becomes a C++ local declared at the top of its function (so values
-// computed in a branch are visible after it); each instruction becomes one statement,
-// preceded by a #line directive whenever the Python line changes, so compiler diagnostics and
-// debuggers point at the kernel's Python source. Back ends (cpu_backend.cpp, later CUDA) supply
-// the prologue, qualifiers and entry point.
+// The statements of each function come from one walk over its IR (FunctionEmitter,
+// function_emitter.cpp), with #line directives so compiler diagnostics and debuggers point at
+// the kernel's Python source. Back ends (cpu_backend.cpp, cuda_backend.cpp) supply the
+// prologue, qualifiers and entry point.
 #include "codegen/emitter.h"
 
 #include <cctype>
-#include <cmath>
 #include <cstdio>
 
 #include "codegen/function_emitter.h"
@@ -19,8 +18,6 @@
 
 namespace treadle::codegen {
 
-using ir::Instr;
-using ir::InstrKind;
 using ir::VarId;
 
 size_t layout_params(const ir::Function& kernel, std::vector<ParamLayout>& out) {
@@ -66,71 +63,6 @@ std::string c_string_impl(const std::string& s) {
     return out + "\"";
 }
 
-std::string literal(const types::ConstValue& c) {
-    const types::Type* t = c.type;
-    if (t->is_bool()) return c.i ? "true" : "false";
-    if (t->is_float()) {
-        std::string v;
-        if (std::isnan(c.f)) {
-            v = "(0.0 / 0.0)";
-        } else if (std::isinf(c.f)) {
-            v = c.f > 0 ? "(1.0 / 0.0)" : "(-1.0 / 0.0)";
-        } else {
-            char buf[64];
-            std::snprintf(buf, sizeof(buf), "%.17g", c.f);
-            v = buf;
-            if (v.find_first_of(".en") == std::string::npos) v += ".0";
-        }
-        if (t->scalar == ScalarType::Float64) return v;
-        if (t->scalar == ScalarType::Float32 && !std::isnan(c.f) && !std::isinf(c.f)) {
-            char buf[64];
-            std::snprintf(buf, sizeof(buf), "%.9g", (double)(float)c.f);
-            std::string f = buf;
-            if (f.find_first_of(".en") == std::string::npos) f += ".0";
-            if (f.find_first_of("n") == std::string::npos) return f + "f";
-        }
-        return "wp::cast<" + c_type(t) + ">(" + v + ")";
-    }
-    switch (t->scalar) {
-        case ScalarType::Int64:
-            if (c.i == INT64_MIN) return "(-9223372036854775807LL - 1)";
-            return "(wp::int64)" + std::to_string(c.i) + "LL";
-        case ScalarType::UInt64:
-            return "(wp::uint64)" + std::to_string((uint64_t)c.i) + "ULL";
-        case ScalarType::UInt32:
-            return "(wp::uint32)" + std::to_string((uint32_t)c.i) + "U";
-        case ScalarType::Int32:
-            if (c.i == INT32_MIN) return "(wp::int32)(-2147483647 - 1)";
-            return "(wp::int32)" + std::to_string((int32_t)c.i);
-        default:
-            return "(" + c_type(t) + ")" + std::to_string(c.i);
-    }
-}
-
-/// Arguments passed through printf's varargs: promote to what the format expects.
-std::string printf_arg(const types::Type* t, const std::string& v) {
-    switch (t->scalar) {
-        case ScalarType::Float16:
-        case ScalarType::BFloat16:
-            return "(double)(float)" + v;
-        case ScalarType::Float32:
-            return "(double)" + v;
-        case ScalarType::Bool:
-        case ScalarType::Int8:
-        case ScalarType::Int16:
-            return "(int)" + v;
-        case ScalarType::UInt8:
-        case ScalarType::UInt16:
-            return "(unsigned)" + v;
-        case ScalarType::Int64:
-            return "(long long)" + v;
-        case ScalarType::UInt64:
-            return "(unsigned long long)" + v;
-        default:
-            return v;
-    }
-}
-
 }  // namespace
 
 std::string c_string(const std::string& s) { return c_string_impl(s); }
@@ -145,8 +77,6 @@ std::string var_name(const ir::Function& f, VarId v) {
     return name;
 }
 
-std::string FunctionEmitter::var(VarId v) const { return var_name(m_f, v); }
-
 std::string field_path(const std::string& dotted) {
     std::string path;
     size_t start = 0;
@@ -157,306 +87,6 @@ std::string field_path(const std::string& dotted) {
         start = dot + 1;
     }
 }
-
-void FunctionEmitter::declarations(int depth) {
-    std::vector<bool> is_param(m_f.vars.size(), false);
-    for (VarId p : m_f.params) is_param[p] = true;
-    for (VarId v = 0; v < m_f.vars.size(); ++v) {
-        if (is_param[v]) continue;
-        const types::Type* t = m_f.vars[v].type;
-        if (t->is_tuple() || t->is_void()) continue;
-        indent(depth);
-        m_out << c_type(t) << " " << var(v) << "{};\n";
-    }
-}
-
-void FunctionEmitter::block(const ir::Block& b, int depth) {
-    for (const Instr& in : b) instr(in, depth);
-}
-
-void FunctionEmitter::indent(int depth) {
-    for (int i = 0; i < depth; ++i) m_out << "    ";
-}
-
-void FunctionEmitter::line_directive(int line) {
-    if (line <= 0 || line == m_line) return;
-    m_line = line;
-    m_out << "#line " << line << " " << c_string(m_f.source ? m_f.source->path : "") << "\n";
-}
-
-/// ", \"file\", line, \"function\"": where a checked access reports a bad index.
-std::string FunctionEmitter::check_site(const Instr& in) const {
-    return ", " + c_string(m_f.source ? m_f.source->path : "") + ", " + std::to_string(in.line) +
-           ", " + c_string(m_f.name);
-}
-
-/// The address of element args[0][args[1..n)] (checked in checked mode).
-std::string FunctionEmitter::element_address(const Instr& in, size_t n) const {
-    return std::string(m_checked ? "wp::address_checked(" : "wp::address(") + args(in, 0, n) +
-           (m_checked ? check_site(in) : "") + ")";
-}
-
-std::string native_callee(const ir::Function& f, const Instr& in) {
-    TREADLE_ASSERT(in.kind == ir::InstrKind::Call && in.builtin);
-    const sema::Builtin& b = *in.builtin;
-    if (b.traits.template_args == sema::TemplateArgs::None) return b.native;
-    const types::Type* r = f.type_of(in.dsts[0]);
-    const std::string scalar = c_scalar(r->scalar);
-    switch (b.traits.template_args) {
-        case sema::TemplateArgs::None:
-            break;
-        case sema::TemplateArgs::Scalar:
-            return std::string(b.native) + "<" + scalar + ">";
-        case sema::TemplateArgs::Length:
-            return std::string(b.native) + "<" + std::to_string(r->rows) + ", " + scalar + ">";
-        case sema::TemplateArgs::Shape:
-            return std::string(b.native) + "<" + std::to_string(r->rows) + ", " +
-                   std::to_string(r->cols) + ", " + scalar + ">";
-    }
-    return b.native;
-}
-
-std::string FunctionEmitter::args(const Instr& in, size_t from, size_t to) const {
-    std::string s;
-    for (size_t i = from; i < in.args.size() && i < to; ++i)
-        s += (i > from ? ", " : "") + var(in.args[i]);
-    return s;
-}
-
-void FunctionEmitter::call(const Instr& in, const std::string& dst) {
-    if (ir::writes_last_array(in) && m_replay) {
-        m_out << dst << " = 0;  // writes an array: not replayed\n";
-        return;
-    }
-    bool on_array = ir::is_atomic_call(in);
-    const size_t end = in.args.size() - (on_array ? (size_t)in.builtin->traits.value_operands : 0);
-    const std::string callee = native_callee(m_f, in);
-    if (on_array && m_replay) {
-        // An atomic in a replay changes nothing: it reads the element it would have updated.
-        m_out << dst << " = wp::load(" << args(in, 0, end) << ");\n";
-    } else if (on_array && (m_checked || m_f.type_of(in.args[0])->indexed)) {
-        // atomics on an array element: the pointer form on a checked address (and always for
-        // indexed arrays, whose element families have no array overloads)
-        m_out << dst << " = wp::" << callee << "(" << element_address(in, end) << ", "
-              << args(in, end) << ");\n";
-        if (m_verify_fp) verify_store(in, end, "*" + element_address(in, end), 0);
-    } else if (in.dsts.size() > 1) {
-        // several results: written through trailing reference parameters
-        m_out << "wp::" << callee << "(" << args(in);
-        for (size_t i = 0; i < in.dsts.size(); ++i)
-            m_out << (in.args.empty() && i == 0 ? "" : ", ") << var(in.dsts[i]);
-        m_out << ");\n";
-    } else {
-        m_out << dst << " = wp::" << callee << "(" << args(in) << ");\n";
-        if (on_array && m_verify_fp) verify_store(in, end, "wp::load(" + args(in, 0, end) + ")", 0);
-    }
-}
-
-void FunctionEmitter::verify_store(const Instr& in, size_t n, const std::string& value, int depth) {
-    const types::Type* t = m_f.type_of(in.args.back());
-    if (!t->is_value() || !treadle::is_float(t->scalar)) return;
-    VarId a = in.args[0];
-    std::string array = m_f.vars[a].hint.empty() ? "array" : m_f.vars[a].hint;
-    indent(depth);
-    m_out << "wp::verify_fp_store(" << value << ", " << (n - 1);
-    for (size_t i = 1; i < 5; ++i) m_out << ", " << (i < n ? var(in.args[i]) : std::string("0"));
-    m_out << check_site(in) << ", " << c_string(array) << ");\n";
-}
-
-void FunctionEmitter::loop(const Instr& in, int depth) {
-    if (m_replay) m_replay->loop_entry(in, depth);
-    indent(depth);
-    if (in.kind == InstrKind::ForRange) {
-        std::string c = var(in.dsts[0]), lo = var(in.args[0]), hi = var(in.args[1]),
-                    step = var(in.args[2]);
-        m_out << "for (" << c << " = " << lo << "; (" << step << " > 0) ? (" << c << " < " << hi
-              << ") : (" << c << " > " << hi << "); " << c << " += " << step << ") {\n";
-    } else {
-        m_out << "for (;;) {\n";
-    }
-    if (m_replay) m_replay->iteration_start(in, depth + 1);
-    block(in.body, depth + 1);
-    indent(depth);
-    m_out << "}\n";
-    if (m_replay) m_replay->loop_exit(in);
-}
-
-void FunctionEmitter::instr(const Instr& in, int depth) {
-    line_directive(in.line);
-    bool steered = in.kind == InstrKind::Return || in.kind == InstrKind::Break ||
-                   in.kind == InstrKind::Continue || in.kind == InstrKind::Assign;
-    if (steered && m_replay && m_replay->intercept(in, depth)) return;
-    bool side_effect = in.kind == InstrKind::Store || in.kind == InstrKind::StoreField ||
-                       in.kind == InstrKind::Print || in.kind == InstrKind::Printf;
-    if (side_effect && m_replay) return;
-    if (in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop) return loop(in, depth);
-    indent(depth);
-    std::string dst = in.dsts.empty() ? "" : var(in.dsts[0]);
-    switch (in.kind) {
-        case InstrKind::Const:
-            m_out << dst << " = " << literal(in.value) << ";\n";
-            break;
-        case InstrKind::Copy:
-        case InstrKind::Assign:
-            m_out << dst << " = " << var(in.args[0]) << ";\n";
-            break;
-        case InstrKind::Construct: {
-            const types::Type* t = m_f.type_of(in.dsts[0]);
-            if (t->is_struct()) {
-                m_out << dst << " = " << c_type(t) << "{" << args(in) << "};\n";
-                break;
-            }
-            m_out << dst << " = " << c_type(t) << "{{";
-            if (t->is_matrix()) {
-                for (int r = 0; r < t->rows; ++r) {
-                    m_out << (r ? ", {" : "{");
-                    for (int c = 0; c < t->cols; ++c)
-                        m_out << (c ? ", " : "") << var(in.args[r * t->cols + c]);
-                    m_out << "}";
-                }
-            } else {
-                m_out << args(in);
-            }
-            m_out << "}};\n";
-            break;
-        }
-        case InstrKind::Field:
-            m_out << dst << " = " << var(in.args[0]) << "." << c_field(in.text) << ";\n";
-            break;
-        case InstrKind::WithField:
-            m_out << dst << " = " << var(in.args[0]) << "; " << dst << "." << c_field(in.text)
-                  << " = " << var(in.args[1]) << ";\n";
-            break;
-        case InstrKind::Cast:
-            m_out << dst << " = wp::cast<" << c_type(m_f.type_of(in.dsts[0])) << ">("
-                  << var(in.args[0]) << ");\n";
-            break;
-        case InstrKind::Call:
-            call(in, dst);
-            break;
-        case InstrKind::Compare:
-            m_out << dst << " = (" << var(in.args[0]) << " " << in.callee << " " << var(in.args[1])
-                  << ");\n";
-            break;
-        case InstrKind::Logical:
-            if (in.args.size() == 1)
-                m_out << dst << " = !" << var(in.args[0]) << ";\n";
-            else
-                m_out << dst << " = (" << var(in.args[0]) << " " << in.callee << " "
-                      << var(in.args[1]) << ");\n";
-            break;
-        case InstrKind::Select:
-            m_out << dst << " = " << var(in.args[0]) << " ? " << var(in.args[1]) << " : "
-                  << var(in.args[2]) << ";\n";
-            break;
-        case InstrKind::CallFunc: {
-            const types::Type* rt = in.func->return_type;
-            const ir::Function* callee =
-                m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
-            std::string call = (m_replay ? replay_name(*callee) : callee->c_name) + "(" + args(in);
-            if (rt->is_tuple()) {
-                for (size_t i = 0; i < in.dsts.size(); ++i)
-                    call += (in.args.empty() && i == 0 ? "" : ", ") + var(in.dsts[i]);
-                m_out << call << ");\n";
-            } else if (rt->is_void()) {
-                m_out << call << ");\n";
-            } else {
-                m_out << dst << " = " << call << ");\n";
-            }
-            break;
-        }
-        case InstrKind::Tid:
-            if (in.dsts.size() == 1) {
-                m_out << dst << " = (wp::int32)index;\n";
-            } else {
-                m_out << "wp::tid_unravel(index, bounds";
-                for (VarId d : in.dsts) m_out << ", " << var(d);
-                m_out << ");\n";
-            }
-            break;
-        case InstrKind::Load:
-            if (m_checked)
-                m_out << dst << " = *" << element_address(in, in.args.size()) << ";\n";
-            else
-                m_out << dst << " = wp::load(" << args(in) << ");\n";
-            break;
-        case InstrKind::Store:
-            if (m_checked)
-                m_out << "*" << element_address(in, in.args.size() - 1) << " = "
-                      << var(in.args.back()) << ";\n";
-            else
-                m_out << "wp::store(" << args(in) << ");\n";
-            if (m_verify_fp) verify_store(in, in.args.size() - 1, var(in.args.back()), depth);
-            break;
-        case InstrKind::StoreField: {
-            std::string path = field_path(in.text);
-            std::string address = m_checked
-                                      ? element_address(in, in.args.size() - 1)
-                                      : "wp::address(" + args(in, 0, in.args.size() - 1) + ")";
-            m_out << "(*" << address << ")" << path << " = " << var(in.args.back()) << ";\n";
-            if (m_verify_fp) verify_store(in, in.args.size() - 1, var(in.args.back()), depth);
-            break;
-        }
-        case InstrKind::View: {
-            std::string v = var(in.args[0]);
-            for (size_t i = 1; i < in.args.size(); ++i)
-                v = (m_checked ? "wp::view_checked(" : "wp::view(") + v + ", " + var(in.args[i]) +
-                    (m_checked ? check_site(in) : "") + ")";
-            m_out << dst << " = " << v << ";\n";
-            break;
-        }
-        case InstrKind::Shape:
-            m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
-            break;
-        case InstrKind::Print:
-            m_out << "wp::print(" << var(in.args[0]) << ");\n";
-            break;
-        case InstrKind::Printf:
-            m_out << "printf(" << c_string(in.text);
-            for (VarId a : in.args) {
-                const types::Type* t = m_f.type_of(a);
-                if (in.callee == "print" && t->is_bool())  // print(): True / False, as Python
-                    m_out << ", " << var(a) << " ? \"True\" : \"False\"";
-                else
-                    m_out << ", " << printf_arg(t, var(a));
-            }
-            m_out << ");\n";
-            break;
-        case InstrKind::If:
-            m_out << "if (" << var(in.args[0]) << ") {\n";
-            block(in.body, depth + 1);
-            if (!in.orelse.empty()) {
-                indent(depth);
-                m_out << "} else {\n";
-                block(in.orelse, depth + 1);
-            }
-            indent(depth);
-            m_out << "}\n";
-            break;
-        case InstrKind::ForRange:
-        case InstrKind::Loop:
-            break;  // printed by loop()
-        case InstrKind::Break:
-            m_out << "break;\n";
-            break;
-        case InstrKind::Continue:
-            m_out << "continue;\n";
-            break;
-        case InstrKind::Return:
-            if (m_f.is_kernel || in.args.empty()) {
-                m_out << "return;\n";
-            } else if (m_f.return_type->is_tuple()) {
-                for (size_t i = 0; i < in.args.size(); ++i)
-                    m_out << "ret_" << i << " = " << var(in.args[i]) << "; ";
-                m_out << "return;\n";
-            } else {
-                m_out << "return " << var(in.args[0]) << ";\n";
-            }
-            break;
-    }
-}
-
-namespace {}  // namespace
 
 void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked,
                    ReplayHooks* replay, bool verify_fp) {

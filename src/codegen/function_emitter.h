@@ -71,7 +71,21 @@ public:
 private:
     std::string check_site(const ir::Instr& in) const;
     std::string element_address(const ir::Instr& in, size_t n) const;
+    // One printer per instruction group; instr() dispatches every kind to one of them.
+    /// Const, Copy, Assign, Construct, Field, WithField, Cast, Compare, Logical, Select.
+    void value(const ir::Instr& in, const std::string& dst);
+    void construct(const ir::Instr& in, const std::string& dst);
+    /// A builtin Call (atomics on an element, several results, replays of both).
     void call(const ir::Instr& in, const std::string& dst);
+    /// A CallFunc of a user function (its replay variant in a replay).
+    void call_function(const ir::Instr& in, const std::string& dst);
+    void tid(const ir::Instr& in, const std::string& dst);
+    /// Load, Store, StoreField, View, Shape: array elements and views.
+    void memory(const ir::Instr& in, const std::string& dst, int depth);
+    /// Print, Printf.
+    void print(const ir::Instr& in);
+    /// If, Break, Continue, Return (loops are printed by loop()).
+    void control(const ir::Instr& in, int depth);
     /// verify_fp: checks `value`, just stored at element args[0][args[1..n)].
     void verify_store(const ir::Instr& in, size_t n, const std::string& value, int depth);
     void loop(const ir::Instr& in, int depth);

@@ -310,9 +310,13 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     std::vector<codegen::ParamLayout> layout;
     result->params_size = codegen::layout_params(*program->kernel, layout);
     std::vector<uint8_t> access = passes::array_param_access(*program->kernel);
-    for (size_t i = 0; i < layout.size(); ++i)
-        result->params.push_back(
-            KernelParam{layout[i].name, layout[i].type, layout[i].offset, access[i]});
+    for (size_t i = 0; i < layout.size(); ++i) {
+        KernelParam p{layout[i].name, layout[i].type, layout[i].offset};
+        p.reads = (access[i] & passes::k_access_read) != 0;
+        p.writes = (access[i] & passes::k_access_write) != 0;
+        p.writes_after_reads = (access[i] & passes::k_access_write_after_read) != 0;
+        result->params.push_back(std::move(p));
+    }
     // Debug builds check bounds too, as Warp's do.
     result->checked = options.mode == "checked" || options.mode == "debug";
     result->adjoint = options.adjoint;

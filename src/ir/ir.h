@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "builtins/builtins.h"
 #include "frontend/ast.h"
 #include "ir/instr_kinds.h"
-#include "sema/builtins.h"
 #include "types/const_value.h"
 #include "types/types.h"
 
@@ -52,7 +52,7 @@ struct Instr {
     std::vector<VarId> args;  ///< operands
     /// Call: the builtin it invokes; codegen spells its C++ name from the table entry and the
     /// result type (template arguments).
-    const sema::Builtin* builtin = nullptr;
+    const builtins::Builtin* builtin = nullptr;
     std::string callee;              ///< Compare: the C operator; Printf: "print" (bools as words)
     std::string text;                ///< Printf format
     types::ConstValue value;         ///< Const value, Shape dimension
@@ -96,20 +96,20 @@ struct Program {
 };
 
 /// The table entry of the builtin a Call invokes, or null (other kinds, C operators).
-inline const sema::Builtin* called_builtin(const Instr& in) {
+inline const builtins::Builtin* called_builtin(const Instr& in) {
     return in.kind == InstrKind::Call ? in.builtin : nullptr;
 }
 
 /// An atomic builtin on an array element (atomic_add(a, i..., v), ...): args[0] is the array.
 inline bool is_atomic_call(const Instr& in) {
-    const sema::Builtin* b = called_builtin(in);
-    return b && b->traits.atomic != sema::AtomicOp::None;
+    const builtins::Builtin* b = called_builtin(in);
+    return b && b->traits.atomic != builtins::AtomicOp::None;
 }
 
 /// A builtin that writes into its last argument, an array, and reads its other array
 /// arguments (the table's writes_last_array trait). Its result is a dummy int32.
 inline bool writes_last_array(const Instr& in) {
-    const sema::Builtin* b = called_builtin(in);
+    const builtins::Builtin* b = called_builtin(in);
     return b && b->traits.writes_last_array;
 }
 

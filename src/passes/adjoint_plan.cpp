@@ -10,8 +10,8 @@
 #include <map>
 #include <set>
 
+#include "builtins/builtins.h"
 #include "common/assert.h"
-#include "sema/builtins.h"
 #include "treadle/error.h"
 
 namespace treadle::passes {
@@ -23,18 +23,18 @@ using ir::VarId;
 namespace {
 
 /// How the reverse of atomic builtin `b` (on an array of floats) reads (None: no gradient).
-CallAdjoint atomic_call_adjoint(const sema::Builtin& b) {
-    switch (sema::atomic_adjoint(b)) {
-        case sema::AtomicAdjoint::Store:  // a store that returns the old value
+CallAdjoint atomic_call_adjoint(const builtins::Builtin& b) {
+    switch (builtins::atomic_adjoint(b)) {
+        case builtins::AtomicAdjoint::Store:  // a store that returns the old value
             return CallAdjoint::AtomicExch;
-        case sema::AtomicAdjoint::Add:
+        case builtins::AtomicAdjoint::Add:
             return CallAdjoint::AtomicAdd;
-        case sema::AtomicAdjoint::Subtract:
+        case builtins::AtomicAdjoint::Subtract:
             return CallAdjoint::AtomicSub;
-        case sema::AtomicAdjoint::MinMax:
+        case builtins::AtomicAdjoint::MinMax:
             return CallAdjoint::AtomicMinMax;
-        case sema::AtomicAdjoint::None:
-        case sema::AtomicAdjoint::Refused:
+        case builtins::AtomicAdjoint::None:
+        case builtins::AtomicAdjoint::Refused:
             break;
     }
     return CallAdjoint::None;
@@ -322,7 +322,8 @@ private:
                                "() returns (the backward pass cannot recover it); compute "
                                "the slot in a separate kernel that is not recorded");
             if (atomic &&
-                sema::atomic_adjoint(*ir::called_builtin(in)) == sema::AtomicAdjoint::Refused &&
+                builtins::atomic_adjoint(*ir::called_builtin(in)) ==
+                    builtins::AtomicAdjoint::Refused &&
                 has_gradient(m_f.type_of(in.args.back())))
                 refuse(in,
                        "atomic_cas on an array of floats (whether it stores depends on the "
@@ -380,7 +381,7 @@ ProgramAdjointPlan plan_adjoint(const ir::Program& program) {
 // --- facts about builtins, from the table's traits ---
 
 bool linear_operand(const Instr& in, size_t i) {
-    return in.builtin && sema::linear_in_operand(*in.builtin, i, in.args.size());
+    return in.builtin && builtins::linear_in_operand(*in.builtin, i, in.args.size());
 }
 
 }  // namespace treadle::passes

@@ -10,55 +10,93 @@ namespace {
 using ir::InstrKind;
 using ir::VarId;
 
-/// Walks a block; `root` maps array variables (parameters and views of them) to the index of
-/// the parameter they view.
-void walk(const ir::Function& k, const ir::Block& b, std::map<VarId, size_t>& root,
-          std::vector<uint8_t>& access) {
-    auto mark = [&](VarId v, uint8_t bits) {
-        auto it = root.find(v);
-        if (it != root.end()) access[it->second] |= bits;
-    };
-    for (const ir::Instr& in : b) {
-        switch (in.kind) {
-            case InstrKind::View:
-            case InstrKind::Copy:
-            case InstrKind::Assign:
-                if (!in.args.empty() && root.count(in.args[0]) && !in.dsts.empty())
-                    root[in.dsts[0]] = root[in.args[0]];
-                break;
-            case InstrKind::Load:
-                mark(in.args[0], k_access_read);
-                break;
-            case InstrKind::Store:
-                mark(in.args[0], k_access_write);
-                break;
-            case InstrKind::Call:
-                if (ir::is_atomic_call(in)) mark(in.args[0], k_access_write);
-                if (ir::writes_last_array(in)) {
-                    for (size_t i = 0; i + 1 < in.args.size(); ++i) mark(in.args[i], k_access_read);
-                    mark(in.args.back(), k_access_write);
-                }
-                break;
-            case InstrKind::CallFunc:
-                for (VarId a : in.args) mark(a, k_access_read | k_access_write);
-                break;
-            default:
-                break;
-        }
-        walk(k, in.body, root, access);
-        walk(k, in.orelse, root, access);
+/// One walk of a function's body in source order. `root` maps array variables (parameters
+/// and views of them) to the index of the parameter they view; callees are analysed once each
+/// (`done`), so recursion through the call graph stays linear.
+class AccessWalk {
+public:
+    AccessWalk(std::map<const ir::Function*, std::vector<uint8_t>>& done) : m_done(done) {}
+
+    std::vector<uint8_t> run(const ir::Function& fn) {
+        m_access.assign(fn.params.size(), 0);
+        for (size_t i = 0; i < fn.params.size(); ++i)
+            if (fn.type_of(fn.params[i])->is_array()) m_root[fn.params[i]] = i;
+        walk(fn.body);
+        return m_access;
     }
-}
+
+private:
+    void mark(VarId v, uint8_t bits) {
+        auto it = m_root.find(v);
+        if (it == m_root.end()) return;
+        uint8_t& a = m_access[it->second];
+        if ((bits & k_access_write) && (a & k_access_read)) a |= k_access_write_after_read;
+        a |= bits;
+    }
+
+    /// The access bits of callee `f`'s parameters.
+    const std::vector<uint8_t>& callee(const ir::Function& f) {
+        auto it = m_done.find(&f);
+        if (it != m_done.end()) return it->second;
+        m_done[&f] = std::vector<uint8_t>(f.params.size(), k_access_read | k_access_write);
+        AccessWalk inner(m_done);
+        std::vector<uint8_t> bits = inner.run(f);
+        return m_done[&f] = std::move(bits);
+    }
+
+    void walk(const ir::Block& b) {
+        for (const ir::Instr& in : b) {
+            switch (in.kind) {
+                case InstrKind::View:
+                case InstrKind::Copy:
+                case InstrKind::Assign:
+                    if (!in.args.empty() && m_root.count(in.args[0]) && !in.dsts.empty())
+                        m_root[in.dsts[0]] = m_root[in.args[0]];
+                    break;
+                case InstrKind::Load:
+                    mark(in.args[0], k_access_read);
+                    break;
+                case InstrKind::Store:
+                    mark(in.args[0], k_access_write);
+                    break;
+                case InstrKind::Call:
+                    if (ir::is_atomic_call(in)) mark(in.args[0], k_access_write);
+                    if (ir::writes_last_array(in)) {
+                        for (size_t i = 0; i + 1 < in.args.size(); ++i)
+                            mark(in.args[i], k_access_read);
+                        mark(in.args.back(), k_access_write);
+                    }
+                    break;
+                case InstrKind::CallFunc: {
+                    // the callee's reads come before its writes; a write-after-read inside
+                    // it is one here too
+                    const std::vector<uint8_t>* bits = in.func ? &callee(*in.func) : nullptr;
+                    for (size_t i = 0; i < in.args.size(); ++i) {
+                        uint8_t a =
+                            bits && i < bits->size() ? (*bits)[i] : k_access_read | k_access_write;
+                        mark(in.args[i], a & k_access_read);
+                        mark(in.args[i], a & (k_access_write | k_access_write_after_read));
+                    }
+                    break;
+                }
+                default:
+                    break;
+            }
+            walk(in.body);
+            walk(in.orelse);
+        }
+    }
+
+    std::map<const ir::Function*, std::vector<uint8_t>>& m_done;
+    std::map<VarId, size_t> m_root;
+    std::vector<uint8_t> m_access;
+};
 
 }  // namespace
 
-std::vector<uint8_t> array_param_access(const ir::Function& kernel) {
-    std::vector<uint8_t> access(kernel.params.size(), 0);
-    std::map<VarId, size_t> root;
-    for (size_t i = 0; i < kernel.params.size(); ++i)
-        if (kernel.type_of(kernel.params[i])->is_array()) root[kernel.params[i]] = i;
-    walk(kernel, kernel.body, root, access);
-    return access;
+std::vector<uint8_t> array_param_access(const ir::Function& fn) {
+    std::map<const ir::Function*, std::vector<uint8_t>> done;
+    return AccessWalk(done).run(fn);
 }
 
 }  // namespace treadle::passes

@@ -11,12 +11,15 @@ namespace treadle::passes {
 /// Bits of ArrayAccess.
 enum : uint8_t {
     k_access_read = 1,   ///< elements are loaded (directly or through a view)
-    k_access_write = 2,  ///< elements are stored or updated atomically
+    k_access_write = 2,  ///< elements are stored or updated atomically (in-place updates too)
+    /// a store or atomic update comes after a load of the same array, in the order of the
+    /// source (a backward pass would replay the load with the overwritten values)
+    k_access_write_after_read = 4,
 };
 
-/// For each kernel parameter (in order), the k_access_* bits of its array (0 for non-arrays).
-/// An array passed to a user function counts as read and written (functions are not
-/// analysed). The tape uses this to find arrays overwritten after a recorded launch read them.
-std::vector<uint8_t> array_param_access(const ir::Function& kernel);
+/// For each parameter of `fn` (in order), the k_access_* bits of its array (0 for
+/// non-arrays), following arrays into the user functions it calls. The tape uses this to find
+/// arrays overwritten after a recorded launch read them.
+std::vector<uint8_t> array_param_access(const ir::Function& fn);
 
 }  // namespace treadle::passes

@@ -114,9 +114,11 @@ Array wrap_ndarray(const InputArray& nd, nb::handle owner, std::optional<DType> 
                     "array(): the data has too few dimensions for dtype " + dtype_text(t));
     const int64_t dims[2] = {t.rows, t.cols > 0 ? t.cols : 1};
     int64_t packed = elem;
+    const bool empty = nd.size() == 0;  // numpy gives empty arrays any strides (zeros, often)
     for (int k = inner - 1; k >= 0; --k) {
         const size_t d = (size_t)(outer + k);
-        if ((int64_t)nd.shape(d) != dims[k] || (dims[k] > 1 && nd.stride(d) * elem != packed))
+        if ((int64_t)nd.shape(d) != dims[k] ||
+            (dims[k] > 1 && !empty && nd.stride(d) * elem != packed))
             throw Error(ErrorKind::Value,
                         "array(): the data's trailing dimensions must be "
                         "packed and match dtype " +
@@ -314,6 +316,13 @@ void export_array(nb::module_& m) {
         .def(
             "_enable_grad", [](Array& a) { a.enable_grad(); },
             "Gives the array a zeroed gradient laid out with the array's own strides.")
+        .def_prop_rw(
+            "_is_read", [](const Array& a) { return a.buffer() && a.buffer()->marked_read(); },
+            [](Array& a, bool read) {
+                if (a.buffer()) a.buffer()->set_marked_read(read);
+            },
+            "Whether a launch recorded on a tape read this memory (any view of it) since the "
+            "flag was last cleared (wp.config.verify_autograd_array_access).")
         .def_prop_ro("_version", &Array::version,
                      "Write counter of the memory (shared by views); see the tape.")
         .def_prop_ro("_last_writer", &Array::last_writer,

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "builtins/builtins.h"
 #include "exports.h"
-#include "sema/builtins.h"
 
 namespace {
 
-using treadle::sema::BuiltinKind;
+using treadle::builtins::BuiltinKind;
 
 const char* kind_name(BuiltinKind k) {
     switch (k) {
@@ -47,54 +47,54 @@ const char* kind_name(BuiltinKind k) {
     return "?";
 }
 
-const char* linearity_name(treadle::sema::Linearity l) {
+const char* linearity_name(treadle::builtins::Linearity l) {
     switch (l) {
-        case treadle::sema::Linearity::None:
+        case treadle::builtins::Linearity::None:
             return "none";
-        case treadle::sema::Linearity::All:
+        case treadle::builtins::Linearity::All:
             return "all";
-        case treadle::sema::Linearity::First:
+        case treadle::builtins::Linearity::First:
             return "first";
-        case treadle::sema::Linearity::FirstAndLast:
+        case treadle::builtins::Linearity::FirstAndLast:
             return "first_and_last";
     }
     return "?";
 }
 
-const char* rebinds_name(treadle::sema::Rebinds r) {
+const char* rebinds_name(treadle::builtins::Rebinds r) {
     switch (r) {
-        case treadle::sema::Rebinds::None:
+        case treadle::builtins::Rebinds::None:
             return "none";
-        case treadle::sema::Rebinds::State:
+        case treadle::builtins::Rebinds::State:
             return "state";
-        case treadle::sema::Rebinds::Outputs:
+        case treadle::builtins::Rebinds::Outputs:
             return "outputs";
     }
     return "?";
 }
 
-const char* atomic_name(treadle::sema::AtomicOp a) {
+const char* atomic_name(treadle::builtins::AtomicOp a) {
     switch (a) {
-        case treadle::sema::AtomicOp::None:
+        case treadle::builtins::AtomicOp::None:
             return "none";
-        case treadle::sema::AtomicOp::Add:
+        case treadle::builtins::AtomicOp::Add:
             return "add";
-        case treadle::sema::AtomicOp::Sub:
+        case treadle::builtins::AtomicOp::Sub:
             return "sub";
-        case treadle::sema::AtomicOp::Min:
+        case treadle::builtins::AtomicOp::Min:
             return "min";
-        case treadle::sema::AtomicOp::Max:
+        case treadle::builtins::AtomicOp::Max:
             return "max";
-        case treadle::sema::AtomicOp::Exch:
+        case treadle::builtins::AtomicOp::Exch:
             return "exch";
-        case treadle::sema::AtomicOp::Cas:
+        case treadle::builtins::AtomicOp::Cas:
             return "cas";
     }
     return "?";
 }
 
 /// One table entry as a dict: every field and trait, the parsed parameters and result.
-nb::dict entry(const treadle::sema::Builtin& b) {
+nb::dict entry(const treadle::builtins::Builtin& b) {
     nb::dict d;
     d["name"] = b.name;
     d["native"] = b.native ? b.native : "";
@@ -104,7 +104,7 @@ nb::dict entry(const treadle::sema::Builtin& b) {
     d["doc"] = b.doc;
     d["differentiable"] = b.differentiable;
     nb::list params;
-    for (const treadle::sema::Param& p : treadle::sema::builtin_params(b)) {
+    for (const treadle::builtins::Param& p : treadle::builtins::builtin_params(b)) {
         nb::dict pd;
         pd["name"] = p.name;
         pd["type"] = p.type;
@@ -113,8 +113,8 @@ nb::dict entry(const treadle::sema::Builtin& b) {
         params.append(pd);
     }
     d["params"] = params;
-    d["returns"] = treadle::sema::builtin_returns(b);
-    const treadle::sema::Traits& t = b.traits;
+    d["returns"] = treadle::builtins::builtin_returns(b);
+    const treadle::builtins::Traits& t = b.traits;
     d["linear"] = linearity_name(t.linear);
     d["writes_last_array"] = t.writes_last_array;
     d["results"] = t.results;
@@ -126,31 +126,31 @@ nb::dict entry(const treadle::sema::Builtin& b) {
     d["op"] = t.op ? t.op : "";
     d["callable"] = t.callable;
     nb::list devices;
-    if (t.devices & treadle::sema::k_cpu) devices.append("cpu");
-    if (t.devices & treadle::sema::k_cuda) devices.append("cuda");
+    if (t.devices & treadle::builtins::k_cpu) devices.append("cpu");
+    if (t.devices & treadle::builtins::k_cuda) devices.append("cuda");
     d["devices"] = devices;
     return d;
 }
 
-const treadle::sema::Builtin* find_any(const std::string& name) {
-    if (const auto* b = treadle::sema::find_builtin(name)) return b;
-    return treadle::sema::find_operator(name);
+const treadle::builtins::Builtin* find_any(const std::string& name) {
+    if (const auto* b = treadle::builtins::find_builtin(name)) return b;
+    return treadle::builtins::find_operator(name);
 }
 
 /// The result types of builtin `name` (a list of Type) for arguments of the types in
 /// `arg_types` (strongly typed), or None when no overload accepts them (or the builtin has no
 /// type rule).
 nb::object signature(const std::string& name, nb::handle arg_types) {
-    std::vector<treadle::sema::ArgInfo> args;
+    std::vector<treadle::builtins::ArgInfo> args;
     for (nb::handle item : nb::iter(arg_types)) {
         if (item.is_none())
             throw treadle::Error(treadle::ErrorKind::Type,
                                  "builtin_signature(): every argument type must be a Type");
         args.push_back({nb::cast<const treadle::types::Type*>(item), false});
     }
-    const treadle::sema::Builtin* b = find_any(name);
+    const treadle::builtins::Builtin* b = find_any(name);
     if (!b || !b->rule) return nb::none();
-    std::optional<treadle::sema::Signature> sig = b->rule(args);
+    std::optional<treadle::builtins::Signature> sig = b->rule(args);
     if (!sig) return nb::none();
     nb::list out;
     auto add = [&](const treadle::types::Type* t) {
@@ -169,7 +169,7 @@ nb::object signature(const std::string& name, nb::handle arg_types) {
 void export_builtins(nb::module_& m) {
     m.def("builtin_names", []() {
         std::vector<std::string> out;
-        for (const auto& b : treadle::sema::builtin_table())
+        for (const auto& b : treadle::builtins::builtin_table())
             if (b.kind != BuiltinKind::Operator && b.kind != BuiltinKind::Compare &&
                 b.kind != BuiltinKind::Internal)
                 out.push_back(b.name);
@@ -179,7 +179,7 @@ void export_builtins(nb::module_& m) {
         "builtin_table",
         []() {
             nb::list out;
-            for (const auto& b : treadle::sema::builtin_table()) out.append(entry(b));
+            for (const auto& b : treadle::builtins::builtin_table()) out.append(entry(b));
             return out;
         },
         "Every builtin in table order, as a dict: name, native, kind, group, signature, doc, "

@@ -173,9 +173,9 @@ nb::list kernel_parameters(const FunctionSource& kernel) {
 /// (Type, weak) (weak: a Python int or float, whose type the compiler decides) or None (a
 /// value whose type Python cannot name).
 nb::list specialise(const FunctionSource& kernel, nb::handle arg_types) {
-    std::vector<treadle::sema::ArgInfo> args;
+    std::vector<treadle::builtins::ArgInfo> args;
     for (nb::handle item : nb::iter(arg_types)) {
-        treadle::sema::ArgInfo a;
+        treadle::builtins::ArgInfo a;
         if (!item.is_none()) {
             nb::tuple t = nb::cast<nb::tuple>(item);
             a.type = nb::cast<const treadle::types::Type*>(t[0]);

@@ -14,7 +14,7 @@
 #include "compile/nvrtc.h"
 #include "exports.h"
 #include "kernel_handle.h"
-#include "sema/builtins.h"
+#include "sema/resolver.h"
 
 namespace {
 
@@ -134,10 +134,13 @@ void export_kernel(nb::module_& m) {
             "param_access",
             [](const KernelHandle& h) {
                 std::vector<int> out;
-                for (const auto& p : h.k->params) out.push_back(p.access);
+                for (const auto& p : h.k->params)
+                    out.push_back((p.reads ? 1 : 0) | (p.writes ? 2 : 0) |
+                                  (p.writes_after_reads ? 4 : 0));
                 return out;
             },
-            "Per parameter: bit 1 the array is read, bit 2 it is written (0 for non-arrays).")
+            "Per parameter: bit 1 the array is read, bit 2 it is written, bit 4 it is written "
+            "after it is read (0 for non-arrays).")
         .def_prop_ro("adjoint", [](const KernelHandle& h) { return h.k->adjoint; })
         .def_prop_ro(
             "adjoint_built", [](const KernelHandle& h) { return h.kernel.has_adjoint_build(); },

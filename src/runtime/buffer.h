@@ -51,6 +51,11 @@ public:
         m_last_writer.store(writer, std::memory_order_relaxed);
     }
 
+    /// Whether a launch recorded on a tape has read this memory since the flag was last
+    /// cleared (Warp's verify_autograd_array_access): shared by every view of the memory.
+    bool marked_read() const { return m_marked_read.load(std::memory_order_relaxed); }
+    void set_marked_read(bool read) { m_marked_read.store(read, std::memory_order_relaxed); }
+
 private:
     friend std::shared_ptr<Buffer> make_cpu_buffer(size_t bytes, bool zero);
     friend std::shared_ptr<Buffer> make_cuda_buffer(int ordinal, size_t bytes, bool zero);
@@ -58,6 +63,7 @@ private:
     friend std::shared_ptr<Buffer> wrap_external_buffer(void* data, size_t bytes,
                                                         std::shared_ptr<void> owner, Device device);
     std::atomic<uint64_t> m_version{0};
+    std::atomic<bool> m_marked_read{false};
     std::atomic<const char*> m_last_writer{nullptr};
     Buffer() = default;
 

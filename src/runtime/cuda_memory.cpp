@@ -6,7 +6,8 @@
 //  - an allocation on a capturing stream becomes an allocation node of the graph: its address
 //    is fixed, its memory exists from the graph's launch on (the graph is instantiated with
 //    auto-free-on-launch, so each relaunch frees and allocates it again at the same address);
-//  - freeing such graph memory while its capture is open adds a free node to the graph; later,
+//  - freeing such graph memory while its capture is open adds a free node to the graph (on the
+//    freeing stream when it takes part in the capture, else on the capture's stream); later,
 //    the memory stays with the graph until the graph is destroyed, and is freed after the
 //    graph's last launch (the graph records an event after each launch);
 //  - freeing any other memory is put off until no capture is open (a free captured into the
@@ -278,8 +279,12 @@ void free(int ordinal, void* ptr, Stream stream) {
             d.tracked_count.store(d.tracked.size(), std::memory_order_release);
         }
         if (graph) {
-            if (graph->capturing) {  // a free node in the graph being captured
-                TREADLE_CU(cuMemFreeAsync, p, graph->stream);
+            if (graph->capturing) {
+                // A free node in the graph being captured, after the work queued so far on the
+                // freeing stream when that stream takes part in the capture (a stream forked
+                // from the capturing one), so that no branch still using it runs after it.
+                const Capture* c = capture_of(d, s);
+                TREADLE_CU(cuMemFreeAsync, p, c && c->memory == graph ? s : graph->stream);
                 return;
             }
             if (graph->graph_alive) {  // the graph reallocates it at each launch: keep it

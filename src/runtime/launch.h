@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "compile/compile_kernel.h"
+#include "runtime/loaded_kernel.h"
 #include "treadle/array.h"
 #include "treadle/module.h"
 #include "types/abi.h"

@@ -3,7 +3,6 @@
 
 #include <cstring>
 
-#include "passes/array_access.h"
 #include "treadle/core.h"  // wp::half and wp::bfloat16 for 16-bit float parameters
 #include "treadle/error.h"
 #include "types/abi.h"
@@ -348,8 +347,8 @@ LaunchPlan::LaunchPlan(std::shared_ptr<const CompiledKernel> kernel) : m_kernel(
         PlanParam pp;
         pp.param = &p;
         pp.kind = param_kind(p.type);
-        pp.reads = p.type->is_array() && (p.access & passes::k_access_read) != 0;
-        pp.writes = p.type->is_array() && (p.access & passes::k_access_write) != 0;
+        pp.reads = p.type->is_array() && p.reads;
+        pp.writes = p.type->is_array() && p.writes;
         m_params.push_back(pp);
     }
 }
@@ -425,11 +424,11 @@ LaunchBounds pack_arguments(const LaunchPlan& plan, const int64_t* dim, size_t n
                     packer.fail(ErrorKind::Type, slot,
                                 "is not an array, so its adjoint must be a null Array");
             }
-            if (!k.checked && p.access && p.type->is_array() && bounds.size > 0 &&
+            if (!k.checked && (p.reads || p.writes) && p.type->is_array() && bounds.size > 0 &&
                 (v.kind == ArgValue::Kind::None || (is_array && v.array->is_null())))
                 packer.fail(ErrorKind::Value, slot,
                             std::string("is None (a null array), but the kernel ") +
-                                (p.access & passes::k_access_write ? "writes" : "reads") +
+                                (p.writes ? "writes" : "reads") +
                                 " it; pass an array (checked and debug modes report the access "
                                 "at its line instead)");
             packer.pack(slot, v);

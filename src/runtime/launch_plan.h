@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "compile/compile_kernel.h"
 #include "runtime/launch.h"
+#include "runtime/loaded_kernel.h"
 #include "treadle/array.h"
 
 namespace treadle {

@@ -275,8 +275,8 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
     if (e.kind == ast::ExprKind::Call && !e.args.empty() &&
         (e.args[0]->kind == ast::ExprKind::Name || e.args[0]->kind == ast::ExprKind::Attribute)) {
         const Builtin* b = find_builtin(e.args[0]->name);
-        if (b && builtin_writes_arguments(*b)) {
-            bool state = b->traits.rebinds == Rebinds::State;
+        if (b && builtins::builtin_writes_arguments(*b)) {
+            bool state = b->traits.rebinds == builtins::Rebinds::State;
             size_t first = state ? 1 : 2;
             size_t last = state ? 2 : e.args.size();
             for (size_t i = first; i < last && i < e.args.size(); ++i)

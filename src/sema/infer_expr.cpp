@@ -1,4 +1,7 @@
-// src/sema/infer_expr.cpp -- inference of expressions: names, constants, attributes, indexing
+// src/sema/infer_expr.cpp -- inference of expressions: the dispatch by kind, names, constants,
+// attributes, annotations and conversions
+//
+// Indexing is in infer_index.cpp, operators in infer_operator.cpp, calls in infer_call.cpp.
 #include <cmath>
 #include <limits>
 
@@ -417,28 +420,6 @@ VarId Builder::materialize(const Value& v, const ast::Expr& e) {
     return emit_const(v.constant, ai.type, e.span.line);
 }
 
-std::vector<const ast::Expr*> Builder::index_exprs(const ast::Expr& index) {
-    std::vector<const ast::Expr*> idx;
-    if (index.kind == ExprKind::Tuple)
-        for (const auto& i : index.args) idx.push_back(i.get());
-    else
-        idx.push_back(&index);
-    return idx;
-}
-
-VarId Builder::index_operand(const ast::Expr& e, const std::string& what) {
-    Value iv = eval(e);
-    ArgInfo ai = arg_info(iv, e);
-    if (!ai.type->is_integer())
-        type_error(e.span, what + "must be an integer, got " +
-                               (ai.weak && ai.type->is_float() ? std::string("float literal")
-                                                               : ai.type->name));
-    VarId ix = coerce(iv, ai.weak ? types::int32_type() : ai.type, e);
-    if (m_fn.type_of(ix) != types::int32_type())
-        ix = emit_value(InstrKind::Cast, e.span.line, types::int32_type(), {ix});
-    return ix;
-}
-
 VarId Builder::condition(const ast::Expr& e) {
     Value v = eval(e);
     ArgInfo ai = arg_info(v, e);
@@ -451,249 +432,28 @@ VarId Builder::condition(const ast::Expr& e) {
     return emit_value(InstrKind::Compare, e.span.line, types::bool_type(), {x, zero}, "!=");
 }
 
-namespace {
-/// The operator builtin of a binary operator in Python syntax (table lookup by its spelling).
-const char* bin_op_name(ast::BinOpKind op) {
-    const Builtin* b = find_syntax_operator(ast::op_text(op), 2);
-    return b ? b->name : "?";
-}
-
-const char* cmp_c_op(ast::CmpOpKind op) {
-    switch (op) {
-        case ast::CmpOpKind::Eq:
-            return "==";
-        case ast::CmpOpKind::NotEq:
-            return "!=";
-        case ast::CmpOpKind::Lt:
-            return "<";
-        case ast::CmpOpKind::LtE:
-            return "<=";
-        case ast::CmpOpKind::Gt:
-            return ">";
-        case ast::CmpOpKind::GtE:
-            return ">=";
-        default:
-            return nullptr;
-    }
-}
-}  // namespace
-
 Value Builder::eval(const ast::Expr& e) {
-    int line = e.span.line;
     switch (e.kind) {
         case ExprKind::Name:
             return resolve_name(e.name, e);
         case ExprKind::Constant:
-            switch (e.const_kind) {
-                case ast::ConstKind::Int:
-                    if (e.int_value > (uint64_t)std::numeric_limits<int64_t>::max())
-                        return const_value(types::scalar_type(ScalarType::UInt64), true,
-                                           (int64_t)e.int_value, 0);
-                    return const_value(
-                        e.int_value > 0x7fffffffull ? types::int64_type() : types::int32_type(),
-                        true, (int64_t)e.int_value, 0);
-                case ast::ConstKind::Float:
-                    return const_value(types::float32_type(), true, 0, e.float_value);
-                case ast::ConstKind::Bool:
-                    return const_value(types::bool_type(), false, (int64_t)e.int_value, 0);
-                case ast::ConstKind::Str: {
-                    Value v;
-                    v.kind = Value::Kind::Str;
-                    v.text = e.str_value;
-                    return v;
-                }
-                case ast::ConstKind::None:
-                    return Value{};
-            }
-            return Value{};
+            return eval_constant(e);
         case ExprKind::Attribute:
             return resolve_attribute(eval(*e.args[0]), e);
-        case ExprKind::Subscript: {
-            std::string slot = adjoint_slot(e);
-            if (!slot.empty()) return resolve_name(slot, e);
-            Value base = eval(*e.args[0]);
-            const ast::Expr& index = *e.args[1];
-            std::vector<const ast::Expr*> idx = index_exprs(index);
-            for (const ast::Expr* i : idx)
-                if (i->kind == ExprKind::Slice)
-                    type_error(i->span, who() + "slices are not supported in kernels");
-            if (base.kind == Value::Kind::Shape) {
-                Value k = eval(index);
-                const types::Type* at = m_fn.type_of(base.var);
-                if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() ||
-                    k.constant.i < 0 || k.constant.i >= at->ndim)
-                    type_error(index.span, who() +
-                                               "array.shape index must be a constant from 0 to " +
-                                               std::to_string(at->ndim - 1));
-                VarId dst = emit_value(InstrKind::Shape, line, types::int32_type(), {base.var});
-                m_block->back().value =
-                    types::ConstValue{types::int32_type(), false, k.constant.i, 0};
-                Value v;
-                v.kind = Value::Kind::Var;
-                v.var = dst;
-                return v;
-            }
-            if (base.kind == Value::Kind::Tuple) {
-                Value k = eval(index);
-                if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() ||
-                    k.constant.i < 0 || k.constant.i >= (int64_t)base.elements.size())
-                    type_error(index.span, who() + "tuple index must be a constant in range");
-                return base.elements[k.constant.i];
-            }
-            if (base.kind == Value::Kind::Var &&
-                (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
-                 m_fn.type_of(base.var)->is_matrix())) {
-                const types::Type* vt = m_fn.type_of(base.var);
-                size_t most = vt->is_matrix() ? 2 : 1;
-                if (idx.size() > most)
-                    type_error(e.span, who() + "too many indices for " + vt->name);
-                for (size_t k = 0; k < idx.size(); ++k) {
-                    const ast::Expr& ie = *idx[k];
-                    int64_t bound = (vt->is_matrix() && k == 1) ? vt->cols : vt->rows;
-                    if (ie.kind == ExprKind::Constant && ie.const_kind == ast::ConstKind::Int &&
-                        (int64_t)ie.int_value >= bound)
-                        type_error(ie.span, who() + "index " + std::to_string(ie.int_value) +
-                                                " is out of range for " + vt->name + " (size " +
-                                                std::to_string(bound) + ")");
-                }
-                std::vector<VarId> args{base.var};
-                for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
-                const types::Type* rt = (vt->is_matrix() && idx.size() == 1)
-                                            ? types::vector_type(vt->cols, vt->scalar)
-                                            : types::scalar_type(vt->scalar);
-                return Value{Value::Kind::Var,
-                             emit_call(line, rt, std::move(args), table_entry("extract"))};
-            }
-            if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
-                type_error(e.span,
-                           who() + "only arrays can be indexed" +
-                               (base.kind == Value::Kind::Var
-                                    ? " (this value has type " + m_fn.type_of(base.var)->name + ")"
-                                    : std::string()));
-            const types::Type* at = m_fn.type_of(base.var);
-            if ((int)idx.size() > at->ndim)
-                type_error(e.span, who() + "too many indices for a " + std::to_string(at->ndim) +
-                                       "-D array (" + std::to_string(idx.size()) + ")");
-            std::vector<VarId> args{base.var};
-            for (const ast::Expr* i : idx)
-                args.push_back(index_operand(*i, who() + "array index "));
-            Value v;
-            v.kind = Value::Kind::Var;
-            if ((int)idx.size() == at->ndim) {
-                v.var = emit_value(InstrKind::Load, line, at->dtype, std::move(args));
-            } else {
-                v.var = emit_value(InstrKind::View, line,
-                                   types::array_type_like(at, at->ndim - (int)idx.size()),
-                                   std::move(args));
-            }
-            return v;
-        }
+        case ExprKind::Subscript:
+            return eval_subscript(e);
         case ExprKind::Call:
             return call(e);
-        case ExprKind::BinOp: {
-            Value a = eval(*e.args[0]);
-            Value b = eval(*e.args[1]);
-            return binary(bin_op_name(e.bin_op), ast::op_text(e.bin_op), a, b, *e.args[0],
-                          *e.args[1], e);
-        }
-        case ExprKind::UnaryOp: {
-            if (e.unary_op == ast::UnaryOpKind::Not) {
-                VarId c = condition(*e.args[0]);
-                return Value{Value::Kind::Var,
-                             emit_value(InstrKind::Logical, line, types::bool_type(), {c}, "!")};
-            }
-            Value a = eval(*e.args[0]);
-            if (a.kind == Value::Kind::Const && e.unary_op != ast::UnaryOpKind::Invert) {
-                if (a.constant.type->is_bool())
-                    type_error(e.span, who() + "unary '" + ast::op_text(e.unary_op) +
-                                           "' does not apply to bool");
-                Value r = a;
-                if (e.unary_op == ast::UnaryOpKind::Neg) {
-                    r.constant.i = (int64_t)(0 - (uint64_t)r.constant.i);  // wraps, no UB
-                    r.constant.f = -r.constant.f;
-                }
-                return r;
-            }
-            const Builtin* b = find_syntax_operator(ast::op_text(e.unary_op), 1);
-            ArgInfo ai = arg_info(a, *e.args[0]);
-            auto sig = b->rule({ai});
-            if (!sig)
-                type_error(e.span, std::string("operator '") + ast::op_text(e.unary_op) +
-                                       "': not defined for " + describe_args({ai}));
-            VarId x = coerce(a, sig->params[0], *e.args[0]);
-            return Value{Value::Kind::Var, emit_call(line, sig->ret, {x}, *b)};
-        }
-        case ExprKind::BoolOp: {
-            VarId acc = condition(*e.args[0]);
-            for (size_t i = 1; i < e.args.size(); ++i) {
-                VarId next = condition(*e.args[i]);
-                acc = emit_value(InstrKind::Logical, line, types::bool_type(), {acc, next},
-                                 e.bool_op == ast::BoolOpKind::And ? "&&" : "||");
-            }
-            return Value{Value::Kind::Var, acc};
-        }
-        case ExprKind::Compare: {
-            Value left = eval(*e.args[0]);
-            VarId acc = 0;
-            for (size_t i = 0; i < e.cmp_ops.size(); ++i) {
-                const ast::Expr& le = *e.args[i];
-                const ast::Expr& re = *e.args[i + 1];
-                Value right = eval(re);
-                const char* op = cmp_c_op(e.cmp_ops[i]);
-                if (!op)
-                    type_error(e.span, who() + "operator '" + ast::op_text(e.cmp_ops[i]) +
-                                           "' is not supported in kernels");
-                std::vector<ArgInfo> infos{arg_info(left, le), arg_info(right, re)};
-                auto sig = find_operator("compare")->rule(infos);
-                if (!sig)
-                    type_error(e.span, std::string("operator '") + op + "': cannot compare " +
-                                           describe_args(infos));
-                bool equality = std::string(op) == "==" || std::string(op) == "!=";
-                if (!equality && !sig->params[0]->is_scalar())
-                    type_error(e.span, std::string("operator '") + op + "': cannot order " +
-                                           describe_args(infos) + " (only == and != compare " +
-                                           sig->params[0]->name + " values)");
-                VarId a = coerce(left, sig->params[0], le);
-                VarId b = coerce(right, sig->params[1], re);
-                VarId r = emit_value(InstrKind::Compare, line, types::bool_type(), {a, b}, op);
-                acc = i == 0 ? r
-                             : emit_value(InstrKind::Logical, line, types::bool_type(), {acc, r},
-                                          "&&");
-                left = right;
-            }
-            return Value{Value::Kind::Var, acc};
-        }
-        case ExprKind::IfExp: {
-            VarId c = condition(*e.args[0]);
-            ir::Block* parent = m_block;
-            ir::Instr& ifi = emit(InstrKind::If, line);
-            ifi.args = {c};
-            m_block = &ifi.body;
-            Value a = eval(*e.args[1]);
-            m_block = &ifi.orelse;
-            Value b = eval(*e.args[2]);
-            std::vector<ArgInfo> infos{arg_info(a, *e.args[1]), arg_info(b, *e.args[2])};
-            const types::Type* t =
-                infos[0].type == infos[1].type && !infos[0].weak && !infos[1].weak
-                    ? infos[0].type
-                    : unify_scalars(infos);
-            if (!t)
-                type_error(e.span, who() +
-                                       "the two sides of 'x if c else y' have different types " +
-                                       describe_args(infos));
-            VarId r = m_fn.new_var(t, "", true);
-            m_block = &ifi.body;
-            VarId va = coerce(a, t, *e.args[1]);
-            emit(InstrKind::Assign, line).dsts = {r};
-            m_block->back().args = {va};
-            m_block = &ifi.orelse;
-            VarId vb = coerce(b, t, *e.args[2]);
-            emit(InstrKind::Assign, line).dsts = {r};
-            m_block->back().args = {vb};
-            m_block = parent;
-            // A copy, so that the result is an ordinary immutable value.
-            return Value{Value::Kind::Var, emit_value(InstrKind::Copy, line, t, {r})};
-        }
+        case ExprKind::BinOp:
+            return eval_binary(e);
+        case ExprKind::UnaryOp:
+            return eval_unary(e);
+        case ExprKind::BoolOp:
+            return eval_bool_op(e);
+        case ExprKind::Compare:
+            return eval_compare(e);
+        case ExprKind::IfExp:
+            return eval_if_exp(e);
         case ExprKind::Tuple: {
             Value v;
             v.kind = Value::Kind::Tuple;
@@ -706,6 +466,62 @@ Value Builder::eval(const ast::Expr& e) {
             type_error(e.span, who() + "slices are not supported in kernels");
     }
     return Value{};
+}
+
+Value Builder::eval_constant(const ast::Expr& e) {
+    switch (e.const_kind) {
+        case ast::ConstKind::Int:
+            if (e.int_value > (uint64_t)std::numeric_limits<int64_t>::max())
+                return const_value(types::scalar_type(ScalarType::UInt64), true,
+                                   (int64_t)e.int_value, 0);
+            return const_value(
+                e.int_value > 0x7fffffffull ? types::int64_type() : types::int32_type(), true,
+                (int64_t)e.int_value, 0);
+        case ast::ConstKind::Float:
+            return const_value(types::float32_type(), true, 0, e.float_value);
+        case ast::ConstKind::Bool:
+            return const_value(types::bool_type(), false, (int64_t)e.int_value, 0);
+        case ast::ConstKind::Str: {
+            Value v;
+            v.kind = Value::Kind::Str;
+            v.text = e.str_value;
+            return v;
+        }
+        case ast::ConstKind::None:
+            return Value{};
+    }
+    return Value{};
+}
+
+Value Builder::eval_if_exp(const ast::Expr& e) {
+    int line = e.span.line;
+    VarId c = condition(*e.args[0]);
+    ir::Block* parent = m_block;
+    ir::Instr& ifi = emit(InstrKind::If, line);
+    ifi.args = {c};
+    m_block = &ifi.body;
+    Value a = eval(*e.args[1]);
+    m_block = &ifi.orelse;
+    Value b = eval(*e.args[2]);
+    std::vector<ArgInfo> infos{arg_info(a, *e.args[1]), arg_info(b, *e.args[2])};
+    const types::Type* t = infos[0].type == infos[1].type && !infos[0].weak && !infos[1].weak
+                               ? infos[0].type
+                               : unify_scalars(infos);
+    if (!t)
+        type_error(e.span, who() + "the two sides of 'x if c else y' have different types " +
+                               describe_args(infos));
+    VarId r = m_fn.new_var(t, "", true);
+    m_block = &ifi.body;
+    VarId va = coerce(a, t, *e.args[1]);
+    emit(InstrKind::Assign, line).dsts = {r};
+    m_block->back().args = {va};
+    m_block = &ifi.orelse;
+    VarId vb = coerce(b, t, *e.args[2]);
+    emit(InstrKind::Assign, line).dsts = {r};
+    m_block->back().args = {vb};
+    m_block = parent;
+    // A copy, so that the result is an ordinary immutable value.
+    return Value{Value::Kind::Var, emit_value(InstrKind::Copy, line, t, {r})};
 }
 
 }  // namespace treadle::sema

@@ -3,7 +3,9 @@
 // Key structures: `Builder` builds one ir::Function from one def; `Value` is what an
 // expression evaluates to before it is materialised (a variable, a not-yet-typed constant,
 // a module, a type, a function, a tuple...); `Scope` maps user names to variables.
-// Start reading at Builder::build_function in infer.cpp, then infer_stmt.cpp.
+// Start reading at build_program() and Builder::build in infer.cpp, then infer_stmt.cpp
+// (statements by kind) and infer_expr.cpp (expressions by kind). Each infer_<area>.cpp holds
+// one area, named in the sections of Builder below.
 #pragma once
 
 #include <map>
@@ -11,12 +13,23 @@
 #include <string>
 #include <vector>
 
+#include "builtins/builtins.h"
 #include "ir/ir.h"
-#include "sema/builtins.h"
 #include "sema/infer.h"
 #include "sema/resolver_memo.h"
 
 namespace treadle::sema {
+
+// The builtin table's vocabulary, which every inference file speaks.
+using builtins::ArgInfo;
+using builtins::Builtin;
+using builtins::BuiltinKind;
+using builtins::describe_args;
+using builtins::find_builtin;
+using builtins::find_operator;
+using builtins::find_syntax_operator;
+using builtins::table_entry;
+using builtins::unify_scalars;
 
 /// The result of evaluating an expression.
 struct Value {
@@ -30,6 +43,14 @@ struct Value {
     const Builtin* builtin = nullptr;      ///< Builtin
     std::vector<Value> elements;           ///< Tuple
 };
+
+/// A Value of kind Var holding `v`.
+inline Value var_value(ir::VarId v) {
+    Value r;
+    r.kind = Value::Kind::Var;
+    r.var = v;
+    return r;
+}
 
 using Scope = std::map<std::string, ir::VarId>;
 
@@ -75,7 +96,13 @@ public:
     void set_block(ir::Block* block) { m_block = block; }
 
     // --- values (infer_expr.cpp) ---
+    /// The value of expression `e`: dispatches by kind to the functions below and to the
+    /// subscript, operator and call files.
     Value eval(const ast::Expr& e);
+    /// A literal: ints and floats are weak (int64 past int32, uint64 past int64).
+    Value eval_constant(const ast::Expr& e);
+    /// `a if c else b`: both sides in the branches of an If, merged into one variable.
+    Value eval_if_exp(const ast::Expr& e);
     /// ArgInfo of a materialisable value; fails for modules, types, ...
     ArgInfo arg_info(const Value& v, const ast::Expr& e);
     /// The value as a variable of type `t` (constants are emitted with that type).
@@ -102,17 +129,87 @@ public:
     const types::Type* sized_math_type(const std::string& kind, const ast::Expr& size,
                                        ScalarType scalar);
     ir::VarId emit_const(const types::ConstValue& c, const types::Type* t, int line);
+
+    // --- subscripts (infer_index.cpp) ---
+    /// `base[index]`: dispatches on what `base` evaluates to.
+    Value eval_subscript(const ast::Expr& e);
+    /// `a.shape[k]` with a constant k.
+    Value index_shape(ir::VarId array, const ast::Expr& e);
+    /// An element of a tuple value, by constant index.
+    Value index_tuple(const Value& tuple, const ast::Expr& e);
+    /// `v[i]`, `m[i]` (a row), `m[i, j]` of the vector, quaternion or matrix `base`.
+    Value index_component(ir::VarId base, const std::vector<const ast::Expr*>& idx,
+                          const ast::Expr& e);
+    /// `a[i, ...]`: a Load with every index, a View with fewer.
+    Value index_array(ir::VarId array, const std::vector<const ast::Expr*>& idx,
+                      const ast::Expr& e);
     /// The indices of a subscript: the elements of `a[i, j]`'s tuple, or the one index.
     static std::vector<const ast::Expr*> index_exprs(const ast::Expr& index);
     /// One array index as an int32 variable; `what` starts the error message for a
     /// non-integer ("k(): array index ").
     ir::VarId index_operand(const ast::Expr& e, const std::string& what);
 
-    // --- operators and calls (infer_call.cpp) ---
+    // --- operators (infer_operator.cpp) ---
+    /// The operator builtin `op_name` ("add") applied to `a` and `b`, spelled `op_text` ("+")
+    /// in errors; two weak constants fold into one.
     Value binary(const std::string& op_name, const char* op_text, const Value& a, const Value& b,
                  const ast::Expr& ea, const ast::Expr& eb, const ast::Expr& at);
+    Value eval_binary(const ast::Expr& e);
+    /// `-x`, `+x`, `~x` (constants fold, except `~`) and `not x`.
+    Value eval_unary(const ast::Expr& e);
+    /// `a and b`, `a or b`: both sides are evaluated (no short circuit), as conditions.
+    Value eval_bool_op(const ast::Expr& e);
+    /// A comparison chain `a < b <= c`: each pair compared, the results and-ed.
+    Value eval_compare(const ast::Expr& e);
+
+    // --- calls (infer_call.cpp) ---
     Value call(const ast::Expr& e);
+    /// A call of builtin `b`: dispatches on its kind to the lowering below or to call_by_rule.
     Value call_builtin(const Builtin& b, const ast::Expr& e);
+    /// wp.add(a, b), wp.neg(x): an operator called by name.
+    Value call_operator(const Builtin& b, const ast::Expr& e);
+    /// identity(n, dtype), quat_identity(dtype), transform_identity(dtype).
+    Value call_identity(const Builtin& b, const ast::Expr& e);
+    /// print(...) (composites as their components) and printf(fmt, ...): one Printf.
+    Value call_print(const Builtin& b, const ast::Expr& e);
+    /// A Random builtin: advances the local uint32 state named by its first argument.
+    Value call_random(const Builtin& b, const ast::Expr& e);
+    Value call_where(const ast::Expr& e);
+    Value call_len(const ast::Expr& e);
+    /// atomic_add(a, i..., value) and the other atomics on an array element.
+    Value call_atomic(const Builtin& b, const ast::Expr& e);
+    Value emit_tid(int arity, const ast::Expr& e);
+    /// Appends the printf format of variable `v` to `fmt` and its scalars to `args`: vectors,
+    /// matrices and quaternions as [..] lists, transforms as transform(p=.., q=..), structs as
+    /// Name(field=..) (array fields as "array").
+    void format_value(ir::VarId v, std::string& fmt, std::vector<ir::VarId>& args, int line);
+
+    // --- builtins resolved by their type rule (infer_overload.cpp) ---
+    /// A Regular or Multi builtin: the overload its rule selects for the argument types.
+    Value call_by_rule(const Builtin& b, const ast::Expr& e);
+    /// One Call of a Multi builtin: a fresh result variable per member of the tuple `results`.
+    std::vector<ir::VarId> emit_multi_call(const Builtin& b, const types::Type* results,
+                                           std::vector<ir::VarId> args, int line);
+    /// A Multi builtin in Warp's out-argument form f(inputs..., outputs...): re-binds the
+    /// local variables named as outputs; fails when no split of the arguments fits the rule.
+    Value call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
+                                  const std::vector<ArgInfo>& infos, const ast::Expr& e);
+
+    // --- constructions (infer_construct.cpp) ---
+    /// int(x), float(x), wp.float64(x): a scalar conversion (constants convert at once).
+    Value cast(const types::Type* to, const ast::Expr& e);
+    /// vec3(...), mat33(...): construction of vector and matrix values.
+    Value construct(const types::Type* to, const ast::Expr& e);
+    /// The vector or matrix `to` from the already evaluated arguments `vals` of `e`.
+    Value construct_composite(const types::Type* to, const ast::Expr& e,
+                              const std::vector<Value>& vals, const std::vector<ArgInfo>& infos);
+    /// Warp's wp.vector(*args, length=, dtype=) and wp.matrix(*args, shape=, dtype=) in a
+    /// kernel (`kind` says which): the size defaults to the number of components or rows
+    /// given, the dtype to their common scalar type.
+    Value construct_anonymous(const std::string& kind, const ast::Expr& e);
+    /// quat(...), transform(...): construction of quaternions and transforms.
+    Value construct_rigid(const types::Type* to, const ast::Expr& e);
+
     // --- user functions (infer_func.cpp) ---
     /// A call of a user function: picks the overload that fits the arguments, specialises
     /// generic parameters to the arguments' types, and emits the CallFunc.
@@ -124,33 +221,6 @@ public:
     /// The calls len(local) in a wp.static() expression whose local has a vector, matrix,
     /// quaternion or transform type (their text is replaced by the length).
     void find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& out);
-    /// One Call of a Multi builtin: a fresh result variable per member of the tuple `results`.
-    std::vector<ir::VarId> emit_multi_call(const Builtin& b, const types::Type* results,
-                                           std::vector<ir::VarId> args, int line);
-    /// A Multi builtin in Warp's out-argument form f(inputs..., outputs...): re-binds the
-    /// local variables named as outputs; fails when no split of the arguments fits the rule.
-    Value call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
-                                  const std::vector<ArgInfo>& infos, const ast::Expr& e);
-    Value cast(const types::Type* to, const ast::Expr& e);
-    /// vec3(...), mat33(...): construction of vector and matrix values.
-    Value construct(const types::Type* to, const ast::Expr& e);
-    /// The vector or matrix `to` from the already evaluated arguments `vals` of `e`.
-    Value construct_composite(const types::Type* to, const ast::Expr& e,
-                              const std::vector<Value>& vals, const std::vector<ArgInfo>& infos);
-    /// Warp's wp.vector(*args, length=, dtype=) and wp.matrix(*args, shape=, dtype=) in a
-    /// kernel (`kind` says which): the size defaults to the number of components or rows
-    /// given, the dtype to their common scalar type.
-    Value construct_anonymous(const std::string& kind, const ast::Expr& e);
-    Value construct_rigid(const types::Type* to, const ast::Expr& e);
-    /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of the vector/matrix `base` (the
-    /// value of target.args[0]), then writes the updated vector back (write_back).
-    void assign_component(const ast::Expr& target, ir::VarId base, const Value& v,
-                          const ast::Expr& value_expr);
-    Value emit_tid(int arity, const ast::Expr& e);
-    /// Appends the printf format of variable `v` to `fmt` and its scalars to `args`: vectors,
-    /// matrices and quaternions as [..] lists, transforms as transform(p=.., q=..), structs as
-    /// Name(field=..) (array fields as "array").
-    void format_value(ir::VarId v, std::string& fmt, std::vector<ir::VarId>& args, int line);
 
     // --- structs (infer_struct.cpp) ---
     /// `base.name` of a struct value.
@@ -171,13 +241,65 @@ public:
 
     // --- statements (infer_stmt.cpp) ---
     void block(const std::vector<ast::StmtPtr>& stmts);
+    /// One statement: dispatches by kind to the functions below (and fails for statements
+    /// kernels do not support).
     void stmt(const ast::Stmt& s);
-    void assign_to(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
     void bind(const std::string& name, ir::VarId var, const ast::Span& span);
+    /// `if`: each branch in its own scope; names bound in both become mutable variables
+    /// assigned at the end of each branch (merge_branches).
+    void if_stmt(const ast::Stmt& s);
+    /// The scope after an `if` whose branches both fall through: the names both branches bind.
+    Scope merge_branches(const ast::Stmt& s, ir::Instr& ifi, const Scope& then_scope,
+                         const Scope& else_scope);
+    void return_stmt(const ast::Stmt& s);
+    /// The variables `return value` returns, checked against the return type so far (or
+    /// setting it at the first return).
+    std::vector<ir::VarId> return_values(const ast::Expr& value);
+
+    // --- assignments (infer_assign.cpp) ---
+    void assign_stmt(const ast::Stmt& s);
+    void ann_assign_stmt(const ast::Stmt& s);
+    /// `x op= y`: `x = x op y`, except `a[i] += v` and `a[i] -= v` (atomic_aug_assign).
+    void aug_assign_stmt(const ast::Stmt& s);
+    /// `a[i] += v` / `a[i] -= v` on an array of values: an atomic add or subtract, as in Warp.
+    /// False (after evaluating the array) when the target is no such element.
+    bool atomic_aug_assign(const ast::Stmt& s);
+    /// Assigns `v` to `target`: a name, a tuple to unpack, an element, a component, a field or
+    /// a gradient slot (wp.adjoint[x]).
+    void assign_to(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
+    /// `wp.adjoint[x] = v` in a func_grad function: re-binds the gradient slot `slot`.
+    void assign_gradient(const std::string& slot, const ast::Expr& target, const Value& v,
+                         const ast::Expr& value_expr);
+    /// `name = v`: binds a snapshot of `v` (a constant adopts the type the name has).
+    void assign_name(const ast::Expr& target, const Value& v, const ast::Expr& value_expr);
+    /// `a[i, j] = v` on the array variable `array` (the value of target.args[0]): a Store.
+    void store_element(const ast::Expr& target, ir::VarId array, const Value& v,
+                       const ast::Expr& value_expr);
+    /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of the vector/matrix `base` (the
+    /// value of target.args[0]), then writes the updated vector back (write_back).
+    void assign_component(const ast::Expr& target, ir::VarId base, const Value& v,
+                          const ast::Expr& value_expr);
+
+    // --- loops (infer_loop.cpp) ---
+    /// `for` over range() and `while`: unrolled when try_unroll() takes it, else a ForRange or
+    /// Loop with the names the body assigns carried around it.
+    void loop_stmt(const ast::Stmt& s);
     /// Unrolls a `for` over a constant range of at most max_unroll iterations (any number when
     /// the body uses wp.static()) without break/continue;
     /// false (nothing emitted) when the loop does not qualify.
     bool try_unroll(const ast::Stmt& s);
+    /// Makes each existing local that `body` assigns a mutable variable, initialised before the
+    /// loop and bound in the scope; returns them by name.
+    std::map<std::string, ir::VarId> carry_loop_variables(const std::vector<ast::StmtPtr>& body,
+                                                          int line);
+    /// Emits the ForRange of `for i in range(...)`, enters its body and binds the loop variable.
+    void for_range_header(const ast::Stmt& s, const std::map<std::string, ir::VarId>& carried);
+    /// Emits the Loop of `while test:`, enters its body and breaks when the test fails.
+    void while_header(const ast::Stmt& s, const std::map<std::string, ir::VarId>& carried);
+    /// Assigns the current value of each variable the innermost loop carries to it.
+    void write_back_carried(int line);
+    /// `break` / `continue`: writes the carried variables back, then jumps.
+    void jump_stmt(const ast::Stmt& s);
 
     ProgramBuilder& m_program;
     const FunctionSource& m_source;

@@ -65,8 +65,8 @@ KernelParams kernel_params(const FunctionSource& kernel) {
     return read_params(kernel, scope);
 }
 
-std::vector<const types::Type*> specialise_for_arguments(const FunctionSource& kernel,
-                                                         const std::vector<ArgInfo>& args) {
+std::vector<const types::Type*> specialise_for_arguments(
+    const FunctionSource& kernel, const std::vector<builtins::ArgInfo>& args) {
     AnnotationScope scope(kernel);
     KernelParams params = read_params(kernel, scope);
     const ast::Stmt* def = scope.def;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sema/builtins.h"
+#include "builtins/builtins.h"
 #include "sema/resolver.h"
 
 namespace treadle::sema {
@@ -37,8 +37,8 @@ KernelParams kernel_params(const FunctionSource& kernel);
 /// concrete. A null ArgInfo::type is allowed for concrete parameters only. Throws
 /// ErrorKind::Type for a wrong number of arguments or an argument that does not fit its
 /// generic annotation.
-std::vector<const types::Type*> specialise_for_arguments(const FunctionSource& kernel,
-                                                         const std::vector<ArgInfo>& args);
+std::vector<const types::Type*> specialise_for_arguments(
+    const FunctionSource& kernel, const std::vector<builtins::ArgInfo>& args);
 
 /// The specialisation wp.overload(kernel, types) declares: `given` holds one type per
 /// parameter (null: not given); a generic parameter must be given a concrete type, a concrete

@@ -68,7 +68,7 @@ public:
     /// dst = a Call of the builtin whose native name is `callee` (sin, atomic_add, extract).
     VarId call(const std::string& callee, const Type* t, std::vector<VarId> args) {
         VarId d = value(ir::InstrKind::Call, t, std::move(args));
-        m_block->at(m_index_of_last).builtin = sema::find_callee(callee);
+        m_block->at(m_index_of_last).builtin = builtins::find_callee(callee);
         return d;
     }
     /// dst:bool = a <op> b.

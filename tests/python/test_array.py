@@ -706,3 +706,11 @@ def test_pinned_host_arrays():
         np.testing.assert_array_equal(c.numpy(), np.arange(5))
         with pytest.raises(ValueError, match="pinned memory is host memory"):
             wp.zeros(4, dtype=wp.float32, device=device, pinned=True)
+
+
+def test_empty_data_gives_an_empty_array_of_a_vector_dtype(device):
+    for data in ([], np.zeros((0, 3), np.float32)):  # numpy's empty arrays have zero strides
+        a = wp.array(data, dtype=wp.vec3, device=device)
+        assert a.shape == (0,) and a.dtype is wp.vec3 and a.numpy().shape == (0, 3)
+    a = wp.array(np.zeros((4, 0, 2)), dtype=wp.vec2d, device=device)
+    assert a.shape == (4, 0)

@@ -35,7 +35,9 @@ def test_warp_file_passes_completely(opts, name):
     failing = {t: r["cause"] for t, r in rec["tests"].items() if r["status"] in ("fail", "error")}
     assert rec["status"] == "ok", f"{name}: {rec['detail']} (log: {rec['log']})"
     assert failing == {}, f"{name}: failing tests (log: {rec['log']})"
-    assert rec["counts"]["pass"] > 0 and rec["counts"]["pass"] == rec["counts"]["run"]
+    # tests Warp itself skips here (CUDA-only ones on the CPU) may skip; nothing else may
+    counts = rec["counts"]
+    assert counts["pass"] > 0 and counts["pass"] + counts["skip"] == counts["run"]
 
 
 _FAKE_TESTS = {

@@ -361,6 +361,31 @@ def test_frees_during_capture_are_put_off_and_memory_is_reused():
     wp.synchronize_device(DEV)
 
 
+@needs_capture
+def test_memory_freed_on_a_forked_stream_during_capture_outlives_that_streams_work():
+    _warm_up(DEV)
+    main, side = wp.get_stream(DEV), wp.Stream(DEV)
+    out = wp.zeros(N, dtype=float, device=DEV)
+    other = wp.zeros(N, dtype=float, device=DEV)
+    with wp.ScopedCapture(DEV, force_module_load=False) as capture:
+        side.wait_stream(main)
+        with wp.ScopedStream(side):
+            tmp = wp.empty(N, dtype=float, device=DEV)
+            wp.launch(slow_fill, dim=N, inputs=[tmp, ITERS])
+            wp.launch(scale_into, dim=N, inputs=[tmp, out, 1.0])
+            del tmp  # its free node follows the side stream's launches
+        # Main-stream memory of the same size, free to reuse what the graph freed before it.
+        reuse = wp.zeros(N, dtype=float, device=DEV)
+        wp.launch(add_one, dim=N, inputs=[reuse])
+        wp.launch(scale_into, dim=N, inputs=[reuse, other, 1.0])
+        del reuse
+        main.wait_stream(side)
+    for _ in range(3):
+        wp.capture_launch(capture.graph)
+        np.testing.assert_array_equal(out.numpy(), _arange() + ITERS)
+        np.testing.assert_array_equal(other.numpy(), np.ones(N, np.float32))
+
+
 # --- memory pools -----------------------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""ScopedTimer, the scalar type classes and the translation of native errors."""
+"""ScopedTimer, the scalar type classes, create_warp_function and the translation of native
+errors."""
 
 import math
 import re
@@ -76,6 +77,7 @@ def test_scalar_type_metadata(t, spec, size, np_type):
     assert t._size == size == wp.type_size_in_bytes(t)
     assert t._np_dtype == np.dtype(np_type)
     assert wp.types.type_of(t) is t._type
+    assert wp.types.type_size(t) == 1
     assert wp.dtype_from_numpy(np_type) is t
     assert wp.dtype_to_numpy(t) == np.dtype(np_type)
     assert t.__name__ == spec
@@ -90,6 +92,8 @@ def test_python_types_in_annotations():
     assert wp.types.type_of(wp.Int) == T.generic("Int")
     assert wp.types.type_of(wp.Scalar) == T.generic("Scalar")
     assert wp.type_size_in_bytes(float) == 4
+    assert [wp.types.type_size(t) for t in (float, wp.vec3d, wp.mat33, wp.quat, wp.transform)] == [
+        1, 3, 9, 4, 7]
     assert wp.types.array is wp.array
     with pytest.raises(TypeError, match="unsupported type annotation"):
         wp.types.type_of(str)
@@ -149,3 +153,31 @@ def test_syntax_errors_carry_the_location():
     assert (e.filename, e.lineno, e.offset, e.text) == ("kern.py", 12, 9, "    a = b c")
     with pytest.raises(SyntaxError, match="no location"):
         wp._treadle._raise_error(SYNTAX, "no location")
+
+
+def _offset_lambda():
+    offset = 0.5
+    return lambda x, y: (
+        x * 3.0
+        + y * offset
+    )
+
+
+def test_create_warp_function_from_a_multiline_lambda(device):
+    f, module = wp.utils.create_warp_function(_offset_lambda())
+    assert re.fullmatch(r"func_[0-9a-f]{16}", f.key)
+    assert wp.utils.create_warp_function(_offset_lambda())[0].key == f.key  # a hash of the text
+    assert module is wp.get_module(__name__)
+    assert f(2.0, 4.0) == 8.0
+
+    @wp.kernel
+    def apply(a: wp.array(dtype=float), out: wp.array(dtype=float)):
+        i = wp.tid()
+        out[i] = f(a[i], 1.0)
+
+    a = wp.array(np.arange(4, dtype=np.float32), device=device)
+    out = wp.zeros_like(a)
+    wp.launch(apply, dim=4, inputs=[a, out], device=device)
+    np.testing.assert_array_equal(out.numpy(), np.arange(4) * 3.0 + 0.5)
+    g, _ = wp.utils.create_warp_function(_offset_lambda)  # a def stays itself
+    assert g.func is _offset_lambda and re.fullmatch(r"func_[0-9a-f]{16}", g.key)

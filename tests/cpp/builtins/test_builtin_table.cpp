@@ -1,11 +1,11 @@
-// tests/cpp/sema/test_builtin_table.cpp -- the builtin table's traits, lookups and signatures
+// tests/cpp/builtins/test_builtin_table.cpp -- the builtin table's traits, lookups and signatures
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sema/builtins.h"
+#include "builtins/builtins.h"
 
-namespace treadle::sema {
+namespace treadle::builtins {
 namespace {
 
 const Builtin& get(const char* name) {
@@ -134,4 +134,4 @@ TEST(BuiltinTable, SignaturesParseIntoParameters) {
 }
 
 }  // namespace
-}  // namespace treadle::sema
+}  // namespace treadle::builtins

@@ -1,15 +1,15 @@
-// src/sema/builtin_rules.h -- the type rules of the builtin table (internal to sema/builtins*.cpp)
+// src/builtins/rules.h -- the type rules of the builtin table (internal to src/builtins)
 //
 // Each rule maps the argument types of one call to the signature it resolves to, or nullopt when
-// no overload accepts them. builtins.cpp names them in the table.
+// no overload accepts them. The entries (entries_*.cpp) name them. They need only `types`.
 #pragma once
 
 #include <optional>
 #include <vector>
 
-#include "sema/builtins.h"
+#include "builtins/builtins.h"
 
-namespace treadle::sema::rules {
+namespace treadle::builtins::rules {
 
 // clang-format off
 std::optional<Signature> rule_float_unary(const std::vector<ArgInfo>& a);
@@ -85,4 +85,4 @@ std::optional<Signature> rule_q_to_axis_angle(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a);
 // clang-format on
 
-}  // namespace treadle::sema::rules
+}  // namespace treadle::builtins::rules

@@ -1,4 +1,4 @@
-// src/sema/builtin_signature.cpp -- the parameters and result documented in a builtin's signature
+// src/builtins/signature.cpp -- the parameters and result documented in a builtin's signature
 //
 // A signature is written once in the table ("clamp(x: Scalar, low: Scalar, high: Scalar) ->
 // Scalar"); it is quoted in errors as written and parsed here into parameters for the stubs,
@@ -6,10 +6,10 @@
 // the operand names.
 #include <cctype>
 
+#include "builtins/builtins.h"
 #include "common/assert.h"
-#include "sema/builtins.h"
 
-namespace treadle::sema {
+namespace treadle::builtins {
 
 namespace {
 
@@ -127,4 +127,4 @@ std::string builtin_returns(const Builtin& b) {
     return arrow == std::string_view::npos ? "" : trim(sig.substr(arrow + 2));
 }
 
-}  // namespace treadle::sema
+}  // namespace treadle::builtins

@@ -1,4 +1,8 @@
-// src/sema/builtins.h -- the builtin table: the single source of truth for every builtin
+// src/builtins/builtins.h -- the builtin table: the single source of truth for every builtin
+//
+// A layer of its own under the IR: it depends on `common` and `types` only, so that ir::Instr
+// can point at its entry and every later layer (sema, passes, codegen, the bindings) read the
+// same traits. The entries are data (entries_*.cpp), with their type rules (rules.cpp).
 #pragma once
 
 #include <cstdint>
@@ -9,7 +13,7 @@
 
 #include "types/types.h"
 
-namespace treadle::sema {
+namespace treadle::builtins {
 
 /// The type of one call argument as overload resolution sees it. `weak` marks literals and
 /// Python-number constants, which adopt the type of the other operands.
@@ -25,7 +29,7 @@ struct Signature {
 };
 
 /// How inference handles a builtin. Regular builtins become one `Call` of `wp::<native>`;
-/// the others are lowered by dedicated code in sema/infer_call.cpp.
+/// the others are lowered by dedicated code in inference (src/sema/infer_call.cpp).
 enum class BuiltinKind {
     Regular,
     Operator,  ///< reached through Python operators only (`+` is add)
@@ -94,7 +98,7 @@ enum class TemplateArgs : uint8_t {
 enum Devices : uint8_t { k_cpu = 1, k_cuda = 2, k_all_devices = 3 };
 
 /// The facts about a builtin besides its name, type rule and documentation. Written in the
-/// table as `with().host().op("+")` (builtins.cpp); every field not written keeps its default.
+/// table as `with().host().op("+")` (entries_*.cpp); every field not written keeps its default.
 struct Traits {
     Linearity linear = Linearity::None;
     /// An array builtin that writes its last argument and reads its other arrays
@@ -185,4 +189,4 @@ const types::Type* unify_scalars(const std::vector<ArgInfo>& args, bool want_flo
 /// "(float32, int literal)" for error messages.
 std::string describe_args(const std::vector<ArgInfo>& args);
 
-}  // namespace treadle::sema
+}  // namespace treadle::builtins

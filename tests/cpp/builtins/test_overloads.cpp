@@ -1,13 +1,13 @@
-// tests/cpp/sema/test_overloads.cpp -- overload resolution against the builtin table and the
+// tests/cpp/builtins/test_overloads.cpp -- overload resolution against the builtin table and the
 // weak-literal rules
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <vector>
 
-#include "sema/builtins.h"
+#include "builtins/builtins.h"
 
-namespace treadle::sema {
+namespace treadle::builtins {
 namespace {
 
 const types::Type* f64() { return types::scalar_type(ScalarType::Float64); }
@@ -25,39 +25,39 @@ std::optional<Signature> resolve(const char* name, const std::vector<ArgInfo>& a
     return b->rule(args);
 }
 
-TEST(SemaWeakLiterals, ALiteralAdoptsTheOtherOperandsType) {
+TEST(BuiltinWeakLiterals, ALiteralAdoptsTheOtherOperandsType) {
     EXPECT_EQ(unify_scalars({strong(f64()), weak_float()}), f64());
     EXPECT_EQ(unify_scalars({weak_int(), strong(f64())}), f64());
     EXPECT_EQ(unify_scalars({strong(types::scalar_type(ScalarType::UInt8)), weak_int()}),
               types::scalar_type(ScalarType::UInt8));
 }
 
-TEST(SemaWeakLiterals, LiteralsAloneTakeTheirNaturalType) {
+TEST(BuiltinWeakLiterals, LiteralsAloneTakeTheirNaturalType) {
     EXPECT_EQ(unify_scalars({weak_int(), weak_int()}), types::int32_type());
     EXPECT_EQ(unify_scalars({weak_int(), weak_float()}), types::float32_type());
     // float-only builtins turn integer literals into float32
     EXPECT_EQ(unify_scalars({weak_int()}, true), types::float32_type());
 }
 
-TEST(SemaWeakLiterals, AFloatLiteralNeverBecomesAnInteger) {
+TEST(BuiltinWeakLiterals, AFloatLiteralNeverBecomesAnInteger) {
     EXPECT_EQ(unify_scalars({strong(types::int32_type()), weak_float()}), nullptr);
     EXPECT_EQ(unify_scalars({strong(types::bool_type()), weak_float()}), nullptr);
 }
 
-TEST(SemaWeakLiterals, TwoStrongTypesMustAgree) {
+TEST(BuiltinWeakLiterals, TwoStrongTypesMustAgree) {
     EXPECT_EQ(unify_scalars({strong(types::float32_type()), strong(f64())}), nullptr);
     EXPECT_EQ(unify_scalars({strong(types::int32_type()), strong(types::int32_type())}),
               types::int32_type());
     EXPECT_EQ(unify_scalars({strong(vec3()), weak_float()}), nullptr);
 }
 
-TEST(SemaWeakLiterals, DescribeArgsNamesLiteralsAsSuch) {
+TEST(BuiltinWeakLiterals, DescribeArgsNamesLiteralsAsSuch) {
     EXPECT_EQ(describe_args({strong(types::float32_type()), weak_int(), weak_float()}),
               "(float32, int literal, float literal)");
     EXPECT_EQ(describe_args({}), "()");
 }
 
-TEST(SemaOverloads, TheTableKnowsBuiltinsByNameAndOperatorsApart) {
+TEST(BuiltinOverloads, TheTableKnowsBuiltinsByNameAndOperatorsApart) {
     const Builtin* sqrt = find_builtin("sqrt");
     ASSERT_NE(sqrt, nullptr);
     EXPECT_STREQ(sqrt->name, "sqrt");
@@ -81,7 +81,7 @@ TEST(SemaOverloads, TheTableKnowsBuiltinsByNameAndOperatorsApart) {
     }
 }
 
-TEST(SemaOverloads, FloatFunctionsKeepTheArgumentsPrecision) {
+TEST(BuiltinOverloads, FloatFunctionsKeepTheArgumentsPrecision) {
     auto s = resolve("sqrt", {strong(f64())});
     ASSERT_TRUE(s);
     EXPECT_EQ(s->ret, f64());
@@ -95,7 +95,7 @@ TEST(SemaOverloads, FloatFunctionsKeepTheArgumentsPrecision) {
     EXPECT_FALSE(resolve("sqrt", {strong(f64()), strong(f64())}));
 }
 
-TEST(SemaOverloads, ArithmeticOperatorsOnScalarsVectorsAndMatrices) {
+TEST(BuiltinOverloads, ArithmeticOperatorsOnScalarsVectorsAndMatrices) {
     auto s = resolve("add", {strong(types::int32_type()), weak_int()}, true);
     ASSERT_TRUE(s);
     EXPECT_EQ(s->ret, types::int32_type());
@@ -127,7 +127,7 @@ TEST(SemaOverloads, ArithmeticOperatorsOnScalarsVectorsAndMatrices) {
     EXPECT_FALSE(resolve("mul", {strong(vec3()), strong(m23)}, true));  // 3 != 2 rows
 }
 
-TEST(SemaOverloads, VectorBuiltinsRefuseScalars) {
+TEST(BuiltinOverloads, VectorBuiltinsRefuseScalars) {
     auto s = resolve("length", {strong(vec3())});
     ASSERT_TRUE(s);
     EXPECT_EQ(s->ret, types::float32_type());
@@ -142,7 +142,7 @@ TEST(SemaOverloads, VectorBuiltinsRefuseScalars) {
                                    strong(types::vector_type(2, ScalarType::Float32))}));
 }
 
-TEST(SemaOverloads, ComparisonsGiveBool) {
+TEST(BuiltinOverloads, ComparisonsGiveBool) {
     const Builtin* cmp = find_operator("compare");
     ASSERT_NE(cmp, nullptr);
     EXPECT_EQ(cmp->kind, BuiltinKind::Compare);
@@ -155,4 +155,4 @@ TEST(SemaOverloads, ComparisonsGiveBool) {
 }
 
 }  // namespace
-}  // namespace treadle::sema
+}  // namespace treadle::builtins

@@ -1,10 +1,10 @@
-// src/sema/builtin_rules.cpp -- the type rules of the builtins: argument types to a signature
-#include "sema/builtin_rules.h"
+// src/builtins/rules.cpp -- the type rules of the builtins: argument types to a signature
+#include "builtins/rules.h"
 
 #include <cstring>
 #include <initializer_list>
 
-namespace treadle::sema::rules {
+namespace treadle::builtins::rules {
 
 std::optional<Signature> same(const std::vector<ArgInfo>& args, size_t n, const types::Type* t,
                               const types::Type* ret) {
@@ -507,4 +507,4 @@ std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a) {
     return std::nullopt;
 }
 
-}  // namespace treadle::sema::rules
+}  // namespace treadle::builtins::rules

@@ -1,0 +1,55 @@
+// src/builtins/entries.h -- the groups of entries the builtin table is made of (internal)
+//
+// builtin_table() (table.cpp) concatenates the groups in documentation order; each
+// entries_<area>.cpp writes the entries of its groups as data. The order matters: it is the
+// reference's order, and the first entry of a native name shared by two entries (mul) is the
+// one find_callee() gives.
+#pragma once
+
+#include <vector>
+
+#include "builtins/builtins.h"
+#include "builtins/rules.h"
+
+namespace treadle::builtins::entries {
+
+/// Fluent construction of an entry's Traits: `with().host().op("+")`.
+struct TraitsBuilder {
+    Traits t;
+    TraitsBuilder& linear(Linearity v) { return t.linear = v, *this; }
+    TraitsBuilder& writes_last_array() { return t.writes_last_array = true, *this; }
+    TraitsBuilder& results(int v) { return t.results = v, *this; }
+    TraitsBuilder& value_operands(int v) { return t.value_operands = v, *this; }
+    TraitsBuilder& rebinds(Rebinds v) { return t.rebinds = v, *this; }
+    TraitsBuilder& host() { return t.host = true, *this; }
+    TraitsBuilder& atomic(AtomicOp v) { return t.atomic = v, *this; }
+    TraitsBuilder& python_builtin() { return t.python_builtin = true, *this; }
+    TraitsBuilder& op(const char* v) { return t.op = v, *this; }
+    TraitsBuilder& not_callable() { return t.callable = false, *this; }
+    TraitsBuilder& template_args(TemplateArgs v) { return t.template_args = v, *this; }
+    operator Traits() const { return t; }
+};
+/// Starts an entry's traits; `with()` alone keeps every default.
+inline TraitsBuilder with() { return {}; }
+
+// The groups, in table order.
+/// entries_math.cpp
+std::vector<Builtin> operators();
+/// entries_math.cpp
+std::vector<Builtin> scalar_math();
+/// entries_vector.cpp
+std::vector<Builtin> vector_math();
+/// entries_rigid.cpp
+std::vector<Builtin> quaternions();
+/// entries_rigid.cpp
+std::vector<Builtin> spatial();
+/// entries_rigid.cpp
+std::vector<Builtin> transforms();
+/// entries_random.cpp
+std::vector<Builtin> random_numbers();
+/// entries_utility.cpp
+std::vector<Builtin> utility();
+/// entries_internal.cpp (last in the table)
+std::vector<Builtin> inference_helpers();
+
+}  // namespace treadle::builtins::entries

@@ -1,0 +1,156 @@
+// src/builtins/entries_rigid.cpp -- the builtin table's quaternions, spatial vectors and transforms
+#include "builtins/entries.h"
+
+namespace treadle::builtins::entries {
+
+using namespace rules;
+
+/// Quaternion math.
+std::vector<Builtin> quaternions() {
+    return {
+        {"quat_from_axis_angle", "quat_from_axis_angle", BuiltinKind::Regular, "Quaternion Math",
+         "quat_from_axis_angle(axis: vec3, angle: Float) -> quat",
+         "The unit quaternion of a rotation by angle radians about the unit 3-vector axis (of the "
+         "same float type).",
+         true, rule_q_from_axis_angle, with().host()},
+        {"quat_to_axis_angle", "quat_to_axis_angle", BuiltinKind::Multi, "Quaternion Math",
+         "quat_to_axis_angle(quat: quat) -> tuple(vec3, Float)",
+         "The rotation of unit quaternion quat as (axis, angle): the unit rotation axis and the "
+         "angle in [0, pi] radians. Also quat_to_axis_angle(quat, axis, angle) into local "
+         "variables.",
+         true, rule_q_to_axis_angle, with().results(2).rebinds(Rebinds::Outputs)},
+        {"quat_rotate", "quat_rotate", BuiltinKind::Regular, "Quaternion Math",
+         "quat_rotate(q: quat, v: vec3) -> vec3",
+         "The 3-vector v rotated by the unit quaternion q (q v q*).", true, rule_q_rotate,
+         with().host()},
+        {"quat_rotate_inv", "quat_rotate_inv", BuiltinKind::Regular, "Quaternion Math",
+         "quat_rotate_inv(q: quat, v: vec3) -> vec3",
+         "The 3-vector v rotated by the inverse of the unit quaternion q (q* v q).", true,
+         rule_q_rotate, with().host()},
+        {"quat_inverse", "quat_inverse", BuiltinKind::Regular, "Quaternion Math",
+         "quat_inverse(q: quat) -> quat",
+         "The conjugate (-x, -y, -z, w) of quaternion q, which is the inverse of a unit "
+         "quaternion.",
+         true, rule_q_to_q, with().host()},
+        {"quat_to_matrix", "quat_to_matrix", BuiltinKind::Regular, "Quaternion Math",
+         "quat_to_matrix(q: quat) -> mat33",
+         "The 3x3 rotation matrix of the unit quaternion q (same float type).", true,
+         rule_q_to_matrix, with().host()},
+        {"quat_from_matrix", "quat_from_matrix", BuiltinKind::Regular, "Quaternion Math",
+         "quat_from_matrix(m: mat33) -> quat",
+         "The unit quaternion of the 3x3 rotation matrix m (same float type).", true,
+         rule_q_from_matrix, with().host()},
+        {"quat_slerp", "quat_slerp", BuiltinKind::Regular, "Quaternion Math",
+         "quat_slerp(a: quat, b: quat, t: Float) -> quat",
+         "Spherical linear interpolation of unit quaternions from a (t = 0) to b (t = 1) at "
+         "parameter t, along the shorter arc (b is negated when dot(a, b) < 0).",
+         true, rule_q_slerp},
+        {"quat_rpy", "quat_rpy", BuiltinKind::Regular, "Quaternion Math",
+         "quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat",
+         "The unit quaternion qz(yaw) qy(pitch) qx(roll) of the rotation by roll radians about x, "
+         "then pitch about y, then yaw about z.",
+         true, rule_q_rpy},
+    };
+}
+
+/// Spatial vectors (float vectors of 6: angular part, then linear) and matrices.
+std::vector<Builtin> spatial() {
+    return {
+        {"spatial_top", "spatial_top", BuiltinKind::Regular, "Spatial Math",
+         "spatial_top(svec: spatial_vector) -> vec3",
+         "The angular part: the first three components of the spatial vector svec, as a 3-vector.",
+         true, rule_spatial_part, with().host()},
+        {"spatial_bottom", "spatial_bottom", BuiltinKind::Regular, "Spatial Math",
+         "spatial_bottom(svec: spatial_vector) -> vec3",
+         "The linear part: the last three components of the spatial vector svec, as a 3-vector.",
+         true, rule_spatial_part, with().host()},
+        {"spatial_dot", "spatial_dot", BuiltinKind::Regular, "Spatial Math",
+         "spatial_dot(a: spatial_vector, b: spatial_vector) -> Float",
+         "The dot product of two spatial vectors: the sum of the products of their six components.",
+         true, rule_spatial_dot, with().host()},
+        {"spatial_cross", "spatial_cross", BuiltinKind::Regular, "Spatial Math",
+         "spatial_cross(a: spatial_vector, b: spatial_vector) -> spatial_vector",
+         "The motion cross product of two spatial vectors (twists) a = (w_a, v_a) and b: (w_a x "
+         "w_b, v_a x w_b + w_a x v_b).",
+         true, rule_spatial_cross, with().host()},
+        {"spatial_cross_dual", "spatial_cross_dual", BuiltinKind::Regular, "Spatial Math",
+         "spatial_cross_dual(a: spatial_vector, b: spatial_vector) -> spatial_vector",
+         "The force cross product of a twist a = (w, v) and a wrench b = (n, f): (w x n + v x f, w "
+         "x f).",
+         true, rule_spatial_cross, with().host()},
+        {"spatial_adjoint", "spatial_adjoint", BuiltinKind::Regular, "Spatial Math",
+         "spatial_adjoint(r: mat33, s: mat33) -> spatial_matrix",
+         "The 6x6 spatial matrix with blocks [[r, 0], [s, r]] built from the 3x3 matrices r and s.",
+         true, rule_spatial_adjoint},
+        {"transform_twist", "transform_twist", BuiltinKind::Regular, "Spatial Math",
+         "transform_twist(t: transform, x: spatial_vector) -> spatial_vector",
+         "The twist x = (w, v) expressed in the frame moved by transform t = (p, R): (R w, R v + p "
+         "x R w).",
+         true, rule_transform_spatial, with().host()},
+        {"transform_wrench", "transform_wrench", BuiltinKind::Regular, "Spatial Math",
+         "transform_wrench(t: transform, x: spatial_vector) -> spatial_vector",
+         "The wrench x = (tau, f) expressed in the frame moved by transform t = (p, R): (R tau + p "
+         "x R f, R f).",
+         true, rule_transform_spatial, with().host()},
+        {"spatial_jacobian", "spatial_jacobian", BuiltinKind::Regular, "Spatial Math",
+         "spatial_jacobian(S: array(spatial_vector), joint_parents: array(int32), joint_qd_start: "
+         "array(int32), joint_start: int32, joint_count: int32, J_start: int32, J_out: "
+         "array(float)) -> None",
+         "Writes the spatial Jacobian of the kinematic chain of joint_count joints from "
+         "joint_start into the flat array J_out at offset J_start: a row block of six rows per "
+         "joint and a column per degree of freedom, from the joint motion subspaces S, the parents "
+         "and the dof offsets. Returns nothing.",
+         true, rule_spatial_jacobian, with().writes_last_array()},
+        {"spatial_mass", "spatial_mass", BuiltinKind::Regular, "Spatial Math",
+         "spatial_mass(I_s: array(spatial_matrix), joint_start: int32, joint_count: int32, "
+         "M_start: int32, M: array(float)) -> None",
+         "Writes the 6x6 spatial inertias I_s of joint_count joints from joint_start as the "
+         "diagonal blocks of the chain's mass matrix, stored flat in M at offset M_start. Returns "
+         "nothing.",
+         true, rule_spatial_mass, with().writes_last_array()},
+    };
+}
+
+/// Transforms (translation p, rotation q), and the identity rotation.
+std::vector<Builtin> transforms() {
+    return {
+        {"transform_point", "transform_point", BuiltinKind::Regular, "Transformations",
+         "transform_point(t: transform, p: vec3) -> vec3",
+         "The point p mapped by transform t: rotated by t's rotation, then translated by its "
+         "translation.",
+         true, rule_t_point, with().host()},
+        {"transform_vector", "transform_vector", BuiltinKind::Regular, "Transformations",
+         "transform_vector(t: transform, v: vec3) -> vec3",
+         "The vector v mapped by transform t: rotated by t's rotation only (no translation).", true,
+         rule_t_point, with().host()},
+        {"transform_multiply", "transform_multiply", BuiltinKind::Regular, "Transformations",
+         "transform_multiply(a: transform, b: transform) -> transform",
+         "The composition a * b of two transforms: applying it maps a point by b, then by a.", true,
+         rule_t_t, with().host()},
+        {"transform_inverse", "transform_inverse", BuiltinKind::Regular, "Transformations",
+         "transform_inverse(t: transform) -> transform",
+         "The inverse of transform t = (p, q): (-(q^-1 p), q^-1), so that t * inverse(t) is the "
+         "identity.",
+         true, rule_t_to_t, with().host()},
+        {"transform_get_translation", "transform_get_translation", BuiltinKind::Regular,
+         "Transformations", "transform_get_translation(t: transform) -> vec3",
+         "The translation p of transform t, a 3-vector (also t.p).", true, rule_t_translation,
+         with().host()},
+        {"transform_get_rotation", "transform_get_rotation", BuiltinKind::Regular,
+         "Transformations", "transform_get_rotation(t: transform) -> quat",
+         "The rotation q of transform t, a unit quaternion (also t.q).", true, rule_t_rotation,
+         with().host()},
+        {"quat_identity", "quat_identity", BuiltinKind::Identity, "Quaternion Math",
+         "quat_identity(dtype: Float = float32) -> quat",
+         "The identity rotation: the quaternion (0, 0, 0, 1) of float type dtype (float32 when not "
+         "given).",
+         false, nullptr, with().host().template_args(TemplateArgs::Scalar)},
+        {"transform_identity", "transform_identity", BuiltinKind::Identity, "Transformations",
+         "transform_identity(dtype: Float = float32) -> transform",
+         "The identity transform: zero translation and the identity rotation, of float type dtype "
+         "(float32 when not given).",
+         false, nullptr, with().host().template_args(TemplateArgs::Scalar)},
+    };
+}
+
+}  // namespace treadle::builtins::entries

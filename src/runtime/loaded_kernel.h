@@ -1,0 +1,73 @@
+// src/runtime/loaded_kernel.h -- a kernel compiled and loaded for one device, as launches see it
+//
+// The compiler (src/compile) fills a CompiledKernel in; the runtime's launch code and launch
+// plan only read it, so the runtime needs no part of the compiler.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/dynlib.h"
+#include "treadle/device.h"
+#include "types/types.h"
+
+namespace treadle {
+
+/// One kernel parameter as the launcher packs it. `reads`/`writes` come from the compiler's
+/// analysis of the kernel (an array passed to a user function counts as both); the tape and
+/// the launch plan read them, never the IR.
+struct KernelParam {
+    std::string name;
+    const types::Type* type = nullptr;
+    size_t offset = 0;    ///< byte offset in the parameter block
+    bool reads = false;   ///< an array whose elements the kernel may load
+    bool writes = false;  ///< an array whose elements the kernel may store or update atomically
+    /// A store or atomic update of the array follows a load of it in the kernel's source order
+    /// (a backward pass would replay the load with the overwritten values).
+    bool writes_after_reads = false;
+};
+
+/// Signature of the CPU entry point of every generated shared object.
+using CpuEntry = void (*)(const void* params, const void* bounds, int64_t begin, int64_t end);
+
+/// A kernel compiled and loaded for one device. Immutable once built; shared by every launch.
+/// A CompiledKernel exists only for a successful build, so a failed build can never launch.
+struct CompiledKernel {
+    std::string name;
+    std::vector<KernelParam> params;
+    size_t params_size = 0;
+    int tid_arity = 0;           ///< indices the kernel unpacks from wp.tid() (0: unused)
+    std::string key;             ///< full SHA-256 cache key
+    std::string source;          ///< generated C++
+    bool from_cache = false;     ///< loaded from the disk cache rather than built
+    double compile_seconds = 0;  ///< host compiler time when built
+    Device device;               ///< where it runs
+    /// "'name' (file:line) on device", interned for the process's lifetime so a fault report
+    /// can name the kernel even after the CompiledKernel is gone.
+    const char* label = "";
+    int arch = 0;                             ///< CUDA: compute capability as major*10+minor
+    std::shared_ptr<DynamicLibrary> library;  ///< CPU: the loaded shared object
+    /// CPU: the cache pin `library` was loaded from, kept while it is loaded so that
+    /// debuggers and profilers can read the file named in the link map. Opaque here: the
+    /// compiler's kernel cache made it, and only its lifetime matters to the runtime.
+    std::shared_ptr<const void> library_file;
+    CpuEntry cpu_entry = nullptr;
+    bool adjoint = false;              ///< built with the backward pass
+    CpuEntry cpu_adj_entry = nullptr;  ///< CPU: the backward entry (adjoint builds)
+    bool checked = false;              ///< built in checked mode (bounds checks)
+    /// CPU checked mode: the module's wp_take_bounds_error (see native/treadle/array.h).
+    int (*take_bounds_error)(void* record) = nullptr;
+    std::shared_ptr<void> cuda_module;   ///< CUDA: the loaded module (unloaded at the end)
+    void* cuda_function = nullptr;       ///< CUDA: the entry's CUfunction
+    void* cuda_adj_function = nullptr;   ///< CUDA: the backward entry (adjoint builds)
+    void* cuda_bounds_record = nullptr;  ///< CUDA checked mode: wp::bounds_error on device
+    bool verify_fp = false;              ///< built with NaN/Inf checks at stores
+    /// CPU verify_fp: the module's wp_take_fp_error (see native/treadle/verify_fp.h).
+    int (*take_fp_error)(void* record) = nullptr;
+    void* cuda_fp_record = nullptr;  ///< CUDA verify_fp: wp::fp_error on device
+};
+
+}  // namespace treadle

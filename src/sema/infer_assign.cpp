@@ -1,0 +1,243 @@
+// src/sema/infer_assign.cpp -- inference of assignments: plain, annotated and augmented
+// assignment, unpacking, array elements, components and gradients
+#include "sema/infer_internal.h"
+
+namespace treadle::sema {
+
+using ir::InstrKind;
+using ir::VarId;
+
+namespace {
+
+bool is_tid_call(const ast::Expr& e) {
+    if (e.kind != ast::ExprKind::Call || e.args.empty()) return false;
+    const ast::Expr& callee = *e.args[0];
+    return (callee.kind == ast::ExprKind::Attribute && callee.name == "tid") ||
+           (callee.kind == ast::ExprKind::Name && callee.name == "tid");
+}
+
+/// The operator builtin `x op= y` applies (table lookup by the operator's spelling).
+const char* aug_op_name(ast::BinOpKind op) {
+    const Builtin* b = find_syntax_operator(ast::op_text(op), 2);
+    return b ? b->name : "?";
+}
+
+}  // namespace
+
+void Builder::assign_stmt(const ast::Stmt& s) {
+    if (s.targets.size() > 1)
+        fail(s.span, ErrorKind::Syntax,
+             who() +
+                 "multiple assignment targets (a = b = c) are not supported; "
+                 "assign each name separately");
+    const ast::Expr& target = *s.targets[0];
+    if (target.kind == ast::ExprKind::Tuple && is_tid_call(*s.value)) {
+        assign_to(target, emit_tid((int)target.args.size(), *s.value), *s.value);
+        return;
+    }
+    Value v = eval(*s.value);
+    assign_to(target, v, *s.value);
+}
+
+void Builder::ann_assign_stmt(const ast::Stmt& s) {
+    int line = s.span.line;
+    const types::Type* t = eval_annotation(*s.annotation);
+    if (!s.value)
+        fail(s.span, ErrorKind::Syntax,
+             who() + "an annotated declaration needs a value (x: float = 0.0)");
+    const ast::Expr& target = *s.targets[0];
+    if (target.kind != ast::ExprKind::Name)
+        fail(target.span, ErrorKind::Syntax, who() + "only a name can be annotated");
+    Value v = eval(*s.value);
+    ArgInfo ai = arg_info(v, *s.value);
+    if (!(ai.type == t || (ai.weak && unify_scalars({{t, false}, ai}) == t)))
+        type_error(s.value->span, who() + "cannot assign a value of type " + ai.type->name +
+                                      " to '" + target.name + "' declared as " + t->name);
+    VarId var = coerce(v, t, *s.value);
+    if (m_fn.vars[var].mutable_ || m_fn.vars[var].param)
+        var = emit_value(InstrKind::Copy, line, t, {var});
+    bind(target.name, var, target.span);
+}
+
+void Builder::aug_assign_stmt(const ast::Stmt& s) {
+    const ast::Expr& target = *s.targets[0];
+    const char* op = aug_op_name(s.aug_op);
+    if (target.kind == ast::ExprKind::Subscript && adjoint_slot(target).empty() &&
+        (s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub) &&
+        atomic_aug_assign(s))
+        return;
+    Value cur = eval(target);
+    Value rhs = eval(*s.value);
+    Value result = binary(op, ast::op_text(s.aug_op), cur, rhs, target, *s.value, target);
+    assign_to(target, result, *s.value);
+}
+
+bool Builder::atomic_aug_assign(const ast::Stmt& s) {
+    int line = s.span.line;
+    const ast::Expr& target = *s.targets[0];
+    Value base = eval(*target.args[0]);
+    if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array() ||
+        !m_fn.type_of(base.var)->dtype->is_value())
+        return false;
+    // arr[i] += v is an atomic add, as in Warp.
+    const Builtin* b = find_builtin(s.aug_op == ast::BinOpKind::Add ? "atomic_add" : "atomic_sub");
+    const types::Type* at = m_fn.type_of(base.var);
+    std::vector<VarId> args{base.var};
+    const ast::Expr& index = *target.args[1];
+    std::vector<const ast::Expr*> idx = index_exprs(index);
+    if ((int)idx.size() != at->ndim)
+        type_error(target.span, who() + "'" + ast::op_text(s.aug_op) + "=' on a " +
+                                    std::to_string(at->ndim) + "-D array needs " +
+                                    std::to_string(at->ndim) + " indices");
+    for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
+    Value v = eval(*s.value);
+    ArgInfo vi = arg_info(v, *s.value);
+    if (!(vi.type == at->dtype ||
+          (vi.weak && unify_scalars({{at->dtype, false}, vi}) == at->dtype)))
+        type_error(s.value->span, who() + "cannot add a value of type " + vi.type->name +
+                                      " to an element of an array of " + at->dtype->name);
+    args.push_back(coerce(v, at->dtype, *s.value));
+    emit_call(line, at->dtype, std::move(args), *b);
+    return true;
+}
+
+void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr& value_expr) {
+    std::string slot = adjoint_slot(target);
+    if (!slot.empty()) return assign_gradient(slot, target, v, value_expr);
+    switch (target.kind) {
+        case ast::ExprKind::Name:
+            return assign_name(target, v, value_expr);
+        case ast::ExprKind::Tuple:
+        case ast::ExprKind::List: {
+            if (v.kind != Value::Kind::Tuple)
+                type_error(target.span, who() + "cannot unpack a single value into " +
+                                            std::to_string(target.args.size()) + " names");
+            if (v.elements.size() != target.args.size())
+                type_error(target.span, who() + "cannot unpack " +
+                                            std::to_string(v.elements.size()) + " values into " +
+                                            std::to_string(target.args.size()) + " names");
+            for (size_t i = 0; i < target.args.size(); ++i)
+                assign_to(*target.args[i], v.elements[i], value_expr);
+            return;
+        }
+        case ast::ExprKind::Subscript: {
+            Value base = eval(*target.args[0]);
+            if (base.kind == Value::Kind::Var &&
+                (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
+                 m_fn.type_of(base.var)->is_matrix()))
+                return assign_component(target, base.var, v, value_expr);
+            if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
+                type_error(target.span, who() + "only array elements can be assigned by index");
+            return store_element(target, base.var, v, value_expr);
+        }
+        case ast::ExprKind::Attribute: {
+            Value base = eval(*target.args[0]);
+            if (base.kind == Value::Kind::Var &&
+                (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat()))
+                return assign_component(target, base.var, v, value_expr);
+            if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_struct())
+                return assign_field(target, base.var, v, value_expr);
+            type_error(target.span, who() + "cannot assign to attribute '" + target.name + "'");
+        }
+        default:
+            fail(target.span, ErrorKind::Syntax, who() + "cannot assign to this expression");
+    }
+}
+
+void Builder::assign_gradient(const std::string& slot, const ast::Expr& target, const Value& v,
+                              const ast::Expr& value_expr) {
+    const types::Type* t = m_fn.type_of(m_scope.at(slot));
+    ArgInfo vi = arg_info(v, value_expr);
+    if (vi.type != t && !(vi.weak && t->is_scalar()))
+        type_error(value_expr.span, who() + "the gradient " + slot.substr(8) + " is " + t->name +
+                                        ", not " + vi.type->name);
+    ir::VarId var = coerce(v, t, value_expr);
+    if (m_fn.vars[var].mutable_ || m_fn.vars[var].param)
+        var = emit_value(InstrKind::Copy, target.span.line, t, {var});
+    bind(slot, var, target.span);
+}
+
+void Builder::assign_name(const ast::Expr& target, const Value& v, const ast::Expr& value_expr) {
+    VarId var;
+    auto existing = m_scope.find(target.name);
+    if (v.kind == Value::Kind::Const && existing != m_scope.end()) {
+        var = coerce(v, m_fn.type_of(existing->second), value_expr);
+    } else {
+        var = materialize(v, value_expr);
+    }
+    if (m_fn.type_of(var)->is_tuple())
+        type_error(target.span, who() + "cannot assign several values to one name '" + target.name +
+                                    "'; unpack them: a, b = ...");
+    // Snapshot mutable variables so later merges/carries cannot change this binding.
+    if (m_fn.vars[var].mutable_ || m_fn.vars[var].param)
+        var = emit_value(InstrKind::Copy, target.span.line, m_fn.type_of(var), {var});
+    bind(target.name, var, target.span);
+}
+
+void Builder::store_element(const ast::Expr& target, VarId array, const Value& v,
+                            const ast::Expr& value_expr) {
+    const types::Type* at = m_fn.type_of(array);
+    std::vector<VarId> args{array};
+    const ast::Expr& index = *target.args[1];
+    std::vector<const ast::Expr*> idx = index_exprs(index);
+    if ((int)idx.size() != at->ndim)
+        type_error(target.span, who() + "assigning to an element of a " + std::to_string(at->ndim) +
+                                    "-D array needs " + std::to_string(at->ndim) +
+                                    (at->ndim == 1 ? " index, got " : " indices, got ") +
+                                    std::to_string(idx.size()));
+    for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
+    ArgInfo vi = arg_info(v, value_expr);
+    if (!at->dtype->is_scalar()
+            ? vi.type != at->dtype
+            : (!unify_scalars({{at->dtype, false}, vi}) || (!vi.weak && vi.type != at->dtype)))
+        type_error(value_expr.span,
+                   who() + "cannot store a value of type " +
+                       (vi.weak ? std::string(vi.type->is_float() ? "float literal" : "int literal")
+                                : vi.type->name) +
+                       " into an array of " + at->dtype->name);
+    args.push_back(coerce(v, at->dtype, value_expr));
+    ir::Instr& st = emit(InstrKind::Store, target.span.line);
+    st.args = std::move(args);
+}
+
+void Builder::assign_component(const ast::Expr& target, VarId base, const Value& v,
+                               const ast::Expr& value_expr) {
+    const ast::Expr& base_expr = *target.args[0];
+    if (base_expr.kind == ast::ExprKind::Name && !m_scope.count(base_expr.name))
+        type_error(target.span, who() + "cannot assign to a component of '" + base_expr.name +
+                                    "', which is not a local variable (a global or constant is "
+                                    "read-only in kernels; copy it to a local first)");
+    const types::Type* t = m_fn.type_of(base);
+    int line = target.span.line;
+    std::vector<VarId> args{base};
+    const types::Type* part = types::scalar_type(t->scalar);
+    const Builtin* update = &table_entry("with_component");
+    if (target.kind == ast::ExprKind::Attribute) {
+        static const std::string k_components = "xyzw";
+        size_t c = target.name.size() == 1 ? k_components.find(target.name[0]) : std::string::npos;
+        if (c == std::string::npos || (int)c >= t->rows)
+            type_error(target.span,
+                       who() + "'" + t->name + "' has no component '" + target.name + "'");
+        args.push_back(emit_const(types::ConstValue{types::int32_type(), false, (int64_t)c, 0},
+                                  types::int32_type(), line));
+    } else {
+        std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
+        if (idx.size() > (t->is_matrix() ? 2u : 1u))
+            type_error(target.span, who() + "too many indices for " + t->name);
+        for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
+        if (t->is_matrix() && idx.size() == 1) {
+            part = types::vector_type(t->cols, t->scalar);
+            update = &table_entry("with_row");
+        }
+    }
+    ArgInfo vi = arg_info(v, value_expr);
+    if (!(vi.type == part ||
+          (vi.weak && part->is_scalar() && unify_scalars({{part, false}, vi}) == part)))
+        type_error(value_expr.span, who() + "cannot assign a value of type " + vi.type->name +
+                                        " to a component of type " + part->name);
+    args.push_back(coerce(v, part, value_expr));
+    VarId updated = emit_call(line, t, std::move(args), *update);
+    write_back(base_expr, updated, value_expr);
+}
+
+}  // namespace treadle::sema

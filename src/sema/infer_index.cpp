@@ -1,0 +1,124 @@
+// src/sema/infer_index.cpp -- inference of subscripts: array elements and views, components of
+// vectors and matrices, array.shape[i], tuple elements
+#include "sema/infer_internal.h"
+
+namespace treadle::sema {
+
+using ast::ExprKind;
+using ir::InstrKind;
+using ir::VarId;
+
+Value Builder::eval_subscript(const ast::Expr& e) {
+    std::string slot = adjoint_slot(e);
+    if (!slot.empty()) return resolve_name(slot, e);
+    Value base = eval(*e.args[0]);
+    const ast::Expr& index = *e.args[1];
+    std::vector<const ast::Expr*> idx = index_exprs(index);
+    for (const ast::Expr* i : idx)
+        if (i->kind == ExprKind::Slice)
+            type_error(i->span, who() + "slices are not supported in kernels");
+    if (base.kind == Value::Kind::Shape) return index_shape(base.var, e);
+    if (base.kind == Value::Kind::Tuple) return index_tuple(base, e);
+    if (base.kind == Value::Kind::Var &&
+        (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
+         m_fn.type_of(base.var)->is_matrix()))
+        return index_component(base.var, idx, e);
+    if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
+        type_error(e.span, who() + "only arrays can be indexed" +
+                               (base.kind == Value::Kind::Var
+                                    ? " (this value has type " + m_fn.type_of(base.var)->name + ")"
+                                    : std::string()));
+    return index_array(base.var, idx, e);
+}
+
+Value Builder::index_shape(VarId array, const ast::Expr& e) {
+    const ast::Expr& index = *e.args[1];
+    Value k = eval(index);
+    const types::Type* at = m_fn.type_of(array);
+    if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() || k.constant.i < 0 ||
+        k.constant.i >= at->ndim)
+        type_error(index.span, who() + "array.shape index must be a constant from 0 to " +
+                                   std::to_string(at->ndim - 1));
+    VarId dst = emit_value(InstrKind::Shape, e.span.line, types::int32_type(), {array});
+    m_block->back().value = types::ConstValue{types::int32_type(), false, k.constant.i, 0};
+    Value v;
+    v.kind = Value::Kind::Var;
+    v.var = dst;
+    return v;
+}
+
+Value Builder::index_tuple(const Value& tuple, const ast::Expr& e) {
+    const ast::Expr& index = *e.args[1];
+    Value k = eval(index);
+    if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() || k.constant.i < 0 ||
+        k.constant.i >= (int64_t)tuple.elements.size())
+        type_error(index.span, who() + "tuple index must be a constant in range");
+    return tuple.elements[k.constant.i];
+}
+
+Value Builder::index_component(VarId base, const std::vector<const ast::Expr*>& idx,
+                               const ast::Expr& e) {
+    const types::Type* vt = m_fn.type_of(base);
+    size_t most = vt->is_matrix() ? 2 : 1;
+    if (idx.size() > most) type_error(e.span, who() + "too many indices for " + vt->name);
+    for (size_t k = 0; k < idx.size(); ++k) {
+        const ast::Expr& ie = *idx[k];
+        int64_t bound = (vt->is_matrix() && k == 1) ? vt->cols : vt->rows;
+        if (ie.kind == ExprKind::Constant && ie.const_kind == ast::ConstKind::Int &&
+            (int64_t)ie.int_value >= bound)
+            type_error(ie.span, who() + "index " + std::to_string(ie.int_value) +
+                                    " is out of range for " + vt->name + " (size " +
+                                    std::to_string(bound) + ")");
+    }
+    std::vector<VarId> args{base};
+    for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
+    const types::Type* rt = (vt->is_matrix() && idx.size() == 1)
+                                ? types::vector_type(vt->cols, vt->scalar)
+                                : types::scalar_type(vt->scalar);
+    return Value{Value::Kind::Var,
+                 emit_call(e.span.line, rt, std::move(args), table_entry("extract"))};
+}
+
+Value Builder::index_array(VarId array, const std::vector<const ast::Expr*>& idx,
+                           const ast::Expr& e) {
+    int line = e.span.line;
+    const types::Type* at = m_fn.type_of(array);
+    if ((int)idx.size() > at->ndim)
+        type_error(e.span, who() + "too many indices for a " + std::to_string(at->ndim) +
+                               "-D array (" + std::to_string(idx.size()) + ")");
+    std::vector<VarId> args{array};
+    for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
+    Value v;
+    v.kind = Value::Kind::Var;
+    if ((int)idx.size() == at->ndim) {
+        v.var = emit_value(InstrKind::Load, line, at->dtype, std::move(args));
+    } else {
+        v.var = emit_value(InstrKind::View, line,
+                           types::array_type_like(at, at->ndim - (int)idx.size()), std::move(args));
+    }
+    return v;
+}
+
+std::vector<const ast::Expr*> Builder::index_exprs(const ast::Expr& index) {
+    std::vector<const ast::Expr*> idx;
+    if (index.kind == ExprKind::Tuple)
+        for (const auto& i : index.args) idx.push_back(i.get());
+    else
+        idx.push_back(&index);
+    return idx;
+}
+
+VarId Builder::index_operand(const ast::Expr& e, const std::string& what) {
+    Value iv = eval(e);
+    ArgInfo ai = arg_info(iv, e);
+    if (!ai.type->is_integer())
+        type_error(e.span, what + "must be an integer, got " +
+                               (ai.weak && ai.type->is_float() ? std::string("float literal")
+                                                               : ai.type->name));
+    VarId ix = coerce(iv, ai.weak ? types::int32_type() : ai.type, e);
+    if (m_fn.type_of(ix) != types::int32_type())
+        ix = emit_value(InstrKind::Cast, e.span.line, types::int32_type(), {ix});
+    return ix;
+}
+
+}  // namespace treadle::sema

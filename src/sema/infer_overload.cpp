@@ -1,0 +1,80 @@
+// src/sema/infer_overload.cpp -- builtins resolved by their type rule: the overload the argument
+// types select, one Call (or one per result of a Multi builtin), and Warp's out-argument form
+#include "sema/infer_internal.h"
+
+namespace treadle::sema {
+
+using ast::ExprKind;
+using ir::InstrKind;
+using ir::VarId;
+
+Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
+    int line = e.span.line;
+    std::vector<Value> vals;
+    std::vector<ArgInfo> infos;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+        vals.push_back(eval(*e.args[i]));
+        infos.push_back(arg_info(vals.back(), *e.args[i]));
+    }
+    auto sig = b.rule(infos);
+    if (!sig && b.kind == BuiltinKind::Multi) return call_with_out_arguments(b, vals, infos, e);
+    if (!sig)
+        type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
+                               " (signature: " + b.signature + ")");
+    std::vector<VarId> args;
+    for (size_t i = 0; i < vals.size(); ++i)
+        args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
+    if (!sig->ret->is_tuple()) return var_value(emit_call(line, sig->ret, std::move(args), b));
+    Value r;
+    r.kind = Value::Kind::Tuple;
+    for (VarId d : emit_multi_call(b, sig->ret, std::move(args), line))
+        r.elements.push_back(var_value(d));
+    return r;
+}
+
+std::vector<VarId> Builder::emit_multi_call(const Builtin& b, const types::Type* results,
+                                            std::vector<VarId> args, int line) {
+    std::vector<VarId> dsts;
+    for (const types::Type* t : results->elements) dsts.push_back(m_fn.new_var(t));
+    ir::Instr& in = emit(InstrKind::Call, line);
+    in.dsts = dsts;
+    in.args = std::move(args);
+    in.builtin = &b;
+    return dsts;
+}
+
+Value Builder::call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
+                                       const std::vector<ArgInfo>& infos, const ast::Expr& e) {
+    // Warp's form f(inputs..., out_0, ..., out_k-1): the rule accepts the inputs and gives k
+    // results, each of the type of the local variable that receives it.
+    for (size_t k = 1; k < vals.size(); ++k) {
+        size_t n = vals.size() - k;
+        std::vector<ArgInfo> inputs(infos.begin(), infos.begin() + n);
+        auto sig = b.rule(inputs);
+        if (!sig || !sig->ret->is_tuple() || sig->ret->elements.size() != k) continue;
+        std::vector<std::string> outs;
+        for (size_t j = 0; j < k; ++j) {
+            const ast::Expr& oe = *e.args[n + j + 1];
+            const types::Type* want = sig->ret->elements[j];
+            if (oe.kind != ExprKind::Name || !m_scope.count(oe.name))
+                type_error(oe.span, std::string(b.name) + "(): output argument " +
+                                        std::to_string(j) + " must be a local variable of type " +
+                                        want->name);
+            if (m_fn.type_of(m_scope.at(oe.name)) != want)
+                type_error(oe.span, std::string(b.name) + "(): output '" + oe.name + "' has type " +
+                                        m_fn.type_of(m_scope.at(oe.name))->name + ", expected " +
+                                        want->name);
+            outs.push_back(oe.name);
+        }
+        std::vector<VarId> args;
+        for (size_t i = 0; i < n; ++i)
+            args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
+        std::vector<VarId> dsts = emit_multi_call(b, sig->ret, std::move(args), e.span.line);
+        for (size_t j = 0; j < k; ++j) bind(outs[j], dsts[j], e.args[n + j + 1]->span);
+        return Value{};
+    }
+    type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
+                           " (signature: " + b.signature + ")");
+}
+
+}  // namespace treadle::sema
