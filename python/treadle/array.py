@@ -32,27 +32,12 @@ def _dtype_text(dtype):
     return getattr(dtype, "__name__", None) or repr(dtype)
 
 
-def _holds_bits(dtype):
-    """Whether elements of ``dtype`` lie in memory as bits numpy cannot show as values
-    (bfloat16, and vectors and matrices of it: their uint16 bits)."""
-    return getattr(dtype, "_np_memory", None) is not getattr(dtype, "_np_dtype", None)
-
-
-def _to_memory(arr, target, raw_bits):
-    """Numpy data ``arr`` as elements of ``target`` lie in memory: converted to its numpy
-    dtype, or for bfloat16 rounded to its bits (uint16 data with ``raw_bits`` is taken as the
-    bits already, as Warp does)."""
-    if not _holds_bits(target):
-        return arr if arr.dtype == target._np_dtype else arr.astype(target._np_dtype)
-    if raw_bits and arr.dtype == np.uint16:
-        return arr
-    return scalar_types.float64_to_bfloat16_bits(arr)
-
-
 def _host_values(a):
     """The numpy values of treadle array ``a`` (bfloat16 bits converted to float32)."""
     out = a.numpy()
-    return scalar_types.bfloat16_bits_to_float32(out) if _holds_bits(a.dtype) else out
+    if scalar_types.holds_bits(a.dtype):
+        return scalar_types.bfloat16_bits_to_float32(out)
+    return out
 
 
 def _new_null():
@@ -174,7 +159,7 @@ class array(_treadle.Array):
         target = None if dtype is Any else resolve_dtype(dtype)
         inner = getattr(target, "_shape", ())
         aliasable = isinstance(data, np.ndarray)
-        bits = _holds_bits(target)
+        bits = scalar_types.holds_bits(target)
         try:
             if aliasable or hasattr(data, "__array_interface__") or hasattr(data, "__array__"):
                 arr = np.asarray(data)
@@ -193,7 +178,7 @@ class array(_treadle.Array):
                     f"array(): unsupported data type {arr.dtype}; supported: "
                     + ", ".join(t.__name__ for t in scalar_types.scalar_types)
                 ) from None
-        arr = _to_memory(arr, target, raw_bits=True)
+        arr = scalar_types.to_memory(arr, target, raw_bits=True)
         if inner and shape is None and arr.size == 0 and arr.shape[-len(inner) :] != inner:
             arr = arr.reshape((0, *inner))  # no data, such as []: no elements of the dtype
         if arr.ndim == len(inner):
@@ -479,8 +464,9 @@ class array(_treadle.Array):
         try:
             if issubclass(dt, composite_base) and not isinstance(value, dt):
                 value = dt(*value) if isinstance(value, (list, tuple)) else dt(value)
-            host = np.float64 if _holds_bits(dt) else dt._np_dtype  # bfloat16: rounded once
-            v = _to_memory(np.array(value, dtype=host), dt, raw_bits=False)
+            # bfloat16 is rounded once, from float64
+            host = np.float64 if scalar_types.holds_bits(dt) else dt._np_dtype
+            v = scalar_types.to_memory(np.array(value, dtype=host), dt, raw_bits=False)
         except (TypeError, ValueError, OverflowError) as e:
             raise ValueError(
                 f"fill_(): cannot convert {value!r} to {_dtype_text(dt)}: {e}") from None
@@ -516,7 +502,7 @@ class array(_treadle.Array):
         self._check_real("assign()")
         if not isinstance(src, array):
             try:  # bfloat16: numpy data goes to array() as it is (uint16 as bits, as there)
-                want = None if _holds_bits(self.dtype) else self.dtype._np_dtype
+                want = None if scalar_types.holds_bits(self.dtype) else self.dtype._np_dtype
                 arr = np.asarray(src, dtype=want)
             except (TypeError, ValueError, OverflowError) as e:
                 raise ValueError(f"assign(): cannot convert the source: {e}") from None

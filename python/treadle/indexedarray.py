@@ -131,7 +131,7 @@ class indexedarray:
         if isinstance(dt, type) and hasattr(dt, "_from_memory") and hasattr(dt, "_shape"):
             return [dt._from_memory(x) for x in self.numpy().reshape((-1, *dt._shape))]
         values = self.numpy()
-        if getattr(dt, "_np_memory", None) is not getattr(dt, "_np_dtype", None):  # bfloat16
+        if scalar_types.holds_bits(dt):
             values = scalar_types.bfloat16_bits_to_float32(values)
         return values.reshape(-1).tolist()
 

@@ -232,6 +232,24 @@ def round_to_bfloat16(a):
     return bfloat16_bits_to_float32(float64_to_bfloat16_bits(a))
 
 
+def holds_bits(dtype):
+    """Whether elements of ``dtype`` lie in memory as bits numpy cannot show as values
+    (bfloat16, and vectors and matrices of it: their uint16 bits)."""
+    return getattr(dtype, "_np_memory", None) is not getattr(dtype, "_np_dtype", None)
+
+
+def to_memory(arr, target, raw_bits):
+    """Numpy data ``arr`` as elements of ``target`` lie in memory: converted to its numpy
+    dtype, or for bfloat16 rounded to its bits (uint16 data with ``raw_bits`` is taken as the
+    bits already, as Warp does)."""
+    if not holds_bits(target):
+        return arr if arr.dtype == target._np_dtype else arr.astype(target._np_dtype)
+    if raw_bits and arr.dtype == np.uint16:
+        return arr
+    return float64_to_bfloat16_bits(arr)
+
+
+
 class bfloat16(float_base):
     """16-bit brain floating-point scalar type: float32's sign and exponent with 7 mantissa
     bits. Host values are floats rounded to it; arrays store its bits, which ``numpy()`` shows

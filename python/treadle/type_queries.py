@@ -152,7 +152,8 @@ def is_composite(x):
 def is_value(x):
     """True for a value of a value type: a Python number or bool, a scalar, a vector, matrix,
     quaternion or transform."""
-    return isinstance(x, (builtins.int, builtins.float, builtins.bool, scalar_base)) or is_composite(x)
+    numbers = (builtins.int, builtins.float, builtins.bool, scalar_base)
+    return isinstance(x, numbers) or is_composite(x)
 
 
 def is_struct(x):
@@ -339,7 +340,8 @@ def get_type_code(arg_type):
         return f"m{_dim_code(arg_type._shape[0])}{_dim_code(arg_type._shape[1])}{dtype}"
     if is_array(arg_type):
         prefix = "ia" if isinstance(arg_type, indexedarray) else "a"
-        dtype = "?" if arg_type.dtype in (Any, Int, Float, Scalar) else get_type_code(arg_type.dtype)
+        generic = arg_type.dtype in (Any, Int, Float, Scalar)
+        dtype = "?" if generic else get_type_code(arg_type.dtype)
         return f"{prefix}{arg_type.ndim}{dtype}"
     if is_struct_type(arg_type):
         return arg_type._type.key

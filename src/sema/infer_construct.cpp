@@ -82,8 +82,7 @@ Value Builder::construct_anonymous(const std::string& kind, const ast::Expr& e) 
                                    " have no common scalar type; give dtype=");
     }
     if (size_arg)
-        return construct_composite(sized_math_type(kind, *size_arg, dtype->scalar), e, vals,
-                                   infos);
+        return construct_composite(sized_math_type(kind, *size_arg, dtype->scalar), e, vals, infos);
     const bool rows = !infos.empty() && infos[0].type->is_vector();
     if (vector && !rows)
         return construct_composite(types::vector_type((int)vals.size(), dtype->scalar), e, vals,

@@ -243,7 +243,8 @@ class _ArrayAnnotationBase(metaclass=_AnnotationClass):
         return _is_array_annotation(x) or _is_indexed_annotation(x)
 
     def __new__(cls, *args, **kwargs):
-        raise TypeError("_ArrayAnnotationBase is abstract: use wp.array[...] or wp.indexedarray[...]")
+        raise TypeError(
+            "_ArrayAnnotationBase is abstract: use wp.array[...] or wp.indexedarray[...]")
 
 
 class _ArrayAnnotation(_ArrayAnnotationBase):
