@@ -51,6 +51,7 @@ from .array import array1d as array1d
 from .array import array2d as array2d
 from .array import array3d as array3d
 from .array import array4d as array4d
+from .types import bfloat16 as bfloat16
 from .types import bool as bool
 from .stream import capture_begin as capture_begin
 from .stream import capture_end as capture_end
@@ -158,6 +159,7 @@ from .context import synchronize_device as synchronize_device
 from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .constants import tau as tau
+from .type_queries import tile as tile
 from .types import transform as transform
 from .types import transformd as transformd
 from .types import transformf as transformf
@@ -1201,7 +1203,8 @@ def smoothstep(a: Float, b: Float, x: Float) -> Float:
 def len(a: array) -> int:
     """len(a: array) -> int
 
-    The size of the first dimension of array a, an int32."""
+    The size of the first dimension of array a, an int32; of a vector, quaternion or transform
+    its number of components, of a matrix its number of rows (constants)."""
 
 def atomic_add(a: array, *i_and_value: Any) -> Any:
     """atomic_add(a: array, i..., value) -> Scalar

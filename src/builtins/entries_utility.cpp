@@ -49,8 +49,9 @@ std::vector<Builtin> utility() {
          "a, 1 at x >= b.",
          true, rule_float_ternary, with().host()},
         {"len", "len", BuiltinKind::Len, "Utility", "len(a: array) -> int",
-         "The size of the first dimension of array a, an int32.", false, nullptr,
-         with().python_builtin()},
+         "The size of the first dimension of array a, an int32; of a vector, quaternion or "
+         "transform its number of components, of a matrix its number of rows (constants).",
+         false, nullptr, with().python_builtin()},
         {"atomic_add", "atomic_add", BuiltinKind::Atomic, "Utility",
          "atomic_add(a: array, i..., value) -> Scalar",
          "Atomically adds value to the array element a[i...] (one index per dimension of a) and "

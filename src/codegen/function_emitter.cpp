@@ -68,6 +68,7 @@ std::string literal(const types::ConstValue& c) {
 std::string printf_arg(const types::Type* t, const std::string& v) {
     switch (t->scalar) {
         case ScalarType::Float16:
+        case ScalarType::BFloat16:
             return "(double)(float)" + v;
         case ScalarType::Float32:
             return "(double)" + v;

@@ -61,9 +61,11 @@ std::string struct_name(const types::Type* t) {
 }  // namespace
 
 const char* c_scalar(ScalarType s) {
-    static const char* k_names[] = {"bool",       "wp::int8",    "wp::uint8",   "wp::int16",
-                                    "wp::uint16", "wp::int32",   "wp::uint32",  "wp::int64",
-                                    "wp::uint64", "wp::float16", "wp::float32", "wp::float64"};
+    static const char* k_names[] = {"bool",        "wp::int8",    "wp::uint8",   "wp::int16",
+                                    "wp::uint16",  "wp::int32",   "wp::uint32",  "wp::int64",
+                                    "wp::uint64",  "wp::float16", "wp::float32", "wp::float64",
+                                    "wp::bfloat16"};
+    static_assert(sizeof(k_names) / sizeof(k_names[0]) == k_scalar_type_count);
     return k_names[(int)s];
 }
 

@@ -118,6 +118,8 @@ Value Builder::call(const ast::Expr& e) {
         case Value::Kind::Func:
             return call_function(callee.func, e);
         case Value::Kind::Builtin:
+            if (!callee.builtin && (callee.text == "vector" || callee.text == "matrix"))
+                return construct_anonymous(callee.text, e);
             if (!callee.builtin)
                 type_error(e.span, who() + "arrays cannot be created inside kernels");
             return call_builtin(*callee.builtin, e);
@@ -405,8 +407,18 @@ Value Builder::call_len(const ast::Expr& e) {
     size_t nargs = e.args.size() - 1;
     if (nargs != 1) type_error(e.span, "len(): takes exactly one argument");
     Value v = eval(*e.args[1]);
-    if (v.kind != Value::Kind::Var || !m_fn.type_of(v.var)->is_array())
-        type_error(e.span, "len(): needs an array");
+    const types::Type* t = v.kind == Value::Kind::Var     ? m_fn.type_of(v.var)
+                           : v.kind == Value::Kind::Const ? v.constant.type
+                                                          : nullptr;
+    if (t && t->is_value() && !t->is_scalar()) {
+        // vectors, quaternions, transforms: their components; matrices: their rows
+        Value n;
+        n.kind = Value::Kind::Const;
+        n.constant = types::ConstValue{types::int32_type(), false, t->rows, 0};
+        return n;
+    }
+    if (v.kind != Value::Kind::Var || !t->is_array())
+        type_error(e.span, "len(): needs an array, vector, matrix, quaternion or transform");
     VarId dst = emit_value(InstrKind::Shape, e.span.line, types::int32_type(), {v.var});
     m_block->back().value = types::ConstValue{types::int32_type(), false, 0, 0};
     return var_value(dst);

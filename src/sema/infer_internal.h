@@ -54,6 +54,8 @@ inline Value var_value(ir::VarId v) {
 
 using Scope = std::map<std::string, ir::VarId>;
 
+struct LenOfLocal;
+
 struct ProgramBuilder;
 
 /// Builds one ir::Function (a kernel, or a user function specialised to argument types).
@@ -124,6 +126,10 @@ public:
     const types::Type* param_annotation(const std::string& name, const ast::Expr& e);
     /// vector(length, dtype) / matrix(shape, dtype) in an annotation or type position.
     const types::Type* eval_math_type(const std::string& kind, const ast::Expr& e);
+    /// The vector ("vector": `size` a constant length) or matrix (a constant (rows, cols)
+    /// tuple) type of `scalar`; a type error for sizes out of range.
+    const types::Type* sized_math_type(const std::string& kind, const ast::Expr& size,
+                                       ScalarType scalar);
     ir::VarId emit_const(const types::ConstValue& c, const types::Type* t, int line);
 
     // --- subscripts (infer_index.cpp) ---
@@ -212,6 +218,13 @@ public:
     Value cast(const types::Type* to, const ast::Expr& e);
     /// vec3(...), mat33(...): construction of vector and matrix values.
     Value construct(const types::Type* to, const ast::Expr& e);
+    /// The vector or matrix `to` from the already evaluated arguments `vals` of `e`.
+    Value construct_composite(const types::Type* to, const ast::Expr& e,
+                              const std::vector<Value>& vals, const std::vector<ArgInfo>& infos);
+    /// Warp's wp.vector(*args, length=, dtype=) and wp.matrix(*args, shape=, dtype=) in a
+    /// kernel (`kind` says which): the size defaults to the number of components or rows
+    /// given, the dtype to their common scalar type.
+    Value construct_anonymous(const std::string& kind, const ast::Expr& e);
     /// quat(...), transform(...): construction of quaternions and transforms.
     Value construct_rigid(const types::Type* to, const ast::Expr& e);
 
@@ -223,6 +236,9 @@ public:
     bool is_static_call(const ast::Expr& e);
     /// The compile-time value of wp.static(expr), evaluated by the front end.
     Value static_value(const ast::Expr& e);
+    /// The calls len(local) in a wp.static() expression whose local has a vector, matrix,
+    /// quaternion or transform type (their text is replaced by the length).
+    void find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& out);
 
     // --- structs (infer_struct.cpp) ---
     /// `base.name` of a struct value.
