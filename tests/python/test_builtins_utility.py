@@ -35,7 +35,7 @@ def checks_that_fail():
 
 
 def test_checks_print_nothing_when_they_hold(capfd):
-    wp.launch(checks_that_pass, 1, [wp.array([2.0], dtype=float)], device="cpu")
+    wp.launch(checks_that_pass, 1, [wp.array([2.0], dtype=float, device="cpu")], device="cpu")
     wp.synchronize()
     assert capfd.readouterr().out == ""
 
@@ -85,8 +85,8 @@ def special(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
 
 def test_special_functions_match_python():
     xs = np.array([-0.75, -0.2, 0.0, 0.3, 0.95])
-    out = wp.zeros(len(xs) * 12, dtype=wp.float64)
-    wp.launch(special, len(xs), [wp.array(xs, dtype=wp.float64), out], device="cpu")
+    out = wp.zeros(len(xs) * 12, dtype=wp.float64, device="cpu")
+    wp.launch(special, len(xs), [wp.array(xs, dtype=wp.float64, device="cpu"), out], device="cpu")
     got = out.numpy().reshape(len(xs), 12)
     nd = statistics.NormalDist()
 
@@ -117,7 +117,7 @@ def lerp_composites(out: wp.array(dtype=float)):
 
 
 def test_lerp_of_composites():
-    out = wp.zeros(4, dtype=float)
+    out = wp.zeros(4, dtype=float, device="cpu")
     wp.launch(lerp_composites, 1, [out], device="cpu")
     np.testing.assert_allclose(out.numpy(), [4.0, 2.0, 1.0, 1.0])
     np.testing.assert_allclose(np.array(wp.lerp(wp.vec2(0.0, 2.0), wp.vec2(2.0, 4.0), 0.5)),
@@ -140,6 +140,6 @@ def negative_indices(out: wp.array(dtype=float)):
 
 
 def test_negative_constant_indices_count_from_the_end():
-    out = wp.zeros(6, dtype=float)
+    out = wp.zeros(6, dtype=float, device="cpu")
     wp.launch(negative_indices, 1, [out], device="cpu")
     np.testing.assert_allclose(out.numpy(), [3.0, 3.0, 2.0, 7.0, 9.0, 0.4], rtol=1e-6)

@@ -52,7 +52,7 @@ def test_cpp_meaningful_names_compile_everywhere(tmp_path):
     s = module.Names()
     for k, n in enumerate(NAMES):
         setattr(s, n, float(k % 3))
-    out = wp.zeros(1, dtype=wp.float32)
+    out = wp.zeros(1, dtype=wp.float32, device="cpu")
     wp.launch(module.use_names, 1, [out, s], device="cpu")
     want = sum(2.0 * (k % 3 + k) for k in range(len(NAMES)))
     np.testing.assert_allclose(out.numpy(), [want])

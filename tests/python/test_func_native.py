@@ -122,14 +122,14 @@ def take_slot_kernel(counter: wp.array(dtype=wp.int32), slots: wp.array(dtype=wp
 def test_replay_snippet_runs_instead_of_the_forward_one():
     # CPU only: the snippet's counter is not atomic
     n = 8
-    counter = wp.zeros(1, dtype=wp.int32)
-    slots = wp.zeros(n, dtype=wp.int32)
-    x = wp.array(np.arange(n, dtype=np.float32), requires_grad=True)
-    out = wp.zeros(n, dtype=wp.float32, requires_grad=True)
+    counter = wp.zeros(1, dtype=wp.int32, device="cpu")
+    slots = wp.zeros(n, dtype=wp.int32, device="cpu")
+    x = wp.array(np.arange(n, dtype=np.float32), requires_grad=True, device="cpu")
+    out = wp.zeros(n, dtype=wp.float32, requires_grad=True, device="cpu")
     tape = wp.Tape()
     with tape:
-        wp.launch(take_slot_kernel, n, inputs=[counter, slots, x, out])
-    tape.backward(grads={out: wp.array(np.ones(n, dtype=np.float32))})
+        wp.launch(take_slot_kernel, n, inputs=[counter, slots, x, out], device="cpu")
+    tape.backward(grads={out: wp.array(np.ones(n, dtype=np.float32), device="cpu")})
     assert counter.numpy()[0] == n  # the replay left the counter alone
     np.testing.assert_allclose(x.grad.numpy(), 2.0 * np.arange(n))
 

@@ -53,8 +53,8 @@ def test_cpu_ignores_the_bounds():
     source = _treadle.kernel_source(bounded_pair._function_source(), cuda=False,
                                     launch_bounds=bounded_pair.options["launch_bounds"])
     assert "__launch_bounds__" not in source
-    x = wp.array(np.ones(1024, dtype=np.float32))
-    wp.launch(bounded_single, 1024, inputs=[x], block_dim=1024)
+    x = wp.array(np.ones(1024, dtype=np.float32), device="cpu")
+    wp.launch(bounded_single, 1024, inputs=[x], block_dim=1024, device="cpu")
     np.testing.assert_allclose(x.numpy(), 2.0)
 
 
