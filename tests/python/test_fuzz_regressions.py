@@ -70,3 +70,15 @@ def test_spatial_jacobian_ends_on_a_parent_cycle(device):
     wp.launch(jacobian_of_chain, dim=1, inputs=[S, parents, qd_start, J], device=device)
     wp.synchronize_device(device)
     assert np.all(J.numpy() == 1.0)
+
+
+@wp.kernel
+def fill_one(a: wp.array(dtype=float)):
+    a[wp.tid()] = 1.0
+
+
+@pytest.mark.parametrize("stream", [1, "s", object()])
+def test_launch_with_a_non_stream_is_a_type_error(stream):
+    a = wp.zeros(4, dtype=float, device="cpu")
+    with pytest.raises(TypeError, match="stream must be a wp.Stream"):
+        wp.launch(fill_one, dim=4, inputs=[a], device="cpu", stream=stream)
