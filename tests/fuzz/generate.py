@@ -119,7 +119,7 @@ class KernelGen:
                 lambda: "wp.tid()" if "tid" not in self.locals else "tid",
                 lambda: f"wp.min({self.expr(t, d)}, {self.expr(t, d)})",
                 lambda: "COUNT",
-                lambda: f"a0.shape[0]" if "a0" in self.params else "1",
+                lambda: "a0.shape[0]" if "a0" in self.params else "1",
             ]
             return self.pick(opts)()
         if t == "bool":
@@ -208,7 +208,7 @@ class KernelGen:
             self.emit(indent, self.pick([
                 f'wp.printf("%d %f\\n", tid, {self.expr("float")})',
                 f"print({self.expr(self.pick(VALUES))})",
-                f'wp.printf("%s\\n", tid)',
+                'wp.printf("%s\\n", tid)',
             ]))
         elif k == 11:
             self.emit(indent, f"acc = acc + {self.expr('float')}")

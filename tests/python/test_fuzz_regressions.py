@@ -82,3 +82,12 @@ def test_launch_with_a_non_stream_is_a_type_error(stream):
     a = wp.zeros(4, dtype=float, device="cpu")
     with pytest.raises(TypeError, match="stream must be a wp.Stream"):
         wp.launch(fill_one, dim=4, inputs=[a], device="cpu", stream=stream)
+
+
+def test_struct_float_field_past_float_range_names_the_field():
+    @wp.struct
+    class Big:
+        x: float
+
+    with pytest.raises(OverflowError, match=r"Big\.x: .* does not fit float32"):
+        Big().x = 10**400
