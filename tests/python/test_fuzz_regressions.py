@@ -91,3 +91,14 @@ def test_struct_float_field_past_float_range_names_the_field():
 
     with pytest.raises(OverflowError, match=r"Big\.x: .* does not fit float32"):
         Big().x = 10**400
+
+
+def test_unrolled_code_past_the_instruction_budget_is_a_compile_error():
+    @wp.kernel(module="unique")
+    def k(a: wp.array(dtype=wp.vec3)):
+        for i in range(2000):
+            v = a[i] * float(wp.static(i)) + wp.vec3(1.0, 2.0, 3.0)
+            a[i] = wp.cross(v, wp.normalize(v)) + wp.vec3(wp.length(v), wp.dot(v, v), 0.0)
+
+    with pytest.raises(CompileError, match="compile budget for generated code"):
+        wp.launch(k, dim=1, inputs=[wp.zeros(1, dtype=wp.vec3, device="cpu")], device="cpu")
