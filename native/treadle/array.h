@@ -39,6 +39,15 @@ struct array_t {
     int64 strides[4];
     int32 ndim;
     int32 pad_;
+
+    // For @wp.func_native snippets, which use arrays as Warp's do: `a[i]` is element i of a
+    // 1-D array (any integer index type, so no built-in subscript competes), and an array
+    // converts to its data pointer (`atomicAdd(counter, 1)`).
+    template <typename I>
+    CUDA_CALLABLE T& operator[](I i) const {
+        return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + int64(i) * strides[0]);
+    }
+    CUDA_CALLABLE operator T*() const { return data; }
 };
 static_assert(sizeof(array_t<float>) == 72 && alignof(array_t<float>) == 8,
               "array_t layout is shared with the host runtime");
@@ -83,6 +92,16 @@ template <typename T>
 CUDA_CALLABLE T* address(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l) {
     return byte_offset(a.data, int64(i) * a.strides[0] + int64(j) * a.strides[1] +
                                    int64(k) * a.strides[2] + int64(l) * a.strides[3]);
+}
+
+/// The gradient of `a` as an array of its own (data is a.grad, same shape and strides): what a
+/// @wp.func_native adjoint snippet sees as `adj_<array>`.
+template <typename T>
+CUDA_CALLABLE array_t<T> grad_view(const array_t<T>& a) {
+    array_t<T> g = a;
+    g.data = a.grad;
+    g.grad = nullptr;
+    return g;
 }
 
 /// grad_address(a, i...): pointer to the gradient element [i, ...], or null without grad.

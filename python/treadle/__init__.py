@@ -205,6 +205,7 @@ from .kernel import adjoint as adjoint
 from .kernel import constant as constant
 from .kernel import func as func
 from .kernel import func_grad as func_grad
+from .kernel import func_native as func_native
 from .kernel import func_replay as func_replay
 from .kernel import kernel as kernel
 from .kernel import overload as overload

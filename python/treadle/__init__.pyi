@@ -74,6 +74,7 @@ from .array import full as full
 from .array import full_like as full_like
 from .kernel import func as func
 from .kernel import func_grad as func_grad
+from .kernel import func_native as func_native
 from .kernel import func_replay as func_replay
 from .context import get_cuda_device as get_cuda_device
 from .context import get_cuda_device_count as get_cuda_device_count

@@ -156,6 +156,8 @@ class Function:
         # Every @wp.func definition of this name (overloads by annotation), self first; see
         # generics.register_function.
         self._overloads = [self]
+        # @wp.func_native: (snippet, adj_snippet, replay_snippet), the C++ text of the body
+        self._native = None
 
     def _function_source(self, with_overloads=True, **fields):
         """The FunctionSource the compiler reads (src/python/export_function.cpp): this
@@ -170,6 +172,8 @@ class Function:
         overloads = ()
         if with_overloads and len(self._overloads) > 1:
             overloads = [f._function_source(with_overloads=False) for f in self._overloads]
+        if self._native is not None:
+            fields["native"], fields["native_adjoint"], fields["native_replay"] = self._native
         return _treadle.FunctionSource(
             key=self._identity, name=self.__name__, source=text, file=filename, line=line,
             is_kernel=isinstance(self, Kernel), resolver=self._resolver,
@@ -240,18 +244,19 @@ class Kernel(Function):
         return s
 
     def _build_options(self):
-        return self.module.build_options(self.options)
+        """(mode, max_unroll, verify_fp, launch_bounds): what a build depends on besides the
+        source and device (launch_bounds: None or (max threads per block, min blocks or 0))."""
+        return (*self.module.build_options(self.options), self.options.get("launch_bounds"))
 
     def _compile(self, device="cpu"):
         """The forward build for `device` (an alias such as "cpu" or "cuda:0"): compiled or
         loaded from the disk cache once per device and build options, kept by the C++
         KernelBuilds."""
-        mode, max_unroll, verify_fp = self._build_options()
-        handle = self._builds.find(device, mode, max_unroll, verify_fp)
+        options = self._build_options()
+        handle = self._builds.find(device, *options)
         if handle is None:
             _module._prepare_compiler()
-            handle = self._builds.get(self._function_source(), device, mode, max_unroll,
-                                      verify_fp)
+            handle = self._builds.get(self._function_source(), device, *options)
             self._report(handle)
             if config.verify_autograd_array_access:
                 _tape.note_kernel_build(self, handle)
@@ -307,6 +312,9 @@ class Kernel(Function):
         single build: a generic kernel, or one the compiler rejects)."""
         try:
             text = _treadle.kernel_source(self._function_source())
+            bounds = self.options.get("launch_bounds")
+            if bounds is not None:  # a CUDA-only attribute, not in the CPU source
+                text += f"\n// launch_bounds {bounds}"
         except Exception:  # noqa: BLE001 -- the build will report it; hash what there is
             text = self._function_source().source
         return hashlib.sha256(text.encode()).digest()
@@ -326,6 +334,33 @@ def func(f):
     the same name in a module with other parameter annotations adds an overload."""
     _check_python_function(f, "@wp.func")
     return _generics.register_function(Function(f))
+
+
+def func_native(snippet, adj_snippet=None, replay_snippet=None):
+    """Declares a function whose body is C++/CUDA code (Warp's @wp.func_native). The decorated
+    def is a stub: its annotated parameters are the names and types the snippet sees (arrays
+    as ``wp::array_t<T>``, with ``a[i]`` and conversion to ``T*``), its return annotation the
+    result type. ``adj_snippet`` is the body of the adjoint, which also sees ``adj_<param>``
+    for every parameter (add to those of float values; an array's is its gradient array) and
+    ``adj_ret``; ``replay_snippet`` recomputes the function in the backward pass instead of
+    ``snippet`` (for side effects that must not run twice)."""
+    for name, text in (("snippet", snippet), ("adj_snippet", adj_snippet),
+                       ("replay_snippet", replay_snippet)):
+        if not (isinstance(text, str) or (text is None and name != "snippet")):
+            raise TypeError(f"func_native(): {name} must be a str, got {type(text).__name__}")
+
+    def register(f):
+        _check_python_function(f, "@wp.func_native")
+        fn = Function(f)
+        fn._native = (snippet, adj_snippet, replay_snippet)
+        # A new definition changes the code of the module's kernels that call it (Warp
+        # rebuilds the module).
+        existing = _module._modules.get(f.__module__)
+        if existing is not None:
+            existing.mark_modified()
+        return _generics.register_function(fn)
+
+    return register
 
 
 def _register_on(forward, attribute, decorator):
@@ -364,8 +399,34 @@ adjoint = _Adjoint()
 
 # @wp.kernel keywords of Warp's that change CUDA code generation or the launch, which treadle
 # does not implement yet: refused rather than ignored.
-_UNSUPPORTED_KERNEL_OPTIONS = ("launch_bounds", "cuda_max_registers", "enable_cuda_smem_spilling",
-                               "cluster_dim", "grid_stride")
+_UNSUPPORTED_KERNEL_OPTIONS = ("cuda_max_registers", "enable_cuda_smem_spilling", "cluster_dim",
+                               "grid_stride")
+
+
+def _launch_bounds(bounds):
+    """Warp's launch_bounds (an int, or a tuple or list of 1-2 ints: max threads per block and
+    min blocks per multiprocessor) as (max_threads, min_blocks or 0); None stays None."""
+    if bounds is None:
+        return None
+    if isinstance(bounds, int) and not isinstance(bounds, bool):
+        values = (bounds,)
+    elif isinstance(bounds, (tuple, list)):
+        if not 1 <= len(bounds) <= 2:
+            raise ValueError(f"launch_bounds must be an int or a tuple/list of 1-2 ints, got {bounds}")
+        values = tuple(bounds)
+    else:
+        raise ValueError(
+            f"launch_bounds must be an int or a tuple/list of 1-2 ints, got {type(bounds)}")
+    for v in values:
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ValueError(
+                f"launch_bounds must be an int or a tuple/list of 1-2 ints, got {bounds}")
+        if v <= 0:
+            raise ValueError(f"launch_bounds must be positive, got {bounds}")
+    if values[0] > 1024:
+        raise ValueError(
+            f"launch_bounds: at most 1024 threads per block, got {values[0]}")
+    return (values[0], values[1] if len(values) == 2 else 0)
 
 
 def _kernel_module(f, module, module_options):
@@ -390,14 +451,17 @@ def _kernel_module(f, module, module_options):
     return m
 
 
-def kernel(f=None, *, name=None, enable_backward=None, module=None, module_options=None,
-           entry_point_abi=None, options=None, **unsupported):
+def kernel(f=None, *, name=None, enable_backward=None, launch_bounds=None, module=None,
+           module_options=None, entry_point_abi=None, options=None, **unsupported):
     """Declares a kernel (Warp's @wp.kernel). ``name`` sets its key (a C++ identifier);
     ``module`` is a module, a module name or ``"unique"`` (a module of its own, whose options
     ``module_options`` sets); ``enable_backward=False`` never builds a backward pass;
-    ``options`` are per-kernel compile options such as ``{"max_unroll": 4}``. Warp's CUDA
-    launch keywords (launch_bounds, cuda_max_registers, cluster_dim, grid_stride, ...) and
-    ``entry_point_abi="external_constant_params"`` raise NotImplementedError."""
+    ``launch_bounds`` (an int, or 1-2 ints: max threads per block, min blocks per
+    multiprocessor) is the CUDA entry points' ``__launch_bounds__``, and CUDA launches then
+    refuse a larger ``block_dim`` (the CPU ignores it); ``options`` are per-kernel compile
+    options such as ``{"max_unroll": 4}``. Warp's other CUDA keywords (cuda_max_registers,
+    cluster_dim, grid_stride, ...) and ``entry_point_abi="external_constant_params"`` raise
+    NotImplementedError."""
     for keyword in unsupported:
         if keyword not in _UNSUPPORTED_KERNEL_OPTIONS:
             raise TypeError(f"kernel() got an unexpected keyword argument '{keyword}'")
@@ -412,6 +476,11 @@ def kernel(f=None, *, name=None, enable_backward=None, module=None, module_optio
             f"entry_point_abi must be 'warp' or 'external_constant_params', got {entry_point_abi!r}")
     if entry_point_abi == "external_constant_params" and enable_backward is not False:
         raise ValueError("entry_point_abi='external_constant_params' requires enable_backward=False")
+    if launch_bounds is not None and unsupported.get("cuda_max_registers") is not None:
+        raise ValueError("cuda_max_registers and launch_bounds cannot be specified together")
+    bounds = _launch_bounds(launch_bounds)
+    if bounds is not None:
+        options = {**(options or {}), "launch_bounds": bounds}
 
     def make(g):
         _check_python_function(g, "@wp.kernel")

@@ -22,6 +22,7 @@ std::shared_ptr<Kernel::Source> make_source(const sema::FunctionSource& function
     source->options.mode = options.mode;
     source->options.device = device;
     source->options.verify_fp = false;
+    source->options.launch_bounds = options.launch_bounds;
     return source;
 }
 

@@ -22,9 +22,12 @@ struct BuildOptions {
     std::string mode = "release";  ///< "release" | "checked" | "debug"
     int max_unroll = 16;           ///< see ModuleOptions::max_unroll
     bool verify_fp = false;        ///< NaN/Inf checks at every float store
+    /// CUDA builds: the kernel's @wp.kernel(launch_bounds=) (none by default); CPU ignores it.
+    codegen::CudaLaunchBounds launch_bounds;
 
     bool operator<(const BuildOptions& o) const {
-        return std::tie(mode, max_unroll, verify_fp) < std::tie(o.mode, o.max_unroll, o.verify_fp);
+        return std::tie(mode, max_unroll, verify_fp, launch_bounds) <
+               std::tie(o.mode, o.max_unroll, o.verify_fp, o.launch_bounds);
     }
 };
 

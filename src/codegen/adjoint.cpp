@@ -483,6 +483,7 @@ void emit_function_adjoint(const passes::AdjointPlan& plan, const Backend& backe
     PlainReplay plain;
     emit_function(f, backend, out, checked, &plain);
     if (!plan.differentiated) return;  // a func_grad/func_replay: used as is
+    if (f.native) return emit_native_adjoint(plan, backend, out);
 
     AdjointPrinter ae(plan, out, checked);
     out << backend.function_qualifier() << " void " << adjoint_name(f) << "(";

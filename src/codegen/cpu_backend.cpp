@@ -16,8 +16,10 @@ public:
     const char* function_qualifier() const override { return "static inline"; }
 
     std::string entry(const ir::Function& kernel, const std::string& params_struct,
-                      const std::string& body_name, const std::string& symbol) const override {
+                      const std::string& body_name, const std::string& symbol,
+                      const CudaLaunchBounds& bounds) const override {
         (void)kernel;
+        (void)bounds;  // CUDA only, as in Warp
         return std::string("extern \"C\" __attribute__((visibility(\"default\"))) void ") + symbol +
                "(const void* params, const wp::launch_bounds_t* bounds, wp::int64 begin, "
                "wp::int64 end) {\n"

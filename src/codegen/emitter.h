@@ -22,6 +22,18 @@ struct ParamLayout {
 /// Computes the parameter block layout of a kernel; returns its total size.
 size_t layout_params(const ir::Function& kernel, std::vector<ParamLayout>& out);
 
+/// A CUDA kernel's `__launch_bounds__(max_threads, min_blocks)`: launches may use at most
+/// `max_threads` threads per block. max_threads 0: none (min_blocks 0: only the first value).
+struct CudaLaunchBounds {
+    int max_threads = 0;
+    int min_blocks = 0;
+
+    bool operator<(const CudaLaunchBounds& o) const {
+        return max_threads < o.max_threads ||
+               (max_threads == o.max_threads && min_blocks < o.min_blocks);
+    }
+};
+
 /// What differs between back ends. The shared Emitter asks the back end for the prologue,
 /// the qualifiers of device functions and the kernel entry point; everything else is common.
 class Backend {
@@ -36,9 +48,11 @@ public:
     /// Whether to emit static_asserts of the parameter layout (needs __builtin_offsetof,
     /// which NVRTC lacks; the CPU build checks the same C layout rules).
     virtual bool layout_asserts() const = 0;
-    /// The exported entry point `symbol` that runs `body_name` over a range of launch indices.
+    /// The exported entry point `symbol` that runs `body_name` over a range of launch indices
+    /// (CUDA: with `bounds` as its __launch_bounds__; the CPU has no such thing).
     virtual std::string entry(const ir::Function& kernel, const std::string& params_struct,
-                              const std::string& body_name, const std::string& symbol) const = 0;
+                              const std::string& body_name, const std::string& symbol,
+                              const CudaLaunchBounds& bounds) const = 0;
 };
 
 /// The CPU back end: the body runs in a loop over [begin, end) on a pool thread;
@@ -68,9 +82,10 @@ inline constexpr const char* k_adjoint_suffix = "_adj";
 /// pass over the same launch range.
 /// With `verify_fp`, every store of a float-valued array element is followed by a check that
 /// records the first NaN/Inf of a launch (native/treadle/verify_fp.h).
+/// `launch_bounds` annotates the CUDA entry points (the kernel's @wp.kernel(launch_bounds=)).
 std::string generate_source(const ir::Program& program, const Backend& backend,
                             bool checked = false,
                             const passes::ProgramAdjointPlan* adjoint = nullptr,
-                            bool verify_fp = false);
+                            bool verify_fp = false, CudaLaunchBounds launch_bounds = {});
 
 }  // namespace treadle::codegen

@@ -105,6 +105,14 @@ void emit_function(const ir::Function& f, const Backend& backend, Text& out, boo
 std::string kernel_body_header(const ir::Function& k, const Backend& backend,
                                const std::string& params, const std::string& body);
 
+// --- native_function.cpp ---
+/// Prints @wp.func_native function `f`: its snippet as the body of the forward function, or
+/// with `replay` of its replay variant (the replay snippet when there is one).
+void emit_native_function(const ir::Function& f, const Backend& backend, Text& out, bool replay);
+/// Prints the adjoint `adj_<c_name>` of the @wp.func_native function `plan` was made from: its
+/// adjoint snippet (an empty body when it has none).
+void emit_native_adjoint(const passes::AdjointPlan& plan, const Backend& backend, Text& out);
+
 // --- adjoint.cpp ---
 /// wp::add and wp::grad_accumulate for struct `t` (field by field; array fields are kept /
 /// skipped), which adjoint code uses on struct values and gradients.

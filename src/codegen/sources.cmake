@@ -4,6 +4,7 @@
 list(APPEND TREADLE_SOURCES
   src/codegen/emitter.cpp
   src/codegen/function_emitter.cpp
+  src/codegen/native_function.cpp
   src/codegen/type_spelling.cpp
 )
 # The adjoint printer, on the same statement walk.

@@ -282,12 +282,13 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode, Com
 }  // namespace
 
 std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda, bool adjoint,
-                                   bool verify_fp) {
+                                   bool verify_fp, codegen::CudaLaunchBounds launch_bounds) {
     const codegen::Backend& backend = cuda ? codegen::cuda_backend() : codegen::cpu_backend();
     std::unique_ptr<ir::Program> program = front_end(kernel);
     std::optional<passes::ProgramAdjointPlan> plan;
     if (adjoint) plan = passes::plan_adjoint(*program);
-    return codegen::generate_source(*program, backend, false, plan ? &*plan : nullptr, verify_fp);
+    return codegen::generate_source(*program, backend, false, plan ? &*plan : nullptr, verify_fp,
+                                    launch_bounds);
 }
 
 PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileOptions& options) {
@@ -321,11 +322,13 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     result->checked = options.mode == "checked" || options.mode == "debug";
     result->adjoint = options.adjoint;
     result->verify_fp = options.verify_fp;
+    if (on_cuda) result->max_block_dim = options.launch_bounds.max_threads;
     // The adjoint plan refuses what cannot be differentiated (a treadle::Error at its line).
     std::optional<passes::ProgramAdjointPlan> plan;
     if (options.adjoint) plan = passes::plan_adjoint(*program);
-    result->source = codegen::generate_source(*program, backend, result->checked,
-                                              plan ? &*plan : nullptr, options.verify_fp);
+    result->source =
+        codegen::generate_source(*program, backend, result->checked, plan ? &*plan : nullptr,
+                                 options.verify_fp, options.launch_bounds);
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());

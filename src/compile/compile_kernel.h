@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/emitter.h"
 #include "runtime/loaded_kernel.h"
 #include "sema/resolver.h"
 #include "treadle/device.h"
@@ -21,6 +22,8 @@ struct CompileOptions {
     /// Check every float value stored to an array for NaN/Inf; a launch then reports the first
     /// one (ErrorKind::FloatingPoint). On CUDA the launch synchronises to read the record.
     bool verify_fp = false;
+    /// CUDA: the entry points' __launch_bounds__; launches refuse a larger block_dim.
+    codegen::CudaLaunchBounds launch_bounds;
 };
 
 /// The pipeline, in order: parse → infer types (typed IR) → verify → generate C++ for the
@@ -51,7 +54,8 @@ std::vector<std::shared_ptr<const CompiledKernel>> finish_kernels(
 /// The source compile_kernel() would build for a CUDA (`cuda`) or CPU target, with the backward
 /// pass when `adjoint`; needs no GPU (compile-only checks and the golden tests use it).
 std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda,
-                                   bool adjoint = false, bool verify_fp = false);
+                                   bool adjoint = false, bool verify_fp = false,
+                                   codegen::CudaLaunchBounds launch_bounds = {});
 
 /// Directory holding native/treadle/*.h (set by the front end; defaults to the build tree,
 /// then the install tree, overridable with TREADLE_NATIVE_DIR).

@@ -117,4 +117,21 @@ const char* op_text(CmpOpKind op) {
     return "?";
 }
 
+ExprPtr clone(const Expr& e) {
+    auto out = std::make_unique<Expr>(e.kind, e.span);
+    out->name = e.name;
+    out->const_kind = e.const_kind;
+    out->int_value = e.int_value;
+    out->float_value = e.float_value;
+    out->str_value = e.str_value;
+    out->bin_op = e.bin_op;
+    out->unary_op = e.unary_op;
+    out->bool_op = e.bool_op;
+    out->cmp_ops = e.cmp_ops;
+    for (const ExprPtr& a : e.args) out->args.push_back(a ? clone(*a) : nullptr);
+    for (const Keyword& k : e.keywords)
+        out->keywords.push_back(Keyword{k.name, k.value ? clone(*k.value) : nullptr, k.span});
+    return out;
+}
+
 }  // namespace treadle::ast

@@ -80,6 +80,7 @@ enum class ExprKind {
     Tuple,      ///< args = elements
     List,       ///< args = elements (parsed so sema can reject it with a clear message)
     Slice,      ///< args[0..2] = lower, upper, step; each may be null
+    Starred,    ///< *args[0], a positional argument of a call (sema expands it)
 };
 
 struct Expr;
@@ -109,6 +110,10 @@ struct Expr {
 
     Expr(ExprKind k, Span s) : kind(k), span(s) {}
 };
+
+/// A deep copy of `e` (its spans too), for front-end rewrites such as sema's expansion of
+/// starred call arguments.
+ExprPtr clone(const Expr& e);
 
 enum class StmtKind {
     FunctionDef,  ///< name, params, returns, decorators, body, docstring

@@ -117,6 +117,8 @@ std::string dump(const Expr& e) {
             return "List(" + dump_list(e.args) + ")";
         case ExprKind::Slice:
             return "Slice(" + dump_list(e.args) + ")";
+        case ExprKind::Starred:
+            return "Starred(" + dump_list(e.args) + ")";
     }
     return "?";
 }

@@ -285,8 +285,16 @@ void Parser::parse_call_args(Expr& call) {
     while (!at_op(")")) {
         const Token& tok = peek();
         const Span arg_start = tok.span;
-        if (tok.is_op("*") || tok.is_op("**"))
-            fail(arg_start, "argument unpacking with '*' or '**' is not supported");
+        if (tok.is_op("**")) fail(arg_start, "argument unpacking with '**' is not supported");
+        if (tok.is_op("*")) {
+            skip();  // '*'
+            ExprPtr starred = make_expr(ExprKind::Starred, arg_start);
+            starred->args.push_back(parse_expression());
+            starred->span = span_from(arg_start);
+            call.args.push_back(std::move(starred));
+            if (!accept_op(",")) break;
+            continue;
+        }
         if (tok.kind == TokenKind::Name && !is_keyword(tok.text) && peek(1).is_op("=")) {
             ast::Keyword kw;
             kw.name = take().text;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,16 @@ enum class InstrKind {
 
 /// Printed name of an instruction kind.
 const char* instr_name(InstrKind kind);
+
+/// The C++/CUDA text of a @wp.func_native function. `forward` is the body of the function;
+/// `adjoint` the body of its adjoint, which sees every parameter, `adj_<param>` for each (a
+/// reference for float values, the gradient array for arrays, a zeroed local otherwise) and
+/// `adj_ret`; `replay` the body that recomputes it in a backward pass (unset: `forward`).
+struct NativeSnippets {
+    std::string forward;
+    std::optional<std::string> adjoint;
+    std::optional<std::string> replay;
+};
 
 /// A variable: a typed temporary or a mutable user variable.
 struct Var {
@@ -80,6 +91,9 @@ struct Function {
     const Function* custom_grad = nullptr;
     const Function* custom_replay = nullptr;
     bool grad_helper = false;  ///< a custom gradient/replay itself: no adjoint of its own
+    /// A @wp.func_native function: its body is this text (`body` stays empty; parameters are
+    /// named by their Python names in it).
+    std::shared_ptr<const NativeSnippets> native;
     std::shared_ptr<const ast::SourceFile> source;
 
     VarId new_var(const types::Type* type, std::string hint = "", bool is_mutable = false) {

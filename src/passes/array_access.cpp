@@ -21,6 +21,10 @@ public:
         m_access.assign(fn.params.size(), 0);
         for (size_t i = 0; i < fn.params.size(); ++i)
             if (fn.type_of(fn.params[i])->is_array()) m_root[fn.params[i]] = i;
+        // What native code does with the arrays it is given is unknown: they count as neither
+        // read nor written (so the tape's overwrite check, which would refuse every array
+        // that might be both, does not see them).
+        if (fn.native) return m_access;
         walk(fn.body);
         return m_access;
     }

@@ -227,7 +227,9 @@ void export_function(nb::module_& m) {
                nb::object resolver, std::shared_ptr<FunctionSource> custom_grad,
                std::shared_ptr<FunctionSource> custom_replay,
                std::vector<std::shared_ptr<FunctionSource>> overloads, nb::list arg_types,
-               int max_unroll) {
+               int max_unroll, std::optional<std::string> native,
+               std::optional<std::string> native_adjoint,
+               std::optional<std::string> native_replay) {
                 FunctionSource* fn = new (self) FunctionSource();
                 fn->key = key;
                 fn->name = name;
@@ -239,23 +241,35 @@ void export_function(nb::module_& m) {
                 fn->overloads = std::move(overloads);
                 fn->param_types = param_types_of(name, arg_types);
                 fn->max_unroll = max_unroll;
+                if (native) {
+                    auto snippets = std::make_shared<treadle::ir::NativeSnippets>();
+                    snippets->forward = std::move(*native);
+                    snippets->adjoint = std::move(native_adjoint);
+                    snippets->replay = std::move(native_replay);
+                    fn->native = std::move(snippets);
+                }
             },
             nb::kw_only(), nb::arg("key"), nb::arg("name"), nb::arg("source"), nb::arg("file"),
             nb::arg("line"), nb::arg("is_kernel") = false, nb::arg("resolver").none() = nb::none(),
             nb::arg("custom_grad").none() = nullptr, nb::arg("custom_replay").none() = nullptr,
             nb::arg("overloads") = std::vector<std::shared_ptr<FunctionSource>>(),
             nb::arg("arg_types") = nb::list(), nb::arg("max_unroll") = 16,
+            nb::arg("native").none() = nb::none(), nb::arg("native_adjoint").none() = nb::none(),
+            nb::arg("native_replay").none() = nb::none(),
             "key: identifies the function across lookups; source: the text of its def (first "
             "line `line` of `file`); resolver: an object answering lookup(name), "
             "attribute(module, name), annotation(param) and static_value(expression, indices); "
             "custom_grad/custom_replay: the @wp.func_grad / @wp.func_replay functions; "
             "overloads: every definition of an overloaded name, this one included; arg_types: "
             "a generic kernel's specialisation (a Type per parameter, None for one whose "
-            "annotation is concrete); max_unroll: the trip count limit of unrolled loops.")
+            "annotation is concrete); max_unroll: the trip count limit of unrolled loops; "
+            "native/native_adjoint/native_replay: a @wp.func_native function's C++/CUDA "
+            "snippets (its forward body, its adjoint's body, its replay's body).")
         .def_ro("key", &FunctionSource::key)
         .def_ro("name", &FunctionSource::name)
         .def_ro("is_kernel", &FunctionSource::is_kernel)
         .def_ro("max_unroll", &FunctionSource::max_unroll)
+        .def_prop_ro("is_native", [](const FunctionSource& f) { return f.native != nullptr; })
         .def_prop_ro("file", [](const FunctionSource& f) { return f.source->path; })
         .def_prop_ro("line", [](const FunctionSource& f) { return f.source->first_line; })
         .def("__repr__", [](const FunctionSource& f) {

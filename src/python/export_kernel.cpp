@@ -21,11 +21,23 @@ namespace {
 using treadle::CompiledKernel;
 using treadle::sema::FunctionSource;
 
-treadle::BuildOptions build_options(const std::string& mode, int max_unroll, bool verify_fp) {
+using LaunchBoundsArg = std::optional<std::pair<int, int>>;
+
+/// A kernel's launch_bounds from Python: None, or (max threads per block, min blocks; 0: not
+/// given), which kernel.py has validated.
+treadle::codegen::CudaLaunchBounds launch_bounds_of(const LaunchBoundsArg& bounds) {
+    treadle::codegen::CudaLaunchBounds out;
+    if (bounds) out.max_threads = bounds->first, out.min_blocks = bounds->second;
+    return out;
+}
+
+treadle::BuildOptions build_options(const std::string& mode, int max_unroll, bool verify_fp,
+                                    const LaunchBoundsArg& launch_bounds) {
     treadle::BuildOptions options;
     options.mode = mode;
     options.max_unroll = max_unroll;
     options.verify_fp = verify_fp;
+    options.launch_bounds = launch_bounds_of(launch_bounds);
     return options;
 }
 
@@ -41,7 +53,8 @@ std::vector<KernelHandle> build_all(nb::handle requests) {
         std::optional<treadle::KernelBuilds::Pending> p = builds.prepare(
             nb::cast<const FunctionSource&>(t[1]),
             treadle::Device::parse(nb::cast<std::string>(t[2])),
-            build_options(nb::cast<std::string>(t[3]), nb::cast<int>(t[4]), nb::cast<bool>(t[5])));
+            build_options(nb::cast<std::string>(t[3]), nb::cast<int>(t[4]), nb::cast<bool>(t[5]),
+                          t.size() > 6 ? nb::cast<LaunchBoundsArg>(t[6]) : LaunchBoundsArg()));
         if (p) pending.push_back(std::move(*p));
     }
     std::vector<treadle::Kernel> built;
@@ -58,30 +71,35 @@ void export_builds(nb::module_& m) {
     nb::class_<treadle::KernelBuilds>(
         m, "KernelBuilds",
         "The builds of one kernel definition, one per device and (mode, max_unroll, "
-        "verify_fp), each compiled (or loaded from the disk cache) on first use.")
+        "verify_fp, launch_bounds), each compiled (or loaded from the disk cache) on first use.")
         .def(nb::init<>())
         .def(
             "find",
             [](const treadle::KernelBuilds& b, const std::string& device, const std::string& mode,
-               int max_unroll, bool verify_fp) -> std::optional<KernelHandle> {
+               int max_unroll, bool verify_fp,
+               const LaunchBoundsArg& launch_bounds) -> std::optional<KernelHandle> {
                 auto k = b.find(treadle::Device::parse(device),
-                                build_options(mode, max_unroll, verify_fp));
+                                build_options(mode, max_unroll, verify_fp, launch_bounds));
                 if (!k) return std::nullopt;
                 return KernelHandle(std::move(*k));
             },
             nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"), nb::arg("verify_fp"),
+            nb::arg("launch_bounds").none() = nb::none(),
             "The build for these options when it exists, else None; never compiles.")
         .def(
             "get",
             [](treadle::KernelBuilds& b, const FunctionSource& fn, const std::string& device,
-               const std::string& mode, int max_unroll, bool verify_fp) {
+               const std::string& mode, int max_unroll, bool verify_fp,
+               const LaunchBoundsArg& launch_bounds) {
                 return compiling([&] {
-                    return KernelHandle(b.get(fn, treadle::Device::parse(device),
-                                              build_options(mode, max_unroll, verify_fp)));
+                    return KernelHandle(
+                        b.get(fn, treadle::Device::parse(device),
+                              build_options(mode, max_unroll, verify_fp, launch_bounds)));
                 });
             },
             nb::arg("function"), nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"),
-            nb::arg("verify_fp"), "The build for these options, compiled from `function` if new.")
+            nb::arg("verify_fp"), nb::arg("launch_bounds").none() = nb::none(),
+            "The build for these options, compiled from `function` if new.")
         .def("clear", &treadle::KernelBuilds::clear, "Forgets every build.")
         .def("__len__", &treadle::KernelBuilds::size)
         .def(
@@ -96,16 +114,20 @@ void export_builds(nb::module_& m) {
         "build_kernels",
         [](nb::handle requests) { return compiling([&] { return build_all(requests); }); },
         nb::arg("requests"),
-        "Builds (KernelBuilds, function, device, mode, max_unroll, verify_fp) requests that are "
+        "Builds (KernelBuilds, function, device, mode, max_unroll, verify_fp[, launch_bounds]) "
+        "requests that are "
         "not built yet: front ends in order, then the compiles in parallel on the build pool.");
 }
 
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
 /// returns (ok, log). For the compile-only check of every test kernel.
 std::pair<bool, std::string> check_cuda_compile(const FunctionSource& fn, int arch, bool adjoint,
-                                                bool verify_fp) {
-    std::string source =
-        compiling([&] { return treadle::generate_kernel_source(fn, true, adjoint, verify_fp); });
+                                                bool verify_fp,
+                                                const LaunchBoundsArg& launch_bounds) {
+    std::string source = compiling([&] {
+        return treadle::generate_kernel_source(fn, true, adjoint, verify_fp,
+                                               launch_bounds_of(launch_bounds));
+    });
     treadle::nvrtc::Result r =
         treadle::nvrtc::compile(source, fn.source->path, arch, {treadle::native_dir()}, {});
     return {r.ok, r.log};
@@ -151,15 +173,21 @@ void export_kernel(nb::module_& m) {
             "The build with the backward pass (this one, or one compiled from the same function "
             "on first use and kept with it).");
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("function"), nb::arg("arch"),
-          nb::arg("adjoint") = false, nb::arg("verify_fp") = false);
+          nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
+          nb::arg("launch_bounds").none() = nb::none());
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
     m.def(
         "kernel_source",
-        [](const FunctionSource& fn, bool cuda, bool adjoint) {
-            return compiling([&] { return treadle::generate_kernel_source(fn, cuda, adjoint); });
+        [](const FunctionSource& fn, bool cuda, bool adjoint, const LaunchBoundsArg& bounds) {
+            return compiling([&] {
+                return treadle::generate_kernel_source(fn, cuda, adjoint, false,
+                                                       launch_bounds_of(bounds));
+            });
         },
         nb::arg("function"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
-        "The generated CUDA or CPU source of a kernel (no GPU needed).");
+        nb::arg("launch_bounds").none() = nb::none(),
+        "The generated CUDA or CPU source of a kernel (no GPU needed); launch_bounds: None or "
+        "(max threads per block, min blocks per multiprocessor or 0).");
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });

@@ -166,6 +166,12 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
     if (grid.block_dim < 1 || grid.block_dim > 1024)
         throw Error(ErrorKind::Value, k.name + "(): block_dim must be in [1, 1024], got " +
                                           std::to_string(grid.block_dim));
+    if (k.max_block_dim > 0 && grid.block_dim > k.max_block_dim)
+        throw Error(ErrorKind::Launch,
+                    "Error launching kernel: " + k.name + "(): block_dim " +
+                        std::to_string(grid.block_dim) + " is above its launch_bounds of " +
+                        std::to_string(k.max_block_dim) +
+                        " threads per block (Warp CUDA error: the driver refuses such a launch)");
     int64_t blocks = (bounds.size + grid.block_dim - 1) / grid.block_dim;
     if (grid.max_blocks > 0 && blocks > grid.max_blocks) blocks = grid.max_blocks;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest

@@ -68,6 +68,9 @@ struct CompiledKernel {
     /// CPU verify_fp: the module's wp_take_fp_error (see native/treadle/verify_fp.h).
     int (*take_fp_error)(void* record) = nullptr;
     void* cuda_fp_record = nullptr;  ///< CUDA verify_fp: wp::fp_error on device
+    /// CUDA: the entry's __launch_bounds__ maximum of threads per block (0: none); a launch
+    /// with a larger block_dim is refused, as the driver would.
+    int max_block_dim = 0;
 };
 
 }  // namespace treadle

@@ -68,6 +68,12 @@ void Builder::build(const std::vector<const types::Type*>& param_types) {
     m_fn.source = m_source.source;
     m_block = &m_fn.body;
     TREADLE_ASSERT(param_types.empty() || param_types.size() == m_def.params.size());
+    if (m_source.native)
+        for (const ast::Param& p : m_def.params)
+            if (!p.annotation)
+                fail(p.span, ErrorKind::Type,
+                     who() + "parameter '" + p.name +
+                         "' of a func_native function needs a type annotation");
     for (size_t i = 0; i < m_def.params.size(); ++i) {
         const ast::Param& p = m_def.params[i];
         const types::Type* t = nullptr;
@@ -100,6 +106,7 @@ void Builder::build(const std::vector<const types::Type*>& param_types) {
         }
     }
     if (m_source.primal_params >= 0) return build_custom_grad();
+    if (m_source.native) return build_native();
     block(m_def.body);
     m_fn.return_type = m_return_type ? m_return_type : types::void_type();
     if (m_return_pattern && !types::generic_matches(m_return_pattern, m_fn.return_type))
@@ -154,6 +161,18 @@ void Builder::build_custom_grad() {
         types.push_back(m_fn.type_of(v));
     }
     m_fn.return_type = types.empty() ? types::void_type() : types::tuple_type(types);
+}
+
+void Builder::build_native() {
+    const types::Type* rt = m_return_type ? m_return_type : types::void_type();
+    if (m_return_pattern || rt->is_struct() || rt->is_tuple())
+        fail(m_def.returns->span, ErrorKind::Compile,
+             who() + "unsupported return type " +
+                 (m_return_pattern ? m_return_pattern->name : rt->name) +
+                 " for a func_native function (it may return a scalar, vector, matrix, "
+                 "quaternion, transform or array)");
+    m_fn.return_type = rt;
+    m_fn.native = m_source.native;
 }
 
 ir::VarId Builder::zero_of(const types::Type* t, int line) {

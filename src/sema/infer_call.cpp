@@ -37,6 +37,12 @@ std::string printf_format(const types::Type* t) {
 
 Value Builder::call(const ast::Expr& e) {
     if (is_static_call(e)) return static_value(e);
+    std::vector<std::string> hidden;
+    if (const ast::Expr* expanded = expand_starred(e, hidden)) {
+        Value r = call(*expanded);
+        for (const std::string& name : hidden) m_scope.erase(name);
+        return r;
+    }
     Value callee = eval(*e.args[0]);
     switch (callee.kind) {
         case Value::Kind::Type:

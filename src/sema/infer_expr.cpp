@@ -462,6 +462,10 @@ Value Builder::eval(const ast::Expr& e) {
             type_error(e.span, who() + "lists are not supported in kernels");
         case ExprKind::Slice:
             type_error(e.span, who() + "slices are not supported in kernels");
+        case ExprKind::Starred:
+            type_error(e.span, who() +
+                                   "Starred expressions are only supported as positional "
+                                   "arguments of a call");
     }
     return Value{};
 }

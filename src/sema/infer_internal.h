@@ -72,6 +72,8 @@ public:
     void build(const std::vector<const types::Type*>& param_types);
     /// The body of a @wp.func_grad function (FunctionSource::primal_params >= 0).
     void build_custom_grad();
+    /// The parameters and result of a @wp.func_native stub (its body is the native snippet).
+    void build_native();
     /// The type of kernel parameter `i` annotated `annotated`: the specialisation's type
     /// (FunctionSource::param_types), which must fit a generic annotation, or the annotation.
     const types::Type* kernel_param_type(size_t i, const types::Type* annotated);
@@ -164,6 +166,16 @@ public:
 
     // --- calls (infer_call.cpp) ---
     Value call(const ast::Expr& e);
+    // --- starred call arguments (infer_starred.cpp) ---
+    /// The call `e` with every `*x` positional argument replaced by the elements of x (a
+    /// vector, quaternion, matrix's rows, tuple, or a constant slice of one or of an array), as
+    /// a new node that lives as long as the builder; null when `e` has no starred argument.
+    /// Names it binds for the expansion are appended to `hidden` (the caller unbinds them).
+    const ast::Expr* expand_starred(const ast::Expr& e, std::vector<std::string>& hidden);
+    void expand_starred_arg(const ast::Expr& arg, std::vector<ast::ExprPtr>& out,
+                            std::vector<std::string>& hidden);
+    /// The constant integer of slice bound `e` (null: `fallback`).
+    int64_t slice_bound(const ast::Expr* e, int64_t fallback);
     /// A call of builtin `b`: dispatches on its kind to the lowering below or to call_by_rule.
     Value call_builtin(const Builtin& b, const ast::Expr& e);
     /// wp.add(a, b), wp.neg(x): an operator called by name.
@@ -301,6 +313,9 @@ public:
     const ast::Stmt& m_def;
     ir::Function& m_fn;
     Scope m_scope;
+    /// AST nodes sema made itself (expanded starred calls): they live for the build, since
+    /// IR and errors keep their spans and memos may key on their addresses.
+    std::vector<ast::ExprPtr> m_synthetic;
     ir::Block* m_block = nullptr;
     /// Mutable variables carried around each enclosing loop (innermost last).
     std::vector<std::map<std::string, ir::VarId>> m_loop_carried;

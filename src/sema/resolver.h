@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/ast.h"
+#include "ir/ir.h"
 #include "types/const_value.h"
 #include "types/types.h"
 
@@ -42,6 +43,9 @@ struct FunctionSource {
     /// fit its annotation, see generic_matches; null keeps a concrete annotation's type);
     /// empty for a kernel built from annotations.
     std::vector<const types::Type*> param_types;
+    /// @wp.func_native: the C++/CUDA snippets that are the function's body (the Python def is
+    /// a stub whose annotations give the types); null for a function written in Python.
+    std::shared_ptr<const ir::NativeSnippets> native;
     /// Kernels: the largest trip count of a `for` over a constant range that is unrolled.
     int max_unroll = 16;
 };

@@ -1,4 +1,4 @@
-# expect: SyntaxError: argument unpacking with '*' or '**' is not supported
+# expect: SyntaxError: argument unpacking with '**' is not supported
 # line: 14
 import treadle as wp
 

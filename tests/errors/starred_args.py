@@ -1,4 +1,4 @@
-# expect: SyntaxError: argument unpacking with '*' or '**' is not supported
+# expect: TypeError: starred_args(): Starred expressions are only supported for vectors, quaternions, matrices (their rows), tuples and constant slices of these and of arrays
 # line: 14
 import treadle as wp
 
@@ -9,6 +9,6 @@ def add3(a: float, b: float, c: float):
 
 
 @wp.kernel
-def starred_args(x: wp.array(dtype=float), v: wp.vec3):
+def starred_args(x: wp.array(dtype=float), s: float):
     i = wp.tid()
-    x[i] = add3(*v)
+    x[i] = add3(*s)

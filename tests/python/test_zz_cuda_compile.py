@@ -31,6 +31,8 @@ MODULES = [
     "test_generics",
     "test_indexedarray",
     "test_verify_fp",
+    "test_func_native",
+    "test_launch_bounds",
     "treadle.examples.heat_diffusion",
 ]
 
@@ -57,7 +59,8 @@ def test_every_kernel_compiles_for_sm90():
     assert len(kernels) >= 15
     failures = []
     for k in kernels:
-        ok, log = _treadle.check_cuda_compile(k._function_source(), 90)
+        ok, log = _treadle.check_cuda_compile(k._function_source(), 90,
+                                              launch_bounds=k.options.get("launch_bounds"))
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
     assert not failures, "\n\n".join(failures)
@@ -76,7 +79,8 @@ def test_every_backward_pass_compiles_for_sm90():
     compiled = 0
     for k in kernels:
         try:
-            ok, log = _treadle.check_cuda_compile(k._function_source(), 90, adjoint=True)
+            ok, log = _treadle.check_cuda_compile(k._function_source(), 90, adjoint=True,
+                                                  launch_bounds=k.options.get("launch_bounds"))
         except _treadle.CompileError as e:
             # The autodiff tests' kernels whose backward pass the compiler refuses (their own
             # tests check the refusal); whether gc has collected them yet differs from run to run.

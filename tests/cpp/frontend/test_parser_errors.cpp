@@ -110,8 +110,7 @@ TEST(ParserErrors, Expressions) {
     check_cases({
         {"x = a if b\n", "expected 'else' after 'if' expression", 1, 11},
         {"f(a, b=1, c)\n", "positional argument follows keyword argument", 1, 11},
-        {"f(*args)\n", "argument unpacking with '*' or '**' is not supported", 1, 3},
-        {"f(a, **kw)\n", "argument unpacking with '*' or '**' is not supported", 1, 6},
+        {"f(a, **kw)\n", "argument unpacking with '**' is not supported", 1, 6},
         {"f(a b)\n", "invalid syntax. Perhaps you forgot a comma?", 1, 3},
         {"x = (a, b c)\n", "invalid syntax. Perhaps you forgot a comma?", 1, 9},
         {"x = [1 2]\n", "invalid syntax. Perhaps you forgot a comma?", 1, 6},
