@@ -1,4 +1,4 @@
-// native/treadle/core.h -- base macros, fixed-width scalar types, float16 and cast<> for kernels
+// native/treadle/core.h -- base macros, fixed-width scalar types, float16, bfloat16 and cast<>
 //
 // Every header of this library compiles three ways: with g++ for the CPU back end, with nvcc,
 // and with NVRTC, where no host header exists at all. Nothing here includes a system header;
@@ -78,7 +78,8 @@ struct type_identity {
 template <typename T>
 using type_identity_t = typename type_identity<T>::type;
 
-struct half;  // float16, defined below
+struct half;      // float16, defined below
+struct bfloat16;  // bfloat16, defined below
 
 /// is_int_v<T>: the eight integer types (not bool). is_signed_int_v: the four signed ones.
 template <typename T>
@@ -88,10 +89,13 @@ inline constexpr bool is_int_v =
 template <typename T>
 inline constexpr bool is_signed_int_v =
     is_same_v<T, int8> || is_same_v<T, int16> || is_same_v<T, int32> || is_same_v<T, int64>;
-/// is_float_v<T>: half, float and double.
+/// is_narrow_float_v<T>: the 16-bit floats (half, bfloat16), stored as bits and computed in
+/// float. is_float_v<T>: those, float and double.
+template <typename T>
+inline constexpr bool is_narrow_float_v = is_same_v<T, half> || is_same_v<T, bfloat16>;
 template <typename T>
 inline constexpr bool is_float_v =
-    is_same_v<T, half> || is_same_v<T, float> || is_same_v<T, double>;
+    is_narrow_float_v<T> || is_same_v<T, float> || is_same_v<T, double>;
 
 /// uint_of_size_t<N>: the unsigned integer of N bytes (1, 2, 4, 8).
 template <int N>
@@ -285,6 +289,88 @@ CUDA_CALLABLE bool operator<=(half a, half b) { return float(a) <= float(b); }
 CUDA_CALLABLE bool operator>(half a, half b) { return float(a) > float(b); }
 CUDA_CALLABLE bool operator>=(half a, half b) { return float(a) >= float(b); }
 
+// ---- bfloat16 -------------------------------------------------------------------------------
+//
+// bfloat16 is the top half of a float32 (sign, 8 exponent bits, 7 mantissa bits). The
+// conversions are done on the bits on every back end, so CPU and CUDA results agree bit for bit.
+
+/// bfloat16 bits from a float, rounded to nearest even (subnormals included: they share
+/// float32's exponent range). A NaN stays a NaN: the quiet bit is set, so a signalling NaN whose
+/// payload lies in the dropped bits does not become infinity.
+CUDA_CALLABLE uint16 float_to_bfloat16_bits(float f) {
+    const uint32 x = float_bits(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return uint16((x >> 16) | 0x0040u);
+    return uint16((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+/// bfloat16 bits from a double, rounded once: the double is first rounded to float by
+/// round-to-odd (truncate, then set the last bit when inexact), which keeps the second rounding
+/// exact because float carries 16 more bits than bfloat16 at every exponent.
+CUDA_CALLABLE uint16 double_to_bfloat16_bits(double d) {
+    const float f = float(d);
+    const bool nan = (double_bits(d) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+    if (nan || double(f) == d) return float_to_bfloat16_bits(f);
+    uint32 x = float_bits(f);  // f has d's sign (-0.0 included)
+    const uint64 magnitude = 0x7fffffffffffffffull;
+    if ((double_bits(double(f)) & magnitude) > (double_bits(d) & magnitude))
+        --x;  // rounded away from zero: take the neighbour toward zero (+-FLT_MAX from +-inf)
+    return float_to_bfloat16_bits(bits_float(x | 1u));
+}
+
+/// The float value of bfloat16 bits (exact).
+CUDA_CALLABLE float bfloat16_bits_to_float(uint16 b) { return bits_float(uint32(b) << 16); }
+
+/// bfloat16: stored as its bits. Conversions are explicit; arithmetic and comparisons are done
+/// in float and rounded back (correctly rounded for + - * /, since float has more than twice
+/// bfloat16's precision).
+struct bfloat16 {
+    uint16 bits;
+
+    bfloat16() = default;
+    CUDA_CALLABLE explicit bfloat16(float f) : bits(float_to_bfloat16_bits(f)) {}
+    CUDA_CALLABLE explicit bfloat16(double d) : bits(double_to_bfloat16_bits(d)) {}
+    CUDA_CALLABLE explicit bfloat16(int32 i) : bits(double_to_bfloat16_bits(double(i))) {}
+    CUDA_CALLABLE explicit operator float() const { return bfloat16_bits_to_float(bits); }
+    CUDA_CALLABLE explicit operator double() const { return double(bfloat16_bits_to_float(bits)); }
+
+    /// A bfloat16 with the given bit pattern.
+    CUDA_CALLABLE static bfloat16 from_bits(uint16 b) {
+        bfloat16 h;
+        h.bits = b;
+        return h;
+    }
+
+    CUDA_CALLABLE bfloat16& operator+=(bfloat16 o) {
+        return *this = bfloat16(float(*this) + float(o));
+    }
+    CUDA_CALLABLE bfloat16& operator-=(bfloat16 o) {
+        return *this = bfloat16(float(*this) - float(o));
+    }
+    CUDA_CALLABLE bfloat16& operator*=(bfloat16 o) {
+        return *this = bfloat16(float(*this) * float(o));
+    }
+    CUDA_CALLABLE bfloat16& operator/=(bfloat16 o) {
+        return *this = bfloat16(float(*this) / float(o));
+    }
+};
+static_assert(sizeof(bfloat16) == 2, "bfloat16 must be 2 bytes");
+
+/// bfloat16 arithmetic and comparisons, computed in float; unary minus flips the sign bit.
+CUDA_CALLABLE bfloat16 operator+(bfloat16 a, bfloat16 b) { return bfloat16(float(a) + float(b)); }
+CUDA_CALLABLE bfloat16 operator-(bfloat16 a, bfloat16 b) { return bfloat16(float(a) - float(b)); }
+CUDA_CALLABLE bfloat16 operator*(bfloat16 a, bfloat16 b) { return bfloat16(float(a) * float(b)); }
+CUDA_CALLABLE bfloat16 operator/(bfloat16 a, bfloat16 b) { return bfloat16(float(a) / float(b)); }
+CUDA_CALLABLE bfloat16 operator-(bfloat16 a) {
+    return bfloat16::from_bits(uint16(a.bits ^ 0x8000u));
+}
+CUDA_CALLABLE bfloat16 operator+(bfloat16 a) { return a; }
+CUDA_CALLABLE bool operator==(bfloat16 a, bfloat16 b) { return float(a) == float(b); }
+CUDA_CALLABLE bool operator!=(bfloat16 a, bfloat16 b) { return float(a) != float(b); }
+CUDA_CALLABLE bool operator<(bfloat16 a, bfloat16 b) { return float(a) < float(b); }
+CUDA_CALLABLE bool operator<=(bfloat16 a, bfloat16 b) { return float(a) <= float(b); }
+CUDA_CALLABLE bool operator>(bfloat16 a, bfloat16 b) { return float(a) > float(b); }
+CUDA_CALLABLE bool operator>=(bfloat16 a, bfloat16 b) { return float(a) >= float(b); }
+
 /// to_bits(x) / from_bits<T>(b): the bit pattern of a scalar as the unsigned integer of its size
 /// and back (for integers a plain modular conversion).
 template <typename T>
@@ -293,7 +379,7 @@ CUDA_CALLABLE unsigned_t<T> to_bits(T x) {
         return float_bits(x);
     } else if constexpr (is_same_v<T, double>) {
         return double_bits(x);
-    } else if constexpr (is_same_v<T, half>) {
+    } else if constexpr (is_narrow_float_v<T>) {
         return x.bits;
     } else {
         return unsigned_t<T>(x);
@@ -305,8 +391,8 @@ CUDA_CALLABLE T from_bits(unsigned_t<T> b) {
         return bits_float(b);
     } else if constexpr (is_same_v<T, double>) {
         return bits_double(b);
-    } else if constexpr (is_same_v<T, half>) {
-        return half::from_bits(b);
+    } else if constexpr (is_narrow_float_v<T>) {
+        return T::from_bits(b);
     } else {
         return T(b);
     }
@@ -314,16 +400,17 @@ CUDA_CALLABLE T from_bits(unsigned_t<T> b) {
 
 // ---- cast -----------------------------------------------------------------------------------
 
-/// cast<To>(x): convert between any two of bool, the integer types, float16, float32, float64.
-/// Float -> int truncates toward zero like C (out-of-range and NaN inputs give whatever the
-/// hardware conversion gives; never a trap). X -> bool is x != 0 (NaN -> true). Int -> int
-/// wraps modulo 2^bits. Double -> half rounds once; int -> half goes through float, which is
-/// exact for every int whose half is finite.
+/// cast<To>(x): convert between any two of bool, the integer types, float16, bfloat16, float32,
+/// float64. Float -> int truncates toward zero like C (out-of-range and NaN inputs give whatever
+/// the hardware conversion gives; never a trap). X -> bool is x != 0 (NaN -> true). Int -> int
+/// wraps modulo 2^bits. Double -> half or bfloat16 rounds once; int -> half goes through float,
+/// which is exact for every int whose half is finite; int -> bfloat16 goes through double (exact
+/// up to 2^53, so rounded once for every int32).
 template <typename To, typename From>
 CUDA_CALLABLE To cast(From x) {
     if constexpr (is_same_v<To, From>) {
         return x;
-    } else if constexpr (is_same_v<From, half>) {
+    } else if constexpr (is_narrow_float_v<From>) {
         return cast<To>(float(x));
     } else if constexpr (is_same_v<To, bool>) {
         return x != From(0);
@@ -332,6 +419,12 @@ CUDA_CALLABLE To cast(From x) {
             return half(x);
         } else {
             return half(float(x));
+        }
+    } else if constexpr (is_same_v<To, bfloat16>) {
+        if constexpr (is_same_v<From, float>) {
+            return bfloat16(x);
+        } else {
+            return bfloat16(double(x));
         }
     } else {
         return static_cast<To>(x);

@@ -22,5 +22,6 @@
 #include "random.h"
 #include "scalar.h"
 #include "spatial.h"
+#include "utility.h"
 #include "vec.h"
 #include "verify_fp.h"

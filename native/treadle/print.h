@@ -34,6 +34,7 @@ CUDA_CALLABLE void print(uint32 x) { WP_PRINTF("%u\n", x); }
 CUDA_CALLABLE void print(int64 x) { WP_PRINTF("%lld\n", x); }
 CUDA_CALLABLE void print(uint64 x) { WP_PRINTF("%llu\n", x); }
 CUDA_CALLABLE void print(half x) { WP_PRINTF("%g\n", double(float(x))); }
+CUDA_CALLABLE void print(bfloat16 x) { WP_PRINTF("%g\n", double(float(x))); }
 CUDA_CALLABLE void print(float x) { WP_PRINTF("%g\n", double(x)); }
 CUDA_CALLABLE void print(double x) { WP_PRINTF("%g\n", x); }
 CUDA_CALLABLE void print(const char* s) { WP_PRINTF("%s\n", s); }

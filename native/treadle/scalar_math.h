@@ -1,7 +1,7 @@
 // native/treadle/scalar_math.h -- transcendental scalar builtins (sqrt, exp, sin, ...) and adjoints
 //
 // Float-only functions, overloaded for float32 (sqrtf, sinf, ... intrinsics), float64 (the double
-// versions) and float16 (computed in float32, rounded back). Included by scalar.h.
+// versions), float16 and bfloat16 (computed in float32, rounded back). Included by scalar.h.
 #pragma once
 
 #include "scalar.h"
@@ -12,15 +12,21 @@
 
 namespace wp {
 
-// Define name() for float (C function namef), double (name) and half (through namef).
-#define WP_FLOAT_UNARY(name)                                           \
-    CUDA_CALLABLE float name(float x) { return WP_CMATH(name##f)(x); } \
-    CUDA_CALLABLE double name(double x) { return WP_CMATH(name)(x); }  \
-    CUDA_CALLABLE half name(half x) { return half(WP_CMATH(name##f)(float(x))); }
+// Define name() for float (C function namef), double (name), half and bfloat16 (through namef).
+#define WP_FLOAT_UNARY(name)                                                      \
+    CUDA_CALLABLE float name(float x) { return WP_CMATH(name##f)(x); }            \
+    CUDA_CALLABLE double name(double x) { return WP_CMATH(name)(x); }             \
+    CUDA_CALLABLE half name(half x) { return half(WP_CMATH(name##f)(float(x))); } \
+    CUDA_CALLABLE bfloat16 name(bfloat16 x) { return bfloat16(WP_CMATH(name##f)(float(x))); }
 #define WP_FLOAT_BINARY(name)                                                      \
     CUDA_CALLABLE float name(float a, float b) { return WP_CMATH(name##f)(a, b); } \
     CUDA_CALLABLE double name(double a, double b) { return WP_CMATH(name)(a, b); } \
-    CUDA_CALLABLE half name(half a, half b) { return half(WP_CMATH(name##f)(float(a), float(b))); }
+    CUDA_CALLABLE half name(half a, half b) {                                      \
+        return half(WP_CMATH(name##f)(float(a), float(b)));                        \
+    }                                                                              \
+    CUDA_CALLABLE bfloat16 name(bfloat16 a, bfloat16 b) {                          \
+        return bfloat16(WP_CMATH(name##f)(float(a), float(b)));                    \
+    }
 
 /// sqrt, cbrt: square / cube root (sqrt of a negative number is NaN; cbrt is odd).
 WP_FLOAT_UNARY(sqrt)
@@ -51,11 +57,13 @@ WP_FLOAT_BINARY(atan2)
 CUDA_CALLABLE float degrees(float x) { return x * 57.295779513082320876f; }
 CUDA_CALLABLE double degrees(double x) { return x * 57.295779513082320876; }
 CUDA_CALLABLE half degrees(half x) { return half(degrees(float(x))); }
+CUDA_CALLABLE bfloat16 degrees(bfloat16 x) { return bfloat16(degrees(float(x))); }
 CUDA_CALLABLE float radians(float x) { return x * 0.017453292519943295769f; }
 CUDA_CALLABLE double radians(double x) { return x * 0.017453292519943295769; }
 CUDA_CALLABLE half radians(half x) { return half(radians(float(x))); }
+CUDA_CALLABLE bfloat16 radians(bfloat16 x) { return bfloat16(radians(float(x))); }
 
-// ---- adjoints (templates for float and double; float16 forwards to float32) -----------------
+// ---- adjoints (templates for float and double; 16-bit floats forward to float32) ------------
 //
 // Kinks and singular points: sqrt and cbrt give gradient 0 at x == 0 (not inf, which would
 // turn 0 * inf into NaN in e.g. length(v) at v == 0); asin/acos give 0 at |x| >= 1; atan2 gives
@@ -165,25 +173,25 @@ CUDA_CALLABLE void adj_radians(T, T& adj_x, T adj_ret) {
     adj_x += T(0.017453292519943295769) * adj_ret;
 }
 
-WP_HALF_ADJ1(sqrt)
-WP_HALF_ADJ1(cbrt)
-WP_HALF_ADJ1(exp)
-WP_HALF_ADJ1(log)
-WP_HALF_ADJ1(log2)
-WP_HALF_ADJ1(log10)
-WP_HALF_ADJ2(pow)
-WP_HALF_ADJ1(sin)
-WP_HALF_ADJ1(cos)
-WP_HALF_ADJ1(tan)
-WP_HALF_ADJ1(asin)
-WP_HALF_ADJ1(acos)
-WP_HALF_ADJ1(atan)
-WP_HALF_ADJ2(atan2)
-WP_HALF_ADJ1(sinh)
-WP_HALF_ADJ1(cosh)
-WP_HALF_ADJ1(tanh)
-WP_HALF_ADJ1(degrees)
-WP_HALF_ADJ1(radians)
+WP_NARROW_ADJ1(sqrt)
+WP_NARROW_ADJ1(cbrt)
+WP_NARROW_ADJ1(exp)
+WP_NARROW_ADJ1(log)
+WP_NARROW_ADJ1(log2)
+WP_NARROW_ADJ1(log10)
+WP_NARROW_ADJ2(pow)
+WP_NARROW_ADJ1(sin)
+WP_NARROW_ADJ1(cos)
+WP_NARROW_ADJ1(tan)
+WP_NARROW_ADJ1(asin)
+WP_NARROW_ADJ1(acos)
+WP_NARROW_ADJ1(atan)
+WP_NARROW_ADJ2(atan2)
+WP_NARROW_ADJ1(sinh)
+WP_NARROW_ADJ1(cosh)
+WP_NARROW_ADJ1(tanh)
+WP_NARROW_ADJ1(degrees)
+WP_NARROW_ADJ1(radians)
 
 }  // namespace wp
 

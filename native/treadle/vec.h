@@ -2,7 +2,7 @@
 //
 // vec_t is an aggregate (`wp::vec_t<3, wp::float32>{{x, y, z}}`). Builtins take vectors by value
 // and compute component by component with the scalar builtins of scalar.h, so integer vectors
-// wrap and never trap (division by zero gives 0) and float16 vectors compute in float32.
+// wrap and never trap (division by zero gives 0) and float16/bfloat16 vectors compute in float32.
 // Overloads of the scalar names (add, mul, ...) are templates more specialized than the scalar
 // ones, so wp::add(a, b) picks the vector version for vectors.
 //
@@ -25,12 +25,14 @@
 
 namespace wp {
 
-/// vec_t<N, T>: N components of scalar type T (any integer type, float16/32/64). An aggregate;
-/// operator[] is unchecked (generated code uses extract/with_component, which are checked).
+/// vec_t<N, T>: N components of scalar type T (bool, any integer type, float16/32/64,
+/// bfloat16). An aggregate; operator[] is unchecked (generated code uses extract/with_component,
+/// which are checked). A vector of no components (an empty slice) stores one unused component,
+/// so that the array is never empty; every builtin loops over N and never touches it.
 template <int N, typename T>
 struct vec_t {
-    static_assert(N > 0, "vec_t needs at least one component");
-    T c[N];
+    static_assert(N >= 0, "vec_t cannot have a negative length");
+    T c[N > 0 ? N : 1];
 
     CUDA_CALLABLE T& operator[](int i) { return c[i]; }
     CUDA_CALLABLE const T& operator[](int i) const { return c[i]; }

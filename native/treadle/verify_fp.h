@@ -51,9 +51,11 @@ CUDA_CALLABLE bool fp_finite(float64 x) {
     return (double_bits(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
 }
 CUDA_CALLABLE bool fp_finite(half x) { return (x.bits & 0x7c00u) != 0x7c00u; }
+CUDA_CALLABLE bool fp_finite(bfloat16 x) { return (x.bits & 0x7f80u) != 0x7f80u; }
 CUDA_CALLABLE float64 fp_as_double(float32 x) { return x; }
 CUDA_CALLABLE float64 fp_as_double(float64 x) { return x; }
 CUDA_CALLABLE float64 fp_as_double(half x) { return float64(x); }
+CUDA_CALLABLE float64 fp_as_double(bfloat16 x) { return float64(x); }
 
 /// The first non-finite component of n scalars at p (true when one is found, into *bad).
 template <typename T>

@@ -19,6 +19,7 @@ from . import utils as utils
 from .types import Float as Float
 from .types import Int as Int
 from .types import Scalar as Scalar
+from .types import bfloat16 as bfloat16
 from .types import bool as bool
 from .types import dtype_from_numpy as dtype_from_numpy
 from .types import dtype_to_numpy as dtype_to_numpy
@@ -53,6 +54,7 @@ from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
+from .types import tile as tile
 from .array import ones as ones
 from .array import ones_like as ones_like
 from .array import zeros as zeros

@@ -51,6 +51,7 @@ from .array import array1d as array1d
 from .array import array2d as array2d
 from .array import array3d as array3d
 from .array import array4d as array4d
+from .types import bfloat16 as bfloat16
 from .types import bool as bool
 from .stream import capture_begin as capture_begin
 from .stream import capture_end as capture_end
@@ -158,6 +159,7 @@ from .context import synchronize_device as synchronize_device
 from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .constants import tau as tau
+from .type_queries import tile as tile
 from .types import transform as transform
 from .types import transformd as transformd
 from .types import transformf as transformf
@@ -520,6 +522,63 @@ def radians(x: Float) -> Float:
     """radians(x: Float) -> Float
 
     The angle x, given in degrees, converted to radians (x * pi / 180).
+
+    Differentiable."""
+
+def step(x: Scalar) -> Scalar:
+    """step(x: Scalar) -> Scalar
+
+    1 when x < 0, else 0, as a value of x's type (zero gradient).
+
+    Differentiable."""
+
+def nonzero(x: Scalar) -> Scalar:
+    """nonzero(x: Scalar) -> Scalar
+
+    1 when x is not 0, else 0, as a value of x's type (zero gradient).
+
+    Differentiable."""
+
+def copysign(x: Float, y: Float) -> Float:
+    """copysign(x: Float, y: Float) -> Float
+
+    The magnitude of x with the sign of y (its sign bit: -0.0 counts as negative).
+
+    Differentiable."""
+
+def frac(x: Float) -> Float:
+    """frac(x: Float) -> Float
+
+    The fractional part x - trunc(x) of x, with the sign of x (frac(-1.25) is -0.25).
+
+    Differentiable."""
+
+def erf(x: Float) -> Float:
+    """erf(x: Float) -> Float
+
+    The error function 2/sqrt(pi) * integral of exp(-t^2) from 0 to x.
+
+    Differentiable."""
+
+def erfc(x: Float) -> Float:
+    """erfc(x: Float) -> Float
+
+    The complementary error function 1 - erf(x).
+
+    Differentiable."""
+
+def erfinv(x: Float) -> Float:
+    """erfinv(x: Float) -> Float
+
+    The inverse error function: y with erf(y) == x, for x in [-1, 1] (+-inf at +-1, NaN outside).
+
+    Differentiable."""
+
+def erfcinv(x: Float) -> Float:
+    """erfcinv(x: Float) -> Float
+
+    The inverse complementary error function: y with erfc(y) == x, for x in [0, 2] (+-inf at 0
+    and 2, NaN outside).
 
     Differentiable."""
 
@@ -1105,10 +1164,47 @@ def printf(fmt: str, *args: Any) -> Any:
     C-style formatted printing of scalars: fmt is a constant format string with one conversion
     (%d, %f, %g, ...) per argument."""
 
+def expect_eq(a: Any, b: Any) -> None:
+    """expect_eq(a: Any, b: Any) -> None
+
+    Prints an error with both values when a and b (two scalars, vectors, matrices, quaternions or
+    transforms of one type) differ; prints nothing when they are equal."""
+
+def expect_neq(a: Any, b: Any) -> None:
+    """expect_neq(a: Any, b: Any) -> None
+
+    Prints an error with both values when a and b (two scalars, vectors, matrices, quaternions or
+    transforms of one type) are equal; prints nothing when they differ."""
+
+def expect_near(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat, tolerance: Float) -> None:
+    """expect_near(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat, tolerance:
+    Float) -> None
+
+    Prints an error when a and b (two float scalars, or vectors, matrices or quaternions of one
+    type, compared per component) differ by more than tolerance."""
+
+def lerp(a: Float | Vector | Matrix | quat | transform, b: Float | Vector | Matrix | quat | transform, t: Float) -> Float | Vector | Matrix | quat | transform:
+    """lerp(a: Float | Vector | Matrix | quat | transform, b: Float | Vector | Matrix | quat |
+    transform, t: Float) -> Float | Vector | Matrix | quat | transform
+
+    Linear interpolation a * (1 - t) + b * t of two float scalars, or of two vectors, matrices,
+    quaternions or transforms of one type (componentwise), at the scalar t.
+
+    Differentiable."""
+
+def smoothstep(a: Float, b: Float, x: Float) -> Float:
+    """smoothstep(a: Float, b: Float, x: Float) -> Float
+
+    The smooth Hermite step t^2 (3 - 2 t) of t = clamp((x - a) / (b - a), 0, 1): 0 at x <= a, 1
+    at x >= b.
+
+    Differentiable."""
+
 def len(a: array) -> int:
     """len(a: array) -> int
 
-    The size of the first dimension of array a, an int32."""
+    The size of the first dimension of array a, an int32; of a vector, quaternion or transform
+    its number of components, of a matrix its number of rows (constants)."""
 
 def atomic_add(a: array, *i_and_value: Any) -> Any:
     """atomic_add(a: array, i..., value) -> Scalar

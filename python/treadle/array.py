@@ -10,7 +10,7 @@ from . import _treadle, scalar_types
 from . import tape as _tape
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
-from .shapes import check_ndim, is_int, shape_tuple
+from .shapes import check_ndim, is_int, shape_tuple, subscript_params
 from .struct import is_struct, is_struct_type, struct_type_of_data
 from .type_classes import class_of
 from .vec_types import composite_base
@@ -30,6 +30,14 @@ def _dtype_text(dtype):
     if is_type_class(dtype):
         return dtype._type.key
     return getattr(dtype, "__name__", None) or repr(dtype)
+
+
+def _host_values(a):
+    """The numpy values of treadle array ``a`` (bfloat16 bits converted to float32)."""
+    out = a.numpy()
+    if scalar_types.holds_bits(a.dtype):
+        return scalar_types.bfloat16_bits_to_float32(out)
+    return out
 
 
 def _new_null():
@@ -128,7 +136,7 @@ class array(_treadle.Array):
                 if copy:
                     self._set_grad(None)
                 return
-            data = data.numpy()
+            data = _host_values(data)
         if not isinstance(data, np.ndarray):
             cai = getattr(data, "__cuda_array_interface__", None)
             if cai is not None:
@@ -151,11 +159,13 @@ class array(_treadle.Array):
         target = None if dtype is Any else resolve_dtype(dtype)
         inner = getattr(target, "_shape", ())
         aliasable = isinstance(data, np.ndarray)
+        bits = scalar_types.holds_bits(target)
         try:
             if aliasable or hasattr(data, "__array_interface__") or hasattr(data, "__array__"):
                 arr = np.asarray(data)
-            else:
-                arr = np.array(data, dtype=None if target is None else target._np_dtype)
+            else:  # bfloat16 values are rounded once, from float64
+                arr = np.array(data, dtype=None if target is None else
+                               np.float64 if bits else target._np_dtype)
         except (TypeError, ValueError, OverflowError) as e:
             raise ValueError(
                 f"array(): cannot convert data of type {type(data).__name__} to an array: {e}"
@@ -168,8 +178,7 @@ class array(_treadle.Array):
                     f"array(): unsupported data type {arr.dtype}; supported: "
                     + ", ".join(t.__name__ for t in scalar_types.scalar_types)
                 ) from None
-        if arr.dtype != target._np_dtype:
-            arr = arr.astype(target._np_dtype)
+        arr = scalar_types.to_memory(arr, target, raw_bits=True)
         if inner and shape is None and arr.size == 0 and arr.shape[-len(inner) :] != inner:
             arr = arr.reshape((0, *inner))  # no data, such as []: no elements of the dtype
         if arr.ndim == len(inner):
@@ -193,7 +202,7 @@ class array(_treadle.Array):
         if inner and not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)  # the native side needs packed elements
         alias = not copy and dev.is_cpu and arr.flags.writeable
-        self._init_from_numpy(arr, dev.alias, not alias, target._type if inner else None)
+        self._init_from_numpy(arr, dev.alias, not alias, target._type if inner or bits else None)
 
     def _init_from_cuda_interface(self, data, cai, dtype, shape, dev, copy):
         """Aliases or copies the memory an object exports with ``__cuda_array_interface__``;
@@ -250,11 +259,10 @@ class array(_treadle.Array):
         self._init_from_ptr(ptr, dt._type, list(shape), strides, dev.alias, owner)
 
     def __class_getitem__(cls, params):
-        """``wp.array[float]`` / ``wp.array[float, 2]``: annotation shorthand."""
-        if isinstance(params, tuple):
-            dtype, ndim = params
-            return cls(dtype=dtype, ndim=ndim)
-        return cls(dtype=params)
+        """``wp.array[float]`` / ``wp.array[float, 2]`` / ``wp.array[float, Literal[2]]``:
+        annotation shorthand."""
+        dtype, ndim = subscript_params(params, cls.__name__, cls._fixed_ndim)
+        return cls(dtype=dtype) if ndim is None else cls(dtype=dtype, ndim=ndim)
 
     # --- attributes -----------------------------------------------------------------------
 
@@ -285,7 +293,7 @@ class array(_treadle.Array):
 
     def _np_layout(self):
         """Shape and byte strides of the numpy view: vector/matrix elements add dimensions."""
-        inner, item = getattr(self.dtype, "_shape", ()), self.dtype._np_dtype.itemsize
+        inner, item = getattr(self.dtype, "_shape", ()), self.dtype._np_memory.itemsize
         inner_strides = tuple(item * math.prod(inner[i + 1 :]) for i in range(len(inner)))
         return self._shape + inner, self._strides + inner_strides
 
@@ -386,10 +394,11 @@ class array(_treadle.Array):
 
     def numpy(self):
         """A numpy array of the data: on the CPU it aliases the memory (no copy); of a CUDA
-        array it is a host copy, made after the device's outstanding work has finished."""
+        array it is a host copy, made after the device's outstanding work has finished.
+        bfloat16 data (which numpy lacks) is shown as its uint16 bits, as Warp does."""
         self._check_real("numpy()")
         if self._size == 0:
-            return np.empty(self._np_layout()[0], dtype=self.dtype._np_dtype)
+            return np.empty(self._np_layout()[0], dtype=self.dtype._np_memory)
         if self._dtype.kind == "struct":  # bytes (..., size) seen as records
             return self._numpy().view(self.dtype._np_dtype)[..., 0]
         return self._numpy()
@@ -398,10 +407,10 @@ class array(_treadle.Array):
         """The elements as a flat Python list (of vectors / matrices for such dtypes)."""
         dt = self.dtype
         if isinstance(dt, type) and issubclass(dt, composite_base):
-            return [dt._new(x) for x in self.numpy().reshape((-1, *dt._shape))]
+            return [dt._from_memory(x) for x in self.numpy().reshape((-1, *dt._shape))]
         if is_struct_type(dt):
             return [dt.from_numpy(r) for r in self.numpy().reshape(-1)]
-        return self.numpy().reshape(-1).tolist()
+        return _host_values(self).reshape(-1).tolist()
 
     def __array__(self, dtype=None, copy=None):
         on_cpu = self._device_alias == "cpu"
@@ -423,8 +432,8 @@ class array(_treadle.Array):
         return {
             "version": 3,
             "shape": shape,
-            "typestr": self.dtype._np_dtype.str,
-            "descr": self.dtype._np_dtype.descr,
+            "typestr": self.dtype._np_memory.str,
+            "descr": self.dtype._np_memory.descr,
             "data": (self._ptr, False),
             "strides": None if self._is_contiguous else strides,
         }
@@ -441,7 +450,7 @@ class array(_treadle.Array):
         return {
             "version": 3,
             "shape": shape,
-            "typestr": self.dtype._np_dtype.str,
+            "typestr": self.dtype._np_memory.str,
             "data": (self._ptr if self._size else 0, False),
             "strides": None if self._is_contiguous else strides,
             "stream": 1,
@@ -460,7 +469,9 @@ class array(_treadle.Array):
         try:
             if issubclass(dt, composite_base) and not isinstance(value, dt):
                 value = dt(*value) if isinstance(value, (list, tuple)) else dt(value)
-            v = np.array(value, dtype=dt._np_dtype)
+            # bfloat16 is rounded once, from float64
+            host = np.float64 if scalar_types.holds_bits(dt) else dt._np_dtype
+            v = scalar_types.to_memory(np.array(value, dtype=host), dt, raw_bits=False)
         except (TypeError, ValueError, OverflowError) as e:
             raise ValueError(
                 f"fill_(): cannot convert {value!r} to {_dtype_text(dt)}: {e}") from None
@@ -495,8 +506,9 @@ class array(_treadle.Array):
         """Copies ``src`` (a treadle array, numpy array or nested list) into this array."""
         self._check_real("assign()")
         if not isinstance(src, array):
-            try:
-                arr = np.asarray(src, dtype=self.dtype._np_dtype)
+            try:  # bfloat16: numpy data goes to array() as it is (uint16 as bits, as there)
+                want = None if scalar_types.holds_bits(self.dtype) else self.dtype._np_dtype
+                arr = np.asarray(src, dtype=want)
             except (TypeError, ValueError, OverflowError) as e:
                 raise ValueError(f"assign(): cannot convert the source: {e}") from None
             # A CPU view of the host data: one copy from there to any device.
@@ -615,21 +627,17 @@ class array(_treadle.Array):
     def __str__(self):
         if self._is_null:
             return self.__repr__()
-        return str(self.numpy())
+        return str(_host_values(self))
 
     def __repr__(self):
         if self._is_annotation:
             return f"array(dtype={_dtype_text(self._ann_dtype)}, ndim={self._ann_ndim})"
         if self._is_null:
             return "array(null)"
-        body = np.array2string(self.numpy(), separator=", ", prefix="array(")
+        body = np.array2string(_host_values(self), separator=", ", prefix="array(")
         dev = "" if self._device_alias == "cpu" else f', device="{self._device_alias}"'
         return f"array({body}, dtype={self._dtype.key}{dev})"
 
-
-def is_array(a):
-    """True when ``a`` is a treadle array (or array annotation)."""
-    return isinstance(a, array)
 
 
 class array1d(array):

@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _treadle, scalar_types
 from .array import _annotation_dtype, _dtype_text, array
-from .shapes import check_ndim
+from .shapes import check_ndim, subscript_params
 
 
 class indexedarray:
@@ -68,11 +68,10 @@ class indexedarray:
         return ix
 
     def __class_getitem__(cls, params):
-        """``wp.indexedarray[float]`` / ``wp.indexedarray[float, 2]``: annotation shorthand."""
-        if isinstance(params, tuple):
-            dtype, ndim = params
-            return cls(dtype=dtype, ndim=ndim)
-        return cls(dtype=params)
+        """``wp.indexedarray[float]`` / ``wp.indexedarray[float, 2]`` (or ``Literal[2]``):
+        annotation shorthand."""
+        dtype, ndim = subscript_params(params, cls.__name__, cls._fixed_ndim)
+        return cls(dtype=dtype) if ndim is None else cls(dtype=dtype, ndim=ndim)
 
     @property
     def _type(self):
@@ -129,9 +128,12 @@ class indexedarray:
     def list(self):
         """The elements as a flat Python list (of vectors / matrices for such dtypes)."""
         dt = self.dtype
-        if isinstance(dt, type) and hasattr(dt, "_new") and hasattr(dt, "_shape"):
-            return [dt._new(x) for x in self.numpy().reshape((-1, *dt._shape))]
-        return self.numpy().reshape(-1).tolist()
+        if isinstance(dt, type) and hasattr(dt, "_from_memory") and hasattr(dt, "_shape"):
+            return [dt._from_memory(x) for x in self.numpy().reshape((-1, *dt._shape))]
+        values = self.numpy()
+        if scalar_types.holds_bits(dt):
+            values = scalar_types.bfloat16_bits_to_float32(values)
+        return values.reshape(-1).tolist()
 
     def __len__(self):
         return self.shape[0]

@@ -117,8 +117,11 @@ _transform_cache = {}
 
 def _float_type(dtype):
     t = scalar_types.resolve_dtype(dtype)
-    if not (isinstance(t, type) and issubclass(t, scalar_types.float_base)):
-        raise TypeError(f"quaternion and transform elements must be float types, got {dtype!r}")
+    if t not in (scalar_types.float16, scalar_types.float32, scalar_types.float64):
+        raise TypeError(
+            f"quaternion and transform elements must be float16, float32 or float64, got "
+            f"{getattr(dtype, '__name__', dtype)!r}"
+        )
     return t
 
 
@@ -135,6 +138,7 @@ def _make(base, name, length, scalar, bound):
             "_wp_type_params_": [length, scalar],
             "_type": bound,
             "_np_dtype": scalar._np_dtype,
+            "_np_memory": scalar._np_memory,
             "_size": length * scalar._size,
             "_shape": (length,),
             "_shape_": (length,),
@@ -172,14 +176,6 @@ register_maker("quat", lambda t: quaternion(class_of(t.scalar)))
 register_maker("transform", lambda t: transformation(class_of(t.scalar)))
 
 
-def is_quaternion(x):
-    """True for a quaternion instance."""
-    return isinstance(x, quat_base)
-
-
-def is_transformation(x):
-    """True for a transform instance."""
-    return isinstance(x, transform_base)
 
 
 # --- Warp's named types -------------------------------------------------------------------

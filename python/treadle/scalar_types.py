@@ -24,7 +24,9 @@ class scalar_base:
     """Base of the scalar type classes: ``wp.float32(1.5)`` is a host value with ``.value``."""
 
     _type = None  # the compiler's interned type (_treadle.Type); None on the base classes
-    _np_dtype = None
+    _np_dtype = None  # numpy dtype of host values
+    _np_memory = None  # numpy dtype of a value in memory (arrays, struct records): _np_dtype,
+    # except for bfloat16, which numpy lacks: its bits, as uint16
     _size: int = 0
     _type_ = None
     _length_ = 1
@@ -37,6 +39,17 @@ class scalar_base:
     @classmethod
     def _convert(cls, x):
         return x
+
+    @classmethod
+    def _to_memory(cls, value):
+        """A host value as memory holds it (bfloat16: its bits)."""
+        return value
+
+    @classmethod
+    def _from_memory(cls, raw):
+        """The host value of ``raw``, a value as memory holds it (a numpy scalar or a Python
+        number)."""
+        return raw.item() if isinstance(raw, np.generic) else raw
 
     def __float__(self):
         return builtins.float(self.value)
@@ -176,12 +189,99 @@ class float_base(scalar_base):
         return builtins.float(cls._np_dtype.type(x))
 
 
+# --- bfloat16 bits ---------------------------------------------------------------------------
+# bfloat16 is the top half of a float32. These round exactly as the native headers do
+# (native/treadle/core.h), so host and kernel conversions agree bit for bit.
+
+
+def float32_to_bfloat16_bits(a):
+    """The bfloat16 bits (uint16 array) of float32 values, rounded to nearest even; a NaN
+    stays a NaN (the quiet bit is set, so no payload truncates to infinity)."""
+    a = np.asarray(a, dtype=np.float32)
+    bits = np.ascontiguousarray(a).view(np.uint32).reshape(a.shape)
+    nan = (bits & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
+    with np.errstate(over="ignore"):
+        rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) >> 16
+    quiet = (bits >> np.uint32(16)) | np.uint32(0x40)
+    return np.where(nan, quiet, rounded).astype(np.uint16)
+
+
+def float64_to_bfloat16_bits(a):
+    """The bfloat16 bits of float64 values, rounded once: round-to-odd to float32 first
+    (float32 keeps 16 more bits than bfloat16), then to nearest even."""
+    a = np.asarray(a, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        f = a.astype(np.float32)
+        back = f.astype(np.float64)
+        inexact = (back != a) & ~np.isnan(a)
+        too_far = inexact & (np.abs(back) > np.abs(a))
+    bits = np.ascontiguousarray(f).view(np.uint32).reshape(a.shape)
+    bits = (bits - too_far.astype(np.uint32)) | inexact.astype(np.uint32)
+    return float32_to_bfloat16_bits(np.ascontiguousarray(bits).view(np.float32).reshape(a.shape))
+
+
+def bfloat16_bits_to_float32(b):
+    """The float32 values of bfloat16 bits (exact)."""
+    b = np.asarray(b, dtype=np.uint16)
+    wide = b.astype(np.uint32) << np.uint32(16)
+    return np.ascontiguousarray(wide).view(np.float32).reshape(b.shape)
+
+
+def round_to_bfloat16(a):
+    """Values rounded to bfloat16 precision, as float32."""
+    return bfloat16_bits_to_float32(float64_to_bfloat16_bits(a))
+
+
+def holds_bits(dtype):
+    """Whether elements of ``dtype`` lie in memory as bits numpy cannot show as values
+    (bfloat16, and vectors and matrices of it: their uint16 bits)."""
+    return getattr(dtype, "_np_memory", None) is not getattr(dtype, "_np_dtype", None)
+
+
+def to_memory(arr, target, raw_bits):
+    """Numpy data ``arr`` as elements of ``target`` lie in memory: converted to its numpy
+    dtype, or for bfloat16 rounded to its bits (uint16 data with ``raw_bits`` is taken as the
+    bits already, as Warp does)."""
+    if not holds_bits(target):
+        return arr if arr.dtype == target._np_dtype else arr.astype(target._np_dtype)
+    if raw_bits and arr.dtype == np.uint16:
+        return arr
+    return float64_to_bfloat16_bits(arr)
+
+
+
+class bfloat16(float_base):
+    """16-bit brain floating-point scalar type: float32's sign and exponent with 7 mantissa
+    bits. Host values are floats rounded to it; arrays store its bits, which ``numpy()`` shows
+    as uint16 (numpy has no bfloat16)."""
+
+    __module__ = "treadle.types"
+    _type = _treadle.types.scalar("bfloat16")
+    _np_dtype = np.dtype(np.float32)
+    _np_memory = np.dtype(np.uint16)
+    _size = 2
+    _type_ = ctypes.c_uint16
+
+    @classmethod
+    def _convert(cls, x):
+        return builtins.float(round_to_bfloat16(builtins.float(x)))
+
+    @classmethod
+    def _to_memory(cls, value):
+        return float64_to_bfloat16_bits(builtins.float(value))[()]
+
+    @classmethod
+    def _from_memory(cls, raw):
+        return builtins.float(bfloat16_bits_to_float32(raw))
+
+
 class bool(scalar_base):
     """Boolean scalar type (one byte)."""
 
     __module__ = "treadle.types"
     _type = _treadle.types.scalar("bool")
     _np_dtype = np.dtype(np.bool_)
+    _np_memory = _np_dtype
     _size = 1
     _type_ = ctypes.c_bool
 
@@ -199,6 +299,7 @@ def _int_type(name, bits, signed, ctype):
             "__module__": "treadle.types",
             "_type": _treadle.types.scalar(name),
             "_np_dtype": np.dtype(name),
+            "_np_memory": np.dtype(name),
             "_size": bits // 8,
             "_type_": ctype,
             "_bits": bits,
@@ -216,6 +317,7 @@ def _float_type(name, bits, ctype):
             "__module__": "treadle.types",
             "_type": _treadle.types.scalar(name),
             "_np_dtype": np.dtype(name),
+            "_np_memory": np.dtype(name),
             "_size": bits // 8,
             "_type_": ctype,
         },
@@ -237,14 +339,16 @@ float64 = _float_type("float64", 64, ctypes.c_double)
 half = float16
 
 int_types = (int8, uint8, int16, uint16, int32, uint32, int64, uint64)
-float_types = (float16, float32, float64)
+float_types = (float16, bfloat16, float32, float64)
 scalar_types = (bool, *int_types, *float_types)
 
 for _t in scalar_types:
     register(_t)
 
 _scalar_by_name = {t.__name__: t for t in scalar_types}
-_scalar_by_np = {t._np_dtype: t for t in scalar_types}
+_scalar_by_np = {t._np_dtype: t for t in scalar_types if t is not bfloat16}
+"""numpy dtype -> scalar type; numpy has no bfloat16 (its float32 host values and uint16 bits
+are float32's and uint16's)."""
 _python_scalars = {builtins.float: float32, builtins.int: int32, builtins.bool: bool}
 
 
@@ -268,9 +372,9 @@ def resolve_dtype(dtype):
         return _python_scalars[dtype]
     if isinstance(dtype, str) and dtype in _scalar_by_name:
         return _scalar_by_name[dtype]
-    try:
+    try:  # numpy reads a `.dtype` attribute too, and raises ValueError for one it cannot use
         np_dtype = np.dtype(dtype) if dtype is not None and not isinstance(dtype, str) else None
-    except TypeError:
+    except (TypeError, ValueError):
         np_dtype = None
     if np_dtype is not None and np_dtype in _scalar_by_np:
         return _scalar_by_np[np_dtype]
@@ -292,18 +396,11 @@ def dtype_from_numpy(numpy_dtype):
 
 
 def dtype_to_numpy(dtype):
-    """The numpy dtype of a scalar type (or of Python float/int/bool)."""
-    return resolve_dtype(dtype)._np_dtype
+    """The numpy dtype of a scalar type (or of Python float/int/bool) in memory (uint16 for
+    bfloat16, as its arrays show it)."""
+    return resolve_dtype(dtype)._np_memory
 
 
-def type_is_int(t):
-    """True for the integer scalar types (and Python int)."""
-    return t is builtins.int or (isinstance(t, type) and issubclass(t, int_base))
-
-
-def type_is_float(t):
-    """True for the floating-point scalar types (and Python float)."""
-    return t is builtins.float or (isinstance(t, type) and issubclass(t, float_base))
 
 
 def type_size_in_bytes(t):

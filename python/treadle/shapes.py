@@ -2,6 +2,7 @@
 indexed arrays and arrays of structs)."""
 
 import builtins
+import typing
 
 import numpy as np
 
@@ -38,5 +39,24 @@ def shape_tuple(shape, what="shape"):
 def check_ndim(ndim):
     """Validates a number of dimensions (1 to 4)."""
     if not is_int(ndim) or not 1 <= ndim <= 4:
-        raise ValueError(f"ndim must be an int from 1 to 4, got {ndim!r}")
+        raise ValueError(f"ndim must be between 1 and 4 (an int), got {ndim!r}")
     return builtins.int(ndim)
+
+
+def subscript_params(params, name, fixed_ndim=None):
+    """The dtype and ndim of an annotation subscript ``name[dtype]`` / ``name[dtype, ndim]``;
+    ndim may be an int or ``Literal[n]`` (the form static type checkers read). A class of
+    fixed dimensions (``array2d``) takes the dtype alone."""
+    if not isinstance(params, tuple):
+        return params, None
+    if fixed_ndim is not None:
+        raise TypeError(f"{name}[...] takes a single type parameter (the dtype), got {params!r}")
+    if len(params) != 2:
+        raise TypeError(f"{name}[...] takes a dtype and optionally ndim, got {len(params)} items")
+    dtype, ndim = params
+    if typing.get_origin(ndim) is typing.Literal:
+        values = typing.get_args(ndim)
+        if len(values) != 1:
+            raise TypeError(f"Expected a single Literal value for ndim, got {ndim!r}")
+        ndim = values[0]
+    return dtype, ndim

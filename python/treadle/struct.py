@@ -32,10 +32,22 @@ _ARRAY_T_DTYPE = np.dtype(
 )
 """wp::array_t<T> (native/treadle/array.h) as a numpy record: an array field of a struct."""
 
+_INDEXEDARRAY_T_DTYPE = np.dtype(
+    {
+        "names": ["arr", "indices", "shape"],
+        "formats": [_ARRAY_T_DTYPE, ("<u8", (4,)), ("<i4", (4,))],
+        "offsets": [0, 72, 104],
+        "itemsize": 120,
+    }
+)
+"""wp::indexedarray_t<T> (native/treadle/indexedarray.h) as a numpy record: the underlying
+array, one index array address per dimension (0: the whole dimension) and the indexed shape."""
+
 
 class _Field:
-    """One field: its name, kind ("scalar", "composite", "array", "struct"), type and
-    offset. For arrays, ``type`` is the element type (a class) and ``ndim`` the dimensions."""
+    """One field: its name, kind ("scalar", "composite", "array", "indexedarray", "struct"),
+    type and offset. For arrays, ``type`` is the element type (a class) and ``ndim`` the
+    dimensions."""
 
     __slots__ = ("kind", "name", "ndim", "offset", "type")
 
@@ -53,6 +65,14 @@ def _field_of(owner, name, annotation):
         if not (is_struct_type(dtype) or isinstance(dtype, type)):
             raise TypeError(f"struct {owner}: field '{name}' needs a concrete array dtype")
         return _Field(name, "array", scalar_types.resolve_dtype(dtype), annotation._ann_ndim)
+    if getattr(annotation, "_is_indexedarray", False):  # wp.indexedarray(dtype=..., ndim=...)
+        if annotation.data is not None:
+            raise TypeError(
+                f"struct {owner}: field '{name}' is annotated with an indexedarray value")
+        dtype = annotation._ann_dtype
+        if not (is_struct_type(dtype) or isinstance(dtype, type)):
+            raise TypeError(f"struct {owner}: field '{name}' needs a concrete indexedarray dtype")
+        return _Field(name, "indexedarray", scalar_types.resolve_dtype(dtype), annotation._ann_ndim)
     if is_struct_type(annotation):
         return _Field(name, "struct", annotation)
     if isinstance(annotation, type) and issubclass(annotation, composite_base) and \
@@ -73,18 +93,20 @@ def _field_of(owner, name, annotation):
 
 def _field_type(f):
     """The compiler's interned type of a field."""
-    if f.kind == "array":
-        return _treadle.types.array(f.type._type, f.ndim)
+    if f.kind in ("array", "indexedarray"):
+        return _treadle.types.array(f.type._type, f.ndim, indexed=f.kind == "indexedarray")
     return f.type._type
 
 
 def _numpy_format(f):
     if f.kind == "scalar":
-        return f.type._np_dtype
+        return f.type._np_memory
     if f.kind == "composite":
-        return (f.type._np_dtype, f.type._shape)
+        return (f.type._np_memory, f.type._shape)
     if f.kind == "array":
         return _ARRAY_T_DTYPE
+    if f.kind == "indexedarray":
+        return _INDEXEDARRAY_T_DTYPE
     return f.type._np_dtype
 
 
@@ -143,11 +165,13 @@ class StructInstance:
         for f in type(self)._fields:
             v = object.__getattribute__(self, f.name)
             if f.kind == "scalar":
-                out.append(v)
+                out.append(f.type._to_memory(v))
             elif f.kind == "composite":
-                out.append(np.array(v._data))
+                out.append(np.array(v._to_memory()))
             elif f.kind == "struct":
                 out.append(v.numpy_value())
+            elif f.kind == "indexedarray":
+                out.append(_indexedarray_record(v, f.ndim))
             else:
                 out.append(_array_record(v, f.ndim))
         return tuple(out)
@@ -170,9 +194,9 @@ class StructInstance:
         for f in cls._fields:
             v = record[f.name]
             if f.kind == "scalar":
-                out.__setattr__(f.name, v.item() if isinstance(v, np.generic) else v)
+                out.__setattr__(f.name, f.type._from_memory(v))
             elif f.kind == "composite":
-                out.__setattr__(f.name, f.type._new(np.asarray(v)))
+                out.__setattr__(f.name, f.type._from_memory(np.asarray(v)))
             elif f.kind == "struct":
                 out.__setattr__(f.name, f.type.from_numpy(v))
         return out
@@ -213,6 +237,17 @@ def _array_record(a, ndim):
     shape = list(a.shape) + [0] * (4 - a.ndim)
     strides = list(a.strides) + [0] * (4 - a.ndim)
     return (a.ptr or 0, grad.ptr if grad is not None else 0, shape, strides, a.ndim)
+
+
+def _indexedarray_record(a, ndim):
+    """The wp::indexedarray_t record of an indexed array (or of a plain array: no indices)."""
+    if a is None:
+        return (_array_record(None, ndim), [0] * 4, [0] * 4)
+    if not getattr(a, "_is_indexedarray", False):
+        return (_array_record(a, ndim), [0] * 4, list(a.shape) + [0] * (4 - a.ndim))
+    indices = [0 if ix is None else ix.ptr for ix in a.indices] + [0] * (4 - ndim)
+    shape = list(a.shape) + [0] * (4 - ndim)
+    return (_array_record(a.data, ndim), indices, shape)
 
 
 def _convert(cls, f, value):
@@ -266,9 +301,31 @@ def _convert(cls, f, value):
         raise TypeError(
             f"{where}: expected a {f.ndim}-D array of {_type_text(f.type)} (or None), got {got}"
         )
+    if f.kind == "indexedarray":
+        return _convert_indexed(where, f, value)
     if isinstance(value, StructInstance) and type(value)._type == f.type._type:
         return value
     raise TypeError(f"{where}: expected a struct {f.type.__name__}, got {_value_text(value)}")
+
+
+def _convert_indexed(where, f, value):
+    """``value`` for an indexedarray field: None, a wp.indexedarray or a plain wp.array (the
+    whole array, no indices) of the field's dtype and dimensions."""
+    if value is None:
+        return None
+    if getattr(value, "_is_indexedarray", False) and value.data is not None:
+        data = value.data
+    elif isinstance(value, _treadle.Array) and not value._is_null:
+        data = value
+    else:
+        data = None
+    if data is not None and data._dtype == f.type._type and data._ndim == f.ndim:
+        return value
+    got = _value_text(value) if data is None else (
+        f"a {data._ndim}-D array of {_type_text(class_of(data._dtype))}")
+    raise TypeError(
+        f"{where}: expected a {f.ndim}-D indexedarray of {_type_text(f.type)} (or None), got {got}"
+    )
 
 
 def _value_text(value):

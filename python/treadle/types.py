@@ -2,11 +2,12 @@
 
 It only re-exports, and it sits on top of the type modules, each of which imports only those
 below it: type_classes (the Type -> class registry) <- scalar_types <- vec_types <- quat_types
-<- struct <- array <- indexedarray <- types. None of them imports this module.
+<- struct <- array <- indexedarray <- type_queries <- types. None of them imports this module.
 """
 
 # --- scalars, generic markers, the Type of an annotation (scalar_types.py) ------------------
 from typing import Any as Any
+from .scalar_types import bfloat16 as bfloat16
 from .scalar_types import bool as bool
 from .scalar_types import dtype_from_numpy as dtype_from_numpy
 from .scalar_types import dtype_to_numpy as dtype_to_numpy
@@ -28,8 +29,6 @@ from .scalar_types import resolve_dtype as resolve_dtype
 from .scalar_types import Scalar as Scalar
 from .scalar_types import scalar_base as scalar_base
 from .scalar_types import scalar_types as scalar_types
-from .scalar_types import type_is_float as type_is_float
-from .scalar_types import type_is_int as type_is_int
 from .scalar_types import type_of as type_of
 from .scalar_types import type_size as type_size
 from .scalar_types import type_size_in_bytes as type_size_in_bytes
@@ -40,8 +39,6 @@ from .scalar_types import uint64 as uint64
 from .scalar_types import uint8 as uint8
 
 # --- vectors and matrices (vec_types.py) ----------------------------------------------------
-from .vec_types import is_matrix as is_matrix
-from .vec_types import is_vector as is_vector
 from .vec_types import mat22 as mat22
 from .vec_types import mat22d as mat22d
 from .vec_types import mat22f as mat22f
@@ -104,8 +101,6 @@ from .vec_types import vector as vector
 from .vec_types import vector_base as vector_base
 
 # --- quaternions and transforms (quat_types.py) ---------------------------------------------
-from .quat_types import is_quaternion as is_quaternion
-from .quat_types import is_transformation as is_transformation
 from .quat_types import quat as quat
 from .quat_types import quat_base as quat_base
 from .quat_types import quatd as quatd
@@ -125,7 +120,6 @@ from .array import array1d as array1d
 from .array import array2d as array2d
 from .array import array3d as array3d
 from .array import array4d as array4d
-from .array import is_array as is_array
 
 # --- indexed arrays (indexedarray.py) -------------------------------------------------------
 from .indexedarray import indexedarray as indexedarray
@@ -133,3 +127,32 @@ from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
+
+# --- introspection (type_queries.py) --------------------------------------------------------
+from .type_queries import is_array as is_array
+from .type_queries import is_composite as is_composite
+from .type_queries import is_float as is_float
+from .type_queries import is_int as is_int
+from .type_queries import is_matrix as is_matrix
+from .type_queries import is_quaternion as is_quaternion
+from .type_queries import is_scalar as is_scalar
+from .type_queries import is_struct as is_struct
+from .type_queries import is_tile as is_tile
+from .type_queries import tile as tile
+from .type_queries import is_transformation as is_transformation
+from .type_queries import is_value as is_value
+from .type_queries import is_vector as is_vector
+from .type_queries import type_ctype as type_ctype
+from .type_queries import type_is_array as type_is_array
+from .type_queries import type_is_composite as type_is_composite
+from .type_queries import type_is_float as type_is_float
+from .type_queries import type_is_int as type_is_int
+from .type_queries import type_is_matrix as type_is_matrix
+from .type_queries import type_is_quaternion as type_is_quaternion
+from .type_queries import type_is_scalar as type_is_scalar
+from .type_queries import type_is_struct as type_is_struct
+from .type_queries import type_is_tile as type_is_tile
+from .type_queries import type_is_transformation as type_is_transformation
+from .type_queries import type_is_value as type_is_value
+from .type_queries import type_is_vector as type_is_vector
+from .type_queries import type_repr as type_repr

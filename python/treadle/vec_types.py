@@ -25,7 +25,8 @@ class composite_base:
     __array_ufunc__ = None  # numpy scalars and arrays defer to these operators
     _wp_scalar_type_ = None
     _type = None  # the compiler's interned type (_treadle.Type); None on the base classes
-    _np_dtype = None
+    _np_dtype = None  # numpy dtype of the components held (float32 for bfloat16)
+    _np_memory = None  # numpy dtype of a component in memory (uint16 bits for bfloat16)
     _size = 0
     _shape = ()
     _length = 0
@@ -47,8 +48,24 @@ class composite_base:
     @classmethod
     def _new(cls, data):
         out = cls.__new__(cls)
-        out._data = np.ascontiguousarray(data, dtype=cls._np_dtype).reshape(cls._shape)
+        data = np.ascontiguousarray(data, dtype=cls._np_dtype).reshape(cls._shape)
+        if cls._np_memory is not cls._np_dtype:  # bfloat16: results rounded to its precision
+            data = scalar_types.round_to_bfloat16(data)
+        out._data = data
         return out
+
+    @classmethod
+    def _from_memory(cls, data):
+        """A value from components as memory holds them (bfloat16 bits as uint16)."""
+        if cls._np_memory is not cls._np_dtype:
+            data = scalar_types.bfloat16_bits_to_float32(data)
+        return cls._new(data)
+
+    def _to_memory(self):
+        """The components as memory holds them (bfloat16 as its uint16 bits)."""
+        if self._np_memory is not self._np_dtype:
+            return scalar_types.float32_to_bfloat16_bits(self._data)
+        return self._data
 
     def _flat_from(self, args):
         n = self._length
@@ -350,6 +367,7 @@ class matrix_base(composite_base):
 
 _SUFFIX = {
     "float16": "h",
+    "bfloat16": "bf",
     "float32": "f",
     "float64": "d",
     "int8": "b",
@@ -361,14 +379,24 @@ _SUFFIX = {
     "int64": "l",
     "uint64": "ul",
 }
+_SPATIAL_FLOATS = ("float16", "float32", "float64")
+"""The scalars of Warp's spatial_vector/spatial_matrix names."""
 _vector_cache = {}
 _matrix_cache = {}
 
 
 def _scalar_type(dtype):
     t = scalar_types.resolve_dtype(dtype)
-    if not issubclass(t, scalar_base) or t is scalar_types.bool:
-        raise TypeError(f"vector and matrix elements must be numeric scalars, got {dtype!r}")
+    if not issubclass(t, scalar_base):
+        raise TypeError(f"vector and matrix elements must be scalars, got {dtype!r}")
+    return t
+
+
+def _numeric_type(dtype):
+    """The element of a generic vector or matrix: a numeric scalar (no placeholder has bool)."""
+    t = _scalar_type(dtype)
+    if t is scalar_types.bool:
+        raise TypeError(f"generic vector and matrix elements must be numeric, got {dtype!r}")
     return t
 
 
@@ -385,7 +413,8 @@ def _make(base, name, shape, scalar, bound):
             "_wp_type_params_": [*shape, scalar],
             "_type": bound,
             "_np_dtype": scalar._np_dtype,
-            "_size": length * scalar._size,
+            "_np_memory": scalar._np_memory,
+            "_size": max(length, 1) * scalar._size,
             "_shape": shape,
             "_shape_": shape,
             "_length": length,
@@ -414,7 +443,7 @@ def _generic_size(n):
 
 def _element_type(dtype):
     """The element Type of a generic vector or matrix: a placeholder or a numeric scalar."""
-    return generic_type(dtype) or _scalar_type(dtype)._type
+    return generic_type(dtype) or _numeric_type(dtype)._type
 
 
 def vector(length, dtype):
@@ -423,17 +452,17 @@ def vector(length, dtype):
     if generic_type(length) is not None or generic_type(dtype) is not None:
         return generic_composite(
             _treadle.types.generic_vector(_generic_size(length), _element_type(dtype)))
-    if not isinstance(length, builtins.int) or length < 1:
-        raise ValueError(f"vector length must be a positive int, got {length!r}")
+    if not isinstance(length, builtins.int) or isinstance(length, builtins.bool) or length < 0:
+        raise ValueError(f"vector length must be an int >= 0, got {length!r}")
     scalar = _scalar_type(dtype)
     key = (length, scalar)
     cls = _vector_cache.get(key)
     if cls is None:
-        suffix = _SUFFIX[scalar.__name__]
-        name = f"vec{length}{suffix}"
-        if length == 6 and scalar.__name__.startswith("float"):  # Warp's name of this type
-            name = f"spatial_vector{suffix}"
         bound = _treadle.types.vector(length, scalar._type)
+        suffix = _SUFFIX.get(scalar.__name__)
+        name = bound.name if suffix is None else f"vec{length}{suffix}"  # bool: no short name
+        if length == 6 and scalar.__name__ in _SPATIAL_FLOATS:  # Warp's name of this type
+            name = f"spatial_vector{suffix}"
         cls = _make(vector_base, name, (length,), scalar, bound)
         _vector_cache[key] = cls
     return cls
@@ -453,11 +482,11 @@ def matrix(shape, dtype):
     key = (shape, scalar)
     cls = _matrix_cache.get(key)
     if cls is None:
-        suffix = _SUFFIX[scalar.__name__]
-        name = f"mat{shape[0]}{shape[1]}{suffix}"
-        if shape == (6, 6) and scalar.__name__.startswith("float"):
-            name = f"spatial_matrix{suffix}"
         bound = _treadle.types.matrix(shape[0], shape[1], scalar._type)
+        suffix = _SUFFIX.get(scalar.__name__)
+        name = bound.name if suffix is None else f"mat{shape[0]}{shape[1]}{suffix}"
+        if shape == (6, 6) and scalar.__name__ in _SPATIAL_FLOATS:
+            name = f"spatial_matrix{suffix}"
         cls = _make(matrix_base, name, shape, scalar, bound)
         _matrix_cache[key] = cls
     return cls
@@ -472,14 +501,6 @@ def is_composite_type(t):
     return isinstance(t, type) and issubclass(t, composite_base) and t._type is not None
 
 
-def is_vector(x):
-    """True for a vector instance."""
-    return isinstance(x, vector_base)
-
-
-def is_matrix(x):
-    """True for a matrix instance."""
-    return isinstance(x, matrix_base)
 
 
 # --- Warp's named types -------------------------------------------------------------------

@@ -59,6 +59,9 @@ std::vector<uint8_t> ones_element(const DType& dtype) {
         if (dtype.scalar == ScalarType::Float16) {
             const uint16_t one = 0x3c00;  // 1.0 in IEEE binary16
             std::memcpy(dst, &one, width);
+        } else if (dtype.scalar == ScalarType::BFloat16) {
+            const uint16_t one = 0x3f80;  // 1.0 in bfloat16
+            std::memcpy(dst, &one, width);
         } else if (dtype.scalar == ScalarType::Float32) {
             const float one = 1.0f;
             std::memcpy(dst, &one, width);

@@ -104,6 +104,9 @@ struct Traits {
     /// An array builtin that writes its last argument and reads its other arrays
     /// (spatial_jacobian, spatial_mass); its result is a dummy int32 and it is not replayed.
     bool writes_last_array = false;
+    /// A check that prints a message when it fails (expect_eq, ...): its result is a dummy
+    /// int32 (None in kernels), and it is neither replayed nor differentiated.
+    bool prints = false;
     /// Results of one call: 1, or the members of the tuple a Multi builtin gives (svd3: 3).
     int results = 1;
     /// Atomics: value operands after the indices (atomic_cas: compare and value).

@@ -18,6 +18,7 @@ struct TraitsBuilder {
     Traits t;
     TraitsBuilder& linear(Linearity v) { return t.linear = v, *this; }
     TraitsBuilder& writes_last_array() { return t.writes_last_array = true, *this; }
+    TraitsBuilder& prints() { return t.prints = true, *this; }
     TraitsBuilder& results(int v) { return t.results = v, *this; }
     TraitsBuilder& value_operands(int v) { return t.value_operands = v, *this; }
     TraitsBuilder& rebinds(Rebinds v) { return t.rebinds = v, *this; }

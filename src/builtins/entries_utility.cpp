@@ -3,7 +3,10 @@
 
 namespace treadle::builtins::entries {
 
-/// Builtins lowered by dedicated inference code: tid, print, printf, len, atomics.
+using namespace rules;
+
+/// Builtins lowered by dedicated inference code (tid, print, printf, len, atomics), the
+/// interpolations and the expect_* checks.
 std::vector<Builtin> utility() {
     return {
         {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
@@ -18,9 +21,37 @@ std::vector<Builtin> utility() {
          "C-style formatted printing of scalars: fmt is a constant format string with one "
          "conversion (%d, %f, %g, ...) per argument.",
          false, nullptr},
+        {"expect_eq", "expect_eq", BuiltinKind::Regular, "Utility",
+         "expect_eq(a: Any, b: Any) -> None",
+         "Prints an error with both values when a and b (two scalars, vectors, matrices, "
+         "quaternions or transforms of one type) differ; prints nothing when they are equal.",
+         false, rule_expect_equal, with().prints().host()},
+        {"expect_neq", "expect_neq", BuiltinKind::Regular, "Utility",
+         "expect_neq(a: Any, b: Any) -> None",
+         "Prints an error with both values when a and b (two scalars, vectors, matrices, "
+         "quaternions or transforms of one type) are equal; prints nothing when they differ.",
+         false, rule_expect_equal, with().prints().host()},
+        {"expect_near", "expect_near", BuiltinKind::Regular, "Utility",
+         "expect_near(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat, "
+         "tolerance: Float) -> None",
+         "Prints an error when a and b (two float scalars, or vectors, matrices or quaternions of "
+         "one type, compared per component) differ by more than tolerance.",
+         false, rule_expect_near, with().prints().host()},
+        {"lerp", "lerp", BuiltinKind::Regular, "Utility",
+         "lerp(a: Float | Vector | Matrix | quat | transform, b: Float | Vector | Matrix | quat "
+         "| transform, t: Float) -> Float | Vector | Matrix | quat | transform",
+         "Linear interpolation a * (1 - t) + b * t of two float scalars, or of two vectors, "
+         "matrices, quaternions or transforms of one type (componentwise), at the scalar t.",
+         true, rule_lerp, with().host()},
+        {"smoothstep", "smoothstep", BuiltinKind::Regular, "Utility",
+         "smoothstep(a: Float, b: Float, x: Float) -> Float",
+         "The smooth Hermite step t^2 (3 - 2 t) of t = clamp((x - a) / (b - a), 0, 1): 0 at x <= "
+         "a, 1 at x >= b.",
+         true, rule_float_ternary, with().host()},
         {"len", "len", BuiltinKind::Len, "Utility", "len(a: array) -> int",
-         "The size of the first dimension of array a, an int32.", false, nullptr,
-         with().python_builtin()},
+         "The size of the first dimension of array a, an int32; of a vector, quaternion or "
+         "transform its number of components, of a matrix its number of rows (constants).",
+         false, nullptr, with().python_builtin()},
         {"atomic_add", "atomic_add", BuiltinKind::Atomic, "Utility",
          "atomic_add(a: array, i..., value) -> Scalar",
          "Atomically adds value to the array element a[i...] (one index per dimension of a) and "

@@ -83,6 +83,19 @@ std::optional<Signature> rule_qr3(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_eig3(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_q_to_axis_angle(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_skew(const std::vector<ArgInfo>& a);
+// rules_generic.cpp
+std::optional<Signature> rule_expect_equal(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_expect_near(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_lerp(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_float_ternary(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_float_vector_to_scalar(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_float_vector_norm(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_smooth_normalize(const std::vector<ArgInfo>& a);
 // clang-format on
+
+/// Vectors, matrices and quaternions: the types with componentwise + and - and scaling.
+bool is_math(const types::Type* t);
+/// Whether a scalar argument can take the element type `s` of a composite operand.
+bool scalar_fits(const ArgInfo& a, ScalarType s);
 
 }  // namespace treadle::builtins::rules

@@ -14,4 +14,5 @@ list(APPEND TREADLE_SOURCES
   src/builtins/entries_utility.cpp
   src/builtins/entries_vector.cpp
   src/builtins/rules.cpp
+  src/builtins/rules_generic.cpp
 )

@@ -61,9 +61,11 @@ std::string struct_name(const types::Type* t) {
 }  // namespace
 
 const char* c_scalar(ScalarType s) {
-    static const char* k_names[] = {"bool",       "wp::int8",    "wp::uint8",   "wp::int16",
-                                    "wp::uint16", "wp::int32",   "wp::uint32",  "wp::int64",
-                                    "wp::uint64", "wp::float16", "wp::float32", "wp::float64"};
+    static const char* k_names[] = {"bool",        "wp::int8",    "wp::uint8",   "wp::int16",
+                                    "wp::uint16",  "wp::int32",   "wp::uint32",  "wp::int64",
+                                    "wp::uint64",  "wp::float16", "wp::float32", "wp::float64",
+                                    "wp::bfloat16"};
+    static_assert(sizeof(k_names) / sizeof(k_names[0]) == k_scalar_type_count);
     return k_names[(int)s];
 }
 
@@ -97,6 +99,83 @@ std::string c_type(const types::Type* t) {
     return "void";
 }
 
-std::string c_field(const std::string& name) { return is_cpp_keyword(name) ? name + "_" : name; }
+/// Whether a Python name may mean something else to the C++ compiler as a struct member: a
+/// keyword or alternative token, a name in macro style (no lowercase letter: EOF, NULL,
+/// CUDA_CALLABLE), one the C library may define as a macro (errno, stdin, assert, ...), or
+/// one reserved to the implementation (a leading underscore).
+bool needs_escape(const std::string& s) {
+    static const char* k_words[] = {"and",
+                                    "and_eq",
+                                    "bitand",
+                                    "bitor",
+                                    "compl",
+                                    "not",
+                                    "not_eq",
+                                    "or",
+                                    "or_eq",
+                                    "xor",
+                                    "xor_eq",
+                                    "char8_t",
+                                    "char16_t",
+                                    "char32_t",
+                                    "concept",
+                                    "requires",
+                                    "co_await",
+                                    "co_yield",
+                                    "co_return",
+                                    "consteval",
+                                    "constinit",
+                                    "assert",
+                                    "errno",
+                                    "stdin",
+                                    "stdout",
+                                    "stderr",
+                                    "offsetof",
+                                    "setjmp",
+                                    "va_arg",
+                                    "va_start",
+                                    "va_end",
+                                    "va_copy",
+                                    "unix",
+                                    "linux",
+                                    "i386",
+                                    "major",
+                                    "minor",
+                                    "makedev",
+                                    "signbit",
+                                    "isnan",
+                                    "isinf",
+                                    "isfinite",
+                                    "fpclassify",
+                                    "isnormal",
+                                    "printf",
+                                    "alloca",
+                                    "asm",
+                                    "typeof",
+                                    "restrict",
+                                    "final",
+                                    "override",
+                                    "import",
+                                    "module",
+                                    "atomic_cancel",
+                                    "atomic_commit",
+                                    "atomic_noexcept",
+                                    "synchronized",
+                                    "reflexpr",
+                                    "transaction_safe",
+                                    "transaction_safe_dynamic"};
+    if (is_cpp_keyword(s) || s.empty() || s[0] == '_') return true;
+    bool lower = false;
+    for (char c : s) lower |= c >= 'a' && c <= 'z';
+    if (!lower) return true;
+    for (const char* w : k_words)
+        if (s == w) return true;
+    return false;
+}
+
+std::string c_field(const std::string& name) {
+    // Escaped names and names already ending in '_' gain one, so that no two fields meet.
+    return needs_escape(name) || name.back() == '_' ? name + "_" : name;
+}
 
 }  // namespace treadle::codegen

@@ -17,7 +17,8 @@ const char* c_scalar(ScalarType s);
 /// emitted (kernels are specialised first); they spell "<generic NAME>".
 std::string c_type(const types::Type* t);
 
-/// The C++ member name of a struct field: `name`, or `name_` when it is a C++ keyword.
+/// The C++ member name of a struct field: `name`, or `name_` when it could mean something
+/// else to the C++ compiler (a keyword, an alternative token, a macro) or already ends in '_'.
 std::string c_field(const std::string& name);
 
 }  // namespace treadle::codegen

@@ -127,6 +127,13 @@ inline bool writes_last_array(const Instr& in) {
     return b && b->traits.writes_last_array;
 }
 
+/// A builtin that prints a message when a check fails (the table's prints trait): not
+/// replayed in adjoints. Its result is a dummy int32.
+inline bool prints_output(const Instr& in) {
+    const builtins::Builtin* b = called_builtin(in);
+    return b && b->traits.prints;
+}
+
 /// Human-readable IR (TREADLE_DEBUG_CODEGEN=1 and golden tests).
 std::string print(const Function& f);
 std::string print(const Program& p);

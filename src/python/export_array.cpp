@@ -31,15 +31,17 @@ namespace dl = nb::dlpack;
 
 using treadle::types::Type;
 
-/// The element type of an array of `t`: a scalar, a vector or matrix of numbers, a quaternion
-/// or transform, or a struct. Throws TypeError for any other type.
+/// The element type of an array of `t`: a scalar, a vector or matrix (of numbers or bools), a
+/// quaternion or transform, or a struct. Throws TypeError for any other type, and for vectors
+/// of no components (an element needs at least one).
 DType element_dtype(const Type* t) {
-    bool numeric = t && t->is_value() && (t->is_scalar() || t->scalar != ScalarType::Bool);
-    if (!numeric && !(t && t->is_struct()))
+    if (!t || !t->is_element())
         throw Error(ErrorKind::Type,
                     "array(): dtype must be a scalar, vector, matrix, quaternion, transform or "
                     "struct type (got " +
                         (t ? t->name : std::string("None")) + ")");
+    if (t->is_vector() && t->rows == 0)
+        throw Error(ErrorKind::Type, "array(): dtype " + t->name + " has no components");
     return treadle::dtype_of_type(t);
 }
 
@@ -51,6 +53,7 @@ std::string dtype_text(const DType& t) {
 dl::dtype to_dlpack(ScalarType s) {
     const uint8_t bits = (uint8_t)(treadle::scalar_size(s) * 8);
     if (s == ScalarType::Bool) return {(uint8_t)dl::dtype_code::Bool, 8, 1};
+    if (s == ScalarType::BFloat16) return {(uint8_t)dl::dtype_code::Bfloat, 16, 1};
     if (treadle::is_float(s)) return {(uint8_t)dl::dtype_code::Float, bits, 1};
     if (treadle::is_signed(s)) return {(uint8_t)dl::dtype_code::Int, bits, 1};
     return {(uint8_t)dl::dtype_code::UInt, bits, 1};
@@ -58,13 +61,18 @@ dl::dtype to_dlpack(ScalarType s) {
 
 ScalarType from_dlpack(dl::dtype t) {
     if (t.lanes == 1) {
-        for (int i = 0; i <= (int)ScalarType::Float64; ++i)
+        for (int i = 0; i < treadle::k_scalar_type_count; ++i)
             if (to_dlpack((ScalarType)i) == t) return (ScalarType)i;
     }
     throw Error(ErrorKind::Type, "unsupported array element type (DLPack code " +
                                      std::to_string(t.code) + ", " + std::to_string(t.bits) +
                                      " bits); supported: bool, int8..int64, uint8..uint64, "
-                                     "float16, float32, float64");
+                                     "float16, float32, float64, bfloat16");
+}
+
+/// The element type numpy sees for scalar `s`: bfloat16, which numpy lacks, as its uint16 bits.
+dl::dtype numpy_dtype(ScalarType s) {
+    return to_dlpack(s == ScalarType::BFloat16 ? ScalarType::UInt16 : s);
 }
 
 /// A keep-alive for memory owned by a Python object: releases it under the GIL, from any
@@ -84,8 +92,11 @@ using InputArray = nb::ndarray<nb::ro, nb::device::cpu>;
 /// Python object whose lifetime guards the memory.
 /// With a vector/matrix `want`, the trailing one/two dimensions of `nd` (which must match it
 /// and be packed) become the elements.
+/// A bfloat16 `want` takes uint16 data as the raw bits of its values.
 Array wrap_ndarray(const InputArray& nd, nb::handle owner, std::optional<DType> want = {}) {
-    const ScalarType s = from_dlpack(nd.dtype());
+    ScalarType s = from_dlpack(nd.dtype());
+    if (want && want->scalar == ScalarType::BFloat16 && s == ScalarType::UInt16)
+        s = ScalarType::BFloat16;
     const int64_t elem = (int64_t)treadle::scalar_size(s);
     DType t(s);
     int inner = 0;
@@ -156,7 +167,7 @@ nb::ndarray<nb::numpy> to_numpy(const Array& array) {
     keep->set_grad(nullptr);
     nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
     return nb::ndarray<nb::numpy>(a.data(), (size_t)ndim, shape, owner, strides,
-                                  to_dlpack(t.scalar), nb::device::cpu::value);
+                                  numpy_dtype(t.scalar), nb::device::cpu::value);
 }
 
 /// treadle.array's copy or alias of a CPU ndarray `source` (see `_init_from_numpy`).

@@ -117,6 +117,7 @@ nb::dict entry(const treadle::builtins::Builtin& b) {
     const treadle::builtins::Traits& t = b.traits;
     d["linear"] = linearity_name(t.linear);
     d["writes_last_array"] = t.writes_last_array;
+    d["prints"] = t.prints;
     d["results"] = t.results;
     d["value_operands"] = t.value_operands;
     d["rebinds"] = rebinds_name(t.rebinds);
@@ -184,7 +185,7 @@ void export_builtins(nb::module_& m) {
         },
         "Every builtin in table order, as a dict: name, native, kind, group, signature, doc, "
         "differentiable, params (dicts: name, type, default, variadic), returns, and the traits "
-        "linear, writes_last_array, results, value_operands, rebinds, host, atomic, "
+        "linear, writes_last_array, prints, results, value_operands, rebinds, host, atomic, "
         "python_builtin, op, callable, devices.");
     m.def("builtin_signature", &signature, nb::arg("name"), nb::arg("arg_types"),
           "Result types (a list of Type) of a builtin (or operator: 'add', 'neg', ...) for "

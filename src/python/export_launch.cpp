@@ -371,10 +371,19 @@ private:
         }
         size_t count = 0;
         PyObject* bad = nullptr;
+        m_numbers = m_scratch;
+        m_capacity = k_scratch;
         if (!flatten(o, 0, count, bad)) return other(bad, out);
+        if (count > k_scratch) {  // a long vector or a large matrix: read again into the heap
+            m_large.resize(count);
+            m_numbers = m_large.data();
+            m_capacity = count;
+            count = 0;
+            if (!flatten(o, 0, count, bad)) return other(bad, out);
+        }
         out.kind = ArgValue::Kind::Components;
         out.scalar = ScalarType::Float64;
-        out.data = m_scratch;
+        out.data = m_numbers;
         out.count = count;
     }
 
@@ -399,7 +408,7 @@ private:
         return true;
     }
 
-    /// Appends the numbers of `o` to m_scratch (counting past its end, so a wrong count is
+    /// Appends the numbers of `o` to m_numbers (counting past its end, so a wrong count is
     /// still reported); false with `bad` set for something that is not a number.
     bool flatten(PyObject* o, int depth, size_t& count, PyObject*& bad) {
         PyObject** items = nullptr;
@@ -426,7 +435,7 @@ private:
             }
             if (got && part.scalar != ScalarType::Float16) {
                 for (size_t c = 0; c < part.count; ++c, ++count)
-                    if (count < k_scratch) m_scratch[count] = element(part, c);
+                    if (count < m_capacity) m_numbers[count] = element(part, c);
                 release();
                 return true;
             }
@@ -448,7 +457,7 @@ private:
     bool push(PyObject* o, size_t& count) {
         double v = PyFloat_AsDouble(o);
         if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-        if (count < k_scratch) m_scratch[count] = v;
+        if (count < m_capacity) m_numbers[count] = v;
         ++count;
         return true;
     }
@@ -507,7 +516,7 @@ private:
         }
     }
 
-    static constexpr size_t k_scratch = 64;  ///< more than any value type's components
+    static constexpr size_t k_scratch = 64;  ///< numbers of most values (longer: m_large)
 
     PyObject** m_args;
     size_t m_n;
@@ -515,6 +524,9 @@ private:
     size_t m_n_adj;
     bool m_has_adj;
     double m_scratch[k_scratch];
+    std::vector<double> m_large;    ///< the numbers of values longer than k_scratch
+    double* m_numbers = m_scratch;  ///< where flatten() writes: m_scratch or m_large
+    size_t m_capacity = k_scratch;  ///< how many numbers m_numbers holds
     Py_buffer m_view{};
     bool m_view_held = false;
     std::vector<nb::object> m_keep;

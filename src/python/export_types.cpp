@@ -78,7 +78,7 @@ ScalarType scalar_of(const char* fn, const Type* s) {
 
 std::string all_scalar_names() {
     std::string out;
-    for (int i = 0; i <= (int)ScalarType::Float64; ++i)
+    for (int i = 0; i < treadle::k_scalar_type_count; ++i)
         out += (i ? ", " : "") + std::string(treadle::scalar_name((ScalarType)i));
     return out;
 }
@@ -93,15 +93,17 @@ const Type* make_scalar(const std::string& name) {
 
 const Type* make_vector(int length, const Type* scalar) {
     ScalarType s = scalar_of("vector", scalar);
-    if (length < 1 || length > 64)
-        throw Error(ErrorKind::Value,
-                    "vector(): length must be 1..64 (got " + std::to_string(length) + ")");
+    const int most = treadle::types::k_max_vector_length;
+    if (length < 0 || length > most)
+        throw Error(ErrorKind::Value, "vector(): length must be 0.." + std::to_string(most) +
+                                          " (got " + std::to_string(length) + ")");
     return treadle::types::vector_type(length, s);
 }
 
 const Type* make_matrix(int rows, int cols, const Type* scalar) {
     ScalarType s = scalar_of("matrix", scalar);
-    if (rows < 1 || rows > 64 || cols < 1 || cols > 64)
+    const int most = treadle::types::k_max_matrix_dim;
+    if (rows < 1 || rows > most || cols < 1 || cols > most)
         throw Error(ErrorKind::Value, "matrix(): shape must be within 1..64 x 1..64 (got (" +
                                           std::to_string(rows) + ", " + std::to_string(cols) +
                                           "))");
@@ -161,9 +163,10 @@ const Type* make_generic_composite(const char* fn, bool is_matrix, std::optional
                                          "(got " +
                                          element->name + ")");
     for (std::optional<int> n : {rows, cols})
-        if (n && (*n < 0 || *n > 64))
+        if (n && (*n < 0 || *n > (is_matrix ? treadle::types::k_max_matrix_dim
+                                            : treadle::types::k_max_vector_length)))
             throw Error(ErrorKind::Value, std::string(fn) +
-                                              "(): sizes must be 1..64 or None (got " +
+                                              "(): sizes must be in range or None (got " +
                                               std::to_string(*n) + ")");
     return treadle::types::generic_composite_type(is_matrix, rows.value_or(0), cols.value_or(0),
                                                   element);

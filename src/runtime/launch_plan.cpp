@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "treadle/core.h"  // wp::half for float16 parameters
+#include "treadle/core.h"  // wp::half and wp::bfloat16 for 16-bit float parameters
 #include "treadle/error.h"
 #include "types/abi.h"
 
@@ -224,11 +224,14 @@ public:
         }
     }
 
-    // ---- scalar conversion: C casts, float16 through wp::half ----
+    // ---- scalar conversion: C casts, float16 and bfloat16 through wp::half, wp::bfloat16 ----
 
     static void store_float(uint8_t* dst, ScalarType type, double v) {
         if (type == ScalarType::Float16) {
             wp::half h(v);
+            std::memcpy(dst, &h, 2);
+        } else if (type == ScalarType::BFloat16) {
+            wp::bfloat16 h(v);
             std::memcpy(dst, &h, 2);
         } else if (type == ScalarType::Float32) {
             float x = (float)v;
@@ -284,6 +287,8 @@ public:
         switch (type) {
             case ScalarType::Float16:
                 return (double)(float)load_as<wp::half>(src);
+            case ScalarType::BFloat16:
+                return (double)(float)load_as<wp::bfloat16>(src);
             case ScalarType::Float32:
                 return (double)load_as<float>(src);
             case ScalarType::Float64:
@@ -314,6 +319,7 @@ public:
             case ScalarType::Float16:
             case ScalarType::Float32:
             case ScalarType::Float64:
+            case ScalarType::BFloat16:
                 return (int64_t)load_double(src, type);
             default:
                 return load_as<int64_t>(src);

@@ -224,7 +224,9 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
         if (idx.size() > (t->is_matrix() ? 2u : 1u))
             type_error(target.span, who() + "too many indices for " + t->name);
-        for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
+        for (size_t k = 0; k < idx.size(); ++k)
+            args.push_back(
+                component_operand(*idx[k], (t->is_matrix() && k == 1) ? t->cols : t->rows, t));
         if (t->is_matrix() && idx.size() == 1) {
             part = types::vector_type(t->cols, t->scalar);
             update = &table_entry("with_row");

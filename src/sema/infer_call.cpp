@@ -3,6 +3,8 @@
 //
 // Builtins resolved by their type rule are in infer_overload.cpp, constructions in
 // infer_construct.cpp, user functions in infer_func.cpp.
+#include <cctype>
+
 #include "sema/infer_internal.h"
 
 namespace treadle::sema {
@@ -33,7 +35,73 @@ std::string printf_format(const types::Type* t) {
     }
 }
 
+/// The conversions of a printf format, in order: their letter, or an error message for one a
+/// kernel cannot print ("%n", "%s", an unknown or unfinished one). "%%" is no conversion.
+std::vector<std::string> printf_conversions(const std::string& fmt, std::string& error) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < fmt.size(); ++i) {
+        if (fmt[i] != '%') continue;
+        size_t j = i + 1;
+        if (j < fmt.size() && fmt[j] == '%') {
+            i = j;
+            continue;
+        }
+        while (j < fmt.size() && std::string("-+ #0").find(fmt[j]) != std::string::npos) ++j;
+        while (j < fmt.size() && (std::isdigit((unsigned char)fmt[j]) || fmt[j] == '.')) ++j;
+        if (j < fmt.size() && fmt[j] == '*') {
+            error = "'*' widths are not supported";
+            return out;
+        }
+        while (j < fmt.size() && std::string("hlLqjzt").find(fmt[j]) != std::string::npos) ++j;
+        if (j >= fmt.size()) {
+            error = "the format ends inside a conversion ('" + fmt.substr(i) + "')";
+            return out;
+        }
+        char c = fmt[j];
+        if (c == 'n' || c == 's' || c == 'p') {
+            error = std::string("'%") + c + "' is not supported (" +
+                    (c == 's' ? "strings can only be part of the format"
+                              : "kernels print numbers only") +
+                    ")";
+            return out;
+        }
+        if (std::string("diouxXcfFeEgGaA").find(c) == std::string::npos) {
+            error = "unknown conversion '" + fmt.substr(i, j - i + 1) + "'";
+            return out;
+        }
+        out.push_back(std::string(1, c));
+        i = j;
+    }
+    return out;
+}
+
 }  // namespace
+
+/// Checks a printf call's literal format against its arguments (count and kinds), so that a
+/// kernel never passes printf something its format does not describe.
+void Builder::check_printf(const ast::Expr& e, const std::vector<VarId>& args) {
+    const std::string& fmt = e.args[1]->str_value;
+    std::string error;
+    std::vector<std::string> conv = printf_conversions(fmt, error);
+    if (!error.empty()) type_error(e.args[1]->span, "printf(): " + error);
+    if (args.size() > 32)
+        type_error(e.span,
+                   "printf(): the maximum number of variadic arguments that can be "
+                   "passed to `printf` is 32");
+    if (conv.size() != args.size())
+        type_error(e.span, "printf(): the format has " + std::to_string(conv.size()) +
+                               " conversion" + (conv.size() == 1 ? "" : "s") + " but " +
+                               std::to_string(args.size()) + " argument" +
+                               (args.size() == 1 ? " was" : "s were") + " given");
+    for (size_t k = 0; k < args.size(); ++k) {
+        const types::Type* t = m_fn.type_of(args[k]);
+        bool float_conv = std::string("fFeEgGaA").find(conv[k]) != std::string::npos;
+        if (float_conv != t->is_float())
+            type_error(e.args[k + 2]->span, "printf(): '%" + conv[k] + "' needs " +
+                                                (float_conv ? "a float" : "an integer") +
+                                                " argument, got " + t->name);
+    }
+}
 
 Value Builder::call(const ast::Expr& e) {
     if (is_static_call(e)) return static_value(e);
@@ -50,6 +118,8 @@ Value Builder::call(const ast::Expr& e) {
         case Value::Kind::Func:
             return call_function(callee.func, e);
         case Value::Kind::Builtin:
+            if (!callee.builtin && (callee.text == "vector" || callee.text == "matrix"))
+                return construct_anonymous(callee.text, e);
             if (!callee.builtin)
                 type_error(e.span, who() + "arrays cannot be created inside kernels");
             return call_builtin(*callee.builtin, e);
@@ -273,6 +343,7 @@ Value Builder::call_print(const Builtin& b, const ast::Expr& e) {
         args.push_back(x);
     }
     if (b.kind == BuiltinKind::Print) fmt += "\n";
+    if (b.kind == BuiltinKind::Printf) check_printf(e, args);
     ir::Instr& in = emit(InstrKind::Printf, line);
     if (b.kind == BuiltinKind::Print) in.callee = "print";  // bools print as words
     in.text = fmt;
@@ -336,8 +407,18 @@ Value Builder::call_len(const ast::Expr& e) {
     size_t nargs = e.args.size() - 1;
     if (nargs != 1) type_error(e.span, "len(): takes exactly one argument");
     Value v = eval(*e.args[1]);
-    if (v.kind != Value::Kind::Var || !m_fn.type_of(v.var)->is_array())
-        type_error(e.span, "len(): needs an array");
+    const types::Type* t = v.kind == Value::Kind::Var     ? m_fn.type_of(v.var)
+                           : v.kind == Value::Kind::Const ? v.constant.type
+                                                          : nullptr;
+    if (t && t->is_value() && !t->is_scalar()) {
+        // vectors, quaternions, transforms: their components; matrices: their rows
+        Value n;
+        n.kind = Value::Kind::Const;
+        n.constant = types::ConstValue{types::int32_type(), false, t->rows, 0};
+        return n;
+    }
+    if (v.kind != Value::Kind::Var || !t->is_array())
+        type_error(e.span, "len(): needs an array, vector, matrix, quaternion or transform");
     VarId dst = emit_value(InstrKind::Shape, e.span.line, types::int32_type(), {v.var});
     m_block->back().value = types::ConstValue{types::int32_type(), false, 0, 0};
     return var_value(dst);

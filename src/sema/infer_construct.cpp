@@ -40,15 +40,67 @@ Value Builder::construct(const types::Type* to, const ast::Expr& e) {
         type_error(e.span, to->name + "(): cannot construct this type in a kernel");
     if (!e.keywords.empty())
         type_error(e.keywords[0].span, to->name + "(): keyword arguments are not supported");
-    int line = e.span.line;
-    const types::Type* elem = types::scalar_type(to->scalar);
-    size_t count = to->is_vector() ? (size_t)to->rows : (size_t)(to->rows * to->cols);
     std::vector<Value> vals;
     std::vector<ArgInfo> infos;
     for (size_t i = 1; i < e.args.size(); ++i) {
         vals.push_back(eval(*e.args[i]));
         infos.push_back(arg_info(vals.back(), *e.args[i]));
     }
+    return construct_composite(to, e, vals, infos);
+}
+
+Value Builder::construct_anonymous(const std::string& kind, const ast::Expr& e) {
+    const bool vector = kind == "vector";
+    const char* size_name = vector ? "length" : "shape";
+    const ast::Expr* size_arg = nullptr;
+    const ast::Expr* dtype_arg = nullptr;
+    for (const auto& k : e.keywords) {
+        if (k.name == "dtype")
+            dtype_arg = k.value.get();
+        else if (k.name == size_name)
+            size_arg = k.value.get();
+        else
+            type_error(k.span, who() + kind + "(): unexpected argument '" + k.name + "'");
+    }
+    std::vector<Value> vals;
+    std::vector<ArgInfo> infos;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+        vals.push_back(eval(*e.args[i]));
+        infos.push_back(arg_info(vals.back(), *e.args[i]));
+    }
+    const types::Type* dtype = dtype_arg ? eval_annotation(*dtype_arg) : nullptr;
+    if (dtype && !dtype->is_scalar())
+        type_error(dtype_arg->span, who() + kind + "(): dtype must be a scalar type");
+    if (!dtype) {  // the one scalar type of the components (of vectors given as rows)
+        std::vector<ArgInfo> parts;
+        for (const ArgInfo& a : infos)
+            parts.push_back(a.type->is_vector() ? ArgInfo{types::scalar_type(a.type->scalar), false}
+                                                : a);
+        dtype = parts.empty() ? types::float32_type() : unify_scalars(parts, false);
+        if (!dtype)
+            type_error(e.span, who() + kind + "(): the components " + describe_args(infos) +
+                                   " have no common scalar type; give dtype=");
+    }
+    if (size_arg)
+        return construct_composite(sized_math_type(kind, *size_arg, dtype->scalar), e, vals, infos);
+    const bool rows = !infos.empty() && infos[0].type->is_vector();
+    if (vector && !rows)
+        return construct_composite(types::vector_type((int)vals.size(), dtype->scalar), e, vals,
+                                   infos);
+    if (!vector && rows && (int)vals.size() <= types::k_max_matrix_dim &&
+        infos[0].type->rows >= 1)  // matrix(row0, row1, ...)
+        return construct_composite(
+            types::matrix_type((int)vals.size(), infos[0].type->rows, dtype->scalar), e, vals,
+            infos);
+    type_error(e.span, who() + kind + "(): needs its " + size_name);
+}
+
+Value Builder::construct_composite(const types::Type* to, const ast::Expr& e,
+                                   const std::vector<Value>& vals,
+                                   const std::vector<ArgInfo>& infos) {
+    int line = e.span.line;
+    const types::Type* elem = types::scalar_type(to->scalar);
+    size_t count = to->is_vector() ? (size_t)to->rows : (size_t)(to->rows * to->cols);
     auto scalar_ok = [&](const ArgInfo& a) {
         return a.type->is_scalar() &&
                (a.type == elem || (a.weak && unify_scalars({{elem, false}, a}) == elem));

@@ -212,6 +212,12 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                 v.text = attr;
                 return v;
             }
+            if (base.text == "treadle" && m_source.resolver) {
+                // another number the module defines (wp.HALF_PI, wp.LN2): its value
+                GlobalValue g = m_program.names.attribute(*m_source.resolver, "py:treadle", attr);
+                if (g.kind == GlobalValue::Kind::Constant && g.constant.type->is_scalar())
+                    return global_value(g, e);
+            }
             type_error(e.span, who() + "module '" + (base.text == "treadle" ? "wp" : "math") +
                                    "' has no attribute '" + attr + "' usable in kernels");
         }
@@ -347,18 +353,26 @@ const types::Type* Builder::eval_math_type(const std::string& kind, const ast::E
                    who() + kind + "(): needs its " + (kind == "vector" ? "length" : "shape"));
     const types::Type* dtype = dtype_arg ? eval_annotation(*dtype_arg) : types::float32_type();
     if (!dtype->is_scalar()) type_error(e.span, who() + kind + "(): dtype must be a scalar type");
+    return sized_math_type(kind, *size_arg, dtype->scalar);
+}
+
+const types::Type* Builder::sized_math_type(const std::string& kind, const ast::Expr& size,
+                                            ScalarType scalar) {
+    const bool vector = kind == "vector";
+    const int least = vector ? 0 : 1;
+    const int most = vector ? types::k_max_vector_length : types::k_max_matrix_dim;
     auto constant_int = [&](const ast::Expr& x) {
         Value v = eval(x);
-        if (v.kind != Value::Kind::Const || !v.constant.type->is_integer() || v.constant.i < 1 ||
-            v.constant.i > 64)
-            type_error(x.span, who() + kind + "(): sizes must be constants from 1 to 64");
+        if (v.kind != Value::Kind::Const || !v.constant.type->is_integer() ||
+            v.constant.i < least || v.constant.i > most)
+            type_error(x.span, who() + kind + "(): sizes must be constants from " +
+                                   std::to_string(least) + " to " + std::to_string(most));
         return (int)v.constant.i;
     };
-    if (kind == "vector") return types::vector_type(constant_int(*size_arg), dtype->scalar);
-    if (size_arg->kind != ExprKind::Tuple || size_arg->args.size() != 2)
-        type_error(size_arg->span, who() + "matrix(): shape must be a tuple (rows, cols)");
-    return types::matrix_type(constant_int(*size_arg->args[0]), constant_int(*size_arg->args[1]),
-                              dtype->scalar);
+    if (vector) return types::vector_type(constant_int(size), scalar);
+    if (size.kind != ExprKind::Tuple || size.args.size() != 2)
+        type_error(size.span, who() + "matrix(): shape must be a tuple (rows, cols)");
+    return types::matrix_type(constant_int(*size.args[0]), constant_int(*size.args[1]), scalar);
 }
 
 ArgInfo Builder::arg_info(const Value& v, const ast::Expr& e) {

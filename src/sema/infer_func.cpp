@@ -14,6 +14,14 @@ using ast::ExprKind;
 using ir::InstrKind;
 using ir::VarId;
 
+/// A call `len(name)` on one line inside a wp.static() expression, and the constant length
+/// that replaces its text (Warp's rule: the length of a local's vector, matrix, quaternion or
+/// transform type is known at compile time).
+struct LenOfLocal {
+    const ast::Expr* call;
+    int64_t length;
+};
+
 namespace {
 
 /// The arguments of one call bound to the parameters of one definition.
@@ -158,6 +166,12 @@ void collect_names(const ast::Expr& e, std::vector<const ast::Expr*>& out) {
         if (k.value) collect_names(*k.value, out);
 }
 
+bool inside(const ast::Span& s, const ast::Span& outer) {
+    auto before = [](int l1, int c1, int l2, int c2) { return l1 < l2 || (l1 == l2 && c1 <= c2); };
+    return before(outer.line, outer.col, s.line, s.col) &&
+           before(s.end_line, s.end_col, outer.end_line, outer.end_col);
+}
+
 }  // namespace
 
 Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e) {
@@ -240,16 +254,40 @@ bool Builder::is_static_call(const ast::Expr& e) {
     return false;
 }
 
+void Builder::find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& out) {
+    if (e.kind == ExprKind::Call && e.args.size() == 2 && e.keywords.empty() &&
+        e.args[0]->kind == ExprKind::Name && e.args[0]->name == "len" && !m_scope.count("len") &&
+        e.args[1]->kind == ExprKind::Name && e.span.line == e.span.end_line) {
+        auto it = m_scope.find(e.args[1]->name);
+        const types::Type* t = it == m_scope.end() ? nullptr : m_fn.type_of(it->second);
+        if (t && t->is_value() && !t->is_scalar()) {
+            out.push_back(LenOfLocal{&e, t->rows});
+            return;
+        }
+    }
+    for (const auto& a : e.args)
+        if (a) find_len_of_locals(*a, out);
+    for (const auto& k : e.keywords)
+        if (k.value) find_len_of_locals(*k.value, out);
+}
+
 Value Builder::static_value(const ast::Expr& e) {
     if (e.args.size() != 2 || !e.keywords.empty())
         type_error(e.span, who() + "static() takes exactly one expression");
     const ast::Expr& x = *e.args[1];
+    std::vector<LenOfLocal> lens;
+    find_len_of_locals(x, lens);
+    auto replaced = [&](const ast::Expr* n) {
+        for (const LenOfLocal& l : lens)
+            if (inside(n->span, l.call->span)) return true;
+        return false;
+    };
     // Locals have no value at compile time, except the indices of enclosing unrolled loops.
     std::vector<const ast::Expr*> names;
     collect_names(x, names);
     std::vector<std::pair<std::string, int64_t>> bound;
     for (const ast::Expr* n : names) {
-        if (!m_scope.count(n->name)) continue;
+        if (!m_scope.count(n->name) || replaced(n)) continue;
         const std::pair<std::string, int64_t>* index = nullptr;
         for (const auto& u : m_unrolled_indices)
             if (u.first == n->name) index = &u;
@@ -265,7 +303,15 @@ Value Builder::static_value(const ast::Expr& e) {
         size_t from = line == x.span.line ? (size_t)x.span.col - 1 : 0;
         size_t to = line == x.span.end_line ? (size_t)x.span.end_col - 1 : l.size();
         if (line > x.span.line) text += "\n";
-        if (from < l.size() && to > from) text += l.substr(from, std::min(to, l.size()) - from);
+        to = std::min(to, l.size());
+        for (const LenOfLocal& len : lens) {  // in source order, each on one line
+            if (len.call->span.line != line) continue;
+            const size_t at = (size_t)len.call->span.col - 1;
+            if (at > from && at <= to) text += l.substr(from, at - from);
+            text += std::to_string(len.length);
+            from = (size_t)len.call->span.end_col - 1;
+        }
+        if (from < l.size() && to > from) text += l.substr(from, to - from);
     }
     GlobalValue g = m_source.resolver
                         ? m_program.names.static_value(*m_source.resolver, text, bound)

@@ -50,10 +50,11 @@ Value Builder::index_shape(VarId array, const ast::Expr& e) {
 Value Builder::index_tuple(const Value& tuple, const ast::Expr& e) {
     const ast::Expr& index = *e.args[1];
     Value k = eval(index);
-    if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() || k.constant.i < 0 ||
-        k.constant.i >= (int64_t)tuple.elements.size())
+    const int64_t n = (int64_t)tuple.elements.size();
+    if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() || k.constant.i < -n ||
+        k.constant.i >= n)
         type_error(index.span, who() + "tuple index must be a constant in range");
-    return tuple.elements[k.constant.i];
+    return tuple.elements[k.constant.i < 0 ? k.constant.i + n : k.constant.i];
 }
 
 Value Builder::index_component(VarId base, const std::vector<const ast::Expr*>& idx,
@@ -61,17 +62,10 @@ Value Builder::index_component(VarId base, const std::vector<const ast::Expr*>& 
     const types::Type* vt = m_fn.type_of(base);
     size_t most = vt->is_matrix() ? 2 : 1;
     if (idx.size() > most) type_error(e.span, who() + "too many indices for " + vt->name);
-    for (size_t k = 0; k < idx.size(); ++k) {
-        const ast::Expr& ie = *idx[k];
-        int64_t bound = (vt->is_matrix() && k == 1) ? vt->cols : vt->rows;
-        if (ie.kind == ExprKind::Constant && ie.const_kind == ast::ConstKind::Int &&
-            (int64_t)ie.int_value >= bound)
-            type_error(ie.span, who() + "index " + std::to_string(ie.int_value) +
-                                    " is out of range for " + vt->name + " (size " +
-                                    std::to_string(bound) + ")");
-    }
     std::vector<VarId> args{base};
-    for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "index "));
+    for (size_t k = 0; k < idx.size(); ++k)
+        args.push_back(
+            component_operand(*idx[k], (vt->is_matrix() && k == 1) ? vt->cols : vt->rows, vt));
     const types::Type* rt = (vt->is_matrix() && idx.size() == 1)
                                 ? types::vector_type(vt->cols, vt->scalar)
                                 : types::scalar_type(vt->scalar);
@@ -108,8 +102,26 @@ std::vector<const ast::Expr*> Builder::index_exprs(const ast::Expr& index) {
     return idx;
 }
 
-VarId Builder::index_operand(const ast::Expr& e, const std::string& what) {
+VarId Builder::component_operand(const ast::Expr& e, int64_t bound, const types::Type* t) {
     Value iv = eval(e);
+    if (iv.kind == Value::Kind::Const && iv.constant.type->is_integer()) {
+        // a constant index: negative ones count from the end (v[-1] is the last component)
+        int64_t i = iv.constant.i;
+        if (i >= bound || i < -bound)
+            type_error(e.span, who() + "index " + std::to_string(i) + " is out of range for " +
+                                   t->name + " (size " + std::to_string(bound) + ")");
+        if (i < 0) i += bound;
+        return emit_const(types::ConstValue{types::int32_type(), false, i, 0}, types::int32_type(),
+                          e.span.line);
+    }
+    return index_value(iv, e, who() + "index ");
+}
+
+VarId Builder::index_operand(const ast::Expr& e, const std::string& what) {
+    return index_value(eval(e), e, what);
+}
+
+VarId Builder::index_value(const Value& iv, const ast::Expr& e, const std::string& what) {
     ArgInfo ai = arg_info(iv, e);
     if (!ai.type->is_integer())
         type_error(e.span, what + "must be an integer, got " +

@@ -54,6 +54,8 @@ inline Value var_value(ir::VarId v) {
 
 using Scope = std::map<std::string, ir::VarId>;
 
+struct LenOfLocal;
+
 struct ProgramBuilder;
 
 /// Compile budget of one program: the most unrolled copies of loop bodies, over all loops.
@@ -130,6 +132,10 @@ public:
     const types::Type* param_annotation(const std::string& name, const ast::Expr& e);
     /// vector(length, dtype) / matrix(shape, dtype) in an annotation or type position.
     const types::Type* eval_math_type(const std::string& kind, const ast::Expr& e);
+    /// The vector ("vector": `size` a constant length) or matrix (a constant (rows, cols)
+    /// tuple) type of `scalar`; a type error for sizes out of range.
+    const types::Type* sized_math_type(const std::string& kind, const ast::Expr& size,
+                                       ScalarType scalar);
     ir::VarId emit_const(const types::ConstValue& c, const types::Type* t, int line);
 
     // --- subscripts (infer_index.cpp) ---
@@ -150,6 +156,11 @@ public:
     /// One array index as an int32 variable; `what` starts the error message for a
     /// non-integer ("k(): array index ").
     ir::VarId index_operand(const ast::Expr& e, const std::string& what);
+    /// index_operand of an evaluated index.
+    ir::VarId index_value(const Value& iv, const ast::Expr& e, const std::string& what);
+    /// An index into a component of a composite `t` of `bound` components (rows or columns):
+    /// a constant one must be in [-bound, bound) and counts from the end when negative.
+    ir::VarId component_operand(const ast::Expr& e, int64_t bound, const types::Type* t);
 
     // --- operators (infer_operator.cpp) ---
     /// The operator builtin `op_name` ("add") applied to `a` and `b`, spelled `op_text` ("+")
@@ -183,6 +194,7 @@ public:
     /// identity(n, dtype), quat_identity(dtype), transform_identity(dtype).
     Value call_identity(const Builtin& b, const ast::Expr& e);
     /// print(...) (composites as their components) and printf(fmt, ...): one Printf.
+    void check_printf(const ast::Expr& e, const std::vector<ir::VarId>& args);
     Value call_print(const Builtin& b, const ast::Expr& e);
     /// A Random builtin: advances the local uint32 state named by its first argument.
     Value call_random(const Builtin& b, const ast::Expr& e);
@@ -212,6 +224,13 @@ public:
     Value cast(const types::Type* to, const ast::Expr& e);
     /// vec3(...), mat33(...): construction of vector and matrix values.
     Value construct(const types::Type* to, const ast::Expr& e);
+    /// The vector or matrix `to` from the already evaluated arguments `vals` of `e`.
+    Value construct_composite(const types::Type* to, const ast::Expr& e,
+                              const std::vector<Value>& vals, const std::vector<ArgInfo>& infos);
+    /// Warp's wp.vector(*args, length=, dtype=) and wp.matrix(*args, shape=, dtype=) in a
+    /// kernel (`kind` says which): the size defaults to the number of components or rows
+    /// given, the dtype to their common scalar type.
+    Value construct_anonymous(const std::string& kind, const ast::Expr& e);
     /// quat(...), transform(...): construction of quaternions and transforms.
     Value construct_rigid(const types::Type* to, const ast::Expr& e);
 
@@ -223,6 +242,9 @@ public:
     bool is_static_call(const ast::Expr& e);
     /// The compile-time value of wp.static(expr), evaluated by the front end.
     Value static_value(const ast::Expr& e);
+    /// The calls len(local) in a wp.static() expression whose local has a vector, matrix,
+    /// quaternion or transform type (their text is replaced by the length).
+    void find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& out);
 
     // --- structs (infer_struct.cpp) ---
     /// `base.name` of a struct value.

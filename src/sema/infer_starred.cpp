@@ -88,9 +88,9 @@ void Builder::expand_starred_arg(const ast::Expr& arg, std::vector<ast::ExprPtr>
             };
             lo = step > 0 ? norm(slice_bound(slice.args[0].get(), 0), 0, n)
                           : norm(slice_bound(slice.args[0].get(), n - 1), -1, n - 1);
-            hi = step > 0 ? norm(slice_bound(slice.args[1].get(), n), 0, n)
-                          : (slice.args[1] ? norm(slice_bound(slice.args[1].get(), 0), -1, n - 1)
-                                           : -1);
+            hi = step > 0
+                     ? norm(slice_bound(slice.args[1].get(), n), 0, n)
+                     : (slice.args[1] ? norm(slice_bound(slice.args[1].get(), 0), -1, n - 1) : -1);
         }
         for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step)
             out.push_back(element(base, i, span));
@@ -104,7 +104,8 @@ void Builder::expand_starred_arg(const ast::Expr& arg, std::vector<ast::ExprPtr>
     const int64_t n = v.kind == Value::Kind::Var ? element_count(m_fn.type_of(v.var)) : 0;
     if (n == 0) type_error(span, who() + k_unsupported);
     // evaluated once: the element subscripts read a hidden name bound to the value
-    std::string name = "*" + std::to_string(m_synthetic.size()) + "." + std::to_string(hidden.size());
+    std::string name =
+        "*" + std::to_string(m_synthetic.size()) + "." + std::to_string(hidden.size());
     m_scope[name] = v.var;
     hidden.push_back(name);
     ast::ExprPtr ref = name_node(name, span);

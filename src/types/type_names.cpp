@@ -10,8 +10,8 @@ namespace {
 
 using NameTable = std::map<std::string, const Type*, std::less<>>;
 
-/// Warp's suffix of each scalar type in a vector or matrix name, in ScalarType order ("" for
-/// bool, which has no vector or matrix names).
+/// Warp's suffix of each scalar type in a vector or matrix name, in ScalarType order up to
+/// float64 ("" for bool, which has no vector or matrix names; bfloat16 has none either).
 constexpr const char* k_suffix[] = {"", "b", "ub", "s", "us", "i", "ui", "l", "ul", "h", "f", "d"};
 
 constexpr ScalarType k_floats[] = {ScalarType::Float16, ScalarType::Float32, ScalarType::Float64};
@@ -24,7 +24,7 @@ void add_family(NameTable& table, const std::string& base, ScalarType s, const T
 
 NameTable build_table() {
     NameTable table;
-    for (int i = 0; i <= (int)ScalarType::Float64; ++i)
+    for (int i = 0; i < k_scalar_type_count; ++i)
         table.emplace(scalar_name((ScalarType)i), scalar_type((ScalarType)i));
     for (const char* placeholder : {"Any", "Float", "Int", "Scalar"})
         table.emplace(placeholder, generic_type(placeholder));

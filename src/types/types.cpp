@@ -52,10 +52,10 @@ const Type* void_type() {
 }
 
 const Type* scalar_type(ScalarType s) {
-    static const Type* table[12] = {};
+    static const Type* table[k_scalar_type_count] = {};
     static std::once_flag once;
     std::call_once(once, [] {
-        for (int i = 0; i < 12; ++i) {
+        for (int i = 0; i < k_scalar_type_count; ++i) {
             Type t;
             t.kind = TypeKind::Scalar;
             t.scalar = (ScalarType)i;
@@ -70,13 +70,17 @@ const Type* scalar_type(ScalarType s) {
 
 namespace {
 const char* scalar_suffix(ScalarType s) {
-    static const char* k_suffix[] = {"", "b", "ub", "s", "us", "i", "ui", "l", "ul", "h", "f", "d"};
+    static const char* k_suffix[] = {"",  "b",  "ub", "s", "us", "i", "ui",
+                                     "l", "ul", "h",  "f", "d",  "bf"};
+    static_assert(sizeof(k_suffix) / sizeof(k_suffix[0]) == k_scalar_type_count);
     return k_suffix[(int)s];
 }
+/// Whether Warp names 6-vectors and 6x6 matrices of `s` spatial_vector/spatial_matrix.
+bool spatial_name(ScalarType s) { return is_float(s) && s != ScalarType::BFloat16; }
 }  // namespace
 
 const Type* vector_type(int length, ScalarType scalar) {
-    TREADLE_ASSERT(length >= 1 && length <= 64);
+    TREADLE_ASSERT(length >= 0 && length <= k_max_vector_length);
     const Type* s = scalar_type(scalar);
     Type t;
     t.kind = TypeKind::Vector;
@@ -85,14 +89,15 @@ const Type* vector_type(int length, ScalarType scalar) {
     t.name = (length <= 4 && scalar != ScalarType::Bool)
                  ? "vec" + std::to_string(length) + scalar_suffix(scalar)
                  : "vector(length=" + std::to_string(length) + ", dtype=" + s->name + ")";
-    if (length == 6 && is_float(scalar))  // Warp's name of the same type
+    if (length == 6 && spatial_name(scalar))  // Warp's name of the same type
         t.name = std::string("spatial_vector") + scalar_suffix(scalar);
-    set_layout(t, abi::composite(layout_of(s), length));
+    // a vector of no components still occupies one, as the native vec_t<0, T> does
+    set_layout(t, abi::composite(layout_of(s), length > 0 ? length : 1));
     return interner().intern("vector:" + std::to_string(length) + ":" + s->name, t);
 }
 
 const Type* matrix_type(int rows, int cols, ScalarType scalar) {
-    TREADLE_ASSERT(rows >= 1 && rows <= 64 && cols >= 1 && cols <= 64);
+    TREADLE_ASSERT(rows >= 1 && rows <= k_max_matrix_dim && cols >= 1 && cols <= k_max_matrix_dim);
     const Type* s = scalar_type(scalar);
     Type t;
     t.kind = TypeKind::Matrix;
@@ -103,7 +108,7 @@ const Type* matrix_type(int rows, int cols, ScalarType scalar) {
                  ? "mat" + std::to_string(rows) + std::to_string(cols) + scalar_suffix(scalar)
                  : "matrix(shape=(" + std::to_string(rows) + ", " + std::to_string(cols) +
                        "), dtype=" + s->name + ")";
-    if (rows == 6 && cols == 6 && is_float(scalar))
+    if (rows == 6 && cols == 6 && spatial_name(scalar))
         t.name = std::string("spatial_matrix") + scalar_suffix(scalar);
     set_layout(t, abi::composite(layout_of(s), (size_t)rows * cols));
     return interner().intern(
@@ -188,7 +193,7 @@ const Type* struct_type(const std::string& qualname,
         const auto& [name, ft] = fields[i];
         if (!is_identifier(name)) return fail("invalid field name '" + name + "'");
         if (t.field(name)) return fail("duplicate field '" + name + "'");
-        if (!ft || !(ft->is_element() || ft->is_array()) || ft->indexed)
+        if (!ft || !(ft->is_element() || ft->is_array()))
             return fail("field '" + name + "' has a type structs cannot hold");
         t.fields.push_back(StructField{name, ft, layout.add(layout_of(ft))});
         t.key += (i ? ";" : "") + name + "=" + type_key(ft);

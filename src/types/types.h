@@ -12,7 +12,7 @@ namespace treadle::types {
 
 enum class TypeKind {
     Void,       ///< no value (a function without return, a statement)
-    Scalar,     ///< bool, int8..uint64, float16..float64
+    Scalar,     ///< bool, int8..uint64, float16..float64, bfloat16
     Vector,     ///< vector(length, scalar): wp::vec_t<N, T>, passed and stored by value
     Matrix,     ///< matrix(rows, cols, scalar): wp::mat_t<R, C, T>, row-major
     Quat,       ///< quaternion (x, y, z, w): wp::quat_t<T>; rows = 4
@@ -96,14 +96,22 @@ const Type* indexedarray_type(const Type* dtype, int ndim);
 /// The array type of `t`'s kind (plain or indexed) with `ndim` dimensions (views).
 const Type* array_type_like(const Type* t, int ndim);
 const Type* tuple_type(const std::vector<const Type*>& elements);
-/// Vectors of 2 to 4 (any length 1..64 is accepted) and matrices up to 4x4... of a scalar.
+/// The longest vector type. Warp sets no limit; this one bounds what a kernel keeps in
+/// registers and a launch reads from Python.
+inline constexpr int k_max_vector_length = 1024;
+/// The largest number of rows or columns of a matrix type.
+inline constexpr int k_max_matrix_dim = 64;
+
+/// A vector of `length` components (0..k_max_vector_length; a vector of no components is
+/// what an empty slice gives, it stores one unused component as Warp's does) of a scalar.
 const Type* vector_type(int length, ScalarType scalar);
+/// A matrix of rows x cols (1..k_max_matrix_dim each) of a scalar.
 const Type* matrix_type(int rows, int cols, ScalarType scalar);
 const Type* quat_type(ScalarType scalar);
 /// A struct named `qualname` (the Python class's module and qualified name) with `fields`
-/// (value types, arrays and structs) laid out by C rules. Interned by its key, so two classes
-/// with the same name and fields are one type. Returns null (and sets `error`) for an invalid
-/// name, field name or field type, or for duplicate or no fields.
+/// (value types, arrays, indexed arrays and structs) laid out by C rules. Interned by its key, so
+/// two classes with the same name and fields are one type. Returns null (and sets `error`) for an
+/// invalid name, field name or field type, or for duplicate or no fields.
 const Type* struct_type(const std::string& qualname,
                         const std::vector<std::pair<std::string, const Type*>>& fields,
                         std::string* error = nullptr);

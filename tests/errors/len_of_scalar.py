@@ -1,4 +1,4 @@
-# expect: TypeError: len(): needs an array
+# expect: TypeError: len(): needs an array, vector, matrix, quaternion or transform
 # line: 9
 import treadle as wp
 

@@ -1,4 +1,5 @@
-"""wp.indexedarray: host attributes, kernel reads/writes/atomics/shape/len, views, gradients."""
+"""wp.indexedarray: host attributes, kernel reads/writes/atomics/shape/len, views, gradients,
+struct fields."""
 
 import numpy as np
 import pytest
@@ -238,3 +239,63 @@ def test_gradient_of_writes(device):
     data.grad = wp.array(np.arange(6, dtype=np.float32), device=device)
     tape.backward()
     np.testing.assert_allclose(src.grad.numpy(), 3.0 * np.array([5.0, 0.0, 2.0]))
+
+
+# --- indexed arrays in struct fields ------------------------------------------------------
+
+
+@wp.struct
+class Gather:
+    values: wp.indexedarray[float]
+    scale: float
+
+
+@wp.struct
+class Outer:
+    inner: Gather
+
+
+@wp.kernel
+def ia_in_struct(s: Gather, out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = s.values[i] * s.scale
+    s.values[i] = 2.0 * s.values[i]
+    wp.atomic_add(s.values, i, 1.0)
+
+
+@wp.kernel
+def ia_in_nested_struct(o: Outer, out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = o.inner.values[i] + float(o.inner.values.shape[0])
+
+
+@wp.kernel
+def ia_in_struct_array(many: wp.array(dtype=Gather), out: wp.array(dtype=float)):
+    i = wp.tid()
+    s = many[0]
+    out[i] = s.values[i]
+    wp.atomic_add(s.values, i, 10.0)
+
+
+def test_indexed_arrays_in_struct_fields(device):
+    assert Gather.numpy_dtype().fields["values"][0].itemsize == 120  # wp::indexedarray_t
+    data = wp.array(np.arange(10, dtype=np.float32), device=device)
+    ia = wp.indexedarray1d(data, [_idx([1, 3, 5, 7, 9], device)])
+    s = Gather(values=ia, scale=0.5)
+    out = wp.zeros(5, dtype=float, device=device)
+    wp.launch(ia_in_struct, 5, inputs=[s, out], device=device)
+    assert out.list() == [0.5, 1.5, 2.5, 3.5, 4.5]
+    np.testing.assert_array_equal(data.numpy(), [0, 3, 2, 7, 4, 11, 6, 15, 8, 19])
+    wp.launch(ia_in_nested_struct, 5, inputs=[Outer(inner=s), out], device=device)
+    assert out.list() == [8.0, 12.0, 16.0, 20.0, 24.0]
+    wp.launch(ia_in_struct_array, 5, inputs=[wp.array([s], dtype=Gather, device=device), out],
+              device=device)
+    assert out.list() == [3.0, 7.0, 11.0, 15.0, 19.0]
+    np.testing.assert_array_equal(data.numpy(), [0, 13, 2, 17, 4, 21, 6, 25, 8, 29])
+    s.values = data  # a plain array: the whole array, no indices
+    wp.launch(ia_in_nested_struct, 5, inputs=[Outer(inner=s), out], device=device)
+    assert out.list() == [10.0, 23.0, 12.0, 27.0, 14.0]
+    with pytest.raises(TypeError, match=r"expected a 1-D indexedarray of float32"):
+        s.values = wp.zeros(3, dtype=int, device=device)
+    with pytest.raises(TypeError, match="annotated with an indexedarray value"):
+        wp.struct(type("Bad", (), {"__annotations__": {"v": ia}}))

@@ -29,7 +29,7 @@ def test_import_treadle_does_not_load_the_layer():
 def test_type_lists_are_treadles_types():
     assert src_types.int_types == (wp.int8, wp.uint8, wp.int16, wp.uint16, wp.int32, wp.uint32,
                                    wp.int64, wp.uint64)
-    assert src_types.float_types == (wp.float16, wp.float32, wp.float64)
+    assert src_types.float_types == (wp.float16, wp.bfloat16, wp.float32, wp.float64)
     assert src_types.scalar_types == (*src_types.int_types, *src_types.float_types)
     assert wp.bool not in src_types.scalar_types
     assert src_types.scalar_and_bool_types[-1] is wp.bool

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import treadle as wp
-from treadle import _treadle
+from treadle import _treadle, scalar_types
 from treadle.type_classes import class_of
 
 T = _treadle.types
@@ -211,6 +211,9 @@ def test_arrays_give_back_their_dtype_class(device, dtype):
         back = a.list()
         assert isinstance(back[2], Particle) and back[2].mass == 1.0 and back[2].alive
         assert a.numpy().dtype == Particle.numpy_dtype()
+    elif dtype is wp.bfloat16:  # numpy() shows its bits
+        bits = scalar_types.float32_to_bfloat16_bits(_values(dtype, 4))
+        np.testing.assert_array_equal(a.numpy(), bits)
     else:
         np.testing.assert_array_equal(a.numpy(), _values(dtype, 4))
 

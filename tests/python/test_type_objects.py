@@ -69,8 +69,11 @@ def test_generic_placeholders_match_concrete_types():
     [
         (lambda: T.scalar("float31"), ValueError,
          "scalar(): unknown scalar type 'float31' (expected bool, int8, uint8, int16, uint16, "
-         "int32, uint32, int64, uint64, float16, float32, float64)"),
-        (lambda: T.vector(0, T.scalar("float32")), ValueError, "vector(): length must be 1..64 (got 0)"),
+         "int32, uint32, int64, uint64, float16, float32, float64, bfloat16)"),
+        (lambda: T.vector(-1, T.scalar("float32")), ValueError,
+         "vector(): length must be 0..1024 (got -1)"),
+        (lambda: T.vector(1025, T.scalar("float32")), ValueError,
+         "vector(): length must be 0..1024 (got 1025)"),
         (lambda: T.vector(3, T.vector(3, T.scalar("float32"))), TypeError,
          "vector(): the element type must be a scalar (got vec3f)"),
         (lambda: T.matrix(3, 65, T.scalar("float32")), ValueError,

@@ -60,9 +60,9 @@ def test_default_aliases_and_factories():
     assert wp.types.matrix((2, 3), wp.float32)._type.key == "matrix:2:3:float32"
     assert wp.types.matrix(shape=(2, 3), dtype=float) is wp.types.matrix((2, 3), wp.float32)
     with pytest.raises(ValueError):
-        wp.types.vector(0, float)
+        wp.types.vector(-1, float)
     with pytest.raises(TypeError):
-        wp.types.vector(3, wp.bool)
+        wp.types.vector(3, wp.vec3)
 
 
 # --- construction, indexing, repr ---------------------------------------------------------

@@ -31,6 +31,8 @@ MODULES = [
     "test_generics",
     "test_indexedarray",
     "test_verify_fp",
+    "test_bfloat16",
+    "test_vector_kinds",
     "test_func_native",
     "test_launch_bounds",
     "treadle.examples.heat_diffusion",

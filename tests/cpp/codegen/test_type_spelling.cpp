@@ -11,6 +11,8 @@ TEST(TypeSpelling, SpellsEveryKind) {
     EXPECT_EQ(c_type(void_type()), "void");
     EXPECT_EQ(c_type(bool_type()), "bool");
     EXPECT_EQ(c_type(scalar_type(ScalarType::UInt16)), "wp::uint16");
+    EXPECT_EQ(c_type(scalar_type(ScalarType::BFloat16)), "wp::bfloat16");
+    EXPECT_EQ(c_type(vector_type(0, ScalarType::Bool)), "wp::vec_t<0, bool>");
     EXPECT_EQ(c_type(vector_type(3, ScalarType::Float32)), "wp::vec_t<3, wp::float32>");
     EXPECT_EQ(c_type(matrix_type(2, 3, ScalarType::Float64)), "wp::mat_t<2, 3, wp::float64>");
     EXPECT_EQ(c_type(quat_type(ScalarType::Float16)), "wp::quat_t<wp::float16>");

@@ -86,36 +86,44 @@ TYPED_TEST(NativeAtomic, ContendedMinMax) {
     for (int t = 0; t < kThreads; ++t) EXPECT_EQ(bad[t], 0);
 }
 
-TEST(NativeAtomicHalf, ContendedAddIsExact) {
-    // Half integers are exact only up to 2048: 8 threads x 256 increments reach exactly 2048;
-    // in a second slot of the same word, +1/-1 pairs keep the sum within [0, 8] and end at 0,
-    // so any lost update shows.
-    alignas(4) half h[2] = {half(0.0f), half(0.0f)};
+template <typename T>
+class NativeAtomicNarrow : public ::testing::Test {};
+using NarrowFloats = ::testing::Types<half, wp::bfloat16>;
+TYPED_TEST_SUITE(NativeAtomicNarrow, NarrowFloats);
+
+TYPED_TEST(NativeAtomicNarrow, ContendedAddIsExact) {
+    using T = TypeParam;
+    // Integers are exact only up to 2048 in half and 256 in bfloat16: 8 threads x (limit / 8)
+    // increments reach exactly the limit; in a second slot of the same word, +1/-1 pairs keep
+    // the sum within [0, 8] and end at 0, so any lost update shows.
+    const int limit = wp::is_same_v<T, half> ? 2048 : 256;
+    alignas(4) T h[2] = {T(0.0f), T(0.0f)};
     run_threads([&](int) {
         for (int n = 0; n < kIters; ++n) {
-            if (n < 256) wp::atomic_add(&h[0], half(1.0f));
-            wp::atomic_add(&h[1], half((n & 1) ? -1.0f : 1.0f));
+            if (n < limit / kThreads) wp::atomic_add(&h[0], T(1.0f));
+            wp::atomic_add(&h[1], T((n & 1) ? -1.0f : 1.0f));
         }
     });
-    EXPECT_EQ(float(h[0]), 2048.0f);
+    EXPECT_EQ(float(h[0]), float(limit));
     EXPECT_EQ(float(h[1]), 0.0f);
-    half s(0.0f);
+    T s(0.0f);
     run_threads([&](int) {
-        for (int n = 0; n < kIters; ++n) wp::atomic_sub(&s, half((n & 1) ? -1.0f : 1.0f));
+        for (int n = 0; n < kIters; ++n) wp::atomic_sub(&s, T((n & 1) ? -1.0f : 1.0f));
     });
     EXPECT_EQ(float(s), 0.0f);
 }
 
-TEST(NativeAtomicHalf, MinMaxAndOldValues) {
-    half x(1.5f);
-    EXPECT_EQ(float(wp::atomic_add(&x, half(0.5f))), 1.5f);
-    EXPECT_EQ(float(wp::atomic_min(&x, half(-3.0f))), 2.0f);
-    EXPECT_EQ(float(wp::atomic_max(&x, half(4.0f))), -3.0f);
+TYPED_TEST(NativeAtomicNarrow, MinMaxAndOldValues) {
+    using T = TypeParam;
+    T x(1.5f);
+    EXPECT_EQ(float(wp::atomic_add(&x, T(0.5f))), 1.5f);
+    EXPECT_EQ(float(wp::atomic_min(&x, T(-3.0f))), 2.0f);
+    EXPECT_EQ(float(wp::atomic_max(&x, T(4.0f))), -3.0f);
     EXPECT_EQ(float(x), 4.0f);
-    half lo(100.0f), hi(-100.0f);
+    T lo(100.0f), hi(-100.0f);
     run_threads([&](int t) {
         for (int n = 0; n < kIters / 10; ++n) {
-            const half v(float((n * 7 + t * 13) % 100) - 50.0f);
+            const T v(float((n * 7 + t * 13) % 100) - 50.0f);
             wp::atomic_min(&lo, v);
             wp::atomic_max(&hi, v);
         }

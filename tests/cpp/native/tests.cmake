@@ -2,6 +2,7 @@
 list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_array.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_atomic.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bfloat16.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_half_cast.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_mat.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_mat_decomp.cpp

@@ -13,10 +13,14 @@ constexpr ScalarType F32 = ScalarType::Float32;
 constexpr ScalarType F64 = ScalarType::Float64;
 
 TEST(TypeNames, EveryScalarByItsOwnName) {
-    for (int i = 0; i <= (int)ScalarType::Float64; ++i) {
+    for (int i = 0; i < k_scalar_type_count; ++i) {
         ScalarType s = (ScalarType)i;
         EXPECT_EQ(type_by_name(scalar_name(s)), scalar_type(s)) << scalar_name(s);
     }
+    EXPECT_EQ(type_by_name("bfloat16"), scalar_type(ScalarType::BFloat16));
+    // Warp names no vector or matrix of bfloat16 or bool
+    EXPECT_EQ(type_by_name("vec3bf"), nullptr);
+    EXPECT_EQ(type_by_name("mat22bf"), nullptr);
 }
 
 TEST(TypeNames, VectorsOfEveryNumericScalar) {

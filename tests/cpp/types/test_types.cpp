@@ -18,6 +18,14 @@ TEST(SemaTypes, ScalarsAreInternedOncePerScalarType) {
     EXPECT_TRUE(bool_type()->is_bool());
     EXPECT_FALSE(bool_type()->is_integer());
     EXPECT_TRUE(scalar_type(ScalarType::Float16)->is_float());
+    const Type* bf16 = scalar_type(ScalarType::BFloat16);
+    EXPECT_TRUE(bf16->is_float() && !bf16->is_integer());
+    EXPECT_EQ(bf16->name, "bfloat16");
+    EXPECT_EQ(bf16->size, 2u);
+    EXPECT_EQ(bf16->align, 2u);
+    EXPECT_EQ(type_key(bf16), "bfloat16");
+    EXPECT_TRUE(is_narrow_float(ScalarType::BFloat16) && is_narrow_float(ScalarType::Float16));
+    EXPECT_FALSE(is_narrow_float(ScalarType::Float32));
     EXPECT_EQ(void_type(), void_type());
     EXPECT_TRUE(void_type()->is_void());
 }
@@ -68,6 +76,26 @@ TEST(SemaTypes, ParameterSizesFollowTheNativeLayout) {
     EXPECT_EQ(v3->align, 4u);
     EXPECT_EQ(matrix_type(3, 3, ScalarType::Float64)->size, 72u);
     EXPECT_EQ(transform_type(ScalarType::Float32)->size, 28u);
+    EXPECT_EQ(vector_type(3, ScalarType::BFloat16)->size, 6u);
+    EXPECT_EQ(vector_type(3, ScalarType::Bool)->size, 3u);
+    EXPECT_EQ(vector_type(123, ScalarType::Float16)->size, 246u);
+    // a vector of no components occupies one, as the native vec_t<0, T>
+    EXPECT_EQ(vector_type(0, ScalarType::Float32)->size, 4u);
+}
+
+TEST(SemaTypes, VectorsOfBoolBfloat16AndUnusualLengthsHaveWarpsNames) {
+    EXPECT_EQ(vector_type(3, ScalarType::BFloat16)->name, "vec3bf");
+    EXPECT_EQ(matrix_type(2, 2, ScalarType::BFloat16)->name, "mat22bf");
+    EXPECT_EQ(vector_type(6, ScalarType::BFloat16)->name, "vector(length=6, dtype=bfloat16)");
+    EXPECT_EQ(vector_type(3, ScalarType::Bool)->name, "vector(length=3, dtype=bool)");
+    EXPECT_EQ(matrix_type(2, 2, ScalarType::Bool)->name, "matrix(shape=(2, 2), dtype=bool)");
+    EXPECT_EQ(vector_type(0, ScalarType::Float32)->name, "vec0f");
+    EXPECT_EQ(vector_type(123, ScalarType::Float16)->name, "vector(length=123, dtype=float16)");
+    EXPECT_EQ(vector_type(k_max_vector_length, ScalarType::Int8)->rows, k_max_vector_length);
+    EXPECT_EQ(type_key(vector_type(0, ScalarType::Float32)), "vector:0:float32");
+    EXPECT_EQ(vector_type(0, ScalarType::Float32)->components(), 0);
+    EXPECT_TRUE(generic_matches(generic_type("Float"), scalar_type(ScalarType::BFloat16)));
+    EXPECT_FALSE(generic_matches(generic_type("Int"), scalar_type(ScalarType::BFloat16)));
 }
 
 TEST(SemaTypes, StructsAreLaidOutByCRulesAndInternedByNameAndFields) {
@@ -95,6 +123,16 @@ TEST(SemaTypes, StructsAreLaidOutByCRulesAndInternedByNameAndFields) {
                                             {"mass", scalar_type(ScalarType::Float64)},
                                             {"pos", vector_type(3, ScalarType::Float32)}}));
     EXPECT_NE(s, struct_type("mod.Body", {{"flag", bool_type()}}));
+}
+
+TEST(SemaTypes, StructsHoldIndexedArraysAsTheirRecords) {
+    const Type* s = struct_type(
+        "m.Gather", {{"flag", bool_type()}, {"values", indexedarray_type(float32_type(), 1)}});
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->fields[1].offset, 8u);  // wp::indexedarray_t: 120 bytes, 8-aligned
+    EXPECT_EQ(s->size, 128u);
+    EXPECT_EQ(s->align, 8u);
+    EXPECT_EQ(type_key(s), "struct:m.Gather{flag=bool;values=indexedarray:float32:1}");
 }
 
 TEST(SemaTypes, InvalidStructsAreRefusedWithAReason) {
