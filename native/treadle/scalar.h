@@ -288,9 +288,18 @@ CUDA_CALLABLE bool isfinite(T) {
         adj_a = T(float(adj_a) + ga);                                     \
         adj_b = T(float(adj_b) + gb);                                     \
     }
+#define WP_NARROW_ADJ3_T(T, f)                                                           \
+    CUDA_CALLABLE void adj_##f(T a, T b, T c, T& adj_a, T& adj_b, T& adj_c, T adj_ret) { \
+        float ga = 0.0f, gb = 0.0f, gc = 0.0f;                                           \
+        adj_##f(float(a), float(b), float(c), ga, gb, gc, float(adj_ret));               \
+        adj_a = T(float(adj_a) + ga);                                                    \
+        adj_b = T(float(adj_b) + gb);                                                    \
+        adj_c = T(float(adj_c) + gc);                                                    \
+    }
 /// The same for float16 and bfloat16 at once.
 #define WP_NARROW_ADJ1(f) WP_NARROW_ADJ1_T(half, f) WP_NARROW_ADJ1_T(bfloat16, f)
 #define WP_NARROW_ADJ2(f) WP_NARROW_ADJ2_T(half, f) WP_NARROW_ADJ2_T(bfloat16, f)
+#define WP_NARROW_ADJ3(f) WP_NARROW_ADJ3_T(half, f) WP_NARROW_ADJ3_T(bfloat16, f)
 
 /// adj_add/adj_sub/adj_mul/adj_neg/adj_pos: the usual linear rules.
 template <typename T>

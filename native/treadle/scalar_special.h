@@ -32,10 +32,14 @@ CUDA_CALLABLE void adj_nonzero(T, T&, T) {}
 CUDA_CALLABLE float copysign(float x, float y) { return WP_CMATH(copysignf)(x, y); }
 CUDA_CALLABLE double copysign(double x, double y) { return WP_CMATH(copysign)(x, y); }
 CUDA_CALLABLE half copysign(half x, half y) { return half(copysign(float(x), float(y))); }
+CUDA_CALLABLE bfloat16 copysign(bfloat16 x, bfloat16 y) {
+    return bfloat16(copysign(float(x), float(y)));
+}
 /// frac(x): the fractional part x - trunc(x), with the sign of x.
 CUDA_CALLABLE float frac(float x) { return x - WP_CMATH(truncf)(x); }
 CUDA_CALLABLE double frac(double x) { return x - WP_CMATH(trunc)(x); }
 CUDA_CALLABLE half frac(half x) { return half(frac(float(x))); }
+CUDA_CALLABLE bfloat16 frac(bfloat16 x) { return bfloat16(frac(float(x))); }
 
 /// smoothstep(a, b, x): the Hermite step t^2 (3 - 2t) of t = clamp((x - a) / (b - a), 0, 1).
 template <typename T>
@@ -47,14 +51,19 @@ CUDA_CALLABLE T smoothstep(T a, T b, T x) {
 CUDA_CALLABLE half smoothstep(half a, half b, half x) {
     return half(smoothstep(float(a), float(b), float(x)));
 }
+CUDA_CALLABLE bfloat16 smoothstep(bfloat16 a, bfloat16 b, bfloat16 x) {
+    return bfloat16(smoothstep(float(a), float(b), float(x)));
+}
 
 /// erf, erfc: the error function and its complement.
 CUDA_CALLABLE float erf(float x) { return WP_CMATH(erff)(x); }
 CUDA_CALLABLE double erf(double x) { return WP_CMATH(erf)(x); }
 CUDA_CALLABLE half erf(half x) { return half(erf(float(x))); }
+CUDA_CALLABLE bfloat16 erf(bfloat16 x) { return bfloat16(erf(float(x))); }
 CUDA_CALLABLE float erfc(float x) { return WP_CMATH(erfcf)(x); }
 CUDA_CALLABLE double erfc(double x) { return WP_CMATH(erfc)(x); }
 CUDA_CALLABLE half erfc(half x) { return half(erfc(float(x))); }
+CUDA_CALLABLE bfloat16 erfc(bfloat16 x) { return bfloat16(erfc(float(x))); }
 
 #if WP_DEVICE_CODE
 /// erfinv(x): y with erf(y) == x, for x in [-1, 1] (+-inf at +-1, NaN outside); erfcinv(x):
@@ -119,7 +128,9 @@ CUDA_CALLABLE double erfcinv(double x) {
 CUDA_CALLABLE float erfcinv(float x) { return float(erfcinv(double(x))); }
 #endif
 CUDA_CALLABLE half erfinv(half x) { return half(erfinv(float(x))); }
+CUDA_CALLABLE bfloat16 erfinv(bfloat16 x) { return bfloat16(erfinv(float(x))); }
 CUDA_CALLABLE half erfcinv(half x) { return half(erfcinv(float(x))); }
+CUDA_CALLABLE bfloat16 erfcinv(bfloat16 x) { return bfloat16(erfcinv(float(x))); }
 
 // ---- adjoints ------------------------------------------------------------------------------
 
@@ -165,13 +176,13 @@ CUDA_CALLABLE void adj_erfcinv(T x, T& adj_x, T adj_ret) {
     adj_x -= T(0.88622692545275801365) * exp(y * y) * adj_ret;
 }
 
-WP_HALF_ADJ2(copysign)
-WP_HALF_ADJ1(frac)
-WP_HALF_ADJ3(smoothstep)
-WP_HALF_ADJ1(erf)
-WP_HALF_ADJ1(erfc)
-WP_HALF_ADJ1(erfinv)
-WP_HALF_ADJ1(erfcinv)
+WP_NARROW_ADJ2(copysign)
+WP_NARROW_ADJ1(frac)
+WP_NARROW_ADJ3(smoothstep)
+WP_NARROW_ADJ1(erf)
+WP_NARROW_ADJ1(erfc)
+WP_NARROW_ADJ1(erfinv)
+WP_NARROW_ADJ1(erfcinv)
 
 }  // namespace wp
 

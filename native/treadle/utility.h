@@ -60,6 +60,9 @@ CUDA_CALLABLE T lerp(T a, T b, T t) {
     return a * (T(1) - t) + b * t;
 }
 CUDA_CALLABLE half lerp(half a, half b, half t) { return half(lerp(float(a), float(b), float(t))); }
+CUDA_CALLABLE bfloat16 lerp(bfloat16 a, bfloat16 b, bfloat16 t) {
+    return bfloat16(lerp(float(a), float(b), float(t)));
+}
 template <typename V, typename T = typename composite_traits<V>::scalar>
 CUDA_CALLABLE V lerp(const V& a, const V& b, type_identity_t<T> t) {
     V r;
@@ -74,14 +77,7 @@ CUDA_CALLABLE void adj_lerp(T a, T b, T t, T& adj_a, T& adj_b, T& adj_t, T adj_r
     adj_b += t * adj_ret;
     adj_t += (b - a) * adj_ret;
 }
-CUDA_CALLABLE void adj_lerp(half a, half b, half t, half& adj_a, half& adj_b, half& adj_t,
-                            half adj_ret) {
-    float ga = 0.0f, gb = 0.0f, gt = 0.0f;
-    adj_lerp(float(a), float(b), float(t), ga, gb, gt, float(adj_ret));
-    adj_a = half(float(adj_a) + ga);
-    adj_b = half(float(adj_b) + gb);
-    adj_t = half(float(adj_t) + gt);
-}
+WP_NARROW_ADJ3(lerp)
 template <typename V, typename T = typename composite_traits<V>::scalar>
 CUDA_CALLABLE void adj_lerp(const V& a, const V& b, type_identity_t<T> t, V& adj_a, V& adj_b,
                             type_identity_t<T>& adj_t, const V& adj_ret) {
