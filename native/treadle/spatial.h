@@ -198,10 +198,15 @@ CUDA_CALLABLE void for_each_jacobian_column(const array_t<int32>& parents,
                                             int32 joint_count, int32 J_start, Visit visit) {
     const int32 d0 = load(qd_start, joint_start);
     const int32 n = load(qd_start, joint_start + joint_count) - d0;
-    for (int32 i = 0; i < joint_count; ++i)
-        for (int32 j = joint_start + i; j != -1; j = load(parents, j))
+    // A chain has at most parents.shape[0] joints: the step count ends the walk on a parents
+    // array that holds a cycle instead of looping forever.
+    for (int32 i = 0; i < joint_count; ++i) {
+        int32 steps = 0;
+        for (int32 j = joint_start + i; j != -1 && steps < parents.shape[0];
+             j = load(parents, j), ++steps)
             for (int32 d = load(qd_start, j); d < load(qd_start, j + 1); ++d)
                 visit(d, J_start + 6 * i * n + (d - d0), n);
+    }
 }
 
 /// spatial_jacobian(S, joint_parents, joint_qd_start, joint_start, joint_count, J_start, J):

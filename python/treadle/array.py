@@ -249,9 +249,14 @@ class array(_treadle.Array):
             shape = capacity // dt._size
         shape = shape_tuple(shape)
         strides = [] if strides is None else [builtins.int(s) for s in strides]
+        ptr = builtins.int(ptr)
+        if not 0 <= ptr < 1 << 64:
+            raise ValueError(f"array(): ptr must be an address in [0, 2^64) (got {ptr})")
+        if any(not -(1 << 63) <= s < 1 << 63 for s in strides):
+            raise ValueError(f"array(): strides must fit 64 bits (got {strides})")
         size = capacity if capacity is not None else math.prod(shape) * dt._size
-        owner = None if deleter is None else _Deleter(deleter, builtins.int(ptr), size)
-        self._init_from_ptr(builtins.int(ptr), dt._type, list(shape), strides, dev.alias, owner)
+        owner = None if deleter is None else _Deleter(deleter, ptr, size)
+        self._init_from_ptr(ptr, dt._type, list(shape), strides, dev.alias, owner)
 
     def __class_getitem__(cls, params):
         """``wp.array[float]`` / ``wp.array[float, 2]`` / ``wp.array[float, Literal[2]]``:

@@ -50,6 +50,8 @@ def launch(
             current = _context._local.__dict__.get("device") or _context._default_device
             device = current.alias if current is not None else None
     else:
+        if not hasattr(stream, "cuda_stream") or not hasattr(stream, "device"):
+            raise TypeError(f"launch(): stream must be a wp.Stream, got {type(stream).__name__}")
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
     args = [*inputs, *outputs] if outputs else inputs if inputs is not None else ()

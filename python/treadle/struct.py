@@ -269,7 +269,11 @@ def _convert(cls, f, value):
             ok = isinstance(value, numbers.Real)
         if not ok:
             raise TypeError(f"{where}: expected {t.__name__}, got {type(value).__name__}")
-        return t._convert(value)
+        try:
+            return t._convert(value)
+        except OverflowError:  # a Python int past any float's range
+            text = repr(value) if len(repr(value)) < 40 else repr(value)[:20] + "..."
+            raise OverflowError(f"{where}: {text} does not fit {t.__name__}") from None
     if f.kind == "composite":
         t = f.type
         if isinstance(value, composite_base) and value._shape != t._shape:

@@ -116,12 +116,24 @@ private:
             g.what = "constant of type " + type->name;
             return;
         }
-        if (type->is_float())
-            g.constant.f = nb::cast<double>(value);
-        else if (type->scalar == treadle::ScalarType::UInt64)
-            g.constant.i = (int64_t)nb::cast<uint64_t>(value);
-        else
-            g.constant.i = nb::cast<int64_t>(value);
+        // Python ints have no bound: one that does not fit the constant's 64 bits is the
+        // user's mistake, reported where the kernel names it.
+        bool fits = true;
+        if (type->is_float()) {
+            fits = nb::try_cast<double>(value, g.constant.f);
+        } else if (type->scalar == treadle::ScalarType::UInt64) {
+            uint64_t u = 0;
+            fits = nb::try_cast<uint64_t>(value, u);
+            g.constant.i = (int64_t)u;
+        } else {
+            fits = nb::try_cast<int64_t>(value, g.constant.i);
+        }
+        if (!fits) {
+            g.kind = GlobalValue::Kind::Error;
+            g.what = "the constant " + nb::cast<std::string>(nb::repr(value)) + " does not fit " +
+                     (type->is_float() ? std::string("a float64") : std::string("64 bits"));
+            return;
+        }
         if (weak && type->is_integer() && (g.constant.i > INT32_MAX || g.constant.i < INT32_MIN))
             g.constant.type = treadle::types::int64_type();
     }

@@ -102,6 +102,9 @@ std::string Builder::adjoint_slot(const ast::Expr& e) {
 }
 
 Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
+    // The front end could not describe the value (a Python int past 64 bits, a raising
+    // attribute): its reason, at the name.
+    if (g.kind == GlobalValue::Kind::Error) fail(e.span, ErrorKind::Value, who() + g.what);
     const types::Type* t = g.constant.type;
     if (g.kind != GlobalValue::Kind::Constant || !t || t->is_scalar()) return from_global(g);
     // A vector/matrix/quaternion/transform constant: its components, then one construction.
@@ -318,6 +321,9 @@ const types::Type* Builder::eval_annotation_type(const ast::Expr& e) {
             if (!dtype) type_error(e.span, who() + "array annotation needs a dtype");
             if (!dtype->is_element() && !(dtype->is_generic() && !dtype->is_array()))
                 type_error(e.span, who() + "arrays of " + dtype->name + " are not supported");
+            if (indexed && dtype->is_generic())
+                type_error(e.span, who() + "an indexed array needs a concrete dtype (got " +
+                                       dtype->name + ")");
             return indexed ? types::indexedarray_type(dtype, ndim) : types::array_type(dtype, ndim);
         }
     }

@@ -58,6 +58,12 @@ struct LenOfLocal;
 
 struct ProgramBuilder;
 
+/// Compile budget of one program: the most unrolled copies of loop bodies, over all loops.
+constexpr int64_t k_unroll_copy_budget = 1 << 12;
+/// Compile budget of one program: the most IR instructions (the generated source grows with
+/// them), checked as loops unroll.
+constexpr int64_t k_instruction_budget = 1 << 15;
+
 /// Builds one ir::Function (a kernel, or a user function specialised to argument types).
 class Builder {
 public:
@@ -306,6 +312,10 @@ public:
     /// the body uses wp.static()) without break/continue;
     /// false (nothing emitted) when the loop does not qualify.
     bool try_unroll(const ast::Stmt& s);
+    /// Counts one more unrolled copy of the body of `s` and fails (Compile, naming the loop)
+    /// past the compile budget: k_unroll_copy_budget copies or k_instruction_budget
+    /// instructions over the whole program.
+    void check_unroll_budget(const ast::Stmt& s);
     /// Makes each existing local that `body` assigns a mutable variable, initialised before the
     /// loop and bound in the scope; returns them by name.
     std::map<std::string, ir::VarId> carry_loop_variables(const std::vector<ast::StmtPtr>& body,
@@ -353,6 +363,11 @@ struct ProgramBuilder {
     int next_id = 0;
     /// The kernel's limit on the trip count of unrolled loops (FunctionSource::max_unroll).
     int max_unroll = 16;
+    /// Compile budget: unrolled loop bodies built so far, over the whole program.
+    int64_t unrolled_copies = 0;
+    /// Compile budget: IR instructions emitted so far, over the whole program (a measure of
+    /// the generated source's size).
+    int64_t instructions = 0;
     /// Every resolver answer of this build (each question is asked once).
     ResolverMemo names;
 

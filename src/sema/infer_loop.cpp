@@ -68,6 +68,23 @@ bool mentions_static(const std::vector<ast::StmtPtr>& stmts) {
 
 }  // namespace
 
+void Builder::check_unroll_budget(const ast::Stmt& s) {
+    // Unrolling multiplies: a loop nest whose bodies use wp.static() is unrolled whatever its
+    // trip counts, so without a budget a few nested loops make a source g++ takes hours on.
+    if (++m_program.unrolled_copies > k_unroll_copy_budget)
+        fail(s.span, ErrorKind::Compile,
+             who() + "the loop at line " + std::to_string(s.span.line) +
+                 " is unrolled into more than " + std::to_string(k_unroll_copy_budget) +
+                 " copies of loop bodies in all (the compile budget for unrolled loops); "
+                 "use fewer iterations, or a loop whose body does not use wp.static()");
+    if (m_program.instructions > k_instruction_budget)
+        fail(s.span, ErrorKind::Compile,
+             who() + "the loop at line " + std::to_string(s.span.line) +
+                 " is unrolled into more than " + std::to_string(k_instruction_budget) +
+                 " IR instructions in all (the compile budget for generated code); "
+                 "use fewer iterations, or a loop whose body does not use wp.static()");
+}
+
 bool Builder::try_unroll(const ast::Stmt& s) {
     // Warp's rule: range() with constant bounds (literals, globals, wp.static()), at most
     // max_unroll iterations (the kernel's option, 16 by default; no limit when the body uses
@@ -104,6 +121,7 @@ bool Builder::try_unroll(const ast::Stmt& s) {
                                  types::int32_type(), s.span.line);
         bind(target.name, index, target.span);
         m_unrolled_indices.back().second = i;
+        check_unroll_budget(s);
         block(s.body);
     }
     m_unrolled_indices.pop_back();
