@@ -51,6 +51,7 @@ CORE_FILES = [
 # Files that treadle passes completely today; the CI subset (tests/python/test_conformance_subset.py).
 CI_FILES = [
     "test_rand", "test_noise", "test_atomic_cas", "test_array_reduce", "test_runlength_encode",
+    "test_unpack", "test_bool", "test_smoothstep", "test_snippet", "matrix/test_mat_basics",
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.
