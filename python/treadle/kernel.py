@@ -447,6 +447,7 @@ def _kernel_module(f, module, module_options):
             f"@wp.kernel for '{f.__name__}': unknown module_options: "
             f"{', '.join(repr(k) for k in unknown)}. Valid options are: "
             f"{', '.join(repr(k) for k in sorted(m.options))}.")
+    _module.warn_unimplemented(module_options)
     m.options.update(module_options)
     return m
 

@@ -10,6 +10,7 @@ import weakref
 
 from . import _treadle, config
 from .context import get_device
+from .logger import log_warning
 
 # Every module by name (Warp's user_modules).
 _modules = {}
@@ -32,6 +33,21 @@ def _default_options():
         "strip_hash": False,
         "verify_fp": None,
     }
+
+
+# Warp's module options that treadle keeps in Module.options but does not act on yet, with the
+# value that means "as treadle builds anyway": another value is warned about, not ignored.
+_NOT_IMPLEMENTED = {"fast_math": False, "fuse_fp": True, "lineinfo": False, "cuda_output": None,
+                    "optimization_level": None, "cpu_compiler_flags": None, "strip_hash": False}
+
+
+def warn_unimplemented(options):
+    """Warns (once per option and value) about options in `options` that would change a Warp
+    build but do not change treadle's."""
+    for key, value in options.items():
+        if key in _NOT_IMPLEMENTED and value != _NOT_IMPLEMENTED[key]:
+            log_warning(f"module option {key}={value!r} is not implemented by treadle and has no "
+                        "effect on its builds", once=True)
 
 
 class ModuleExec:
@@ -184,6 +200,7 @@ def set_module_options(options, module=None):
     "enable_backward", ..., and treadle's "verify_fp"); by default the caller's module. Its
     kernels are built again with them when next used."""
     m = get_module(_module_name(module))
+    warn_unimplemented(options)
     m.options.update(options)
     m.mark_modified()
 

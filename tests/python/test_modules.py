@@ -174,3 +174,12 @@ def test_caller_module_name():
             mock.patch("inspect.getmodule", return_value=None):
         with pytest.raises(RuntimeError, match="Could not determine the calling module"):
             _get_caller_module_name(1)
+
+
+def test_module_options_treadle_does_not_implement_warn_instead_of_being_ignored(capfd):
+    name = "treadle_test_unimplemented_options"
+    wp.set_module_options({"fast_math": True}, module=name)
+    assert "module option fast_math=True is not implemented by treadle" in capfd.readouterr().err
+    assert wp.get_module(name).options["fast_math"] is True
+    wp.set_module_options({"max_unroll": 8, "fast_math": False}, module=name)  # defaults: silent
+    assert "not implemented" not in capfd.readouterr().err
