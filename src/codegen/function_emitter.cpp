@@ -29,9 +29,10 @@ std::string literal(const types::ConstValue& c) {
     if (t->is_float()) {
         std::string v;
         if (std::isnan(c.f)) {
-            v = "(0.0 / 0.0)";
+            // Builtins, not 0.0 / 0.0: NVRTC folds (0.0 / 0.0) == (0.0 / 0.0) to true.
+            v = "__builtin_nan(\"\")";
         } else if (std::isinf(c.f)) {
-            v = c.f > 0 ? "(1.0 / 0.0)" : "(-1.0 / 0.0)";
+            v = c.f > 0 ? "__builtin_inf()" : "(-__builtin_inf())";
         } else {
             char buf[64];
             std::snprintf(buf, sizeof(buf), "%.17g", c.f);
