@@ -5,6 +5,8 @@
 # the wheel cannot be fetched). Where build/peers/ holds a copy of Warp's source tarball and its
 # build script, that Warp is built (CUDA only) and run as the reference, per test id.
 #   CONF_FILES (default core), CONF_JOBS (default 8); results in $OUT/conformance_cuda.{json,txt}
+# With FUZZ_COUNT=N it also runs N fuzz cases launching on cuda:0 (scripts/fuzz.py --device
+# cuda:0; summary in $OUT/fuzz_cuda.json, minimised findings in $OUT/fuzz_cuda_findings.tgz).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}
@@ -24,6 +26,15 @@ PYTHONPATH=python python3 scripts/conformance.py ${CONF_FILES:-core} --device cu
     -j "${CONF_JOBS:-8}" --timeout "${CONF_TIMEOUT:-300}" "${ref[@]}" --json "$out/conformance_cuda.json" > "$out/conformance_cuda.txt" 2>&1
 echo "conformance exit status $?"
 grep -v "^  \[" "$out/conformance_cuda.txt" | tail -n 100
+if [ "${FUZZ_COUNT:-0}" -gt 0 ]; then
+    echo "== fuzz: $FUZZ_COUNT cases on cuda:0"
+    rm -rf build/fuzz-cuda
+    PYTHONPATH=python timeout "${FUZZ_TIMEOUT:-240}" python3 scripts/fuzz.py --device cuda:0 \
+        --count "$FUZZ_COUNT" --jobs "${CONF_JOBS:-8}" --launch-rate 0.5 --out build/fuzz-cuda \
+        2>&1 | tail -8
+    [ -f build/fuzz-cuda/summary.json ] && cp build/fuzz-cuda/summary.json "$out/fuzz_cuda.json"
+    [ -d build/fuzz-cuda ] && tar czf "$out/fuzz_cuda_findings.tgz" -C build fuzz-cuda
+fi
 # Warp's per-file results, to carry into a later run's cache (they are reused, Warp being pinned).
 [ -d build/conformance-cache/reference-results/cuda_0 ] &&
     tar czf "$out/reference_cuda.tgz" -C build/conformance-cache reference-results/cuda_0
