@@ -49,7 +49,7 @@ def _fill(node, index, branch, device, kwargs, what):
 
 
 def _add(what, condition, stream, is_while, with_else):
-    if not is_conditional_graph_supported(condition.device):
+    if not is_conditional_graph_supported():
         raise RuntimeError(
             f"{what}: this device cannot record conditional graph nodes (they need a CUDA "
             "12.4+ driver, NVRTC and the CUDA toolkit's libcudadevrt.a; see "
