@@ -225,7 +225,8 @@ _native_dir_set = False
 
 
 def _prepare_compiler():
-    """Points the compiler at the native headers (once) and at wp.config.kernel_cache_dir."""
+    """Points the compiler at the native headers (once) and at wp.config.kernel_cache_dir (the
+    default root when that is None again)."""
     global _native_dir_set
     if not _native_dir_set:
         here = os.path.dirname(os.path.abspath(__file__))
@@ -236,6 +237,8 @@ def _prepare_compiler():
         _native_dir_set = True
     if config.kernel_cache_dir:
         _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+    else:
+        _treadle.set_kernel_cache_dir(_treadle.default_kernel_cache_dir())
 
 
 def _load(modules, device, block_dim):

@@ -117,9 +117,10 @@ _transform_cache = {}
 
 def _float_type(dtype):
     t = scalar_types.resolve_dtype(dtype)
-    if t not in (scalar_types.float16, scalar_types.float32, scalar_types.float64):
+    if t not in scalar_types.float_types:
         raise TypeError(
-            f"quaternion and transform elements must be float16, float32 or float64, got "
+            f"quaternion and transform elements must be float16, bfloat16, float32 or float64, "
+            f"got "
             f"{getattr(dtype, '__name__', dtype)!r}"
         )
     return t
@@ -150,7 +151,7 @@ def _make(base, name, length, scalar, bound):
 
 
 def quaternion(dtype=scalar_types.float32):
-    """The quaternion class of scalar type ``dtype`` (float16, float32, float64; cached)."""
+    """The quaternion class of scalar type ``dtype`` (a float type; cached)."""
     scalar = _float_type(dtype)
     cls = _quat_cache.get(scalar)
     if cls is None:
@@ -161,7 +162,7 @@ def quaternion(dtype=scalar_types.float32):
 
 
 def transformation(dtype=scalar_types.float32):
-    """The transform class of scalar type ``dtype`` (float16, float32, float64; cached)."""
+    """The transform class of scalar type ``dtype`` (a float type; cached)."""
     scalar = _float_type(dtype)
     cls = _transform_cache.get(scalar)
     if cls is None:

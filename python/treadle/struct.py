@@ -370,8 +370,6 @@ def struct(c=None, *, module=None):
     if c is None:
         return lambda cls: struct(cls, module=module)
     fields = [_field_of(c.__name__, n, a) for n, a in _annotations(c).items()]
-    if not fields:
-        raise TypeError(f"struct {c.__name__} has no annotated fields")
     bound = _treadle.types.struct(
         f"{c.__module__}.{c.__qualname__}",
         [(f.name, _field_type(f)) for f in fields],

@@ -191,6 +191,9 @@ void export_kernel(nb::module_& m) {
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });
+    m.def("default_kernel_cache_dir", &treadle::default_cache_root,
+          "The cache root used when none is set: $TREADLE_CACHE_DIR, else "
+          "$XDG_CACHE_HOME/treadle, else ~/.cache/treadle.");
     m.def("set_kernel_cache_dir",
           [](const std::string& d) { treadle::kernel_cache().set_root(d); });
 }

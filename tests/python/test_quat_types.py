@@ -219,3 +219,22 @@ def test_quat_array_is_not_vec4_array(device):
     w = wp.clone(q)
     assert w.dtype is wp.quat
     np.testing.assert_array_equal(w.numpy(), data)
+
+
+def test_bfloat16_quaternions_and_transforms():
+    Q = wp.types.quaternion(wp.bfloat16)
+    T = wp.types.transformation(wp.bfloat16)
+    assert Q.__name__ == "quatbf" and T.__name__ == "transformbf"
+    assert Q._wp_scalar_type_ is wp.bfloat16 and T._length_ == 7
+
+    @wp.kernel(module="unique")
+    def square(a: wp.array(dtype=Q), out: wp.array(dtype=float)):
+        q = a[0] * a[0]
+        out[0] = float(q[3])
+
+    out = wp.zeros(1, dtype=float, device="cpu")
+    wp.launch(square, 1, inputs=[wp.array([Q(0.0, 0.0, 0.0, 2.0)], dtype=Q, device="cpu"), out],
+              device="cpu")
+    assert out.numpy()[0] == 4.0
+    with pytest.raises(TypeError, match="must be float16, bfloat16, float32 or float64"):
+        wp.types.quaternion(wp.int32)

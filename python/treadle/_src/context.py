@@ -64,3 +64,19 @@ class _Runtime:
 
 runtime = _Runtime()
 """The runtime (Warp's ``warp._src.context.runtime``)."""
+
+
+def _is_graph_capture_allocation_supported(device=None):
+    """Whether arrays can be allocated on `device` during a graph capture: on a CUDA device
+    that has memory pools (stream-ordered allocation is the only kind a capture records).
+    treadle captures graphs on CUDA devices only, so never on the CPU (Warp 1.17 also
+    captures CPU work)."""
+    device = _context.get_device(device)
+    return bool(device.is_cuda and device.is_mempool_supported)
+
+
+def _is_graph_capture_allocation_enabled(device=None):
+    """Whether allocation during a capture is possible now on `device`: supported, and its
+    memory pool enabled."""
+    device = _context.get_device(device)
+    return _is_graph_capture_allocation_supported(device) and device.is_mempool_enabled
