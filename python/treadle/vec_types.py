@@ -19,9 +19,10 @@ def _is_scalar(x):
 
 class composite_base:
     """Base of the vector and matrix classes: a fixed-size block of scalars of one type,
-    stored as a numpy array (``np.array(v)`` gives a copy)."""
+    stored as a numpy array (``np.array(v)`` gives a copy). Instances take other attributes
+    too, as Warp's do (the ``__dict__`` slot is only filled when one is set)."""
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "__dict__")
     __array_ufunc__ = None  # numpy scalars and arrays defer to these operators
     _wp_scalar_type_ = None
     _type = None  # the compiler's interned type (_treadle.Type); None on the base classes
