@@ -46,6 +46,21 @@ def _new_null():
     return out
 
 
+def _no_indexedarray(data, indices):
+    raise RuntimeError("indexing by index arrays needs treadle.indexedarray (import treadle)")
+
+
+_make_indexedarray = _no_indexedarray
+"""Makes ``indexedarray(data, indices)``: indexedarray.py, which imports this module, registers
+its class here (register_indexedarray), so that ``a[index_array]`` can make one."""
+
+
+def register_indexedarray(cls):
+    """Sets the class that ``a[index_array]`` makes (called once by indexedarray.py)."""
+    global _make_indexedarray
+    _make_indexedarray = cls
+
+
 def _wrap(native):
     """A treadle.array sharing memory (and grad) with a native _treadle.Array."""
     out = _new_null()
@@ -398,6 +413,8 @@ class array(_treadle.Array):
         bfloat16 data (which numpy lacks) is shown as its uint16 bits, as Warp does."""
         self._check_real("numpy()")
         if self._size == 0:
+            if self._dtype.kind == "struct":
+                return np.empty(self._shape, dtype=self.dtype._np_dtype)
             return np.empty(self._np_layout()[0], dtype=self.dtype._np_memory)
         if self._dtype.kind == "struct":  # bytes (..., size) seen as records
             return self._numpy().view(self.dtype._np_dtype)[..., 0]
@@ -598,7 +615,7 @@ class array(_treadle.Array):
                 "Item indexing is not supported on wp.array objects; use slices for views, or "
                 "numpy() / list() to read values"
             )
-        native, dim = self, 0
+        native, dim, index_arrays = self, 0, {}
         for k in key:
             n = native._shape[dim]
             if is_int(k):
@@ -612,11 +629,18 @@ class array(_treadle.Array):
                     raise ValueError("array slices with a negative step are not supported")
                 native = native._slice(dim, start, builtins.max(stop, start), step)
                 dim += 1
+            elif isinstance(k, array) and not k._is_annotation:
+                index_arrays[dim] = k  # the dimension stays; indexedarray() checks the array
+                dim += 1
             else:
                 raise TypeError(
-                    f"array indices must be ints, slices or '...', got {type(k).__name__}"
+                    f"array indices must be ints, slices, '...' or int32 index arrays, got "
+                    f"{type(k).__name__}"
                 )
-        return _wrap(native)
+        view = _wrap(native)
+        if not index_arrays:
+            return view
+        return _make_indexedarray(view, [index_arrays.get(d) for d in range(view.ndim)])
 
     def __len__(self):
         return self.shape[0] if self.ndim else 0
@@ -724,7 +748,7 @@ def ones(shape=None, dtype=float, device=None, requires_grad=False, pinned=False
 
 
 def _like(src, device, requires_grad):
-    if not isinstance(src, array):
+    if not isinstance(src, array) and not getattr(src, "_is_indexedarray", False):
         raise TypeError(f"expected a treadle array, got {type(src).__name__}")
     src._check_real("*_like()")
     dev = src.device if device is None else device
@@ -772,8 +796,11 @@ def full_like(src, value, device=None, requires_grad=None, pinned=None):
 
 
 def clone(src, device=None, requires_grad=None, pinned=None):
-    """A contiguous copy of ``src`` (on ``device``, default: the same device)."""
+    """A contiguous copy of ``src`` (an array or indexed array; on ``device``, default: the
+    same device)."""
     dev, rg = _like(src, device, requires_grad)
+    if not isinstance(src, array):  # an indexedarray: its elements, gathered
+        src = src.contiguous()
     if _pinned_like(src, dev, pinned):
         out = _pinned_copy(src)
     else:

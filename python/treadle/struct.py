@@ -231,8 +231,8 @@ def _zero(f):
 
 
 def _array_record(a, ndim):
-    if a is None:
-        return (0, 0, [0] * 4, [0] * 4, ndim)
+    if a is None:  # all zeros, ndim too, as Warp's default array_t
+        return (0, 0, [0] * 4, [0] * 4, 0)
     grad = a.grad
     shape = list(a.shape) + [0] * (4 - a.ndim)
     strides = list(a.strides) + [0] * (4 - a.ndim)
