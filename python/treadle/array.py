@@ -808,6 +808,9 @@ def clone(src, device=None, requires_grad=None, pinned=None):
     out._set_grad(None)
     if rg:
         out.requires_grad = True
+    tape = _tape.current()
+    if tape is not None and out.requires_grad and src.requires_grad:
+        tape._record_copy(out, src)  # a clone is a copy: its gradient flows back to src
     return out
 
 

@@ -129,7 +129,12 @@ def _copy(dest, src, dest_offset, src_offset, count):
             d._assign(s.contiguous())
         return
     if s.dtype is not d.dtype:  # the same element size: the bytes, as in Warp
-        s = s.view(d.dtype)
+        d._assign(s.view(d.dtype))
+        tape = _tape.current()
+        if tape is not None and d.grad is not None and s.grad is not None:
+            # the adjoint copies the bytes back: src.grad = dest.grad (dest's stays)
+            tape.record_func(lambda: s.grad._assign(d.grad.view(s.dtype)), [d, s])
+        return
     d._assign(s)
     tape = _tape.current()
     if tape is not None:

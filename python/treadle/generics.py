@@ -48,7 +48,8 @@ def _parameters(func):
 def argument_type(value):
     """(Type, weak) of a launch argument: arrays and indexed arrays by dtype and ndim, Python
     ints and floats int32 and float32 but weak (the compiler decides what they become),
-    treadle scalars, vectors, matrices and structs their own type; None when Python cannot name it."""
+    treadle scalars, vectors, matrices and structs their own type; None when Python cannot
+    name it."""
     if isinstance(value, array):
         return (value._type, False)
     if isinstance(value, indexedarray) and value.data is not None:
