@@ -20,8 +20,8 @@ class Device:
     Compares equal to other Device objects with the same alias and to the alias string itself
     (``wp.get_device() == "cpu"``). Use :func:`get_device` to obtain one. The attributes follow
     Warp's: ``alias``, ``ordinal`` (-1 for the CPU), ``name``, ``arch`` (10 * major + minor
-    compute capability, 0 for the CPU), ``sm_count``, ``total_memory``, ``is_uva``,
-    ``is_mempool_supported``, ``is_primary``..."""
+    compute capability, 0 for the CPU), ``sm_count``, ``max_shared_memory_per_block``,
+    ``total_memory``, ``is_uva``, ``is_mempool_supported``, ``is_primary``..."""
 
     def __init__(self, native):
         self._native = native
@@ -32,6 +32,7 @@ class Device:
             self.name = info["name"]
             self.arch = info["arch"]
             self.sm_count = info["sm_count"]
+            self.max_shared_memory_per_block = info["max_shared_memory_per_block"]
             self._total_memory = info["total_memory"]
             self.is_mempool_supported = info["memory_pools"]
             self.is_uva = True  # every 64-bit CUDA device treadle supports has unified addresses
@@ -40,6 +41,7 @@ class Device:
             self.name = platform.processor() or platform.machine() or "CPU"
             self.arch = 0
             self.sm_count = 0
+            self.max_shared_memory_per_block = 0
             self._total_memory = 0
             self.is_mempool_supported = False
             self.is_uva = False
@@ -245,6 +247,12 @@ def is_cuda_available():
     return _treadle.cuda_available()
 
 
+def get_cuda_supported_archs():
+    """The GPU architectures treadle's CUDA compiler (NVRTC) builds for, as sorted ints (75 for
+    sm_75, ...); empty when NVRTC is not available (a GPU is not needed)."""
+    return list(_treadle.nvrtc_supported_archs())
+
+
 def get_cuda_driver_version():
     """The installed CUDA driver's version as an int (12030 for 12.3), 0 without CUDA."""
     return _treadle.cuda_driver_version() if _treadle.cuda_available() else 0
@@ -353,6 +361,12 @@ class Stream:
         stream._init(device, native)
         return stream
 
+    def __del__(self):
+        # Drops this object's hold on the native stream, which destroys the CUDA stream once
+        # nothing else (a current-stream slot, a capture) holds it; a borrowed handle stays
+        # its owner's. Safe on an instance whose __init__ never ran.
+        self.__dict__.pop("_native", None)
+
     @property
     def priority(self):
         """The stream's priority (lower numbers run first)."""
@@ -441,6 +455,11 @@ class Event:
         self.device = device
         self.enable_timing = bool(enable_timing)
         self.cuda_event = self._native.handle
+
+    def __del__(self):
+        # Drops the hold on the native event (destroyed with the last one); safe on an
+        # instance whose __init__ never ran.
+        self.__dict__.pop("_native", None)
 
     @property
     def is_complete(self):

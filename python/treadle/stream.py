@@ -69,11 +69,14 @@ def wait_stream(other_stream, event=None):
 
 def synchronize_stream(stream_or_device=None):
     """Waits on the host for the work queued on a stream (a Stream, or the current stream of a
-    device). Errors of that work are raised here."""
-    stream = (
-        stream_or_device if isinstance(stream_or_device, Stream) else get_stream(stream_or_device)
-    )
-    stream.synchronize()
+    device). Errors of that work are raised here. The CPU has no streams: its work is done
+    when a call returns, so for the CPU this does nothing (as wp.synchronize_device)."""
+    if not isinstance(stream_or_device, Stream):
+        device = get_device(stream_or_device)
+        if not device.is_cuda:
+            return
+        stream_or_device = get_stream(device)
+    stream_or_device.synchronize()
 
 
 def record_event(event=None):
@@ -246,6 +249,18 @@ def get_mempool_release_threshold(device=None):
     """The release threshold of the memory pool of ``device`` in bytes."""
     device = _pool_device(device, "get_mempool_release_threshold()")
     return _treadle.cuda_mempool_release_threshold(device.ordinal)
+
+
+def get_mempool_used_mem_current(device=None):
+    """Bytes of the memory pool of ``device`` that allocations use now."""
+    device = _pool_device(device, "get_mempool_used_mem_current()")
+    return _treadle.cuda_mempool_used_current(device.ordinal)
+
+
+def get_mempool_used_mem_high(device=None):
+    """The most bytes of the memory pool of ``device`` in use at once so far."""
+    device = _pool_device(device, "get_mempool_used_mem_high()")
+    return _treadle.cuda_mempool_used_high(device.ordinal)
 
 
 class ScopedMempool:

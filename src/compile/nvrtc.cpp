@@ -271,6 +271,11 @@ std::string version() {
     return s.usable ? s.version : std::string();
 }
 
+std::vector<int> supported_archs() {
+    const State& s = state();
+    return s.usable ? s.archs : std::vector<int>();
+}
+
 std::string identity() {
     static const std::string id = [] {
         // The file that loading would pick, identified by path, size and modification time:

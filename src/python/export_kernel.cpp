@@ -176,6 +176,8 @@ void export_kernel(nb::module_& m) {
           nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
           nb::arg("launch_bounds").none() = nb::none());
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
+    m.def("nvrtc_supported_archs", &treadle::nvrtc::supported_archs,
+          "The architectures NVRTC compiles for (75 for sm_75, ...), ascending; [] without NVRTC.");
     m.def(
         "kernel_source",
         [](const FunctionSource& fn, bool cuda, bool adjoint, const LaunchBoundsArg& bounds) {

@@ -1,0 +1,70 @@
+"""wp.capture_if and wp.capture_while: branches and loops on a device-side condition (Warp's API).
+
+The condition is the first element of a one-element int32 array. Outside a graph capture the
+branch runs at once: the condition is read on the host (after the work queued before on its
+stream, for a CUDA array), and a branch is a callable (called with the keyword arguments) or a
+captured Graph (launched on the stream). During a CUDA capture Warp records a conditional graph
+node; treadle does not record those yet and raises NotImplementedError, so a captured graph
+never silently takes one branch for every replay.
+"""
+
+from .array import array
+from .context import get_stream
+from .scalar_types import int32
+from .stream import Graph, capture_launch
+
+
+def _condition_stream(what, condition, stream):
+    """(stream or None for the CPU) after checking `condition`; raises during a capture."""
+    if not isinstance(condition, array) or condition.dtype is not int32 or condition.size != 1:
+        raise TypeError(f"{what}: Condition must be a Warp array of int32 with a single element")
+    device = condition.device
+    if not device.is_cuda:
+        return None
+    if stream is None:
+        stream = get_stream(device)
+    if stream.is_capturing:
+        raise NotImplementedError(
+            f"{what}: recording a conditional node in a CUDA graph capture is not supported by "
+            "treadle yet; call it outside the capture (it then runs the branch at once), or "
+            "capture each branch as its own graph and choose on the host")
+    return stream
+
+
+def _value(condition, stream):
+    if stream is not None:
+        stream.synchronize()
+    return int(condition.numpy().reshape(-1)[0])
+
+
+def _run(what, branch, stream, kwargs):
+    if branch is None:
+        return
+    if isinstance(branch, Graph):
+        capture_launch(branch, stream=stream)
+    elif callable(branch):
+        branch(**kwargs)
+    else:
+        raise TypeError(f"{what} must be a Callable or a Graph")
+
+
+def capture_if(condition, on_true=None, on_false=None, stream=None, **kwargs):
+    """Runs ``on_true`` when ``condition[0]`` is nonzero, else ``on_false`` (either may be
+    None; a callable gets ``**kwargs``, a Graph is launched). ``stream``: where the condition
+    was written (default: the current stream of its device)."""
+    if on_true is None and on_false is None:
+        return
+    stream = _condition_stream("capture_if()", condition, stream)
+    if _value(condition, stream):
+        _run("on_true", on_true, stream, kwargs)
+    else:
+        _run("on_false", on_false, stream, kwargs)
+
+
+def capture_while(condition, while_body, stream=None, **kwargs):
+    """Runs ``while_body`` (a callable given ``**kwargs``, or a Graph) as long as
+    ``condition[0]`` is nonzero, reading the condition before each iteration; the body is
+    what changes it."""
+    stream = _condition_stream("capture_while()", condition, stream)
+    while _value(condition, stream):
+        _run("while_body", while_body, stream, kwargs)
