@@ -216,6 +216,7 @@ from .kernel import func_native as func_native
 from .kernel import func_replay as func_replay
 from .kernel import kernel as kernel
 from .kernel import overload as overload
+from .launch import Launch as Launch
 from .launch import launch as launch
 from .module import Module as Module
 from .module import clear_kernel_cache as clear_kernel_cache

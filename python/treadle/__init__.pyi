@@ -23,6 +23,7 @@ from .logger import LOG_DEBUG as LOG_DEBUG
 from .logger import LOG_ERROR as LOG_ERROR
 from .logger import LOG_INFO as LOG_INFO
 from .logger import LOG_WARNING as LOG_WARNING
+from .launch import Launch as Launch
 from .logger import Logger as Logger
 from .module import Module as Module
 from .constants import NAN as NAN
