@@ -127,8 +127,17 @@ class _Launch:
         return [a for a in _launch_arrays(self.args) if a is not None]
 
     def backward(self):
-        self.kernel._run_adjoint(self.dim, self.args, None, self.device, self.stream,
-                                 self.max_blocks, self.block_dim)
+        k = self.kernel
+        if not k._backward_enabled():
+            # As Warp: the launch contributes no gradient, and the tape says so.
+            where = ("is configured with the option 'enable_backward=False'."
+                     if k.options.get("enable_backward") is False else
+                     "is defined in a module with the option 'enable_backward=False' set.")
+            log_warning("Running the tape backwards may produce incorrect gradients because "
+                        f"recorded kernel {k.key} {where}", category=UserWarning)
+            return
+        k._run_adjoint(self.dim, self.args, None, self.device, self.stream, self.max_blocks,
+                       self.block_dim)
 
 
 class _Copy:
