@@ -244,9 +244,11 @@ class Kernel(Function):
         return s
 
     def _build_options(self):
-        """(mode, max_unroll, verify_fp, launch_bounds): what a build depends on besides the
-        source and device (launch_bounds: None or (max threads per block, min blocks or 0))."""
-        return (*self.module.build_options(self.options), self.options.get("launch_bounds"))
+        """(mode, max_unroll, verify_fp, launch_bounds, optimization_level, cpu_compiler_flags):
+        what a build depends on besides the source and device (launch_bounds: None or (max
+        threads per block, min blocks or 0); -1 and "" for the default level and flags)."""
+        return (*self.module.build_options(self.options), self.options.get("launch_bounds"),
+                *self.module.compiler_options(self.options))
 
     def _compile(self, device="cpu"):
         """The forward build for `device` (an alias such as "cpu" or "cuda:0"): compiled or

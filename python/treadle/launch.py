@@ -59,7 +59,8 @@ def launch(
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
     args = [*inputs, *outputs] if outputs else inputs if inputs is not None else ()
-    key = (device, config.mode, config.verify_fp)
+    key = (device, config.mode, config.verify_fp, config.optimization_level,
+           config.cpu_compiler_flags)
     try:
         handle = kernel._launch_cache[key]
     except (KeyError, AttributeError, TypeError):
@@ -96,7 +97,8 @@ def _resolve(kernel, device):
         raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
     handle = kernel._compile(get_device(device).alias)
     if device is not None:
-        kernel._launch_cache[(device, config.mode, config.verify_fp)] = handle
+        kernel._launch_cache[(device, config.mode, config.verify_fp, config.optimization_level,
+                              config.cpu_compiler_flags)] = handle
     return handle
 
 
