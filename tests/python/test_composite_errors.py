@@ -1,0 +1,61 @@
+"""Vector and matrix construction, indexing and assignment errors with Warp's exception types
+and messages; from_ptr; matrix row and column accessors."""
+
+import numpy as np
+import pytest
+
+import treadle as wp
+
+
+def test_vector_errors():
+    with pytest.raises(ValueError, match=r"Invalid number of arguments in vector constructor, "
+                                         r"expected 3 elements, got 2$"):
+        wp.vec3(1, 2)
+    v = wp.vec3i(1, 2, 3)
+    with pytest.raises(KeyError, match="Invalid key None, expected int or slice"):
+        v[None]
+    with pytest.raises(KeyError, match="Invalid key None, expected int or slice"):
+        v[None] = 0
+    with pytest.raises(TypeError, match="Expected to assign a `int32` value but got `str` instead"):
+        v[0] = "123.0"
+    with pytest.raises(TypeError, match="Expected to assign a slice from a sequence of `int32` "
+                                        "values but got `vec3i` instead"):
+        v[:1] = (v,)
+    with pytest.raises(ValueError, match="Can only assign sequence of same size"):
+        v[:1] = (1, 2)
+    v[1:] = (7, 8)
+    assert list(v) == [1, 7, 8]
+
+
+def test_matrix_errors_and_rows():
+    with pytest.raises(ValueError, match=r"Invalid number of arguments in matrix constructor, "
+                                         r"expected 4 elements, got 3$"):
+        wp.mat22(1, 2, 3)
+    with pytest.raises(TypeError, match=r"Invalid argument in matrix constructor, expected row "
+                                        r"of length 2, got \(1, 2, 3\)$"):
+        wp.mat22((1, 2, 3), (3, 4, 5))
+    m = wp.mat22h(1, 2, 3, 4)
+    with pytest.raises(KeyError, match="Invalid key None, expected int or pair of ints"):
+        m[None]
+    with pytest.raises(KeyError, match="Invalid key, expected one or two indices, got 3"):
+        m[0, 1, 2] = (0, 0)
+    with pytest.raises(TypeError, match="Expected to assign a `float16` value but got `str`"):
+        m[0, 0] = "1"
+    with pytest.raises(TypeError, match="a sequence of `float16` values but got `mat22h`"):
+        m[0] = (m,)
+    with pytest.raises(IndexError, match="Invalid row index$"):
+        m.set_row(2, (0, 0))
+    m.set_row(1, (5, 6))
+    m.set_col(0, (9, 8))
+    assert m.get_row(1) == wp.vec2h(8, 6) and m.get_col(0) == wp.vec2h(9, 8)
+    m[0] = wp.vec2h(1, 1)
+    np.testing.assert_array_equal(np.array(m), [[1, 1], [8, 6]])
+
+
+def test_from_ptr_reads_memory():
+    with pytest.raises(RuntimeError, match="NULL pointer exception"):
+        wp.vec3.from_ptr(0)
+    a = wp.array([wp.vec3(1.0, 2.0, 3.0), wp.vec3(4.0, 5.0, 6.0)], dtype=wp.vec3, device="cpu")
+    assert wp.vec3.from_ptr(a.ptr + 12) == wp.vec3(4.0, 5.0, 6.0)
+    m = wp.array(np.arange(8, dtype=np.float64).reshape(2, 2, 2), dtype=wp.mat22d, device="cpu")
+    assert wp.mat22d.from_ptr(m.ptr + 32) == wp.mat22d(4.0, 5.0, 6.0, 7.0)
