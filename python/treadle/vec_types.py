@@ -380,7 +380,8 @@ class matrix_base(composite_base):
 
     def set_row(self, i, value):
         """Sets row `i` from a sequence of the row's length; IndexError for a bad index."""
-        if not isinstance(i, (builtins.int, np.integer)) or not -self._shape[0] <= i < self._shape[0]:
+        n = self._shape[0]
+        if not isinstance(i, (builtins.int, np.integer)) or not -n <= i < n:
             raise IndexError("Invalid row index")
         self[i] = value
 
@@ -390,7 +391,8 @@ class matrix_base(composite_base):
 
     def set_col(self, j, value):
         """Sets column `j` from a sequence of the column's length; IndexError for a bad index."""
-        if not isinstance(j, (builtins.int, np.integer)) or not -self._shape[1] <= j < self._shape[1]:
+        n = self._shape[1]
+        if not isinstance(j, (builtins.int, np.integer)) or not -n <= j < n:
             raise IndexError("Invalid column index")
         values = np.asarray(value, dtype=object).reshape(-1).tolist()
         self._data[:, self._col(j)] = self._checked_values(values, self._shape[0])
