@@ -730,6 +730,17 @@ def _infer_value_dtype(value):
         return scalar_types.float32
     if isinstance(value, np.generic):
         return scalar_types.dtype_from_numpy(value.dtype)
+    if hasattr(value, "__len__") and not isinstance(value, (str, bytes)):
+        # a sequence: a vector of its length, or a matrix of its shape (Warp's rule; the
+        # scalar is numpy's choice for the values)
+        values = np.asarray(value)
+        if values.ndim not in (1, 2) or values.size == 0:
+            raise ValueError(f"full(): cannot make a vector or matrix of a value of shape "
+                             f"{values.shape}")
+        scalar = scalar_types.dtype_from_numpy(values.dtype)
+        if values.ndim == 1:
+            return class_of(_treadle.types.vector(values.shape[0], scalar._type))
+        return class_of(_treadle.types.matrix(values.shape[0], values.shape[1], scalar._type))
     raise TypeError(f"full(): cannot infer a dtype from a value of type {type(value).__name__}")
 
 

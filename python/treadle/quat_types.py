@@ -37,6 +37,7 @@ class quat_base(vector_base):
     sets the components; ``a * b`` is the Hamilton product, ``q * s`` scales."""
 
     __slots__ = ()
+    _wp_generic_type_str_ = "quat_t"
 
     def __mul__(self, other):
         if isinstance(other, quat_base):
@@ -53,6 +54,7 @@ class transform_base(vector_base):
     ``(p.x, p.y, p.z, q.x, q.y, q.z, q.w)``; ``.p`` and ``.q`` read and write the parts."""
 
     __slots__ = ()
+    _wp_generic_type_str_ = "transform_t"
 
     def __init__(self, *args, p=None, q=None):
         if p is not None or q is not None:

@@ -268,6 +268,7 @@ class vector_base(composite_base):
     ``vec3(1, 2, 3)`` or ``vec3(sequence)`` sets the components."""
 
     __slots__ = ()
+    _wp_generic_type_str_ = "vec_t"  # Warp's name of the family
 
     def __init__(self, *args):
         flat = self._flat_from(args)
@@ -336,6 +337,7 @@ class matrix_base(composite_base):
     ``mat33(*9 values)`` row by row, ``mat33(*3 row vectors)``, ``mat33(nested sequence)``."""
 
     __slots__ = ()
+    _wp_generic_type_str_ = "mat_t"
 
     def __init__(self, *args):
         rows, cols = self._shape

@@ -59,3 +59,19 @@ def test_from_ptr_reads_memory():
     assert wp.vec3.from_ptr(a.ptr + 12) == wp.vec3(4.0, 5.0, 6.0)
     m = wp.array(np.arange(8, dtype=np.float64).reshape(2, 2, 2), dtype=wp.mat22d, device="cpu")
     assert wp.mat22d.from_ptr(m.ptr + 32) == wp.mat22d(4.0, 5.0, 6.0, 7.0)
+
+
+def test_full_infers_vectors_and_matrices_from_sequences():
+    a = wp.full(3, np.array([1, 2], dtype=np.int16), device="cpu")
+    assert a.dtype is wp.vec2s and a.dtype._wp_generic_type_str_ == "vec_t"
+    np.testing.assert_array_equal(a.numpy(), [[1, 2]] * 3)
+    m = wp.full(2, [[1.5, 2.0], [3.0, 4.0]], device="cpu")
+    assert m.dtype is wp.mat22d and m.dtype._wp_generic_type_str_ == "mat_t"
+    np.testing.assert_array_equal(m.numpy()[1], [[1.5, 2.0], [3.0, 4.0]])
+    assert wp.quat._wp_generic_type_str_ == "quat_t"
+    assert wp.transform._wp_generic_type_str_ == "transform_t"
+    with pytest.raises(ValueError, match=r"cannot make a vector or matrix of a value of shape "
+                                         r"\(1, 1, 2\)"):
+        wp.full(2, [[[1, 2]]], device="cpu")
+    with pytest.raises(ValueError, match="Array shapes must be non-negative"):
+        wp.zeros((10, -1), dtype=int, device="cpu")
