@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from . import _treadle, scalar_types
+from . import cpu_capture as _cpu_capture
 from . import tape as _tape
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
@@ -481,7 +482,7 @@ class array(_treadle.Array):
             value = value.value
         if is_struct_type(dt):
             raw = dt._record_bytes(value, "fill_()")
-            self._zero() if not any(raw) else self._fill_bytes(raw)
+            self._write_fill(raw)
             return
         try:
             if issubclass(dt, composite_base) and not isinstance(value, dt):
@@ -494,16 +495,33 @@ class array(_treadle.Array):
                 f"fill_(): cannot convert {value!r} to {_dtype_text(dt)}: {e}") from None
         if v.shape != getattr(dt, "_shape", ()):
             raise ValueError(f"fill_(): expected a scalar for dtype {_dtype_text(dt)}")
-        raw = v.tobytes()
-        if not any(raw):
-            self._zero()
-        else:
-            self._fill_bytes(raw)
+        self._write_fill(v.tobytes())
 
     def zero_(self):
         """Sets every element to zero."""
         self._check_real("zero_()")
-        self._zero()
+        self._write_fill(b"")
+
+    def _write_fill(self, raw):
+        """Sets every element to the bytes `raw` (zero when empty or all zero); recorded
+        instead when a CPU capture is open (contiguous arrays only)."""
+        step = self._zero if not any(raw) else (lambda: self._fill_bytes(raw))
+        if _cpu_capture.depth[0] and self._device_alias == "cpu" and _cpu_capture.active():
+            if not self._is_contiguous:
+                _cpu_capture.refuse("fill_()/zero_() of a non-contiguous array")
+            _cpu_capture.active().add(step)
+            return
+        step()
+
+    def _capture_copy_from(self, src):
+        """self._assign(src), or its recording when a CPU capture is open (a copy into a CPU
+        array; contiguous arrays only)."""
+        if _cpu_capture.depth[0] and self._device_alias == "cpu" and _cpu_capture.active():
+            if not (self._is_contiguous and src._is_contiguous):
+                _cpu_capture.refuse("a copy between non-contiguous arrays")
+            _cpu_capture.active().add(lambda: self._assign(src))
+            return
+        self._assign(src)
 
     def mark_init(self):
         """Clears the read flag of this array's memory (wp.config.verify_autograd_array_access)."""
@@ -542,7 +560,7 @@ class array(_treadle.Array):
                     f"assign(): shape mismatch: destination {self.shape}, source {src.shape}"
                 )
             src = src.contiguous().reshape(self.shape)
-        self._assign(src)
+        self._capture_copy_from(src)
         tape = _tape.current()
         if tape is not None:
             tape._record_copy(self, src)
@@ -814,6 +832,9 @@ def clone(src, device=None, requires_grad=None, pinned=None):
         src = src.contiguous()
     if _pinned_like(src, dev, pinned):
         out = _pinned_copy(src)
+    elif _cpu_capture.depth[0] and get_device(dev).is_cpu and _cpu_capture.active():
+        out = empty(src.shape, src.dtype, dev)  # the copy is recorded, as Warp's clone
+        out._capture_copy_from(src)
     else:
         out = _wrap(src._clone(get_device(dev).alias))
     out._set_grad(None)

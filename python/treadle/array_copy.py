@@ -2,6 +2,7 @@
 
 import operator
 
+from . import cpu_capture as _cpu_capture
 from . import tape as _tape
 from .array import _dtype_text, array
 from .indexedarray import indexedarray
@@ -116,6 +117,8 @@ def _copy(dest, src, dest_offset, src_offset, count):
     else:
         d, s = _strided_ranges(dest, src, dest_offset, src_offset, count)
     if isinstance(d, indexedarray) or isinstance(s, indexedarray):
+        if _cpu_capture.depth[0] and _cpu_capture.active() and d.device.is_cpu:
+            _cpu_capture.refuse("copy() to or from an indexed array")
         tape = _tape.current()
         if tape is not None and d.requires_grad and s.requires_grad:
             raise NotImplementedError(
@@ -129,13 +132,13 @@ def _copy(dest, src, dest_offset, src_offset, count):
             d._assign(s.contiguous())
         return
     if s.dtype is not d.dtype:  # the same element size: the bytes, as in Warp
-        d._assign(s.view(d.dtype))
+        d._capture_copy_from(s.view(d.dtype))
         tape = _tape.current()
         if tape is not None and d.grad is not None and s.grad is not None:
             # the adjoint copies the bytes back: src.grad = dest.grad (dest's stays)
             tape.record_func(lambda: s.grad._assign(d.grad.view(s.dtype)), [d, s])
         return
-    d._assign(s)
+    d._capture_copy_from(s)
     tape = _tape.current()
     if tape is not None:
         tape._record_copy(d, s)

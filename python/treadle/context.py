@@ -11,6 +11,7 @@ import platform
 import threading
 
 from . import _treadle, config
+from . import cpu_capture as _cpu_capture
 from .logger import log_info
 
 
@@ -78,8 +79,11 @@ class Device:
 
     @property
     def is_capturing(self):
-        """Whether the device's current stream is capturing a CUDA graph."""
-        return self.is_cuda and _treadle.Stream.current(self.alias).is_capturing
+        """Whether the device's current stream is capturing a CUDA graph (for the CPU: whether
+        this thread has a CPU capture open)."""
+        if not self.is_cuda:
+            return _cpu_capture.active() is not None
+        return _treadle.Stream.current(self.alias).is_capturing
 
     @property
     def stream(self):

@@ -3,10 +3,14 @@
 The condition is the first element of a one-element int32 array. Outside a graph capture the
 branch runs at once: the condition is read on the host (after the work queued before on its
 stream, for a CUDA array), and a branch is a callable (called with the keyword arguments) or a
-captured Graph (launched on the stream). During a CUDA capture Warp records a conditional graph
-node; treadle does not record those yet and raises NotImplementedError, so a captured graph
-never silently takes one branch for every replay.
+captured Graph (launched on the stream). During a CPU capture each branch (or the loop body) is
+recorded once, and the graph reads the condition and runs the chosen steps at every replay.
+During a CUDA capture Warp records a conditional graph node; treadle does not record those yet
+and raises NotImplementedError, so a captured graph never silently takes one branch for every
+replay.
 """
+
+from . import cpu_capture as _cpu_capture
 
 from .array import array
 from .context import get_stream
@@ -37,6 +41,21 @@ def _value(condition, stream):
     return int(condition.numpy().reshape(-1)[0])
 
 
+def _recorded(what, branch, kwargs):
+    """The steps of `branch` recorded into a capture of their own (none for None)."""
+    recorder = _cpu_capture.begin()
+    try:
+        _run(what, branch, None, kwargs)
+    finally:
+        steps = _cpu_capture.end(recorder)
+    return steps
+
+
+def _cpu_recording(condition):
+    return (_cpu_capture.depth[0] and condition.device.is_cpu
+            and _cpu_capture.active() is not None)
+
+
 def _run(what, branch, stream, kwargs):
     if branch is None:
         return
@@ -55,6 +74,12 @@ def capture_if(condition, on_true=None, on_false=None, stream=None, **kwargs):
     if on_true is None and on_false is None:
         return
     stream = _condition_stream("capture_if()", condition, stream)
+    if _cpu_recording(condition):
+        on_true = _recorded("on_true", on_true, kwargs)
+        on_false = _recorded("on_false", on_false, kwargs)
+        _cpu_capture.active().add(
+            lambda: _cpu_capture.replay(on_true if _value(condition, None) else on_false))
+        return
     if _value(condition, stream):
         _run("on_true", on_true, stream, kwargs)
     else:
@@ -66,5 +91,14 @@ def capture_while(condition, while_body, stream=None, **kwargs):
     ``condition[0]`` is nonzero, reading the condition before each iteration; the body is
     what changes it."""
     stream = _condition_stream("capture_while()", condition, stream)
+    if _cpu_recording(condition):
+        body = _recorded("while_body", while_body, kwargs)
+
+        def loop():
+            while _value(condition, None):
+                _cpu_capture.replay(body)
+
+        _cpu_capture.active().add(loop)
+        return
     while _value(condition, stream):
         _run("while_body", while_body, stream, kwargs)

@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from . import _treadle, scalar_types
+from . import cpu_capture as _cpu_capture
 from .array import _annotation_dtype, _dtype_text, array, empty, register_indexedarray, zeros
 from .shapes import check_ndim, subscript_params
 
@@ -151,6 +152,8 @@ class indexedarray:
         with the device's other work."""
         if self.size == 0:
             return
+        if _cpu_capture.depth[0] and _cpu_capture.active() and self.data.device.is_cpu:
+            _cpu_capture.refuse("writing an indexed array (fill_, zero_, assign)")
         host = np.array(self.data.numpy(), copy=True)
         host[np.ix_(*self._picks())] = values
         self.data._assign(array(host, dtype=self.dtype, device="cpu", copy=False))

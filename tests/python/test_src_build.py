@@ -80,8 +80,8 @@ def test_long_path_prefix():
 
 
 def test_graph_capture_allocation_queries():
-    # treadle captures graphs on CUDA devices only
-    assert src_context._is_graph_capture_allocation_supported("cpu") is False
-    assert src_context._is_graph_capture_allocation_enabled("cpu") is False
+    # CPU captures allocate host memory, which the graph's steps keep alive
+    assert src_context._is_graph_capture_allocation_supported("cpu") is True
+    assert src_context._is_graph_capture_allocation_enabled("cpu") is True
     for d in wp.get_cuda_devices():
         assert src_context._is_graph_capture_allocation_supported(d) == d.is_mempool_supported
