@@ -197,6 +197,14 @@ class array(_treadle.Array):
         arr = scalar_types.to_memory(arr, target, raw_bits=True)
         if inner and shape is None and arr.size == 0 and arr.shape[-len(inner) :] != inner:
             arr = arr.reshape((0, *inner))  # no data, such as []: no elements of the dtype
+        if inner and shape is None and arr.ndim >= 1 and arr.shape[-len(inner) :] != inner:
+            # Warp's rule: a last dimension of n components is one element of the dtype, of
+            # a multiple of n several (data (2, 6) as vec3: shape (2, 2))
+            n, last = math.prod(inner), arr.shape[-1]
+            if last == n:
+                arr = arr.reshape((*arr.shape[:-1], *inner))
+            elif last and last % n == 0:
+                arr = arr.reshape((*arr.shape[:-1], last // n, *inner))
         if arr.ndim == len(inner):
             arr = arr.reshape((1, *arr.shape))
         if inner and shape is None and arr.shape[arr.ndim - len(inner) :] != inner:

@@ -75,3 +75,13 @@ def test_full_infers_vectors_and_matrices_from_sequences():
         wp.full(2, [[[1, 2]]], device="cpu")
     with pytest.raises(ValueError, match="Array shapes must be non-negative"):
         wp.zeros((10, -1), dtype=int, device="cpu")
+
+
+def test_array_of_composites_from_flat_components():
+    a = wp.array(np.arange(6, dtype=np.float32), dtype=wp.vec3, device="cpu")  # 6 = 2 x 3
+    assert a.shape == (2,) and a.numpy().tolist() == [[0, 1, 2], [3, 4, 5]]
+    m = wp.array(np.arange(12, dtype=np.float32).reshape(1, 3, 4), dtype=wp.mat22, device="cpu")
+    assert m.shape == (1, 3) and m.numpy()[0, 2].tolist() == [[8, 9], [10, 11]]
+    assert wp.array(np.ones(3, dtype=np.float32), dtype=wp.vec3, device="cpu").shape == (1,)
+    with pytest.raises(ValueError, match=r"data of shape \(1, 5\) does not end in the shape"):
+        wp.array(np.ones(5, dtype=np.float32), dtype=wp.vec3, device="cpu")
