@@ -359,8 +359,9 @@ class array(_treadle.Array):
 
     @property
     def ptr(self):
-        """Address of the first element as an int (None for annotations / null arrays)."""
-        return None if self._is_null else self._ptr
+        """Address of the first element as an int (None for annotations, null arrays and
+        arrays without elements, as in Warp)."""
+        return None if self._is_null or self._size == 0 else self._ptr
 
     @property
     def pinned(self):

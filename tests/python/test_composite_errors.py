@@ -85,3 +85,9 @@ def test_array_of_composites_from_flat_components():
     assert wp.array(np.ones(3, dtype=np.float32), dtype=wp.vec3, device="cpu").shape == (1,)
     with pytest.raises(ValueError, match=r"data of shape \(1, 5\) does not end in the shape"):
         wp.array(np.ones(5, dtype=np.float32), dtype=wp.vec3, device="cpu")
+
+
+def test_arrays_without_elements_have_no_address():
+    a = wp.empty((0, 3), dtype=float, device="cpu", requires_grad=True)
+    assert a.ptr is None and a.grad.ptr is None and a.size == 0
+    assert wp.zeros(2, dtype=float, device="cpu").ptr is not None
