@@ -258,8 +258,11 @@ def get_cuda_supported_archs():
 
 
 def get_cuda_driver_version():
-    """The installed CUDA driver's version as an int (12030 for 12.3), 0 without CUDA."""
-    return _treadle.cuda_driver_version() if _treadle.cuda_available() else 0
+    """The installed CUDA driver's version as (major, minor), e.g. (12, 3); None without CUDA."""
+    if not _treadle.cuda_available():
+        return None
+    version = _treadle.cuda_driver_version()  # the driver's 1000 * major + 10 * minor
+    return (version // 1000, (version % 1000) // 10)
 
 
 def is_conditional_graph_supported():
