@@ -54,7 +54,9 @@ public:
 
     /// Records a copy `dest` <- `src` (same shape and dtype) made outside the tape, such as
     /// Array::assign: backward() adds dest's gradient into src's when both have one then (a
-    /// copy to another device brings the gradient back first). The shared_ptr form holds the
+    /// copy to another device brings the gradient back first) and zeroes dest's, whose value
+    /// the copy overwrote; for structs, bools and views whose bytes may overlap it copies
+    /// dest's gradient over src's instead (Warp's rules). The shared_ptr form holds the
     /// arrays themselves, so gradients given after recording count.
     void record_copy(const Array& dest, const Array& src);
     void record_copy(std::shared_ptr<const Array> dest, std::shared_ptr<const Array> src);

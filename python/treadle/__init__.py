@@ -144,6 +144,7 @@ from .context import get_preferred_device as get_preferred_device
 from .context import init as init
 from .context import is_conditional_graph_supported as is_conditional_graph_supported
 from .context import is_cpu_available as is_cpu_available
+from .context import get_cuda_supported_archs as get_cuda_supported_archs
 from .context import is_cuda_available as is_cuda_available
 from .context import is_device_available as is_device_available
 from .context import set_device as set_device
@@ -155,6 +156,8 @@ from .context import get_stream as get_stream
 from .context import set_stream as set_stream
 
 # --- streams, events, graph capture and memory pools (stream.py) ---------------------------
+from .graph_conditionals import capture_if as capture_if
+from .graph_conditionals import capture_while as capture_while
 from .stream import Graph as Graph
 from .stream import ScopedCapture as ScopedCapture
 from .stream import ScopedMempool as ScopedMempool
@@ -165,6 +168,8 @@ from .stream import capture_debug_dot_print as capture_debug_dot_print
 from .stream import capture_launch as capture_launch
 from .stream import get_event_elapsed_time as get_event_elapsed_time
 from .stream import get_mempool_release_threshold as get_mempool_release_threshold
+from .stream import get_mempool_used_mem_current as get_mempool_used_mem_current
+from .stream import get_mempool_used_mem_high as get_mempool_used_mem_high
 from .stream import is_mempool_enabled as is_mempool_enabled
 from .stream import is_mempool_supported as is_mempool_supported
 from .stream import record_event as record_event
@@ -212,6 +217,7 @@ from .kernel import func_native as func_native
 from .kernel import func_replay as func_replay
 from .kernel import kernel as kernel
 from .kernel import overload as overload
+from .launch import Launch as Launch
 from .launch import launch as launch
 from .module import Module as Module
 from .module import clear_kernel_cache as clear_kernel_cache

@@ -23,6 +23,7 @@ from .logger import LOG_DEBUG as LOG_DEBUG
 from .logger import LOG_ERROR as LOG_ERROR
 from .logger import LOG_INFO as LOG_INFO
 from .logger import LOG_WARNING as LOG_WARNING
+from .launch import Launch as Launch
 from .logger import Logger as Logger
 from .module import Module as Module
 from .constants import NAN as NAN
@@ -56,7 +57,9 @@ from .types import bool as bool
 from .stream import capture_begin as capture_begin
 from .stream import capture_debug_dot_print as capture_debug_dot_print
 from .stream import capture_end as capture_end
+from .graph_conditionals import capture_if as capture_if
 from .stream import capture_launch as capture_launch
+from .graph_conditionals import capture_while as capture_while
 from .module import clear_kernel_cache as clear_kernel_cache
 from .array import clone as clone
 from . import config as config
@@ -82,11 +85,14 @@ from .context import get_cuda_device as get_cuda_device
 from .context import get_cuda_device_count as get_cuda_device_count
 from .context import get_cuda_devices as get_cuda_devices
 from .context import get_cuda_driver_version as get_cuda_driver_version
+from .context import get_cuda_supported_archs as get_cuda_supported_archs
 from .context import get_device as get_device
 from .context import get_devices as get_devices
 from .stream import get_event_elapsed_time as get_event_elapsed_time
 from .logger import get_logger as get_logger
 from .stream import get_mempool_release_threshold as get_mempool_release_threshold
+from .stream import get_mempool_used_mem_current as get_mempool_used_mem_current
+from .stream import get_mempool_used_mem_high as get_mempool_used_mem_high
 from .module import get_module as get_module
 from .module import get_module_options as get_module_options
 from .context import get_preferred_device as get_preferred_device

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from . import _treadle, scalar_types
+from . import cpu_capture as _cpu_capture
 from . import tape as _tape
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
@@ -44,6 +45,21 @@ def _new_null():
     out = array.__new__(array)
     _treadle.Array.__init__(out)
     return out
+
+
+def _no_indexedarray(data, indices):
+    raise RuntimeError("indexing by index arrays needs treadle.indexedarray (import treadle)")
+
+
+_make_indexedarray = _no_indexedarray
+"""Makes ``indexedarray(data, indices)``: indexedarray.py, which imports this module, registers
+its class here (register_indexedarray), so that ``a[index_array]`` can make one."""
+
+
+def register_indexedarray(cls):
+    """Sets the class that ``a[index_array]`` makes (called once by indexedarray.py)."""
+    global _make_indexedarray
+    _make_indexedarray = cls
 
 
 def _wrap(native):
@@ -181,6 +197,14 @@ class array(_treadle.Array):
         arr = scalar_types.to_memory(arr, target, raw_bits=True)
         if inner and shape is None and arr.size == 0 and arr.shape[-len(inner) :] != inner:
             arr = arr.reshape((0, *inner))  # no data, such as []: no elements of the dtype
+        if inner and shape is None and arr.ndim >= 1 and arr.shape[-len(inner) :] != inner:
+            # Warp's rule: a last dimension of n components is one element of the dtype, of
+            # a multiple of n several (data (2, 6) as vec3: shape (2, 2))
+            n, last = math.prod(inner), arr.shape[-1]
+            if last == n:
+                arr = arr.reshape((*arr.shape[:-1], *inner))
+            elif last and last % n == 0:
+                arr = arr.reshape((*arr.shape[:-1], last // n, *inner))
         if arr.ndim == len(inner):
             arr = arr.reshape((1, *arr.shape))
         if inner and shape is None and arr.shape[arr.ndim - len(inner) :] != inner:
@@ -335,8 +359,9 @@ class array(_treadle.Array):
 
     @property
     def ptr(self):
-        """Address of the first element as an int (None for annotations / null arrays)."""
-        return None if self._is_null else self._ptr
+        """Address of the first element as an int (None for annotations, null arrays and
+        arrays without elements, as in Warp)."""
+        return None if self._is_null or self._size == 0 else self._ptr
 
     @property
     def pinned(self):
@@ -398,6 +423,8 @@ class array(_treadle.Array):
         bfloat16 data (which numpy lacks) is shown as its uint16 bits, as Warp does."""
         self._check_real("numpy()")
         if self._size == 0:
+            if self._dtype.kind == "struct":
+                return np.empty(self._shape, dtype=self.dtype._np_dtype)
             return np.empty(self._np_layout()[0], dtype=self.dtype._np_memory)
         if self._dtype.kind == "struct":  # bytes (..., size) seen as records
             return self._numpy().view(self.dtype._np_dtype)[..., 0]
@@ -464,7 +491,7 @@ class array(_treadle.Array):
             value = value.value
         if is_struct_type(dt):
             raw = dt._record_bytes(value, "fill_()")
-            self._zero() if not any(raw) else self._fill_bytes(raw)
+            self._write_fill(raw)
             return
         try:
             if issubclass(dt, composite_base) and not isinstance(value, dt):
@@ -477,16 +504,33 @@ class array(_treadle.Array):
                 f"fill_(): cannot convert {value!r} to {_dtype_text(dt)}: {e}") from None
         if v.shape != getattr(dt, "_shape", ()):
             raise ValueError(f"fill_(): expected a scalar for dtype {_dtype_text(dt)}")
-        raw = v.tobytes()
-        if not any(raw):
-            self._zero()
-        else:
-            self._fill_bytes(raw)
+        self._write_fill(v.tobytes())
 
     def zero_(self):
         """Sets every element to zero."""
         self._check_real("zero_()")
-        self._zero()
+        self._write_fill(b"")
+
+    def _write_fill(self, raw):
+        """Sets every element to the bytes `raw` (zero when empty or all zero); recorded
+        instead when a CPU capture is open (contiguous arrays only)."""
+        step = self._zero if not any(raw) else (lambda: self._fill_bytes(raw))
+        if _cpu_capture.depth[0] and self._device_alias == "cpu" and _cpu_capture.active():
+            if not self._is_contiguous:
+                _cpu_capture.refuse("fill_()/zero_() of a non-contiguous array")
+            _cpu_capture.active().add(step)
+            return
+        step()
+
+    def _capture_copy_from(self, src):
+        """self._assign(src), or its recording when a CPU capture is open (a copy into a CPU
+        array; contiguous arrays only)."""
+        if _cpu_capture.depth[0] and self._device_alias == "cpu" and _cpu_capture.active():
+            if not (self._is_contiguous and src._is_contiguous):
+                _cpu_capture.refuse("a copy between non-contiguous arrays")
+            _cpu_capture.active().add(lambda: self._assign(src))
+            return
+        self._assign(src)
 
     def mark_init(self):
         """Clears the read flag of this array's memory (wp.config.verify_autograd_array_access)."""
@@ -525,7 +569,7 @@ class array(_treadle.Array):
                     f"assign(): shape mismatch: destination {self.shape}, source {src.shape}"
                 )
             src = src.contiguous().reshape(self.shape)
-        self._assign(src)
+        self._capture_copy_from(src)
         tape = _tape.current()
         if tape is not None:
             tape._record_copy(self, src)
@@ -598,7 +642,7 @@ class array(_treadle.Array):
                 "Item indexing is not supported on wp.array objects; use slices for views, or "
                 "numpy() / list() to read values"
             )
-        native, dim = self, 0
+        native, dim, index_arrays = self, 0, {}
         for k in key:
             n = native._shape[dim]
             if is_int(k):
@@ -612,11 +656,18 @@ class array(_treadle.Array):
                     raise ValueError("array slices with a negative step are not supported")
                 native = native._slice(dim, start, builtins.max(stop, start), step)
                 dim += 1
+            elif isinstance(k, array) and not k._is_annotation:
+                index_arrays[dim] = k  # the dimension stays; indexedarray() checks the array
+                dim += 1
             else:
                 raise TypeError(
-                    f"array indices must be ints, slices or '...', got {type(k).__name__}"
+                    f"array indices must be ints, slices, '...' or int32 index arrays, got "
+                    f"{type(k).__name__}"
                 )
-        return _wrap(native)
+        view = _wrap(native)
+        if not index_arrays:
+            return view
+        return _make_indexedarray(view, [index_arrays.get(d) for d in range(view.ndim)])
 
     def __len__(self):
         return self.shape[0] if self.ndim else 0
@@ -706,6 +757,17 @@ def _infer_value_dtype(value):
         return scalar_types.float32
     if isinstance(value, np.generic):
         return scalar_types.dtype_from_numpy(value.dtype)
+    if hasattr(value, "__len__") and not isinstance(value, (str, bytes)):
+        # a sequence: a vector of its length, or a matrix of its shape (Warp's rule; the
+        # scalar is numpy's choice for the values)
+        values = np.asarray(value)
+        if values.ndim not in (1, 2) or values.size == 0:
+            raise ValueError(f"full(): cannot make a vector or matrix of a value of shape "
+                             f"{values.shape}")
+        scalar = scalar_types.dtype_from_numpy(values.dtype)
+        if values.ndim == 1:
+            return class_of(_treadle.types.vector(values.shape[0], scalar._type))
+        return class_of(_treadle.types.matrix(values.shape[0], values.shape[1], scalar._type))
     raise TypeError(f"full(): cannot infer a dtype from a value of type {type(value).__name__}")
 
 
@@ -724,7 +786,7 @@ def ones(shape=None, dtype=float, device=None, requires_grad=False, pinned=False
 
 
 def _like(src, device, requires_grad):
-    if not isinstance(src, array):
+    if not isinstance(src, array) and not getattr(src, "_is_indexedarray", False):
         raise TypeError(f"expected a treadle array, got {type(src).__name__}")
     src._check_real("*_like()")
     dev = src.device if device is None else device
@@ -772,15 +834,24 @@ def full_like(src, value, device=None, requires_grad=None, pinned=None):
 
 
 def clone(src, device=None, requires_grad=None, pinned=None):
-    """A contiguous copy of ``src`` (on ``device``, default: the same device)."""
+    """A contiguous copy of ``src`` (an array or indexed array; on ``device``, default: the
+    same device)."""
     dev, rg = _like(src, device, requires_grad)
+    if not isinstance(src, array):  # an indexedarray: its elements, gathered
+        src = src.contiguous()
     if _pinned_like(src, dev, pinned):
         out = _pinned_copy(src)
+    elif _cpu_capture.depth[0] and get_device(dev).is_cpu and _cpu_capture.active():
+        out = empty(src.shape, src.dtype, dev)  # the copy is recorded, as Warp's clone
+        out._capture_copy_from(src)
     else:
         out = _wrap(src._clone(get_device(dev).alias))
     out._set_grad(None)
     if rg:
         out.requires_grad = True
+    tape = _tape.current()
+    if tape is not None and out.requires_grad and src.requires_grad:
+        tape._record_copy(out, src)  # a clone is a copy: its gradient flows back to src
     return out
 
 

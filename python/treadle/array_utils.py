@@ -378,6 +378,8 @@ def _scalar_view(a):
     if not a.is_contiguous:
         raise RuntimeError("Array must be contiguous to be cast at the scalar level")
     length = math.prod(_element_shape(a.dtype))
+    if a.size == 0:
+        return empty(0, dtype=scalar, device=a.device)
     return array(ptr=a.ptr, dtype=scalar, shape=(a.size * length,), device=a.device)
 
 

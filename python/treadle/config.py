@@ -46,6 +46,17 @@ cache_kernels: bool = True
 kernel_cache_dir = None
 """Kernel cache directory; ``None`` picks a per-user default at init()."""
 
+optimization_level = None
+"""The compilers' optimisation level, 0-3 (``-O<n>`` for the CPU's C++ compiler, ptxas's
+``-O<n>`` for CUDA); ``None``: treadle's defaults (``-O2`` on the CPU, ptxas's own on CUDA).
+Debug mode builds without optimisation whatever it says. Per module: the
+``"optimization_level"`` module option."""
+
+cpu_compiler_flags = None
+"""Extra flags for the CPU's C++ compiler, separated by spaces (``"-march=native"``, ...;
+``None`` or ``""``: none, a build for any CPU of the architecture). Part of the kernel cache
+key. Per module: the ``"cpu_compiler_flags"`` module option."""
+
 print_launches: bool = False
 """Print every kernel launch (name, dim, device)."""
 

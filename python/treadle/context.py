@@ -11,6 +11,7 @@ import platform
 import threading
 
 from . import _treadle, config
+from . import cpu_capture as _cpu_capture
 from .logger import log_info
 
 
@@ -20,8 +21,8 @@ class Device:
     Compares equal to other Device objects with the same alias and to the alias string itself
     (``wp.get_device() == "cpu"``). Use :func:`get_device` to obtain one. The attributes follow
     Warp's: ``alias``, ``ordinal`` (-1 for the CPU), ``name``, ``arch`` (10 * major + minor
-    compute capability, 0 for the CPU), ``sm_count``, ``total_memory``, ``is_uva``,
-    ``is_mempool_supported``, ``is_primary``..."""
+    compute capability, 0 for the CPU), ``sm_count``, ``max_shared_memory_per_block``,
+    ``total_memory``, ``is_uva``, ``is_mempool_supported``, ``is_primary``..."""
 
     def __init__(self, native):
         self._native = native
@@ -32,6 +33,7 @@ class Device:
             self.name = info["name"]
             self.arch = info["arch"]
             self.sm_count = info["sm_count"]
+            self.max_shared_memory_per_block = info["max_shared_memory_per_block"]
             self._total_memory = info["total_memory"]
             self.is_mempool_supported = info["memory_pools"]
             self.is_uva = True  # every 64-bit CUDA device treadle supports has unified addresses
@@ -40,6 +42,7 @@ class Device:
             self.name = platform.processor() or platform.machine() or "CPU"
             self.arch = 0
             self.sm_count = 0
+            self.max_shared_memory_per_block = 0
             self._total_memory = 0
             self.is_mempool_supported = False
             self.is_uva = False
@@ -76,8 +79,11 @@ class Device:
 
     @property
     def is_capturing(self):
-        """Whether the device's current stream is capturing a CUDA graph."""
-        return self.is_cuda and _treadle.Stream.current(self.alias).is_capturing
+        """Whether the device's current stream is capturing a CUDA graph (for the CPU: whether
+        this thread has a CPU capture open)."""
+        if not self.is_cuda:
+            return _cpu_capture.active() is not None
+        return _treadle.Stream.current(self.alias).is_capturing
 
     @property
     def stream(self):
@@ -245,6 +251,12 @@ def is_cuda_available():
     return _treadle.cuda_available()
 
 
+def get_cuda_supported_archs():
+    """The GPU architectures treadle's CUDA compiler (NVRTC) builds for, as sorted ints (75 for
+    sm_75, ...); empty when NVRTC is not available (a GPU is not needed)."""
+    return list(_treadle.nvrtc_supported_archs())
+
+
 def get_cuda_driver_version():
     """The installed CUDA driver's version as (major, minor), e.g. (12, 3); None without CUDA."""
     if not _treadle.cuda_available():
@@ -357,6 +369,12 @@ class Stream:
         stream._init(device, native)
         return stream
 
+    def __del__(self):
+        # Drops this object's hold on the native stream, which destroys the CUDA stream once
+        # nothing else (a current-stream slot, a capture) holds it; a borrowed handle stays
+        # its owner's. Safe on an instance whose __init__ never ran.
+        self.__dict__.pop("_native", None)
+
     @property
     def priority(self):
         """The stream's priority (lower numbers run first)."""
@@ -445,6 +463,11 @@ class Event:
         self.device = device
         self.enable_timing = bool(enable_timing)
         self.cuda_event = self._native.handle
+
+    def __del__(self):
+        # Drops the hold on the native event (destroyed with the last one); safe on an
+        # instance whose __init__ never ran.
+        self.__dict__.pop("_native", None)
 
     @property
     def is_complete(self):

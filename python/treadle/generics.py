@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _treadle, scalar_types
 from .array import array
+from .indexedarray import indexedarray
 from .resolver import describe
 from .struct import is_struct_type
 from .vec_types import composite_base
@@ -45,10 +46,13 @@ def _parameters(func):
 
 
 def argument_type(value):
-    """(Type, weak) of a launch argument: arrays by dtype and ndim, Python ints and floats
-    int32 and float32 but weak (the compiler decides what they become), treadle scalars,
-    vectors, matrices and structs their own type; None when Python cannot name it."""
+    """(Type, weak) of a launch argument: arrays and indexed arrays by dtype and ndim, Python
+    ints and floats int32 and float32 but weak (the compiler decides what they become),
+    treadle scalars, vectors, matrices and structs their own type; None when Python cannot
+    name it."""
     if isinstance(value, array):
+        return (value._type, False)
+    if isinstance(value, indexedarray) and value.data is not None:
         return (value._type, False)
     if isinstance(value, (builtins.bool, np.bool_)):
         return (scalar_types.bool._type, False)

@@ -6,7 +6,8 @@ from typing import Any
 import numpy as np
 
 from . import _treadle, scalar_types
-from .array import _annotation_dtype, _dtype_text, array
+from . import cpu_capture as _cpu_capture
+from .array import _annotation_dtype, _dtype_text, array, empty, register_indexedarray, zeros
 from .shapes import check_ndim, subscript_params
 
 
@@ -125,6 +126,75 @@ class indexedarray:
         ]
         return np.array(values[np.ix_(*picks)], copy=True)
 
+    @property
+    def is_contiguous(self):
+        """False: the elements are wherever the indices point."""
+        return False
+
+    @property
+    def pinned(self):
+        return False
+
+    def _check_real(self, what):
+        if self.data is None:
+            raise TypeError(f"{what}: this is an indexedarray type annotation, not an array")
+
+    def _picks(self):
+        return [
+            np.arange(n) if ix is None else ix.numpy().astype(np.int64)
+            for n, ix in zip(self.data.shape, self.indices)
+        ]
+
+    def _scatter(self, values):
+        """Writes `values` (numpy, in memory form: bfloat16 as bits, structs as records;
+        broadcast to the indexed shape) to the indexed elements of ``data``. The data goes
+        through the host (a read, an update of the picked elements, a write back), in order
+        with the device's other work."""
+        if self.size == 0:
+            return
+        if _cpu_capture.depth[0] and _cpu_capture.active() and self.data.device.is_cpu:
+            _cpu_capture.refuse("writing an indexed array (fill_, zero_, assign)")
+        host = np.array(self.data.numpy(), copy=True)
+        host[np.ix_(*self._picks())] = values
+        self.data._assign(array(host, dtype=self.dtype, device="cpu", copy=False))
+
+    def fill_(self, value):
+        """Sets every indexed element to ``value`` (converted to the dtype, as array.fill_)."""
+        self._check_real("fill_()")
+        one = empty(1, dtype=self.dtype, device="cpu")
+        one.fill_(value)
+        self._scatter(one.numpy()[0])
+
+    def zero_(self):
+        """Sets every indexed element to zero."""
+        self._check_real("zero_()")
+        self._scatter(zeros(1, dtype=self.dtype, device="cpu").numpy()[0])
+
+    def assign(self, src):
+        """Copies ``src`` (an array, indexed array, numpy array or nested list of this shape)
+        into the indexed elements."""
+        self._check_real("assign()")
+        if isinstance(src, (array, indexedarray)):
+            if src.dtype is not self.dtype:
+                raise TypeError(
+                    f"assign(): cannot copy {_dtype_text(src.dtype)} data into a "
+                    f"{_dtype_text(self.dtype)} indexed array"
+                )
+            values = src.numpy()
+        else:
+            values = array(src, dtype=self.dtype, device="cpu").numpy()
+        if values.shape[: self.ndim] != self.shape:
+            raise ValueError(
+                f"assign(): shape mismatch: destination {self.shape}, source "
+                f"{values.shape[: self.ndim]}"
+            )
+        self._scatter(values)
+
+    def contiguous(self):
+        """A new contiguous array holding the indexed elements (on the same device)."""
+        self._check_real("contiguous()")
+        return array(self.numpy(), dtype=self.dtype, device=self.device)
+
     def list(self):
         """The elements as a flat Python list (of vectors / matrices for such dtypes)."""
         dt = self.dtype
@@ -170,3 +240,6 @@ class indexedarray4d(indexedarray):
 
 
 __all__ = ["indexedarray", "indexedarray1d", "indexedarray2d", "indexedarray3d", "indexedarray4d"]
+
+
+register_indexedarray(indexedarray)  # a[index_array] makes one

@@ -13,6 +13,7 @@ import types
 import unicodedata
 
 from . import _treadle, config
+from . import cpu_capture as _cpu_capture
 from . import generics as _generics
 from . import module as _module
 from . import tape as _tape
@@ -244,9 +245,11 @@ class Kernel(Function):
         return s
 
     def _build_options(self):
-        """(mode, max_unroll, verify_fp, launch_bounds): what a build depends on besides the
-        source and device (launch_bounds: None or (max threads per block, min blocks or 0))."""
-        return (*self.module.build_options(self.options), self.options.get("launch_bounds"))
+        """(mode, max_unroll, verify_fp, launch_bounds, optimization_level, cpu_compiler_flags):
+        what a build depends on besides the source and device (launch_bounds: None or (max
+        threads per block, min blocks or 0); -1 and "" for the default level and flags)."""
+        return (*self.module.build_options(self.options), self.options.get("launch_bounds"),
+                *self.module.compiler_options(self.options))
 
     def _compile(self, device="cpu"):
         """The forward build for `device` (an alias such as "cpu" or "cuda:0"): compiled or
@@ -303,9 +306,15 @@ class Kernel(Function):
         if stream is not None:
             device = stream.device  # a stream decides the device, as in Warp
         kernel = _generics.specialise_for_arguments(self, args) if self._generic_params else self
-        handle = kernel._compile_adjoint(get_device(device).alias)
-        _treadle.launch(handle, dim, args, 0 if stream is None else stream.cuda_stream, True, adj,
-                        max_blocks, block_dim)
+        alias = get_device(device).alias
+        handle = kernel._compile_adjoint(alias)
+        stream_handle = 0 if stream is None else stream.cuda_stream
+        if alias == "cpu" and _cpu_capture.depth[0]:  # a CPU capture records the launch
+            args = list(args)
+            _cpu_capture.record_or_run(lambda: _treadle.launch(
+                handle, dim, args, stream_handle, True, adj, max_blocks, block_dim))
+            return
+        _treadle.launch(handle, dim, args, stream_handle, True, adj, max_blocks, block_dim)
 
     def _content_hash(self):
         """A hash (bytes) of the code this kernel generates (its source text when it has no

@@ -5,10 +5,12 @@ import numpy as np
 
 from . import _treadle, config
 from . import context as _context
+from . import cpu_capture as _cpu_capture
 from . import tape as _tape
 from .context import get_device
-from .generics import specialise_for_arguments
+from .generics import kernel_parameters, specialise_for_arguments
 from .kernel import Kernel
+from .type_classes import class_of
 from .vec_types import composite_base
 
 # The packer reads vector/matrix components and numpy arrays straight from these classes.
@@ -35,10 +37,13 @@ def launch(
     or, by default, on the device's current stream, in blocks of `block_dim` threads, at most
     `max_blocks` of them (0: as many as needed); CPU launches ignore both, as in Warp."""
     if record_cmd:
-        raise NotImplementedError(
-            "launch(): record_cmd=True (returning a wp.Launch to replay) is not supported; call "
-            "wp.launch again, or capture launches once with wp.ScopedCapture and replay the graph"
-        )
+        cmd = Launch(kernel, stream.device if stream is not None else device,
+                     params=[*inputs, *outputs], max_blocks=max_blocks, block_dim=block_dim,
+                     adjoint=adjoint)
+        cmd.set_dim(dim)
+        if adjoint and (adj_inputs or adj_outputs):
+            cmd.adj_params = [*adj_inputs, *adj_outputs]
+        return cmd
     if adjoint:
         return _launch_adjoint(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, device,
                                stream, max_blocks, block_dim)
@@ -55,7 +60,8 @@ def launch(
         device = stream.device.alias  # a stream decides the device, as in Warp
         handle_of_stream = stream.cuda_stream
     args = [*inputs, *outputs] if outputs else inputs if inputs is not None else ()
-    key = (device, config.mode, config.verify_fp)
+    key = (device, config.mode, config.verify_fp, config.optimization_level,
+           config.cpu_compiler_flags)
     try:
         handle = kernel._launch_cache[key]
     except (KeyError, AttributeError, TypeError):
@@ -70,6 +76,12 @@ def launch(
     if _tape._recording[0] and record_tape and _tape.current() is not None:
         _tape.current()._record_launch(kernel, handle, dim, args, len(inputs), device, stream,
                                       max_blocks, block_dim)
+    if _cpu_capture.depth[0] and _cpu_capture.active() is not None and handle.device == "cpu":
+        # recorded with the compiled kernel it resolved now, replayed by capture_launch
+        args = list(args)
+        _cpu_capture.active().add(lambda: _treadle.launch(handle, dim, args, 0, False, None,
+                                                          max_blocks, block_dim))
+        return
     if max_blocks or block_dim != 256:
         _treadle.launch(handle, dim, args, handle_of_stream, False, None, max_blocks, block_dim)
     else:
@@ -92,5 +104,90 @@ def _resolve(kernel, device):
         raise TypeError(f"launch(): expected a kernel, got {type(kernel).__name__}")
     handle = kernel._compile(get_device(device).alias)
     if device is not None:
-        kernel._launch_cache[(device, config.mode, config.verify_fp)] = handle
+        kernel._launch_cache[(device, config.mode, config.verify_fp, config.optimization_level,
+                              config.cpu_compiler_flags)] = handle
     return handle
+
+
+def _zero_argument(t):
+    """The value an unset parameter of Type `t` takes in a wp.Launch: None for an array (or a
+    generic parameter), else the type's zero (scalars, vectors, matrices, structs)."""
+    if t.kind in ("array", "generic"):
+        return None
+    try:
+        return class_of(t)()
+    except TypeError:
+        return None
+
+
+class Launch:
+    """A kernel launch kept to run again (Warp's ``wp.Launch``): what ``wp.launch(...,
+    record_cmd=True)`` returns, or ``Launch(kernel, device, adjoint=False)`` with every
+    parameter at its zero value (arrays None). Change it with ``set_param_at_index``,
+    ``set_param_by_name`` (``adjoint=True``: the parameter's adjoint, by default its
+    ``.grad``) and ``set_dim``, then ``launch()`` it as often as needed; structs are held by
+    reference, so later changes to their fields are seen. Arguments are checked when it is
+    launched. Launches of a Launch are not recorded on a tape."""
+
+    def __init__(self, kernel, device=None, hooks=None, params=None, params_addr=None,
+                 bounds=None, max_blocks=0, block_dim=256, adjoint=False):
+        if not isinstance(kernel, Kernel):
+            raise TypeError(f"Launch(): expected a kernel, got {type(kernel).__name__}")
+        if hooks is not None or params_addr is not None:
+            raise NotImplementedError(
+                "Launch(): hooks and params_addr (Warp's packed ctypes parameters) do not exist in "
+                "treadle; pass params (the argument values) instead")
+        declared = kernel_parameters(kernel)
+        self.kernel = kernel
+        self.device = get_device(device)
+        self.adjoint = bool(adjoint)
+        self.max_blocks = max_blocks
+        self.block_dim = block_dim
+        self._names = [name for name, _, _ in declared]
+        if params is None:
+            params = [_zero_argument(t) for _, t, _ in declared]
+        elif len(params) != len(declared):
+            raise ValueError(f"Launch(): {kernel.key} takes {len(declared)} arguments, got "
+                             f"{len(params)}")
+        self.params = list(params)
+        self.adj_params = [None] * len(declared)
+        self.dim = (0,) if bounds is None else bounds
+
+    def _index(self, name):
+        try:
+            return self._names.index(name)
+        except ValueError:
+            raise KeyError(f"Launch: {self.kernel.key} has no parameter '{name}'") from None
+
+    def set_dim(self, dim):
+        """The launch grid of later launches (an int or a tuple of up to 4 ints)."""
+        self.dim = dim
+
+    def set_param_at_index(self, index, value, adjoint=False):
+        """Sets parameter `index` (or, with `adjoint`, its adjoint array)."""
+        (self.adj_params if adjoint else self.params)[index] = value
+
+    def set_param_by_name(self, name, value, adjoint=False):
+        """Sets the parameter called `name` (or, with `adjoint`, its adjoint array)."""
+        self.set_param_at_index(self._index(name), value, adjoint)
+
+    def set_param_at_index_from_ctype(self, index, value):
+        """As set_param_at_index: treadle has no ctypes parameter records, so `value` is the
+        argument itself (a ctypes object is a TypeError)."""
+        if type(value).__module__ == "ctypes" or hasattr(value, "_fields_"):
+            raise TypeError("Launch: treadle takes argument values, not ctypes records")
+        self.set_param_at_index(index, value)
+
+    def set_param_by_name_from_ctype(self, name, value):
+        """As set_param_by_name (see set_param_at_index_from_ctype)."""
+        self.set_param_at_index_from_ctype(self._index(name), value)
+
+    def launch(self, stream=None):
+        """Runs the launch (its backward pass when made with adjoint=True) on `stream`, by
+        default the device's current stream."""
+        if self.adjoint:
+            _launch_adjoint(self.kernel, self.dim, self.params, (), self.adj_params, (),
+                            self.device, stream, self.max_blocks, self.block_dim)
+        else:
+            launch(self.kernel, self.dim, self.params, device=self.device, stream=stream,
+                   record_tape=False, max_blocks=self.max_blocks, block_dim=self.block_dim)

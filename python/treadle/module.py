@@ -38,7 +38,7 @@ def _default_options():
 # Warp's module options that treadle keeps in Module.options but does not act on yet, with the
 # value that means "as treadle builds anyway": another value is warned about, not ignored.
 _NOT_IMPLEMENTED = {"fast_math": False, "fuse_fp": True, "lineinfo": False, "cuda_output": None,
-                    "optimization_level": None, "cpu_compiler_flags": None, "strip_hash": False}
+                    "strip_hash": False}
 
 
 def warn_unimplemented(options):
@@ -98,6 +98,9 @@ class Module:
             options["mode"] = cfg.mode
         if options.get("verify_fp") is None:
             options["verify_fp"] = bool(cfg.verify_fp)
+        for key in ("optimization_level", "cpu_compiler_flags"):
+            if options.get(key) is None:
+                options[key] = getattr(cfg, key, None)
         return options
 
     def build_options(self, kernel_options):
@@ -112,6 +115,26 @@ class Module:
 
         return (str(pick("mode", config.mode)), int(pick("max_unroll", config.max_unroll)),
                 bool(pick("verify_fp", config.verify_fp)))
+
+    def compiler_options(self, kernel_options):
+        """(optimization_level, cpu_compiler_flags) of a build, as the C++ builds take them
+        (-1 and "" for the defaults): the kernel's option, else the module's, else wp.config's.
+        ValueError for a level outside 0-3, TypeError for flags that are not a str."""
+        level = kernel_options.get("optimization_level")
+        if level is None:
+            level = self.options.get("optimization_level")
+        if level is None:
+            level = config.optimization_level
+        flags = kernel_options.get("cpu_compiler_flags")
+        if flags is None:
+            flags = self.options.get("cpu_compiler_flags")
+        if flags is None:
+            flags = config.cpu_compiler_flags
+        if level is not None and (isinstance(level, bool) or level not in (0, 1, 2, 3)):
+            raise ValueError(f"optimization_level must be None or 0-3, got {level!r}")
+        if flags is not None and not isinstance(flags, str):
+            raise TypeError(f"cpu_compiler_flags must be None or a str, got {type(flags).__name__}")
+        return (-1 if level is None else int(level), flags or "")
 
     # --- loading -----------------------------------------------------------------------------
     def load(self, device=None, block_dim=None):
@@ -138,20 +161,24 @@ class Module:
 
     # --- hashes ----------------------------------------------------------------------------
     def hash_module(self):
-        """A content hash (bytes) of the module: the generated code of its latest kernels, so
-        it changes with their source, the constants and types they use and the options that
-        change code, and not with where Python objects live."""
+        """A content hash (bytes) of the module: the generated code of its latest kernels and
+        the module's options resolved against wp.config (block_dim aside), so it changes with
+        their source, the constants and types they use and the options of a build, and not
+        with where Python objects live (Warp's resolved module hash)."""
         h = hashlib.sha256()
         for key in sorted(self.kernels):
             h.update(key.encode())
             h.update(self.kernels[key]._content_hash())
+        options = self.resolve_options(config)
+        options.pop("block_dim", None)
+        h.update(repr(sorted((k, repr(v)) for k, v in options.items())).encode())
         return h.digest()
 
     def get_module_hash(self, block_dim=None):
-        """hash_module() combined with the resolved options (Warp's per-variant hash)."""
+        """hash_module() combined with the block_dim of a variant (Warp's per-variant hash)."""
         h = hashlib.sha256(self.hash_module())
         options = self.resolve_options(config, block_dim)
-        h.update(repr(sorted((k, repr(v)) for k, v in options.items())).encode())
+        h.update(repr(options["block_dim"]).encode())
         return h.digest()
 
 
@@ -225,7 +252,8 @@ _native_dir_set = False
 
 
 def _prepare_compiler():
-    """Points the compiler at the native headers (once) and at wp.config.kernel_cache_dir."""
+    """Points the compiler at the native headers (once) and at wp.config.kernel_cache_dir (the
+    default root when that is None again)."""
     global _native_dir_set
     if not _native_dir_set:
         here = os.path.dirname(os.path.abspath(__file__))
@@ -236,6 +264,8 @@ def _prepare_compiler():
         _native_dir_set = True
     if config.kernel_cache_dir:
         _treadle.set_kernel_cache_dir(str(config.kernel_cache_dir))
+    else:
+        _treadle.set_kernel_cache_dir(_treadle.default_kernel_cache_dir())
 
 
 def _load(modules, device, block_dim):

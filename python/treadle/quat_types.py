@@ -37,6 +37,7 @@ class quat_base(vector_base):
     sets the components; ``a * b`` is the Hamilton product, ``q * s`` scales."""
 
     __slots__ = ()
+    _wp_generic_type_str_ = "quat_t"
 
     def __mul__(self, other):
         if isinstance(other, quat_base):
@@ -53,6 +54,7 @@ class transform_base(vector_base):
     ``(p.x, p.y, p.z, q.x, q.y, q.z, q.w)``; ``.p`` and ``.q`` read and write the parts."""
 
     __slots__ = ()
+    _wp_generic_type_str_ = "transform_t"
 
     def __init__(self, *args, p=None, q=None):
         if p is not None or q is not None:
@@ -117,9 +119,10 @@ _transform_cache = {}
 
 def _float_type(dtype):
     t = scalar_types.resolve_dtype(dtype)
-    if t not in (scalar_types.float16, scalar_types.float32, scalar_types.float64):
+    if t not in scalar_types.float_types:
         raise TypeError(
-            f"quaternion and transform elements must be float16, float32 or float64, got "
+            f"quaternion and transform elements must be float16, bfloat16, float32 or float64, "
+            f"got "
             f"{getattr(dtype, '__name__', dtype)!r}"
         )
     return t
@@ -150,7 +153,7 @@ def _make(base, name, length, scalar, bound):
 
 
 def quaternion(dtype=scalar_types.float32):
-    """The quaternion class of scalar type ``dtype`` (float16, float32, float64; cached)."""
+    """The quaternion class of scalar type ``dtype`` (a float type; cached)."""
     scalar = _float_type(dtype)
     cls = _quat_cache.get(scalar)
     if cls is None:
@@ -161,7 +164,7 @@ def quaternion(dtype=scalar_types.float32):
 
 
 def transformation(dtype=scalar_types.float32):
-    """The transform class of scalar type ``dtype`` (float16, float32, float64; cached)."""
+    """The transform class of scalar type ``dtype`` (a float type; cached)."""
     scalar = _float_type(dtype)
     cls = _transform_cache.get(scalar)
     if cls is None:

@@ -32,7 +32,8 @@ def shape_tuple(shape, what="shape"):
         raise ValueError(f"{what} {items} has {len(items)} dimensions; arrays have 1 to 4")
     for s in items:
         if s < 0:
-            raise ValueError(f"{what} {items} has a negative dimension")
+            raise ValueError(f"Array shapes must be non-negative: {what} {items} has a negative "
+                             "dimension")
     return items
 
 

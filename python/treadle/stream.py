@@ -3,8 +3,10 @@ wp.ScopedStream, wp.ScopedCapture, wp.capture_begin, wp.set_mempool_enabled... (
 Event classes and the current streams are in context.py)."""
 
 import contextlib
+import threading
 
 from . import _treadle, config
+from . import cpu_capture as _cpu_capture
 from .context import ScopedDevice, Stream, get_device, get_stream, set_stream
 from .module import force_load
 
@@ -17,9 +19,10 @@ class Graph:
     with :func:`capture_launch`. Arrays allocated during the capture hold the results of the
     latest launch."""
 
-    def __init__(self, device, native):
+    def __init__(self, device, native, cpu_steps=None):
         self.device = device
         self._native = native
+        self._cpu_steps = cpu_steps  # a CPU graph: its recorded steps (cpu_capture.py)
 
     @property
     def graph_exec(self):
@@ -69,11 +72,14 @@ def wait_stream(other_stream, event=None):
 
 def synchronize_stream(stream_or_device=None):
     """Waits on the host for the work queued on a stream (a Stream, or the current stream of a
-    device). Errors of that work are raised here."""
-    stream = (
-        stream_or_device if isinstance(stream_or_device, Stream) else get_stream(stream_or_device)
-    )
-    stream.synchronize()
+    device). Errors of that work are raised here. The CPU has no streams: its work is done
+    when a call returns, so for the CPU this does nothing (as wp.synchronize_device)."""
+    if not isinstance(stream_or_device, Stream):
+        device = get_device(stream_or_device)
+        if not device.is_cuda:
+            return
+        stream_or_device = get_stream(device)
+    stream_or_device.synchronize()
 
 
 def record_event(event=None):
@@ -100,13 +106,22 @@ def get_event_elapsed_time(start_event, end_event, synchronize=True):
 # --- graph capture --------------------------------------------------------------------------
 
 
+# Open CPU captures: (thread id, device alias) -> cpu_capture.Recorder.
+_cpu_recorders = {}
+
+
 def _capture_target(device, stream, what):
+    """(device, stream) of a capture; the stream is None for the CPU, which has none."""
     if stream is not None:
         return stream.device, stream
     device = get_device(device)
     if not device.is_cuda:
-        raise RuntimeError(f"{what}: graph capture needs a CUDA device, not {device}")
+        return device, None
     return device, get_stream(device)
+
+
+def _cpu_key(device):
+    return (threading.get_ident(), device.alias)
 
 
 def capture_begin(device=None, stream=None, force_module_load=None, external=False):
@@ -115,8 +130,18 @@ def capture_begin(device=None, stream=None, force_module_load=None, external=Fal
     compiles every kernel for the device first; by default only with drivers older than CUDA
     12.3 (newer ones load kernels during capture) and when
     ``config.enable_graph_capture_module_load_by_default`` is set. ``external``: the capture
-    was begun on the stream by other code."""
+    was begun on the stream by other code. On the CPU the capture records the work this
+    thread queues for the CPU (cpu_capture.py)."""
     device, stream = _capture_target(device, stream, "capture_begin()")
+    if stream is None:  # the CPU
+        if external:
+            raise RuntimeError("capture_begin(): an external capture is a CUDA stream capture")
+        if _cpu_key(device) in _cpu_recorders:
+            raise RuntimeError("capture_begin(): a CPU capture is already open on this thread")
+        if force_module_load:
+            force_load(device)
+        _cpu_recorders[_cpu_key(device)] = _cpu_capture.begin()
+        return
     if force_module_load is None:
         force_module_load = _treadle.cuda_driver_version() < 12030 and getattr(
             config, "enable_graph_capture_module_load_by_default", True
@@ -132,6 +157,11 @@ def capture_end(device=None, stream=None):
     stream leaves capture mode even when this raises (RuntimeError: the capture was
     invalidated, e.g. by a synchronisation or a host copy during it)."""
     device, stream = _capture_target(device, stream, "capture_end()")
+    if stream is None:  # the CPU
+        recorder = _cpu_recorders.pop(_cpu_key(device), None)
+        if recorder is None:
+            raise RuntimeError("capture_end(): no CPU capture is open on this thread")
+        return Graph(device, None, _cpu_capture.end(recorder))
     try:
         native = _treadle.capture_end(stream._native)
     finally:
@@ -149,6 +179,11 @@ def capture_debug_dot_print(graph, path, verbose=False):
 
 def capture_launch(graph, stream=None):
     """Launches ``graph`` on ``stream`` (default: the current stream of the graph's device)."""
+    if graph._cpu_steps is not None:
+        if stream is not None:
+            raise RuntimeError("capture_launch(): a CPU graph runs on no stream")
+        _cpu_capture.replay(graph._cpu_steps)
+        return
     if graph._native is None:
         raise RuntimeError(
             "capture_launch(): the graph of an external capture belongs to its owner"
@@ -181,7 +216,8 @@ class ScopedCapture:
     def __enter__(self):
         device, stream = _capture_target(self.device, self.stream, "ScopedCapture")
         capture_begin(
-            stream=stream, force_module_load=self.force_module_load, external=self.external
+            device=device, stream=stream, force_module_load=self.force_module_load,
+            external=self.external
         )
         self.device, self.stream = device, stream
         self.active = True
@@ -192,11 +228,11 @@ class ScopedCapture:
             return False
         self.active = False
         if exc_type is None:
-            self.graph = capture_end(stream=self.stream)
+            self.graph = capture_end(device=self.device, stream=self.stream)
             return False
         # Discarded: the block's exception wins (an invalidated capture has ended all the same).
         with contextlib.suppress(Exception):
-            capture_end(stream=self.stream)
+            capture_end(device=self.device, stream=self.stream)
         return False
 
 
@@ -254,6 +290,18 @@ def get_mempool_release_threshold(device=None):
     """The release threshold of the memory pool of ``device`` in bytes."""
     device = _pool_device(device, "get_mempool_release_threshold()")
     return _treadle.cuda_mempool_release_threshold(device.ordinal)
+
+
+def get_mempool_used_mem_current(device=None):
+    """Bytes of the memory pool of ``device`` that allocations use now."""
+    device = _pool_device(device, "get_mempool_used_mem_current()")
+    return _treadle.cuda_mempool_used_current(device.ordinal)
+
+
+def get_mempool_used_mem_high(device=None):
+    """The most bytes of the memory pool of ``device`` in use at once so far."""
+    device = _pool_device(device, "get_mempool_used_mem_high()")
+    return _treadle.cuda_mempool_used_high(device.ordinal)
 
 
 class ScopedMempool:

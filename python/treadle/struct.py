@@ -231,12 +231,12 @@ def _zero(f):
 
 
 def _array_record(a, ndim):
-    if a is None:
-        return (0, 0, [0] * 4, [0] * 4, ndim)
+    if a is None:  # all zeros, ndim too, as Warp's default array_t
+        return (0, 0, [0] * 4, [0] * 4, 0)
     grad = a.grad
     shape = list(a.shape) + [0] * (4 - a.ndim)
     strides = list(a.strides) + [0] * (4 - a.ndim)
-    return (a.ptr or 0, grad.ptr if grad is not None else 0, shape, strides, a.ndim)
+    return (a.ptr or 0, (grad.ptr or 0) if grad is not None else 0, shape, strides, a.ndim)
 
 
 def _indexedarray_record(a, ndim):
@@ -245,7 +245,7 @@ def _indexedarray_record(a, ndim):
         return (_array_record(None, ndim), [0] * 4, [0] * 4)
     if not getattr(a, "_is_indexedarray", False):
         return (_array_record(a, ndim), [0] * 4, list(a.shape) + [0] * (4 - a.ndim))
-    indices = [0 if ix is None else ix.ptr for ix in a.indices] + [0] * (4 - ndim)
+    indices = [0 if ix is None else (ix.ptr or 0) for ix in a.indices] + [0] * (4 - ndim)
     shape = list(a.shape) + [0] * (4 - ndim)
     return (_array_record(a.data, ndim), indices, shape)
 
@@ -370,8 +370,6 @@ def struct(c=None, *, module=None):
     if c is None:
         return lambda cls: struct(cls, module=module)
     fields = [_field_of(c.__name__, n, a) for n, a in _annotations(c).items()]
-    if not fields:
-        raise TypeError(f"struct {c.__name__} has no annotated fields")
     bound = _treadle.types.struct(
         f"{c.__module__}.{c.__qualname__}",
         [(f.name, _field_type(f)) for f in fields],

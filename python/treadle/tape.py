@@ -14,7 +14,9 @@ import sys
 import threading
 
 from . import _treadle, config
+from . import tape_graph as _tape_graph
 from .logger import log_warning
+from .struct import StructInstance
 
 # The tape recording on each thread (one at a time per thread, as Warp allows one): a tape
 # records only the launches and copies of the thread that entered it.
@@ -80,6 +82,32 @@ def _launch_arrays(args):
         yield a if isinstance(a, _treadle.Array) else None
 
 
+def _struct_arrays(s):
+    """The arrays held by struct instance `s` and the structs nested in it."""
+    for f in type(s)._fields:
+        v = object.__getattribute__(s, f.name)
+        if isinstance(v, StructInstance):
+            yield from _struct_arrays(v)
+        elif isinstance(v, _treadle.Array):
+            yield v
+        elif getattr(v, "_is_indexedarray", False) and v.data is not None:
+            yield v.data
+
+
+def _struct_gradients(s):
+    """An instance of `s`'s struct whose array fields hold the gradients of `s`'s arrays (None
+    where one has none) and whose nested structs are mirrored the same way (Warp's
+    ``Tape.gradients`` entry of a struct)."""
+    out = type(s)()
+    for f in type(s)._fields:
+        v = object.__getattribute__(s, f.name)
+        if isinstance(v, StructInstance):
+            setattr(out, f.name, _struct_gradients(v))
+        elif isinstance(v, _treadle.Array):
+            setattr(out, f.name, v.grad)
+    return out
+
+
 class _Launch:
     """A recorded launch, as ``Tape.launches`` lists it."""
 
@@ -99,8 +127,17 @@ class _Launch:
         return [a for a in _launch_arrays(self.args) if a is not None]
 
     def backward(self):
-        self.kernel._run_adjoint(self.dim, self.args, None, self.device, self.stream,
-                                 self.max_blocks, self.block_dim)
+        k = self.kernel
+        if not k._backward_enabled():
+            # As Warp: the launch contributes no gradient, and the tape says so.
+            where = ("is configured with the option 'enable_backward=False'."
+                     if k.options.get("enable_backward") is False else
+                     "is defined in a module with the option 'enable_backward=False' set.")
+            log_warning("Running the tape backwards may produce incorrect gradients because "
+                        f"recorded kernel {k.key} {where}", category=UserWarning)
+            return
+        k._run_adjoint(self.dim, self.args, None, self.device, self.stream, self.max_blocks,
+                       self.block_dim)
 
 
 class _Copy:
@@ -132,8 +169,11 @@ class Tape:
     def __init__(self):
         self._tape = _treadle.Tape()
         self.launches = []  # what was recorded, in order (_Launch, _Copy, _Func)
+        self.scopes = []  # (launch index, name, metadata) at a begin, (index, None, None) an end
         self.loss = None
         self._seeded = {}  # id -> array given in backward(grads=...)
+        # id -> every array and struct argument seen, kept by reset() (as Warp's gradients)
+        self._seen = {}
 
     # --- recording ---
     def __enter__(self):
@@ -152,6 +192,7 @@ class Tape:
         entry = _Launch(kernel, dim, list(args), n_inputs, device, stream, max_blocks, block_dim)
         self._tape.record_launch(handle, entry.args, entry.backward)
         self.launches.append(entry)
+        self._remember(entry)
         if config.verify_autograd_array_access:
             self._check_access(kernel, handle, entry.args)
 
@@ -168,9 +209,17 @@ class Tape:
             if access & 1:
                 a._is_read = True
 
+    def _remember(self, entry):
+        for a in entry.arrays():
+            self._seen[id(a)] = a
+        for a in getattr(entry, "args", ()):
+            if isinstance(a, StructInstance):
+                self._seen[id(a)] = a
+
     def _record_copy(self, dest, src):
         self._tape.record_copy(dest, src)
         self.launches.append(_Copy(dest, src))
+        self._remember(self.launches[-1])
         if config.verify_autograd_array_access:
             file, line = caller_location()
             note_write(dest, operation="an array copy", filename=file, lineno=line)
@@ -189,6 +238,39 @@ class Tape:
         entry = _Func(backward, list(arrays))
         self._tape.record_func(backward, entry._arrays)
         self.launches.append(entry)
+        self._remember(entry)
+
+    def record_scope_begin(self, scope_name, metadata=None):
+        """Opens a named group of the steps recorded from now on (for visualize() only)."""
+        self.scopes.append((len(self.launches), scope_name, {} if metadata is None else metadata))
+
+    def record_scope_end(self, remove_scope_if_empty=True):
+        """Closes the innermost open scope; one that holds no step is dropped when
+        `remove_scope_if_empty`. RuntimeError when no scope is open."""
+        depth = sum(-1 if name is None else 1 for _, name, _ in self.scopes)
+        if depth == 0:
+            raise RuntimeError("Tape.record_scope_end(): ended tape scope, but scope not present")
+        last = self.scopes[-1]
+        if remove_scope_if_empty and last[1] is not None and last[0] == len(self.launches):
+            self.scopes.pop()
+        else:
+            self.scopes.append((len(self.launches), None, None))
+
+    def visualize(self, filename=None, simplify_graph=True, hide_readonly_arrays=False,
+                  array_labels=None, choose_longest_node_name=True, ignore_graph_scopes=False,
+                  track_inputs=None, track_outputs=None, track_input_names=None,
+                  track_output_names=None, graph_direction="LR"):
+        """The recorded steps as GraphViz dot code (written to `filename` too, when given):
+        kernels and copies as nodes, arrays as nodes joined to the steps that read and write
+        them, scopes as clusters; with `simplify_graph`, runs of one launch repeated with the
+        same arguments become one node ("repeated Nx")."""
+        return _tape_graph.dot_code(
+            self, filename=filename, simplify_graph=simplify_graph,
+            hide_readonly_arrays=hide_readonly_arrays, array_labels=array_labels or {},
+            ignore_graph_scopes=ignore_graph_scopes,
+            track_inputs=list(zip(track_inputs or [], track_input_names or [])),
+            track_outputs=list(zip(track_outputs or [], track_output_names or [])),
+            graph_direction=graph_direction)
 
     # --- backward ---
     def backward(self, loss=None, grads=None):
@@ -211,15 +293,18 @@ class Tape:
     # --- gradients ---
     def _arrays(self):
         seen = dict(self._seeded)
-        for entry in self.launches:
-            for a in entry.arrays():
-                seen[id(a)] = a
+        seen.update((k, a) for k, a in self._seen.items() if not isinstance(a, StructInstance))
         return seen.values()
 
     @property
     def gradients(self):
-        """{array: gradient array} for every recorded array that has a gradient."""
-        return {a: a.grad for a in self._arrays() if a.grad is not None}
+        """{array: gradient array} for every recorded array that has a gradient, and {struct:
+        a struct of the gradients of its arrays} for every struct argument of a launch."""
+        out = {a: a.grad for a in self._arrays() if a.grad is not None}
+        for s in self._seen.values():
+            if isinstance(s, StructInstance):
+                out[s] = _struct_gradients(s)
+        return out
 
     def get_adjoint(self, a):
         """The gradient array of ``a`` (None when it has none)."""
@@ -231,6 +316,11 @@ class Tape:
         for a in self._seeded.values():
             if a.grad is not None:
                 a.grad.zero_()
+        for s in self._seen.values():
+            if isinstance(s, StructInstance):
+                for a in _struct_arrays(s):
+                    if a.grad is not None:
+                        a.grad.zero_()
 
     def reset(self):
         """Forgets the recorded operations and zeroes the gradients."""
@@ -239,5 +329,6 @@ class Tape:
         self.zero()
         self._tape.reset()
         self.launches = []
+        self.scopes = []
         self.loss = None
         self._seeded = {}

@@ -1,6 +1,7 @@
 """Warp's vector and matrix types (wp.vec3, wp.mat33, wp.types.vector, ...) as host values."""
 
 import builtins
+import ctypes
 import math
 import numbers
 
@@ -19,9 +20,10 @@ def _is_scalar(x):
 
 class composite_base:
     """Base of the vector and matrix classes: a fixed-size block of scalars of one type,
-    stored as a numpy array (``np.array(v)`` gives a copy)."""
+    stored as a numpy array (``np.array(v)`` gives a copy). Instances take other attributes
+    too, as Warp's do (the ``__dict__`` slot is only filled when one is set)."""
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "__dict__")
     __array_ufunc__ = None  # numpy scalars and arrays defer to these operators
     _wp_scalar_type_ = None
     _type = None  # the compiler's interned type (_treadle.Type); None on the base classes
@@ -53,6 +55,40 @@ class composite_base:
             data = scalar_types.round_to_bfloat16(data)
         out._data = data
         return out
+
+    @classmethod
+    def from_ptr(cls, ptr):
+        """A copy of the value stored at address `ptr` (an int), as memory holds it;
+        RuntimeError for a null pointer."""
+        if not ptr:
+            raise RuntimeError("NULL pointer exception")
+        raw = (ctypes.c_uint8 * cls._size).from_address(builtins.int(ptr))
+        return cls._from_memory(np.frombuffer(raw, dtype=cls._np_memory).copy())
+
+    def _scalar_name(self):
+        return self._wp_scalar_type_.__name__
+
+    def _checked_value(self, value):
+        """`value` converted to the scalar type; TypeError (Warp's message) when it is not a
+        number."""
+        if not _is_scalar(value):
+            raise TypeError(f"Expected to assign a `{self._scalar_name()}` value but got "
+                            f"`{type(value).__name__}` instead")
+        return self._convert_values([value])[0]
+
+    def _checked_values(self, values, count):
+        """A sequence of `count` numbers converted for a slice or row assignment (Warp's
+        messages: TypeError for a non-number, ValueError for another length)."""
+        values = list(values)
+        for v in values:
+            if not _is_scalar(v):
+                raise TypeError(f"Expected to assign a slice from a sequence of "
+                                f"`{self._scalar_name()}` values but got `{type(v).__name__}` "
+                                "instead")
+        if len(values) != count:
+            raise ValueError(f"Can only assign sequence of same size (expected {count}, got "
+                             f"{len(values)})")
+        return self._convert_values(values)
 
     @classmethod
     def _from_memory(cls, data):
@@ -232,6 +268,7 @@ class vector_base(composite_base):
     ``vec3(1, 2, 3)`` or ``vec3(sequence)`` sets the components."""
 
     __slots__ = ()
+    _wp_generic_type_str_ = "vec_t"  # Warp's name of the family
 
     def __init__(self, *args):
         flat = self._flat_from(args)
@@ -241,6 +278,10 @@ class vector_base(composite_base):
             if all(len(p) == 3 for p in parts):
                 flat = self._convert_values(parts[0] + parts[1])
         if flat is None:
+            if len(args) > 1 and all(_is_scalar(a) for a in args):
+                raise ValueError(
+                    f"{type(self).__name__}: Invalid number of arguments in vector constructor, "
+                    f"expected {self._length} elements, got {len(args)}")
             raise ValueError(
                 f"{type(self).__name__}: expected no argument, one scalar, {self._length} "
                 f"components or a sequence of {self._length}, got {len(args)} argument(s)"
@@ -250,7 +291,7 @@ class vector_base(composite_base):
     def _index(self, i):
         n = self._length
         if not isinstance(i, (builtins.int, np.integer)) or isinstance(i, builtins.bool):
-            raise TypeError(f"vector indices must be ints or slices, got {type(i).__name__}")
+            raise KeyError(f"Invalid key {i}, expected int or slice")
         j = builtins.int(i) + n if i < 0 else builtins.int(i)
         if not 0 <= j < n:
             raise IndexError(f"index {i} out of range for a vector of length {n}")
@@ -266,11 +307,9 @@ class vector_base(composite_base):
         if isinstance(i, slice):
             idx = range(*i.indices(self._length))
             values = list(value) if not _is_scalar(value) else [value] * len(idx)
-            if len(values) != len(idx):
-                raise ValueError(f"cannot assign {len(values)} values to a slice of {len(idx)}")
-            self._data[i] = self._convert_values(values)
+            self._data[i] = self._checked_values(values, len(idx))
             return
-        self._data[self._index(i)] = self._convert_values([value])[0]
+        self._data[self._index(i)] = self._checked_value(value)
 
     def __getattr__(self, name):
         i = _XYZW.get(name)
@@ -298,6 +337,7 @@ class matrix_base(composite_base):
     ``mat33(*9 values)`` row by row, ``mat33(*3 row vectors)``, ``mat33(nested sequence)``."""
 
     __slots__ = ()
+    _wp_generic_type_str_ = "mat_t"
 
     def __init__(self, *args):
         rows, cols = self._shape
@@ -312,6 +352,7 @@ class matrix_base(composite_base):
         if flat is None:
             flat = self._flat_from(args)
         if flat is None:
+            self._explain_bad_arguments(args)
             raise ValueError(
                 f"{type(self).__name__}: expected no argument, one scalar, {self._length} "
                 f"values, {rows} rows of {cols} or a {rows}x{cols} sequence, got {len(args)} "
@@ -319,10 +360,49 @@ class matrix_base(composite_base):
             )
         self._data = flat.reshape(self._shape)
 
+    def _explain_bad_arguments(self, args):
+        """Raises Warp's errors for a wrong number of values or a row of the wrong length."""
+        rows, cols = self._shape
+        name = type(self).__name__
+        if len(args) > 1 and all(_is_scalar(a) for a in args):
+            raise ValueError(f"{name}: Invalid number of arguments in matrix constructor, "
+                             f"expected {rows * cols} elements, got {len(args)}")
+        if len(args) == rows:
+            for a in args:
+                if not _is_scalar(a) and np.asarray(a, dtype=object).size != cols:
+                    raise TypeError(f"{name}: Invalid argument in matrix constructor, expected "
+                                    f"row of length {cols}, got {a!r}")
+
+    def _key(self, key):
+        raise KeyError(f"Invalid key {key}, expected int or pair of ints")
+
+    def get_row(self, i):
+        """Row `i` as a vector (a copy)."""
+        return self[i]
+
+    def set_row(self, i, value):
+        """Sets row `i` from a sequence of the row's length; IndexError for a bad index."""
+        n = self._shape[0]
+        if not isinstance(i, (builtins.int, np.integer)) or not -n <= i < n:
+            raise IndexError("Invalid row index")
+        self[i] = value
+
+    def get_col(self, j):
+        """Column `j` as a vector (a copy)."""
+        return vector(self._shape[0], self._wp_scalar_type_)._new(self._data[:, self._col(j)])
+
+    def set_col(self, j, value):
+        """Sets column `j` from a sequence of the column's length; IndexError for a bad index."""
+        n = self._shape[1]
+        if not isinstance(j, (builtins.int, np.integer)) or not -n <= j < n:
+            raise IndexError("Invalid column index")
+        values = np.asarray(value, dtype=object).reshape(-1).tolist()
+        self._data[:, self._col(j)] = self._checked_values(values, self._shape[0])
+
     def _row(self, i):
         n = self._shape[0]
         if not isinstance(i, (builtins.int, np.integer)) or isinstance(i, builtins.bool):
-            raise TypeError(f"matrix indices must be ints, got {type(i).__name__}")
+            self._key(i)
         j = builtins.int(i) + n if i < 0 else builtins.int(i)
         if not 0 <= j < n:
             raise IndexError(f"row index {i} out of range for a matrix of {n} rows")
@@ -331,7 +411,7 @@ class matrix_base(composite_base):
     def _col(self, i):
         n = self._shape[1]
         if not isinstance(i, (builtins.int, np.integer)) or isinstance(i, builtins.bool):
-            raise TypeError(f"matrix indices must be ints, got {type(i).__name__}")
+            self._key(i)
         j = builtins.int(i) + n if i < 0 else builtins.int(i)
         if not 0 <= j < n:
             raise IndexError(f"column index {i} out of range for a matrix of {n} columns")
@@ -340,21 +420,25 @@ class matrix_base(composite_base):
     def __getitem__(self, key):
         if isinstance(key, tuple):
             if len(key) != 2:
-                raise IndexError("matrices take one index (a row) or two (an element)")
+                raise KeyError(f"Invalid key, expected one or two indices, got {len(key)}")
             return self._data[self._row(key[0]), self._col(key[1])].item()
         return vector(self._shape[1], self._wp_scalar_type_)._new(self._data[self._row(key)])
 
     def __setitem__(self, key, value):
         if isinstance(key, tuple):
             if len(key) != 2:
-                raise IndexError("matrices take one index (a row) or two (an element)")
-            self._data[self._row(key[0]), self._col(key[1])] = self._convert_values([value])[0]
+                raise KeyError(f"Invalid key, expected one or two indices, got {len(key)}")
+            self._data[self._row(key[0]), self._col(key[1])] = self._checked_value(value)
             return
         cols = self._shape[1]
-        values = [value] * cols if _is_scalar(value) else np.asarray(value).reshape(-1).tolist()
-        if len(values) != cols:
-            raise ValueError(f"a row of {type(self).__name__} has {cols} values, got {len(values)}")
-        self._data[self._row(key)] = self._convert_values(values)
+        if _is_scalar(value):
+            values = [value] * cols
+        elif isinstance(value, composite_base):
+            values = value._data.reshape(-1).tolist()
+        else:
+            values = list(value) if isinstance(value, (list, tuple)) else (
+                np.asarray(value, dtype=object).reshape(-1).tolist())
+        self._data[self._row(key)] = self._checked_values(values, cols)
 
     def __repr__(self):
         rows = ("[" + ", ".join(str(x) for x in r) + "]" for r in self._data.tolist())

@@ -23,6 +23,8 @@ std::shared_ptr<Kernel::Source> make_source(const sema::FunctionSource& function
     source->options.device = device;
     source->options.verify_fp = false;
     source->options.launch_bounds = options.launch_bounds;
+    source->options.optimization_level = options.optimization_level;
+    source->options.cpu_compiler_flags = options.cpu_compiler_flags;
     return source;
 }
 

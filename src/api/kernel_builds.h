@@ -24,10 +24,17 @@ struct BuildOptions {
     bool verify_fp = false;        ///< NaN/Inf checks at every float store
     /// CUDA builds: the kernel's @wp.kernel(launch_bounds=) (none by default); CPU ignores it.
     codegen::CudaLaunchBounds launch_bounds;
+    /// The compiler's optimisation level 0-3 (-1: treadle's default, -O2 on the CPU and
+    /// NVRTC's own on CUDA); debug builds are unoptimised whatever it says.
+    int optimization_level = -1;
+    /// CPU builds: extra host compiler flags, split at spaces (Warp's cpu_compiler_flags).
+    std::string cpu_compiler_flags;
 
     bool operator<(const BuildOptions& o) const {
-        return std::tie(mode, max_unroll, verify_fp, launch_bounds) <
-               std::tie(o.mode, o.max_unroll, o.verify_fp, o.launch_bounds);
+        return std::tie(mode, max_unroll, verify_fp, launch_bounds, optimization_level,
+                        cpu_compiler_flags) < std::tie(o.mode, o.max_unroll, o.verify_fp,
+                                                       o.launch_bounds, o.optimization_level,
+                                                       o.cpu_compiler_flags);
     }
 };
 

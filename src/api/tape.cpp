@@ -38,6 +38,42 @@ struct Tape::Step {
 
 namespace {
 
+/// Whether the bytes two views reach may overlap: on one device, with extents that
+/// intersect; views with a non-positive stride count as overlapping (conservative, as Warp).
+bool may_overlap(const Array& a, const Array& b) {
+    if (a.device() != b.device()) return false;
+    auto extent = [](const Array& x, uintptr_t& lo, uintptr_t& hi) {
+        int64_t last = 0;
+        const std::vector<int64_t> shape = x.shape(), strides = x.strides();
+        for (size_t d = 0; d < shape.size(); ++d) {
+            if (strides[d] <= 0) return false;
+            last += (shape[d] - 1) * strides[d];
+        }
+        lo = reinterpret_cast<uintptr_t>(x.data());
+        hi = lo + (uintptr_t)last + x.dtype().size();
+        return true;
+    };
+    uintptr_t alo = 0, ahi = 0, blo = 0, bhi = 0;
+    if (!extent(a, alo, ahi) || !extent(b, blo, bhi)) return true;
+    return alo < bhi && blo < ahi;
+}
+
+/// The backward pass of `dest = src` (Warp 1.17's copy adjoint): for numeric elements and
+/// views that do not overlap, src.grad += dest.grad and dest.grad is consumed (zeroed: the
+/// value it held was overwritten); otherwise (structs, bools, overlapping views) the
+/// destination's gradient is copied over the source's and stays.
+void copy_adjoint(const Array& dest, const Array& src) {
+    if (!dest.grad() || !src.grad() || src.size() == 0) return;
+    const DType& d = dest.dtype();
+    const bool addable = !d.is_struct() && d.scalar != ScalarType::Bool;
+    if (addable && !may_overlap(*dest.grad(), *src.grad())) {
+        accumulate_into(*src.grad_ptr(), *dest.grad());
+        dest.grad_ptr()->zero_();
+    } else {
+        src.grad_ptr()->assign(*dest.grad());
+    }
+}
+
 /// "kernel 'k' (file:line) on cpu", "a host write (...)" or "an unknown writer".
 std::string describe_writer(const std::string& label) {
     if (label.empty()) return "an unknown writer";
@@ -169,9 +205,7 @@ void Tape::backward() {
         if (s.func) {
             s.func();
         } else if (s.copy) {
-            const Array& dest = *s.arrays[0];
-            const Array& src = *s.arrays[1];
-            if (dest.grad() && src.grad()) accumulate_into(*src.grad_ptr(), *dest.grad());
+            copy_adjoint(*s.arrays[0], *s.arrays[1]);
         } else {
             s.kernel.launch_adjoint(s.dim, s.args, {}, s.stream);
         }

@@ -128,9 +128,22 @@ SourceLocation first_error_location(const std::string& diag, const ast::SourceFi
     return {};
 }
 
-std::vector<std::string> mode_flags(const std::string& mode) {
-    if (mode == "debug") return {"-O0", "-g"};
-    return {"-O2", "-fno-math-errno"};
+/// The host compiler's flags for a build: unoptimised with debug information in debug mode,
+/// else -O<level> (-O2 by default), then the user's extra flags split at spaces.
+std::vector<std::string> cpu_flags(const std::string& mode, int level, const std::string& extra) {
+    std::vector<std::string> flags;
+    if (mode == "debug")
+        flags = {"-O0", "-g"};
+    else
+        flags = {"-O" + std::to_string(level < 0 ? 2 : level), "-fno-math-errno"};
+    size_t pos = 0;
+    while (pos < extra.size()) {
+        size_t end = extra.find(' ', pos);
+        if (end == std::string::npos) end = extra.size();
+        if (end > pos) flags.push_back(extra.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return flags;
 }
 
 }  // namespace
@@ -215,10 +228,13 @@ CachedBinary find_or_build(const std::string& key, const std::string& source,
     }
 }
 
-void build_cpu(const sema::FunctionSource& kernel, const std::string& mode, CompiledKernel& k) {
+void build_cpu(const sema::FunctionSource& kernel, const PreparedKernel& prepared,
+               CompiledKernel& k) {
+    const std::string& mode = prepared.mode;
     const std::string& native = native_dir();
     const HostCompiler& cxx = host_compiler();
-    std::vector<std::string> flags = mode_flags(mode);
+    std::vector<std::string> flags =
+        cpu_flags(mode, prepared.optimization_level, prepared.cpu_compiler_flags);
     std::vector<std::string> parts{k.source,     "cpu",         mode,
                                    cxx.identity, native_hash(), TREADLE_VERSION};
     parts.insert(parts.end(), flags.begin(), flags.end());
@@ -250,7 +266,9 @@ void build_cpu(const sema::FunctionSource& kernel, const std::string& mode, Comp
         k.take_fp_error = reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_fp_error"));
 }
 
-void build_cuda(const sema::FunctionSource& kernel, const std::string& mode, CompiledKernel& k) {
+void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepared,
+                CompiledKernel& k) {
+    const std::string& mode = prepared.mode;
     int ordinal = k.device.ordinal();
     const cuda::DeviceInfo& info = cuda::device_info(ordinal);
     k.arch = info.major * 10 + info.minor;
@@ -260,6 +278,8 @@ void build_cuda(const sema::FunctionSource& kernel, const std::string& mode, Com
         options = {"-G", "-lineinfo"};
     else
         options = {"-lineinfo"};
+    if (mode != "debug" && prepared.optimization_level >= 0)
+        options.push_back("--ptxas-options=-O" + std::to_string(prepared.optimization_level));
     std::vector<std::string> parts{
         k.source,          "cuda",        mode,           std::to_string(k.arch),
         nvrtc::identity(), native_hash(), TREADLE_VERSION};
@@ -357,16 +377,17 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());
-    return PreparedKernel{&kernel, options.mode, std::move(result)};
+    return PreparedKernel{&kernel, options.mode, options.optimization_level,
+                          options.cpu_compiler_flags, std::move(result)};
 }
 
 std::shared_ptr<const CompiledKernel> finish_kernel(PreparedKernel& prepared) {
     // 6-8. Hash, look up the cache, build and publish on a miss, load.
     CompiledKernel& k = *prepared.result;
     if (k.device.is_cuda())
-        build_cuda(*prepared.function, prepared.mode, k);
+        build_cuda(*prepared.function, prepared, k);
     else
-        build_cpu(*prepared.function, prepared.mode, k);
+        build_cpu(*prepared.function, prepared, k);
     return std::move(prepared.result);
 }
 

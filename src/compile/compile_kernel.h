@@ -24,6 +24,11 @@ struct CompileOptions {
     bool verify_fp = false;
     /// CUDA: the entry points' __launch_bounds__; launches refuse a larger block_dim.
     codegen::CudaLaunchBounds launch_bounds;
+    /// Optimisation level 0-3 for the host compiler (-O<n>) or ptxas (CUDA); -1: the default
+    /// (-O2 on the CPU, ptxas's own on CUDA). Ignored by debug builds.
+    int optimization_level = -1;
+    /// CPU builds: extra host compiler flags, separated by spaces (part of the cache key).
+    std::string cpu_compiler_flags;
 };
 
 /// The pipeline, in order: parse → infer types (typed IR) → verify → generate C++ for the
@@ -37,6 +42,8 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const sema::FunctionSource&
 struct PreparedKernel {
     const sema::FunctionSource* function = nullptr;
     std::string mode;
+    int optimization_level = -1;             ///< CompileOptions::optimization_level
+    std::string cpu_compiler_flags;          ///< CompileOptions::cpu_compiler_flags
     std::shared_ptr<CompiledKernel> result;  ///< everything but the build (key, binary, entries)
 };
 

@@ -17,6 +17,9 @@ bool is_available();
 std::string unavailable_reason();
 /// "13.0" (major.minor), or "" when unavailable; part of the kernel cache key.
 std::string version();
+/// The real architectures NVRTC compiles for (75 for sm_75, ...), ascending; empty when NVRTC
+/// is unavailable or too old to say.
+std::vector<int> supported_archs();
 
 /// The file NVRTC was loaded from ("" when unavailable or found by the dynamic loader's soname).
 std::string library_path();

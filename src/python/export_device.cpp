@@ -44,11 +44,13 @@ void export_device(nb::module_& m) {
             d["sm_count"] = info.sm_count;
             d["total_memory"] = info.total_memory;
             d["memory_pools"] = info.memory_pools;
+            d["max_shared_memory_per_block"] = info.max_shared_memory_per_block;
             return d;
         },
         nb::arg("ordinal"),
         "Properties of CUDA device `ordinal`: a dict with name, arch (major*10+minor), sm_count, "
-        "total_memory (bytes) and memory_pools (stream-ordered allocation support).");
+        "total_memory (bytes), memory_pools (stream-ordered allocation support) and "
+        "max_shared_memory_per_block (the opt-in maximum, bytes).");
     m.def(
         "cuda_memory_info",
         [](int ordinal) {

@@ -32,12 +32,16 @@ treadle::codegen::CudaLaunchBounds launch_bounds_of(const LaunchBoundsArg& bound
 }
 
 treadle::BuildOptions build_options(const std::string& mode, int max_unroll, bool verify_fp,
-                                    const LaunchBoundsArg& launch_bounds) {
+                                    const LaunchBoundsArg& launch_bounds,
+                                    int optimization_level = -1,
+                                    const std::string& cpu_compiler_flags = "") {
     treadle::BuildOptions options;
     options.mode = mode;
     options.max_unroll = max_unroll;
     options.verify_fp = verify_fp;
     options.launch_bounds = launch_bounds_of(launch_bounds);
+    options.optimization_level = optimization_level;
+    options.cpu_compiler_flags = cpu_compiler_flags;
     return options;
 }
 
@@ -54,7 +58,9 @@ std::vector<KernelHandle> build_all(nb::handle requests) {
             nb::cast<const FunctionSource&>(t[1]),
             treadle::Device::parse(nb::cast<std::string>(t[2])),
             build_options(nb::cast<std::string>(t[3]), nb::cast<int>(t[4]), nb::cast<bool>(t[5]),
-                          t.size() > 6 ? nb::cast<LaunchBoundsArg>(t[6]) : LaunchBoundsArg()));
+                          t.size() > 6 ? nb::cast<LaunchBoundsArg>(t[6]) : LaunchBoundsArg(),
+                          t.size() > 7 ? nb::cast<int>(t[7]) : -1,
+                          t.size() > 8 ? nb::cast<std::string>(t[8]) : std::string()));
         if (p) pending.push_back(std::move(*p));
     }
     std::vector<treadle::Kernel> built;
@@ -71,34 +77,41 @@ void export_builds(nb::module_& m) {
     nb::class_<treadle::KernelBuilds>(
         m, "KernelBuilds",
         "The builds of one kernel definition, one per device and (mode, max_unroll, "
-        "verify_fp, launch_bounds), each compiled (or loaded from the disk cache) on first use.")
+        "verify_fp, launch_bounds, optimization_level, cpu_compiler_flags), each compiled (or "
+        "loaded from the disk cache) on first use.")
         .def(nb::init<>())
         .def(
             "find",
             [](const treadle::KernelBuilds& b, const std::string& device, const std::string& mode,
-               int max_unroll, bool verify_fp,
-               const LaunchBoundsArg& launch_bounds) -> std::optional<KernelHandle> {
+               int max_unroll, bool verify_fp, const LaunchBoundsArg& launch_bounds,
+               int optimization_level,
+               const std::string& cpu_compiler_flags) -> std::optional<KernelHandle> {
                 auto k = b.find(treadle::Device::parse(device),
-                                build_options(mode, max_unroll, verify_fp, launch_bounds));
+                                build_options(mode, max_unroll, verify_fp, launch_bounds,
+                                              optimization_level, cpu_compiler_flags));
                 if (!k) return std::nullopt;
                 return KernelHandle(std::move(*k));
             },
             nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"), nb::arg("verify_fp"),
-            nb::arg("launch_bounds").none() = nb::none(),
+            nb::arg("launch_bounds").none() = nb::none(), nb::arg("optimization_level") = -1,
+            nb::arg("cpu_compiler_flags") = "",
             "The build for these options when it exists, else None; never compiles.")
         .def(
             "get",
             [](treadle::KernelBuilds& b, const FunctionSource& fn, const std::string& device,
                const std::string& mode, int max_unroll, bool verify_fp,
-               const LaunchBoundsArg& launch_bounds) {
+               const LaunchBoundsArg& launch_bounds, int optimization_level,
+               const std::string& cpu_compiler_flags) {
                 return compiling([&] {
                     return KernelHandle(
                         b.get(fn, treadle::Device::parse(device),
-                              build_options(mode, max_unroll, verify_fp, launch_bounds)));
+                              build_options(mode, max_unroll, verify_fp, launch_bounds,
+                                            optimization_level, cpu_compiler_flags)));
                 });
             },
             nb::arg("function"), nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"),
             nb::arg("verify_fp"), nb::arg("launch_bounds").none() = nb::none(),
+            nb::arg("optimization_level") = -1, nb::arg("cpu_compiler_flags") = "",
             "The build for these options, compiled from `function` if new.")
         .def("clear", &treadle::KernelBuilds::clear, "Forgets every build.")
         .def("__len__", &treadle::KernelBuilds::size)
@@ -114,9 +127,9 @@ void export_builds(nb::module_& m) {
         "build_kernels",
         [](nb::handle requests) { return compiling([&] { return build_all(requests); }); },
         nb::arg("requests"),
-        "Builds (KernelBuilds, function, device, mode, max_unroll, verify_fp[, launch_bounds]) "
-        "requests that are "
-        "not built yet: front ends in order, then the compiles in parallel on the build pool.");
+        "Builds (KernelBuilds, function, device, mode, max_unroll, verify_fp[, launch_bounds[, "
+        "optimization_level, cpu_compiler_flags]]) requests that are not built yet: front ends "
+        "in order, then the compiles in parallel on the build pool.");
 }
 
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
@@ -176,6 +189,8 @@ void export_kernel(nb::module_& m) {
           nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
           nb::arg("launch_bounds").none() = nb::none());
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
+    m.def("nvrtc_supported_archs", &treadle::nvrtc::supported_archs,
+          "The architectures NVRTC compiles for (75 for sm_75, ...), ascending; [] without NVRTC.");
     m.def(
         "kernel_source",
         [](const FunctionSource& fn, bool cuda, bool adjoint, const LaunchBoundsArg& bounds) {
@@ -191,6 +206,9 @@ void export_kernel(nb::module_& m) {
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });
+    m.def("default_kernel_cache_dir", &treadle::default_cache_root,
+          "The cache root used when none is set: $TREADLE_CACHE_DIR, else "
+          "$XDG_CACHE_HOME/treadle, else ~/.cache/treadle.");
     m.def("set_kernel_cache_dir",
           [](const std::string& d) { treadle::kernel_cache().set_root(d); });
 }

@@ -144,6 +144,8 @@ void export_stream(nb::module_& m) {
     m.def("cuda_set_mempool_enabled", &cuda::set_mempool_enabled, nb::arg("ordinal"),
           nb::arg("enable"));
     m.def("cuda_mempool_release_threshold", &cuda::release_threshold, nb::arg("ordinal"));
+    m.def("cuda_mempool_used_current", &cuda::mempool_used_current, nb::arg("ordinal"));
+    m.def("cuda_mempool_used_high", &cuda::mempool_used_high, nb::arg("ordinal"));
     m.def("cuda_set_mempool_release_threshold", &cuda::set_release_threshold, nb::arg("ordinal"),
           nb::arg("bytes"));
 }

@@ -55,6 +55,8 @@ const DeviceInfo& info_of(Device& d) {
         info.major = attribute(d.handle, drv::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
         info.minor = attribute(d.handle, drv::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
         info.sm_count = attribute(d.handle, drv::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+        info.max_shared_memory_per_block =
+            attribute(d.handle, drv::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
         TREADLE_CU(cuDeviceTotalMem_v2, &info.total_memory, d.handle);
         const bool entries = t.cuMemAllocAsync && t.cuMemFreeAsync && t.cuDeviceGetDefaultMemPool &&
                              t.cuMemPoolSetAttribute;

@@ -43,6 +43,7 @@ struct DeviceInfo {
     std::string name;
     int major = 0, minor = 0;  ///< compute capability
     int sm_count = 0;
+    int max_shared_memory_per_block = 0;  ///< opt-in maximum (cuFuncSetAttribute), bytes
     size_t total_memory = 0;
     bool memory_pools = false;  ///< supports stream-ordered allocation (cuMemAllocAsync)
 };
@@ -82,6 +83,10 @@ void set_mempool_enabled(int ordinal, bool enable);
 void set_release_threshold(int ordinal, uint64_t bytes);
 /// The pool's release threshold in bytes (0 on a device without memory pools).
 uint64_t release_threshold(int ordinal);
+/// Bytes of the pool in use by allocations now, and the most in use since the device was
+/// initialised (0 on a device without memory pools).
+uint64_t mempool_used_current(int ordinal);
+uint64_t mempool_used_high(int ordinal);
 
 /// Copies (asynchronous on `stream`; host memory must stay valid until the stream is synced).
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes,

@@ -42,10 +42,13 @@ inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
 inline constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
 
 /// CUmemPool_attribute values.
 inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
+inline constexpr int CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7;
+inline constexpr int CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8;
 
 /// Streams: CU_STREAM_LEGACY names the legacy default stream; CU_STREAM_NON_BLOCKING is the
 /// creation flag of a stream that does not synchronise with it.

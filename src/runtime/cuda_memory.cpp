@@ -330,14 +330,30 @@ void set_release_threshold(int ordinal, uint64_t bytes) {
     TREADLE_CU(cuMemPoolSetAttribute, d.pool, drv::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &value);
 }
 
-uint64_t release_threshold(int ordinal) {
+namespace {
+
+/// A uint64 attribute of the memory pool of `ordinal` (0 without a pool).
+uint64_t pool_attribute(int ordinal, int attribute) {
     Device& d = enter(ordinal);
     const drv::Table& t = drv::get();
     if (!d.pool || !t.cuMemPoolGetAttribute) return 0;
     uint64_t value = 0;
-    TREADLE_CU_WITH(t, cuMemPoolGetAttribute, d.pool, drv::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                    &value);
+    TREADLE_CU_WITH(t, cuMemPoolGetAttribute, d.pool, attribute, &value);
     return value;
+}
+
+}  // namespace
+
+uint64_t release_threshold(int ordinal) {
+    return pool_attribute(ordinal, drv::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD);
+}
+
+uint64_t mempool_used_current(int ordinal) {
+    return pool_attribute(ordinal, drv::CU_MEMPOOL_ATTR_USED_MEM_CURRENT);
+}
+
+uint64_t mempool_used_high(int ordinal) {
+    return pool_attribute(ordinal, drv::CU_MEMPOOL_ATTR_USED_MEM_HIGH);
 }
 
 void* host_alloc(size_t bytes) {

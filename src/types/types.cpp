@@ -182,7 +182,6 @@ const Type* struct_type(const std::string& qualname,
     };
     if (qualname.empty() || qualname.find_first_of("{};=") != std::string::npos)
         return fail("invalid struct name '" + qualname + "'");
-    if (fields.empty()) return fail("struct " + qualname + " has no fields");
     Type t;
     t.kind = TypeKind::Struct;
     size_t dot = qualname.rfind('.');
@@ -199,7 +198,8 @@ const Type* struct_type(const std::string& qualname,
         t.key += (i ? ";" : "") + name + "=" + type_key(ft);
     }
     t.key += "}";
-    set_layout(t, layout.finish());
+    // A struct without fields occupies one byte, as in C++ (and Warp's dummy field).
+    set_layout(t, fields.empty() ? abi::Layout{1, 1} : layout.finish());
     std::string key = t.key;
     return interner().intern(key, std::move(t));
 }

@@ -110,8 +110,9 @@ const Type* matrix_type(int rows, int cols, ScalarType scalar);
 const Type* quat_type(ScalarType scalar);
 /// A struct named `qualname` (the Python class's module and qualified name) with `fields`
 /// (value types, arrays, indexed arrays and structs) laid out by C rules. Interned by its key, so
-/// two classes with the same name and fields are one type. Returns null (and sets `error`) for an
-/// invalid name, field name or field type, or for duplicate or no fields.
+/// two classes with the same name and fields are one type; one without fields takes one byte, as
+/// in C++. Returns null (and sets `error`) for an invalid name, field name or field type, or for
+/// duplicate fields.
 const Type* struct_type(const std::string& qualname,
                         const std::vector<std::pair<std::string, const Type*>>& fields,
                         std::string* error = nullptr);

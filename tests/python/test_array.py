@@ -308,20 +308,67 @@ def test_copy_with_offsets(device):
     wp.copy(dst, src)
     np.testing.assert_array_equal(dst.numpy(), np.arange(10))
     dst.zero_()
-    wp.copy(dst, src, dest_offset=7)  # count 0: as many as fit
-    np.testing.assert_array_equal(dst.numpy(), [0, 0, 0, 0, 0, 0, 0, 0, 1, 2])
+    wp.copy(dst, src, src_offset=8, dest_offset=7, count=2)
+    np.testing.assert_array_equal(dst.numpy(), [0, 0, 0, 0, 0, 0, 0, 8, 9, 0])
+    with pytest.raises(RuntimeError, match=r"size \(40\) to offset \(28\) is larger than destination "
+                                           r"size \(40\)"):
+        wp.copy(dst, src, dest_offset=7)  # count 0: all of src, as in Warp
     m = wp.zeros((2, 5), dtype=wp.float32, device=device)
     wp.copy(m, src)  # different shapes, same size, contiguous
     np.testing.assert_array_equal(m.numpy(), np.arange(10).reshape(2, 5))
     t = wp.zeros((5, 2), dtype=wp.float32, device=device)
     wp.copy(t, m.transpose())
     np.testing.assert_array_equal(t.numpy(), np.arange(10).reshape(2, 5).T)
-    with pytest.raises(ValueError, match="out of bounds"):
+    with pytest.raises(RuntimeError, match="is larger than destination size"):
         wp.copy(dst, src, dest_offset=8, count=5)
-    with pytest.raises(TypeError):
-        wp.copy(dst, wp.zeros(10, dtype=wp.int32, device=device))
-    with pytest.raises(ValueError, match="contiguous"):
+    bits = wp.zeros(10, dtype=wp.int32, device=device)
+    wp.copy(bits, src)  # one element size: the bytes, as in Warp
+    np.testing.assert_array_equal(bits.numpy(), np.arange(10, dtype=np.float32).view(np.int32))
+    with pytest.raises(RuntimeError, match=r"destination dtype=float64, source dtype=float32"):
+        wp.copy(wp.zeros(10, dtype=wp.float64, device=device), src)
+    with pytest.raises(RuntimeError, match="only supported for 1-D non-contiguous arrays"):
         wp.copy(dst, m.transpose(), src_offset=1)
+    for bad, what in (({"src_offset": -1}, "Source offset must be non-negative, got -1"),
+                      ({"dest_offset": -2}, "Destination offset must be non-negative, got -2"),
+                      ({"count": -1}, "Copy count must be non-negative, got -1"),
+                      ({"count": 2.0}, "must be integers")):
+        with pytest.raises(RuntimeError, match=what):
+            wp.copy(dst, src, **bad)
+
+
+def test_copy_ranges_of_strided_arrays(device):
+    base = wp.array(np.arange(20, dtype=np.float32), device=device)
+    src = base[::2]  # 0, 2, ..., 18
+    out = wp.array(np.full(20, -1.0, dtype=np.float32), device=device)
+    dst = out[1::2]
+    wp.copy(dst, src, src_offset=2, dest_offset=5, count=3)
+    want = np.full(10, -1.0, dtype=np.float32)
+    want[5:8] = [4.0, 6.0, 8.0]
+    np.testing.assert_array_equal(dst.numpy(), want)
+    np.testing.assert_array_equal(out.numpy()[::2], -1.0)  # the other elements stay
+    short = wp.zeros(4, dtype=wp.float32, device=device)
+    wp.copy(short, base[:4:2])  # count 0: all of src (2 of 4 elements)
+    np.testing.assert_array_equal(short.numpy(), [0.0, 2.0, 0.0, 0.0])
+    with pytest.raises(RuntimeError, match=r"range of 5 element\(s\) from source offset \(8\) "
+                                           r"exceeds the source size \(10\)"):
+        wp.copy(dst, src, src_offset=8, count=5)
+    grid = wp.zeros((4, 5), dtype=wp.float32, device=device)[::2]
+    with pytest.raises(RuntimeError, match=r"Incompatible array shapes: destination "
+                                           r"shape=\(2, 5\), source shape=\(10,\)"):
+        wp.copy(grid, src)
+
+
+def test_copy_range_adjoint_of_strided_arrays(device):
+    src = wp.array(np.arange(12, dtype=np.float32), device=device, requires_grad=True)[::2]
+    dst = wp.zeros(12, dtype=wp.float32, device=device, requires_grad=True)[::2]
+    tape = wp.Tape()
+    with tape:
+        wp.copy(dst, src, src_offset=1, dest_offset=3, count=2)
+    seed = np.arange(10, 16, dtype=np.float32)
+    tape.backward(grads={dst: wp.array(seed, device=device)})
+    want = np.zeros(6, dtype=np.float32)
+    want[1:3] = seed[3:5]
+    np.testing.assert_array_equal(src.grad.numpy(), want)
 
 
 # --- across devices: the CPU and the test device ------------------------------------------

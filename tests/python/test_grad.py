@@ -316,14 +316,20 @@ def forward_only(x: F64, y: F64):
     y[i] = x[i]
 
 
-def test_enable_backward_false_refuses_backward(device):
+def test_enable_backward_false_warns_and_gives_no_gradient(device, capsys):
     x = wp.array(np.array([1.0]), dtype=wp.float64, device=device, requires_grad=True)
     y = wp.zeros(1, dtype=wp.float64, device=device, requires_grad=True)
     tape = wp.Tape()
     with tape:
         wp.launch(forward_only, 1, inputs=[x, y], device=device)
-    with pytest.raises(RuntimeError, match="enable_backward=False"):
-        tape.backward(grads={y: wp.array(np.ones(1), dtype=wp.float64, device=device)})
+    tape.backward(grads={y: wp.array(np.ones(1), dtype=wp.float64, device=device)})
+    assert capsys.readouterr().err == (
+        "Warp UserWarning: Running the tape backwards may produce incorrect gradients because "
+        f"recorded kernel {forward_only.key} is configured with the option "
+        "'enable_backward=False'.\n")
+    assert x.grad.numpy()[0] == 0.0
+    with pytest.raises(RuntimeError, match="enable_backward=False"):  # an explicit adjoint launch
+        wp.launch(forward_only, 1, inputs=[x, y], adjoint=True, device=device)
 
 
 def test_loss_must_require_grad_and_hold_one_element(device):

@@ -1,4 +1,4 @@
-"""wp.launch's options: block_dim and max_blocks shape CUDA grids, record_cmd is refused."""
+"""wp.launch options: block_dim and max_blocks shape CUDA grids; record_cmd returns a Launch."""
 
 import json
 import os
@@ -36,14 +36,12 @@ def test_block_dim_out_of_range_is_refused_on_cuda(device):
         wp.launch(mark, dim=4, inputs=[out], device=device, block_dim=2048)
 
 
-def test_record_cmd_is_refused(device):
+def test_record_cmd_returns_a_launch_without_running(device):
     out = wp.zeros(4, dtype=int, device=device)
-    message = ("launch(): record_cmd=True (returning a wp.Launch to replay) is not supported; "
-               "call wp.launch again, or capture launches once with wp.ScopedCapture and replay "
-               "the graph")
-    with pytest.raises(NotImplementedError, match="^" + re.escape(message) + "$"):
-        wp.launch(mark, dim=4, inputs=[out], device=device, record_cmd=True)
-    assert not out.numpy().any()
+    cmd = wp.launch(mark, dim=4, inputs=[out], device=device, record_cmd=True)
+    assert isinstance(cmd, wp.Launch) and not out.numpy().any()
+    cmd.launch()
+    assert out.numpy().any()
 
 
 @wp.kernel(module="unique")

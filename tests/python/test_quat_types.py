@@ -214,8 +214,29 @@ def test_quat_array_is_not_vec4_array(device):
     v = wp.array(data, dtype=wp.vec4, device=device)
     assert q.dtype is wp.quat and v.dtype is wp.vec4
     assert q._dtype == wp.quat._type and v._dtype == wp.vec4._type and q._dtype != v._dtype
-    with pytest.raises((TypeError, ValueError)):
-        wp.copy(q, v)
+    v2 = wp.array(data + 10.0, dtype=wp.vec4, device=device)
+    wp.copy(q, v2)  # one element size: the bytes are copied, as in Warp; the dtypes stay
+    assert q.dtype is wp.quat
+    np.testing.assert_array_equal(q.numpy(), data + 10.0)
     w = wp.clone(q)
     assert w.dtype is wp.quat
-    np.testing.assert_array_equal(w.numpy(), data)
+    np.testing.assert_array_equal(w.numpy(), data + 10.0)
+
+
+def test_bfloat16_quaternions_and_transforms():
+    Q = wp.types.quaternion(wp.bfloat16)
+    T = wp.types.transformation(wp.bfloat16)
+    assert Q.__name__ == "quatbf" and T.__name__ == "transformbf"
+    assert Q._wp_scalar_type_ is wp.bfloat16 and T._length_ == 7
+
+    @wp.kernel(module="unique")
+    def square(a: wp.array(dtype=Q), out: wp.array(dtype=float)):
+        q = a[0] * a[0]
+        out[0] = float(q[3])
+
+    out = wp.zeros(1, dtype=float, device="cpu")
+    wp.launch(square, 1, inputs=[wp.array([Q(0.0, 0.0, 0.0, 2.0)], dtype=Q, device="cpu"), out],
+              device="cpu")
+    assert out.numpy()[0] == 4.0
+    with pytest.raises(TypeError, match="must be float16, bfloat16, float32 or float64"):
+        wp.types.quaternion(wp.int32)

@@ -101,6 +101,11 @@ def test_vector_indexing_and_components():
         _ = wp.vec2(1, 2).z
     with pytest.raises(AttributeError):
         wp.vec2().w = 1.0
+    v.label = "tip"  # other attributes are kept, as on Warp's vectors
+    assert v.label == "tip" and list(v) == [1.0, 20.0, 30.0, 4.0]
+    m = wp.mat22(1.0, 2.0, 3.0, 4.0)
+    m.foo = 123
+    assert m.foo == 123
 
 
 def test_matrix_construction_and_indexing():

@@ -64,3 +64,20 @@ class _Runtime:
 
 runtime = _Runtime()
 """The runtime (Warp's ``warp._src.context.runtime``)."""
+
+
+def _is_graph_capture_allocation_supported(device=None):
+    """Whether arrays can be allocated on `device` during a graph capture: always on the CPU
+    (host memory, kept alive by the graph's steps), on a CUDA device when it has memory pools
+    (stream-ordered allocation is the only kind a capture records)."""
+    device = _context.get_device(device)
+    return bool(device.is_cpu or device.is_mempool_supported)
+
+
+def _is_graph_capture_allocation_enabled(device=None):
+    """Whether allocation during a capture is possible now on `device`: supported, and its
+    memory pool enabled."""
+    device = _context.get_device(device)
+    if device.is_cpu:
+        return True
+    return _is_graph_capture_allocation_supported(device) and device.is_mempool_enabled

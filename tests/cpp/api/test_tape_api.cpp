@@ -209,13 +209,22 @@ TEST(TapeApi, CopiesOfStridedVectorArraysAccumulatePerComponent) {
     std::vector<float> got(4);
     std::memcpy(got.data(), src.grad()->data(), sizeof(got[0]) * 4);
     EXPECT_EQ(got, (std::vector<float>{2.0f, 4.0f, 6.0f, 8.0f}));
+    // the destination's gradient was consumed: the copy overwrote what it held
+    std::vector<float> consumed(8);
+    std::memcpy(consumed.data(), base.grad()->data(), sizeof(consumed[0]) * 8);
+    EXPECT_EQ(consumed, std::vector<float>(8, 0.0f));
     // into a strided gradient: the view's elements of base.grad get src's gradient added
+    const float prior[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    view.grad_ptr()->assign(
+        Array::wrap(const_cast<float*>(prior), vec2, {2}, {8}, treadle::Device::cpu(), nullptr));
     Tape back;
     back.record_copy(src, view);
     back.backward();
     std::vector<float> all(8);
     std::memcpy(all.data(), base.grad()->data(), sizeof(all[0]) * 8);
     EXPECT_EQ(all, (std::vector<float>{3.0f, 6.0f, 0.0f, 0.0f, 9.0f, 12.0f, 0.0f, 0.0f}));
+    std::memcpy(got.data(), src.grad()->data(), sizeof(got[0]) * 4);
+    EXPECT_EQ(got, std::vector<float>(4, 0.0f));  // consumed in turn
 }
 
 TEST(TapeApi, FrontEndLaunchesAreCheckedBeforeAnythingRuns) {
