@@ -3,7 +3,9 @@
 # Builds treadle (scripts/device_build.sh), then runs scripts/conformance.py on cuda:0 from the
 # unpacked test tree in build/conformance-cache (carry build/conformance-cache/warp-1.17.0 there:
 # the wheel cannot be fetched). Where build/peers/ holds a copy of Warp's source tarball and its
-# build script, that Warp is built (CUDA only) and run as the reference, per test id.
+# build script, that Warp is built (CUDA only) and run as the reference, per test id; where
+# instead build/conformance-cache/reference-results/cuda_0 holds its saved results (from
+# $OUT/reference_cuda.tgz of an earlier run), those are compared against.
 #   CONF_FILES (default core), CONF_JOBS (default 8); results in $OUT/conformance_cuda.{json,txt}
 # With FUZZ_COUNT=N it also runs N fuzz cases launching on cuda:0 (scripts/fuzz.py --device
 # cuda:0; summary in $OUT/fuzz_cuda.json, minimised findings in $OUT/fuzz_cuda_findings.tgz).
@@ -14,7 +16,10 @@ mkdir -p "$out"
 bash scripts/device_build.sh "$out" || exit 1
 export TREADLE_CACHE_DIR=$PWD/build-device/cache
 ref=()
-if [ -f build/peers/build_warp_cuda.sh ]; then
+if [ -d build/conformance-cache/reference-results/cuda_0 ] && [ ! -f build/peers/build_warp_cuda.sh ]; then
+    # Warp's saved per-file results (carried in) are reused: no Warp build is needed.
+    ref=(--reference --reference-path "$PWD/build/peers-warp")
+elif [ -f build/peers/build_warp_cuda.sh ]; then
     if bash build/peers/build_warp_cuda.sh "$PWD/build/peers-warp" > "$out/warp_build.log" 2>&1; then
         ref=(--reference --reference-path "$PWD/build/peers-warp")
     else

@@ -266,9 +266,10 @@ def get_cuda_driver_version():
 
 
 def is_conditional_graph_supported():
-    """Whether graph captures can hold conditional nodes (wp.capture_if / wp.capture_while):
-    treadle does not build them, so False."""
-    return False
+    """Whether CUDA graph captures can hold conditional nodes (wp.capture_if/wp.capture_while):
+    a CUDA 12.4+ driver, NVRTC and the CUDA toolkit's libcudadevrt.a (TREADLE_CUDADEVRT names
+    it where it is not found)."""
+    return _treadle.cuda_available() and _treadle.cuda_conditional_supported()
 
 
 def is_cpu_available():

@@ -5,12 +5,12 @@ branch runs at once: the condition is read on the host (after the work queued be
 stream, for a CUDA array), and a branch is a callable (called with the keyword arguments) or a
 captured Graph (launched on the stream). During a CPU capture each branch (or the loop body) is
 recorded once, and the graph reads the condition and runs the chosen steps at every replay.
-During a CUDA capture Warp records a conditional graph node; treadle does not record those yet
-and raises NotImplementedError, so a captured graph never silently takes one branch for every
-replay.
+During a CUDA capture they record conditional graph nodes (graph_conditional_cuda.py), which
+read the condition at every replay.
 """
 
 from . import cpu_capture as _cpu_capture
+from . import graph_conditional_cuda as _cuda_nodes
 
 from .array import array
 from .context import get_stream
@@ -19,20 +19,14 @@ from .stream import Graph, capture_launch
 
 
 def _condition_stream(what, condition, stream):
-    """(stream or None for the CPU) after checking `condition`; raises during a capture."""
+    """The stream the condition was written on (None for the CPU) after checking
+    `condition`."""
     if not isinstance(condition, array) or condition.dtype is not int32 or condition.size != 1:
         raise TypeError(f"{what}: Condition must be a Warp array of int32 with a single element")
     device = condition.device
     if not device.is_cuda:
         return None
-    if stream is None:
-        stream = get_stream(device)
-    if stream.is_capturing:
-        raise NotImplementedError(
-            f"{what}: recording a conditional node in a CUDA graph capture is not supported by "
-            "treadle yet; call it outside the capture (it then runs the branch at once), or "
-            "capture each branch as its own graph and choose on the host")
-    return stream
+    return get_stream(device) if stream is None else stream
 
 
 def _value(condition, stream):
@@ -74,6 +68,9 @@ def capture_if(condition, on_true=None, on_false=None, stream=None, **kwargs):
     if on_true is None and on_false is None:
         return
     stream = _condition_stream("capture_if()", condition, stream)
+    if stream is not None and stream.is_capturing:
+        _cuda_nodes.captured_if(condition, stream, on_true, on_false, kwargs)
+        return
     if _cpu_recording(condition):
         on_true = _recorded("on_true", on_true, kwargs)
         on_false = _recorded("on_false", on_false, kwargs)
@@ -91,6 +88,9 @@ def capture_while(condition, while_body, stream=None, **kwargs):
     ``condition[0]`` is nonzero, reading the condition before each iteration; the body is
     what changes it."""
     stream = _condition_stream("capture_while()", condition, stream)
+    if stream is not None and stream.is_capturing:
+        _cuda_nodes.captured_while(condition, stream, while_body, kwargs)
+        return
     if _cpu_recording(condition):
         body = _recorded("while_body", while_body, kwargs)
 

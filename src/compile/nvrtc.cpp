@@ -276,6 +276,11 @@ std::vector<int> supported_archs() {
     return s.usable ? s.archs : std::vector<int>();
 }
 
+std::string library_path() {
+    const State& s = state();
+    return s.usable && s.path.find('/') != std::string::npos ? s.path : std::string();
+}
+
 std::string identity() {
     static const std::string id = [] {
         // The file that loading would pick, identified by path, size and modification time:

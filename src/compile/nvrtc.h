@@ -21,6 +21,9 @@ std::string version();
 /// is unavailable or too old to say.
 std::vector<int> supported_archs();
 
+/// The file NVRTC was loaded from ("" when unavailable or found by the dynamic loader's soname).
+std::string library_path();
+
 /// Identifies the NVRTC library that would be used (its resolved path, size and modification
 /// time) without loading it; part of the kernel cache key. Falls back to version() when
 /// the library can only be found through the dynamic loader.
