@@ -45,20 +45,20 @@ from .array import array4d as array4d
 from .array import clone as clone
 from .array_copy import copy as copy
 from .array import empty as empty
-from .array import empty_like as empty_like
-from .array import from_numpy as from_numpy
-from .array import full as full
-from .array import full_like as full_like
+from .array_like import empty_like as empty_like
+from .array_like import from_numpy as from_numpy
+from .array_like import full as full
+from .array_like import full_like as full_like
 from .indexedarray import indexedarray as indexedarray
 from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
 from .types import tile as tile
-from .array import ones as ones
-from .array import ones_like as ones_like
+from .array_like import ones as ones
+from .array_like import ones_like as ones_like
 from .array import zeros as zeros
-from .array import zeros_like as zeros_like
+from .array_like import zeros_like as zeros_like
 
 # --- vector and matrix types (vec_types.py; also wp.types.vector / wp.types.matrix) -------
 from .vec_types import vec2 as vec2
@@ -182,6 +182,7 @@ from .stream import wait_stream as wait_stream
 
 # --- utilities -----------------------------------------------------------------------------
 from .utils import ScopedTimer as ScopedTimer
+from .utils import transform_expand as transform_expand
 
 # --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
 from .logger import LOG_DEBUG as LOG_DEBUG

@@ -69,14 +69,14 @@ from .scalar_types import dtype_from_numpy as dtype_from_numpy
 from .scalar_types import dtype_to_numpy as dtype_to_numpy
 from .constants import e as e
 from .array import empty as empty
-from .array import empty_like as empty_like
+from .array_like import empty_like as empty_like
 from .types import float16 as float16
 from .types import float32 as float32
 from .types import float64 as float64
 from .module import force_load as force_load
-from .array import from_numpy as from_numpy
-from .array import full as full
-from .array import full_like as full_like
+from .array_like import from_numpy as from_numpy
+from .array_like import full as full
+from .array_like import full_like as full_like
 from .kernel import func as func
 from .kernel import func_grad as func_grad
 from .kernel import func_native as func_native
@@ -135,8 +135,8 @@ from .types import mat44d as mat44d
 from .types import mat44f as mat44f
 from .types import mat44h as mat44h
 from .constants import nan as nan
-from .array import ones as ones
-from .array import ones_like as ones_like
+from .array_like import ones as ones
+from .array_like import ones_like as ones_like
 from .kernel import overload as overload
 from .constants import phi as phi
 from .constants import pi as pi
@@ -168,6 +168,7 @@ from .stream import synchronize_stream as synchronize_stream
 from .constants import tau as tau
 from .type_queries import tile as tile
 from .types import transform as transform
+from .utils import transform_expand as transform_expand
 from .types import transformd as transformd
 from .types import transformf as transformf
 from .types import transformh as transformh
@@ -217,7 +218,7 @@ from .types import vec4us as vec4us
 from .stream import wait_event as wait_event
 from .stream import wait_stream as wait_stream
 from .array import zeros as zeros
-from .array import zeros_like as zeros_like
+from .array_like import zeros_like as zeros_like
 
 
 # Kinds of types named in builtin signatures.

@@ -12,7 +12,7 @@ from . import tape as _tape
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
 from .shapes import check_ndim, is_int, shape_tuple, subscript_params
-from .struct import is_struct, is_struct_type, struct_type_of_data
+from .struct import is_struct_type, struct_type_of_data
 from .type_classes import class_of
 from .vec_types import composite_base
 
@@ -746,45 +746,6 @@ def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=Fals
     return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, True, pinned)
 
 
-def _infer_value_dtype(value):
-    if isinstance(value, (scalar_base, composite_base)) or is_struct(value):
-        return type(value)
-    if isinstance(value, (builtins.bool, np.bool_)):
-        return scalar_types.bool
-    if isinstance(value, builtins.int):
-        return scalar_types.int32
-    if isinstance(value, builtins.float):
-        return scalar_types.float32
-    if isinstance(value, np.generic):
-        return scalar_types.dtype_from_numpy(value.dtype)
-    if hasattr(value, "__len__") and not isinstance(value, (str, bytes)):
-        # a sequence: a vector of its length, or a matrix of its shape (Warp's rule; the
-        # scalar is numpy's choice for the values)
-        values = np.asarray(value)
-        if values.ndim not in (1, 2) or values.size == 0:
-            raise ValueError(f"full(): cannot make a vector or matrix of a value of shape "
-                             f"{values.shape}")
-        scalar = scalar_types.dtype_from_numpy(values.dtype)
-        if values.ndim == 1:
-            return class_of(_treadle.types.vector(values.shape[0], scalar._type))
-        return class_of(_treadle.types.matrix(values.shape[0], values.shape[1], scalar._type))
-    raise TypeError(f"full(): cannot infer a dtype from a value of type {type(value).__name__}")
-
-
-def full(shape=None, value=0, dtype=Any, device=None, requires_grad=False, pinned=False, **kwargs):
-    """An array with every element set to ``value`` (dtype inferred from it when Any)."""
-    if dtype is Any:
-        dtype = _infer_value_dtype(value)
-    out = _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False, pinned)
-    out.fill_(value)
-    return out
-
-
-def ones(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
-    """An array of ones."""
-    return full(kwargs.get("n", shape), 1, dtype, device, requires_grad, pinned)
-
-
 def _like(src, device, requires_grad):
     if not isinstance(src, array) and not getattr(src, "_is_indexedarray", False):
         raise TypeError(f"expected a treadle array, got {type(src).__name__}")
@@ -809,30 +770,6 @@ def _pinned_like(src, device, pinned):
     return src.pinned and get_device(device).is_cpu
 
 
-def empty_like(src, device=None, requires_grad=None, pinned=None):
-    """An uninitialised array with the shape and dtype of ``src``."""
-    dev, rg = _like(src, device, requires_grad)
-    return empty(src.shape, src.dtype, dev, rg, pinned=_pinned_like(src, dev, pinned))
-
-
-def zeros_like(src, device=None, requires_grad=None, pinned=None):
-    """A zero-filled array with the shape and dtype of ``src``."""
-    dev, rg = _like(src, device, requires_grad)
-    return zeros(src.shape, src.dtype, dev, rg, pinned=_pinned_like(src, dev, pinned))
-
-
-def ones_like(src, device=None, requires_grad=None, pinned=None):
-    """An array of ones with the shape and dtype of ``src``."""
-    dev, rg = _like(src, device, requires_grad)
-    return full(src.shape, 1, src.dtype, dev, rg, pinned=_pinned_like(src, dev, pinned))
-
-
-def full_like(src, value, device=None, requires_grad=None, pinned=None):
-    """An array with the shape and dtype of ``src`` filled with ``value``."""
-    dev, rg = _like(src, device, requires_grad)
-    return full(src.shape, value, src.dtype, dev, rg, pinned=_pinned_like(src, dev, pinned))
-
-
 def clone(src, device=None, requires_grad=None, pinned=None):
     """A contiguous copy of ``src`` (an array or indexed array; on ``device``, default: the
     same device)."""
@@ -853,14 +790,3 @@ def clone(src, device=None, requires_grad=None, pinned=None):
     if tape is not None and out.requires_grad and src.requires_grad:
         tape._record_copy(out, src)  # a clone is a copy: its gradient flows back to src
     return out
-
-
-def from_numpy(arr, dtype=None, shape=None, device=None, requires_grad=False):
-    """An array holding a copy of numpy array ``arr``."""
-    return array(
-        data=arr,
-        dtype=Any if dtype is None else dtype,
-        shape=shape,
-        device=device,
-        requires_grad=requires_grad,
-    )

@@ -5,12 +5,12 @@ branch runs at once: the condition is read on the host (after the work queued be
 stream, for a CUDA array), and a branch is a callable (called with the keyword arguments) or a
 captured Graph (launched on the stream). During a CPU capture each branch (or the loop body) is
 recorded once, and the graph reads the condition and runs the chosen steps at every replay.
-During a CUDA capture a conditional graph node is recorded (graph_conditional_cuda.py), which
-reads the condition at every replay.
+During a CUDA capture they record conditional graph nodes (graph_conditional_cuda.py), which
+read the condition at every replay.
 """
 
 from . import cpu_capture as _cpu_capture
-from . import graph_conditional_cuda as _cuda_conditional
+from . import graph_conditional_cuda as _cuda_nodes
 
 from .array import array
 from .context import get_stream
@@ -19,7 +19,8 @@ from .stream import Graph, capture_launch
 
 
 def _condition_stream(what, condition, stream):
-    """The stream of `condition` (None for the CPU), after checking it."""
+    """The stream the condition was written on (None for the CPU) after checking
+    `condition`."""
     if not isinstance(condition, array) or condition.dtype is not int32 or condition.size != 1:
         raise TypeError(f"{what}: Condition must be a Warp array of int32 with a single element")
     device = condition.device
@@ -68,7 +69,7 @@ def capture_if(condition, on_true=None, on_false=None, stream=None, **kwargs):
         return
     stream = _condition_stream("capture_if()", condition, stream)
     if stream is not None and stream.is_capturing:
-        _cuda_conditional.captured_if(condition, stream, on_true, on_false, kwargs)
+        _cuda_nodes.captured_if(condition, stream, on_true, on_false, kwargs)
         return
     if _cpu_recording(condition):
         on_true = _recorded("on_true", on_true, kwargs)
@@ -88,7 +89,7 @@ def capture_while(condition, while_body, stream=None, **kwargs):
     what changes it."""
     stream = _condition_stream("capture_while()", condition, stream)
     if stream is not None and stream.is_capturing:
-        _cuda_conditional.captured_while(condition, stream, while_body, kwargs)
+        _cuda_nodes.captured_while(condition, stream, while_body, kwargs)
         return
     if _cpu_recording(condition):
         body = _recorded("while_body", while_body, kwargs)

@@ -1,6 +1,6 @@
 """wp.utils: ScopedTimer (Warp's signature and output), Warp's array utilities (scans,
 reductions, casts, sorts and run-length encoding, from array_utils.py and array_sort.py) and
-create_warp_function (create_function.py)."""
+create_warp_function (create_function.py), transform_expand."""
 
 import builtins
 import cProfile
@@ -15,6 +15,15 @@ from .array_utils import array_inner as array_inner
 from .array_utils import array_scan as array_scan
 from .array_utils import array_sum as array_sum
 from .create_function import create_warp_function as create_warp_function
+from .quat_types import transformf
+
+
+def transform_expand(t):
+    """The transformf of a flat sequence of 7 numbers: position (3), then quaternion (4)."""
+    values = list(t)
+    if len(values) != 7:
+        raise ValueError(f"transform_expand(): expected 7 values, got {len(values)}")
+    return transformf(p=values[0:3], q=values[3:7])
 
 
 class ScopedTimer:

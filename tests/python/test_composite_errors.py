@@ -91,3 +91,12 @@ def test_arrays_without_elements_have_no_address():
     a = wp.empty((0, 3), dtype=float, device="cpu", requires_grad=True)
     assert a.ptr is None and a.grad.ptr is None and a.size == 0
     assert wp.zeros(2, dtype=float, device="cpu").ptr is not None
+
+
+def test_transform_expand():
+    t = wp.transform_expand((1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0))
+    assert type(t) is wp.transformf
+    assert t == wp.transformf(p=(1.0, 2.0, 3.0), q=(4.0, 3.0, 2.0, 1.0))
+    assert wp.utils.transform_expand(np.arange(7.0)).q == wp.quat(3.0, 4.0, 5.0, 6.0)
+    with pytest.raises(ValueError, match="expected 7 values, got 3"):
+        wp.transform_expand((1.0, 2.0, 3.0))

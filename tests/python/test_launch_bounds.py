@@ -76,9 +76,10 @@ def test_cuda_launch_above_the_bounds_is_refused_naming_the_kernel():
 
 def test_bounds_are_part_of_the_build():
     # equal sources, different bounds: different builds (and, on CUDA, cache keys)
-    assert bounded_single._build_options()[-1] == (128, 0)
-    assert bounded_pair._build_options()[-1] == (256, 2)
-    assert unbounded._build_options()[-1] is None
+    # (mode, max_unroll, verify_fp, launch_bounds, optimization_level, cpu_compiler_flags)
+    assert bounded_single._build_options()[3] == (128, 0)
+    assert bounded_pair._build_options()[3] == (256, 2)
+    assert unbounded._build_options()[3] is None
 
 
 @pytest.mark.parametrize("bounds, message", [
