@@ -70,10 +70,12 @@ public:
     bool is_complete() const;
     /// True while the stream is capturing a graph.
     bool is_capturing() const;
-    /// Records `event` here: it completes when the work queued before it has.
-    void record(const Event& event) const;
+    /// Records `event` here: it completes when the work queued before it has. `external`:
+    /// during a capture, as an event record node of the graph (see cuda::record_event).
+    void record(const Event& event, bool external = false) const;
     /// Makes later work here wait until `event` completes (without blocking the host).
-    void wait(const Event& event) const;
+    /// `external`: during a capture, as an event wait node of the graph.
+    void wait(const Event& event, bool external = false) const;
     /// Makes later work here wait for the work queued on `other` so far.
     void wait(const Stream& other) const;
 
@@ -100,8 +102,9 @@ public:
     /// The CUevent handle (nullptr for a null Event).
     void* handle() const;
     bool timing_enabled() const;
-    /// Records the event on `stream` (null: the device's current stream).
-    void record(const Stream& stream = Stream()) const;
+    /// Records the event on `stream` (null: the device's current stream); `external` as in
+    /// Stream::record.
+    void record(const Stream& stream = Stream(), bool external = false) const;
     /// Waits on the host until the event completes.
     void synchronize() const;
     /// True when the event has completed (or was never recorded).

@@ -96,6 +96,19 @@ class Device:
         set_stream(stream, self)
 
     @property
+    def has_stream(self):
+        """Whether the device has a current stream (every CUDA device does)."""
+        return self.is_cuda
+
+    @property
+    def null_stream(self):
+        """The legacy default (NULL) stream of a CUDA device, as a Stream (its handle is the
+        driver's CU_STREAM_LEGACY); RuntimeError on the CPU."""
+        if not self.is_cuda:
+            raise RuntimeError(f"Device {self} is not a CUDA device, so it has no streams")
+        return Stream._wrap(self, _treadle.Stream.borrow(self.alias, 1))
+
+    @property
     def has_context(self):
         """Whether the device has a CUDA context (CUDA devices use their primary one)."""
         return self.is_cuda
@@ -286,20 +299,29 @@ def is_device_available(device):
     return True
 
 
+def _refuse_during_capture(device, what):
+    if device.is_cuda and _treadle.Stream.current(device.alias).is_capturing:
+        raise RuntimeError(f"Cannot synchronize {what} while graph capture is active on {device}")
+
+
 def synchronize():
     """Waits for all outstanding work on every CUDA device in use (CPU work is synchronous).
-    Errors of earlier asynchronous work are raised here."""
+    Errors of earlier asynchronous work are raised here; RuntimeError during a capture."""
     init()
-    for device in list(_devices.values()):
-        if device.is_cuda:
-            _treadle.synchronize_device(device.ordinal)
+    cuda = [d for d in list(_devices.values()) if d.is_cuda]
+    for device in cuda:
+        _refuse_during_capture(device, "device")
+    for device in cuda:
+        _treadle.synchronize_device(device.ordinal)
 
 
 def synchronize_device(device=None):
     """Waits for all outstanding work on ``device`` (default: the current device; CPU work is
-    synchronous). Errors of earlier asynchronous work are raised here."""
+    synchronous). Errors of earlier asynchronous work are raised here; RuntimeError during a
+    capture."""
     device = get_device(device)
     if device.is_cuda:
+        _refuse_during_capture(device, "device")
         _treadle.synchronize_device(device.ordinal)
 
 
@@ -354,7 +376,8 @@ class Stream:
         else:
             if not isinstance(priority, int) or isinstance(priority, bool):
                 raise TypeError(f"Stream(): priority must be an int, got {type(priority).__name__}")
-            native = _treadle.Stream(device.alias, priority, bool(blocking))
+            # Warp's two levels: -1 (or lower) is high, 0 (or higher) the default.
+            native = _treadle.Stream(device.alias, -1 if priority < 0 else 0, bool(blocking))
         self._init(device, native)
 
     def _init(self, device, native):
@@ -377,8 +400,8 @@ class Stream:
 
     @property
     def priority(self):
-        """The stream's priority (lower numbers run first)."""
-        return self._native.priority
+        """The stream's priority as Warp gives it: -1 (high) or 0 (low, the default)."""
+        return -1 if self._native.priority < 0 else 0
 
     @property
     def is_blocking(self):
@@ -402,8 +425,10 @@ class Stream:
             self._cached_event = Event(self.device)
         return self._cached_event
 
-    def record_event(self, event=None):
-        """Records ``event`` (a new one when None) on this stream and returns it."""
+    def record_event(self, event=None, external=False):
+        """Records ``event`` (a new one when None) on this stream and returns it. ``external``:
+        during a capture, the graph records the event at that point of each launch (so another
+        graph or stream can wait for it)."""
         if event is None:
             event = Event(self.device)
         elif event.device != self.device:
@@ -411,13 +436,17 @@ class Stream:
                 f"Event from device {event.device} cannot be recorded on stream from device "
                 f"{self.device}"
             )
-        self._native.record(event._native)
+        # A timing event recorded in a capture marks that point of every replay (an event
+        # record node), so elapsed times can be taken between replays' events.
+        external = bool(external) or (event.enable_timing and self._native.is_capturing)
+        self._native.record(event._native, external)
         return event
 
-    def wait_event(self, event):
+    def wait_event(self, event, external=False):
         """Makes later work on this stream wait until ``event`` completes (the host does not
-        wait)."""
-        self._native.wait_event(event._native)
+        wait). ``external``: during a capture, each launch of the graph waits for the event's
+        latest record."""
+        self._native.wait_event(event._native, bool(external))
 
     def wait_stream(self, other_stream, event=None):
         """Makes later work on this stream wait for the work queued on ``other_stream`` so
@@ -428,7 +457,10 @@ class Stream:
         self.wait_event(event)
 
     def synchronize(self):
-        """Waits on the host until the work queued on the stream has finished."""
+        """Waits on the host until the work queued on the stream has finished (RuntimeError
+        while the stream is capturing)."""
+        if self._native.is_capturing:
+            raise RuntimeError("Cannot synchronize stream while graph capture is active")
         self._native.synchronize()
 
     def __eq__(self, other):

@@ -82,18 +82,22 @@ def synchronize_stream(stream_or_device=None):
     stream_or_device.synchronize()
 
 
-def record_event(event=None):
-    """Records ``event`` (a new one when None) on the current stream of the current device."""
-    return get_stream().record_event(event)
+def record_event(event=None, external=False):
+    """Records ``event`` (a new one when None) on the current stream of the current device;
+    ``external`` as in Stream.record_event."""
+    return get_stream().record_event(event, external)
 
 
-def wait_event(event):
-    """Makes the current stream of the current device wait until ``event`` completes."""
-    get_stream().wait_event(event)
+def wait_event(event, external=False):
+    """Makes the current stream of the current device wait until ``event`` completes;
+    ``external`` as in Stream.wait_event."""
+    get_stream().wait_event(event, external)
 
 
 def synchronize_event(event):
-    """Waits on the host until ``event`` completes."""
+    """Waits on the host until ``event`` completes (RuntimeError while its device captures)."""
+    if event.device.is_capturing:
+        raise RuntimeError("Cannot synchronize event while graph capture is active")
     event.synchronize()
 
 

@@ -7,8 +7,8 @@
 #include <map>
 #include <mutex>
 
-#include "treadle/error.h"
 #include "compile/nvrtc.h"
+#include "treadle/error.h"
 #include "treadle/stream.h"
 
 namespace treadle {
@@ -35,7 +35,8 @@ bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 
 }  // namespace
 
 std::string cudadevrt_path() {
-    if (const char* chosen = std::getenv("TREADLE_CUDADEVRT")) return readable(chosen) ? chosen : "";
+    if (const char* chosen = std::getenv("TREADLE_CUDADEVRT"))
+        return readable(chosen) ? chosen : "";
     std::vector<std::string> roots;
     for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
         if (const char* root = std::getenv(var)) roots.push_back(root);
@@ -114,8 +115,8 @@ void ConditionalCapture::begin_body(int i, const Stream& body_stream) const {
     if (i < 0 || i >= body_count())
         throw Error(ErrorKind::Value, "ConditionalCapture: no body " + std::to_string(i));
     if (body_stream.is_null() || body_stream.device() != m_device)
-        throw Error(ErrorKind::Value, "ConditionalCapture: the body stream must be a stream of " +
-                                          m_device.alias());
+        throw Error(ErrorKind::Value,
+                    "ConditionalCapture: the body stream must be a stream of " + m_device.alias());
     cuda::begin_body_capture(m_device.ordinal(), body_stream.handle(), m_bodies[i]);
 }
 

@@ -109,15 +109,15 @@ bool Stream::is_capturing() const {
     return cuda::is_capturing(m_state->device.ordinal(), m_state->handle);
 }
 
-void Stream::record(const Event& event) const {
+void Stream::record(const Event& event, bool external) const {
     if (!m_state) null_error("Stream::record");
-    event.record(*this);
+    event.record(*this, external);
 }
 
-void Stream::wait(const Event& event) const {
+void Stream::wait(const Event& event, bool external) const {
     if (!m_state) null_error("Stream::wait");
     if (event.is_null()) null_error("Stream::wait (event)");
-    cuda::stream_wait_event(m_state->device.ordinal(), m_state->handle, event.handle());
+    cuda::stream_wait_event(m_state->device.ordinal(), m_state->handle, event.handle(), external);
 }
 
 void Stream::wait(const Stream& other) const {
@@ -162,13 +162,13 @@ void* Event::handle() const { return m_state ? m_state->handle : nullptr; }
 
 bool Event::timing_enabled() const { return m_state && m_state->timing; }
 
-void Event::record(const Stream& stream) const {
+void Event::record(const Stream& stream, bool external) const {
     if (!m_state) null_error("Event::record");
     if (!stream.is_null() && stream.device() != m_state->device)
         throw Error(ErrorKind::Value, "Event::record: an event of " + m_state->device.alias() +
                                           " cannot be recorded on a stream of " +
                                           stream.device().alias());
-    cuda::record_event(m_state->device.ordinal(), m_state->handle, stream.handle());
+    cuda::record_event(m_state->device.ordinal(), m_state->handle, stream.handle(), external);
 }
 
 void Event::synchronize() const {

@@ -57,9 +57,9 @@ void export_stream(nb::module_& m) {
         .def_prop_ro("is_complete", &Stream::is_complete)
         .def_prop_ro("is_capturing", &Stream::is_capturing)
         .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>())
-        .def("record", &Stream::record, nb::arg("event"))
-        .def("wait_event", nb::overload_cast<const Event&>(&Stream::wait, nb::const_),
-             nb::arg("event"))
+        .def("record", &Stream::record, nb::arg("event"), nb::arg("external") = false)
+        .def("wait_event", nb::overload_cast<const Event&, bool>(&Stream::wait, nb::const_),
+             nb::arg("event"), nb::arg("external") = false)
         .def("wait_stream", nb::overload_cast<const Stream&>(&Stream::wait, nb::const_),
              nb::arg("other"));
 
@@ -74,7 +74,7 @@ void export_stream(nb::module_& m) {
         .def_prop_ro("device", [](const Event& e) { return e.device().alias(); })
         .def_prop_ro("timing_enabled", &Event::timing_enabled)
         .def_prop_ro("is_complete", &Event::is_complete)
-        .def("record", &Event::record, nb::arg("stream"))
+        .def("record", &Event::record, nb::arg("stream"), nb::arg("external") = false)
         .def("synchronize", &Event::synchronize, nb::call_guard<nb::gil_scoped_release>())
         .def_static("elapsed_ms", &Event::elapsed_ms, nb::arg("start"), nb::arg("end"),
                     nb::arg("synchronize") = true, nb::call_guard<nb::gil_scoped_release>());

@@ -137,11 +137,14 @@ using Event = void*;
 Event create_event(int ordinal, bool timing = false);
 /// Destroys an event; nullptr and a driver already shut down are ignored.
 void destroy_event(int ordinal, Event event);
-/// Records `event` on `stream`: it completes when the work queued there before it has.
-void record_event(int ordinal, Event event, Stream stream = nullptr);
+/// Records `event` on `stream`: it completes when the work queued there before it has. With
+/// `external` during a capture the graph gets an event record node (CU_EVENT_RECORD_EXTERNAL),
+/// so the event marks that point of every launch of the graph.
+void record_event(int ordinal, Event event, Stream stream = nullptr, bool external = false);
 /// Makes later work on `stream` wait (on the device) until `event` completes. The event may
-/// belong to another device.
-void stream_wait_event(int ordinal, Stream stream, Event event);
+/// belong to another device. With `external` during a capture the graph gets an event wait
+/// node (CU_EVENT_WAIT_EXTERNAL): each launch waits for the event's latest record.
+void stream_wait_event(int ordinal, Stream stream, Event event, bool external = false);
 /// Waits on the host until `event` completes; errors of earlier work surface here.
 void synchronize_event(int ordinal, Event event);
 /// True when `event` has completed (or was never recorded).

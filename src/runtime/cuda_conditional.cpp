@@ -58,8 +58,8 @@ bool conditional_graphs_supported() {
     return t && graph_capture_supported() && t->cuGraphConditionalHandleCreate &&
            t->cuGraphAddNode && t->cuGraphAddChildGraphNode && t->cuStreamBeginCaptureToGraph &&
            t->cuStreamUpdateCaptureDependencies && t->cuStreamGetCaptureInfo_v2 &&
-           t->cuLinkCreate_v2 && t->cuLinkAddData_v2 && t->cuLinkAddFile_v2 &&
-           t->cuLinkComplete && t->cuLinkDestroy && driver_version(*t) >= 12040;
+           t->cuLinkCreate_v2 && t->cuLinkAddData_v2 && t->cuLinkAddFile_v2 && t->cuLinkComplete &&
+           t->cuLinkDestroy && driver_version(*t) >= 12040;
 }
 
 ModuleHandle load_linked_module(int ordinal, const std::string& image, bool is_cubin,
@@ -71,10 +71,10 @@ ModuleHandle load_linked_module(int ordinal, const std::string& image, bool is_c
     if (drv::CUresult r = t.cuLinkCreate_v2(0, nullptr, nullptr, &state); r != drv::CUDA_SUCCESS)
         fail(t, "cuLinkCreate", r, where);
     drv::CUmodule module = nullptr;
-    drv::CUresult r = t.cuLinkAddData_v2(
-        state, is_cubin ? drv::CU_JIT_INPUT_CUBIN : drv::CU_JIT_INPUT_PTX,
-        const_cast<char*>(image.data()), image.size() + (is_cubin ? 0 : 1), "treadle_conditional",
-        0, nullptr, nullptr);
+    drv::CUresult r =
+        t.cuLinkAddData_v2(state, is_cubin ? drv::CU_JIT_INPUT_CUBIN : drv::CU_JIT_INPUT_PTX,
+                           const_cast<char*>(image.data()), image.size() + (is_cubin ? 0 : 1),
+                           "treadle_conditional", 0, nullptr, nullptr);
     const char* step = "cuLinkAddData";
     if (r == drv::CUDA_SUCCESS) {
         step = "cuLinkAddFile";
@@ -101,8 +101,8 @@ ConditionalNodes add_conditional(int ordinal, Stream stream, FunctionHandle set_
     Device& d = enter(ordinal);
     const drv::Table& t = conditional_table(ordinal);
     const drv::CUstream s = resolve(d, stream);
-    const std::string where = std::string(is_while ? "capture_while" : "capture_if") + "(" +
-                              device_name(ordinal) + ")";
+    const std::string where =
+        std::string(is_while ? "capture_while" : "capture_if") + "(" + device_name(ordinal) + ")";
     CaptureState c = capture_state(t, s, where);
     ConditionalNodes out;
     const int nodes = !is_while && with_else ? 2 : 1;
@@ -115,14 +115,15 @@ ConditionalNodes add_conditional(int ordinal, Stream stream, FunctionHandle set_
             fail(t, "cuGraphConditionalHandleCreate", r, where);
         out.handles.push_back(h);
     }
-    set_conditions(ordinal, stream, set_condition, out.handles[0],
-                   nodes == 2 ? out.handles[1] : 0, condition);
+    set_conditions(ordinal, stream, set_condition, out.handles[0], nodes == 2 ? out.handles[1] : 0,
+                   condition);
     for (int i = 0; i < nodes; ++i) {
         c = capture_state(t, s, where);  // after the launch (or the previous node)
         drv::GraphNodeParams params{};
         params.type = drv::CU_GRAPH_NODE_TYPE_CONDITIONAL;
         params.conditional.handle = out.handles[i];
-        params.conditional.type = is_while ? drv::CU_GRAPH_COND_TYPE_WHILE : drv::CU_GRAPH_COND_TYPE_IF;
+        params.conditional.type =
+            is_while ? drv::CU_GRAPH_COND_TYPE_WHILE : drv::CU_GRAPH_COND_TYPE_IF;
         params.conditional.size = 1;
         params.conditional.ctx = ctx;
         drv::CUgraphNode node = nullptr;
@@ -151,9 +152,8 @@ void begin_body_capture(int ordinal, Stream stream, void* body) {
     const drv::Table& t = conditional_table(ordinal);
     const drv::CUstream s = resolve(d, stream);
     const std::string where = "conditional body capture(" + device_name(ordinal) + ")";
-    if (drv::CUresult r = t.cuStreamBeginCaptureToGraph(s, static_cast<drv::CUgraph>(body),
-                                                        nullptr, nullptr, 0,
-                                                        int(CaptureMode::ThreadLocal));
+    if (drv::CUresult r = t.cuStreamBeginCaptureToGraph(s, static_cast<drv::CUgraph>(body), nullptr,
+                                                        nullptr, 0, int(CaptureMode::ThreadLocal));
         r != drv::CUDA_SUCCESS)
         fail(t, "cuStreamBeginCaptureToGraph", r, where);
     int status = 0;
@@ -200,9 +200,11 @@ void add_child_graph(int ordinal, Stream stream, const Graph& graph) {
 void graph_debug_dot_print(const Graph& graph, const std::string& path, bool verbose) {
     const drv::Table& t = drv::get();
     if (!t.cuGraphDebugDotPrint)
-        throw Error(ErrorKind::Runtime, "graph_debug_dot_print(): the driver lacks cuGraphDebugDotPrint");
-    if (drv::CUresult r = t.cuGraphDebugDotPrint(static_cast<drv::CUgraph>(graph_handle(graph)), path.c_str(),
-                                                 verbose ? drv::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE : 0);
+        throw Error(ErrorKind::Runtime,
+                    "graph_debug_dot_print(): the driver lacks cuGraphDebugDotPrint");
+    if (drv::CUresult r =
+            t.cuGraphDebugDotPrint(static_cast<drv::CUgraph>(graph_handle(graph)), path.c_str(),
+                                   verbose ? drv::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE : 0);
         r != drv::CUDA_SUCCESS)
         fail(t, "cuGraphDebugDotPrint", r, "graph_debug_dot_print(" + path + ")");
 }

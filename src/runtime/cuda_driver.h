@@ -56,6 +56,10 @@ inline CUstream const CU_STREAM_LEGACY = reinterpret_cast<CUstream>(0x1);
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 /// Event creation flag (CUevent_flags).
 inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
+/// During a capture: record / wait as an external event node (CUevent_record_flags,
+/// CUevent_wait_flags).
+inline constexpr unsigned CU_EVENT_RECORD_EXTERNAL = 0x1;
+inline constexpr unsigned CU_EVENT_WAIT_EXTERNAL = 0x1;
 /// CUstreamCaptureStatus values.
 inline constexpr int CU_STREAM_CAPTURE_STATUS_NONE = 0;
 inline constexpr int CU_STREAM_CAPTURE_STATUS_ACTIVE = 1;

@@ -161,14 +161,23 @@ void destroy_event(int ordinal, Event event) {
     }
 }
 
-void record_event(int ordinal, Event event, Stream stream) {
+void record_event(int ordinal, Event event, Stream stream, bool external) {
     Device& d = enter(ordinal);
-    TREADLE_CU(cuEventRecord, event_of(event), resolve(d, stream));
+    if (!external) {
+        TREADLE_CU(cuEventRecord, event_of(event), resolve(d, stream));
+        return;
+    }
+    const drv::Table& t = drv::get();
+    if (!t.cuEventRecordWithFlags)
+        throw Error(ErrorKind::Runtime, "record_event(external=True) needs a CUDA 11.1+ driver");
+    TREADLE_CU(cuEventRecordWithFlags, event_of(event), resolve(d, stream),
+               drv::CU_EVENT_RECORD_EXTERNAL);
 }
 
-void stream_wait_event(int ordinal, Stream stream, Event event) {
+void stream_wait_event(int ordinal, Stream stream, Event event, bool external) {
     Device& d = enter(ordinal);
-    TREADLE_CU(cuStreamWaitEvent, resolve(d, stream), event_of(event), 0);
+    TREADLE_CU(cuStreamWaitEvent, resolve(d, stream), event_of(event),
+               external ? drv::CU_EVENT_WAIT_EXTERNAL : 0u);
 }
 
 void synchronize_event(int ordinal, Event event) {
