@@ -316,6 +316,7 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
         p.reads = (access[i] & passes::k_access_read) != 0;
         p.writes = (access[i] & passes::k_access_write) != 0;
         p.writes_after_reads = (access[i] & passes::k_access_write_after_read) != 0;
+        p.null_tested = (access[i] & passes::k_access_null_tested) != 0;
         result->params.push_back(std::move(p));
     }
     // Debug builds check bounds too, as Warp's do.

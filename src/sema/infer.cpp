@@ -177,6 +177,7 @@ void Builder::build_native() {
 
 ir::VarId Builder::zero_of(const types::Type* t, int line) {
     if (t->is_scalar()) return emit_const(types::ConstValue{t, false, 0, 0.0}, t, line);
+    if (t->is_struct()) return emit_value(ir::InstrKind::Construct, line, t, {});
     const types::Type* s = types::scalar_type(t->scalar);
     std::vector<ir::VarId> zeros;
     int n = t->is_transform() ? 0 : t->components();

@@ -432,9 +432,25 @@ VarId Builder::materialize(const Value& v, const ast::Expr& e) {
     return emit_const(v.constant, ai.type, e.span.line);
 }
 
-VarId Builder::condition(const ast::Expr& e) {
-    Value v = eval(e);
+VarId Builder::condition(const ast::Expr& e) { return condition_of(eval(e), e); }
+
+std::optional<bool> Builder::constant_truth(const Value& v) {
+    if (v.kind != Value::Kind::Const || !v.constant.type) return std::nullopt;
+    if (v.constant.type->is_float()) return v.constant.f != 0.0;
+    return v.constant.i != 0;
+}
+
+Value Builder::bool_constant(bool truth) {
+    Value r;
+    r.kind = Value::Kind::Const;
+    r.constant = types::ConstValue{types::bool_type(), false, truth ? 1 : 0, 0.0};
+    return r;
+}
+
+VarId Builder::condition_of(const Value& v, const ast::Expr& e) {
     ArgInfo ai = arg_info(v, e);
+    if (ai.type->is_array())  // an array argument is true unless it is None
+        return emit_call(e.span.line, types::bool_type(), {v.var}, table_entry("array_nonnull"));
     if (!ai.type->is_scalar())
         type_error(e.span, who() + "a condition must be a scalar, got " + ai.type->name);
     if (ai.type->is_bool()) return materialize(v, e);

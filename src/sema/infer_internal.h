@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -117,8 +118,16 @@ public:
     ir::VarId coerce(const Value& v, const types::Type* t, const ast::Expr& e);
     /// The value as a variable of its natural type (weak int -> int32, weak float -> float32).
     ir::VarId materialize(const Value& v, const ast::Expr& e);
-    /// A boolean variable for a condition (scalars compare against zero).
+    /// A boolean variable for a condition (scalars compare against zero; an array is true
+    /// unless it is None).
     ir::VarId condition(const ast::Expr& e);
+    /// condition() of the already evaluated `v`.
+    ir::VarId condition_of(const Value& v, const ast::Expr& e);
+    /// The truth of a constant (a literal, a global constant, wp.static()): conditions on one
+    /// are decided at compile time, as in Warp; nullopt for anything else.
+    static std::optional<bool> constant_truth(const Value& v);
+    /// A (strong) bool constant.
+    static Value bool_constant(bool truth);
     Value resolve_name(const std::string& name, const ast::Expr& e);
     /// The value of a global (composite constants are emitted as a construction at `e`).
     Value global_value(const GlobalValue& g, const ast::Expr& e);
@@ -170,7 +179,9 @@ public:
     Value eval_binary(const ast::Expr& e);
     /// `-x`, `+x`, `~x` (constants fold, except `~`) and `not x`.
     Value eval_unary(const ast::Expr& e);
-    /// `a and b`, `a or b`: both sides are evaluated (no short circuit), as conditions.
+    /// `a and b`, `a or b`: a bool; each operand is evaluated, as a condition, only when the
+    /// ones before it leave the result open (Python's short circuit; constant operands decide
+    /// at compile time).
     Value eval_bool_op(const ast::Expr& e);
     /// A comparison chain `a < b <= c`: each pair compared, the results and-ed.
     Value eval_compare(const ast::Expr& e);
