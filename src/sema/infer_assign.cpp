@@ -157,7 +157,40 @@ void Builder::assign_gradient(const std::string& slot, const ast::Expr& target, 
     bind(slot, var, target.span);
 }
 
+namespace {
+
+bool is_function_value(const Value& v) {
+    return v.kind == Value::Kind::Func || (v.kind == Value::Kind::Builtin && v.builtin);
+}
+
+bool same_function(const Value& a, const Value& b) {
+    if (a.kind != b.kind) return false;
+    if (a.kind == Value::Kind::Func) return a.func->key == b.func->key;
+    return a.builtin == b.builtin;
+}
+
+}  // namespace
+
 void Builder::assign_name(const ast::Expr& target, const Value& v, const ast::Expr& value_expr) {
+    // A local bound to a function (`f = my_func`, `f = wp.static(table["key"])`) names it:
+    // calls through it are calls of the function. Kernels have no function pointers, so such a
+    // local can never be bound to something else.
+    auto alias = m_function_locals.find(target.name);
+    if (alias != m_function_locals.end()) {
+        if (is_function_value(v) && same_function(v, alias->second)) return;
+        type_error(target.span,
+                   who() + "rebinding function-valued local '" + target.name + "' to " +
+                       (is_function_value(v) ? "a different function" : "a non-function value") +
+                       " is not supported (kernels have no function pointers)");
+    }
+    if (is_function_value(v)) {
+        if (m_scope.count(target.name))
+            type_error(target.span, who() + "cannot bind a function to '" + target.name +
+                                        "', which holds a value of type " +
+                                        m_fn.type_of(m_scope[target.name])->name);
+        m_function_locals[target.name] = v;
+        return;
+    }
     VarId var;
     auto existing = m_scope.find(target.name);
     if (v.kind == Value::Kind::Const && existing != m_scope.end()) {

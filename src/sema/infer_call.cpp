@@ -221,9 +221,12 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
 Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     if (b.kind == BuiltinKind::Operator) return call_operator(b, e);
     if (b.kind == BuiltinKind::Identity) return call_identity(b, e);
-    if (!e.keywords.empty())
-        type_error(e.keywords[0].span,
-                   std::string(b.name) + "(): keyword arguments are not supported");
+    if (!e.keywords.empty()) {
+        if (b.kind != BuiltinKind::Regular && b.kind != BuiltinKind::Multi)
+            type_error(e.keywords[0].span,
+                       std::string(b.name) + "(): keyword arguments are not supported");
+        return call_builtin(b, keywords_as_positional(b, e));
+    }
     switch (b.kind) {
         case BuiltinKind::Tid:
             return emit_tid(1, e);

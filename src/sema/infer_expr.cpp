@@ -137,6 +137,7 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         v.var = it->second;
         return v;
     }
+    if (auto f = m_function_locals.find(name); f != m_function_locals.end()) return f->second;
     GlobalValue g =
         m_source.resolver ? m_program.names.lookup(*m_source.resolver, name) : GlobalValue{};
     if (g.kind == GlobalValue::Kind::Unsupported)
@@ -181,6 +182,15 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                     Value v;
                     v.kind = Value::Kind::Type;
                     v.type = t;
+                    return v;
+                }
+                if (attr == "int" || attr == "float" || attr == "bool") {
+                    // Warp's wp.int(x), wp.float(x), wp.bool(x): the Python builtins' casts
+                    Value v;
+                    v.kind = Value::Kind::Type;
+                    v.type = attr == "int"     ? types::int32_type()
+                             : attr == "float" ? types::float32_type()
+                                               : types::bool_type();
                     return v;
                 }
                 if (attr == "vector" || attr == "matrix") {

@@ -198,6 +198,10 @@ public:
                             std::vector<std::string>& hidden);
     /// The constant integer of slice bound `e` (null: `fallback`).
     int64_t slice_bound(const ast::Expr* e, int64_t fallback);
+    /// The call `e` of builtin `b` with its keyword arguments moved to the positions of the
+    /// signature's parameters of those names (a node that lives as long as the builder); fails
+    /// for an unknown or repeated name and for a parameter left out before a given one.
+    const ast::Expr& keywords_as_positional(const Builtin& b, const ast::Expr& e);
     /// A call of builtin `b`: dispatches on its kind to the lowering below or to call_by_rule.
     Value call_builtin(const Builtin& b, const ast::Expr& e);
     /// wp.add(a, b), wp.neg(x): an operator called by name.
@@ -346,6 +350,8 @@ public:
     const ast::Stmt& m_def;
     ir::Function& m_fn;
     Scope m_scope;
+    /// Locals bound to a function or builtin (`f = my_func`): the function each one names.
+    std::map<std::string, Value> m_function_locals;
     /// AST nodes sema made itself (expanded starred calls): they live for the build, since
     /// IR and errors keep their spans and memos may key on their addresses.
     std::vector<ast::ExprPtr> m_synthetic;
