@@ -166,6 +166,7 @@ bool is_function_value(const Value& v) {
 bool same_function(const Value& a, const Value& b) {
     if (a.kind != b.kind) return false;
     if (a.kind == Value::Kind::Func) return a.func->key == b.func->key;
+    if (a.kind == Value::Kind::Type) return a.type == b.type;
     return a.builtin == b.builtin;
 }
 
@@ -175,18 +176,23 @@ void Builder::assign_name(const ast::Expr& target, const Value& v, const ast::Ex
     // A local bound to a function (`f = my_func`, `f = wp.static(table["key"])`) names it:
     // calls through it are calls of the function. Kernels have no function pointers, so such a
     // local can never be bound to something else.
+    // A local bound to a type (`T = type(x)`, `v = wp.types.vector(2, float)`) names that type.
     auto alias = m_function_locals.find(target.name);
     if (alias != m_function_locals.end()) {
-        if (is_function_value(v) && same_function(v, alias->second)) return;
+        if (same_function(v, alias->second)) return;
+        const bool is_type = alias->second.kind == Value::Kind::Type;
+        const bool same_kind = is_type ? v.kind == Value::Kind::Type : is_function_value(v);
+        const std::string what = is_type ? "type" : "function";
         type_error(target.span,
-                   who() + "rebinding function-valued local '" + target.name + "' to " +
-                       (is_function_value(v) ? "a different function" : "a non-function value") +
+                   who() + "rebinding " + what + "-valued local '" + target.name + "' to " +
+                       (same_kind ? "a different " + what : "a non-" + what + " value") +
                        " is not supported (kernels have no function pointers)");
     }
-    if (is_function_value(v)) {
+    if (is_function_value(v) || (v.kind == Value::Kind::Type && v.type)) {
         if (m_scope.count(target.name))
-            type_error(target.span, who() + "cannot bind a function to '" + target.name +
-                                        "', which holds a value of type " +
+            type_error(target.span, who() + "cannot bind a " +
+                                        (is_function_value(v) ? "function" : "type") + " to '" +
+                                        target.name + "', which holds a value of type " +
                                         m_fn.type_of(m_scope[target.name])->name);
         m_function_locals[target.name] = v;
         return;

@@ -164,6 +164,12 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         v.text = name;
         return v;
     }
+    if (name == "type") {  // type(x): see call_type_of
+        Value v;
+        v.kind = Value::Kind::Builtin;
+        v.text = "type";
+        return v;
+    }
     if (name == "True" || name == "False")
         return const_value(types::bool_type(), false, name == "True", 0);
     if (name == "range")
@@ -250,7 +256,14 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         }
         if (attr == "ndim")
             return const_value(types::int32_type(), true, m_fn.type_of(base.var)->ndim, 0);
+        if (attr == "dtype") return type_attribute(m_fn.type_of(base.var), e);
         type_error(e.span, who() + "arrays have no attribute '" + attr + "' in kernels");
+    }
+    if (base.kind == Value::Kind::Var && (attr == "dtype" || attr == "length")) {
+        // attributes of a composite value's type (Warp's v.dtype, v.length)
+        const types::Type* t = m_fn.type_of(base.var);
+        if (t->is_vector() || t->is_matrix() || t->is_quat() || t->is_transform())
+            return type_attribute(t, e);
     }
     if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_struct())
         return struct_field(base.var, e);
@@ -276,6 +289,7 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         return Value{Value::Kind::Var, emit_call(e.span.line, types::scalar_type(vt->scalar),
                                                  {base.var, idx}, table_entry("extract"))};
     }
+    if (base.kind == Value::Kind::Type && base.type) return type_attribute(base.type, e);
     std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
 }
@@ -302,6 +316,8 @@ const types::Type* Builder::eval_annotation_type(const ast::Expr& e) {
         if (callee.kind == Value::Kind::Builtin &&
             (callee.text == "vector" || callee.text == "matrix"))
             return eval_math_type(callee.text, e);
+        if (callee.kind == Value::Kind::Builtin && callee.text == "type")
+            return call_type_of(e).type;
         if (callee.kind == Value::Kind::Builtin && is_array_constructor(callee.text)) {
             bool indexed = callee.text.rfind("indexed", 0) == 0;
             std::string ctor = indexed ? callee.text.substr(7) : callee.text;

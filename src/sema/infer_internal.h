@@ -261,6 +261,15 @@ public:
     /// quaternion or transform type (their text is replaced by the length).
     void find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& out);
 
+    // --- types as values (infer_type_values.cpp) ---
+    /// type(x): the type of the value x (a Python literal: int32, float32 or bool).
+    Value call_type_of(const ast::Expr& e);
+    /// The type a weak literal of type `t` materialises as (int32, float32).
+    static const types::Type* materialize_type(const types::Type* t);
+    /// `T.dtype` (an array's element type, a composite's scalar type), `T.length` (vectors,
+    /// quaternions, transforms), `T.shape` (matrices), `T.ndim` (arrays) of the type `t`.
+    Value type_attribute(const types::Type* t, const ast::Expr& e);
+
     // --- structs (infer_struct.cpp) ---
     /// `base.name` of a struct value.
     Value struct_field(ir::VarId base, const ast::Expr& e);

@@ -23,8 +23,8 @@ const ast::Expr& Builder::keywords_as_positional(const Builtin& b, const ast::Ex
         for (size_t i = 0; i < params.size(); ++i)
             if (params[i].name == k.name && !params[i].variadic) at = i;
         if (at == params.size())
-            type_error(k.span, name + "(): unexpected argument '" + k.name + "' (the signature is " +
-                                   b.signature + ")");
+            type_error(k.span, name + "(): unexpected argument '" + k.name +
+                                   "' (the signature is " + b.signature + ")");
         if (slots[at])
             type_error(k.span, name + "(): got multiple values for argument '" + k.name + "'");
         slots[at] = k.value.get();
