@@ -46,7 +46,7 @@ def describe(obj):
     if isinstance(obj, builtins.bool) or isinstance(obj, np.bool_):
         return ("const", scalar_types.bool._type, int(obj), False)
     if isinstance(obj, builtins.int):  # weak: the other operand decides its type
-        return ("const", scalar_types.int32._type, obj, True)
+        return ("const", scalar_types.int32._type, int(obj), True)  # IntEnum members too
     if isinstance(obj, builtins.float):
         return ("const", scalar_types.float32._type, obj, True)
     if isinstance(obj, np.generic) and obj.dtype.kind in "iuf":
@@ -67,6 +67,12 @@ def describe(obj):
         getattr(obj, "__module__", "") or ""
     ).startswith("treadle"):
         return ("builtin", obj.__name__)
+    if isinstance(obj, type) and not _is_treadle_module(sys.modules.get(obj.__module__)):
+        # A plain class (an IntEnum, a class of constants): a namespace whose attributes
+        # kernels may read (MyEnum.A, Consts.ONE)
+        handle = f"py:{obj.__module__}.{obj.__qualname__}@{id(obj):x}"
+        _module_handles[handle] = obj
+        return ("module", handle)
     return ("unsupported", type(obj).__name__)
 
 
@@ -112,7 +118,8 @@ class Resolver:
         return None if t is None else describe(t)
 
     def attribute(self, handle, name):
-        """The meaning of attribute `name` of the module that lookup() described as `handle`."""
+        """The meaning of attribute `name` of the module (or class) that lookup() described
+        as `handle`."""
         module = _module_handles.get(handle) or sys.modules.get(handle[3:])
         if module is None or not hasattr(module, name):
             return None

@@ -157,7 +157,10 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
                                    : types::bool_type();
         return v;
     }
-    if (const Builtin* b = find_builtin(name); b && b->traits.python_builtin) {
+    // Python builtins of the same name (min, abs, len), and, as in Warp, the builtins that
+    // are also callable from Python by their bare name (expect_eq, sin) where no global of
+    // that name exists.
+    if (const Builtin* b = find_builtin(name); b && (b->traits.python_builtin || b->traits.host)) {
         Value v;
         v.kind = Value::Kind::Builtin;
         v.builtin = b;
@@ -233,6 +236,9 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                 GlobalValue g = m_program.names.attribute(*m_source.resolver, "py:treadle", attr);
                 if (g.kind == GlobalValue::Kind::Constant && g.constant.type->is_scalar())
                     return global_value(g, e);
+                // a submodule reached through the package (warp.tests.helpers.CONSTANT)
+                if (g.kind == GlobalValue::Kind::Module && g.module != "treadle")
+                    return global_value(g, e);
             }
             type_error(e.span, who() + "module '" + (base.text == "treadle" ? "wp" : "math") +
                                    "' has no attribute '" + attr + "' usable in kernels");
@@ -290,6 +296,10 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                                                  {base.var, idx}, table_entry("extract"))};
     }
     if (base.kind == Value::Kind::Type && base.type) return type_attribute(base.type, e);
+    // `.value` of an IntEnum/IntFlag member, which the front end describes as its integer
+    if (base.kind == Value::Kind::Const && attr == "value" && base.constant.type &&
+        base.constant.type->is_integer())
+        return base;
     std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
 }
