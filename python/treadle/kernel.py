@@ -18,6 +18,7 @@ from . import module as _module
 from . import tape as _tape
 from .context import get_device
 from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
+from .kernel_adjoint import KernelAdjoint
 from .resolver import Resolver
 
 
@@ -261,6 +262,11 @@ class Kernel(Function):
             if config.verify_autograd_array_access:
                 _tape.note_kernel_build(self, handle)
         return handle
+
+    @property
+    def adj(self):
+        """Warp's ``kernel.adj``: the kernel's source and arguments (kernel_adjoint.py)."""
+        return KernelAdjoint(self, lambda: self._compile("cpu"))
 
     def _build_request(self, device):
         """What _treadle.build_kernels takes to make the forward build for `device`."""

@@ -270,6 +270,9 @@ void export_function(nb::module_& m) {
         .def_ro("is_kernel", &FunctionSource::is_kernel)
         .def_ro("max_unroll", &FunctionSource::max_unroll)
         .def_prop_ro("is_native", [](const FunctionSource& f) { return f.native != nullptr; })
+        .def_prop_ro(
+            "source", [](const FunctionSource& f) { return f.source->text; },
+            "The text of the def, as given.")
         .def_prop_ro("file", [](const FunctionSource& f) { return f.source->path; })
         .def_prop_ro("line", [](const FunctionSource& f) { return f.source->first_line; })
         .def("__repr__", [](const FunctionSource& f) {

@@ -525,6 +525,11 @@ Value Builder::eval(const ast::Expr& e) {
             return v;
         }
         case ExprKind::List:
+            if (e.name == "{}")  // parsed for wp.static() expressions only
+                fail(e.span, ErrorKind::Syntax,
+                     who() +
+                         "dict and set displays are not supported in kernels (only inside "
+                         "wp.static())");
             type_error(e.span, who() + "lists are not supported in kernels");
         case ExprKind::Slice:
             type_error(e.span, who() + "slices are not supported in kernels");
