@@ -346,6 +346,10 @@ public:
                                                           int line);
     /// Emits the ForRange of `for i in range(...)`, enters its body and binds the loop variable.
     void for_range_header(const ast::Stmt& s, const std::map<std::string, ir::VarId>& carried);
+    /// Replaces the (start, stop, step) variables of range() by those of reversed(range()),
+    /// computed at run time.
+    void reverse_range_bounds(std::vector<ir::VarId>& bounds, const types::Type* t,
+                              const ast::Expr& at);
     /// Emits the Loop of `while test:`, enters its body and breaks when the test fails.
     void while_header(const ast::Stmt& s, const std::map<std::string, ir::VarId>& carried);
     /// Assigns the current value of each variable the innermost loop carries to it.

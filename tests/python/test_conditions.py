@@ -1,5 +1,6 @@
 """Conditions as Warp compiles them: short-circuit `and`/`or`, arrays as conditions (None is
-false), conditions decided at compile time, and names bound in one branch of an `if`."""
+false), conditions decided at compile time, names bound in one branch of an `if`, and loops over
+reversed(range(...))."""
 
 import numpy as np
 
@@ -138,3 +139,32 @@ def test_short_circuit_gradient(device):
     tape.backward(grads={out: wp.ones(4, dtype=float, device=device)})
     taken = (flags != 0) & (xs > 0)
     np.testing.assert_allclose(x.grad.numpy(), np.where(taken, 2 * xs, 3.0))
+
+
+@wp.kernel
+def reversed_ranges(starts: wp.array(dtype=int), stops: wp.array(dtype=int),
+                    steps: wp.array(dtype=int), counts: wp.array(dtype=int),
+                    values: wp.array2d(dtype=int)):
+    t = wp.tid()
+    count = int(0)
+    for i in reversed(range(starts[t], stops[t], steps[t])):
+        values[t, count] = i
+        count += 1
+    for i in reversed(range(3)):
+        values[t, count] = i
+        count += 1
+    counts[t] = count
+
+
+def test_reversed_range(device):
+    cases = [(-2, 8, 3), (0, 5, 1), (5, 0, -1), (7, -4, -3), (3, 3, 1), (5, 0, 2), (0, 5, -2)]
+    starts, stops, steps = (wp.array([c[k] for c in cases], dtype=int, device=device)
+                            for k in range(3))
+    counts = wp.zeros(len(cases), dtype=int, device=device)
+    values = wp.zeros((len(cases), 32), dtype=int, device=device)
+    wp.launch(reversed_ranges, dim=len(cases), inputs=[starts, stops, steps, counts, values],
+              device=device)
+    for t, (a, b, s) in enumerate(cases):
+        expect = list(reversed(range(a, b, s))) + [2, 1, 0]
+        assert counts.numpy()[t] == len(expect)
+        assert values.numpy()[t, : len(expect)].tolist() == expect
