@@ -5,10 +5,11 @@ import builtins
 import math
 import sys
 import types as pytypes
+import typing
 
 import numpy as np
 
-from . import scalar_types, vec_types
+from . import _treadle, scalar_types, vec_types
 from .array import array
 from .builtin_functions import builtin_function
 from .indexedarray import indexedarray
@@ -39,6 +40,8 @@ def describe(obj):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
+    if obj is tuple or typing.get_origin(obj) is tuple:  # tuple[float, int], typing.Tuple[...]
+        return _tuple_annotation(obj)
     if scalar_types.generic_type(obj) is not None:  # typing.Any, wp.Int, wp.Float, wp.Scalar
         return ("type", scalar_types.type_of(obj))
     if obj is builtins.float or obj is builtins.int or obj is builtins.bool:
@@ -74,6 +77,18 @@ def describe(obj):
         _module_handles[handle] = obj
         return ("module", handle)
     return ("unsupported", type(obj).__name__)
+
+
+def _tuple_annotation(obj):
+    """tuple[a, b, ...] as a tuple type; a bare `tuple` or tuple[T, ...] (any length) is
+    generic, like typing.Any."""
+    args = typing.get_args(obj)
+    if not args or (len(args) == 2 and args[1] is Ellipsis):
+        return ("type", scalar_types.type_of(typing.Any))
+    elements = [describe(a) for a in args]
+    if any(e[0] != "type" for e in elements):
+        return ("unsupported", f"tuple annotation {obj!r}")
+    return ("type", _treadle.types.tuple([e[1] for e in elements]))
 
 
 _ARRAY_CLASSES = tuple(

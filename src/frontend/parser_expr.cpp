@@ -396,7 +396,12 @@ ExprPtr Parser::parse_leaf() {
     if (tok.is_keyword("yield") || tok.is_keyword("await"))
         fail(span, "'" + tok.text + "' is not supported");
     if (tok.is_op("{")) return parse_display();
-    if (tok.is_op("...")) fail(span, "'...' (Ellipsis) is not supported");
+    if (tok.is_op("...")) {
+        ExprPtr e = make_expr(ExprKind::Constant, span);
+        e->const_kind = ast::ConstKind::Ellipsis;
+        skip();
+        return e;
+    }
     if (tok.is_op("*")) fail(span, "starred expressions are not supported");
     fail_unexpected(tok);
 }

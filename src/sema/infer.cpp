@@ -86,8 +86,27 @@ void Builder::build(const std::vector<const types::Type*>& param_types) {
             t = param_annotation(p.name, *p.annotation);
             t = kernel_param_type(i, t);
         }
-        if (m_scope.count(p.name))
+        if (m_scope.count(p.name) || m_function_locals.count(p.name))
             fail(p.span, ErrorKind::Syntax, who() + "duplicate parameter '" + p.name + "'");
+        if (t->is_tuple()) {
+            // A tuple parameter is one parameter per element; the name is the tuple of them.
+            if (m_fn.is_kernel)
+                fail(p.span, ErrorKind::Type,
+                     who() + "kernel parameter '" + p.name + "' cannot be a tuple");
+            Value tuple;
+            tuple.kind = Value::Kind::Tuple;
+            for (size_t k = 0; k < t->elements.size(); ++k) {
+                const std::string name = p.name + "_" + std::to_string(k);
+                ir::VarId v = m_fn.new_var(t->elements[k], name);
+                m_fn.vars[v].param = true;
+                m_fn.params.push_back(v);
+                m_fn.param_names.push_back(name);
+                tuple.elements.push_back(var_value(v));
+            }
+            m_function_locals[p.name] = tuple;
+            m_tuple_blocks[p.name] = m_block;
+            continue;
+        }
         ir::VarId v = m_fn.new_var(t, p.name);
         m_fn.vars[v].param = true;
         m_fn.params.push_back(v);

@@ -177,9 +177,13 @@ void Builder::assign_name(const ast::Expr& target, const Value& v, const ast::Ex
     // calls through it are calls of the function. Kernels have no function pointers, so such a
     // local can never be bound to something else.
     // A local bound to a type (`T = type(x)`, `v = wp.types.vector(2, float)`) names that type.
+    if (v.kind == Value::Kind::Tuple) return bind_tuple(target, v);
     auto alias = m_function_locals.find(target.name);
     if (alias != m_function_locals.end()) {
         if (same_function(v, alias->second)) return;
+        if (alias->second.kind == Value::Kind::Tuple)
+            type_error(target.span, who() + "cannot assign a single value to '" + target.name +
+                                        "', which holds a tuple");
         const bool is_type = alias->second.kind == Value::Kind::Type;
         const bool same_kind = is_type ? v.kind == Value::Kind::Type : is_function_value(v);
         const std::string what = is_type ? "type" : "function";

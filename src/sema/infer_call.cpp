@@ -412,6 +412,12 @@ Value Builder::call_len(const ast::Expr& e) {
     size_t nargs = e.args.size() - 1;
     if (nargs != 1) type_error(e.span, "len(): takes exactly one argument");
     Value v = eval(*e.args[1]);
+    if (v.kind == Value::Kind::Tuple) {  // a tuple's length is known at compile time
+        Value n;
+        n.kind = Value::Kind::Const;
+        n.constant = types::ConstValue{types::int32_type(), false, (int64_t)v.elements.size(), 0};
+        return n;
+    }
     const types::Type* t = v.kind == Value::Kind::Var     ? m_fn.type_of(v.var)
                            : v.kind == Value::Kind::Const ? v.constant.type
                                                           : nullptr;

@@ -442,6 +442,7 @@ VarId Builder::emit_const(const types::ConstValue& c, const types::Type* t, int 
     ir::Instr& in = emit(InstrKind::Const, line);
     in.dsts = {dst};
     in.value = out;
+    if (t->is_integer()) m_int_consts[dst] = out.i;
     return dst;
 }
 
@@ -562,6 +563,8 @@ Value Builder::eval_constant(const ast::Expr& e) {
         }
         case ast::ConstKind::None:
             return Value{};
+        case ast::ConstKind::Ellipsis:
+            fail(e.span, ErrorKind::Syntax, who() + "'...' (Ellipsis) is not supported in kernels");
     }
     return Value{};
 }

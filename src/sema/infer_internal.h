@@ -226,6 +226,11 @@ public:
     // --- builtins resolved by their type rule (infer_overload.cpp) ---
     /// A Regular or Multi builtin: the overload its rule selects for the argument types.
     Value call_by_rule(const Builtin& b, const ast::Expr& e);
+    /// Appends the documented numeric defaults of the parameters after the given arguments
+    /// (`expect_near(a, b)`: tolerance = 1e-6) as weak literals; false (nothing appended) when
+    /// a missing parameter has none.
+    bool fill_numeric_defaults(const Builtin& b, std::vector<Value>& vals,
+                               std::vector<ArgInfo>& infos);
     /// One Call of a Multi builtin: a fresh result variable per member of the tuple `results`.
     std::vector<ir::VarId> emit_multi_call(const Builtin& b, const types::Type* results,
                                            std::vector<ir::VarId> args, int line);
@@ -260,6 +265,15 @@ public:
     /// The calls len(local) in a wp.static() expression whose local has a vector, matrix,
     /// quaternion or transform type (their text is replaced by the length).
     void find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& out);
+
+    // --- tuples (infer_type_values.cpp) ---
+    /// The tuple type of the tuple value `v` (literal elements take `want`'s element type
+    /// when given and compatible, else their natural type); null if an element is no value.
+    const types::Type* tuple_type_of(const Value& v, const types::Type* want);
+    /// Binds the local `name` to the tuple `v` (mutable elements snapshotted).
+    void bind_tuple(const ast::Expr& target, const Value& v);
+    /// The tuple local `e` names (a Name bound by bind_tuple), or null.
+    const Value* tuple_local(const ast::Expr& e) const;
 
     // --- types as values (infer_type_values.cpp) ---
     /// type(x): the type of the value x (a Python literal: int32, float32 or bool).
@@ -363,8 +377,15 @@ public:
     const ast::Stmt& m_def;
     ir::Function& m_fn;
     Scope m_scope;
-    /// Locals bound to a function or builtin (`f = my_func`): the function each one names.
+    /// Locals bound to a function, builtin or type (`f = my_func`), or to a tuple
+    /// (`t = (a, b)`, `t = f()` of a function with several results): the value each one names.
     std::map<std::string, Value> m_function_locals;
+    /// The value of every integer variable defined by a Const (an unrolled loop's index):
+    /// what a tuple index needs at compile time.
+    std::map<ir::VarId, int64_t> m_int_consts;
+    /// The block where each tuple local was bound: it may be re-bound only there (a tuple
+    /// re-bound in a branch or loop body cannot be merged).
+    std::map<std::string, const ir::Block*> m_tuple_blocks;
     /// AST nodes sema made itself (expanded starred calls): they live for the build, since
     /// IR and errors keep their spans and memos may key on their addresses.
     std::vector<ast::ExprPtr> m_synthetic;

@@ -100,7 +100,11 @@ bool Builder::try_unroll(const ast::Stmt& s) {
         return false;
     std::vector<int64_t> bounds;
     for (size_t i = 1; i < iter.args.size(); ++i) {
-        if (!constant_like(*iter.args[i], m_scope) && !is_static_call(*iter.args[i])) return false;
+        const ast::Expr& b = *iter.args[i];
+        const bool tuple_len = b.kind == ast::ExprKind::Call && b.args.size() == 2 &&
+                               b.args[0]->kind == ast::ExprKind::Name && b.args[0]->name == "len" &&
+                               !m_scope.count("len") && tuple_local(*b.args[1]);
+        if (!constant_like(b, m_scope) && !is_static_call(b) && !tuple_len) return false;
         Value v = eval(*iter.args[i]);
         if (v.kind != Value::Kind::Const || !v.constant.type->is_integer()) return false;
         bounds.push_back(v.constant.i);

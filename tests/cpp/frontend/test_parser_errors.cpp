@@ -122,7 +122,6 @@ TEST(ParserErrors, Expressions) {
         {"x = {i for i in y}\n", "comprehensions are not supported", 1, 8},
         {"x = f(i for i in y)\n", "generator expressions are not supported", 1, 9},
         {"x = (y := 1)\n", "assignment expressions (':=') are not supported", 1, 8},
-        {"x = ...\n", "'...' (Ellipsis) is not supported", 1, 5},
         {"x = *a, b\n", "starred expressions are not supported", 1, 5},
         {"x = yield 1\n", "'yield' is not supported", 1, 5},
         {"x = 'a' b'b'\n", "cannot mix bytes and nonbytes literals", 1, 5},
