@@ -274,6 +274,7 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
 std::unique_ptr<ir::Program> build_program(const FunctionSource& kernel) {
     auto program = std::make_unique<ir::Program>();
     ProgramBuilder pb{*program, {}, {}, {}, 0, kernel.max_unroll};
+    pb.debug = kernel.debug;
     const ast::Stmt* def = nullptr;
     auto module = parse_function_source(kernel, &def);
     auto owned = std::make_unique<ir::Function>();

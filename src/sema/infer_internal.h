@@ -314,6 +314,9 @@ public:
     Scope merge_branches(const ast::Stmt& s, ir::Instr& ifi, const Scope& then_scope,
                          const Scope& else_scope);
     void return_stmt(const ast::Stmt& s);
+    /// `assert test[, msg]` in a debug build: when the test fails, the statement and its place
+    /// go to stderr and the process aborts (a Printf with callee "assert").
+    void assert_stmt(const ast::Stmt& s);
     /// The variables `return value` returns, checked against the return type so far (or
     /// setting it at the first return).
     std::vector<ir::VarId> return_values(const ast::Expr& value);
@@ -414,6 +417,8 @@ struct ProgramBuilder {
     int next_id = 0;
     /// The kernel's limit on the trip count of unrolled loops (FunctionSource::max_unroll).
     int max_unroll = 16;
+    /// A debug build: asserts are compiled (FunctionSource::debug).
+    bool debug = false;
     /// Compile budget: unrolled loop bodies built so far, over the whole program.
     int64_t unrolled_copies = 0;
     /// Compile budget: IR instructions emitted so far, over the whole program (a measure of

@@ -29,7 +29,9 @@ void Builder::bind(const std::string& name, VarId var, const ast::Span& span) {
 void Builder::stmt(const ast::Stmt& s) {
     switch (s.kind) {
         case StmtKind::Pass:
+            return;
         case StmtKind::Assert:  // like Warp, asserts are compiled only in debug mode
+            if (m_program.debug) assert_stmt(s);
             return;
         case StmtKind::ExprStmt:
             if (s.value->kind == ast::ExprKind::Constant) return;  // a docstring or a literal
@@ -148,6 +150,23 @@ Scope Builder::merge_branches(const ast::Stmt& s, ir::Instr& ifi, const Scope& t
         merged[name] = m;
     }
     return merged;
+}
+
+void Builder::assert_stmt(const ast::Stmt& s) {
+    // The message names the statement as written (its first line) and where it is.
+    std::string text = m_file.line_text(s.span.line);
+    const size_t first = text.find_first_not_of(" \t");
+    text = first == std::string::npos ? "" : text.substr(first);
+    const std::string where = m_file.path + ":" + std::to_string(s.span.line);
+    VarId ok = condition(*s.test);
+    ir::Block* parent = m_block;
+    ir::Instr& ifi = emit(InstrKind::If, s.span.line);
+    ifi.args = {ok};
+    m_block = &ifi.orelse;
+    ir::Instr& fail_call = emit(InstrKind::Printf, s.span.line);
+    fail_call.callee = "assert";
+    fail_call.text = "Assertion failed: " + where + ": " + text;
+    m_block = parent;
 }
 
 void Builder::return_stmt(const ast::Stmt& s) {
