@@ -22,7 +22,51 @@ const char* aug_op_name(ast::BinOpKind op) {
     return b ? b->name : "?";
 }
 
+/// Whether evaluating `e` can have side effects (it contains a call).
+bool has_call(const ast::Expr& e) {
+    if (e.kind == ast::ExprKind::Call) return true;
+    for (const auto& a : e.args)
+        if (a && has_call(*a)) return true;
+    return false;
+}
+
 }  // namespace
+
+ast::ExprPtr Builder::hoist_place(const ast::Expr& place, std::vector<std::string>& hidden) {
+    auto hoisted = [&](const ast::Expr& e) -> ast::ExprPtr {
+        if (!has_call(e)) return ast::clone(e);
+        // evaluated once, read back through a hidden name
+        Value v = eval(e);
+        VarId var = materialize(v, e);
+        std::string name =
+            "aug." + std::to_string(m_synthetic.size()) + "." + std::to_string(hidden.size());
+        m_scope[name] = var;
+        hidden.push_back(name);
+        auto n = std::make_unique<ast::Expr>(ast::ExprKind::Name, e.span);
+        n->name = name;
+        return n;
+    };
+    if (place.kind == ast::ExprKind::Attribute) {
+        auto out = std::make_unique<ast::Expr>(ast::ExprKind::Attribute, place.span);
+        out->name = place.name;
+        out->args.push_back(hoist_place(*place.args[0], hidden));
+        return out;
+    }
+    if (place.kind == ast::ExprKind::Subscript) {
+        auto out = std::make_unique<ast::Expr>(ast::ExprKind::Subscript, place.span);
+        out->args.push_back(hoist_place(*place.args[0], hidden));
+        const ast::Expr& index = *place.args[1];
+        if (index.kind == ast::ExprKind::Tuple) {
+            auto tuple = std::make_unique<ast::Expr>(ast::ExprKind::Tuple, index.span);
+            for (const auto& i : index.args) tuple->args.push_back(hoisted(*i));
+            out->args.push_back(std::move(tuple));
+        } else {
+            out->args.push_back(hoisted(index));
+        }
+        return out;
+    }
+    return ast::clone(place);
+}
 
 void Builder::assign_stmt(const ast::Stmt& s) {
     if (s.targets.size() > 1)
@@ -60,16 +104,22 @@ void Builder::ann_assign_stmt(const ast::Stmt& s) {
 }
 
 void Builder::aug_assign_stmt(const ast::Stmt& s) {
-    const ast::Expr& target = *s.targets[0];
+    const ast::Expr& written = *s.targets[0];
     const char* op = aug_op_name(s.aug_op);
-    if (target.kind == ast::ExprKind::Subscript && adjoint_slot(target).empty() &&
+    if (written.kind == ast::ExprKind::Subscript && adjoint_slot(written).empty() &&
         (s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub) &&
         atomic_aug_assign(s))
         return;
+    // `x[f()].y += v` reads and writes one place: the calls in its indices run once.
+    std::vector<std::string> hidden;
+    const bool hoist = adjoint_slot(written).empty() && has_call(written);
+    if (hoist) m_synthetic.push_back(hoist_place(written, hidden));
+    const ast::Expr& target = hoist ? *m_synthetic.back() : written;
     Value cur = eval(target);
     Value rhs = eval(*s.value);
     Value result = binary(op, ast::op_text(s.aug_op), cur, rhs, target, *s.value, target);
     assign_to(target, result, *s.value);
+    for (const std::string& name : hidden) m_scope.erase(name);
 }
 
 bool Builder::atomic_aug_assign(const ast::Stmt& s) {

@@ -324,6 +324,10 @@ public:
     // --- assignments (infer_assign.cpp) ---
     void assign_stmt(const ast::Stmt& s);
     void ann_assign_stmt(const ast::Stmt& s);
+    /// A copy of the place `place` (a name, field, element or component chain) in which every
+    /// index that contains a call is evaluated now and read through a hidden name (appended to
+    /// `hidden`; the caller unbinds them), so reading and writing the place runs it once.
+    ast::ExprPtr hoist_place(const ast::Expr& place, std::vector<std::string>& hidden);
     /// `x op= y`: `x = x op y`, except `a[i] += v` and `a[i] -= v` (atomic_aug_assign).
     void aug_assign_stmt(const ast::Stmt& s);
     /// `a[i] += v` / `a[i] -= v` on an array of values: an atomic add or subtract, as in Warp.
