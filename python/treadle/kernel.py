@@ -8,6 +8,7 @@ import io
 import linecache
 import os
 import re
+import sys
 import tokenize
 import types
 import unicodedata
@@ -339,7 +340,7 @@ def func(f):
     """Declares a function callable from kernels (Warp's @wp.func). A second definition of
     the same name in a module with other parameter annotations adds an overload."""
     _check_python_function(f, "@wp.func")
-    return _generics.register_function(Function(f))
+    return _generics.register_function(Function(f), sys._getframe(1).f_locals)
 
 
 def func_native(snippet, adj_snippet=None, replay_snippet=None):
