@@ -322,6 +322,13 @@ Value Builder::static_value(const ast::Expr& e) {
         const std::pair<std::string, int64_t>* index = nullptr;
         for (const auto& u : m_unrolled_indices)
             if (u.first == n->name) index = &u;
+        // a local bound to an integer constant (`k = 3`) has its value at compile time too
+        std::pair<std::string, int64_t> constant_local;
+        auto known = m_int_consts.find(m_scope.at(n->name));
+        if (known != m_int_consts.end()) {  // an unrolled loop's index is one as well
+            constant_local = {n->name, known->second};
+            index = &constant_local;
+        }
         if (!index)
             type_error(n->span, who() + "wp.static() cannot use the local variable '" + n->name +
                                     "': its expression is evaluated at compile time, in the "

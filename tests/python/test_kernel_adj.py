@@ -1,5 +1,5 @@
 """Kernel.adj (Warp's Adjoint as programs read it), FunctionSource.source, and dict/set displays
-inside wp.static()."""
+inside wp.static(), which also sees locals bound to integer constants."""
 
 import treadle as wp
 from treadle import _treadle
@@ -52,3 +52,20 @@ def test_dict_and_set_displays_in_static(device):
     out = wp.zeros(2, dtype=int, device=device)
     wp.launch(static_set_membership, dim=1, inputs=[out], device=device)
     assert out.numpy().tolist() == [1, 20]
+
+
+@wp.func
+def plus_two(x: int):
+    return x + 2
+
+
+@wp.kernel
+def static_of_constant_local(out: wp.array(dtype=int)):
+    k = 3
+    out[0] = wp.static(plus_two(k) * 10)  # k is a constant local: known at compile time
+
+
+def test_static_sees_constant_locals(device):
+    out = wp.zeros(1, dtype=int, device=device)
+    wp.launch(static_of_constant_local, dim=1, inputs=[out], device=device)
+    assert out.numpy()[0] == 50
