@@ -94,6 +94,12 @@ CUDA_CALLABLE T* address(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l
                                    int64(k) * a.strides[2] + int64(l) * a.strides[3]);
 }
 
+/// Whether `a` has data: an array argument in a condition (`if a:`) is false for None.
+template <typename T>
+CUDA_CALLABLE bool array_nonnull(const array_t<T>& a) {
+    return a.data != nullptr;
+}
+
 /// The gradient of `a` as an array of its own (data is a.grad, same shape and strides): what a
 /// @wp.func_native adjoint snippet sees as `adj_<array>`.
 template <typename T>

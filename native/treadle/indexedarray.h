@@ -28,6 +28,12 @@ struct indexedarray_t {
 static_assert(sizeof(indexedarray_t<float>) == 120 && alignof(indexedarray_t<float>) == 8,
               "indexedarray_t layout is shared with the host runtime");
 
+/// Whether the indexed array's underlying array has data (`if a:` on an indexed array).
+template <typename T>
+CUDA_CALLABLE bool array_nonnull(const indexedarray_t<T>& a) {
+    return a.arr.data != nullptr;
+}
+
 /// The index into dimension d of the underlying array for index i of the indexed array.
 template <typename T>
 CUDA_CALLABLE int32 map_index(const indexedarray_t<T>& a, int d, int32 i) {

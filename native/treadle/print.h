@@ -10,6 +10,7 @@
 
 #if !defined(__CUDACC__)
 #include <stdio.h>
+#include <stdlib.h>
 #pragma GCC visibility push(hidden)
 #endif
 
@@ -38,6 +39,21 @@ CUDA_CALLABLE void print(bfloat16 x) { WP_PRINTF("%g\n", double(float(x))); }
 CUDA_CALLABLE void print(float x) { WP_PRINTF("%g\n", double(x)); }
 CUDA_CALLABLE void print(double x) { WP_PRINTF("%g\n", x); }
 CUDA_CALLABLE void print(const char* s) { WP_PRINTF("%s\n", s); }
+
+/// A failed `assert` of a debug build: the message, then the CPU process aborts (SIGABRT) or
+/// the CUDA thread traps, as in Warp's debug builds.
+CUDA_CALLABLE void assert_failed(const char* msg) {
+#if WP_DEVICE_CODE
+    printf("%s\n", msg);
+    __trap();
+#elif !defined(__CUDACC__)
+    fprintf(stderr, "%s\n", msg);
+    fflush(stderr);
+    abort();
+#else
+    (void)msg;
+#endif
+}
 
 }  // namespace wp
 

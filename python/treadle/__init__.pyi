@@ -1184,9 +1184,9 @@ def expect_neq(a: Any, b: Any) -> None:
     Prints an error with both values when a and b (two scalars, vectors, matrices, quaternions or
     transforms of one type) are equal; prints nothing when they differ."""
 
-def expect_near(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat, tolerance: Float) -> None:
+def expect_near(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat, tolerance: Float = ...) -> None:
     """expect_near(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat, tolerance:
-    Float) -> None
+    Float = 1e-6) -> None
 
     Prints an error when a and b (two float scalars, or vectors, matrices or quaternions of one
     type, compared per component) differ by more than tolerance."""

@@ -187,16 +187,31 @@ def _signature(f):
     return tuple(specs)
 
 
-def register_function(fn):
+def register_function(fn, scope_locals=None):
     """Warp keeps every @wp.func of one name in a module: a definition whose parameter
     annotations differ from the earlier ones becomes an overload of them (the name keeps
     referring to the first, which dispatches), one with the same annotations replaces its
-    namesake. Functions that close over local variables are never grouped."""
+    namesake. A function that closes over local variables is grouped only with the @wp.func
+    of its name already bound in the scope that defines it (`scope_locals`, the defining
+    frame's locals): the definitions of one call of the enclosing function."""
     f = fn.func
-    if f.__closure__:
-        return fn
-    key = (f.__module__, f.__qualname__)
     sig = _signature(f)
+    if f.__closure__:
+        other = (scope_locals or {}).get(f.__name__)
+        if (not callable(getattr(type(other), "_function_source", None)) or
+                getattr(other, "__qualname__", None) != f.__qualname__ or sig is None or
+                _signature(other.func) is None):
+            return fn
+        for i, o in enumerate(other._overloads):
+            if _signature(o.func) == sig:
+                if o is other:
+                    fn._overloads = [fn] + other._overloads[1:]
+                    return fn
+                other._overloads[i] = fn
+                return other
+        other._overloads.append(fn)
+        return other
+    key = (f.__module__, f.__qualname__)
     holder = _functions.get(key)
     if holder is None or sig is None:
         _functions[key] = fn

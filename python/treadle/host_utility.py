@@ -77,7 +77,7 @@ def _expect_neq(a, b):
         print(f"Error, expect_neq() failed:\n\t Expected: {_show(b)}\n\t Actual: {_show(a)}")
 
 
-def _expect_near(a, b, tolerance):
+def _expect_near(a, b, tolerance=1e-6):
     diff = np.abs(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
     if not np.all(diff <= tolerance):  # NaN fails
         print(f"Error, expect_near() failed with tolerance {tolerance}\n\t Expected: {_show(b)}\n"

@@ -8,6 +8,7 @@ import io
 import linecache
 import os
 import re
+import sys
 import tokenize
 import types
 import unicodedata
@@ -19,6 +20,7 @@ from . import module as _module
 from . import tape as _tape
 from .context import get_device
 from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
+from .kernel_adjoint import KernelAdjoint
 from .resolver import Resolver
 
 
@@ -265,6 +267,11 @@ class Kernel(Function):
                 _tape.note_kernel_build(self, handle)
         return handle
 
+    @property
+    def adj(self):
+        """Warp's ``kernel.adj``: the kernel's source and arguments (kernel_adjoint.py)."""
+        return KernelAdjoint(self, lambda: self._compile("cpu"))
+
     def _build_request(self, device):
         """What _treadle.build_kernels takes to make the forward build for `device`."""
         return (self._builds, self._function_source(), device, *self._build_options())
@@ -342,7 +349,7 @@ def func(f):
     """Declares a function callable from kernels (Warp's @wp.func). A second definition of
     the same name in a module with other parameter annotations adds an overload."""
     _check_python_function(f, "@wp.func")
-    return _generics.register_function(Function(f))
+    return _generics.register_function(Function(f), sys._getframe(1).f_locals)
 
 
 def func_native(snippet, adj_snippet=None, replay_snippet=None):

@@ -5,10 +5,11 @@ import builtins
 import math
 import sys
 import types as pytypes
+import typing
 
 import numpy as np
 
-from . import scalar_types, vec_types
+from . import _treadle, scalar_types, vec_types
 from .array import array
 from .builtin_functions import builtin_function
 from .indexedarray import indexedarray
@@ -39,6 +40,8 @@ def describe(obj):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
+    if obj is tuple or typing.get_origin(obj) is tuple:  # tuple[float, int], typing.Tuple[...]
+        return _tuple_annotation(obj)
     if scalar_types.generic_type(obj) is not None:  # typing.Any, wp.Int, wp.Float, wp.Scalar
         return ("type", scalar_types.type_of(obj))
     if obj is builtins.float or obj is builtins.int or obj is builtins.bool:
@@ -46,7 +49,7 @@ def describe(obj):
     if isinstance(obj, builtins.bool) or isinstance(obj, np.bool_):
         return ("const", scalar_types.bool._type, int(obj), False)
     if isinstance(obj, builtins.int):  # weak: the other operand decides its type
-        return ("const", scalar_types.int32._type, obj, True)
+        return ("const", scalar_types.int32._type, int(obj), True)  # IntEnum members too
     if isinstance(obj, builtins.float):
         return ("const", scalar_types.float32._type, obj, True)
     if isinstance(obj, np.generic) and obj.dtype.kind in "iuf":
@@ -67,7 +70,25 @@ def describe(obj):
         getattr(obj, "__module__", "") or ""
     ).startswith("treadle"):
         return ("builtin", obj.__name__)
+    if isinstance(obj, type) and not _is_treadle_module(sys.modules.get(obj.__module__)):
+        # A plain class (an IntEnum, a class of constants): a namespace whose attributes
+        # kernels may read (MyEnum.A, Consts.ONE)
+        handle = f"py:{obj.__module__}.{obj.__qualname__}@{id(obj):x}"
+        _module_handles[handle] = obj
+        return ("module", handle)
     return ("unsupported", type(obj).__name__)
+
+
+def _tuple_annotation(obj):
+    """tuple[a, b, ...] as a tuple type; a bare `tuple` or tuple[T, ...] (any length) is
+    generic, like typing.Any."""
+    args = typing.get_args(obj)
+    if not args or (len(args) == 2 and args[1] is Ellipsis):
+        return ("type", scalar_types.type_of(typing.Any))
+    elements = [describe(a) for a in args]
+    if any(e[0] != "type" for e in elements):
+        return ("unsupported", f"tuple annotation {obj!r}")
+    return ("type", _treadle.types.tuple([e[1] for e in elements]))
 
 
 _ARRAY_CLASSES = tuple(
@@ -112,7 +133,8 @@ class Resolver:
         return None if t is None else describe(t)
 
     def attribute(self, handle, name):
-        """The meaning of attribute `name` of the module that lookup() described as `handle`."""
+        """The meaning of attribute `name` of the module (or class) that lookup() described
+        as `handle`."""
         module = _module_handles.get(handle) or sys.modules.get(handle[3:])
         if module is None or not hasattr(module, name):
             return None

@@ -19,6 +19,7 @@ std::shared_ptr<Kernel::Source> make_source(const sema::FunctionSource& function
     source->resolver = std::move(resolver);
     source->function = std::make_shared<sema::FunctionSource>(function);
     source->function->max_unroll = options.max_unroll;
+    source->function->debug = options.mode == "debug";
     source->options.mode = options.mode;
     source->options.device = device;
     source->options.verify_fp = false;

@@ -41,6 +41,10 @@ std::vector<Builtin> inference_helpers() {
          "with_row(m: Matrix, i: int32, row: Vector) -> Matrix",
          "A copy of m with row i replaced by row (m[i] = row on a local).", true, nullptr,
          with().linear(Linearity::FirstAndLast).not_callable()},
+        {"array_nonnull", "array_nonnull", BuiltinKind::Internal, "Internal",
+         "array_nonnull(a: array) -> bool",
+         "Whether array a has data (`if a:`, `not a` on an array that may be None).", false,
+         nullptr, with().not_callable()},
     };
 }
 

@@ -33,7 +33,7 @@ std::vector<Builtin> utility() {
          false, rule_expect_equal, with().prints().host()},
         {"expect_near", "expect_near", BuiltinKind::Regular, "Utility",
          "expect_near(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat, "
-         "tolerance: Float) -> None",
+         "tolerance: Float = 1e-6) -> None",
          "Prints an error when a and b (two float scalars, or vectors, matrices or quaternions of "
          "one type, compared per component) differ by more than tolerance.",
          false, rule_expect_near, with().prints().host()},

@@ -402,6 +402,10 @@ void FunctionEmitter::print(const Instr& in) {
         m_out << "wp::print(" << var(in.args[0]) << ");\n";
         return;
     }
+    if (in.callee == "assert") {
+        m_out << "wp::assert_failed(" << c_string(in.text) << ");\n";
+        return;
+    }
     m_out << "printf(" << c_string(in.text);
     for (VarId a : in.args) {
         const types::Type* t = m_f.type_of(a);

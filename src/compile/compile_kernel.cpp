@@ -358,6 +358,7 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
         p.reads = (access[i] & passes::k_access_read) != 0;
         p.writes = (access[i] & passes::k_access_write) != 0;
         p.writes_after_reads = (access[i] & passes::k_access_write_after_read) != 0;
+        p.null_tested = (access[i] & passes::k_access_null_tested) != 0;
         for (const auto& [path, bits] : fields[i])
             if (auto offset = array_field_offset(p.type, path))
                 p.array_fields.push_back({path, *offset, (bits & passes::k_access_write) != 0});

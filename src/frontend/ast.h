@@ -58,7 +58,8 @@ enum class BinOpKind {
 enum class UnaryOpKind { Neg, Pos, Not, Invert };
 enum class BoolOpKind { And, Or };
 enum class CmpOpKind { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
-enum class ConstKind { Int, Float, Bool, Str, None };
+/// Ellipsis (`...`) is parsed for annotations (`tuple[int, ...]`) and stub bodies only.
+enum class ConstKind { Int, Float, Bool, Str, None, Ellipsis };
 
 /// Python spelling of an operator ("+", "//", "not", "<=", ...).
 const char* op_text(BinOpKind op);

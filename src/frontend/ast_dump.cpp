@@ -86,6 +86,8 @@ std::string dump(const Expr& e) {
                     return "Str(" + quote(e.str_value) + ")";
                 case ConstKind::None:
                     return "None";
+                case ConstKind::Ellipsis:
+                    return "Ellipsis";
             }
             return "?";
         case ExprKind::Attribute:

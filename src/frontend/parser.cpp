@@ -130,7 +130,7 @@ const char* describe(const ast::Expr& e) {
         case ast::ExprKind::Tuple:
             return "tuple";
         case ast::ExprKind::List:
-            return "list";
+            return e.name == "{}" ? "dict or set display" : "list";
         default:
             return "expression";
     }
@@ -153,7 +153,7 @@ void check_target(Parser& parser, const ast::Expr& e, std::string_view kind) {
                                     ") can be annotated");
         parser.fail(e.span, "illegal target for annotation");
     }
-    if (e.kind == ExprKind::Tuple || e.kind == ExprKind::List) {
+    if (e.kind == ExprKind::Tuple || (e.kind == ExprKind::List && e.name != "{}")) {
         for (const auto& element : e.args) check_target(parser, *element, kind);
         return;
     }

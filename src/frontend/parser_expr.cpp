@@ -395,8 +395,13 @@ ExprPtr Parser::parse_leaf() {
     if (tok.is_keyword("lambda")) fail(span, "lambda expressions are not supported");
     if (tok.is_keyword("yield") || tok.is_keyword("await"))
         fail(span, "'" + tok.text + "' is not supported");
-    if (tok.is_op("{")) fail(span, "dict and set displays are not supported");
-    if (tok.is_op("...")) fail(span, "'...' (Ellipsis) is not supported");
+    if (tok.is_op("{")) return parse_display();
+    if (tok.is_op("...")) {
+        ExprPtr e = make_expr(ExprKind::Constant, span);
+        e->const_kind = ast::ConstKind::Ellipsis;
+        skip();
+        return e;
+    }
     if (tok.is_op("*")) fail(span, "starred expressions are not supported");
     fail_unexpected(tok);
 }
@@ -455,6 +460,26 @@ ExprPtr Parser::parse_list() {
     if (!accept_op("]")) fail_unexpected(peek());
     list->span = span_from(start);
     return list;
+}
+
+ExprPtr Parser::parse_display() {
+    const Span start = skip();  // '{'
+    ExprPtr display = make_expr(ExprKind::List, start);
+    display->name = "{}";
+    while (!at_op("}")) {
+        const Span item_start = peek().span;
+        if (at_op("**") || at_op("*")) fail(item_start, "unpacking in a display is not supported");
+        display->args.push_back(parse_expression());
+        if (accept_op(":")) display->args.push_back(parse_expression());
+        if (at_keyword("for")) fail(peek().span, "comprehensions are not supported");
+        if (!accept_op(",")) {
+            check_missing_comma(item_start);
+            break;
+        }
+    }
+    if (!accept_op("}")) fail_unexpected(peek());
+    display->span = span_from(start);
+    return display;
 }
 
 }  // namespace treadle::frontend::detail

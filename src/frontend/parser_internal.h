@@ -110,6 +110,9 @@ private:
     ast::ExprPtr parse_strings();
     ast::ExprPtr parse_paren();
     ast::ExprPtr parse_list();
+    /// `{a, b}` / `{k: v}`: parsed (as a List named "{}", keys and values in order) so that a
+    /// wp.static() expression may hold one; sema rejects it anywhere else.
+    ast::ExprPtr parse_display();
     void parse_call_args(ast::Expr& call);
     /// Fails with "Perhaps you forgot a comma?" when an element is followed by another.
     void check_missing_comma(const ast::Span& element);

@@ -25,7 +25,8 @@
     X(View, "view")              /* dst = args[0][args[1..]] with fewer indices than ndim   */  \
     X(Shape, "shape")            /* dst:int32 = args[0].shape[value.i]                      */  \
     X(Print, "print")            /* print(args[0])                                          */  \
-    X(Printf, "printf")          /* printf(`text`, args...); callee "print": bools as words */  \
+    X(Printf, "printf")          /* printf(`text`, args...); callee "print": bools as words; */ \
+                                 /* callee "assert": a failed assert reports `text`, aborts */  \
     X(If, "if")                  /* if (args[0]) body else orelse                           */  \
     X(ForRange, "for_range")     /* for (dst = args[0]; dst <|> args[1]; dst += args[2])    */  \
     X(Loop, "loop")              /* while (true) body (a while loop tests and breaks)       */  \

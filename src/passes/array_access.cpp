@@ -2,6 +2,7 @@
 #include "passes/array_access.h"
 
 #include <map>
+#include <string_view>
 
 namespace treadle::passes {
 
@@ -65,6 +66,8 @@ private:
                     mark(in.args[0], k_access_write);
                     break;
                 case InstrKind::Call:
+                    if (in.builtin && std::string_view(in.builtin->name) == "array_nonnull")
+                        mark(in.args[0], k_access_null_tested);
                     if (ir::is_atomic_call(in)) mark(in.args[0], k_access_write);
                     if (ir::writes_last_array(in)) {
                         for (size_t i = 0; i + 1 < in.args.size(); ++i)
@@ -81,6 +84,7 @@ private:
                             bits && i < bits->size() ? (*bits)[i] : k_access_read | k_access_write;
                         mark(in.args[i], a & k_access_read);
                         mark(in.args[i], a & (k_access_write | k_access_write_after_read));
+                        mark(in.args[i], a & k_access_null_tested);
                     }
                     break;
                 }

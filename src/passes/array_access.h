@@ -17,6 +17,8 @@ enum : uint8_t {
     /// a store or atomic update comes after a load of the same array, in the order of the
     /// source (a backward pass would replay the load with the overwritten values)
     k_access_write_after_read = 4,
+    /// the kernel tests whether the array is None (`if a:`), so a launch may pass None
+    k_access_null_tested = 8,
 };
 
 /// For each parameter of `fn` (in order), the k_access_* bits of its array (0 for

@@ -272,7 +272,7 @@ void export_function(nb::module_& m) {
         .def_prop_ro("is_native", [](const FunctionSource& f) { return f.native != nullptr; })
         .def_prop_ro(
             "source", [](const FunctionSource& f) { return f.source->text; },
-            "The Python source text of the function.")
+            "The Python source text of the function (the def, as given).")
         .def_prop_ro("file", [](const FunctionSource& f) { return f.source->path; })
         .def_prop_ro("line", [](const FunctionSource& f) { return f.source->first_line; })
         .def("__repr__", [](const FunctionSource& f) {

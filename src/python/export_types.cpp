@@ -253,6 +253,16 @@ void export_types(nb::module_& m) {
     t.def("array", &make_array, nb::arg("dtype"), nb::arg("ndim") = 1, nb::arg("indexed") = false,
           k_ref);
     t.def("struct", &make_struct, nb::arg("name"), nb::arg("fields"), k_ref);
+    t.def(
+        "tuple",
+        [](const std::vector<const Type*>& elements) {
+            for (const Type* e : elements)
+                if (!e->is_element())
+                    throw treadle::Error(treadle::ErrorKind::Type,
+                                         "tuple(): elements must be value types, got " + e->name);
+            return treadle::types::tuple_type(elements);
+        },
+        nb::arg("elements"), k_ref);
     t.def("generic", &make_generic, nb::arg("name"), k_ref);
     t.def(
         "generic_vector",

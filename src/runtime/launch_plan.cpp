@@ -424,7 +424,8 @@ LaunchBounds pack_arguments(const LaunchPlan& plan, const int64_t* dim, size_t n
                     packer.fail(ErrorKind::Type, slot,
                                 "is not an array, so its adjoint must be a null Array");
             }
-            if (!k.checked && (p.reads || p.writes) && p.type->is_array() && bounds.size > 0 &&
+            if (!k.checked && (p.reads || p.writes) && !p.null_tested && p.type->is_array() &&
+                bounds.size > 0 &&
                 (v.kind == ArgValue::Kind::None || (is_array && v.array->is_null())))
                 packer.fail(ErrorKind::Value, slot,
                             std::string("is None (a null array), but the kernel ") +

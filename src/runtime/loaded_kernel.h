@@ -35,6 +35,9 @@ struct KernelParam {
     /// A store or atomic update of the array follows a load of it in the kernel's source order
     /// (a backward pass would replay the load with the overwritten values).
     bool writes_after_reads = false;
+    /// The kernel tests whether the array is None (`if a:`): a launch may pass None even
+    /// though the kernel reads or writes it.
+    bool null_tested = false;
     /// A struct: its array fields that the kernel loads or stores (a null one is refused at
     /// launch outside checked mode, where the access itself reports it).
     std::vector<AccessedArrayField> array_fields;

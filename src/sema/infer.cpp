@@ -87,8 +87,27 @@ void Builder::build(const std::vector<const types::Type*>& param_types) {
             t = param_annotation(p.name, *p.annotation);
             t = kernel_param_type(i, t);
         }
-        if (m_scope.count(p.name))
+        if (m_scope.count(p.name) || m_function_locals.count(p.name))
             fail(p.span, ErrorKind::Syntax, who() + "duplicate parameter '" + p.name + "'");
+        if (t->is_tuple()) {
+            // A tuple parameter is one parameter per element; the name is the tuple of them.
+            if (m_fn.is_kernel)
+                fail(p.span, ErrorKind::Type,
+                     who() + "kernel parameter '" + p.name + "' cannot be a tuple");
+            Value tuple;
+            tuple.kind = Value::Kind::Tuple;
+            for (size_t k = 0; k < t->elements.size(); ++k) {
+                const std::string name = p.name + "_" + std::to_string(k);
+                ir::VarId v = m_fn.new_var(t->elements[k], name);
+                m_fn.vars[v].param = true;
+                m_fn.params.push_back(v);
+                m_fn.param_names.push_back(name);
+                tuple.elements.push_back(var_value(v));
+            }
+            m_function_locals[p.name] = tuple;
+            m_tuple_blocks[p.name] = m_block;
+            continue;
+        }
         ir::VarId v = m_fn.new_var(t, p.name);
         m_fn.vars[v].param = true;
         m_fn.params.push_back(v);
@@ -178,6 +197,7 @@ void Builder::build_native() {
 
 ir::VarId Builder::zero_of(const types::Type* t, int line) {
     if (t->is_scalar()) return emit_const(types::ConstValue{t, false, 0, 0.0}, t, line);
+    if (t->is_struct()) return emit_value(ir::InstrKind::Construct, line, t, {});
     const types::Type* s = types::scalar_type(t->scalar);
     std::vector<ir::VarId> zeros;
     int n = t->is_transform() ? 0 : t->components();
@@ -255,6 +275,7 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
 std::unique_ptr<ir::Program> build_program(const FunctionSource& kernel) {
     auto program = std::make_unique<ir::Program>();
     ProgramBuilder pb{*program, {}, {}, {}, 0, kernel.max_unroll};
+    pb.debug = kernel.debug;
     const ast::Stmt* def = nullptr;
     auto module = parse_function_source(kernel, &def);
     auto owned = std::make_unique<ir::Function>();

@@ -22,7 +22,51 @@ const char* aug_op_name(ast::BinOpKind op) {
     return b ? b->name : "?";
 }
 
+/// Whether evaluating `e` can have side effects (it contains a call).
+bool has_call(const ast::Expr& e) {
+    if (e.kind == ast::ExprKind::Call) return true;
+    for (const auto& a : e.args)
+        if (a && has_call(*a)) return true;
+    return false;
+}
+
 }  // namespace
+
+ast::ExprPtr Builder::hoist_place(const ast::Expr& place, std::vector<std::string>& hidden) {
+    auto hoisted = [&](const ast::Expr& e) -> ast::ExprPtr {
+        if (!has_call(e)) return ast::clone(e);
+        // evaluated once, read back through a hidden name
+        Value v = eval(e);
+        VarId var = materialize(v, e);
+        std::string name =
+            "aug." + std::to_string(m_synthetic.size()) + "." + std::to_string(hidden.size());
+        m_scope[name] = var;
+        hidden.push_back(name);
+        auto n = std::make_unique<ast::Expr>(ast::ExprKind::Name, e.span);
+        n->name = name;
+        return n;
+    };
+    if (place.kind == ast::ExprKind::Attribute) {
+        auto out = std::make_unique<ast::Expr>(ast::ExprKind::Attribute, place.span);
+        out->name = place.name;
+        out->args.push_back(hoist_place(*place.args[0], hidden));
+        return out;
+    }
+    if (place.kind == ast::ExprKind::Subscript) {
+        auto out = std::make_unique<ast::Expr>(ast::ExprKind::Subscript, place.span);
+        out->args.push_back(hoist_place(*place.args[0], hidden));
+        const ast::Expr& index = *place.args[1];
+        if (index.kind == ast::ExprKind::Tuple) {
+            auto tuple = std::make_unique<ast::Expr>(ast::ExprKind::Tuple, index.span);
+            for (const auto& i : index.args) tuple->args.push_back(hoisted(*i));
+            out->args.push_back(std::move(tuple));
+        } else {
+            out->args.push_back(hoisted(index));
+        }
+        return out;
+    }
+    return ast::clone(place);
+}
 
 void Builder::assign_stmt(const ast::Stmt& s) {
     if (s.targets.size() > 1)
@@ -60,16 +104,22 @@ void Builder::ann_assign_stmt(const ast::Stmt& s) {
 }
 
 void Builder::aug_assign_stmt(const ast::Stmt& s) {
-    const ast::Expr& target = *s.targets[0];
+    const ast::Expr& written = *s.targets[0];
     const char* op = aug_op_name(s.aug_op);
-    if (target.kind == ast::ExprKind::Subscript && adjoint_slot(target).empty() &&
+    if (written.kind == ast::ExprKind::Subscript && adjoint_slot(written).empty() &&
         (s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub) &&
         atomic_aug_assign(s))
         return;
+    // `x[f()].y += v` reads and writes one place: the calls in its indices run once.
+    std::vector<std::string> hidden;
+    const bool hoist = adjoint_slot(written).empty() && has_call(written);
+    if (hoist) m_synthetic.push_back(hoist_place(written, hidden));
+    const ast::Expr& target = hoist ? *m_synthetic.back() : written;
     Value cur = eval(target);
     Value rhs = eval(*s.value);
     Value result = binary(op, ast::op_text(s.aug_op), cur, rhs, target, *s.value, target);
     assign_to(target, result, *s.value);
+    for (const std::string& name : hidden) m_scope.erase(name);
 }
 
 bool Builder::atomic_aug_assign(const ast::Stmt& s) {
@@ -157,7 +207,50 @@ void Builder::assign_gradient(const std::string& slot, const ast::Expr& target, 
     bind(slot, var, target.span);
 }
 
+namespace {
+
+bool is_function_value(const Value& v) {
+    return v.kind == Value::Kind::Func || (v.kind == Value::Kind::Builtin && v.builtin);
+}
+
+bool same_function(const Value& a, const Value& b) {
+    if (a.kind != b.kind) return false;
+    if (a.kind == Value::Kind::Func) return a.func->key == b.func->key;
+    if (a.kind == Value::Kind::Type) return a.type == b.type;
+    return a.builtin == b.builtin;
+}
+
+}  // namespace
+
 void Builder::assign_name(const ast::Expr& target, const Value& v, const ast::Expr& value_expr) {
+    // A local bound to a function (`f = my_func`, `f = wp.static(table["key"])`) names it:
+    // calls through it are calls of the function. Kernels have no function pointers, so such a
+    // local can never be bound to something else.
+    // A local bound to a type (`T = type(x)`, `v = wp.types.vector(2, float)`) names that type.
+    if (v.kind == Value::Kind::Tuple) return bind_tuple(target, v);
+    auto alias = m_function_locals.find(target.name);
+    if (alias != m_function_locals.end()) {
+        if (same_function(v, alias->second)) return;
+        if (alias->second.kind == Value::Kind::Tuple)
+            type_error(target.span, who() + "cannot assign a single value to '" + target.name +
+                                        "', which holds a tuple");
+        const bool is_type = alias->second.kind == Value::Kind::Type;
+        const bool same_kind = is_type ? v.kind == Value::Kind::Type : is_function_value(v);
+        const std::string what = is_type ? "type" : "function";
+        type_error(target.span,
+                   who() + "rebinding " + what + "-valued local '" + target.name + "' to " +
+                       (same_kind ? "a different " + what : "a non-" + what + " value") +
+                       " is not supported (kernels have no function pointers)");
+    }
+    if (is_function_value(v) || (v.kind == Value::Kind::Type && v.type)) {
+        if (m_scope.count(target.name))
+            type_error(target.span, who() + "cannot bind a " +
+                                        (is_function_value(v) ? "function" : "type") + " to '" +
+                                        target.name + "', which holds a value of type " +
+                                        m_fn.type_of(m_scope[target.name])->name);
+        m_function_locals[target.name] = v;
+        return;
+    }
     VarId var;
     auto existing = m_scope.find(target.name);
     if (v.kind == Value::Kind::Const && existing != m_scope.end()) {

@@ -120,6 +120,8 @@ Value Builder::call(const ast::Expr& e) {
         case Value::Kind::Builtin:
             if (!callee.builtin && (callee.text == "vector" || callee.text == "matrix"))
                 return construct_anonymous(callee.text, e);
+            if (!callee.builtin && callee.text == "type") return call_type_of(e);
+
             if (!callee.builtin)
                 type_error(e.span, who() + "arrays cannot be created inside kernels");
             return call_builtin(*callee.builtin, e);
@@ -221,9 +223,12 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
 Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     if (b.kind == BuiltinKind::Operator) return call_operator(b, e);
     if (b.kind == BuiltinKind::Identity) return call_identity(b, e);
-    if (!e.keywords.empty())
-        type_error(e.keywords[0].span,
-                   std::string(b.name) + "(): keyword arguments are not supported");
+    if (!e.keywords.empty()) {
+        if (b.kind != BuiltinKind::Regular && b.kind != BuiltinKind::Multi)
+            type_error(e.keywords[0].span,
+                       std::string(b.name) + "(): keyword arguments are not supported");
+        return call_builtin(b, keywords_as_positional(b, e));
+    }
     switch (b.kind) {
         case BuiltinKind::Tid:
             return emit_tid(1, e);
@@ -333,6 +338,10 @@ Value Builder::call_print(const Builtin& b, const ast::Expr& e) {
         }
         if (!ai.type->is_scalar() && b.kind == BuiltinKind::Printf)
             type_error(e.args[i]->span, name + "(): cannot print a value of type " + ai.type->name);
+        if (b.kind == BuiltinKind::Print && ai.type->is_array()) {
+            fmt += "<type without print implementation>";  // Warp prints no array contents
+            continue;
+        }
         if (!ai.type->is_scalar() && !ai.type->is_value() && !ai.type->is_struct())
             type_error(e.args[i]->span, name + "(): cannot print a value of type " + ai.type->name);
         VarId x = materialize(v, *e.args[i]);
@@ -407,6 +416,12 @@ Value Builder::call_len(const ast::Expr& e) {
     size_t nargs = e.args.size() - 1;
     if (nargs != 1) type_error(e.span, "len(): takes exactly one argument");
     Value v = eval(*e.args[1]);
+    if (v.kind == Value::Kind::Tuple) {  // a tuple's length is known at compile time
+        Value n;
+        n.kind = Value::Kind::Const;
+        n.constant = types::ConstValue{types::int32_type(), false, (int64_t)v.elements.size(), 0};
+        return n;
+    }
     const types::Type* t = v.kind == Value::Kind::Var     ? m_fn.type_of(v.var)
                            : v.kind == Value::Kind::Const ? v.constant.type
                                                           : nullptr;

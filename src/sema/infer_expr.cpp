@@ -137,6 +137,7 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         v.var = it->second;
         return v;
     }
+    if (auto f = m_function_locals.find(name); f != m_function_locals.end()) return f->second;
     GlobalValue g =
         m_source.resolver ? m_program.names.lookup(*m_source.resolver, name) : GlobalValue{};
     if (g.kind == GlobalValue::Kind::Unsupported)
@@ -156,11 +157,20 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
                                    : types::bool_type();
         return v;
     }
-    if (const Builtin* b = find_builtin(name); b && b->traits.python_builtin) {
+    // Python builtins of the same name (min, abs, len), and, as in Warp, the builtins that
+    // are also callable from Python by their bare name (expect_eq, sin) where no global of
+    // that name exists.
+    if (const Builtin* b = find_builtin(name); b && (b->traits.python_builtin || b->traits.host)) {
         Value v;
         v.kind = Value::Kind::Builtin;
         v.builtin = b;
         v.text = name;
+        return v;
+    }
+    if (name == "type") {  // type(x): see call_type_of
+        Value v;
+        v.kind = Value::Kind::Builtin;
+        v.text = "type";
         return v;
     }
     if (name == "True" || name == "False")
@@ -181,6 +191,15 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                     Value v;
                     v.kind = Value::Kind::Type;
                     v.type = t;
+                    return v;
+                }
+                if (attr == "int" || attr == "float" || attr == "bool") {
+                    // Warp's wp.int(x), wp.float(x), wp.bool(x): the Python builtins' casts
+                    Value v;
+                    v.kind = Value::Kind::Type;
+                    v.type = attr == "int"     ? types::int32_type()
+                             : attr == "float" ? types::float32_type()
+                                               : types::bool_type();
                     return v;
                 }
                 if (attr == "vector" || attr == "matrix") {
@@ -217,6 +236,9 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                 GlobalValue g = m_program.names.attribute(*m_source.resolver, "py:treadle", attr);
                 if (g.kind == GlobalValue::Kind::Constant && g.constant.type->is_scalar())
                     return global_value(g, e);
+                // a submodule reached through the package (warp.tests.helpers.CONSTANT)
+                if (g.kind == GlobalValue::Kind::Module && g.module != "treadle")
+                    return global_value(g, e);
             }
             type_error(e.span, who() + "module '" + (base.text == "treadle" ? "wp" : "math") +
                                    "' has no attribute '" + attr + "' usable in kernels");
@@ -240,7 +262,14 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         }
         if (attr == "ndim")
             return const_value(types::int32_type(), true, m_fn.type_of(base.var)->ndim, 0);
+        if (attr == "dtype") return type_attribute(m_fn.type_of(base.var), e);
         type_error(e.span, who() + "arrays have no attribute '" + attr + "' in kernels");
+    }
+    if (base.kind == Value::Kind::Var && (attr == "dtype" || attr == "length")) {
+        // attributes of a composite value's type (Warp's v.dtype, v.length)
+        const types::Type* t = m_fn.type_of(base.var);
+        if (t->is_vector() || t->is_matrix() || t->is_quat() || t->is_transform())
+            return type_attribute(t, e);
     }
     if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_struct())
         return struct_field(base.var, e);
@@ -266,6 +295,11 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
         return Value{Value::Kind::Var, emit_call(e.span.line, types::scalar_type(vt->scalar),
                                                  {base.var, idx}, table_entry("extract"))};
     }
+    if (base.kind == Value::Kind::Type && base.type) return type_attribute(base.type, e);
+    // `.value` of an IntEnum/IntFlag member, which the front end describes as its integer
+    if (base.kind == Value::Kind::Const && attr == "value" && base.constant.type &&
+        base.constant.type->is_integer())
+        return base;
     std::string what = base.kind == Value::Kind::Var ? m_fn.type_of(base.var)->name : "this value";
     type_error(e.span, who() + "'" + what + "' has no attribute '" + attr + "'");
 }
@@ -292,6 +326,8 @@ const types::Type* Builder::eval_annotation_type(const ast::Expr& e) {
         if (callee.kind == Value::Kind::Builtin &&
             (callee.text == "vector" || callee.text == "matrix"))
             return eval_math_type(callee.text, e);
+        if (callee.kind == Value::Kind::Builtin && callee.text == "type")
+            return call_type_of(e).type;
         if (callee.kind == Value::Kind::Builtin && is_array_constructor(callee.text)) {
             bool indexed = callee.text.rfind("indexed", 0) == 0;
             std::string ctor = indexed ? callee.text.substr(7) : callee.text;
@@ -406,6 +442,7 @@ VarId Builder::emit_const(const types::ConstValue& c, const types::Type* t, int 
     ir::Instr& in = emit(InstrKind::Const, line);
     in.dsts = {dst};
     in.value = out;
+    if (t->is_integer()) m_int_consts[dst] = out.i;
     return dst;
 }
 
@@ -432,9 +469,25 @@ VarId Builder::materialize(const Value& v, const ast::Expr& e) {
     return emit_const(v.constant, ai.type, e.span.line);
 }
 
-VarId Builder::condition(const ast::Expr& e) {
-    Value v = eval(e);
+VarId Builder::condition(const ast::Expr& e) { return condition_of(eval(e), e); }
+
+std::optional<bool> Builder::constant_truth(const Value& v) {
+    if (v.kind != Value::Kind::Const || !v.constant.type) return std::nullopt;
+    if (v.constant.type->is_float()) return v.constant.f != 0.0;
+    return v.constant.i != 0;
+}
+
+Value Builder::bool_constant(bool truth) {
+    Value r;
+    r.kind = Value::Kind::Const;
+    r.constant = types::ConstValue{types::bool_type(), false, truth ? 1 : 0, 0.0};
+    return r;
+}
+
+VarId Builder::condition_of(const Value& v, const ast::Expr& e) {
     ArgInfo ai = arg_info(v, e);
+    if (ai.type->is_array())  // an array argument is true unless it is None
+        return emit_call(e.span.line, types::bool_type(), {v.var}, table_entry("array_nonnull"));
     if (!ai.type->is_scalar())
         type_error(e.span, who() + "a condition must be a scalar, got " + ai.type->name);
     if (ai.type->is_bool()) return materialize(v, e);
@@ -480,6 +533,11 @@ Value Builder::eval(const ast::Expr& e) {
             return v;
         }
         case ExprKind::List:
+            if (e.name == "{}")  // parsed for wp.static() expressions only
+                fail(e.span, ErrorKind::Syntax,
+                     who() +
+                         "dict and set displays are not supported in kernels (only inside "
+                         "wp.static())");
             type_error(e.span, who() + "lists are not supported in kernels");
         case ExprKind::Slice:
             type_error(e.span, who() + "slices are not supported in kernels");
@@ -512,6 +570,8 @@ Value Builder::eval_constant(const ast::Expr& e) {
         }
         case ast::ConstKind::None:
             return Value{};
+        case ast::ConstKind::Ellipsis:
+            fail(e.span, ErrorKind::Syntax, who() + "'...' (Ellipsis) is not supported in kernels");
     }
     return Value{};
 }

@@ -109,6 +109,26 @@ bool bind_arguments(Builder& caller, const std::shared_ptr<FunctionSource>& fn,
             out.exprs[p] = param.default_value.get();
         }
         const ast::Expr& ae = *out.exprs[p];
+        if (out.args[p].kind == Value::Kind::Tuple) {
+            // a tuple argument: a tuple parameter of the same element types, or a generic one
+            const types::Type* want =
+                param.annotation ? callee.param_annotation(param.name, *param.annotation) : nullptr;
+            const types::Type* t = caller.tuple_type_of(out.args[p], want);
+            if (!t)
+                return reject(ae.span, fn->name + "(): argument '" + param.name +
+                                           "' is a tuple of something other than values");
+            if (want && want->is_generic()) {
+                if (want->name != "Any")
+                    return reject(ae.span, fn->name + "(): argument '" + param.name +
+                                               "' is a tuple but the parameter is " + want->name);
+                out.cost += 100;
+            } else if (want && want != t) {
+                return reject(ae.span, fn->name + "(): argument '" + param.name + "' has type " +
+                                           t->name + " but the parameter is " + want->name);
+            }
+            out.types[p] = t;
+            continue;
+        }
         ArgInfo ai =
             out.given[p] ? caller.arg_info(out.args[p], ae) : callee.arg_info(out.args[p], ae);
         if (!param.annotation) {
@@ -212,6 +232,13 @@ Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const as
     }
     std::vector<VarId> vars;
     for (size_t p = 0; p < chosen.args.size(); ++p) {
+        if (chosen.types[p]->is_tuple()) {  // passed element by element (see Builder::build)
+            const types::Type* tt = chosen.types[p];
+            for (size_t k = 0; k < tt->elements.size(); ++k)
+                vars.push_back(
+                    coerce(chosen.args[p].elements[k], tt->elements[k], *chosen.exprs[p]));
+            continue;
+        }
         if (chosen.given[p])
             vars.push_back(coerce(chosen.args[p], chosen.types[p], *chosen.exprs[p]));
         else
@@ -264,6 +291,10 @@ void Builder::find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& ou
             out.push_back(LenOfLocal{&e, t->rows});
             return;
         }
+        if (const Value* tuple = tuple_local(*e.args[1])) {
+            out.push_back(LenOfLocal{&e, (int64_t)tuple->elements.size()});
+            return;
+        }
     }
     for (const auto& a : e.args)
         if (a) find_len_of_locals(*a, out);
@@ -291,6 +322,13 @@ Value Builder::static_value(const ast::Expr& e) {
         const std::pair<std::string, int64_t>* index = nullptr;
         for (const auto& u : m_unrolled_indices)
             if (u.first == n->name) index = &u;
+        // a local bound to an integer constant (`k = 3`) has its value at compile time too
+        std::pair<std::string, int64_t> constant_local;
+        auto known = m_int_consts.find(m_scope.at(n->name));
+        if (known != m_int_consts.end()) {  // an unrolled loop's index is one as well
+            constant_local = {n->name, known->second};
+            index = &constant_local;
+        }
         if (!index)
             type_error(n->span, who() + "wp.static() cannot use the local variable '" + n->name +
                                     "': its expression is evaluated at compile time, in the "

@@ -50,6 +50,12 @@ Value Builder::index_shape(VarId array, const ast::Expr& e) {
 Value Builder::index_tuple(const Value& tuple, const ast::Expr& e) {
     const ast::Expr& index = *e.args[1];
     Value k = eval(index);
+    if (k.kind == Value::Kind::Var && m_int_consts.count(k.var)) {  // an unrolled loop's index
+        const int64_t i = m_int_consts.at(k.var);
+        k = Value{};
+        k.kind = Value::Kind::Const;
+        k.constant = types::ConstValue{types::int32_type(), false, i, 0.0};
+    }
     const int64_t n = (int64_t)tuple.elements.size();
     if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() || k.constant.i < -n ||
         k.constant.i >= n)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -117,8 +118,16 @@ public:
     ir::VarId coerce(const Value& v, const types::Type* t, const ast::Expr& e);
     /// The value as a variable of its natural type (weak int -> int32, weak float -> float32).
     ir::VarId materialize(const Value& v, const ast::Expr& e);
-    /// A boolean variable for a condition (scalars compare against zero).
+    /// A boolean variable for a condition (scalars compare against zero; an array is true
+    /// unless it is None).
     ir::VarId condition(const ast::Expr& e);
+    /// condition() of the already evaluated `v`.
+    ir::VarId condition_of(const Value& v, const ast::Expr& e);
+    /// The truth of a constant (a literal, a global constant, wp.static()): conditions on one
+    /// are decided at compile time, as in Warp; nullopt for anything else.
+    static std::optional<bool> constant_truth(const Value& v);
+    /// A (strong) bool constant.
+    static Value bool_constant(bool truth);
     Value resolve_name(const std::string& name, const ast::Expr& e);
     /// The value of a global (composite constants are emitted as a construction at `e`).
     Value global_value(const GlobalValue& g, const ast::Expr& e);
@@ -172,7 +181,9 @@ public:
     Value eval_binary(const ast::Expr& e);
     /// `-x`, `+x`, `~x` (constants fold, except `~`) and `not x`.
     Value eval_unary(const ast::Expr& e);
-    /// `a and b`, `a or b`: both sides are evaluated (no short circuit), as conditions.
+    /// `a and b`, `a or b`: a bool; each operand is evaluated, as a condition, only when the
+    /// ones before it leave the result open (Python's short circuit; constant operands decide
+    /// at compile time).
     Value eval_bool_op(const ast::Expr& e);
     /// A comparison chain `a < b <= c`: each pair compared, the results and-ed.
     Value eval_compare(const ast::Expr& e);
@@ -189,6 +200,10 @@ public:
                             std::vector<std::string>& hidden);
     /// The constant integer of slice bound `e` (null: `fallback`).
     int64_t slice_bound(const ast::Expr* e, int64_t fallback);
+    /// The call `e` of builtin `b` with its keyword arguments moved to the positions of the
+    /// signature's parameters of those names (a node that lives as long as the builder); fails
+    /// for an unknown or repeated name and for a parameter left out before a given one.
+    const ast::Expr& keywords_as_positional(const Builtin& b, const ast::Expr& e);
     /// A call of builtin `b`: dispatches on its kind to the lowering below or to call_by_rule.
     Value call_builtin(const Builtin& b, const ast::Expr& e);
     /// wp.add(a, b), wp.neg(x): an operator called by name.
@@ -213,6 +228,11 @@ public:
     // --- builtins resolved by their type rule (infer_overload.cpp) ---
     /// A Regular or Multi builtin: the overload its rule selects for the argument types.
     Value call_by_rule(const Builtin& b, const ast::Expr& e);
+    /// Appends the documented numeric defaults of the parameters after the given arguments
+    /// (`expect_near(a, b)`: tolerance = 1e-6) as weak literals; false (nothing appended) when
+    /// a missing parameter has none.
+    bool fill_numeric_defaults(const Builtin& b, std::vector<Value>& vals,
+                               std::vector<ArgInfo>& infos);
     /// One Call of a Multi builtin: a fresh result variable per member of the tuple `results`.
     std::vector<ir::VarId> emit_multi_call(const Builtin& b, const types::Type* results,
                                            std::vector<ir::VarId> args, int line);
@@ -248,6 +268,24 @@ public:
     /// quaternion or transform type (their text is replaced by the length).
     void find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& out);
 
+    // --- tuples (infer_type_values.cpp) ---
+    /// The tuple type of the tuple value `v` (literal elements take `want`'s element type
+    /// when given and compatible, else their natural type); null if an element is no value.
+    const types::Type* tuple_type_of(const Value& v, const types::Type* want);
+    /// Binds the local `name` to the tuple `v` (mutable elements snapshotted).
+    void bind_tuple(const ast::Expr& target, const Value& v);
+    /// The tuple local `e` names (a Name bound by bind_tuple), or null.
+    const Value* tuple_local(const ast::Expr& e) const;
+
+    // --- types as values (infer_type_values.cpp) ---
+    /// type(x): the type of the value x (a Python literal: int32, float32 or bool).
+    Value call_type_of(const ast::Expr& e);
+    /// The type a weak literal of type `t` materialises as (int32, float32).
+    static const types::Type* materialize_type(const types::Type* t);
+    /// `T.dtype` (an array's element type, a composite's scalar type), `T.length` (vectors,
+    /// quaternions, transforms), `T.shape` (matrices), `T.ndim` (arrays) of the type `t`.
+    Value type_attribute(const types::Type* t, const ast::Expr& e);
+
     // --- structs (infer_struct.cpp) ---
     /// `base.name` of a struct value.
     Value struct_field(ir::VarId base, const ast::Expr& e);
@@ -278,6 +316,9 @@ public:
     Scope merge_branches(const ast::Stmt& s, ir::Instr& ifi, const Scope& then_scope,
                          const Scope& else_scope);
     void return_stmt(const ast::Stmt& s);
+    /// `assert test[, msg]` in a debug build: when the test fails, the statement and its place
+    /// go to stderr and the process aborts (a Printf with callee "assert").
+    void assert_stmt(const ast::Stmt& s);
     /// The variables `return value` returns, checked against the return type so far (or
     /// setting it at the first return).
     std::vector<ir::VarId> return_values(const ast::Expr& value);
@@ -285,6 +326,10 @@ public:
     // --- assignments (infer_assign.cpp) ---
     void assign_stmt(const ast::Stmt& s);
     void ann_assign_stmt(const ast::Stmt& s);
+    /// A copy of the place `place` (a name, field, element or component chain) in which every
+    /// index that contains a call is evaluated now and read through a hidden name (appended to
+    /// `hidden`; the caller unbinds them), so reading and writing the place runs it once.
+    ast::ExprPtr hoist_place(const ast::Expr& place, std::vector<std::string>& hidden);
     /// `x op= y`: `x = x op y`, except `a[i] += v` and `a[i] -= v` (atomic_aug_assign).
     void aug_assign_stmt(const ast::Stmt& s);
     /// `a[i] += v` / `a[i] -= v` on an array of values: an atomic add or subtract, as in Warp.
@@ -324,6 +369,10 @@ public:
                                                           int line);
     /// Emits the ForRange of `for i in range(...)`, enters its body and binds the loop variable.
     void for_range_header(const ast::Stmt& s, const std::map<std::string, ir::VarId>& carried);
+    /// Replaces the (start, stop, step) variables of range() by those of reversed(range()),
+    /// computed at run time.
+    void reverse_range_bounds(std::vector<ir::VarId>& bounds, const types::Type* t,
+                              const ast::Expr& at);
     /// Emits the Loop of `while test:`, enters its body and breaks when the test fails.
     void while_header(const ast::Stmt& s, const std::map<std::string, ir::VarId>& carried);
     /// Assigns the current value of each variable the innermost loop carries to it.
@@ -337,6 +386,15 @@ public:
     const ast::Stmt& m_def;
     ir::Function& m_fn;
     Scope m_scope;
+    /// Locals bound to a function, builtin or type (`f = my_func`), or to a tuple
+    /// (`t = (a, b)`, `t = f()` of a function with several results): the value each one names.
+    std::map<std::string, Value> m_function_locals;
+    /// The value of every integer variable defined by a Const (an unrolled loop's index):
+    /// what a tuple index needs at compile time.
+    std::map<ir::VarId, int64_t> m_int_consts;
+    /// The block where each tuple local was bound: it may be re-bound only there (a tuple
+    /// re-bound in a branch or loop body cannot be merged).
+    std::map<std::string, const ir::Block*> m_tuple_blocks;
     /// AST nodes sema made itself (expanded starred calls): they live for the build, since
     /// IR and errors keep their spans and memos may key on their addresses.
     std::vector<ast::ExprPtr> m_synthetic;
@@ -366,6 +424,8 @@ struct ProgramBuilder {
     int next_id = 0;
     /// The kernel's limit on the trip count of unrolled loops (FunctionSource::max_unroll).
     int max_unroll = 16;
+    /// A debug build: asserts are compiled (FunctionSource::debug).
+    bool debug = false;
     /// Compile budget: unrolled loop bodies built so far, over the whole program.
     int64_t unrolled_copies = 0;
     /// Compile budget: IR instructions emitted so far, over the whole program (a measure of

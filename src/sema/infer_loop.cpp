@@ -100,7 +100,11 @@ bool Builder::try_unroll(const ast::Stmt& s) {
         return false;
     std::vector<int64_t> bounds;
     for (size_t i = 1; i < iter.args.size(); ++i) {
-        if (!constant_like(*iter.args[i], m_scope) && !is_static_call(*iter.args[i])) return false;
+        const ast::Expr& b = *iter.args[i];
+        const bool tuple_len = b.kind == ast::ExprKind::Call && b.args.size() == 2 &&
+                               b.args[0]->kind == ast::ExprKind::Name && b.args[0]->name == "len" &&
+                               !m_scope.count("len") && tuple_local(*b.args[1]);
+        if (!constant_like(b, m_scope) && !is_static_call(b) && !tuple_len) return false;
         Value v = eval(*iter.args[i]);
         if (v.kind != Value::Kind::Const || !v.constant.type->is_integer()) return false;
         bounds.push_back(v.constant.i);
@@ -173,13 +177,60 @@ std::map<std::string, VarId> Builder::carry_loop_variables(const std::vector<ast
     return carried;
 }
 
+namespace {
+
+/// Whether `e` is a call of the Python builtin `name` (not shadowed by a local).
+bool is_builtin_call(const ast::Expr& e, const char* name, const Scope& scope) {
+    return e.kind == ast::ExprKind::Call && !e.args.empty() &&
+           e.args[0]->kind == ast::ExprKind::Name && e.args[0]->name == name && !scope.count(name);
+}
+
+}  // namespace
+
+void Builder::reverse_range_bounds(std::vector<VarId>& bounds, const types::Type* t,
+                                   const ast::Expr& at) {
+    // reversed(range(a, b, s)) is range(a + (n - 1) * s, a - s, -s) with n = len(range(a, b, s))
+    // = max(0, (b - a + s - 1) // s) for s > 0 and max(0, (a - b - s - 1) // -s) for s < 0
+    // (a non-negative numerator, so C's division is Python's); n = 0 gives an empty range.
+    const int line = at.span.line;
+    auto val = [](VarId v) { return var_value(v); };
+    auto op = [&](const char* name, const char* text, VarId x, VarId y) {
+        return binary(name, text, val(x), val(y), at, at, at).var;
+    };
+    const VarId a = bounds[0], b = bounds[1], step = bounds[2];
+    const VarId zero = emit_const(types::ConstValue{t, false, 0, 0.0}, t, line);
+    const VarId one = emit_const(types::ConstValue{t, false, 1, 0.0}, t, line);
+    const VarId neg_step = op("sub", "-", zero, step);
+    const VarId up =
+        op("floordiv", "//", op("sub", "-", op("add", "+", op("sub", "-", b, a), step), one), step);
+    const VarId down =
+        op("floordiv", "//", op("sub", "-", op("sub", "-", op("sub", "-", a, b), step), one),
+           neg_step);
+    const VarId positive =
+        emit_value(InstrKind::Compare, line, types::bool_type(), {step, zero}, ">");
+    VarId n = emit_value(InstrKind::Select, line, t, {positive, up, down});
+    const VarId n_positive =
+        emit_value(InstrKind::Compare, line, types::bool_type(), {n, zero}, ">");
+    n = emit_value(InstrKind::Select, line, t, {n_positive, n, zero});
+    const VarId last = op("add", "+", a, op("mul", "*", op("sub", "-", n, one), step));
+    bounds = {last, op("sub", "-", a, step), neg_step};
+}
+
 void Builder::for_range_header(const ast::Stmt& s, const std::map<std::string, VarId>& carried) {
     int line = s.span.line;
-    const ast::Expr& iter = *s.value;
-    bool is_range = iter.kind == ast::ExprKind::Call && !iter.args.empty() &&
-                    iter.args[0]->kind == ast::ExprKind::Name && iter.args[0]->name == "range" &&
-                    !m_scope.count("range");
-    if (!is_range) type_error(iter.span, who() + "for loops can only iterate over range(...)");
+    const ast::Expr* range_call = s.value.get();
+    const bool reversed = is_builtin_call(*range_call, "reversed", m_scope);
+    if (reversed) {
+        if (range_call->args.size() != 2 || !range_call->keywords.empty() ||
+            !is_builtin_call(*range_call->args[1], "range", m_scope))
+            type_error(range_call->span, who() + "reversed() in a for loop takes one range(...)");
+        range_call = range_call->args[1].get();
+    }
+    const ast::Expr& iter = *range_call;
+    bool is_range = is_builtin_call(iter, "range", m_scope);
+    if (!is_range)
+        type_error(iter.span,
+                   who() + "for loops can only iterate over range(...) or reversed(range(...))");
     size_t n = iter.args.size() - 1;
     if (n < 1 || n > 3 || !iter.keywords.empty())
         type_error(iter.span, who() + "range() takes 1 to 3 positional arguments");
@@ -200,6 +251,7 @@ void Builder::for_range_header(const ast::Stmt& s, const std::map<std::string, V
     if (n == 1) bounds.push_back(emit_const(zero, t, line));
     for (size_t i = 0; i < n; ++i) bounds.push_back(coerce(vals[i], t, *iter.args[i + 1]));
     if (n < 3) bounds.push_back(emit_const(one, t, line));
+    if (reversed) reverse_range_bounds(bounds, t, iter);
     VarId counter = m_fn.new_var(t, "", true);
     ir::Instr& fr = emit(InstrKind::ForRange, line);
     fr.dsts = {counter};

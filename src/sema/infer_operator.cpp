@@ -114,7 +114,9 @@ Value Builder::binary(const std::string& op_name, const char* op_text, const Val
 Value Builder::eval_unary(const ast::Expr& e) {
     int line = e.span.line;
     if (e.unary_op == ast::UnaryOpKind::Not) {
-        VarId c = condition(*e.args[0]);
+        Value operand = eval(*e.args[0]);
+        if (auto truth = constant_truth(operand)) return bool_constant(!*truth);
+        VarId c = condition_of(operand, *e.args[0]);
         return Value{Value::Kind::Var,
                      emit_value(InstrKind::Logical, line, types::bool_type(), {c}, "!")};
     }
@@ -141,13 +143,35 @@ Value Builder::eval_unary(const ast::Expr& e) {
 }
 
 Value Builder::eval_bool_op(const ast::Expr& e) {
-    VarId acc = condition(*e.args[0]);
-    for (size_t i = 1; i < e.args.size(); ++i) {
-        VarId next = condition(*e.args[i]);
-        acc = emit_value(InstrKind::Logical, e.span.line, types::bool_type(), {acc, next},
-                         e.bool_op == ast::BoolOpKind::And ? "&&" : "||");
+    const int line = e.span.line;
+    const bool is_and = e.bool_op == ast::BoolOpKind::And;
+    const size_t n = e.args.size();
+    // Leading constant operands decide at compile time or drop out.
+    size_t i = 0;
+    Value first = eval(*e.args[0]);
+    while (auto truth = constant_truth(first)) {
+        if (*truth != is_and || i + 1 == n) return bool_constant(*truth);
+        first = eval(*e.args[++i]);
     }
-    return Value{Value::Kind::Var, acc};
+    VarId c = condition_of(first, *e.args[i]);
+    if (i + 1 == n) return var_value(c);
+    // r holds the result so far; each later operand is evaluated only while r leaves the
+    // result open (true for `and`, false for `or`), under an If on a snapshot of r.
+    VarId r = m_fn.new_var(types::bool_type(), "", true);
+    emit(InstrKind::Assign, line).dsts = {r};
+    m_block->back().args = {c};
+    ir::Block* parent = m_block;
+    for (++i; i < n; ++i) {
+        VarId so_far = emit_value(InstrKind::Copy, line, types::bool_type(), {r});
+        ir::Instr& ifi = emit(InstrKind::If, line);
+        ifi.args = {so_far};
+        m_block = is_and ? &ifi.body : &ifi.orelse;
+        VarId next = condition(*e.args[i]);
+        emit(InstrKind::Assign, line).dsts = {r};
+        m_block->back().args = {next};
+        m_block = parent;
+    }
+    return var_value(emit_value(InstrKind::Copy, line, types::bool_type(), {r}));
 }
 
 Value Builder::eval_compare(const ast::Expr& e) {

@@ -1,5 +1,7 @@
 // src/sema/infer_overload.cpp -- builtins resolved by their type rule: the overload the argument
 // types select, one Call (or one per result of a Multi builtin), and Warp's out-argument form
+#include <cstdlib>
+
 #include "sema/infer_internal.h"
 
 namespace treadle::sema {
@@ -17,13 +19,14 @@ Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
         infos.push_back(arg_info(vals.back(), *e.args[i]));
     }
     auto sig = b.rule(infos);
+    if (!sig && fill_numeric_defaults(b, vals, infos)) sig = b.rule(infos);
     if (!sig && b.kind == BuiltinKind::Multi) return call_with_out_arguments(b, vals, infos, e);
     if (!sig)
         type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
                                " (signature: " + b.signature + ")");
     std::vector<VarId> args;
-    for (size_t i = 0; i < vals.size(); ++i)
-        args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
+    for (size_t i = 0; i < vals.size(); ++i)  // defaults filled in are reported at the call
+        args.push_back(coerce(vals[i], sig->params[i], i + 1 < e.args.size() ? *e.args[i + 1] : e));
     if (b.traits.prints) {  // a check: its result is a dummy, None in the kernel
         emit_call(line, sig->ret, std::move(args), b);
         return Value{};
@@ -34,6 +37,31 @@ Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
     for (VarId d : emit_multi_call(b, sig->ret, std::move(args), line))
         r.elements.push_back(var_value(d));
     return r;
+}
+
+bool Builder::fill_numeric_defaults(const Builtin& b, std::vector<Value>& vals,
+                                    std::vector<ArgInfo>& infos) {
+    const std::vector<builtins::Param>& params = builtins::builtin_params(b);
+    if (vals.size() >= params.size()) return false;
+    std::vector<Value> extra;
+    for (size_t i = vals.size(); i < params.size(); ++i) {
+        const std::string& d = params[i].default_value;
+        if (d.empty() || params[i].variadic) return false;
+        char* end = nullptr;
+        const double x = std::strtod(d.c_str(), &end);
+        if (end != d.c_str() + d.size()) return false;  // not a number: the rule decides
+        const bool is_int = d.find_first_of(".eE") == std::string::npos;
+        Value v;
+        v.kind = Value::Kind::Const;
+        v.constant = is_int ? types::ConstValue{types::int32_type(), true, (int64_t)x, 0.0}
+                            : types::ConstValue{types::float32_type(), true, 0, x};
+        extra.push_back(v);
+    }
+    for (const Value& v : extra) {
+        vals.push_back(v);
+        infos.push_back({v.constant.type, true});
+    }
+    return true;
 }
 
 std::vector<VarId> Builder::emit_multi_call(const Builtin& b, const types::Type* results,

@@ -29,7 +29,9 @@ void Builder::bind(const std::string& name, VarId var, const ast::Span& span) {
 void Builder::stmt(const ast::Stmt& s) {
     switch (s.kind) {
         case StmtKind::Pass:
+            return;
         case StmtKind::Assert:  // like Warp, asserts are compiled only in debug mode
+            if (m_program.debug) assert_stmt(s);
             return;
         case StmtKind::ExprStmt:
             if (s.value->kind == ast::ExprKind::Constant) return;  // a docstring or a literal
@@ -69,7 +71,14 @@ void Builder::stmt(const ast::Stmt& s) {
 }
 
 void Builder::if_stmt(const ast::Stmt& s) {
-    VarId c = condition(*s.test);
+    Value test = eval(*s.test);
+    if (auto truth = constant_truth(test)) {
+        // Decided at compile time (Warp's rule): only the branch taken is compiled, in the
+        // enclosing scope, so the names it binds stay visible.
+        block(*truth ? s.body : s.orelse);
+        return;
+    }
+    VarId c = condition_of(test, *s.test);
     Scope before = m_scope;
     ir::Block* parent = m_block;
     ir::Instr& ifi = emit(InstrKind::If, s.span.line);
@@ -99,9 +108,30 @@ Scope Builder::merge_branches(const ast::Stmt& s, ir::Instr& ifi, const Scope& t
                               const Scope& else_scope) {
     int line = s.span.line;
     Scope merged;
+    // A name first bound in one branch only stays visible after the if, as in Warp: it holds
+    // that branch's value, and the zero of its type when the other branch ran.
+    std::vector<std::pair<std::string, VarId>> one_sided;
+    for (const auto& [name, vt] : then_scope)
+        if (!else_scope.count(name)) one_sided.push_back({name, vt});
+    for (const auto& [name, ve] : else_scope)
+        if (!then_scope.count(name)) one_sided.push_back({name, ve});
+    for (const auto& [name, v] : one_sided) {
+        const types::Type* t = m_fn.type_of(v);
+        if (!t->is_element()) continue;  // no zero value (an array): not visible after
+        const bool in_then = then_scope.count(name) != 0;
+        VarId m = m_fn.new_var(t, name, true);
+        m_block = in_then ? &ifi.body : &ifi.orelse;
+        emit(InstrKind::Assign, line).dsts = {m};
+        m_block->back().args = {v};
+        m_block = in_then ? &ifi.orelse : &ifi.body;
+        VarId zero = zero_of(t, line);
+        emit(InstrKind::Assign, line).dsts = {m};
+        m_block->back().args = {zero};
+        merged[name] = m;
+    }
     for (const auto& [name, vt] : then_scope) {
         auto ve = else_scope.find(name);
-        if (ve == else_scope.end()) continue;  // defined in one branch only
+        if (ve == else_scope.end()) continue;  // defined in one branch only (above)
         if (ve->second == vt) {
             merged[name] = vt;
             continue;
@@ -120,6 +150,23 @@ Scope Builder::merge_branches(const ast::Stmt& s, ir::Instr& ifi, const Scope& t
         merged[name] = m;
     }
     return merged;
+}
+
+void Builder::assert_stmt(const ast::Stmt& s) {
+    // The message names the statement as written (its first line) and where it is.
+    std::string text = m_file.line_text(s.span.line);
+    const size_t first = text.find_first_not_of(" \t");
+    text = first == std::string::npos ? "" : text.substr(first);
+    const std::string where = m_file.path + ":" + std::to_string(s.span.line);
+    VarId ok = condition(*s.test);
+    ir::Block* parent = m_block;
+    ir::Instr& ifi = emit(InstrKind::If, s.span.line);
+    ifi.args = {ok};
+    m_block = &ifi.orelse;
+    ir::Instr& fail_call = emit(InstrKind::Printf, s.span.line);
+    fail_call.callee = "assert";
+    fail_call.text = "Assertion failed: " + where + ": " + text;
+    m_block = parent;
 }
 
 void Builder::return_stmt(const ast::Stmt& s) {

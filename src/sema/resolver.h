@@ -48,6 +48,8 @@ struct FunctionSource {
     std::shared_ptr<const ir::NativeSnippets> native;
     /// Kernels: the largest trip count of a `for` over a constant range that is unrolled.
     int max_unroll = 16;
+    /// Kernels: a debug build, in which `assert` statements are compiled (Warp's rule).
+    bool debug = false;
 };
 
 /// What a global name means inside a kernel.

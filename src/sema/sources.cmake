@@ -8,12 +8,14 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_expr.cpp
   src/sema/infer_func.cpp
   src/sema/infer_index.cpp
+  src/sema/infer_keywords.cpp
   src/sema/infer_loop.cpp
   src/sema/infer_operator.cpp
   src/sema/infer_overload.cpp
   src/sema/infer_starred.cpp
   src/sema/infer_stmt.cpp
   src/sema/infer_struct.cpp
+  src/sema/infer_type_values.cpp
 )
 # Resolver answers memoised per build, and what a generic kernel specialises to.
 list(APPEND TREADLE_SOURCES

@@ -1,4 +1,4 @@
-# expect: TypeError: sin(): keyword arguments are not supported
+# expect: TypeError: sin(): unexpected argument 'y' (the signature is sin(x: Float) -> Float)
 # line: 9
 import treadle as wp
 

@@ -1,4 +1,4 @@
-# expect: SyntaxError: dict and set displays are not supported
+# expect: SyntaxError: dict_literal(): dict and set displays are not supported in kernels (only inside wp.static())
 # line: 9
 import treadle as wp
 

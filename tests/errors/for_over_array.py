@@ -1,4 +1,4 @@
-# expect: TypeError: for_over_array(): for loops can only iterate over range(...)
+# expect: TypeError: for_over_array(): for loops can only iterate over range(...) or reversed(range(...))
 # line: 9
 import treadle as wp
 

@@ -1,5 +1,5 @@
 # expect: TypeError: tuple_bound_to_name(): a tuple cannot be used as a single value here
-# line: 9
+# line: 10
 import treadle as wp
 
 

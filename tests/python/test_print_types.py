@@ -31,3 +31,18 @@ def test_print_every_type(capfd):
         "[1, 2] 7 [[1, 2], [3, 4]]",
         "-5 200 0.5 True",
     ]
+
+
+@wp.kernel
+def print_array(a: wp.array(dtype=float)):
+    print(a)
+    print("a =", a, 3)
+
+
+def test_print_array_has_no_contents(capfd):
+    # Warp prints no array contents, only this placeholder
+    wp.launch(print_array, 1, inputs=[wp.ones(4, dtype=float)], device="cpu")
+    wp.synchronize()
+    out = capfd.readouterr().out.splitlines()
+    assert out == ["<type without print implementation>",
+                   "a = <type without print implementation> 3"]

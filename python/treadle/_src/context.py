@@ -3,7 +3,8 @@ compatibility layer, not treadle's API).
 
 ``runtime`` is a view of treadle's device registry with the few methods such programs call;
 ``init``, ``log_warning``, ``Module`` and ``_get_caller_module_name`` are treadle's own and
-``builtin_functions`` maps each builtin's name to treadle's callable builtin object. Warp's
+``builtin_functions`` maps each builtin's name to treadle's callable builtin object and
+``user_modules`` is treadle's registry of modules by name. Warp's
 code builders (``ModuleBuilder``, ``ModuleHasher``) exist by name and raise
 NotImplementedError.
 """
@@ -18,6 +19,7 @@ from ..context import init as init  # noqa: F401
 from ..logger import log_warning as log_warning  # noqa: F401
 from ..module import Module as Module  # noqa: F401
 from ..module import ModuleExec as ModuleExec  # noqa: F401
+from ..module import _modules as user_modules  # noqa: F401 - every module by name
 from ..module import caller_module_name as _get_caller_module_name  # noqa: F401
 
 

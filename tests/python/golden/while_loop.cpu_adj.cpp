@@ -21,16 +21,18 @@ static inline void kernel_while_loop_body(const params_kernel_while_loop& params
     wp::int32 v6_steps{};
     wp::float32 v7{};
     bool v8{};
-    wp::int32 v9{};
+    bool v9{};
     bool v10{};
-    bool v11{};
+    wp::int32 v11{};
     bool v12{};
-    wp::float32 v13{};
-    wp::float32 v14_v{};
-    wp::int32 v15{};
-    wp::int32 v16_steps{};
-    wp::float32 v17{};
-    wp::float32 v18{};
+    bool v13{};
+    bool v14{};
+    wp::float32 v15{};
+    wp::float32 v16_v{};
+    wp::int32 v17{};
+    wp::int32 v18_steps{};
+    wp::float32 v19{};
+    wp::float32 v20{};
 #line 48 "golden/kernels.py"
     v2_i = (wp::int32)index;
 #line 49 "golden/kernels.py"
@@ -43,27 +45,32 @@ static inline void kernel_while_loop_body(const params_kernel_while_loop& params
     for (;;) {
         v7 = 1.0f;
         v8 = (v5_v > v7);
-        v9 = (wp::int32)20;
-        v10 = (v6_steps < v9);
-        v11 = (v8 && v10);
-        v12 = !v11;
-        if (v12) {
+        v9 = v8;
+        v10 = v9;
+        if (v10) {
+            v11 = (wp::int32)20;
+            v12 = (v6_steps < v11);
+            v9 = v12;
+        }
+        v13 = v9;
+        v14 = !v13;
+        if (v14) {
             break;
         }
 #line 52 "golden/kernels.py"
-        v13 = 0.5f;
-        v14_v = wp::mul(v5_v, v13);
+        v15 = 0.5f;
+        v16_v = wp::mul(v5_v, v15);
 #line 53 "golden/kernels.py"
-        v15 = (wp::int32)1;
-        v16_steps = wp::add(v6_steps, v15);
+        v17 = (wp::int32)1;
+        v18_steps = wp::add(v6_steps, v17);
 #line 51 "golden/kernels.py"
-        v6_steps = v16_steps;
-        v5_v = v14_v;
+        v6_steps = v18_steps;
+        v5_v = v16_v;
     }
 #line 54 "golden/kernels.py"
-    v17 = wp::cast<wp::float32>(v6_steps);
-    v18 = wp::add(v5_v, v17);
-    wp::store(v1_out, v2_i, v18);
+    v19 = wp::cast<wp::float32>(v6_steps);
+    v20 = wp::add(v5_v, v19);
+    wp::store(v1_out, v2_i, v20);
 }
 
 extern "C" __attribute__((visibility("default"))) void treadle_cpu_entry(const void* params, const wp::launch_bounds_t* bounds, wp::int64 begin, wp::int64 end) {
@@ -83,16 +90,18 @@ static inline void kernel_while_loop_adj_body(const params_kernel_while_loop& pa
     wp::int32 v6_steps{};
     wp::float32 v7{};
     bool v8{};
-    wp::int32 v9{};
+    bool v9{};
     bool v10{};
-    bool v11{};
+    wp::int32 v11{};
     bool v12{};
-    wp::float32 v13{};
-    wp::float32 v14_v{};
-    wp::int32 v15{};
-    wp::int32 v16_steps{};
-    wp::float32 v17{};
-    wp::float32 v18{};
+    bool v13{};
+    bool v14{};
+    wp::float32 v15{};
+    wp::float32 v16_v{};
+    wp::int32 v17{};
+    wp::int32 v18_steps{};
+    wp::float32 v19{};
+    wp::float32 v20{};
     wp::int32 adj_v2_i{};
     wp::float32 adj_v3_v{};
     wp::int32 adj_v4_steps{};
@@ -100,21 +109,27 @@ static inline void kernel_while_loop_adj_body(const params_kernel_while_loop& pa
     wp::int32 adj_v6_steps{};
     wp::float32 adj_v7{};
     bool adj_v8{};
-    wp::int32 adj_v9{};
+    bool adj_v9{};
     bool adj_v10{};
-    bool adj_v11{};
+    wp::int32 adj_v11{};
     bool adj_v12{};
-    wp::float32 adj_v13{};
-    wp::float32 adj_v14_v{};
-    wp::int32 adj_v15{};
-    wp::int32 adj_v16_steps{};
-    wp::float32 adj_v17{};
-    wp::float32 adj_v18{};
+    bool adj_v13{};
+    bool adj_v14{};
+    wp::float32 adj_v15{};
+    wp::float32 adj_v16_v{};
+    wp::int32 adj_v17{};
+    wp::int32 adj_v18_steps{};
+    wp::float32 adj_v19{};
+    wp::float32 adj_v20{};
     wp::float32 prev_0{};
     wp::int32 prev_1{};
-    wp::int32 prev_2{};
-    wp::float32 prev_3{};
+    bool prev_2{};
+    bool prev_3{};
+    wp::int32 prev_4{};
+    wp::float32 prev_5{};
     wp::int64 trips_0 = 0, rk_0 = 0, rj_0 = 0;
+    bool save_0_v9{};
+    bool hist_0_v9[16]{};
     wp::int32 save_0_v6_steps{};
     wp::int32 hist_0_v6_steps[16]{};
     wp::float32 save_0_v5_v{};
@@ -128,97 +143,118 @@ static inline void kernel_while_loop_adj_body(const params_kernel_while_loop& pa
 #line 51 "golden/kernels.py"
     prev_0 = v5_v; v5_v = v3_v;
     prev_1 = v6_steps; v6_steps = v4_steps;
-    trips_0 = 0; save_0_v6_steps = v6_steps; save_0_v5_v = v5_v;
+    trips_0 = 0; save_0_v9 = v9; save_0_v6_steps = v6_steps; save_0_v5_v = v5_v;
     for (;;) {
-        if (trips_0 < 16) { hist_0_v6_steps[trips_0] = v6_steps; hist_0_v5_v[trips_0] = v5_v; }
+        if (trips_0 < 16) { hist_0_v9[trips_0] = v9; hist_0_v6_steps[trips_0] = v6_steps; hist_0_v5_v[trips_0] = v5_v; }
         ++trips_0;
         v7 = 1.0f;
         v8 = (v5_v > v7);
-        v9 = (wp::int32)20;
-        v10 = (v6_steps < v9);
-        v11 = (v8 && v10);
-        v12 = !v11;
-        if (v12) {
+        prev_2 = v9; v9 = v8;
+        v10 = v9;
+        if (v10) {
+            v11 = (wp::int32)20;
+            v12 = (v6_steps < v11);
+            prev_3 = v9; v9 = v12;
+        }
+        v13 = v9;
+        v14 = !v13;
+        if (v14) {
             break;
         }
 #line 52 "golden/kernels.py"
-        v13 = 0.5f;
-        v14_v = wp::mul(v5_v, v13);
+        v15 = 0.5f;
+        v16_v = wp::mul(v5_v, v15);
 #line 53 "golden/kernels.py"
-        v15 = (wp::int32)1;
-        v16_steps = wp::add(v6_steps, v15);
+        v17 = (wp::int32)1;
+        v18_steps = wp::add(v6_steps, v17);
 #line 51 "golden/kernels.py"
-        prev_2 = v6_steps; v6_steps = v16_steps;
-        prev_3 = v5_v; v5_v = v14_v;
+        prev_4 = v6_steps; v6_steps = v18_steps;
+        prev_5 = v5_v; v5_v = v16_v;
     }
 #line 54 "golden/kernels.py"
-    v17 = wp::cast<wp::float32>(v6_steps);
-    v18 = wp::add(v5_v, v17);
-    adj_v18 = wp::add(adj_v18, wp::grad_read(wp::grad_address(v1_out, v2_i)));
-    wp::adj_add(v5_v, v17, adj_v5_v, adj_v17, adj_v18);
-    adj_v18 = {};
+    v19 = wp::cast<wp::float32>(v6_steps);
+    v20 = wp::add(v5_v, v19);
+    adj_v20 = wp::add(adj_v20, wp::grad_read(wp::grad_address(v1_out, v2_i)));
+    wp::adj_add(v5_v, v19, adj_v5_v, adj_v19, adj_v20);
+    adj_v20 = {};
 #line 51 "golden/kernels.py"
     for (rk_0 = trips_0 - 1; rk_0 >= 0; --rk_0) {
         if (trips_0 <= 16) {
+            v9 = hist_0_v9[rk_0];
             v6_steps = hist_0_v6_steps[rk_0];
             v5_v = hist_0_v5_v[rk_0];
         } else {
+            v9 = save_0_v9;
             v6_steps = save_0_v6_steps;
             v5_v = save_0_v5_v;
             for (rj_0 = 0; rj_0 < rk_0; ++rj_0) {
 #line 51 "golden/kernels.py"
                 v7 = 1.0f;
                 v8 = (v5_v > v7);
-                v9 = (wp::int32)20;
-                v10 = (v6_steps < v9);
-                v11 = (v8 && v10);
-                v12 = !v11;
-                if (v12) {
+                prev_2 = v9; v9 = v8;
+                v10 = v9;
+                if (v10) {
+                    v11 = (wp::int32)20;
+                    v12 = (v6_steps < v11);
+                    prev_3 = v9; v9 = v12;
+                }
+                v13 = v9;
+                v14 = !v13;
+                if (v14) {
                     break;
                 }
 #line 52 "golden/kernels.py"
-                v13 = 0.5f;
-                v14_v = wp::mul(v5_v, v13);
+                v15 = 0.5f;
+                v16_v = wp::mul(v5_v, v15);
 #line 53 "golden/kernels.py"
-                v15 = (wp::int32)1;
-                v16_steps = wp::add(v6_steps, v15);
+                v17 = (wp::int32)1;
+                v18_steps = wp::add(v6_steps, v17);
 #line 51 "golden/kernels.py"
-                prev_2 = v6_steps; v6_steps = v16_steps;
-                prev_3 = v5_v; v5_v = v14_v;
+                prev_4 = v6_steps; v6_steps = v18_steps;
+                prev_5 = v5_v; v5_v = v16_v;
             }
         }
 #line 51 "golden/kernels.py"
         v7 = 1.0f;
         v8 = (v5_v > v7);
-        v9 = (wp::int32)20;
-        v10 = (v6_steps < v9);
-        v11 = (v8 && v10);
-        v12 = !v11;
-        if (v12) {
+        prev_2 = v9; v9 = v8;
+        v10 = v9;
+        if (v10) {
+            v11 = (wp::int32)20;
+            v12 = (v6_steps < v11);
+            prev_3 = v9; v9 = v12;
+        }
+        v13 = v9;
+        v14 = !v13;
+        if (v14) {
             goto rev_0;
         }
 #line 52 "golden/kernels.py"
-        v13 = 0.5f;
-        v14_v = wp::mul(v5_v, v13);
+        v15 = 0.5f;
+        v16_v = wp::mul(v5_v, v15);
 #line 53 "golden/kernels.py"
-        v15 = (wp::int32)1;
-        v16_steps = wp::add(v6_steps, v15);
+        v17 = (wp::int32)1;
+        v18_steps = wp::add(v6_steps, v17);
 #line 51 "golden/kernels.py"
-        prev_2 = v6_steps; v6_steps = v16_steps;
-        prev_3 = v5_v; v5_v = v14_v;
+        prev_4 = v6_steps; v6_steps = v18_steps;
+        prev_5 = v5_v; v5_v = v16_v;
 #line 51 "golden/kernels.py"
-        adj_v14_v = wp::add(adj_v14_v, adj_v5_v);
+        adj_v16_v = wp::add(adj_v16_v, adj_v5_v);
         adj_v5_v = {};
-        v5_v = prev_3;
-        v6_steps = prev_2;
+        v5_v = prev_5;
+        v6_steps = prev_4;
 #line 53 "golden/kernels.py"
 #line 52 "golden/kernels.py"
-        wp::adj_mul(v5_v, v13, adj_v5_v, adj_v13, adj_v14_v);
-        adj_v14_v = {};
+        wp::adj_mul(v5_v, v15, adj_v5_v, adj_v15, adj_v16_v);
+        adj_v16_v = {};
 #line 51 "golden/kernels.py"
-        if (v12) {
+        if (v14) {
             rev_0: ;
         }
+        if (v10) {
+            v9 = prev_3;
+        }
+        v9 = prev_2;
     }
 #line 51 "golden/kernels.py"
     v6_steps = prev_1;

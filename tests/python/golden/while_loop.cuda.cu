@@ -18,16 +18,18 @@ static __device__ inline void kernel_while_loop_body(const params_kernel_while_l
     wp::int32 v6_steps{};
     wp::float32 v7{};
     bool v8{};
-    wp::int32 v9{};
+    bool v9{};
     bool v10{};
-    bool v11{};
+    wp::int32 v11{};
     bool v12{};
-    wp::float32 v13{};
-    wp::float32 v14_v{};
-    wp::int32 v15{};
-    wp::int32 v16_steps{};
-    wp::float32 v17{};
-    wp::float32 v18{};
+    bool v13{};
+    bool v14{};
+    wp::float32 v15{};
+    wp::float32 v16_v{};
+    wp::int32 v17{};
+    wp::int32 v18_steps{};
+    wp::float32 v19{};
+    wp::float32 v20{};
 #line 48 "golden/kernels.py"
     v2_i = (wp::int32)index;
 #line 49 "golden/kernels.py"
@@ -40,27 +42,32 @@ static __device__ inline void kernel_while_loop_body(const params_kernel_while_l
     for (;;) {
         v7 = 1.0f;
         v8 = (v5_v > v7);
-        v9 = (wp::int32)20;
-        v10 = (v6_steps < v9);
-        v11 = (v8 && v10);
-        v12 = !v11;
-        if (v12) {
+        v9 = v8;
+        v10 = v9;
+        if (v10) {
+            v11 = (wp::int32)20;
+            v12 = (v6_steps < v11);
+            v9 = v12;
+        }
+        v13 = v9;
+        v14 = !v13;
+        if (v14) {
             break;
         }
 #line 52 "golden/kernels.py"
-        v13 = 0.5f;
-        v14_v = wp::mul(v5_v, v13);
+        v15 = 0.5f;
+        v16_v = wp::mul(v5_v, v15);
 #line 53 "golden/kernels.py"
-        v15 = (wp::int32)1;
-        v16_steps = wp::add(v6_steps, v15);
+        v17 = (wp::int32)1;
+        v18_steps = wp::add(v6_steps, v17);
 #line 51 "golden/kernels.py"
-        v6_steps = v16_steps;
-        v5_v = v14_v;
+        v6_steps = v18_steps;
+        v5_v = v16_v;
     }
 #line 54 "golden/kernels.py"
-    v17 = wp::cast<wp::float32>(v6_steps);
-    v18 = wp::add(v5_v, v17);
-    wp::store(v1_out, v2_i, v18);
+    v19 = wp::cast<wp::float32>(v6_steps);
+    v20 = wp::add(v5_v, v19);
+    wp::store(v1_out, v2_i, v20);
 }
 
 extern "C" __global__ void treadle_cuda_entry(wp::launch_bounds_t bounds, params_kernel_while_loop params) {
