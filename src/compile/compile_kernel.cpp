@@ -361,7 +361,8 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
         p.null_tested = (access[i] & passes::k_access_null_tested) != 0;
         for (const auto& [path, bits] : fields[i])
             if (auto offset = array_field_offset(p.type, path))
-                p.array_fields.push_back({path, *offset, (bits & passes::k_access_write) != 0});
+                p.array_fields.push_back({path, *offset, (bits & passes::k_access_write) != 0,
+                                          (bits & passes::k_access_null_tested) != 0});
         result->params.push_back(std::move(p));
     }
     // Debug builds check bounds too, as Warp's do.

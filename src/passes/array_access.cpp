@@ -173,6 +173,8 @@ private:
                             mark(in.args[i], k_access_read);
                         mark(in.args.back(), k_access_write);
                     }
+                    if (in.builtin && std::string_view(in.builtin->name) == "array_nonnull")
+                        mark(in.args[0], k_access_null_tested);
                     break;
                 case InstrKind::CallFunc: {
                     if (!in.func) break;

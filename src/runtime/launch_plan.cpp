@@ -435,6 +435,7 @@ LaunchBounds pack_arguments(const LaunchPlan& plan, const int64_t* dim, size_t n
             packer.pack(slot, v);
             if (!k.checked && bounds.size > 0)
                 for (const AccessedArrayField& f : p.array_fields) {
+                    if (f.null_tested) continue;
                     void* data = nullptr;
                     std::memcpy(&data, block + p.offset + f.offset, sizeof(data));
                     if (!data)

@@ -24,6 +24,7 @@ struct AccessedArrayField {
     std::string path;   ///< "a", or "inner.a" for a field of a nested struct
     size_t offset = 0;  ///< byte offset of its record within the struct
     bool writes = false;
+    bool null_tested = false;  ///< the kernel tests it for None (`if s.a:`): None is allowed
 };
 
 struct KernelParam {

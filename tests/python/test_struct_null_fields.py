@@ -108,3 +108,17 @@ def test_checked_mode_reports_the_access(device):
         wp.config.mode = old
     assert str(info.value).startswith(f"{__file__}:27:5: write_used(): index (0,) is out of "
                                       "bounds for an array of shape (0,)"), str(info.value)
+
+
+@wp.kernel
+def write_if_set(s: Outer):
+    i = wp.tid()
+    if s.spare:
+        s.spare[i] = 5.0
+
+
+def test_a_field_the_kernel_tests_for_none_may_be_unset(device):
+    wp.launch(write_if_set, dim=2, inputs=[make(device)], device=device)
+    spare = wp.zeros(2, dtype=float, device=device)
+    wp.launch(write_if_set, dim=2, inputs=[make(device, spare=spare)], device=device)
+    np.testing.assert_array_equal(spare.numpy(), [5, 5])
