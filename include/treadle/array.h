@@ -98,6 +98,11 @@ public:
     /// from it later; copies made before keep their own gradient. Throws ErrorKind::Value for a
     /// null array.
     Array& enable_grad();
+    /// Whether backward passes keep this array's gradient where a kernel stored to it (Python's
+    /// retain_grad=True); by default a store's adjoint consumes (zeroes) the element's gradient.
+    /// Views made afterwards inherit it.
+    bool retain_grad() const { return m_retain_grad; }
+    void set_retain_grad(bool retain) { m_retain_grad = retain; }
 
     /// Sets every element to zero / to the bytes of one element value.
     void zero_();
@@ -138,6 +143,7 @@ private:
     int64_t m_strides[k_max_dims] = {0, 0, 0, 0};
     int64_t m_size = 0;
     void* m_data = nullptr;
+    bool m_retain_grad = false;
     Device m_device;
     std::shared_ptr<Buffer> m_buffer;  ///< keeps the memory alive; shared by views
     std::shared_ptr<Array> m_grad;

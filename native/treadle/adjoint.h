@@ -69,6 +69,18 @@ CUDA_CALLABLE T grad_read(const T* p) {
     return p ? *p : T{};
 }
 
+/// grad_take(a, p): the adjoint of a store a[i...] = v, Warp's final-write-wins rule: the
+/// gradient element at p (zero without a gradient) goes to v and is consumed (zeroed: the
+/// store overwrote the element, so earlier writes of it, in this launch or before, receive no
+/// gradient), unless the array was created with retain_grad=True.
+template <typename A, typename T>
+CUDA_CALLABLE T grad_take(const A& a, T* p) {
+    if (!p) return T{};
+    T g = *p;
+    if (!(array_flags(a) & array_retain_grad)) *p = T{};
+    return g;
+}
+
 /// adj_atomic_minmax(current, v, g, adj_v): atomic_min/max(a, i..., v) wrote v when the element
 /// now holds v; then v receives the element's gradient (ties share it, as Warp does).
 template <typename T>

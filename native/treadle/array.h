@@ -38,7 +38,7 @@ struct array_t {
     int32 shape[4];
     int64 strides[4];
     int32 ndim;
-    int32 pad_;
+    int32 flags;  ///< array_retain_grad: backward passes keep the gradient of stored elements
 
     // For @wp.func_native snippets, which use arrays as Warp's do: `a[i]` is element i of a
     // 1-D array (any integer index type, so no built-in subscript competes), and an array
@@ -59,6 +59,14 @@ struct launch_bounds_t {
     int32 flags;  ///< launch_aliased_arrays: backward passes accumulate every gradient atomically
     int64 size;
 };
+
+/// array_t::flags bit: the array was created with retain_grad=True, so the backward pass of a
+/// store keeps (does not consume) the gradient of the element it wrote.
+constexpr int32 array_retain_grad = 1;
+template <typename T>
+CUDA_CALLABLE int32 array_flags(const array_t<T>& a) {
+    return a.flags;
+}
 
 /// launch_bounds_t::flags bit: two array arguments of the launch share memory.
 constexpr int32 launch_aliased_arrays = 1;
@@ -185,7 +193,7 @@ CUDA_CALLABLE array_t<T> view(const array_t<T>& a, int32 i) {
     r.shape[3] = 0;
     r.strides[3] = 0;
     r.ndim = a.ndim - 1;
-    r.pad_ = 0;
+    r.flags = a.flags;
     return r;
 }
 template <typename T>

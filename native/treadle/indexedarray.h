@@ -59,6 +59,10 @@ CUDA_CALLABLE T* address(const indexedarray_t<T>& a, int32 i, int32 j, int32 k, 
 }
 
 template <typename T>
+CUDA_CALLABLE int32 array_flags(const indexedarray_t<T>& a) {
+    return a.arr.flags;
+}
+template <typename T>
 CUDA_CALLABLE T* grad_address(const indexedarray_t<T>& a, int32 i) {
     return grad_address(a.arr, map_index(a, 0, i));
 }

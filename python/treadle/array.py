@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _treadle, scalar_types
 from . import cpu_capture as _cpu_capture
+from . import array_grad as _array_grad
 from . import tape as _tape
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
@@ -111,6 +112,7 @@ class array(_treadle.Array):
         ndim=None,
         grad=None,
         deleter=None,
+        retain_grad=False,
     ):
         super().__init__()
         if ndim is None:
@@ -141,6 +143,7 @@ class array(_treadle.Array):
             self.grad = grad
         elif requires_grad:
             self.requires_grad = True
+        self.retain_grad = retain_grad
 
     def _init_from_data(self, data, dtype, shape, dev, copy):
         if isinstance(data, array):
@@ -386,6 +389,9 @@ class array(_treadle.Array):
             self._enable_grad()  # same strides as the array, also for strided views
         elif not value:
             self._set_grad(None)
+            self._retain_grad = False
+
+    retain_grad = _array_grad.retain_grad
 
     @property
     def grad(self):
@@ -724,7 +730,7 @@ def _check_pinned(pinned, dev):
     return builtins.bool(pinned)
 
 
-def _allocate(shape, dtype, device, requires_grad, zero, pinned=False):
+def _allocate(shape, dtype, device, requires_grad, zero, pinned=False, retain_grad=False, **_):
     if shape is None:
         shape = 0
     dt = resolve_dtype(dtype)
@@ -733,17 +739,18 @@ def _allocate(shape, dtype, device, requires_grad, zero, pinned=False):
     out._init_empty(dt._type, list(shape_tuple(shape)), dev.alias, zero, _check_pinned(pinned, dev))
     if requires_grad:
         out.requires_grad = True
+    out.retain_grad = retain_grad
     return out
 
 
 def empty(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
     """An uninitialised array."""
-    return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False, pinned)
+    return _allocate(kwargs.pop("n", shape), dtype, device, requires_grad, False, pinned, **kwargs)
 
 
 def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
     """A zero-filled array."""
-    return _allocate(kwargs.get("n", shape), dtype, device, requires_grad, True, pinned)
+    return _allocate(kwargs.pop("n", shape), dtype, device, requires_grad, True, pinned, **kwargs)
 
 
 def _like(src, device, requires_grad):

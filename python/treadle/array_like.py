@@ -43,14 +43,14 @@ def full(shape=None, value=0, dtype=Any, device=None, requires_grad=False, pinne
     """An array with every element set to ``value`` (dtype inferred from it when Any)."""
     if dtype is Any:
         dtype = _infer_value_dtype(value)
-    out = _allocate(kwargs.get("n", shape), dtype, device, requires_grad, False, pinned)
+    out = _allocate(kwargs.pop("n", shape), dtype, device, requires_grad, False, pinned, **kwargs)
     out.fill_(value)
     return out
 
 
 def ones(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
     """An array of ones."""
-    return full(kwargs.get("n", shape), 1, dtype, device, requires_grad, pinned)
+    return full(kwargs.pop("n", shape), 1, dtype, device, requires_grad, pinned, **kwargs)
 
 
 def empty_like(src, device=None, requires_grad=None, pinned=None):

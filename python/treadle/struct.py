@@ -24,9 +24,9 @@ from .vec_types import composite_base
 
 _ARRAY_T_DTYPE = np.dtype(
     {
-        "names": ["data", "grad", "shape", "strides", "ndim"],
-        "formats": ["<u8", "<u8", ("<i4", (4,)), ("<i8", (4,)), "<i4"],
-        "offsets": [0, 8, 16, 32, 64],
+        "names": ["data", "grad", "shape", "strides", "ndim", "flags"],
+        "formats": ["<u8", "<u8", ("<i4", (4,)), ("<i8", (4,)), "<i4", "<i4"],
+        "offsets": [0, 8, 16, 32, 64, 68],
         "itemsize": 72,
     }
 )
@@ -232,11 +232,12 @@ def _zero(f):
 
 def _array_record(a, ndim):
     if a is None:  # all zeros, ndim too, as Warp's default array_t
-        return (0, 0, [0] * 4, [0] * 4, 0)
+        return (0, 0, [0] * 4, [0] * 4, 0, 0)
     grad = a.grad
     shape = list(a.shape) + [0] * (4 - a.ndim)
     strides = list(a.strides) + [0] * (4 - a.ndim)
-    return (a.ptr or 0, (grad.ptr or 0) if grad is not None else 0, shape, strides, a.ndim)
+    flags = 1 if getattr(a, "retain_grad", False) else 0  # wp::array_retain_grad
+    return (a.ptr or 0, (grad.ptr or 0) if grad is not None else 0, shape, strides, a.ndim, flags)
 
 
 def _indexedarray_record(a, ndim):

@@ -60,15 +60,15 @@ bool may_overlap(const Array& a, const Array& b) {
 
 /// The backward pass of `dest = src` (Warp 1.17's copy adjoint): for numeric elements and
 /// views that do not overlap, src.grad += dest.grad and dest.grad is consumed (zeroed: the
-/// value it held was overwritten); otherwise (structs, bools, overlapping views) the
-/// destination's gradient is copied over the source's and stays.
+/// value it held was overwritten) unless dest was made with retain_grad; otherwise (structs, bools,
+/// overlapping views) the destination's gradient is copied over the source's and stays.
 void copy_adjoint(const Array& dest, const Array& src) {
     if (!dest.grad() || !src.grad() || src.size() == 0) return;
     const DType& d = dest.dtype();
     const bool addable = !d.is_struct() && d.scalar != ScalarType::Bool;
     if (addable && !may_overlap(*dest.grad(), *src.grad())) {
         accumulate_into(*src.grad_ptr(), *dest.grad());
-        dest.grad_ptr()->zero_();
+        if (!dest.retain_grad()) dest.grad_ptr()->zero_();
     } else {
         src.grad_ptr()->assign(*dest.grad());
     }

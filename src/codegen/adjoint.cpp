@@ -244,11 +244,14 @@ private:
                 break;
             case InstrKind::Store: {
                 VarId v = in.args.back();
+                // the element's gradient goes to v and is consumed (final write wins)
+                std::string element = m_fe.args(in, 0, in.args.size() - 1);
+                std::string take =
+                    "wp::grad_take(" + m_fe.args(in, 0, 1) + ", wp::grad_address(" + element + "))";
                 if (gradient(v))
-                    accumulate(v,
-                               "wp::grad_read(wp::grad_address(" +
-                                   m_fe.args(in, 0, in.args.size() - 1) + "))",
-                               depth);
+                    accumulate(v, take, depth);
+                else
+                    line(depth) << take << ";\n";
                 break;
             }
             case InstrKind::If:
@@ -349,17 +352,19 @@ private:
             first = false;
             return m_out;
         };
-        if (!f.return_type->is_void()) sep() << adj(in.dsts[0]);
+        if (!f.return_type->is_void())
+            for (VarId d : in.dsts) sep() << adj(d);  // adj_ret, or adj_ret0, adj_ret1...
         for (const std::string& o : outs) sep() << o;
         m_out << ");\n";
         size_t k = 0;
         for (VarId a : in.args) {
-            if (!m_f.type_of(a)->is_value()) continue;
+            if (!m_f.type_of(a)->is_value() && !m_f.type_of(a)->is_struct()) continue;
             if (gradient(a)) accumulate(a, outs[k], depth + 1);
             ++k;
         }
         line(depth) << "}\n";
-        if (!f.return_type->is_void()) clear(in.dsts[0], depth);
+        if (!f.return_type->is_void())
+            for (VarId d : in.dsts) clear(d, depth);
     }
 
     void reverse_call_func(const Instr& in, int depth) {

@@ -316,6 +316,8 @@ void export_array(nb::module_& m) {
         .def(
             "_enable_grad", [](Array& a) { a.enable_grad(); },
             "Gives the array a zeroed gradient laid out with the array's own strides.")
+        .def_prop_rw("_retain_grad", &Array::retain_grad, &Array::set_retain_grad,
+                     "Whether backward passes keep the gradient where kernels store to the array.")
         .def_prop_rw(
             "_is_read", [](const Array& a) { return a.buffer() && a.buffer()->marked_read(); },
             [](Array& a, bool read) {

@@ -110,6 +110,7 @@ public:
                      m_k.device.alias());
         ap.data = a.data();
         ap.grad = a.grad() ? a.grad()->data() : nullptr;
+        ap.pad = a.retain_grad() ? 1 : 0;  // wp::array_retain_grad
         ap.ndim = a.ndim();
         for (int d = 0; d < a.ndim(); ++d) {
             ap.shape[d] = (int32_t)a.shape(d);

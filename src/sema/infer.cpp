@@ -159,13 +159,13 @@ const types::Type* Builder::kernel_param_type(size_t i, const types::Type* annot
 }
 
 void Builder::build_custom_grad() {
-    // wp.adjoint[p] names a local gradient per value-typed primal parameter, zero at first;
+    // wp.adjoint[p] names a local gradient per value- or struct-typed primal parameter, zero;
     // the function returns them all (see ir::Function::custom_grad).
     std::vector<std::string> names;
     for (int i = 0; i < m_source.primal_params; ++i) {
         ir::VarId p = m_fn.params[i];
         const types::Type* t = m_fn.type_of(p);
-        if (!t->is_value()) continue;
+        if (!t->is_value() && !t->is_struct()) continue;
         names.push_back("adjoint:" + m_fn.param_names[i]);
         bind(names.back(), zero_of(t, m_def.span.line), m_def.span);
     }
@@ -259,11 +259,12 @@ ir::Function* ProgramBuilder::function_for(const std::shared_ptr<FunctionSource>
         f->custom_replay = r;
     }
     if (fn->custom_grad) {
+        // the func_grad takes the function's parameters, then adj_ret (adj_ret0, adj_ret1...
+        // for each value of a function that returns several)
         if (f->return_type->is_tuple())
-            caller.type_error(call_span, fn->name +
-                                             "(): a func_grad needs a function that "
-                                             "returns one value or none");
-        if (!f->return_type->is_void()) types.push_back(f->return_type);
+            for (const types::Type* e : f->return_type->elements) types.push_back(e);
+        else if (!f->return_type->is_void())
+            types.push_back(f->return_type);
         fn->custom_grad->primal_params = (int)f->params.size();
         ir::Function* g = function_for(fn->custom_grad, types, caller, call_span);
         g->grad_helper = true;
@@ -291,6 +292,22 @@ std::unique_ptr<ir::Program> build_program(const FunctionSource& kernel) {
 }
 
 namespace {
+/// For a part of a gradient in a func_grad (wp.adjoint[p.a], wp.adjoint[p.v][k]): p.
+const ast::Expr* adjoint_part_root(const ast::Expr& t) {
+    using ast::ExprKind;
+    for (const ast::Expr* e = &t; e->kind == ExprKind::Attribute || e->kind == ExprKind::Subscript;
+         e = e->args[0].get()) {
+        if (e->kind != ExprKind::Subscript || e->args[0]->kind != ExprKind::Attribute ||
+            e->args[0]->name != "adjoint")
+            continue;
+        const ast::Expr* r = e->args[1].get();
+        while (r->kind == ExprKind::Attribute || r->kind == ExprKind::Subscript)
+            r = r->args[0].get();
+        return r->kind == ExprKind::Name ? r : nullptr;
+    }
+    return nullptr;
+}
+
 void collect_target(const ast::Expr& t, std::vector<std::string>& out,
                     std::vector<std::string>* roots) {
     if (t.kind == ast::ExprKind::Name) {
@@ -298,6 +315,8 @@ void collect_target(const ast::Expr& t, std::vector<std::string>& out,
     } else if (t.kind == ast::ExprKind::Subscript && t.args[0]->kind == ast::ExprKind::Attribute &&
                t.args[0]->name == "adjoint" && t.args[1]->kind == ast::ExprKind::Name) {
         out.push_back("adjoint:" + t.args[1]->name);  // wp.adjoint[p] in a func_grad
+    } else if (const ast::Expr* p = adjoint_part_root(t)) {
+        out.push_back("adjoint:" + p->name);  // wp.adjoint[p.field] in a func_grad
     } else if (t.kind == ast::ExprKind::Tuple || t.kind == ast::ExprKind::List) {
         for (const auto& e : t.args) collect_target(*e, out, roots);
     } else if (roots &&

@@ -104,9 +104,16 @@ void Builder::ann_assign_stmt(const ast::Stmt& s) {
 }
 
 void Builder::aug_assign_stmt(const ast::Stmt& s) {
-    const ast::Expr& written = *s.targets[0];
+    const ast::Expr* place = s.targets[0].get();
+    ast::ExprPtr parts = adjoint_parts(*place);  // wp.adjoint[p.field] += v in a func_grad
+    if (parts) {
+        m_synthetic.push_back(std::move(parts));
+        place = m_synthetic.back().get();
+    }
+    const ast::Expr& written = *place;
     const char* op = aug_op_name(s.aug_op);
-    if (written.kind == ast::ExprKind::Subscript && adjoint_slot(written).empty() &&
+    if (place == s.targets[0].get() && written.kind == ast::ExprKind::Subscript &&
+        adjoint_slot(written).empty() &&
         (s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub) &&
         atomic_aug_assign(s))
         return;
@@ -152,6 +159,10 @@ bool Builder::atomic_aug_assign(const ast::Stmt& s) {
 }
 
 void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr& value_expr) {
+    if (ast::ExprPtr parts = adjoint_parts(target)) {  // wp.adjoint[p.field] = v
+        m_synthetic.push_back(std::move(parts));
+        return assign_to(*m_synthetic.back(), v, value_expr);
+    }
     std::string slot = adjoint_slot(target);
     if (!slot.empty()) return assign_gradient(slot, target, v, value_expr);
     switch (target.kind) {

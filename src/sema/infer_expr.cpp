@@ -86,6 +86,43 @@ bool is_array_constructor(const std::string& name) {
 
 }  // namespace
 
+namespace {
+/// The parameter a chain p.a.b[k] starts at (p), or null when it is not such a chain.
+const ast::Expr* chain_root(const ast::Expr& e) {
+    const ast::Expr* r = &e;
+    while ((r->kind == ExprKind::Attribute || r->kind == ExprKind::Subscript) && !r->args.empty())
+        r = r->args[0].get();
+    return r->kind == ExprKind::Name ? r : nullptr;
+}
+}  // namespace
+
+ast::ExprPtr Builder::adjoint_parts(const ast::Expr& e) {
+    if (m_source.primal_params < 0) return nullptr;
+    if (e.kind == ExprKind::Subscript && e.args.size() == 2 &&
+        e.args[0]->kind == ExprKind::Attribute && e.args[0]->name == "adjoint" &&
+        e.args[1]->kind != ExprKind::Name) {
+        const ast::Expr* root = chain_root(*e.args[1]);
+        Value module = eval(*e.args[0]->args[0]);
+        if (root && module.kind == Value::Kind::Module && module.text == "treadle" &&
+            m_scope.count("adjoint:" + root->name)) {
+            ast::ExprPtr out = ast::clone(*e.args[1]);
+            ast::Expr* r = out.get();
+            while (r->kind != ExprKind::Name) r = r->args[0].get();
+            r->name = "adjoint:" + r->name;
+            return out;
+        }
+    }
+    ast::ExprPtr out;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+        if (!e.args[i]) continue;
+        ast::ExprPtr part = adjoint_parts(*e.args[i]);
+        if (!part) continue;
+        if (!out) out = ast::clone(e);
+        out->args[i] = std::move(part);
+    }
+    return out;
+}
+
 std::string Builder::adjoint_slot(const ast::Expr& e) {
     if (e.kind != ExprKind::Subscript) return "";
     const ast::Expr& base = *e.args[0];

@@ -9,6 +9,10 @@ using ir::InstrKind;
 using ir::VarId;
 
 Value Builder::eval_subscript(const ast::Expr& e) {
+    if (ast::ExprPtr parts = adjoint_parts(e)) {  // wp.adjoint[p.field] in a func_grad
+        m_synthetic.push_back(std::move(parts));
+        return eval(*m_synthetic.back());
+    }
     std::string slot = adjoint_slot(e);
     if (!slot.empty()) return resolve_name(slot, e);
     Value base = eval(*e.args[0]);

@@ -85,6 +85,10 @@ public:
     /// For `wp.adjoint[name]` (in a func_grad function): the scope name of that gradient,
     /// "adjoint:<name>"; "" when `e` is not such an expression.
     std::string adjoint_slot(const ast::Expr& e);
+    /// `e` with every `wp.adjoint[p.field...]` / `wp.adjoint[p.field][k]` (a part of the
+    /// gradient of value parameter p, in a func_grad) spelled as that part of the local
+    /// "adjoint:<p>", so reads and writes of it take the ordinary paths; null when `e` has none.
+    ast::ExprPtr adjoint_parts(const ast::Expr& e);
 
     // --- errors ---
     [[noreturn]] void fail(const ast::Span& span, ErrorKind kind, const std::string& msg) const;

@@ -27,7 +27,7 @@ struct ArrayRecord {
     int32_t shape[4];
     int64_t strides[4];
     int32_t ndim;
-    int32_t pad;
+    int32_t pad;  ///< flags: 1 (wp::array_retain_grad) for an array made with retain_grad
 };
 
 /// Host mirror of wp::indexedarray_t<T> (native/treadle/indexedarray.h): the underlying array,

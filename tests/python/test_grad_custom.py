@@ -145,27 +145,6 @@ def test_jacobian_of_a_linear_map(device):
     assert list(masked) == [(1, 0)]
 
 
-def test_func_grad_of_a_tuple_function_is_an_error():
-    @wp.func
-    def pair(x: wp.float64):
-        return x, x
-
-    @wp.func_grad(pair)
-    def adj_pair(x: wp.float64, adj_ret: wp.float64):
-        wp.adjoint[x] += adj_ret
-
-    @wp.kernel
-    def uses_pair(x: F64, out: F64):
-        i = wp.tid()
-        a, b = pair(x[i])
-        out[i] = a + b
-
-    x = wp.zeros(1, dtype=wp.float64, requires_grad=True)
-    out = wp.zeros(1, dtype=wp.float64, requires_grad=True)
-    with pytest.raises(TypeError, match=r"pair\(\): a func_grad needs a function that returns one value"):
-        wp.launch(uses_pair, 1, inputs=[x, out], device="cpu")
-
-
 def test_adjoint_outside_func_grad_is_an_error():
     @wp.kernel
     def bad(x: F64):

@@ -166,7 +166,7 @@ static inline void kernel_branches_adj_body(const params_kernel_branches& params
         prev_5 = v17; v17 = v16;
     }
     v18 = v17;
-    adj_v18 = wp::add(adj_v18, wp::grad_read(wp::grad_address(v1_out, v2_i)));
+    adj_v18 = wp::add(adj_v18, wp::grad_take(v1_out, wp::grad_address(v1_out, v2_i)));
     adj_v17 = wp::add(adj_v17, adj_v18);
     adj_v18 = {};
     if (v15) {

@@ -124,7 +124,7 @@ static __device__ inline void kernel_custom_grad_adj_body(const params_kernel_cu
     v4 = fn_clipped_0_replay(v3);
     v5 = 3.0f;
     v6 = wp::mul(v4, v5);
-    adj_v6 = wp::add(adj_v6, wp::grad_read(wp::grad_address(v1_out, v2_i)));
+    adj_v6 = wp::add(adj_v6, wp::grad_take(v1_out, wp::grad_address(v1_out, v2_i)));
     wp::adj_mul(v4, v5, adj_v4, adj_v5, adj_v6);
     adj_v6 = {};
     {

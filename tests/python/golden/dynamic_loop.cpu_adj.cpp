@@ -201,7 +201,7 @@ static inline void kernel_dynamic_loop_adj_body(const params_kernel_dynamic_loop
     }
 #line 43 "golden/kernels.py"
     v25 = wp::add(v6_s, v7_p);
-    adj_v25 = wp::add(adj_v25, wp::grad_read(wp::grad_address(v2_out, v3_i)));
+    adj_v25 = wp::add(adj_v25, wp::grad_take(v2_out, wp::grad_address(v2_out, v3_i)));
     wp::adj_add(v6_s, v7_p, adj_v6_s, adj_v7_p, adj_v25);
     adj_v25 = {};
 #line 36 "golden/kernels.py"

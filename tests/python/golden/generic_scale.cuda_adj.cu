@@ -86,7 +86,7 @@ static __device__ inline void kernel_generic_scale_adj_body(const params_kernel_
     v4 = wp::load(v0_x, v3_i);
     v5 = fn_generic_square_0_replay(v4);
     v6 = wp::mul(v5, v1_s);
-    adj_v6 = wp::add(adj_v6, wp::grad_read(wp::grad_address(v2_out, v3_i)));
+    adj_v6 = wp::add(adj_v6, wp::grad_take(v2_out, wp::grad_address(v2_out, v3_i)));
     wp::adj_mul(v5, v1_s, adj_v5, adj_v1_s, adj_v6);
     adj_v6 = {};
     adj_fn_generic_square_0(v4, adj_v4, adj_v5);

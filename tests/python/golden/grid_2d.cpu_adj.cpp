@@ -130,7 +130,7 @@ static inline void kernel_grid_2d_adj_body(const params_kernel_grid_2d& params, 
     v18 = wp::mul(v17, v16);
     v19 = wp::load(v0_a, v2_i, v3_j);
     v20 = wp::sub(v18, v19);
-    adj_v20 = wp::add(adj_v20, wp::grad_read(wp::grad_address(v1_out, v2_i, v3_j)));
+    adj_v20 = wp::add(adj_v20, wp::grad_take(v1_out, wp::grad_address(v1_out, v2_i, v3_j)));
     wp::adj_sub(v18, v19, adj_v18, adj_v19, adj_v20);
     adj_v20 = {};
     wp::grad_add(wp::grad_address(v0_a, v2_i, v3_j), adj_v19);

@@ -119,6 +119,7 @@ static __device__ inline void kernel_int_ops_adj_body(const params_kernel_int_op
     v16 = wp::add(v13, v15);
     v17 = (wp::int32)3;
     v18 = wp::bit_xor(v16, v17);
+    wp::grad_take(v1_out, wp::grad_address(v1_out, v2_i));
 #line 183 "golden/kernels.py"
 #line 182 "golden/kernels.py"
 }

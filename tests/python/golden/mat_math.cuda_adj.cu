@@ -104,7 +104,7 @@ static __device__ inline void kernel_mat_math_adj_body(const params_kernel_mat_m
     v13 = wp::load(v1_v, v3_i);
     v14 = wp::mul(v12, v13);
     v15 = wp::add(v10, v14);
-    adj_v15 = wp::add(adj_v15, wp::grad_read(wp::grad_address(v2_out, v3_i)));
+    adj_v15 = wp::add(adj_v15, wp::grad_take(v2_out, wp::grad_address(v2_out, v3_i)));
     wp::adj_add(v10, v14, adj_v10, adj_v14, adj_v15);
     adj_v15 = {};
     wp::adj_mul(v12, v13, adj_v12, adj_v13, adj_v14);

@@ -197,9 +197,9 @@ static inline void kernel_multi_return_adj_body(const params_kernel_multi_return
     v7 = 2.0f;
     v8 = fn_smooth_1_replay(v5_radius, v7);
 #line 81 "golden/kernels.py"
-    adj_v6_angle = wp::add(adj_v6_angle, wp::grad_read(wp::grad_address(v2_t, v3_i)));
+    adj_v6_angle = wp::add(adj_v6_angle, wp::grad_take(v2_t, wp::grad_address(v2_t, v3_i)));
 #line 80 "golden/kernels.py"
-    adj_v8 = wp::add(adj_v8, wp::grad_read(wp::grad_address(v1_r, v3_i)));
+    adj_v8 = wp::add(adj_v8, wp::grad_take(v1_r, wp::grad_address(v1_r, v3_i)));
     adj_fn_smooth_1(v5_radius, v7, adj_v5_radius, adj_v7, adj_v8);
     adj_v8 = {};
 #line 79 "golden/kernels.py"

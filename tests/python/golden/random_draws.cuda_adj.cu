@@ -80,7 +80,7 @@ static __device__ inline void kernel_random_draws_adj_body(const params_kernel_r
     v8 = 0.100000001f;
     v9 = wp::mul(v7, v8);
     v10 = wp::add(v5, v9);
-    adj_v10 = wp::add(adj_v10, wp::grad_read(wp::grad_address(v1_out, v2_i)));
+    adj_v10 = wp::add(adj_v10, wp::grad_take(v1_out, wp::grad_address(v1_out, v2_i)));
     wp::adj_add(v5, v9, adj_v5, adj_v9, adj_v10);
     adj_v10 = {};
     wp::adj_mul(v7, v8, adj_v7, adj_v8, adj_v9);

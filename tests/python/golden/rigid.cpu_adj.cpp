@@ -124,7 +124,7 @@ static inline void kernel_rigid_adj_body(const params_kernel_rigid& params, wp::
     v17 = wp::load(v1_p, v3_i);
     v18 = wp::quat_rotate(v9_q, v17);
     v19 = wp::add(v16, v18);
-    adj_v19 = wp::add(adj_v19, wp::grad_read(wp::grad_address(v2_out, v3_i)));
+    adj_v19 = wp::add(adj_v19, wp::grad_take(v2_out, wp::grad_address(v2_out, v3_i)));
     wp::adj_add(v16, v18, adj_v16, adj_v18, adj_v19);
     adj_v19 = {};
     wp::adj_quat_rotate(v9_q, v17, adj_v9_q, adj_v17, adj_v18);

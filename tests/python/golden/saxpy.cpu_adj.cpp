@@ -65,7 +65,7 @@ static inline void kernel_saxpy_adj_body(const params_kernel_saxpy& params, wp::
     v6 = wp::mul(v0_a, v5);
     v7 = wp::load(v2_y, v4_i);
     v8 = wp::add(v6, v7);
-    adj_v8 = wp::add(adj_v8, wp::grad_read(wp::grad_address(v3_out, v4_i)));
+    adj_v8 = wp::add(adj_v8, wp::grad_take(v3_out, wp::grad_address(v3_out, v4_i)));
     wp::adj_add(v6, v7, adj_v6, adj_v7, adj_v8);
     adj_v8 = {};
     wp::grad_add_owned(wp::grad_address(v2_y, v4_i), adj_v7, bounds);

@@ -200,7 +200,7 @@ static __device__ inline void kernel_static_unroll_adj_body(const params_kernel_
     v30 = wp::mul(v28, v29);
     v31_s = wp::add(v24_s, v30);
 #line 63 "golden/kernels.py"
-    adj_v31_s = wp::add(adj_v31_s, wp::grad_read(wp::grad_address(v1_out, v2_i)));
+    adj_v31_s = wp::add(adj_v31_s, wp::grad_take(v1_out, wp::grad_address(v1_out, v2_i)));
 #line 62 "golden/kernels.py"
     wp::adj_add(v24_s, v30, adj_v24_s, adj_v30, adj_v31_s);
     adj_v31_s = {};

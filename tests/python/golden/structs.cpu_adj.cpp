@@ -156,7 +156,7 @@ static inline void kernel_structs_adj_body(const params_kernel_structs& params, 
     v18 = wp::add(v13, v17);
     v19_p = v12_p; v19_p.pos = v18;
 #line 122 "golden/kernels.py"
-    adj_v19_p = wp::add(adj_v19_p, wp::grad_read(wp::grad_address(v2_out, v3_i)));
+    adj_v19_p = wp::add(adj_v19_p, wp::grad_take(v2_out, wp::grad_address(v2_out, v3_i)));
 #line 121 "golden/kernels.py"
     adj_v18 = wp::add(adj_v18, adj_v19_p.pos);
     adj_v19_p.pos = {};

@@ -141,7 +141,7 @@ static inline void kernel_vec_math_adj_body(const params_kernel_vec_math& params
     v20 = 0.25f;
     v21 = wp::mul(v19, v20);
     v22 = wp::add(v18, v21);
-    adj_v22 = wp::add(adj_v22, wp::grad_read(wp::grad_address(v2_out, v3_i)));
+    adj_v22 = wp::add(adj_v22, wp::grad_take(v2_out, wp::grad_address(v2_out, v3_i)));
     wp::adj_add(v18, v21, adj_v18, adj_v21, adj_v22);
     adj_v22 = {};
     wp::adj_mul(v19, v20, adj_v19, adj_v20, adj_v21);

@@ -175,7 +175,7 @@ static __device__ inline void kernel_while_loop_adj_body(const params_kernel_whi
 #line 54 "golden/kernels.py"
     v19 = wp::cast<wp::float32>(v6_steps);
     v20 = wp::add(v5_v, v19);
-    adj_v20 = wp::add(adj_v20, wp::grad_read(wp::grad_address(v1_out, v2_i)));
+    adj_v20 = wp::add(adj_v20, wp::grad_take(v1_out, wp::grad_address(v1_out, v2_i)));
     wp::adj_add(v5_v, v19, adj_v5_v, adj_v19, adj_v20);
     adj_v20 = {};
 #line 51 "golden/kernels.py"
