@@ -202,6 +202,8 @@ public:
     Value call_len(const ast::Expr& e);
     /// atomic_add(a, i..., value) and the other atomics on an array element.
     Value call_atomic(const Builtin& b, const ast::Expr& e);
+    void check_atomic_scalar(const Builtin& b, const types::Type* dtype,
+                             const ast::Span& span) const;
     Value emit_tid(int arity, const ast::Expr& e);
     /// Appends the printf format of variable `v` to `fmt` and its scalars to `args`: vectors,
     /// matrices and quaternions as [..] lists, transforms as transform(p=.., q=..), structs as
