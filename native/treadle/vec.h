@@ -156,6 +156,17 @@ CUDA_CALLABLE vec_t<N, T> abs(vec_t<N, T> a) {
     for (int i = 0; i < N; ++i) a.c[i] = abs(a.c[i]);
     return a;
 }
+/// mod/sign: componentwise, with the scalar rules (C remainder for integers, fmod for floats).
+template <int N, typename T>
+CUDA_CALLABLE vec_t<N, T> mod(vec_t<N, T> a, const vec_t<N, T>& b) {
+    for (int i = 0; i < N; ++i) a.c[i] = mod(a.c[i], b.c[i]);
+    return a;
+}
+template <int N, typename T>
+CUDA_CALLABLE vec_t<N, T> sign(vec_t<N, T> a) {
+    for (int i = 0; i < N; ++i) a.c[i] = sign(a.c[i]);
+    return a;
+}
 
 /// a == b: every component equal (so a vector containing NaN is never equal); a != b: !(a == b).
 template <int N, typename T>
@@ -360,6 +371,14 @@ template <int N, typename T>
 CUDA_CALLABLE void adj_abs(const vec_t<N, T>& a, vec_t<N, T>& adj_a, const vec_t<N, T>& adj_ret) {
     for (int i = 0; i < N; ++i) adj_abs(a.c[i], adj_a.c[i], adj_ret.c[i]);
 }
+/// adj_mod/adj_sign: the scalar rules, componentwise.
+template <int N, typename T>
+CUDA_CALLABLE void adj_mod(const vec_t<N, T>& a, const vec_t<N, T>& b, vec_t<N, T>& adj_a,
+                           vec_t<N, T>& adj_b, const vec_t<N, T>& adj_ret) {
+    for (int i = 0; i < N; ++i) adj_mod(a.c[i], b.c[i], adj_a.c[i], adj_b.c[i], adj_ret.c[i]);
+}
+template <int N, typename T>
+CUDA_CALLABLE void adj_sign(const vec_t<N, T>&, vec_t<N, T>&, const vec_t<N, T>&) {}
 
 /// adj_dot: adj_a += b * adj_ret, adj_b += a * adj_ret. adj_length_sq: adj_a += 2 a adj_ret.
 template <int N, typename T>

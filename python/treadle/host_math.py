@@ -11,7 +11,7 @@ import numpy as np
 
 from . import scalar_types
 from .quat_types import _hamilton, quat_base, quaternion, rotate_np, transform_base, transformation
-from .vec_types import composite_base, matrix, vector
+from .vec_types import composite_base, matrix, vector, vector_base
 
 
 def _composite(x, name, what="a vector or matrix"):
@@ -66,9 +66,17 @@ def neg(a):
 
 
 def length_sq(a):
-    """Squared Euclidean length of a vector."""
+    """Squared Euclidean length of a vector (exact for integer vectors, which then wrap to
+    their type as the caller converts the result)."""
     _composite(a, "length_sq", "a vector")
+    if np.issubdtype(a._data.dtype, np.integer):
+        return builtins.sum(builtins.int(x) * builtins.int(x) for x in a._data.reshape(-1))
     return builtins.float(np.dot(_f64(a).reshape(-1), _f64(a).reshape(-1)))
+
+
+def invert(a):
+    """Bitwise complement of an integer (wrapped to its type by the caller)."""
+    return ~builtins.int(a)
 
 
 def cw_div(a, b):
@@ -258,6 +266,8 @@ def transform_wrench(t, x):
 
 
 def _sign(x):
+    if isinstance(x, vector_base):
+        return type(x)._new(np.where(x._data < 0, -1, 1).astype(x._data.dtype))
     return -1 if x < 0 else 1
 
 
@@ -291,7 +301,7 @@ HOST_BUILTINS = {
     "radians": math.radians, "isnan": math.isnan, "isinf": math.isinf,
     "isfinite": math.isfinite, "clamp": _clamp, "rint": _rint, "where": _where,
     "print": builtins.print,
-    "add": add, "sub": sub, "mul": mul, "div": div, "mod": mod, "neg": neg, "length_sq": length_sq,
+    "add": add, "sub": sub, "mul": mul, "div": div, "mod": mod, "neg": neg, "invert": invert, "length_sq": length_sq,
     "cw_div": cw_div, "outer": outer, "transpose": transpose, "determinant": determinant,
     "inverse": inverse, "trace": trace, "diag": diag, "ddot": ddot, "skew": skew,
     "identity": identity, "matrix_from_rows": matrix_from_rows,

@@ -196,6 +196,32 @@ class composite_base:
             return self._divide(self._scalar(other), self._data)
         return NotImplemented
 
+    def __mod__(self, other):
+        if not isinstance(self, vector_base):
+            return NotImplemented
+        o = self._same(other, "take the remainder of")
+        if o is None:
+            return NotImplemented
+        return type(self)._new(_remainder(self._data, o))
+
+
+def _c_mod(a, b):
+    """C's integer remainder: the sign of the dividend; a remainder by zero is 0 (as kernels)."""
+    if b == 0:
+        return 0
+    r = builtins.abs(a) % builtins.abs(b)
+    return -r if a < 0 else r
+
+
+def _remainder(a, b):
+    """Warp's componentwise ``%`` of two arrays of one dtype: fmod for floats, C's remainder for
+    integers."""
+    if np.issubdtype(a.dtype, np.integer):
+        r = [_c_mod(builtins.int(x), builtins.int(y)) for x, y in zip(a.flat, b.flat)]
+        return np.array(r, dtype=a.dtype).reshape(a.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.fmod(a, b)
+
 
 def _mul(a, b):
     """Warp's ``mul`` of two composites: matrix-vector, vector-matrix, matrix-matrix."""

@@ -43,8 +43,9 @@ std::vector<Builtin> operators() {
          true, rule_numeric_binary, with().op("//")},
         {"mod", "mod", BuiltinKind::Operator, "Operators", "a % b",
          "Remainder a % b: fmod(a, b) for floats (with the sign of a); for integers the C "
-         "remainder, whose sign follows the dividend, with a remainder by zero giving 0.",
-         true, rule_numeric_binary, with().host().op("%")},
+         "remainder, whose sign follows the dividend, with a remainder by zero giving 0. Two "
+         "vectors of the same type: componentwise.",
+         true, rule_vec_binary, with().host().op("%")},
         {"pow", "pow", BuiltinKind::Regular, "Scalar Math", "pow(x: Float, y: Float) -> Float",
          "x raised to the power y, both of one float type (also the ** operator); a negative x "
          "with a non-integer y gives NaN.",
@@ -58,7 +59,7 @@ std::vector<Builtin> operators() {
          rule_negate, with().linear(Linearity::All).op("+")},
         {"invert", "invert", BuiltinKind::Operator, "Operators", "~a",
          "Bitwise complement ~a of an integer: every bit of a flipped.", false, rule_int_unary,
-         with().op("~")},
+         with().host().op("~")},
         {"bit_and", "bit_and", BuiltinKind::Operator, "Operators", "a & b",
          "Bitwise and a & b of two integers (or bools) of the same type.", false, rule_bitwise,
          with().op("&")},
@@ -106,9 +107,11 @@ std::vector<Builtin> scalar_math() {
          "x limited to the range [low, high]: low if x < low, high if x > high, else x (three "
          "scalars of one type).",
          true, rule_numeric_ternary, with().host()},
-        {"sign", "sign", BuiltinKind::Regular, "Scalar Math", "sign(x: Scalar) -> Scalar",
-         "The sign of scalar x as a value of its type: -1 if x < 0, else 1 (so sign(0) is 1).",
-         true, rule_numeric_unary, with().host()},
+        {"sign", "sign", BuiltinKind::Regular, "Scalar Math",
+         "sign(x: Scalar | Vector) -> Scalar | Vector",
+         "The sign of scalar x as a value of its type: -1 if x < 0, else 1 (so sign(0) is 1); of "
+         "each component of a vector.",
+         true, rule_vec_abs, with().host()},
         FLOAT1("floor", "The largest integer not greater than x, as a float of x's type."),
         FLOAT1("ceil", "The smallest integer not less than x, as a float of x's type."),
         {"round", "round", BuiltinKind::Regular, "Scalar Math", "round(x: Float) -> Float",

@@ -140,6 +140,10 @@ std::optional<Signature> rule_vec_min_max(const std::vector<ArgInfo>& a) {
     return rule_numeric_binary(a);
 }
 
+std::optional<Signature> rule_vec_binary(const std::vector<ArgInfo>& a) {
+    return rule_vec_min_max(a);
+}
+
 std::optional<Signature> rule_vec_abs(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && a[0].type && a[0].type->is_vector())
         return Signature{{a[0].type}, a[0].type};
