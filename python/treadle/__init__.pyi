@@ -264,7 +264,8 @@ def mod(a, b) -> Any:
     """a % b
 
     Remainder a % b: fmod(a, b) for floats (with the sign of a); for integers the C remainder,
-    whose sign follows the dividend, with a remainder by zero giving 0.
+    whose sign follows the dividend, with a remainder by zero giving 0. Two vectors of the same
+    type: componentwise.
 
     Differentiable."""
 
@@ -354,10 +355,11 @@ def clamp(x: Scalar, low: Scalar, high: Scalar) -> Scalar:
 
     Differentiable."""
 
-def sign(x: Scalar) -> Scalar:
-    """sign(x: Scalar) -> Scalar
+def sign(x: Scalar | Vector) -> Scalar | Vector:
+    """sign(x: Scalar | Vector) -> Scalar | Vector
 
-    The sign of scalar x as a value of its type: -1 if x < 0, else 1 (so sign(0) is 1).
+    The sign of scalar x as a value of its type: -1 if x < 0, else 1 (so sign(0) is 1); of each
+    component of a vector.
 
     Differentiable."""
 
