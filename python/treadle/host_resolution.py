@@ -72,6 +72,20 @@ def _convert_result(value, t):
     return typed
 
 
+def _with_python_floats_as(types, args):
+    """``types`` with the Python floats among ``args`` taking the one float scalar type of the
+    other arguments (``wp.quat_from_axis_angle(wp.vec3d(...), 0.5)``), or None when there is
+    no Python float or no single such type. Where Warp finds no overload this keeps working
+    (an improvement that no Warp program can notice); Python ints stay int32, as in Warp."""
+    pyfloat = [isinstance(a, float) and not isinstance(a, np.generic) for a in args]
+    floats = {t.scalar.name for t, f in zip(types, pyfloat) if not f and t.scalar is not None}
+    floats &= {"float16", "float64", "bfloat16"}
+    if not any(pyfloat) or len(floats) != 1:
+        return None
+    t = _treadle.types.scalar(floats.pop())
+    return [t if f else u for u, f in zip(types, pyfloat)]
+
+
 def call(name, host, args, kwargs):
     """Calls ``host`` (the host version of builtin ``name``, which the table types) on
     ``args`` with Warp's host rules; RuntimeError when no overload accepts the arguments."""
@@ -79,6 +93,9 @@ def call(name, host, args, kwargs):
     if kwargs or any(t is None for t in types):
         return host(*args, **kwargs)
     returns = _treadle.builtin_signature(name, types)
+    if returns is None:
+        types = _with_python_floats_as(types, args)
+        returns = _treadle.builtin_signature(name, types) if types is not None else None
     if returns is None:
         names = ", ".join(type(a).__name__ for a in args)
         raise RuntimeError(

@@ -58,3 +58,12 @@ def test_legacy_scalar_return_types():
 def test_dtype_to_numpy_gives_the_numpy_scalar_type():
     assert wp.dtype_to_numpy(wp.int16) is np.int16
     assert wp.dtype_to_numpy(wp.float64) is np.float64
+
+
+def test_python_floats_take_the_one_float_type_of_the_other_arguments():
+    q = wp.quat_from_axis_angle(wp.vec3d(0.0, 0.0, 1.0), 0.7)
+    assert isinstance(q, wp.quatd)
+    r = wp.mul(wp.vec3d(1.0, 2.0, 3.0), 0.1)
+    assert isinstance(r, wp.vec3d) and float(r[0]) == 0.1
+    with pytest.raises(RuntimeError, match=r"the arguments 'vec3d, int'$"):
+        wp.mul(wp.vec3d(1.0, 2.0, 3.0), 2)
