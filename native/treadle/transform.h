@@ -28,6 +28,22 @@ using transformh = transform_t<float16>;
 
 // ---- construction and access ----------------------------------------------------------------
 
+/// extract(t, i): component i of the 7 (p.x, p.y, p.z, q.x, q.y, q.z, q.w), zero out of range.
+template <typename T>
+CUDA_CALLABLE T extract(const transform_t<T>& t, int32 i) {
+    return i < 3 ? extract(t.p, i) : extract(t.q, i - 3);
+}
+
+/// with_component(t, i, s): t with component i (as extract numbers them) replaced by s.
+template <typename T>
+CUDA_CALLABLE transform_t<T> with_component(transform_t<T> t, int32 i, type_identity_t<T> s) {
+    if (i < 3)
+        t.p = with_component(t.p, i, s);
+    else
+        t.q = with_component(t.q, i - 3, s);
+    return t;
+}
+
 /// transform_from(p, q): the transform (p, q). transform_identity<T>(): (0, identity).
 template <typename T>
 CUDA_CALLABLE transform_t<T> transform_from(vec_t<3, T> p, quat_t<T> q) {
@@ -58,6 +74,16 @@ CUDA_CALLABLE transform_t<T> add(const transform_t<T>& a, const transform_t<T>& 
 template <typename T>
 CUDA_CALLABLE transform_t<T> sub(const transform_t<T>& a, const transform_t<T>& b) {
     return transform_t<T>{sub(a.p, b.p), sub(a.q, b.q)};
+}
+
+/// mul(t, s), mul(s, t): every component of p and q scaled by s (Warp's s * t).
+template <typename T>
+CUDA_CALLABLE transform_t<T> mul(const transform_t<T>& t, type_identity_t<T> s) {
+    return transform_t<T>{mul(t.p, s), mul(t.q, s)};
+}
+template <typename T>
+CUDA_CALLABLE transform_t<T> mul(type_identity_t<T> s, const transform_t<T>& t) {
+    return mul(t, s);
 }
 
 template <typename T>
@@ -113,6 +139,22 @@ CUDA_CALLABLE void adj_transform_from(const vec_t<3, T>&, const quat_t<T>&, vec_
 template <typename T>
 CUDA_CALLABLE void adj_transform_identity(const transform_t<T>&) {}
 
+/// adj_extract / adj_with_component: into the component of p or q that i names.
+template <typename T>
+CUDA_CALLABLE void adj_extract(const transform_t<T>& t, int32 i, transform_t<T>& adj_t,
+                               int32& adj_i, T adj_ret) {
+    if (i < 3)
+        adj_extract(t.p, i, adj_t.p, adj_i, adj_ret);
+    else
+        adj_extract(t.q, i - 3, adj_t.q, adj_i, adj_ret);
+}
+template <typename T>
+CUDA_CALLABLE void adj_with_component(const transform_t<T>& t, int32 i, T s, transform_t<T>& adj_t,
+                                      int32& adj_i, T& adj_s, const transform_t<T>& adj_ret) {
+    adj_with_component(t.p, i, s, adj_t.p, adj_i, adj_s, adj_ret.p);
+    adj_with_component(t.q, i - 3, s, adj_t.q, adj_i, adj_s, adj_ret.q);
+}
+
 /// adj_transform_get_translation / adj_transform_get_rotation: into adj_t.p / adj_t.q.
 template <typename T>
 CUDA_CALLABLE void adj_transform_get_translation(const transform_t<T>&, transform_t<T>& adj_t,
@@ -154,6 +196,32 @@ template <typename T>
 CUDA_CALLABLE void adj_mul(const transform_t<T>& a, const transform_t<T>& b, transform_t<T>& adj_a,
                            transform_t<T>& adj_b, const transform_t<T>& adj_ret) {
     adj_transform_multiply(a, b, adj_a, adj_b, adj_ret);
+}
+
+/// adj_add/adj_sub: the linear rules on p and q. adj_mul(t, s) / adj_mul(s, t): adj_t += s
+/// adj_ret, adj_s += the dot product of t and adj_ret over the 7 components.
+template <typename T>
+CUDA_CALLABLE void adj_add(const transform_t<T>& a, const transform_t<T>& b, transform_t<T>& adj_a,
+                           transform_t<T>& adj_b, const transform_t<T>& adj_ret) {
+    adj_add(a.p, b.p, adj_a.p, adj_b.p, adj_ret.p);
+    adj_add(a.q, b.q, adj_a.q, adj_b.q, adj_ret.q);
+}
+template <typename T>
+CUDA_CALLABLE void adj_sub(const transform_t<T>& a, const transform_t<T>& b, transform_t<T>& adj_a,
+                           transform_t<T>& adj_b, const transform_t<T>& adj_ret) {
+    adj_sub(a.p, b.p, adj_a.p, adj_b.p, adj_ret.p);
+    adj_sub(a.q, b.q, adj_a.q, adj_b.q, adj_ret.q);
+}
+template <typename T>
+CUDA_CALLABLE void adj_mul(const transform_t<T>& t, T s, transform_t<T>& adj_t, T& adj_s,
+                           const transform_t<T>& adj_ret) {
+    adj_mul(t.p, s, adj_t.p, adj_s, adj_ret.p);
+    adj_mul(t.q, s, adj_t.q, adj_s, adj_ret.q);
+}
+template <typename T>
+CUDA_CALLABLE void adj_mul(T s, const transform_t<T>& t, T& adj_s, transform_t<T>& adj_t,
+                           const transform_t<T>& adj_ret) {
+    adj_mul(t, s, adj_t, adj_s, adj_ret);
 }
 
 /// adj_transform_inverse: through qi = quat_inverse(t.q) and -quat_rotate(qi, t.p).

@@ -222,25 +222,26 @@ Matrix = Any  # a matrix type (mat33, mat44d, spatial_matrix, ...)
 def add(a, b) -> Any:
     """a + b
 
-    Sum a + b of two scalars, or of two vectors, matrices or quaternions of the same type
-    (componentwise); transforms are not added. Also callable as wp.add(a, b).
+    Sum a + b of two scalars, or of two vectors, matrices, quaternions or transforms of the same
+    type (componentwise). Also callable as wp.add(a, b).
 
     Differentiable."""
 
 def sub(a, b) -> Any:
     """a - b
 
-    Difference a - b of two scalars, or of two vectors, matrices or quaternions of the same type
-    (componentwise). Also callable as wp.sub(a, b).
+    Difference a - b of two scalars, or of two vectors, matrices, quaternions or transforms of
+    the same type (componentwise). Also callable as wp.sub(a, b).
 
     Differentiable."""
 
 def mul(a, b) -> Any:
     """a * b
 
-    Product a * b: of two scalars; of a vector, matrix or quaternion and a scalar of its element
-    type (either order); matrix-vector, vector-matrix and matrix-matrix products; the Hamilton
-    product of two quaternions and the composition of two transforms.
+    Product a * b: of two scalars; of a vector, matrix, quaternion or transform and a scalar of
+    its element type (either order, componentwise); matrix-vector, vector-matrix and
+    matrix-matrix products; the Hamilton product of two quaternions and the composition of two
+    transforms.
 
     Differentiable."""
 

@@ -15,16 +15,17 @@ using namespace rules;
 std::vector<Builtin> operators() {
     return {
         {"add", "add", BuiltinKind::Operator, "Operators", "a + b",
-         "Sum a + b of two scalars, or of two vectors, matrices or quaternions of the same type "
-         "(componentwise); transforms are not added. Also callable as wp.add(a, b).",
+         "Sum a + b of two scalars, or of two vectors, matrices, quaternions or transforms of the "
+         "same type (componentwise). Also callable as wp.add(a, b).",
          true, rule_add_sub, with().linear(Linearity::All).host().op("+")},
         {"sub", "sub", BuiltinKind::Operator, "Operators", "a - b",
-         "Difference a - b of two scalars, or of two vectors, matrices or quaternions of the same "
-         "type (componentwise). Also callable as wp.sub(a, b).",
+         "Difference a - b of two scalars, or of two vectors, matrices, quaternions or transforms "
+         "of the same type (componentwise). Also callable as wp.sub(a, b).",
          true, rule_add_sub, with().linear(Linearity::All).host().op("-")},
         {"mul", "mul", BuiltinKind::Operator, "Operators", "a * b",
-         "Product a * b: of two scalars; of a vector, matrix or quaternion and a scalar of its "
-         "element type (either order); matrix-vector, vector-matrix and matrix-matrix products; "
+         "Product a * b: of two scalars; of a vector, matrix, quaternion or transform and a scalar "
+         "of its element type (either order, componentwise); matrix-vector, vector-matrix and "
+         "matrix-matrix products; "
          "the Hamilton product of two quaternions and the composition of two transforms.",
          true, rule_mul, with().host().op("*")},
         {"matmul", "mul", BuiltinKind::Operator, "Operators", "a @ b",

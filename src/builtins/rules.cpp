@@ -87,7 +87,8 @@ bool scalar_fits(const ArgInfo& a, ScalarType s) {
 }
 
 std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
-    if (a.size() == 2 && is_math(a[0].type) && a[0].type == a[1].type)
+    if (a.size() == 2 && a[0].type && (is_math(a[0].type) || a[0].type->is_transform()) &&
+        a[0].type == a[1].type)
         return Signature{{a[0].type, a[1].type}, a[0].type};
     return rule_numeric_binary(a);
 }
@@ -95,9 +96,10 @@ std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
 std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a) {
     if (a.size() != 2) return std::nullopt;
     const types::Type *x = a[0].type, *y = a[1].type;
-    if (is_math(x) && scalar_fits(a[1], x->scalar))
+    auto scalable = [](const types::Type* t) { return is_math(t) || (t && t->is_transform()); };
+    if (scalable(x) && scalar_fits(a[1], x->scalar))
         return Signature{{x, types::scalar_type(x->scalar)}, x};
-    if (is_math(y) && scalar_fits(a[0], y->scalar))
+    if (scalable(y) && scalar_fits(a[0], y->scalar))
         return Signature{{types::scalar_type(y->scalar), y}, y};
     if (x && y && x->is_matrix() && y->is_vector() && x->scalar == y->scalar && x->cols == y->rows)
         return Signature{{x, y}, types::vector_type(x->rows, x->scalar)};

@@ -120,6 +120,8 @@ Value Builder::call(const ast::Expr& e) {
         case Value::Kind::Builtin:
             if (!callee.builtin && (callee.text == "vector" || callee.text == "matrix"))
                 return construct_anonymous(callee.text, e);
+            if (!callee.builtin && (callee.text == "quaternion" || callee.text == "transformation"))
+                return construct_anonymous_rigid(callee.text, e);
             if (!callee.builtin)
                 type_error(e.span, who() + "arrays cannot be created inside kernels");
             return call_builtin(*callee.builtin, e);

@@ -1,5 +1,5 @@
 // src/sema/infer_construct.cpp -- inference of constructions: scalar casts, vectors, matrices,
-// quaternions and transforms built from their parts
+// (quaternions and transforms: infer_construct_rigid.cpp)
 #include <cmath>
 
 #include "sema/infer_internal.h"
@@ -241,58 +241,6 @@ Value Builder::construct_composite(const types::Type* to, const ast::Expr& e,
                            " (expected nothing, one " + elem->name + ", " + std::to_string(count) +
                            " components" +
                            (row ? ", or " + std::to_string(to->rows) + " rows" : "") + ")");
-}
-
-Value Builder::construct_rigid(const types::Type* to, const ast::Expr& e) {
-    if (!e.keywords.empty())
-        type_error(e.keywords[0].span, to->name + "(): keyword arguments are not supported");
-    int line = e.span.line;
-    const types::Type* elem = types::scalar_type(to->scalar);
-    std::vector<Value> vals;
-    std::vector<ArgInfo> infos;
-    for (size_t i = 1; i < e.args.size(); ++i) {
-        vals.push_back(eval(*e.args[i]));
-        infos.push_back(arg_info(vals.back(), *e.args[i]));
-    }
-    auto scalars = [&](size_t from, size_t n) {
-        std::vector<VarId> out;
-        for (size_t i = from; i < from + n; ++i) {
-            if (!(infos[i].type == elem ||
-                  (infos[i].weak && unify_scalars({{elem, false}, infos[i]}) == elem)))
-                type_error(e.args[i + 1]->span, to->name + "(): component " + std::to_string(i) +
-                                                    " has type " + infos[i].type->name +
-                                                    ", expected " + elem->name);
-            out.push_back(coerce(vals[i], elem, *e.args[i + 1]));
-        }
-        return out;
-    };
-    auto result = [](VarId v) { return Value{Value::Kind::Var, v}; };
-    if (vals.size() == 1 && infos[0].type == to) return vals[0];
-    const types::Type* q = types::quat_type(to->scalar);
-    if (to->is_quat()) {
-        if (vals.empty()) {
-            VarId z = emit_const(types::ConstValue{types::int32_type(), true, 0, 0}, elem, line);
-            return result(emit_value(InstrKind::Construct, line, to, {z, z, z, z}));
-        }
-        if (vals.size() == 4)
-            return result(emit_value(InstrKind::Construct, line, to, scalars(0, 4)));
-        type_error(e.span, to->name + "(): expected nothing, a " + to->name +
-                               " or 4 components, got " + describe_args(infos));
-    }
-    const types::Type* v3 = types::vector_type(3, to->scalar);
-    if (vals.empty())  // like Warp's transform(): the identity
-        return result(emit_call(line, to, {}, table_entry("transform_identity")));
-    if (vals.size() == 2 && infos[0].type == v3 && infos[1].type == q)
-        return result(
-            emit_call(line, to, {vals[0].var, vals[1].var}, table_entry("transform_from")));
-    if (vals.size() == 7) {
-        std::vector<VarId> c = scalars(0, 7);
-        VarId p = emit_value(InstrKind::Construct, line, v3, {c[0], c[1], c[2]});
-        VarId r = emit_value(InstrKind::Construct, line, q, {c[3], c[4], c[5], c[6]});
-        return result(emit_call(line, to, {p, r}, table_entry("transform_from")));
-    }
-    type_error(e.span, to->name + "(): expected (p: " + v3->name + ", q: " + q->name +
-                           ") or 7 components, got " + describe_args(infos));
 }
 
 }  // namespace treadle::sema

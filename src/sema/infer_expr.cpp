@@ -183,7 +183,8 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                     v.type = t;
                     return v;
                 }
-                if (attr == "vector" || attr == "matrix") {
+                if (attr == "vector" || attr == "matrix" || attr == "quaternion" ||
+                    attr == "transformation") {
                     Value v;
                     v.kind = Value::Kind::Builtin;
                     v.text = attr;

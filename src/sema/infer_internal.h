@@ -233,8 +233,19 @@ public:
     /// kernel (`kind` says which): the size defaults to the number of components or rows
     /// given, the dtype to their common scalar type.
     Value construct_anonymous(const std::string& kind, const ast::Expr& e);
-    /// quat(...), transform(...): construction of quaternions and transforms.
+    /// quat(...), transform(...): construction of quaternions and transforms
+    /// (infer_construct_rigid.cpp).
     Value construct_rigid(const types::Type* to, const ast::Expr& e);
+    /// Warp's wp.quaternion(*args, dtype=) and wp.transformation(*args, p=, q=, dtype=): the
+    /// dtype defaults to the arguments' scalar type.
+    Value construct_anonymous_rigid(const std::string& kind, const ast::Expr& e);
+    /// The quaternion or transform `to` from evaluated positional arguments (`anonymous`: the
+    /// type was inferred, so a copy may convert the scalar type).
+    Value construct_rigid_from(const types::Type* to, const ast::Expr& e,
+                               const std::vector<Value>& vals, const std::vector<ArgInfo>& infos,
+                               const std::vector<const ast::Expr*>& exprs, bool anonymous);
+    /// The quaternion `q` converted to scalar type `s` component by component.
+    ir::VarId cast_quat(ir::VarId q, ScalarType s, int line);
 
     // --- user functions (infer_func.cpp) ---
     /// A call of a user function: picks the overload that fits the arguments, specialises
