@@ -128,6 +128,12 @@ CUDA_CALLABLE vec_t<N, T> div(vec_t<N, T> a, type_identity_t<T> s) {
     for (int i = 0; i < N; ++i) a.c[i] = div(a.c[i], s);
     return a;
 }
+/// div(s, a): the scalar s divided by every component (Warp's s / v).
+template <int N, typename T>
+CUDA_CALLABLE vec_t<N, T> div(type_identity_t<T> s, vec_t<N, T> a) {
+    for (int i = 0; i < N; ++i) a.c[i] = div(s, a.c[i]);
+    return a;
+}
 
 /// neg(a) / pos(a): -a / a.
 template <int N, typename T>
@@ -354,6 +360,16 @@ CUDA_CALLABLE void adj_div(const vec_t<N, T>& a, T s, vec_t<N, T>& adj_a, T& adj
     if constexpr (is_int_v<T>) return;
     for (int i = 0; i < N; ++i) adj_a.c[i] += adj_ret.c[i] / s;
     adj_s -= dot(a, adj_ret) / s / s;
+}
+/// adj_div(s, a): adj_s += sum adj_ret[i] / a[i], adj_a[i] -= s / a[i]^2 adj_ret[i].
+template <int N, typename T>
+CUDA_CALLABLE void adj_div(T s, const vec_t<N, T>& a, T& adj_s, vec_t<N, T>& adj_a,
+                           const vec_t<N, T>& adj_ret) {
+    if constexpr (is_int_v<T>) return;
+    for (int i = 0; i < N; ++i) {
+        adj_s += adj_ret.c[i] / a.c[i];
+        adj_a.c[i] -= s / a.c[i] / a.c[i] * adj_ret.c[i];
+    }
 }
 
 /// adj_min/adj_max/adj_abs: the scalar rules, componentwise.

@@ -249,7 +249,8 @@ def div(a, b) -> Any:
     """a / b
 
     Quotient a / b of two scalars (integers truncate toward zero, and integer division by zero
-    gives 0), or a vector, matrix or quaternion divided by a scalar of its element type.
+    gives 0), a vector, matrix or quaternion divided by a scalar of its element type, or such a
+    scalar divided by each component.
 
     Differentiable."""
 

@@ -35,8 +35,9 @@ std::vector<Builtin> operators() {
          true, rule_matmul, with().op("@").not_callable()},
         {"div", "div", BuiltinKind::Operator, "Operators", "a / b",
          "Quotient a / b of two scalars (integers truncate toward zero, and integer division by "
-         "zero gives 0), or a vector, matrix or quaternion divided by a scalar of its element "
-         "type.",
+         "zero gives 0), a vector, matrix or quaternion divided by a scalar of its element type, "
+         "or "
+         "such a scalar divided by each component.",
          true, rule_div, with().host().op("/")},
         {"floordiv", "floordiv", BuiltinKind::Operator, "Operators", "a // b",
          "Floor division a // b: floor(a / b) for floats; for integers the truncating quotient (C "

@@ -122,6 +122,8 @@ std::optional<Signature> rule_matmul(const std::vector<ArgInfo>& a) {
 std::optional<Signature> rule_div(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && is_math(a[0].type) && scalar_fits(a[1], a[0].type->scalar))
         return Signature{{a[0].type, types::scalar_type(a[0].type->scalar)}, a[0].type};
+    if (a.size() == 2 && is_math(a[1].type) && scalar_fits(a[0], a[1].type->scalar))
+        return Signature{{types::scalar_type(a[1].type->scalar), a[1].type}, a[1].type};
     return rule_numeric_binary(a);
 }
 
