@@ -222,6 +222,29 @@ CUDA_CALLABLE mat_t<R, C, T> div(type_identity_t<T> s, mat_t<R, C, T> a) {
     return a;
 }
 
+/// isnan/isinf: some element is NaN / infinite; isfinite: every element is finite.
+template <int R, int C, typename T>
+CUDA_CALLABLE bool isnan(const mat_t<R, C, T>& a) {
+    for (int i = 0; i < R; ++i)
+        for (int j = 0; j < C; ++j)
+            if (isnan(a.m[i][j])) return true;
+    return false;
+}
+template <int R, int C, typename T>
+CUDA_CALLABLE bool isinf(const mat_t<R, C, T>& a) {
+    for (int i = 0; i < R; ++i)
+        for (int j = 0; j < C; ++j)
+            if (isinf(a.m[i][j])) return true;
+    return false;
+}
+template <int R, int C, typename T>
+CUDA_CALLABLE bool isfinite(const mat_t<R, C, T>& a) {
+    for (int i = 0; i < R; ++i)
+        for (int j = 0; j < C; ++j)
+            if (!isfinite(a.m[i][j])) return false;
+    return true;
+}
+
 /// neg(a) / pos(a): -a / a.
 template <int R, int C, typename T>
 CUDA_CALLABLE mat_t<R, C, T> neg(mat_t<R, C, T> a) {

@@ -176,6 +176,20 @@ CUDA_CALLABLE T length_sq(quat_t<T> q) {
     return dot(q, q);
 }
 
+/// isnan/isinf: some component is NaN / infinite; isfinite: every component is finite.
+template <typename T>
+CUDA_CALLABLE bool isnan(const quat_t<T>& q) {
+    return isnan(q.c[0]) || isnan(q.c[1]) || isnan(q.c[2]) || isnan(q.c[3]);
+}
+template <typename T>
+CUDA_CALLABLE bool isinf(const quat_t<T>& q) {
+    return isinf(q.c[0]) || isinf(q.c[1]) || isinf(q.c[2]) || isinf(q.c[3]);
+}
+template <typename T>
+CUDA_CALLABLE bool isfinite(const quat_t<T>& q) {
+    return isfinite(q.c[0]) && isfinite(q.c[1]) && isfinite(q.c[2]) && isfinite(q.c[3]);
+}
+
 /// normalize(q): q / length(q); the zero quaternion gives the identity (as in Warp).
 template <typename T>
 CUDA_CALLABLE quat_t<T> normalize(quat_t<T> q) {

@@ -173,6 +173,25 @@ CUDA_CALLABLE vec_t<N, T> sign(vec_t<N, T> a) {
     for (int i = 0; i < N; ++i) a.c[i] = sign(a.c[i]);
     return a;
 }
+/// isnan/isinf: some component is NaN / infinite; isfinite: every component is finite.
+template <int N, typename T>
+CUDA_CALLABLE bool isnan(const vec_t<N, T>& a) {
+    for (int i = 0; i < N; ++i)
+        if (isnan(a.c[i])) return true;
+    return false;
+}
+template <int N, typename T>
+CUDA_CALLABLE bool isinf(const vec_t<N, T>& a) {
+    for (int i = 0; i < N; ++i)
+        if (isinf(a.c[i])) return true;
+    return false;
+}
+template <int N, typename T>
+CUDA_CALLABLE bool isfinite(const vec_t<N, T>& a) {
+    for (int i = 0; i < N; ++i)
+        if (!isfinite(a.c[i])) return false;
+    return true;
+}
 
 /// a == b: every component equal (so a vector containing NaN is never equal); a != b: !(a == b).
 template <int N, typename T>

@@ -586,20 +586,23 @@ def erfcinv(x: Float) -> Float:
 
     Differentiable."""
 
-def isnan(x: Scalar) -> bool:
-    """isnan(x: Scalar) -> bool
+def isnan(x: Scalar | Vector | Matrix | Quaternion) -> bool:
+    """isnan(x: Scalar | Vector | Matrix | Quaternion) -> bool
 
-    True if the scalar x is NaN (always false for integers)."""
+    True if the scalar x is NaN (always false for integers), or some component of a float vector,
+    matrix or quaternion is."""
 
-def isinf(x: Scalar) -> bool:
-    """isinf(x: Scalar) -> bool
+def isinf(x: Scalar | Vector | Matrix | Quaternion) -> bool:
+    """isinf(x: Scalar | Vector | Matrix | Quaternion) -> bool
 
-    True if the scalar x is positive or negative infinity (always false for integers)."""
+    True if the scalar x is positive or negative infinity (always false for integers), or some
+    component of a float vector, matrix or quaternion is."""
 
-def isfinite(x: Scalar) -> bool:
-    """isfinite(x: Scalar) -> bool
+def isfinite(x: Scalar | Vector | Matrix | Quaternion) -> bool:
+    """isfinite(x: Scalar | Vector | Matrix | Quaternion) -> bool
 
-    True if the scalar x is neither infinite nor NaN (always true for integers)."""
+    True if the scalar x is neither infinite nor NaN (always true for integers), or every
+    component of a float vector, matrix or quaternion is."""
 
 def dot(a: Vector, b: Vector) -> Any:
     """dot(a: Vector, b: Vector) -> Scalar

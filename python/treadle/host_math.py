@@ -271,6 +271,22 @@ def _sign(x):
     return -1 if x < 0 else 1
 
 
+def _any_component(test):
+    """A host isnan/isinf from the scalar test: any component of a vector, matrix or
+    quaternion."""
+    def check(x):
+        if isinstance(x, (composite_base, quat_base)):
+            return builtins.bool(np.any(test(_f64(x))))
+        return test(x)
+    return check
+
+
+def _isfinite(x):
+    if isinstance(x, (composite_base, quat_base)):
+        return builtins.bool(np.all(np.isfinite(_f64(x))))
+    return math.isfinite(x)
+
+
 def _round(x):
     return math.copysign(math.floor(abs(x) + 0.5), x)
 
@@ -298,8 +314,8 @@ HOST_BUILTINS = {
     "log10": math.log10, "pow": math.pow, "sin": math.sin, "cos": math.cos, "tan": math.tan,
     "asin": math.asin, "acos": math.acos, "atan": math.atan, "atan2": math.atan2,
     "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh, "degrees": math.degrees,
-    "radians": math.radians, "isnan": math.isnan, "isinf": math.isinf,
-    "isfinite": math.isfinite, "clamp": _clamp, "rint": _rint, "where": _where,
+    "radians": math.radians, "isnan": _any_component(np.isnan),
+    "isinf": _any_component(np.isinf), "isfinite": _isfinite, "clamp": _clamp, "rint": _rint, "where": _where,
     "print": builtins.print,
     "add": add, "sub": sub, "mul": mul, "div": div, "mod": mod, "neg": neg, "invert": invert, "length_sq": length_sq,
     "cw_div": cw_div, "outer": outer, "transpose": transpose, "determinant": determinant,

@@ -61,6 +61,8 @@ std::optional<Signature> rule_bitwise(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_predicate(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && is_math(a[0].type) && treadle::is_float(a[0].type->scalar))
+        return Signature{{a[0].type}, types::bool_type()};
     const types::Type* t = unify_scalars(a);
     if (a.size() != 1 || !t || t->is_bool()) return std::nullopt;
     return same(a, 1, t, types::bool_type());
