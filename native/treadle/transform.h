@@ -167,6 +167,65 @@ CUDA_CALLABLE void adj_transform_get_rotation(const transform_t<T>&, transform_t
     adj_t.q = add(adj_t.q, adj_ret);
 }
 
+/// transform_point(m, x) / transform_vector(m, v) with a 4x4 matrix m: the first three rows
+/// of m applied to (x, 1) / (v, 0) (no division by the fourth component, as in Warp).
+template <typename T>
+CUDA_CALLABLE vec_t<3, T> transform_point(const mat_t<4, 4, T>& m, vec_t<3, T> x) {
+    vec_t<3, T> r;
+    for (int i = 0; i < 3; ++i)
+        r.c[i] = m.m[i][0] * x.c[0] + m.m[i][1] * x.c[1] + m.m[i][2] * x.c[2] + m.m[i][3];
+    return r;
+}
+template <typename T>
+CUDA_CALLABLE vec_t<3, T> transform_vector(const mat_t<4, 4, T>& m, vec_t<3, T> v) {
+    vec_t<3, T> r;
+    for (int i = 0; i < 3; ++i)
+        r.c[i] = m.m[i][0] * v.c[0] + m.m[i][1] * v.c[1] + m.m[i][2] * v.c[2];
+    return r;
+}
+template <typename T>
+CUDA_CALLABLE void adj_transform_point(const mat_t<4, 4, T>& m, const vec_t<3, T>& x,
+                                       mat_t<4, 4, T>& adj_m, vec_t<3, T>& adj_x,
+                                       const vec_t<3, T>& adj_ret) {
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            adj_m.m[i][j] += adj_ret.c[i] * x.c[j];
+            adj_x.c[j] += m.m[i][j] * adj_ret.c[i];
+        }
+        adj_m.m[i][3] += adj_ret.c[i];
+    }
+}
+template <typename T>
+CUDA_CALLABLE void adj_transform_vector(const mat_t<4, 4, T>& m, const vec_t<3, T>& v,
+                                        mat_t<4, 4, T>& adj_m, vec_t<3, T>& adj_v,
+                                        const vec_t<3, T>& adj_ret) {
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            adj_m.m[i][j] += adj_ret.c[i] * v.c[j];
+            adj_v.c[j] += m.m[i][j] * adj_ret.c[i];
+        }
+    }
+}
+
+/// quat_from_matrix(m) of a 4x4 matrix: of its upper-left 3x3 block (the rotation).
+template <typename T>
+CUDA_CALLABLE quat_t<T> quat_from_matrix(const mat_t<4, 4, T>& m) {
+    mat_t<3, 3, T> r;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) r.m[i][j] = m.m[i][j];
+    return quat_from_matrix(r);
+}
+template <typename T>
+CUDA_CALLABLE void adj_quat_from_matrix(const mat_t<4, 4, T>& m, mat_t<4, 4, T>& adj_m,
+                                        const quat_t<T>& adj_ret) {
+    mat_t<3, 3, T> r, adj_r{};
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) r.m[i][j] = m.m[i][j];
+    adj_quat_from_matrix(r, adj_r, adj_ret);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) adj_m.m[i][j] += adj_r.m[i][j];
+}
+
 /// adj_transform_point / adj_transform_vector: adj_quat_rotate, plus adj_t.p += adj_ret for
 /// points.
 template <typename T>

@@ -871,10 +871,11 @@ def quat_to_matrix(q: quat) -> mat33:
 
     Differentiable."""
 
-def quat_from_matrix(m: mat33) -> quat:
-    """quat_from_matrix(m: mat33) -> quat
+def quat_from_matrix(m: mat33 | mat44) -> quat:
+    """quat_from_matrix(m: mat33 | mat44) -> quat
 
-    The unit quaternion of the 3x3 rotation matrix m (same float type).
+    The unit quaternion of the 3x3 rotation matrix m (same float type), or of the upper-left 3x3
+    block of a 4x4 matrix.
 
     Differentiable."""
 
@@ -975,18 +976,19 @@ def spatial_mass(I_s: array, joint_start: int32, joint_count: int32, M_start: in
 
     Differentiable."""
 
-def transform_point(t: transform, p: vec3) -> vec3:
-    """transform_point(t: transform, p: vec3) -> vec3
+def transform_point(t: transform | mat44, p: vec3) -> vec3:
+    """transform_point(t: transform | mat44, p: vec3) -> vec3
 
     The point p mapped by transform t: rotated by t's rotation, then translated by its
-    translation.
+    translation; with a 4x4 matrix t, the first three components of t (p, 1).
 
     Differentiable."""
 
-def transform_vector(t: transform, v: vec3) -> vec3:
-    """transform_vector(t: transform, v: vec3) -> vec3
+def transform_vector(t: transform | mat44, v: vec3) -> vec3:
+    """transform_vector(t: transform | mat44, v: vec3) -> vec3
 
-    The vector v mapped by transform t: rotated by t's rotation only (no translation).
+    The vector v mapped by transform t: rotated by t's rotation only (no translation); with a 4x4
+    matrix t, the first three components of t (v, 0).
 
     Differentiable."""
 

@@ -187,7 +187,7 @@ def quat_to_matrix(q):
 
 def quat_from_matrix(m):
     """The unit quaternion of a rotation matrix (its sign is either)."""
-    a = _f64(_mat(m, "quat_from_matrix"))
+    a = _f64(_mat(m, "quat_from_matrix"))[:3, :3]  # a 4x4 matrix: its rotation block
     tr = np.trace(a)
     if tr > 0.0:
         s = math.sqrt(tr + 1.0) * 2.0
@@ -205,6 +205,10 @@ def quat_from_matrix(m):
     return quaternion(m._wp_scalar_type_)._new(q / np.linalg.norm(q))
 
 
+def _is_mat44(t):
+    return isinstance(t, composite_base) and t._shape == (4, 4)
+
+
 def transform_get_translation(t):
     return vector(3, t._wp_scalar_type_)._new(_f64(_transform(t, "transform_get_translation"))[:3])
 
@@ -214,14 +218,18 @@ def transform_get_rotation(t):
 
 
 def transform_point(t, p):
-    """``p`` rotated by t.q, then moved by t.p."""
+    """``p`` rotated by t.q, then moved by t.p; with a 4x4 matrix t, t (p, 1) (first three)."""
+    if _is_mat44(t):
+        return vector(3, t._wp_scalar_type_)._new(_f64(t)[:3, :3] @ _f64(p) + _f64(t)[:3, 3])
     d = _f64(_transform(t, "transform_point"))
     x = np.asarray(p, dtype=np.float64).reshape(3)
     return vector(3, t._wp_scalar_type_)._new(_rotate(d[3:], x) + d[:3])
 
 
 def transform_vector(t, v):
-    """``v`` rotated by t.q (no translation)."""
+    """``v`` rotated by t.q (no translation); with a 4x4 matrix t, t (v, 0) (first three)."""
+    if _is_mat44(t):
+        return vector(3, t._wp_scalar_type_)._new(_f64(t)[:3, :3] @ _f64(v))
     d = _f64(_transform(t, "transform_vector"))
     return vector(3, t._wp_scalar_type_)._new(_rotate(d[3:], np.asarray(v, dtype=np.float64).reshape(3)))
 

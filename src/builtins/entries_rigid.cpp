@@ -37,9 +37,10 @@ std::vector<Builtin> quaternions() {
          "The 3x3 rotation matrix of the unit quaternion q (same float type).", true,
          rule_q_to_matrix, with().host()},
         {"quat_from_matrix", "quat_from_matrix", BuiltinKind::Regular, "Quaternion Math",
-         "quat_from_matrix(m: mat33) -> quat",
-         "The unit quaternion of the 3x3 rotation matrix m (same float type).", true,
-         rule_q_from_matrix, with().host()},
+         "quat_from_matrix(m: mat33 | mat44) -> quat",
+         "The unit quaternion of the 3x3 rotation matrix m (same float type), or of the "
+         "upper-left 3x3 block of a 4x4 matrix.",
+         true, rule_q_from_matrix, with().host()},
         {"quat_slerp", "quat_slerp", BuiltinKind::Regular, "Quaternion Math",
          "quat_slerp(a: quat, b: quat, t: Float) -> quat",
          "Spherical linear interpolation of unit quaternions from a (t = 0) to b (t = 1) at "
@@ -115,14 +116,15 @@ std::vector<Builtin> spatial() {
 std::vector<Builtin> transforms() {
     return {
         {"transform_point", "transform_point", BuiltinKind::Regular, "Transformations",
-         "transform_point(t: transform, p: vec3) -> vec3",
+         "transform_point(t: transform | mat44, p: vec3) -> vec3",
          "The point p mapped by transform t: rotated by t's rotation, then translated by its "
-         "translation.",
+         "translation; with a 4x4 matrix t, the first three components of t (p, 1).",
          true, rule_t_point, with().host()},
         {"transform_vector", "transform_vector", BuiltinKind::Regular, "Transformations",
-         "transform_vector(t: transform, v: vec3) -> vec3",
-         "The vector v mapped by transform t: rotated by t's rotation only (no translation).", true,
-         rule_t_point, with().host()},
+         "transform_vector(t: transform | mat44, v: vec3) -> vec3",
+         "The vector v mapped by transform t: rotated by t's rotation only (no translation); with "
+         "a 4x4 matrix t, the first three components of t (v, 0).",
+         true, rule_t_point, with().host()},
         {"transform_multiply", "transform_multiply", BuiltinKind::Regular, "Transformations",
          "transform_multiply(a: transform, b: transform) -> transform",
          "The composition a * b of two transforms: applying it maps a point by b, then by a.", true,

@@ -425,7 +425,7 @@ std::optional<Signature> rule_spatial_mass(const std::vector<ArgInfo>& a) {
 #undef SPATIAL
 
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
-/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 's' scalar; the result likewise.
+/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 'M' mat44, 's' scalar; the result likewise.
 std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
     if (a.size() != std::strlen(params)) return std::nullopt;
     std::optional<ScalarType> s;
@@ -450,6 +450,8 @@ std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params
                 return types::vector_type(3, *s);
             case 'm':
                 return types::matrix_type(3, 3, *s);
+            case 'M':
+                return types::matrix_type(4, 4, *s);
             default:
                 return types::scalar_type(*s);
         }
@@ -471,10 +473,16 @@ RIGID(rule_q_from_axis_angle, "vs", 'q')
 RIGID(rule_q_rotate, "qv", 'v')
 RIGID(rule_q_to_q, "q", 'q')
 RIGID(rule_q_to_matrix, "q", 'm')
-RIGID(rule_q_from_matrix, "m", 'q')
+std::optional<Signature> rule_q_from_matrix(const std::vector<ArgInfo>& a) {
+    if (auto s = rigid(a, "m", 'q')) return s;
+    return rigid(a, "M", 'q');  // the rotation in the upper-left 3x3 block
+}
 RIGID(rule_q_slerp, "qqs", 'q')
 RIGID(rule_q_rpy, "sss", 'q')
-RIGID(rule_t_point, "tv", 'v')
+std::optional<Signature> rule_t_point(const std::vector<ArgInfo>& a) {
+    if (auto s = rigid(a, "tv", 'v')) return s;
+    return rigid(a, "Mv", 'v');  // a 4x4 homogeneous matrix
+}
 RIGID(rule_t_t, "tt", 't')
 RIGID(rule_t_to_t, "t", 't')
 RIGID(rule_t_translation, "t", 'v')
