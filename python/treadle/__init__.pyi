@@ -586,20 +586,20 @@ def erfcinv(x: Float) -> Float:
 
     Differentiable."""
 
-def isnan(x: Scalar | Vector | Matrix | Quaternion) -> bool:
-    """isnan(x: Scalar | Vector | Matrix | Quaternion) -> bool
+def isnan(x: Scalar | Vector | Matrix | quat) -> bool:
+    """isnan(x: Scalar | Vector | Matrix | quat) -> bool
 
     True if the scalar x is NaN (always false for integers), or some component of a float vector,
     matrix or quaternion is."""
 
-def isinf(x: Scalar | Vector | Matrix | Quaternion) -> bool:
-    """isinf(x: Scalar | Vector | Matrix | Quaternion) -> bool
+def isinf(x: Scalar | Vector | Matrix | quat) -> bool:
+    """isinf(x: Scalar | Vector | Matrix | quat) -> bool
 
     True if the scalar x is positive or negative infinity (always false for integers), or some
     component of a float vector, matrix or quaternion is."""
 
-def isfinite(x: Scalar | Vector | Matrix | Quaternion) -> bool:
-    """isfinite(x: Scalar | Vector | Matrix | Quaternion) -> bool
+def isfinite(x: Scalar | Vector | Matrix | quat) -> bool:
+    """isfinite(x: Scalar | Vector | Matrix | quat) -> bool
 
     True if the scalar x is neither infinite nor NaN (always true for integers), or every
     component of a float vector, matrix or quaternion is."""

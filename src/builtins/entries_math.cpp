@@ -170,17 +170,17 @@ std::vector<Builtin> scalar_math() {
                "The inverse complementary error function: y with erfc(y) == x, for x in [0, 2] "
                "(+-inf at 0 and 2, NaN outside)."),
         {"isnan", "isnan", BuiltinKind::Regular, "Scalar Math",
-         "isnan(x: Scalar | Vector | Matrix | Quaternion) -> bool",
+         "isnan(x: Scalar | Vector | Matrix | quat) -> bool",
          "True if the scalar x is NaN (always false for integers), or some component of a float "
          "vector, matrix or quaternion is.",
          false, rule_predicate, with().host()},
         {"isinf", "isinf", BuiltinKind::Regular, "Scalar Math",
-         "isinf(x: Scalar | Vector | Matrix | Quaternion) -> bool",
+         "isinf(x: Scalar | Vector | Matrix | quat) -> bool",
          "True if the scalar x is positive or negative infinity (always false for integers), or "
          "some component of a float vector, matrix or quaternion is.",
          false, rule_predicate, with().host()},
         {"isfinite", "isfinite", BuiltinKind::Regular, "Scalar Math",
-         "isfinite(x: Scalar | Vector | Matrix | Quaternion) -> bool",
+         "isfinite(x: Scalar | Vector | Matrix | quat) -> bool",
          "True if the scalar x is neither infinite nor NaN (always true for integers), or every "
          "component of a float vector, matrix or quaternion is.",
          false, rule_predicate, with().host()},
