@@ -157,6 +157,30 @@ CUDA_CALLABLE vec_t<N, T> max(vec_t<N, T> a, vec_t<N, T> b) {
     for (int i = 0; i < N; ++i) a.c[i] = max(a.c[i], b.c[i]);
     return a;
 }
+/// min(a)/max(a): the smallest / largest component, reduced from the first with the scalar
+/// min/max (NaN components count as missing). argmin/argmax: the index that reduction picks.
+template <int N, typename T>
+CUDA_CALLABLE int32 argmin(const vec_t<N, T>& a) {
+    int32 k = 0;
+    for (int i = 1; i < N; ++i)
+        if (!(a.c[k] == a.c[k]) || a.c[i] < a.c[k]) k = i;
+    return k;
+}
+template <int N, typename T>
+CUDA_CALLABLE int32 argmax(const vec_t<N, T>& a) {
+    int32 k = 0;
+    for (int i = 1; i < N; ++i)
+        if (!(a.c[k] == a.c[k]) || a.c[k] < a.c[i]) k = i;
+    return k;
+}
+template <int N, typename T>
+CUDA_CALLABLE T min(const vec_t<N, T>& a) {
+    return a.c[argmin(a)];
+}
+template <int N, typename T>
+CUDA_CALLABLE T max(const vec_t<N, T>& a) {
+    return a.c[argmax(a)];
+}
 template <int N, typename T>
 CUDA_CALLABLE vec_t<N, T> abs(vec_t<N, T> a) {
     for (int i = 0; i < N; ++i) a.c[i] = abs(a.c[i]);
@@ -401,6 +425,15 @@ template <int N, typename T>
 CUDA_CALLABLE void adj_max(const vec_t<N, T>& a, const vec_t<N, T>& b, vec_t<N, T>& adj_a,
                            vec_t<N, T>& adj_b, const vec_t<N, T>& adj_ret) {
     for (int i = 0; i < N; ++i) adj_max(a.c[i], b.c[i], adj_a.c[i], adj_b.c[i], adj_ret.c[i]);
+}
+/// adj_min(a)/adj_max(a): to the component the reduction picked.
+template <int N, typename T>
+CUDA_CALLABLE void adj_min(const vec_t<N, T>& a, vec_t<N, T>& adj_a, T adj_ret) {
+    if constexpr (!is_int_v<T>) adj_a.c[argmin(a)] += adj_ret;
+}
+template <int N, typename T>
+CUDA_CALLABLE void adj_max(const vec_t<N, T>& a, vec_t<N, T>& adj_a, T adj_ret) {
+    if constexpr (!is_int_v<T>) adj_a.c[argmax(a)] += adj_ret;
 }
 template <int N, typename T>
 CUDA_CALLABLE void adj_abs(const vec_t<N, T>& a, vec_t<N, T>& adj_a, const vec_t<N, T>& adj_ret) {

@@ -337,7 +337,8 @@ def min(a: Scalar | Vector, b: Scalar | Vector) -> Any:
     """min(a: Scalar | Vector, b: Scalar | Vector)
 
     The smaller of a and b, two scalars of one type, or the componentwise minimum of two vectors
-    of the same type.
+    of the same type; min(v) alone is the smallest component of vector v. For floats a NaN counts
+    as missing (C's fmin), as in Warp.
 
     Differentiable."""
 
@@ -345,7 +346,8 @@ def max(a: Scalar | Vector, b: Scalar | Vector) -> Any:
     """max(a: Scalar | Vector, b: Scalar | Vector)
 
     The larger of a and b, two scalars of one type, or the componentwise maximum of two vectors
-    of the same type.
+    of the same type; max(v) alone is the largest component of vector v. For floats a NaN counts
+    as missing (C's fmax), as in Warp.
 
     Differentiable."""
 

@@ -303,8 +303,35 @@ def _cbrt(x):
     return math.copysign(abs(x) ** (1.0 / 3.0), x)
 
 
+def _fmin(a, b=None):
+    """Warp's host min: C's fmin for floats (a NaN counts as missing); min(v) of one vector is
+    its smallest component."""
+    if b is None:
+        return _reduce(a, _fmin)
+    if isinstance(a, composite_base):
+        return type(a)._new(np.fmin(a._data, b._data))
+    return b if a != a else builtins.min(a, b)
+
+
+def _fmax(a, b=None):
+    """Warp's host max: C's fmax for floats; max(v) of one vector is its largest component."""
+    if b is None:
+        return _reduce(a, _fmax)
+    if isinstance(a, composite_base):
+        return type(a)._new(np.fmax(a._data, b._data))
+    return b if a != a else builtins.max(a, b)
+
+
+def _reduce(v, pick):
+    values = v._data.reshape(-1).tolist()
+    out = values[0]
+    for x in values[1:]:
+        out = pick(out, x)
+    return out
+
+
 def _clamp(x, low, high):
-    return builtins.min(builtins.max(x, low), high)
+    return _fmin(_fmax(x, low), high)
 
 
 def _rint(x):
@@ -316,7 +343,7 @@ def _where(cond, a, b):
 
 
 HOST_BUILTINS = {
-    "abs": builtins.abs, "min": builtins.min, "max": builtins.max, "sign": _sign,
+    "abs": builtins.abs, "min": _fmin, "max": _fmax, "sign": _sign,
     "floor": math.floor, "ceil": math.ceil, "round": _round, "trunc": math.trunc,
     "sqrt": math.sqrt, "cbrt": _cbrt, "exp": math.exp, "log": math.log, "log2": math.log2,
     "log10": math.log10, "pow": math.pow, "sin": math.sin, "cos": math.cos, "tan": math.tan,

@@ -97,12 +97,14 @@ std::vector<Builtin> scalar_math() {
         {"min", "min", BuiltinKind::Regular, "Scalar Math",
          "min(a: Scalar | Vector, b: Scalar | Vector)",
          "The smaller of a and b, two scalars of one type, or the componentwise minimum of two "
-         "vectors of the same type.",
+         "vectors of the same type; min(v) alone is the smallest component of vector v. For floats "
+         "a NaN counts as missing (C's fmin), as in Warp.",
          true, rule_vec_min_max, with().host().python_builtin()},
         {"max", "max", BuiltinKind::Regular, "Scalar Math",
          "max(a: Scalar | Vector, b: Scalar | Vector)",
          "The larger of a and b, two scalars of one type, or the componentwise maximum of two "
-         "vectors of the same type.",
+         "vectors of the same type; max(v) alone is the largest component of vector v. For floats "
+         "a NaN counts as missing (C's fmax), as in Warp.",
          true, rule_vec_min_max, with().host().python_builtin()},
         {"clamp", "clamp", BuiltinKind::Regular, "Scalar Math",
          "clamp(x: Scalar, low: Scalar, high: Scalar) -> Scalar",

@@ -141,13 +141,17 @@ std::optional<Signature> rule_compare_any(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_vec_min_max(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector())  // min(v): the smallest component
+        return Signature{{a[0].type}, types::scalar_type(a[0].type->scalar)};
     if (a.size() == 2 && a[0].type && a[0].type->is_vector() && a[0].type == a[1].type)
         return Signature{{a[0].type, a[1].type}, a[0].type};
     return rule_numeric_binary(a);
 }
 
 std::optional<Signature> rule_vec_binary(const std::vector<ArgInfo>& a) {
-    return rule_vec_min_max(a);
+    if (a.size() == 2 && a[0].type && a[0].type->is_vector() && a[0].type == a[1].type)
+        return Signature{{a[0].type, a[1].type}, a[0].type};
+    return rule_numeric_binary(a);
 }
 
 std::optional<Signature> rule_vec_abs(const std::vector<ArgInfo>& a) {
