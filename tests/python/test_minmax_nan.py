@@ -52,3 +52,22 @@ def test_vector_reduction_and_gradients(device):
     np.testing.assert_array_equal(v.grad.numpy(), [[0.0, 10.0, 1.0]])
     assert x.grad.numpy()[0] == 100.0  # copysign(-0.0, -1): d/dx = sign(-0.0) sign(-1) = 1
     assert wp.min(wp.vec3(NAN, 2.0, -1.0)) == -1.0 and wp.max(wp.vec3(NAN, 2.0, -1.0)) == 2.0
+
+
+@wp.kernel
+def vec_atomic_min(lo: wp.array(dtype=wp.vec2), v: wp.array(dtype=wp.vec2)):
+    i = wp.tid()
+    wp.atomic_min(lo, 0, v[i])
+
+
+def test_vector_atomic_min_gradient_goes_to_each_components_winner(device):
+    v = wp.array([[3.0, -1.0], [1.0, 2.0], [2.0, 0.5]], dtype=wp.vec2, device=device,
+                 requires_grad=True)
+    lo = wp.full(1, wp.vec2(100.0, 100.0), dtype=wp.vec2, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(vec_atomic_min, 3, inputs=[lo, v], device=device)
+    np.testing.assert_array_equal(lo.numpy(), [[1.0, -1.0]])
+    lo.grad.fill_(1.0)
+    tape.backward()
+    np.testing.assert_array_equal(v.grad.numpy(), [[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]])
