@@ -599,3 +599,5 @@ CUDA_CALLABLE void print(const vec_t<N, T>& v) {
 #if !defined(__CUDACC__)
 #pragma GCC visibility pop
 #endif
+
+#include "vec_norms.h"

@@ -643,6 +643,41 @@ def normalize(a: Vector) -> Vector:
 
     Differentiable."""
 
+def norm_l1(v: Vector) -> Any:
+    """norm_l1(v: Vector) -> Float
+
+    The L1 norm of a float vector: the sum of the absolute values of its components.
+
+    Differentiable."""
+
+def norm_l2(v: Vector) -> Any:
+    """norm_l2(v: Vector) -> Float
+
+    The L2 norm of a float vector, its length.
+
+    Differentiable."""
+
+def norm_huber(v: Vector, delta: Float = ...) -> Float:
+    """norm_huber(v: Vector, delta: Float = 1.0) -> Float
+
+    The Huber norm of a float vector: |v|^2 / 2 when |v| <= delta, else delta (|v| - delta / 2).
+
+    Differentiable."""
+
+def norm_pseudo_huber(v: Vector, delta: Float = ...) -> Float:
+    """norm_pseudo_huber(v: Vector, delta: Float = 1.0) -> Float
+
+    The pseudo-Huber norm of a float vector, Warp's form delta sqrt(delta^2 + |v|^2).
+
+    Differentiable."""
+
+def smooth_normalize(v: Vector, delta: Float = ...) -> Vector:
+    """smooth_normalize(v: Vector, delta: Float = 1.0) -> Vector
+
+    v divided by its pseudo-Huber norm: a normalization that is smooth through the zero vector.
+
+    Differentiable."""
+
 def outer(a: Vector, b: Vector) -> Matrix:
     """outer(a: Vector, b: Vector) -> Matrix
 
