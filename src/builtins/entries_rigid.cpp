@@ -50,7 +50,7 @@ std::vector<Builtin> quaternions() {
          "quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat",
          "The unit quaternion qz(yaw) qy(pitch) qx(roll) of the rotation by roll radians about x, "
          "then pitch about y, then yaw about z.",
-         true, rule_q_rpy},
+         true, rule_q_rpy, with().host()},
     };
 }
 

@@ -80,3 +80,18 @@ def test_transform_component_gradients_match_finite_differences(device):
     a = np.array([0.3, -0.7, 1.1, 0.2, 0.4, -0.5, 0.9])
     s = np.array([1.3])
     check_grad(transform_grad, 1, [a, s], [(7,)], device)
+
+
+@wp.kernel
+def rpy(a: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.quatd)):
+    out[0] = wp.quat_rpy(a[0], a[1], a[2])
+
+
+def test_quat_rpy_on_the_host_matches_kernels(device):
+    a = wp.array([0.3, -1.1, 2.0], dtype=wp.float64, device=device)
+    out = wp.zeros(1, dtype=wp.quatd, device=device)
+    wp.launch(rpy, 1, inputs=[a, out], device=device)
+    h = wp.quat_rpy(wp.float64(0.3), wp.float64(-1.1), wp.float64(2.0))
+    assert isinstance(h, wp.quatd)
+    np.testing.assert_allclose(np.array(h), out.numpy()[0], rtol=1e-15)
+    assert isinstance(wp.quat_rpy(0.3, -1.1, 2.0), wp.quatf)
