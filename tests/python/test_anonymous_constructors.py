@@ -31,3 +31,11 @@ def test_copies_convert_the_scalar_type(device):
     np.testing.assert_array_equal(m32.numpy()[0], np.float32([[1.0, 2.0], [3.0, 1.0 / 3.0]]))
     np.testing.assert_array_equal(m32.numpy()[1], m32.numpy()[0])
     np.testing.assert_array_equal(filled.numpy()[0], np.full((3, 2), 2.5))
+
+
+def test_host_matrix_rows_and_columns():
+    m = wp.matrix_from_cols(wp.vec3(1.0, 2.0, 3.0), wp.vec3(4.0, 5.0, 6.0), wp.vec3(7.0, 8.0, 9.0))
+    assert m.get_row(0) == wp.vec3(1.0, 4.0, 7.0) and m.get_col(2) == wp.vec3(7.0, 8.0, 9.0)
+    m.set_row(1, wp.vec3(0.0, -1.0, -2.0))
+    m.set_col(0, wp.vec3(5.0, 5.0, 5.0))
+    assert m == wp.mat33(5.0, 4.0, 7.0, 5.0, -1.0, -2.0, 5.0, 6.0, 9.0)
