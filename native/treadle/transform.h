@@ -343,3 +343,5 @@ CUDA_CALLABLE void print(const transform_t<T>& t) {
 #if !defined(__CUDACC__)
 #pragma GCC visibility pop
 #endif
+
+#include "transform_matrix.h"

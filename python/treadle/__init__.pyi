@@ -1058,6 +1058,48 @@ def transform_get_rotation(t: transform) -> quat:
 
     Differentiable."""
 
+def transform_to_matrix(t: transform) -> mat44:
+    """transform_to_matrix(t: transform) -> mat44
+
+    The 4x4 homogeneous matrix [[R, p], [0, 0, 0, 1]] of transform t = (p, q), R the rotation
+    matrix of q.
+
+    Differentiable."""
+
+def transform_from_matrix(m: mat44) -> transform:
+    """transform_from_matrix(m: mat44) -> transform
+
+    The transform of a 4x4 homogeneous matrix without scale: translation m[0:3, 3], rotation from
+    the upper-left 3x3 block.
+
+    Differentiable."""
+
+def transform_compose(position: vec3, rotation: quat, scale: vec3) -> mat44:
+    """transform_compose(position: vec3, rotation: quat, scale: vec3) -> mat44
+
+    The 4x4 matrix [[R diag(scale), position], [0, 0, 0, 1]], R the rotation matrix of rotation.
+
+    Differentiable."""
+
+@_typing.overload
+def transform_decompose(m: mat44) -> tuple[vec3, quat, vec3]:
+    """transform_decompose(m: mat44) -> tuple(vec3, quat, vec3)
+
+    The (position, rotation, scale) that transform_compose makes m from: the scale is the length
+    of each column of the upper-left 3x3 block, the rotation that of the block with its columns
+    normalized.
+
+    Differentiable."""
+@_typing.overload
+def transform_decompose(m: mat44, out_0: vec3, out_1: quat, out_2: vec3) -> None:
+    """transform_decompose(m: mat44) -> tuple(vec3, quat, vec3)
+
+    The (position, rotation, scale) that transform_compose makes m from: the scale is the length
+    of each column of the upper-left 3x3 block, the rotation that of the block with its columns
+    normalized.
+
+    Differentiable."""
+
 def quat_identity(dtype: Float = ...) -> quat:
     """quat_identity(dtype: Float = float32) -> quat
 

@@ -142,6 +142,27 @@ std::vector<Builtin> transforms() {
          "Transformations", "transform_get_rotation(t: transform) -> quat",
          "The rotation q of transform t, a unit quaternion (also t.q).", true, rule_t_rotation,
          with().host()},
+        {"transform_to_matrix", "transform_to_matrix", BuiltinKind::Regular, "Transformations",
+         "transform_to_matrix(t: transform) -> mat44",
+         "The 4x4 homogeneous matrix [[R, p], [0, 0, 0, 1]] of transform t = (p, q), R the "
+         "rotation matrix of q.",
+         true, rule_t_to_matrix},
+        {"transform_from_matrix", "transform_from_matrix", BuiltinKind::Regular, "Transformations",
+         "transform_from_matrix(m: mat44) -> transform",
+         "The transform of a 4x4 homogeneous matrix without scale: translation m[0:3, 3], "
+         "rotation from the upper-left 3x3 block.",
+         true, rule_t_from_matrix},
+        {"transform_compose", "transform_compose", BuiltinKind::Regular, "Transformations",
+         "transform_compose(position: vec3, rotation: quat, scale: vec3) -> mat44",
+         "The 4x4 matrix [[R diag(scale), position], [0, 0, 0, 1]], R the rotation matrix of "
+         "rotation.",
+         true, rule_t_compose},
+        {"transform_decompose", "transform_decompose", BuiltinKind::Multi, "Transformations",
+         "transform_decompose(m: mat44) -> tuple(vec3, quat, vec3)",
+         "The (position, rotation, scale) that transform_compose makes m from: the scale is the "
+         "length of each column of the upper-left 3x3 block, the rotation that of the block with "
+         "its columns normalized.",
+         true, rule_t_decompose, with().results(3).rebinds(Rebinds::Outputs)},
         {"quat_identity", "quat_identity", BuiltinKind::Identity, "Quaternion Math",
          "quat_identity(dtype: Float = float32) -> quat",
          "The identity rotation: the quaternion (0, 0, 0, 1) of float type dtype (float32 when not "

@@ -492,6 +492,17 @@ RIGID(rule_t_to_t, "t", 't')
 RIGID(rule_t_translation, "t", 'v')
 RIGID(rule_t_rotation, "t", 'q')
 RIGID(rule_t_from, "vq", 't')
+RIGID(rule_t_compose, "vqv", 'M')
+RIGID(rule_t_to_matrix, "t", 'M')
+RIGID(rule_t_from_matrix, "M", 't')
+std::optional<Signature> rule_t_decompose(const std::vector<ArgInfo>& a) {
+    auto sig = rigid(a, "M", 'v');
+    if (!sig) return std::nullopt;
+    const ScalarType s = a[0].type->scalar;
+    sig->ret = types::tuple_type(
+        {types::vector_type(3, s), types::quat_type(s), types::vector_type(3, s)});
+    return sig;
+}
 #undef RIGID
 
 /// svd3/qr3/eig3 (n = 3), svd2 (n = 2): one float32/float64 n x n matrix; the results from a

@@ -58,3 +58,46 @@ def test_quat_from_mat44_uses_the_rotation_block(device):
     check_grad(from_mat44, 1, [a], [(4,)], device)
     qh = wp.quat_from_matrix(wp.mat44d(*np.eye(4).reshape(-1)))
     assert np.allclose(np.array(qh), [0, 0, 0, 1])
+
+
+@wp.kernel
+def compose_roundtrip(a: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
+    p = wp.vec3d(a[0], a[1], a[2])
+    q = wp.normalize(wp.quatd(a[3], a[4], a[5], a[6]))
+    s = wp.vec3d(a[7], a[8], a[9])
+    m = wp.transform_compose(p, q, s)
+    p2, q2, s2 = wp.transform_decompose(m)
+    t = wp.transform_from_matrix(wp.transform_to_matrix(wp.transformd(p, q)))
+    m2 = wp.transform_to_matrix(t)
+    for i in range(4):
+        for j in range(4):
+            out[4 * i + j] = m[i, j] + wp.float64(0.5) * m2[i, j]
+    for i in range(3):
+        out[16 + i] = p2[i]
+        out[19 + i] = s2[i]
+    for i in range(4):
+        out[22 + i] = q2[i] * q2[3]  # sign-independent
+
+
+def test_compose_decompose_roundtrip_and_gradients(device):
+    a = np.array([1.0, 2.0, 3.0, 0.2, -0.4, 0.3, 0.8, 4.0, 5.0, 6.0])
+    out = wp.zeros(26, dtype=wp.float64, device=device)
+    wp.launch(compose_roundtrip, 1, inputs=[wp.array(a, dtype=wp.float64, device=device), out],
+              device=device)
+    q = a[3:7] / np.linalg.norm(a[3:7])
+    x, y, z, w = q
+    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                  [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                  [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    m = np.eye(4)
+    m[:3, :3] = r * a[7:10]
+    m[:3, 3] = a[:3]
+    m2 = np.eye(4)
+    m2[:3, :3] = r
+    m2[:3, 3] = a[:3]
+    o = out.numpy()
+    np.testing.assert_allclose(o[:16], (m + 0.5 * m2).reshape(-1), atol=1e-12)
+    np.testing.assert_allclose(o[16:19], a[:3], atol=1e-12)
+    np.testing.assert_allclose(o[19:22], a[7:10], atol=1e-12)
+    np.testing.assert_allclose(o[22:26], q * q[3], atol=1e-12)
+    check_grad(compose_roundtrip, 1, [a], [(26,)], device)
