@@ -314,6 +314,9 @@ public:
                        const ast::Expr& value_expr);
     /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of the vector/matrix `base` (the
     /// value of target.args[0]), then writes the updated vector back (write_back).
+    /// t.p = v / t.q = q on a local transform: a new transform with that part replaced.
+    void assign_transform_part(const ast::Expr& target, ir::VarId base, const Value& v,
+                               const ast::Expr& value_expr);
     void assign_component(const ast::Expr& target, ir::VarId base, const Value& v,
                           const ast::Expr& value_expr);
 

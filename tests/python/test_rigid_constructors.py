@@ -95,3 +95,25 @@ def test_quat_rpy_on_the_host_matches_kernels(device):
     assert isinstance(h, wp.quatd)
     np.testing.assert_allclose(np.array(h), out.numpy()[0], rtol=1e-15)
     assert isinstance(wp.quat_rpy(0.3, -1.1, 2.0), wp.quatf)
+
+
+@wp.kernel
+def set_parts(x: wp.array(dtype=wp.transform), y: wp.array(dtype=wp.transform)):
+    a = wp.transform()
+    b = x[0]
+    a.p += b.p
+    a.q = b.q * 2.0
+    y[0] = a
+
+
+def test_transform_parts_assigned_by_attribute(device):
+    x = wp.array([[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]], dtype=wp.transform, device=device,
+                 requires_grad=True)
+    y = wp.zeros(1, dtype=wp.transform, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(set_parts, 1, inputs=[x, y], device=device)
+    np.testing.assert_array_equal(y.numpy(), [[1.0, 2.0, 3.0, 8.0, 10.0, 12.0, 14.0]])
+    y.grad = wp.ones_like(y)
+    tape.backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0]])
