@@ -174,6 +174,8 @@ def run_file(name, opts):
         env["TREADLE_CACHE_DIR"] = os.path.join(opts.cache, "kernels-treadle")
     else:
         py = opts.reference_python
+        if getattr(opts, "reference_path", None):
+            env["PYTHONPATH"] = opts.reference_path  # a Warp built from source, not a wheel
         env["WARP_CACHE_PATH"] = os.path.join(opts.cache, "kernels-warp")
     if opts.device == "cpu":
         env["CUDA_VISIBLE_DEVICES"] = ""  # Warp's test utilities then list only the CPU
@@ -401,6 +403,9 @@ def main(argv=None):
                          "and reused) and compare per test id")
     ap.add_argument("--reference-only", action="store_true",
                     help="run (or show the saved results of) real Warp alone")
+    ap.add_argument("--reference-path", metavar="DIR",
+                    help="use the Warp importable from DIR (a source build) with this "
+                         "interpreter as the reference, instead of the wheel's venv")
     ap.add_argument("--rerun-reference", action="store_true",
                     help="run real Warp again instead of reusing its saved per-file results")
     ap.add_argument("--json", help="write one record per file (failing ids and causes) here")
@@ -426,12 +431,15 @@ def main(argv=None):
     t0 = time.perf_counter()
     refs = None
     if opts.reference or opts.reference_only:
-        try:
-            wheel = wheel or fetch_wheel(opts.cache)
-        except FetchError as exc:
-            print(f"conformance: {exc}", file=sys.stderr)
-            return 3
-        opts.reference_python = reference_python(opts.cache, wheel)
+        if opts.reference_path:
+            opts.reference_python = sys.executable
+        else:
+            try:
+                wheel = wheel or fetch_wheel(opts.cache)
+            except FetchError as exc:
+                print(f"conformance: {exc}", file=sys.stderr)
+                return 3
+            opts.reference_python = reference_python(opts.cache, wheel)
         opts.impl = "warp"
         refs = {r["file"]: r for r in run_all(files, opts)}
     if opts.reference_only:

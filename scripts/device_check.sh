@@ -8,10 +8,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}
 mkdir -p "$out"
 export TREADLE_CACHE_DIR=$PWD/build-device/cache
-cmake -S . -B build-device -G Ninja -DTREADLE_BUILD_TESTS=OFF \
-      -DPython_EXECUTABLE="$(command -v python3)" > "$out/build.log" 2>&1 &&
-    cmake --build build-device >> "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-echo "== nproc: $(nproc); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+bash scripts/device_build.sh "$out" || exit 1
 
 echo "== C++ CUDA smoke test"
 if [ -f tests/cpp/cuda/device_smoke.cpp ]; then

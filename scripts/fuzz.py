@@ -108,7 +108,10 @@ def main():
                    help="share of generated kernels that are compiled and launched on the CPU")
     p.add_argument("--out", default="fuzz-out")
     p.add_argument("--no-minimise", action="store_true")
+    p.add_argument("--device", default="cpu",
+                   help="device the cases launch on (cpu, cuda:0); NVRTC checks run either way")
     a = p.parse_args()
+    os.environ["TREADLE_FUZZ_DEVICE"] = a.device  # read by the generators and the workers
     results, findings = run(a.count, a.seed, a.jobs, a.timeout, a.batch, a.out, a.launch_rate,
                             not a.no_minimise)
     print(json.dumps(collections.Counter(c for c, _ in results.values())))

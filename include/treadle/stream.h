@@ -10,7 +10,10 @@
 // a CPU device, Runtime when CUDA is missing).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "treadle/device.h"
 
@@ -140,10 +143,42 @@ public:
     void launch(const Stream& stream = Stream()) const;
     /// The CUgraphExec handle (nullptr for a null Graph).
     void* exec_handle() const;
+    /// Writes the graph as GraphViz text to `path` (the driver's cuGraphDebugDotPrint).
+    void debug_dot_print(const std::string& path, bool verbose = false) const;
 
 private:
+    friend class ConditionalCapture;
     std::shared_ptr<cuda::Graph> m_graph;
     Device m_device;
+};
+
+/// Conditional nodes in the capture open on a stream: an if (with an else) or a while node
+/// whose condition is the int32 at a device address, read when the graph runs. Fill each body
+/// by capturing a stream into it (begin_body/end_body) or with a captured graph (add_graph).
+/// Needs a CUDA 12.4+ driver, NVRTC and the toolkit's libcudadevrt.a (supported()).
+class ConditionalCapture {
+public:
+    static bool supported();
+    /// Adds the node(s) after the work captured on `stream` so far; capture goes on after them.
+    static ConditionalCapture add(const Stream& stream, const void* condition, bool is_while,
+                                  bool with_else);
+    /// Bodies: 1 (if, while) or 2 (if/else: body 1 runs when the condition is zero).
+    int body_count() const { return int(m_bodies.size()); }
+    /// Captures `body_stream` (not capturing) into body `i` until end_body.
+    void begin_body(int i, const Stream& body_stream) const;
+    /// Ends that capture; a while body first queues the re-read of the condition.
+    void end_body(int i, const Stream& body_stream) const;
+    /// Makes `graph` (captured without allocations) the content of body `i`, capturing it
+    /// there through `body_stream` (as begin_body/end_body do).
+    void add_graph(int i, const Graph& graph, const Stream& body_stream) const;
+
+private:
+    Device m_device;
+    const void* m_condition = nullptr;
+    bool m_while = false;
+    std::vector<uint64_t> m_handles;
+    std::vector<void*> m_bodies;
+    void* m_set_kernel = nullptr;
 };
 
 /// Makes `stream` the current stream of its device for a scope, then restores the previous

@@ -229,14 +229,16 @@ CUDA_CALLABLE void tid_unravel(int64 index, const launch_bounds_t& b, int32& i, 
 struct bounds_error_t {
     int32 flag;
     int32 line;
+    int32 column;  ///< 1-based column of the indexing expression (0: unknown)
     int32 dim;
     int32 ndim;
-    int32 index[4];
+    int32 pad_;
+    int64 index[4];  ///< as given: an int64 index is checked whole, never truncated first
     int32 shape[4];
     char kernel[64];
     char file[192];
 };
-static_assert(sizeof(bounds_error_t) == 304, "bounds_error_t layout is shared with the host");
+static_assert(sizeof(bounds_error_t) == 328, "bounds_error_t layout is shared with the host");
 
 /// The record itself: one per kernel module (see the top of this file).
 #if defined(__CUDACC__)
@@ -256,8 +258,8 @@ CUDA_CALLABLE void copy_cstr(char* dst, int capacity, const char* src) {
 
 /// Record an out-of-bounds access unless one is recorded already (first one wins). In nvcc's
 /// host pass (kernels never run there) it does nothing.
-CUDA_CALLABLE void record_bounds_error(const int32* index, const int32* shape, int32 ndim,
-                                       int32 dim, const char* file, int32 line,
+CUDA_CALLABLE void record_bounds_error(const int64* index, const int32* shape, int32 ndim,
+                                       int32 dim, const char* file, int32 line, int32 column,
                                        const char* kernel) {
 #if WP_DEVICE_CODE || !defined(__CUDACC__)
 #if WP_DEVICE_CODE
@@ -270,6 +272,7 @@ CUDA_CALLABLE void record_bounds_error(const int32* index, const int32* shape, i
     }
 #endif
     bounds_error.line = line;
+    bounds_error.column = column;
     bounds_error.dim = dim;
     bounds_error.ndim = ndim;
     for (int d = 0; d < 4; ++d) {
@@ -285,7 +288,8 @@ CUDA_CALLABLE void record_bounds_error(const int32* index, const int32* shape, i
     __atomic_store_n(&bounds_error.flag, 2, __ATOMIC_RELEASE);
 #endif
 #else
-    (void)index, (void)shape, (void)ndim, (void)dim, (void)file, (void)line, (void)kernel;
+    (void)index, (void)shape, (void)ndim, (void)dim, (void)file, (void)line, (void)column;
+    (void)kernel;
 #endif
 }
 
@@ -297,61 +301,61 @@ CUDA_CALLABLE T* bounds_dummy() {
 }
 
 /// The first index position d < n with idx[d] outside [0, shape[d]), or -1.
-CUDA_CALLABLE int32 find_out_of_bounds(const int32* idx, const int32* shape, int32 n) {
+CUDA_CALLABLE int32 find_out_of_bounds(const int64* idx, const int32* shape, int32 n) {
     for (int32 d = 0; d < n; ++d) {
-        if (uint32(idx[d]) >= uint32(shape[d])) return d;
+        if (idx[d] < 0 || idx[d] >= int64(shape[d])) return d;
     }
     return -1;
 }
 
 /// address_checked_n(a, idx, n, ...): the checked address of element idx[0..n).
 template <typename T>
-CUDA_CALLABLE T* address_checked_n(const array_t<T>& a, const int32* idx, int32 n, const char* file,
-                                   int32 line, const char* kernel) {
+CUDA_CALLABLE T* address_checked_n(const array_t<T>& a, const int64* idx, int32 n, const char* file,
+                                   int32 line, int32 column, const char* kernel) {
     const int32 d = find_out_of_bounds(idx, a.shape, n);
     if (d >= 0) {
-        record_bounds_error(idx, a.shape, n, d, file, line, kernel);
+        record_bounds_error(idx, a.shape, n, d, file, line, column, kernel);
         return bounds_dummy<T>();
     }
     int64 off = 0;
-    for (int32 e = 0; e < n; ++e) off += int64(idx[e]) * a.strides[e];
+    for (int32 e = 0; e < n; ++e) off += idx[e] * a.strides[e];
     return byte_offset(a.data, off);
 }
 
-/// address_checked(a, i..., file, line, kernel): like address(), but an index outside
+/// address_checked(a, i..., file, line, column, kernel): like address(), but an index outside
 /// [0, shape) records the error (see top of file) and returns a pointer to a dummy element.
 template <typename T>
-CUDA_CALLABLE T* address_checked(const array_t<T>& a, int32 i, const char* file, int32 line,
-                                 const char* kernel) {
-    const int32 idx[1] = {i};
-    return address_checked_n(a, idx, 1, file, line, kernel);
+CUDA_CALLABLE T* address_checked(const array_t<T>& a, int64 i, const char* file, int32 line,
+                                 int32 column, const char* kernel) {
+    const int64 idx[1] = {i};
+    return address_checked_n(a, idx, 1, file, line, column, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const array_t<T>& a, int32 i, int32 j, const char* file,
-                                 int32 line, const char* kernel) {
-    const int32 idx[2] = {i, j};
-    return address_checked_n(a, idx, 2, file, line, kernel);
+CUDA_CALLABLE T* address_checked(const array_t<T>& a, int64 i, int64 j, const char* file,
+                                 int32 line, int32 column, const char* kernel) {
+    const int64 idx[2] = {i, j};
+    return address_checked_n(a, idx, 2, file, line, column, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const array_t<T>& a, int32 i, int32 j, int32 k, const char* file,
-                                 int32 line, const char* kernel) {
-    const int32 idx[3] = {i, j, k};
-    return address_checked_n(a, idx, 3, file, line, kernel);
+CUDA_CALLABLE T* address_checked(const array_t<T>& a, int64 i, int64 j, int64 k, const char* file,
+                                 int32 line, int32 column, const char* kernel) {
+    const int64 idx[3] = {i, j, k};
+    return address_checked_n(a, idx, 3, file, line, column, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l,
-                                 const char* file, int32 line, const char* kernel) {
-    const int32 idx[4] = {i, j, k, l};
-    return address_checked_n(a, idx, 4, file, line, kernel);
+CUDA_CALLABLE T* address_checked(const array_t<T>& a, int64 i, int64 j, int64 k, int64 l,
+                                 const char* file, int32 line, int32 column, const char* kernel) {
+    const int64 idx[4] = {i, j, k, l};
+    return address_checked_n(a, idx, 4, file, line, column, kernel);
 }
 
-/// view_checked(a, i, file, line, kernel): like view(); an out-of-bounds i records the error
-/// and returns an empty view (shape 0), so every checked access through it hits the dummy.
+/// view_checked(a, i, file, line, column, kernel): like view(); an out-of-bounds i records the
+/// error and returns an empty view (shape 0), so every checked access through it hits the dummy.
 template <typename T>
-CUDA_CALLABLE array_t<T> view_checked(const array_t<T>& a, int32 i, const char* file, int32 line,
-                                      const char* kernel) {
-    if (uint32(i) < uint32(a.shape[0])) return view(a, i);
-    record_bounds_error(&i, a.shape, 1, 0, file, line, kernel);
+CUDA_CALLABLE array_t<T> view_checked(const array_t<T>& a, int64 i, const char* file, int32 line,
+                                      int32 column, const char* kernel) {
+    if (i >= 0 && i < int64(a.shape[0])) return view(a, int32(i));
+    record_bounds_error(&i, a.shape, 1, 0, file, line, column, kernel);
     array_t<T> r = view(a, 0);
     r.data = bounds_dummy<T>();
     r.grad = nullptr;

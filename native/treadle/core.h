@@ -162,6 +162,11 @@ CUDA_CALLABLE double bits_double(uint64 u) {
 #endif
 }
 
+/// NaN and +infinity as float64: the code generator's spelling of those constants (NVRTC folds
+/// `(0.0 / 0.0) == (0.0 / 0.0)` to true, and has no __builtin_nan).
+CUDA_CALLABLE double nan_f64() { return bits_double(0x7ff8000000000000ull); }
+CUDA_CALLABLE double inf_f64() { return bits_double(0x7ff0000000000000ull); }
+
 // ---- float16 --------------------------------------------------------------------------------
 
 /// IEEE binary16 bits from a float, rounded to nearest even; subnormals, infinities and NaN

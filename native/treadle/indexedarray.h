@@ -133,52 +133,53 @@ CUDA_CALLABLE indexedarray_t<T> view(const indexedarray_t<T>& a, int32 i, int32 
 /// array (an index array may hold a bad value); either failure records the error and returns
 /// the dummy element.
 template <typename T>
-CUDA_CALLABLE T* address_checked_n(const indexedarray_t<T>& a, const int32* idx, int32 n,
-                                   const char* file, int32 line, const char* kernel) {
+CUDA_CALLABLE T* address_checked_n(const indexedarray_t<T>& a, const int64* idx, int32 n,
+                                   const char* file, int32 line, int32 column, const char* kernel) {
     int32 d = find_out_of_bounds(idx, a.shape, n);
     if (d >= 0) {
-        record_bounds_error(idx, a.shape, n, d, file, line, kernel);
+        record_bounds_error(idx, a.shape, n, d, file, line, column, kernel);
         return bounds_dummy<T>();
     }
-    int32 mapped[4];
-    for (int32 e = 0; e < n; ++e) mapped[e] = map_index(a, e, idx[e]);
-    return address_checked_n(a.arr, mapped, n, file, line, kernel);
+    int64 mapped[4];
+    for (int32 e = 0; e < n; ++e) mapped[e] = map_index(a, e, int32(idx[e]));
+    return address_checked_n(a.arr, mapped, n, file, line, column, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int32 i, const char* file, int32 line,
-                                 const char* kernel) {
-    const int32 idx[1] = {i};
-    return address_checked_n(a, idx, 1, file, line, kernel);
+CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int64 i, const char* file, int32 line,
+                                 int32 column, const char* kernel) {
+    const int64 idx[1] = {i};
+    return address_checked_n(a, idx, 1, file, line, column, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int32 i, int32 j, const char* file,
-                                 int32 line, const char* kernel) {
-    const int32 idx[2] = {i, j};
-    return address_checked_n(a, idx, 2, file, line, kernel);
+CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int64 i, int64 j, const char* file,
+                                 int32 line, int32 column, const char* kernel) {
+    const int64 idx[2] = {i, j};
+    return address_checked_n(a, idx, 2, file, line, column, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int32 i, int32 j, int32 k,
-                                 const char* file, int32 line, const char* kernel) {
-    const int32 idx[3] = {i, j, k};
-    return address_checked_n(a, idx, 3, file, line, kernel);
+CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int64 i, int64 j, int64 k,
+                                 const char* file, int32 line, int32 column, const char* kernel) {
+    const int64 idx[3] = {i, j, k};
+    return address_checked_n(a, idx, 3, file, line, column, kernel);
 }
 template <typename T>
-CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int32 i, int32 j, int32 k, int32 l,
-                                 const char* file, int32 line, const char* kernel) {
-    const int32 idx[4] = {i, j, k, l};
-    return address_checked_n(a, idx, 4, file, line, kernel);
+CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int64 i, int64 j, int64 k, int64 l,
+                                 const char* file, int32 line, int32 column, const char* kernel) {
+    const int64 idx[4] = {i, j, k, l};
+    return address_checked_n(a, idx, 4, file, line, column, kernel);
 }
 
 /// view_checked(a, i, ...): like view(); a bad i (or a bad mapped index) records the error and
 /// returns an empty view, so every checked access through it hits the dummy.
 template <typename T>
-CUDA_CALLABLE indexedarray_t<T> view_checked(const indexedarray_t<T>& a, int32 i, const char* file,
-                                             int32 line, const char* kernel) {
-    bool ok = uint32(i) < uint32(a.shape[0]);
-    if (!ok) record_bounds_error(&i, a.shape, 1, 0, file, line, kernel);
-    int32 m = ok ? map_index(a, 0, i) : -1;
+CUDA_CALLABLE indexedarray_t<T> view_checked(const indexedarray_t<T>& a, int64 i, const char* file,
+                                             int32 line, int32 column, const char* kernel) {
+    bool ok = i >= 0 && i < int64(a.shape[0]);
+    if (!ok) record_bounds_error(&i, a.shape, 1, 0, file, line, column, kernel);
+    int32 m = ok ? map_index(a, 0, int32(i)) : -1;
     indexedarray_t<T> r;
-    r.arr = view_checked(a.arr, m, file, line, kernel);  // records a bad m (first error wins)
+    r.arr =
+        view_checked(a.arr, m, file, line, column, kernel);  // records a bad m (first error wins)
     ok = ok && uint32(m) < uint32(a.arr.shape[0]);
     for (int d = 0; d < 3; ++d) {
         r.indices[d] = ok ? a.indices[d + 1] : nullptr;

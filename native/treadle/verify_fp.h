@@ -126,12 +126,14 @@ CUDA_CALLABLE void record_fp_error(float64 bad, int32 n, int32 i, int32 j, int32
 #endif
 }
 
-/// verify_fp_store(v, n, i, j, k, l, file, line, function, array): v, just stored at
-/// array[i, ...] (n indices; unused ones 0), must be finite, else it is recorded.
+/// verify_fp_store(v, n, i, j, k, l, file, line, column, function, array): v, just stored at
+/// array[i, ...] (n indices; unused ones 0), must be finite, else it is recorded (the report
+/// names the line; column is accepted for the shared call-site spelling).
 template <typename V>
 CUDA_CALLABLE void verify_fp_store(const V& v, int32 n, int32 i, int32 j, int32 k, int32 l,
-                                   const char* file, int32 line, const char* function,
+                                   const char* file, int32 line, int32 column, const char* function,
                                    const char* array) {
+    (void)column;
     float64 bad = 0.0;
     if (fp_nonfinite(v, &bad)) record_fp_error(bad, n, i, j, k, l, file, line, function, array);
 }

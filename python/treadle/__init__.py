@@ -161,6 +161,7 @@ from .stream import ScopedMempool as ScopedMempool
 from .stream import ScopedStream as ScopedStream
 from .stream import capture_begin as capture_begin
 from .stream import capture_end as capture_end
+from .stream import capture_debug_dot_print as capture_debug_dot_print
 from .stream import capture_launch as capture_launch
 from .stream import get_event_elapsed_time as get_event_elapsed_time
 from .stream import get_mempool_release_threshold as get_mempool_release_threshold

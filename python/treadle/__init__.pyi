@@ -54,6 +54,7 @@ from .array import array4d as array4d
 from .types import bfloat16 as bfloat16
 from .types import bool as bool
 from .stream import capture_begin as capture_begin
+from .stream import capture_debug_dot_print as capture_debug_dot_print
 from .stream import capture_end as capture_end
 from .stream import capture_launch as capture_launch
 from .module import clear_kernel_cache as clear_kernel_cache

@@ -246,14 +246,18 @@ def is_cuda_available():
 
 
 def get_cuda_driver_version():
-    """The installed CUDA driver's version as an int (12030 for 12.3), 0 without CUDA."""
-    return _treadle.cuda_driver_version() if _treadle.cuda_available() else 0
+    """The installed CUDA driver's version as (major, minor), e.g. (12, 3); None without CUDA."""
+    if not _treadle.cuda_available():
+        return None
+    version = _treadle.cuda_driver_version()  # the driver's 1000 * major + 10 * minor
+    return (version // 1000, (version % 1000) // 10)
 
 
 def is_conditional_graph_supported():
-    """Whether graph captures can hold conditional nodes (wp.capture_if / wp.capture_while):
-    treadle does not build them, so False."""
-    return False
+    """Whether CUDA graph captures can hold conditional nodes (wp.capture_if/wp.capture_while):
+    a CUDA 12.4+ driver, NVRTC and the CUDA toolkit's libcudadevrt.a (TREADLE_CUDADEVRT names
+    it where it is not found)."""
+    return _treadle.cuda_available() and _treadle.cuda_conditional_supported()
 
 
 def is_cpu_available():

@@ -139,6 +139,14 @@ def capture_end(device=None, stream=None):
     return Graph(device, native)
 
 
+def capture_debug_dot_print(graph, path, verbose=False):
+    """Writes a captured CUDA ``graph`` as GraphViz text (``.dot``) to ``path``; ``verbose``
+    adds every node's parameters."""
+    if not isinstance(graph, Graph) or graph._native is None:
+        raise TypeError("capture_debug_dot_print(): expected a Graph from a CUDA capture")
+    graph._native.debug_dot_print(str(path), bool(verbose))
+
+
 def capture_launch(graph, stream=None):
     """Launches ``graph`` on ``stream`` (default: the current stream of the graph's device)."""
     if graph._native is None:

@@ -9,7 +9,8 @@ list(APPEND TREADLE_SOURCES
   src/api/module_resolver.cpp
   src/api/tape.cpp
 )
-# Streams, events and graph capture.
+# Streams, events and graph capture (conditional nodes: their set-condition kernel).
 list(APPEND TREADLE_SOURCES
+  src/api/conditional.cpp
   src/api/stream.cpp
 )

@@ -225,6 +225,11 @@ void Graph::launch(const Stream& stream) const {
 
 void* Graph::exec_handle() const { return m_graph ? cuda::graph_exec(*m_graph) : nullptr; }
 
+void Graph::debug_dot_print(const std::string& path, bool verbose) const {
+    if (!m_graph) null_error("Graph::debug_dot_print");
+    cuda::graph_debug_dot_print(*m_graph, path, verbose);
+}
+
 // ---- scopes ----------------------------------------------------------------------------------
 
 ScopedStream::ScopedStream(const Stream& stream, bool sync_enter) : m_stream(stream) {

@@ -29,9 +29,10 @@ std::string literal(const types::ConstValue& c) {
     if (t->is_float()) {
         std::string v;
         if (std::isnan(c.f)) {
-            v = "(0.0 / 0.0)";
+            // Not 0.0 / 0.0: NVRTC folds (0.0 / 0.0) == (0.0 / 0.0) to true.
+            v = "wp::nan_f64()";
         } else if (std::isinf(c.f)) {
-            v = c.f > 0 ? "(1.0 / 0.0)" : "(-1.0 / 0.0)";
+            v = c.f > 0 ? "wp::inf_f64()" : "(-wp::inf_f64())";
         } else {
             char buf[64];
             std::snprintf(buf, sizeof(buf), "%.17g", c.f);
@@ -118,10 +119,10 @@ void FunctionEmitter::line_directive(int line) {
     m_out << "#line " << line << " " << c_string(m_f.source ? m_f.source->path : "") << "\n";
 }
 
-/// ", \"file\", line, \"function\"": where a checked access reports a bad index.
+/// ", \"file\", line, column, \"function\"": where a checked access reports a bad index.
 std::string FunctionEmitter::check_site(const Instr& in) const {
     return ", " + c_string(m_f.source ? m_f.source->path : "") + ", " + std::to_string(in.line) +
-           ", " + c_string(m_f.name);
+           ", " + std::to_string(in.col) + ", " + c_string(m_f.name);
 }
 
 /// The address of element args[0][args[1..n)] (checked in checked mode).

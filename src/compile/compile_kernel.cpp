@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -80,6 +81,25 @@ const std::string& native_hash() {
 }
 
 /// A copy of `label` that lives until the process ends (one per distinct kernel and device).
+/// The byte offset of array field `path` ("a.b") inside struct `t`; none when the path does not
+/// end at an array field.
+std::optional<size_t> array_field_offset(const types::Type* t, const std::string& path) {
+    size_t offset = 0, start = 0;
+    while (t && t->is_struct()) {
+        size_t dot = path.find('.', start);
+        std::string name = path.substr(start, dot == std::string::npos ? dot : dot - start);
+        const types::StructField* found = nullptr;
+        for (const types::StructField& f : t->fields)
+            if (f.name == name) found = &f;
+        if (!found) return std::nullopt;
+        offset += found->offset;
+        t = found->type;
+        if (dot == std::string::npos) return t->is_array() ? std::optional(offset) : std::nullopt;
+        start = dot + 1;
+    }
+    return std::nullopt;
+}
+
 const char* intern_label(const std::string& label) {
     static std::mutex mutex;
     static std::set<std::string>* labels = new std::set<std::string>();  // never freed
@@ -311,11 +331,16 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     std::vector<codegen::ParamLayout> layout;
     result->params_size = codegen::layout_params(*program->kernel, layout);
     std::vector<uint8_t> access = passes::array_param_access(*program->kernel);
+    std::vector<std::map<std::string, uint8_t>> fields =
+        passes::struct_field_access(*program->kernel);
     for (size_t i = 0; i < layout.size(); ++i) {
         KernelParam p{layout[i].name, layout[i].type, layout[i].offset};
         p.reads = (access[i] & passes::k_access_read) != 0;
         p.writes = (access[i] & passes::k_access_write) != 0;
         p.writes_after_reads = (access[i] & passes::k_access_write_after_read) != 0;
+        for (const auto& [path, bits] : fields[i])
+            if (auto offset = array_field_offset(p.type, path))
+                p.array_fields.push_back({path, *offset, (bits & passes::k_access_write) != 0});
         result->params.push_back(std::move(p));
     }
     // Debug builds check bounds too, as Warp's do.

@@ -271,6 +271,11 @@ std::string version() {
     return s.usable ? s.version : std::string();
 }
 
+std::string library_path() {
+    const State& s = state();
+    return s.usable && s.path.find('/') != std::string::npos ? s.path : std::string();
+}
+
 std::string identity() {
     static const std::string id = [] {
         // The file that loading would pick, identified by path, size and modification time:

@@ -18,6 +18,9 @@ std::string unavailable_reason();
 /// "13.0" (major.minor), or "" when unavailable; part of the kernel cache key.
 std::string version();
 
+/// The file NVRTC was loaded from ("" when unavailable or found by the dynamic loader's soname).
+std::string library_path();
+
 /// Identifies the NVRTC library that would be used (its resolved path, size and modification
 /// time) without loading it; part of the kernel cache key. Falls back to version() when
 /// the library can only be found through the dynamic loader.

@@ -59,6 +59,7 @@ using Block = std::vector<Instr>;
 struct Instr {
     InstrKind kind;
     int line = 0;             ///< Python source line (for #line and error reports)
+    int col = 0;              ///< column of the expression it comes from (0: not recorded)
     std::vector<VarId> dsts;  ///< results (most kinds have exactly one)
     std::vector<VarId> args;  ///< operands
     /// Call: the builtin it invokes; codegen spells its C++ name from the table entry and the

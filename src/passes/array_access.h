@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "ir/ir.h"
@@ -21,5 +23,11 @@ enum : uint8_t {
 /// non-arrays), following arrays into the user functions it calls. The tape uses this to find
 /// arrays overwritten after a recorded launch read them.
 std::vector<uint8_t> array_param_access(const ir::Function& fn);
+
+/// For each parameter of `fn`, the k_access_* bits of the array fields of its struct (paths
+/// such as "a" or "inner.b", relative to the parameter) that the kernel loads, stores or
+/// updates, following the struct into the user functions it calls. Fields never accessed are
+/// absent: an unset (None) array field that the kernel never touches is fine.
+std::vector<std::map<std::string, uint8_t>> struct_field_access(const ir::Function& fn);
 
 }  // namespace treadle::passes

@@ -85,7 +85,29 @@ void export_stream(nb::module_& m) {
         .def("launch", &Graph::launch, nb::arg("stream"))
         .def(
             "launch_current", [](const Graph& g) { g.launch(); },
-            "Launches the graph on its device's current stream.");
+            "Launches the graph on its device's current stream.")
+        .def("debug_dot_print", &Graph::debug_dot_print, nb::arg("path"),
+             nb::arg("verbose") = false, "Writes the graph as GraphViz text to `path`.");
+
+    using treadle::ConditionalCapture;
+    nb::class_<ConditionalCapture>(m, "ConditionalCapture",
+                                   "Conditional nodes in an open capture (treadle::"
+                                   "ConditionalCapture): if, if/else or while on an int32.")
+        .def_static(
+            "add",
+            [](const Stream& stream, uintptr_t condition, bool is_while, bool with_else) {
+                return ConditionalCapture::add(stream, reinterpret_cast<const void*>(condition),
+                                               is_while, with_else);
+            },
+            nb::arg("stream"), nb::arg("condition"), nb::arg("is_while"), nb::arg("with_else"))
+        .def_prop_ro("body_count", &ConditionalCapture::body_count)
+        .def("begin_body", &ConditionalCapture::begin_body, nb::arg("index"), nb::arg("stream"))
+        .def("end_body", &ConditionalCapture::end_body, nb::arg("index"), nb::arg("stream"))
+        .def("add_graph", &ConditionalCapture::add_graph, nb::arg("index"), nb::arg("graph"),
+             nb::arg("stream"));
+    m.def("cuda_conditional_supported", &ConditionalCapture::supported,
+          "Whether CUDA captures can hold conditional nodes (driver 12.4+, NVRTC, "
+          "libcudadevrt.a).");
 
     m.def(
         "capture_begin",

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace treadle::cuda {
 
@@ -172,9 +173,46 @@ void launch_graph(const Graph& graph, Stream stream = nullptr);
 int graph_ordinal(const Graph& graph);
 void* graph_exec(const Graph& graph);
 
+/// Whether `graph` allocates memory, and its CUgraph (kept for its lifetime).
+bool graph_has_allocations(const Graph& graph);
+void* graph_handle(const Graph& graph);
+/// Writes `graph` as GraphViz text to `path` (cuGraphDebugDotPrint).
+void graph_debug_dot_print(const Graph& graph, const std::string& path, bool verbose);
+
 /// A loaded CUmodule; unloaded by unload_module.
 using ModuleHandle = void*;
 using FunctionHandle = void*;
+
+// ---- conditional graph nodes (cuda_conditional.cpp) ----------------------------------------
+
+/// True when captures can hold conditional nodes (a CUDA 12.4+ driver with the entry points
+/// and cuLink*). Never throws.
+bool conditional_graphs_supported();
+/// Links `image` (NVRTC's relocatable CUBIN, or PTX) with the static library `library`
+/// (libcudadevrt.a) and loads the result on the device.
+ModuleHandle load_linked_module(int ordinal, const std::string& image, bool is_cubin,
+                                const std::string& library);
+/// The condition handles and body graphs (CUgraph) of the nodes add_conditional made.
+struct ConditionalNodes {
+    std::vector<uint64_t> handles;
+    std::vector<void*> bodies;
+};
+/// In the capture open on `stream`: captures a launch of `set_condition` (a kernel taking
+/// (handle when true, handle when false or 0, const int32* condition)) and adds after it one
+/// IF node, two IF nodes for if/else (the second runs when the condition is zero), or one
+/// WHILE node; the capture continues after them. See cuda_conditional.cpp.
+ConditionalNodes add_conditional(int ordinal, Stream stream, FunctionHandle set_condition,
+                                 const void* condition, bool is_while, bool with_else);
+/// Launches `set_condition` on `stream` (the end of a while body re-reads its condition).
+void set_conditions(int ordinal, Stream stream, FunctionHandle set_condition, uint64_t when_true,
+                    uint64_t when_false, const void* condition);
+/// Captures the work queued on `stream` (not capturing) into `body` until end_body_capture;
+/// allocations there are refused (RuntimeError).
+void begin_body_capture(int ordinal, Stream stream, void* body);
+void end_body_capture(int ordinal, Stream stream);
+/// Adds `graph` (captured earlier, without allocations) as a child graph node to the capture
+/// open on `stream` (a body capture, say), after the work captured so far.
+void add_child_graph(int ordinal, Stream stream, const Graph& graph);
 /// Loads a CUBIN or PTX image (as produced by NVRTC) into the device's primary context.
 ModuleHandle load_module(int ordinal, const std::string& image);
 /// Unloads `module`; nullptr and a driver already shut down are ignored.

@@ -24,6 +24,9 @@ using CUevent = struct CUevent_st*;
 using CUgraph = struct CUgraph_st*;
 using CUgraphExec = struct CUgraphExec_st*;
 using CUgraphNode = struct CUgraphNode_st*;
+using CUlinkState = struct CUlinkState_st*;
+/// The handle of a conditional graph node's condition (CUgraphConditionalHandle).
+using CUgraphConditionalHandle = std::uint64_t;
 /// A device address (CUdeviceptr_v2).
 using CUdeviceptr = std::uint64_t;
 
@@ -55,6 +58,39 @@ inline constexpr int CU_STREAM_CAPTURE_STATUS_NONE = 0;
 inline constexpr int CU_STREAM_CAPTURE_STATUS_ACTIVE = 1;
 /// CUgraphInstantiate_flags: free the graph's unfreed allocations before each relaunch.
 inline constexpr unsigned long long CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1;
+
+/// Conditional graph nodes (CUDA 12.3+): the node type, the IF and WHILE kinds, the handle flag
+/// that resets the condition to its default at each launch, and the node parameters (laid out
+/// as CUDA_CONDITIONAL_NODE_PARAMS inside CUgraphNodeParams: 256 bytes of union).
+inline constexpr int CU_GRAPH_NODE_TYPE_CONDITIONAL = 13;
+inline constexpr int CU_GRAPH_COND_TYPE_IF = 0;
+inline constexpr int CU_GRAPH_COND_TYPE_WHILE = 1;
+inline constexpr unsigned CU_GRAPH_COND_ASSIGN_DEFAULT = 0x1;
+struct ConditionalNodeParams {
+    CUgraphConditionalHandle handle;
+    int type;
+    unsigned size;
+    CUgraph* bodies_out;
+    CUcontext ctx;
+};
+struct GraphNodeParams {
+    int type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        ConditionalNodeParams conditional;
+    };
+    long long reserved2;
+};
+static_assert(sizeof(GraphNodeParams) == 256, "must match CUgraphNodeParams");
+/// cuStreamUpdateCaptureDependencies: replace the capture's dependency set.
+inline constexpr unsigned CU_STREAM_SET_CAPTURE_DEPENDENCIES = 0x1;
+/// CUjitInputType values for cuLinkAdd*.
+inline constexpr int CU_JIT_INPUT_CUBIN = 0;
+inline constexpr int CU_JIT_INPUT_PTX = 1;
+inline constexpr int CU_JIT_INPUT_LIBRARY = 4;
+/// cuGraphDebugDotPrint flags: everything (CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE).
+inline constexpr unsigned CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE = 1;
 
 /// Markers of cuLaunchKernel's `extra` array.
 inline void* const CU_LAUNCH_PARAM_END = reinterpret_cast<void*>(0x00);

@@ -74,6 +74,26 @@ TREADLE_CU_ENTRY(cuGraphInstantiateWithFlags, false, (CUgraphExec*, CUgraph, uns
 TREADLE_CU_ENTRY(cuGraphLaunch, false, (CUgraphExec, CUstream))
 TREADLE_CU_ENTRY(cuGraphDestroy, false, (CUgraph))
 TREADLE_CU_ENTRY(cuGraphExecDestroy, false, (CUgraphExec))
+TREADLE_CU_ENTRY(cuGraphDebugDotPrint, false, (CUgraph, const char*, unsigned int))
+
+// Conditional graph nodes (CUDA 12.3+) and linking with the device runtime library
+TREADLE_CU_ENTRY(cuGraphConditionalHandleCreate, false,
+                 (CUgraphConditionalHandle*, CUgraph, CUcontext, unsigned int, unsigned int))
+TREADLE_CU_ENTRY(cuGraphAddNode, false,
+                 (CUgraphNode*, CUgraph, const CUgraphNode*, size_t, GraphNodeParams*))
+TREADLE_CU_ENTRY(cuGraphAddChildGraphNode, false,
+                 (CUgraphNode*, CUgraph, const CUgraphNode*, size_t, CUgraph))
+TREADLE_CU_ENTRY(cuStreamBeginCaptureToGraph, false,
+                 (CUstream, CUgraph, const CUgraphNode*, const void*, size_t, int))
+TREADLE_CU_ENTRY(cuStreamUpdateCaptureDependencies, false,
+                 (CUstream, CUgraphNode*, size_t, unsigned int))
+TREADLE_CU_ENTRY(cuLinkCreate_v2, false, (unsigned int, int*, void**, CUlinkState*))
+TREADLE_CU_ENTRY(cuLinkAddData_v2, false,
+                 (CUlinkState, int, void*, size_t, const char*, unsigned int, int*, void**))
+TREADLE_CU_ENTRY(cuLinkAddFile_v2, false,
+                 (CUlinkState, int, const char*, unsigned int, int*, void**))
+TREADLE_CU_ENTRY(cuLinkComplete, false, (CUlinkState, void**, size_t*))
+TREADLE_CU_ENTRY(cuLinkDestroy, false, (CUlinkState))
 
 // Modules and launches
 TREADLE_CU_ENTRY(cuModuleLoadData, true, (CUmodule*, const void*))

@@ -43,6 +43,8 @@ struct Capture {
     uint64_t id = 0;  ///< the driver's capture id (0 when the driver cannot tell it)
     bool external = false;
     std::shared_ptr<GraphMemory> memory;
+    /// A capture into the body graph of a conditional node: allocations are refused there.
+    bool conditional_body = false;
 };
 
 /// An allocation that cannot be freed the plain way: graph memory, or cuMemAlloc memory on a
@@ -95,6 +97,9 @@ inline drv::CUstream resolve(const Device& d, Stream stream) {
     return stream ? static_cast<drv::CUstream>(stream) : d.current.load(std::memory_order_acquire);
 }
 
+/// Throws the driver error `result` of `call`, with `where` in front.
+[[noreturn]] void fail(const drv::Table& t, const char* call, drv::CUresult result,
+                       const std::string& where);
 /// Rethrows `e` (a driver error) with `context` in front, keeping its kind.
 [[noreturn]] void rethrow_with(const Error& e, const std::string& context);
 /// True when the last driver error on this thread says the driver has shut down (at exit).
@@ -108,7 +113,8 @@ void release_outside_capture(std::function<void()> release);
 // Capture bookkeeping (cuda_memory.cpp), called by cuda_stream.cpp.
 
 /// Registers a capture begun on `stream` (with the driver's id, 0 if unknown).
-void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id, bool external);
+void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id, bool external,
+                      bool conditional_body = false);
 /// Takes the capture of `stream` off the register (null when none is), and, when no capture is
 /// left open, does the frees put off meanwhile. `graph_made` tells whether a graph now holds
 /// its allocations.

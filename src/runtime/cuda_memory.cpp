@@ -134,7 +134,8 @@ GraphMemory::~GraphMemory() {
     if (const drv::Table* t = drv::try_get()) t->cuEventDestroy_v2(done);  // at exit: ignored
 }
 
-void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id, bool external) {
+void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id, bool external,
+                      bool conditional_body) {
     auto memory = std::make_shared<GraphMemory>();
     memory->ordinal = ordinal;
     memory->stream = stream;
@@ -144,7 +145,7 @@ void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id,
         ++r.open_captures;
     }
     std::lock_guard<std::mutex> lock(d.track);
-    d.captures.push_back(Capture{stream, id, external, std::move(memory)});
+    d.captures.push_back(Capture{stream, id, external, std::move(memory), conditional_body});
     d.open_captures.fetch_add(1, std::memory_order_release);
 }
 
@@ -222,7 +223,13 @@ void* alloc(int ordinal, size_t bytes, Stream stream) {
     std::shared_ptr<GraphMemory> graph;
     if (d.open_captures.load(std::memory_order_acquire) > 0) {
         std::lock_guard<std::mutex> lock(d.track);
-        if (Capture* c = capture_of(d, s)) graph = c->memory;
+        if (Capture* c = capture_of(d, s)) {
+            if (c->conditional_body)
+                throw Error(ErrorKind::Runtime,
+                            "Conditional body graph contains an unsupported operation (memory "
+                            "allocation): allocate the arrays before the capture");
+            graph = c->memory;
+        }
     }
     if (graph && !pool)
         throw Error(ErrorKind::Runtime,

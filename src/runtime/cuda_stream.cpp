@@ -48,7 +48,9 @@ bool ready(const drv::Table& t, drv::CUresult result, const char* call) {
     return true;
 }
 
-/// Throws the driver error `result` of `call`, with `where` in front.
+}  // namespace
+
+namespace detail {
 [[noreturn]] void fail(const drv::Table& t, const char* call, drv::CUresult result,
                        const std::string& where) {
     try {
@@ -57,8 +59,7 @@ bool ready(const drv::Table& t, drv::CUresult result, const char* call) {
         rethrow_with(e, where);
     }
 }
-
-}  // namespace
+}  // namespace detail
 
 Graph::~Graph() {
     try {
@@ -317,6 +318,12 @@ void launch_graph(const Graph& graph, Stream stream) {
 }
 
 int graph_ordinal(const Graph& graph) { return graph.ordinal; }
+
+bool graph_has_allocations(const Graph& graph) {
+    return graph.memory && graph.memory->allocations > 0;
+}
+
+void* graph_handle(const Graph& graph) { return graph.graph; }
 
 void* graph_exec(const Graph& graph) { return graph.exec; }
 

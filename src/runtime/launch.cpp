@@ -74,15 +74,16 @@ void run_range(void* ctx, int64_t begin, int64_t end) {
 
 /// Host mirror of wp::bounds_error_t (native/treadle/array.h).
 struct BoundsRecord {
-    int32_t flag, line, dim, ndim;
-    int32_t index[4], shape[4];
+    int32_t flag, line, column, dim, ndim, pad;
+    int64_t index[4];
+    int32_t shape[4];
     char kernel[64];
     char file[192];
 };
-static_assert(sizeof(BoundsRecord) == 304, "must match wp::bounds_error_t");
+static_assert(sizeof(BoundsRecord) == 328, "must match wp::bounds_error_t");
 
 [[noreturn]] void throw_bounds_error(const BoundsRecord& r) {
-    auto list = [](const int32_t* v, int n) {
+    auto list = [](const auto* v, int n) {
         std::string s = "(";
         for (int d = 0; d < n; ++d) s += (d ? ", " : "") + std::to_string(v[d]);
         return s + (n == 1 ? ",)" : ")");
@@ -90,7 +91,8 @@ static_assert(sizeof(BoundsRecord) == 304, "must match wp::bounds_error_t");
     std::string msg = std::string(r.kernel) + "(): index " + list(r.index, r.ndim) +
                       " is out of bounds for an array of shape " + list(r.shape, r.ndim) +
                       " (dimension " + std::to_string(r.dim) + ")";
-    throw Error(ErrorKind::Bounds, msg, SourceLocation{r.file, r.line, 1, ""});
+    throw Error(ErrorKind::Bounds, msg,
+                SourceLocation{r.file, r.line, r.column > 0 ? r.column : 1, ""});
 }
 
 /// Host mirror of wp::fp_error_t (native/treadle/verify_fp.h).

@@ -432,6 +432,18 @@ LaunchBounds pack_arguments(const LaunchPlan& plan, const int64_t* dim, size_t n
                                 " it; pass an array (checked and debug modes report the access "
                                 "at its line instead)");
             packer.pack(slot, v);
+            if (!k.checked && bounds.size > 0)
+                for (const AccessedArrayField& f : p.array_fields) {
+                    void* data = nullptr;
+                    std::memcpy(&data, block + p.offset + f.offset, sizeof(data));
+                    if (!data)
+                        packer.fail(ErrorKind::Value, slot,
+                                    "has its array field '" + f.path +
+                                        "' unset (None, a null array), but the kernel " +
+                                        (f.writes ? "writes" : "reads") +
+                                        " it; set the field (checked and debug modes report "
+                                        "the access at its line instead)");
+                }
             if (written && pp.writes && is_array && !v.array->is_null()) written->add(v.array);
             continue;
         }

@@ -19,6 +19,13 @@ namespace treadle {
 /// One kernel parameter as the launcher packs it. `reads`/`writes` come from the compiler's
 /// analysis of the kernel (an array passed to a user function counts as both); the tape and
 /// the launch plan read them, never the IR.
+/// An array field of a struct parameter that the kernel accesses; see KernelParam.
+struct AccessedArrayField {
+    std::string path;   ///< "a", or "inner.a" for a field of a nested struct
+    size_t offset = 0;  ///< byte offset of its record within the struct
+    bool writes = false;
+};
+
 struct KernelParam {
     std::string name;
     const types::Type* type = nullptr;
@@ -28,6 +35,9 @@ struct KernelParam {
     /// A store or atomic update of the array follows a load of it in the kernel's source order
     /// (a backward pass would replay the load with the overwritten values).
     bool writes_after_reads = false;
+    /// A struct: its array fields that the kernel loads or stores (a null one is refused at
+    /// launch outside checked mode, where the access itself reports it).
+    std::vector<AccessedArrayField> array_fields;
 };
 
 /// Signature of the CPU entry point of every generated shared object.

@@ -23,6 +23,7 @@ list(APPEND TREADLE_SOURCES
 )
 # CUDA memory (graph-capture aware), streams, events and graphs.
 list(APPEND TREADLE_SOURCES
+  src/runtime/cuda_conditional.cpp
   src/runtime/cuda_memory.cpp
   src/runtime/cuda_stream.cpp
 )

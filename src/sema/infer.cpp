@@ -40,6 +40,7 @@ void Builder::fail(const ast::Span& span, ErrorKind kind, const std::string& msg
 ir::Instr& Builder::emit(ir::InstrKind kind, int line) {
     m_block->emplace_back(kind, line);
     ++m_program.instructions;
+    m_block->back().col = m_col;
     return m_block->back();
 }
 

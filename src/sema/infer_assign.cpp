@@ -200,6 +200,7 @@ void Builder::store_element(const ast::Expr& target, VarId array, const Value& v
                        " into an array of " + at->dtype->name);
     args.push_back(coerce(v, at->dtype, value_expr));
     ir::Instr& st = emit(InstrKind::Store, target.span.line);
+    st.col = target.span.col;
     st.args = std::move(args);
 }
 

@@ -446,6 +446,13 @@ VarId Builder::condition(const ast::Expr& e) {
 }
 
 Value Builder::eval(const ast::Expr& e) {
+    // Instructions emitted while evaluating e carry its column (checked-mode reports).
+    struct ColumnScope {
+        int& col;
+        int saved;
+        ~ColumnScope() { col = saved; }
+    } scope{m_col, m_col};
+    m_col = e.span.col;
     switch (e.kind) {
         case ExprKind::Name:
             return resolve_name(e.name, e);

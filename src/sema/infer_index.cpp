@@ -118,16 +118,22 @@ VarId Builder::component_operand(const ast::Expr& e, int64_t bound, const types:
 }
 
 VarId Builder::index_operand(const ast::Expr& e, const std::string& what) {
-    return index_value(eval(e), e, what);
+    return index_value(eval(e), e, what, true);
 }
 
-VarId Builder::index_value(const Value& iv, const ast::Expr& e, const std::string& what) {
+VarId Builder::index_value(const Value& iv, const ast::Expr& e, const std::string& what,
+                           bool keep_wide) {
     ArgInfo ai = arg_info(iv, e);
     if (!ai.type->is_integer())
         type_error(e.span, what + "must be an integer, got " +
                                (ai.weak && ai.type->is_float() ? std::string("float literal")
                                                                : ai.type->name));
     VarId ix = coerce(iv, ai.weak ? types::int32_type() : ai.type, e);
+    // Array indices of 64 bits (or uint32) stay whole, so checked mode sees the true value.
+    const ScalarType st = m_fn.type_of(ix)->scalar;
+    if (keep_wide &&
+        (st == ScalarType::Int64 || st == ScalarType::UInt64 || st == ScalarType::UInt32))
+        return ix;
     if (m_fn.type_of(ix) != types::int32_type())
         ix = emit_value(InstrKind::Cast, e.span.line, types::int32_type(), {ix});
     return ix;

@@ -153,11 +153,13 @@ public:
                       const ast::Expr& e);
     /// The indices of a subscript: the elements of `a[i, j]`'s tuple, or the one index.
     static std::vector<const ast::Expr*> index_exprs(const ast::Expr& index);
-    /// One array index as an int32 variable; `what` starts the error message for a
+    /// One array index as an int32 variable (int64, uint64 and uint32 ones keep their type, so
+    /// that checked mode sees their whole value); `what` starts the error message for a
     /// non-integer ("k(): array index ").
     ir::VarId index_operand(const ast::Expr& e, const std::string& what);
-    /// index_operand of an evaluated index.
-    ir::VarId index_value(const Value& iv, const ast::Expr& e, const std::string& what);
+    /// An evaluated index as an int32 variable (keep_wide: as index_operand does).
+    ir::VarId index_value(const Value& iv, const ast::Expr& e, const std::string& what,
+                          bool keep_wide = false);
     /// An index into a component of a composite `t` of `bound` components (rows or columns):
     /// a constant one must be in [-bound, bound) and counts from the end when negative.
     ir::VarId component_operand(const ast::Expr& e, int64_t bound, const types::Type* t);
@@ -355,6 +357,7 @@ public:
     /// IR and errors keep their spans and memos may key on their addresses.
     std::vector<ast::ExprPtr> m_synthetic;
     ir::Block* m_block = nullptr;
+    int m_col = 0;  ///< column of the expression being evaluated (see eval)
     /// Mutable variables carried around each enclosing loop (innermost last).
     std::vector<std::map<std::string, ir::VarId>> m_loop_carried;
     /// Set after a return/break/continue until the end of the current block.

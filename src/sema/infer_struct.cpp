@@ -102,6 +102,7 @@ void Builder::assign_field(const ast::Expr& target, VarId base, const Value& v,
                 args.push_back(index_operand(*i, who() + "array index "));
             args.push_back(value);
             ir::Instr& in = emit(InstrKind::StoreField, line);
+            in.col = root->span.col;
             in.args = std::move(args);
             in.text = path;
             return;

@@ -28,6 +28,8 @@ SCALE = wp.constant(2.5)
 COUNT = 3
 """
 
+from . import fuzz_device  # noqa: E402 -- after HEADER, the case text
+
 SCALARS = ("float", "wp.float64", "int", "wp.int64", "wp.uint32", "wp.int8")
 VALUES = ("float", "int", "wp.vec3", "wp.mat33", "wp.quat", "wp.vec2d", "bool", "wp.float64")
 ARRAYS = ("float", "int", "wp.vec3", "wp.mat33", "wp.float64", "Body", "wp.quat")
@@ -277,7 +279,7 @@ class KernelGen:
     def arg(self, name):
         t = self.params[name]
         if name.startswith("a"):
-            return f"wp.zeros(4, dtype={t}, device='cpu')"
+            return f"wp.zeros(4, dtype={t}, device={fuzz_device()!r})"
         if t == "Body":
             return "Body()"
         if t == "wp.vec3":

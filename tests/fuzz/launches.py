@@ -1,5 +1,6 @@
 """Bad-launch cases: wrong argument counts, types, values, devices and dimensions."""
 
+from . import fuzz_device
 from .launch_kernels import KERNELS
 
 HEADER = "import numpy as np\nimport treadle as wp\nfrom tests.fuzz.launch_kernels import *\n\n"
@@ -30,7 +31,7 @@ def bad_launch(rng):
         elif args:
             args[rng.randrange(len(args))] = rng.choice(BAD_VALUES)
     dim = rng.choice(DIMS) if rng.random() < 0.5 else ("(2, 4)" if name == "k_2d" else "8")
-    device = rng.choice(DEVICES) if rng.random() < 0.3 else "'cpu'"
+    device = rng.choice(DEVICES) if rng.random() < 0.3 else repr(fuzz_device())
     extra = rng.choice(EXTRA) if rng.random() < 0.3 else ""
     call = f"wp.launch({name}, dim={dim}, inputs=[{', '.join(args)}], device={device}"
     call += f", {extra})" if extra else ")"

@@ -17,6 +17,7 @@ TYPED = (TypeError, ValueError, SyntaxError, IndexError, OverflowError, NotImple
 LEAK_TEXT = ("std::", "bad_cast", "incompatible function arguments", "bad_variant",
              "Invoked with", "internal error")
 PKG = os.path.dirname(wp.__file__)
+DEVICE = os.environ.get("TREADLE_FUZZ_DEVICE", "cpu")  # tests.fuzz.fuzz_device()
 
 
 class NvrtcFailure(Exception):
@@ -45,7 +46,7 @@ class Fuzz:
                 raise NvrtcFailure(log[:2000])
 
     def launch(self, kernel, **kw):
-        kw.setdefault("device", "cpu")
+        kw.setdefault("device", DEVICE)
         if self.mode != "launch":
             return self.source(kernel)
         wp.launch(kernel, **kw)
@@ -86,6 +87,7 @@ def main():
     # them into IndexErrors, so a signal is always a finding.
     wp.config.mode = "checked"
     wp.init()
+    wp.set_device(DEVICE)
     out = open(os.path.join(batch, "results.jsonl"), "a", buffering=1)
     fuzz = Fuzz(mode)
     for name in names:

@@ -119,3 +119,14 @@ def test_constants():
     assert abs(wp.phi - 1.618033988749895) < 1e-15
     assert abs(wp.ln2 - math.log(2)) < 1e-15 and abs(wp.log2e * wp.ln2 - 1) < 1e-15
     assert abs(wp.ln10 - math.log(10)) < 1e-15 and abs(wp.log10e * wp.ln10 - 1) < 1e-15
+
+
+def test_cuda_driver_version_is_a_major_minor_pair():
+    # Warp's form: (major, minor) with a CUDA driver, None without one.
+    version = wp.get_cuda_driver_version()
+    if not wp.is_cuda_available():
+        assert version is None
+    else:
+        major, minor = version
+        assert isinstance(major, int) and isinstance(minor, int) and major >= 11
+        assert version >= (11, 0)

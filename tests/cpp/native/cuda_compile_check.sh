@@ -101,13 +101,13 @@ __device__ void atomic_family(wp::array_t<T> a, wp::int32 i, T v) {
     r = wp::add(r, wp::atomic_sub(a, i, 0, v));
     r = wp::add(r, wp::atomic_min(a, i, 0, 0, v));
     r = wp::add(r, wp::atomic_max(a, i, 0, 0, 0, v));
-    r = wp::add(r, wp::atomic_add(wp::address_checked(a, i, "check.py", 1, "k"), v));
+    r = wp::add(r, wp::atomic_add(wp::address_checked(a, i, "check.py", 1, 5, "k"), v));
     r = wp::add(r, wp::atomic_min(&a.data[1], v));
     r = wp::add(r, wp::atomic_max(&a.data[2], v));
     r = wp::add(r, wp::atomic_sub(&a.data[3], v));
     wp::store(a, i, r);
     wp::store(wp::view(a, 0), 1, wp::load(a, 0, 0));
-    wp::store(wp::view_checked(a, i, "check.py", 2, "k"), 0, wp::load(a, 0, 0, 0, 0));
+    wp::store(wp::view_checked(a, i, "check.py", 2, 5, "k"), 0, wp::load(a, 0, 0, 0, 0));
 }
 
 #define INSTANTIATE(T)                                                                      \
@@ -122,8 +122,8 @@ __device__ void atomic_family(wp::array_t<T> a, wp::int32 i, T v) {
         wp::tid_unravel(tid, dim, i, j, k, l);                                              \
         scalar_family(a, b, out);                                                           \
         atomic_family(arr, i + j + k + l, a);                                               \
-        *wp::address_checked(arr, i, j, "check.py", 3, "k") = a;                            \
-        *wp::address_checked(arr, i, j, k, l, "check.py", 4, "k") = b;                      \
+        *wp::address_checked(arr, i, j, "check.py", 3, 5, "k") = a;                            \
+        *wp::address_checked(arr, i, j, k, l, "check.py", 4, 5, "k") = b;                      \
     }
 
 INSTANTIATE(int8)
@@ -171,7 +171,7 @@ __device__ void vec_mat_arith(wp::array_t<wp::vec_t<3, T>> av, wp::array_t<wp::m
     c = wp::with_component(c, i, d);
     n = wp::with_row(wp::with_component(n, i, 0, d), 1, c);
     wp::store(av, i, wp::add(wp::atomic_add(av, i, c), wp::atomic_sub(av, i, 0, b)));
-    wp::store(am, i, wp::atomic_add(wp::address_checked(am, i, "check.py", 5, "k"), n));
+    wp::store(am, i, wp::atomic_add(wp::address_checked(am, i, "check.py", 5, 5, "k"), n));
     if (a == b || m != n) wp::print(a);
     wp::print(m);
 }
@@ -337,7 +337,7 @@ __device__ void quat_family(wp::array_t<wp::quat_t<T>> aq, wp::array_t<wp::trans
     wp::adj_mul(t, u, gt, gu, c);
     wp::adj_transform_inverse(t, gt, c);
     wp::store(aq, i, wp::add(wp::atomic_add(aq, i, r), wp::atomic_sub(&aq.data[0], ga)));
-    wp::store(at, i, wp::atomic_add(wp::address_checked(at, i, "check.py", 6, "k"), gt));
+    wp::store(at, i, wp::atomic_add(wp::address_checked(at, i, "check.py", 6, 5, "k"), gt));
     wp::atomic_sub(at, i, 0, gu);
     if (a == b || t != u) wp::print(a);
     wp::print(c);

@@ -43,7 +43,7 @@ TEST(NativeArray, LayoutMatchesHost) {
     EXPECT_EQ(offsetof(array_t<float>, strides), 32u);
     EXPECT_EQ(offsetof(array_t<float>, ndim), 64u);
     EXPECT_EQ(offsetof(wp::launch_bounds_t, size), 24u);
-    EXPECT_EQ(sizeof(wp::bounds_error_t), 304u);
+    EXPECT_EQ(sizeof(wp::bounds_error_t), 328u);
 }
 
 TEST(NativeArray, AddressLoadStoreWithByteStrides) {
@@ -171,20 +171,21 @@ TEST(NativeArray, TidUnravelRowMajor) {
 TEST(NativeArray, CheckedAccessRecordsFirstFailure) {
     wp_take_bounds_error(nullptr);  // start clean
     Strided s;
-    EXPECT_EQ(wp::address_checked(s.a, 1, 2, 3, "a.py", 1, "k"), wp::address(s.a, 1, 2, 3));
+    EXPECT_EQ(wp::address_checked(s.a, 1, 2, 3, "a.py", 1, 5, "k"), wp::address(s.a, 1, 2, 3));
     wp::bounds_error_t rec;
     EXPECT_EQ(wp_take_bounds_error(&rec), 0);
 
-    float* p = wp::address_checked(s.a, 1, 3, 0, "/src/model.py", 42, "integrate");
+    float* p = wp::address_checked(s.a, 1, 3, 0, "/src/model.py", 42, 5, "integrate");
     EXPECT_EQ(p, wp::bounds_dummy<float>());
     *p = 123.0f;  // writes land in the dummy, not in the array
-    float* q = wp::address_checked(s.a, -1, "/src/other.py", 7, "other");
+    float* q = wp::address_checked(s.a, -1, "/src/other.py", 7, 5, "other");
     EXPECT_EQ(q, p);
-    EXPECT_EQ(wp::address_checked(s.a, 0, 0, 0, 4, "x", 1, "y"), p);
+    EXPECT_EQ(wp::address_checked(s.a, 0, 0, 0, 4, "x", 1, 5, "y"), p);
 
     ASSERT_EQ(wp_take_bounds_error(&rec), 1);
     EXPECT_EQ(rec.flag, 2);
     EXPECT_EQ(rec.line, 42);
+    EXPECT_EQ(rec.column, 5);
     EXPECT_EQ(rec.dim, 1);
     EXPECT_EQ(rec.ndim, 3);
     EXPECT_EQ(rec.index[0], 1);
@@ -199,7 +200,7 @@ TEST(NativeArray, CheckedAccessRecordsFirstFailure) {
 
     // After clearing, the next failure is recorded again; long names are truncated.
     const std::string long_file(500, 'f');
-    wp::address_checked(s.a, 2, long_file.c_str(), 9, "k2");
+    wp::address_checked(s.a, 2, long_file.c_str(), 9, 5, "k2");
     ASSERT_EQ(wp_take_bounds_error(&rec), 1);
     EXPECT_EQ(rec.dim, 0);
     EXPECT_EQ(rec.ndim, 1);
@@ -207,15 +208,23 @@ TEST(NativeArray, CheckedAccessRecordsFirstFailure) {
     EXPECT_EQ(std::strlen(rec.file), sizeof(rec.file) - 1);
 
     // view_checked: an out-of-bounds row gives an empty view whose accesses hit the dummy.
-    const array_t<float> bad = wp::view_checked(s.a, 5, "v.py", 3, "kv");
+    const array_t<float> bad = wp::view_checked(s.a, 5, "v.py", 3, 5, "kv");
     EXPECT_EQ(bad.shape[0], 0);
-    EXPECT_EQ(wp::address_checked(bad, 0, 0, "v.py", 4, "kv"), p);
+    EXPECT_EQ(wp::address_checked(bad, 0, 0, "v.py", 4, 5, "kv"), p);
     ASSERT_EQ(wp_take_bounds_error(&rec), 1);
     EXPECT_EQ(rec.line, 3);
     EXPECT_EQ(rec.index[0], 5);
-    const array_t<float> good = wp::view_checked(s.a, 1, "v.py", 3, "kv");
+    const array_t<float> good = wp::view_checked(s.a, 1, "v.py", 3, 5, "kv");
     EXPECT_EQ(good.data, wp::view(s.a, 1).data);
     EXPECT_EQ(wp_take_bounds_error(&rec), 0);
+
+    // An int64 index is checked whole: 2^32 + 1 would be 1 (in bounds) once truncated.
+    const int64 big = (int64(1) << 32) + 1;
+    EXPECT_EQ(wp::address_checked(s.a, big, 0, 0, "w.py", 8, 3, "kw"), p);
+    EXPECT_EQ(wp::view_checked(s.a, -big, "w.py", 8, 3, "kw").shape[0], 0);
+    ASSERT_EQ(wp_take_bounds_error(&rec), 1);
+    EXPECT_EQ(rec.index[0], big);
+    EXPECT_EQ(rec.column, 3);
 }
 
 // Two kernel modules built from the same source: each has its own record, reachable with dlsym
