@@ -60,9 +60,8 @@ CUDA_CALLABLE void transform_decompose(const mat_t<4, 4, T>& m, vec_t<3, T>& p, 
 /// adj_transform_compose: m[i][j] = R[i][j] s[j] and m[i][3] = p[i].
 template <typename T>
 CUDA_CALLABLE void adj_transform_compose(const vec_t<3, T>&, const quat_t<T>& q,
-                                         const vec_t<3, T>& s, vec_t<3, T>& adj_p,
-                                         quat_t<T>& adj_q, vec_t<3, T>& adj_s,
-                                         const mat_t<4, 4, T>& adj_ret) {
+                                         const vec_t<3, T>& s, vec_t<3, T>& adj_p, quat_t<T>& adj_q,
+                                         vec_t<3, T>& adj_s, const mat_t<4, 4, T>& adj_ret) {
     const mat_t<3, 3, T> r = quat_to_matrix(q);
     mat_t<3, 3, T> adj_r;
     for (int i = 0; i < 3; ++i) {

@@ -74,8 +74,8 @@ Value Builder::construct_anonymous_rigid(const std::string& kind, const ast::Exp
     if (!dtype) {  // the arguments' scalar type; float32 when there are none
         std::vector<ArgInfo> parts;
         for (const ArgInfo& a : infos)
-            parts.push_back(a.type->is_scalar() ? a
-                                                : ArgInfo{types::scalar_type(a.type->scalar), false});
+            parts.push_back(
+                a.type->is_scalar() ? a : ArgInfo{types::scalar_type(a.type->scalar), false});
         dtype = parts.empty() ? types::float32_type() : unify_scalars(parts, false);
         if (!dtype || !dtype->is_float())
             type_error(e.span, who() + kind + "(): the arguments " + describe_args(infos) +
@@ -100,8 +100,8 @@ Value Builder::construct_rigid_from(const types::Type* to, const ast::Expr& e,
         for (size_t i = from; i < from + n; ++i) {
             if (!fits(infos[i]))
                 type_error(exprs[i]->span, to->name + "(): component " + std::to_string(i) +
-                                               " has type " + infos[i].type->name +
-                                               ", expected " + elem->name);
+                                               " has type " + infos[i].type->name + ", expected " +
+                                               elem->name);
             out.push_back(coerce(vals[i], elem, *exprs[i]));
         }
         return out;
