@@ -160,17 +160,17 @@ CUDA_CALLABLE vec_t<N, T> max(vec_t<N, T> a, vec_t<N, T> b) {
 /// min(a)/max(a): the smallest / largest component, reduced from the first with the scalar
 /// min/max (NaN components count as missing). argmin/argmax: the index that reduction picks.
 template <int N, typename T>
-CUDA_CALLABLE int32 argmin(const vec_t<N, T>& a) {
-    int32 k = 0;
+CUDA_CALLABLE uint32 argmin(const vec_t<N, T>& a) {
+    uint32 k = 0;
     for (int i = 1; i < N; ++i)
-        if (!(a.c[k] == a.c[k]) || a.c[i] < a.c[k]) k = i;
+        if (!(a.c[k] == a.c[k]) || a.c[i] < a.c[k]) k = uint32(i);
     return k;
 }
 template <int N, typename T>
-CUDA_CALLABLE int32 argmax(const vec_t<N, T>& a) {
-    int32 k = 0;
+CUDA_CALLABLE uint32 argmax(const vec_t<N, T>& a) {
+    uint32 k = 0;
     for (int i = 1; i < N; ++i)
-        if (!(a.c[k] == a.c[k]) || a.c[k] < a.c[i]) k = i;
+        if (!(a.c[k] == a.c[k]) || a.c[k] < a.c[i]) k = uint32(i);
     return k;
 }
 template <int N, typename T>

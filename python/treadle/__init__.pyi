@@ -644,6 +644,18 @@ def normalize(a: Vector) -> Vector:
 
     Differentiable."""
 
+def argmin(v: Vector) -> uint32:
+    """argmin(v: Vector) -> uint32
+
+    The index of the smallest component of vector v (the first on ties; NaN components count as
+    missing, as for min)."""
+
+def argmax(v: Vector) -> uint32:
+    """argmax(v: Vector) -> uint32
+
+    The index of the largest component of vector v (the first on ties; NaN components count as
+    missing, as for max)."""
+
 def norm_l1(v: Vector) -> Any:
     """norm_l1(v: Vector) -> Float
 

@@ -28,6 +28,14 @@ std::vector<Builtin> vector_math() {
          "The unit vector a / length(a) of a float vector or quaternion; the zero vector stays "
          "zero.",
          true, rule_normalize, with().host()},
+        {"argmin", "argmin", BuiltinKind::Regular, "Vector Math", "argmin(v: Vector) -> uint32",
+         "The index of the smallest component of vector v (the first on ties; NaN components "
+         "count as missing, as for min).",
+         false, rule_vec_arg_extremum},
+        {"argmax", "argmax", BuiltinKind::Regular, "Vector Math", "argmax(v: Vector) -> uint32",
+         "The index of the largest component of vector v (the first on ties; NaN components "
+         "count as missing, as for max).",
+         false, rule_vec_arg_extremum},
         {"norm_l1", "norm_l1", BuiltinKind::Regular, "Vector Math", "norm_l1(v: Vector) -> Float",
          "The L1 norm of a float vector: the sum of the absolute values of its components.", true,
          rule_float_vector_to_scalar},

@@ -148,6 +148,12 @@ std::optional<Signature> rule_vec_min_max(const std::vector<ArgInfo>& a) {
     return rule_numeric_binary(a);
 }
 
+std::optional<Signature> rule_vec_arg_extremum(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector())
+        return Signature{{a[0].type}, types::scalar_type(ScalarType::UInt32)};
+    return std::nullopt;
+}
+
 std::optional<Signature> rule_vec_binary(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && a[0].type && a[0].type->is_vector() && a[0].type == a[1].type)
         return Signature{{a[0].type, a[1].type}, a[0].type};

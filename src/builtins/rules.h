@@ -31,6 +31,7 @@ std::optional<Signature> rule_compare_any(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_vec_min_max(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_vec_abs(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_vec_binary(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_vec_arg_extremum(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dot(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dot_self(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_length(const std::vector<ArgInfo>& a);

@@ -71,3 +71,20 @@ def test_vector_atomic_min_gradient_goes_to_each_components_winner(device):
     lo.grad.fill_(1.0)
     tape.backward()
     np.testing.assert_array_equal(v.grad.numpy(), [[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]])
+
+
+@wp.kernel
+def arg_extrema(v: wp.array(dtype=wp.vec4), out: wp.array(dtype=wp.uint32), x: wp.array(dtype=float)):
+    i = wp.argmin(v[0])
+    j = wp.argmax(v[0])
+    out[0] = i
+    out[1] = j
+    x[0] = v[0][i] + v[0][j]
+
+
+def test_argmin_argmax(device):
+    v = wp.array([[NAN, 2.0, -1.0, 2.0]], dtype=wp.vec4, device=device)
+    out = wp.zeros(2, dtype=wp.uint32, device=device)
+    x = wp.zeros(1, dtype=float, device=device)
+    wp.launch(arg_extrema, 1, inputs=[v, out, x], device=device)
+    assert out.numpy().tolist() == [2, 1] and x.numpy()[0] == 1.0
