@@ -379,14 +379,29 @@ def func_native(snippet, adj_snippet=None, replay_snippet=None):
     return register
 
 
+def _overload_for(forward, g):
+    """The overload of ``forward`` (a @wp.func defined several times with other annotations)
+    whose parameters the gradient/replay function ``g`` starts with; ``forward`` itself when
+    none or only one matches."""
+    if len(forward._overloads) < 2:
+        return forward
+    given = [p.annotation for p in inspect.signature(g).parameters.values()]
+    for f in forward._overloads:
+        params = [p.annotation for p in inspect.signature(f.func).parameters.values()]
+        if len(params) <= len(given) and all(a == b for a, b in zip(params, given)):
+            return f
+    return forward
+
+
 def _register_on(forward, attribute, decorator):
     """The decorator that stores Function(g) as forward.<attribute> and returns it."""
     if not isinstance(forward, Function):
         raise TypeError(f"{decorator}(): expects a @wp.func function")
 
     def register(g):
-        setattr(forward, attribute, Function(g))
-        return getattr(forward, attribute)
+        target = _overload_for(forward, g)
+        setattr(target, attribute, Function(g))
+        return getattr(target, attribute)
 
     return register
 

@@ -123,3 +123,35 @@ def test_func_grad_adds_to_parts_of_a_struct_gradient(device):
     rng = np.random.default_rng(5)
     ins = [rng.standard_normal(3) for _ in range(3)]
     check_grad(use_energy, 3, ins, [(3,), (3,)], device)
+
+
+@wp.func
+def twice(x: wp.float64):
+    return 2.0 * x
+
+
+@wp.func_grad(twice)
+def adj_twice_scalar(x: wp.float64, adj_ret: wp.float64):
+    wp.adjoint[x] += 2.0 * adj_ret
+
+
+@wp.func
+def twice(v: wp.vec2d):  # noqa: F811 -- an overload of twice()
+    return wp.vec2d(2.0 * v[0], 2.0 * v[1] * v[1])
+
+
+@wp.func_grad(twice)
+def adj_twice_vec(v: wp.vec2d, adj_ret: wp.vec2d):
+    wp.adjoint[v] += wp.vec2d(2.0 * adj_ret[0], 4.0 * v[1] * adj_ret[1])
+
+
+@wp.kernel
+def use_twice(x: F64, y: F64, out: F64):
+    i = wp.tid()
+    r = twice(wp.vec2d(x[i], y[i]))
+    out[i] = twice(x[i]) + r[0] + r[1]
+
+
+def test_each_overload_keeps_its_own_func_grad(device):
+    rng = np.random.default_rng(7)
+    check_grad(use_twice, 3, [rng.standard_normal(3), rng.standard_normal(3)], [(3,)], device)

@@ -35,11 +35,13 @@ TEST(KernelAdjoint, ExplicitAdjointArguments) {
     k.launch_adjoint({3}, {2.5, x, y}, {Array(), dx, dy});
     EXPECT_EQ(treadle::to_vector<double>(dx), (std::vector<double>{12.5, 15.0, 17.5}));
     EXPECT_EQ(x.grad(), nullptr);  // explicit adjoints leave the arrays alone
+    // the store y[i] = ... consumed the adjoint of what it overwrote (final write wins)
+    EXPECT_EQ(treadle::to_vector<double>(dy), (std::vector<double>{0.0, 0.0, 0.0}));
 
     // Without adj_args, the arrays' own gradients are the adjoints.
     x.enable_grad();
     y.enable_grad();
-    y.grad_ptr()->assign(dy);
+    y.grad_ptr()->assign(treadle::from_vector<double>({1.0, 2.0, 3.0}));
     k.launch_adjoint({3}, {2.5, x, y});
     EXPECT_EQ(treadle::to_vector<double>(*x.grad()), (std::vector<double>{2.5, 5.0, 7.5}));
 }
