@@ -5,27 +5,10 @@ only after that rejection, whether Warp raises its own error instead or still ac
 
 import numpy as np
 
-from . import logger
 from .generics import kernel_parameters
-from .scalar_types import scalar_base
+from .single_values import refused, warn_widening, widened
 
 _COMPOSITE_KINDS = ("vector", "matrix", "quat", "transform")
-
-
-def _promotable(value):
-    """True for the single values Warp still widens to every component (deprecated)."""
-    if isinstance(value, (bool, np.bool_)):
-        return True
-    if isinstance(value, scalar_base):
-        return type(value).__name__ == "bool"
-    return isinstance(value, np.number)
-
-
-def _single(value):
-    """True for the single values Warp refuses for a composite parameter."""
-    if isinstance(value, (bool, np.bool_)):
-        return False
-    return isinstance(value, (int, float)) or isinstance(value, scalar_base)
 
 
 def composite_argument(kernel, name, t, value, stacklevel=4):
@@ -36,14 +19,10 @@ def composite_argument(kernel, name, t, value, stacklevel=4):
         return value
     if value is None:
         raise ValueError(f"Failed to convert argument for param {name} to {t.name}")
-    if _promotable(value):
-        logger.log_warning(
-            f"Implicit conversion from a value of type `{type(value).__name__}` to the "
-            f"composite type `{t.name}` for kernel parameter '{name}' is deprecated. "
-            f"Construct the value explicitly, e.g.: `{t.name}(...)`.",
-            DeprecationWarning, stacklevel=stacklevel)
+    if widened(value):
+        warn_widening(value, t.name, f"kernel parameter '{name}'", stacklevel)
         return np.full(t.length or int(np.prod(t.shape)), float(value))
-    if _single(value):
+    if refused(value):
         raise RuntimeError(
             f"Error launching kernel '{kernel.key}', argument '{name}' expects {t.name} but got "
             f"a single value of type {type(value).__name__}. Construct the value explicitly, "

@@ -19,6 +19,7 @@ import numpy as np
 from . import _treadle, scalar_types
 from .scalar_types import scalar_base
 from .shapes import shape_tuple
+from .single_values import refused, warn_widening, widened
 from .type_classes import class_of, register
 from .vec_types import composite_base
 
@@ -276,6 +277,17 @@ def _convert(cls, f, value):
             raise OverflowError(f"{where}: {text} does not fit {t.__name__}") from None
     if f.kind == "composite":
         t = f.type
+        if value is None:  # zero-initialised, as in Warp
+            return t()
+        if widened(value):
+            warn_widening(value, t.__name__, f"struct field '{f.name}'", 3)
+            return t._new(t._convert_values([float(value)] * int(np.prod(t._shape)))
+                          .reshape(t._shape))
+        if refused(value):
+            raise TypeError(
+                f"Struct field '{f.name}' expects {t.__name__} but got a single value of type "
+                f"{type(value).__name__}. Construct the value explicitly, e.g.: "
+                f"{t.__name__}(...).")
         if isinstance(value, composite_base) and value._shape != t._shape:
             raise TypeError(f"{where}: expected {t.__name__}, got {type(value).__name__}")
         if isinstance(value, (composite_base, list, tuple, np.ndarray)):

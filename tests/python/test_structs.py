@@ -59,6 +59,23 @@ def test_new_instances_are_zero_and_fields_convert():
     assert repr(t) == "Inner(v=[1.0, 1.0, 1.0], k=4)"
 
 
+def test_single_values_for_composite_fields_follow_warp(capsys):
+    from treadle import logger
+
+    s = Mixed()
+    s.q = wp.quat(1.0, 2.0, 3.0, 4.0)
+    s.q = None  # zero-initialised
+    assert list(s.q) == [0.0, 0.0, 0.0, 0.0]
+    for value in (np.float32(1.5), np.int64(3), True, np.bool_(True), wp.bool(True)):
+        logger._warnings_seen.clear()
+        capsys.readouterr()
+        s.m = value
+        assert np.array_equal(np.array(s.m), np.full((2, 2), float(value)))
+        err = capsys.readouterr().err
+        assert (f"Implicit conversion from a value of type `{type(value).__name__}` to the "
+                "composite type `mat22d` for struct field 'm' is deprecated") in err
+
+
 def test_wrong_field_values_are_type_errors():
     s = Mixed()
 
@@ -70,7 +87,10 @@ def test_wrong_field_values_are_type_errors():
     raises("n", 1.5, "Mixed.n: expected int64, got float")
     raises("inner", 3, "Mixed.inner: expected a struct Inner, got int")
     raises("m", (1.0, 2.0, 3.0), "Mixed.m: expected mat22d (4 components), got tuple of length 3")
-    raises("q", 1.0, "Mixed.q: expected quatf (4 components), got float")
+    raises("q", 1.0, "Struct field 'q' expects quatf but got a single value of type float. "
+           "Construct the value explicitly, e.g.: quatf(...).")
+    raises("q", wp.int32(2), "Struct field 'q' expects quatf but got a single value of type "
+           "int32. Construct the value explicitly, e.g.: quatf(...).")
     raises("q", wp.vec3(), "Mixed.q: expected quatf, got vec3f")
     raises("a", wp.zeros(3, dtype=int),
            "Mixed.a: expected a 1-D array of float32 (or None), got a 1-D array of int32")
