@@ -304,15 +304,11 @@ def _convert(cls, f, value):
     if f.kind == "array":
         if value is None:
             return None
-        is_array = isinstance(value, _treadle.Array) and not value._is_null
-        if is_array and value._dtype == f.type._type and value._ndim == f.ndim:
-            return value
-        got = _value_text(value)
-        if is_array:
-            got = f"a {value._ndim}-D array of {_type_text(class_of(value._dtype))}"
-        raise TypeError(
-            f"{where}: expected a {f.ndim}-D array of {_type_text(f.type)} (or None), got {got}"
-        )
+        if not isinstance(value, _treadle.Array) or value._is_null:
+            raise TypeError(
+                f"Struct field '{f.name}' expects a Warp array, got {type(value).__name__}")
+        _check_array_field(f, value)
+        return value
     if f.kind == "indexedarray":
         return _convert_indexed(where, f, value)
     if isinstance(value, StructInstance) and type(value)._type == f.type._type:
@@ -331,13 +327,21 @@ def _convert_indexed(where, f, value):
         data = value
     else:
         data = None
-    if data is not None and data._dtype == f.type._type and data._ndim == f.ndim:
-        return value
-    got = _value_text(value) if data is None else (
-        f"a {data._ndim}-D array of {_type_text(class_of(data._dtype))}")
-    raise TypeError(
-        f"{where}: expected a {f.ndim}-D indexedarray of {_type_text(f.type)} (or None), got {got}"
-    )
+    if data is None:
+        raise TypeError(
+            f"Struct field '{f.name}' expects a Warp indexed array, got {type(value).__name__}")
+    _check_array_field(f, data)
+    return value
+
+
+def _check_array_field(f, data):
+    """Warp's TypeErrors for array `data` of the wrong dtype or dimensions for field `f`."""
+    if data._dtype != f.type._type:
+        raise TypeError(f"Struct field '{f.name}' expects dtype {_type_text(f.type)}, got "
+                        f"{_type_text(class_of(data._dtype))}")
+    if data._ndim != f.ndim:
+        raise TypeError(f"Struct field '{f.name}' expects an array with {f.ndim} dimension(s), "
+                        f"got {data._ndim} dimension(s)")
 
 
 def _value_text(value):
