@@ -532,5 +532,14 @@ def overload(kernel, arg_types=None):
 
 
 def constant(x):
-    """Marks a module-level value as a kernel constant (its value becomes part of the kernel)."""
-    return x
+    """Marks a module-level value as a kernel constant (its value becomes part of the kernel):
+    a bool, int or float, a treadle scalar, vector, matrix, quaternion, transform or struct;
+    anything else (numpy scalars included, as in Warp) is a TypeError."""
+    from .scalar_types import scalar_base
+    from .struct import StructInstance
+    from .vec_types import composite_base
+
+    if type(x) in (bool, int, float) or isinstance(x, (scalar_base, composite_base,
+                                                        StructInstance)):
+        return x
+    raise TypeError(f"Invalid constant type: {type(x)}")
