@@ -166,7 +166,7 @@ class StructInstance:
         for f in type(self)._fields:
             v = object.__getattribute__(self, f.name)
             if f.kind == "scalar":
-                out.append(f.type._to_memory(v))
+                out.append(f.type._to_memory(v.value if isinstance(v, scalar_base) else v))
             elif f.kind == "composite":
                 out.append(np.array(v._to_memory()))
             elif f.kind == "struct":
@@ -222,8 +222,8 @@ class StructInstance:
 
 
 def _zero(f):
-    if f.kind == "scalar":
-        return f.type._convert(0)
+    if f.kind == "scalar":  # a scalar of the field's type, as in Warp
+        return f.type(0)
     if f.kind == "composite":
         return f.type._new(np.zeros(f.type._shape, dtype=f.type._np_dtype))
     if f.kind == "struct":
@@ -257,8 +257,8 @@ def _convert(cls, f, value):
     where = f"{cls.__name__}.{f.name}"
     if f.kind == "scalar":
         t = f.type
-        if isinstance(value, scalar_base):
-            value = value.value
+        if isinstance(value, scalar_base):  # a treadle scalar stays one, of the field's type
+            return t(_convert(cls, f, value.value))
         elif isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
             value = value.item()
         if t is scalar_types.bool:
@@ -385,6 +385,8 @@ def struct(c=None, *, module=None):
     # belongs to no module.
     if c is None:
         return lambda cls: struct(cls, module=module)
+    if any(is_struct_type(b) for b in c.__mro__[1:]):
+        raise RuntimeError("Warp structs must be defined as base classes")
     fields = [_field_of(c.__name__, n, a) for n, a in _annotations(c).items()]
     bound = _treadle.types.struct(
         f"{c.__module__}.{c.__qualname__}",

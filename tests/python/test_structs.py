@@ -56,7 +56,36 @@ def test_new_instances_are_zero_and_fields_convert():
     s.a = None
     t = Inner(k=4, v=wp.vec3(1.0))
     assert t.k == 4 and t.v == wp.vec3(1.0, 1.0, 1.0)
-    assert repr(t) == "Inner(v=[1.0, 1.0, 1.0], k=4)"
+    assert repr(t) == "Inner(v=vec3f([1.0, 1.0, 1.0]), k=4)"
+
+
+def test_scalar_fields_keep_treadle_scalar_types():
+    @wp.struct
+    class Scalars:
+        u8: wp.uint8
+        f16: wp.float16
+        i: int
+
+    s = Scalars()
+    assert isinstance(s.u8, wp.uint8) and isinstance(s.f16, wp.float16) and s.u8 == 0
+    s.u8, s.f16, s.i = wp.uint8(3), wp.float16(1.5), wp.int64(4)
+    assert type(s.u8) is wp.uint8 and type(s.f16) is wp.float16 and type(s.i) is wp.int32
+    assert int(s.i) == 4
+    s.i = 42  # a Python value stays a Python value
+    assert type(s.i) is int
+    a = wp.array([s], dtype=Scalars, device="cpu")
+    assert a.numpy()[0].tolist() == (3, 1.5, 42)
+
+
+def test_struct_cannot_derive_from_a_struct():
+    @wp.struct
+    class Parent:
+        x: int
+
+    with pytest.raises(RuntimeError, match="^Warp structs must be defined as base classes$"):
+        @wp.struct
+        class Child(Parent):
+            y: int
 
 
 def test_single_values_for_composite_fields_follow_warp(capsys):
