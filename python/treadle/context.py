@@ -254,6 +254,22 @@ def get_cuda_devices():
     return [get_device(f"cuda:{i}") for i in range(get_cuda_device_count())]
 
 
+def unmap_cuda_device(alias):
+    """Warp's removal of a CUDA device alias made by ``map_cuda_device``. treadle maps no
+    aliases of its own (its CUDA devices are ``cuda:N``, which cannot be removed), so an alias
+    that names no CUDA device raises Warp's RuntimeError and a ``cuda:N`` device
+    NotImplementedError."""
+    try:
+        device = get_device(alias) if isinstance(alias, str) else None
+    except ValueError:  # an unknown or unavailable device
+        device = None
+    if device is None or not getattr(device, "is_cuda", False):
+        raise RuntimeError(f"Invalid CUDA device alias '{alias}'")
+    raise NotImplementedError(
+        f"unmap_cuda_device(): '{alias}' is one of treadle's own CUDA devices, which cannot be "
+        "removed (treadle has no map_cuda_device)")
+
+
 def get_cuda_device(ordinal=None):
     """The CUDA device with this ordinal (the current CUDA device when None)."""
     return get_device("cuda" if ordinal is None else f"cuda:{ordinal}")
