@@ -177,6 +177,11 @@ def _banner(cpu):
     )
 
 
+on_init = []
+"""Functions called once, when init() first initialises the runtime (modules forget the
+hashes made before it)."""
+
+
 def init():
     """Initialises the runtime (idempotent). Called implicitly by the first device or array
     use; prints a one-line banner listing the devices the first time unless ``config.quiet``
@@ -195,6 +200,8 @@ def init():
             _devices["cuda:0"] = Device(_treadle.Device.parse("cuda:0"))
             _default_device = _devices["cuda:0"]
         _initialized = True
+    for hook in on_init:
+        hook()
     if not config.quiet:
         log_info(_banner(cpu))
 

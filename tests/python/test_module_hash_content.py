@@ -62,3 +62,23 @@ def test_kernel_that_does_not_build_hashes_the_functions_it_names():
     c = _module(_NO_BUILD.replace("BODY", "value + 1"), "hash_nobuild_c")
     assert a.hash_module() == b.hash_module()
     assert a.hash_module() != c.hash_module()
+
+
+def test_init_forgets_the_hashes_made_before_it():
+    import subprocess
+    import sys
+
+    code = (
+        "import treadle as wp\n"
+        "wp.config.quiet = True\n"
+        "m = wp.get_module('__main__')\n"
+        "bd = m.options['block_dim']\n"
+        "h = m.get_module_hash()\n"
+        "print('before', bd in m.hashers, bd in m.resolved_options)\n"
+        "wp.init()\n"
+        "print('after', bd in m.hashers, bd in m.resolved_options, m.get_module_hash() == h)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    assert "before True True" in out and "after False False True" in out
