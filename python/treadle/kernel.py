@@ -22,6 +22,9 @@ from .context import get_device
 from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
 from .kernel_adjoint import KernelAdjoint
 from .resolver import Resolver
+from .scalar_types import scalar_base
+from .struct import StructInstance
+from .vec_types import composite_base
 
 
 def _source_of(func):
@@ -557,10 +560,6 @@ def constant(x):
     """Marks a module-level value as a kernel constant (its value becomes part of the kernel):
     a bool, int or float, a treadle scalar, vector, matrix, quaternion, transform or struct;
     anything else (numpy scalars included, as in Warp) is a TypeError."""
-    from .scalar_types import scalar_base
-    from .struct import StructInstance
-    from .vec_types import composite_base
-
     if type(x) in (bool, int, float) or isinstance(x, (scalar_base, composite_base,
                                                         StructInstance)):
         return x
