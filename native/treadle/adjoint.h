@@ -71,10 +71,30 @@ CUDA_CALLABLE T grad_read(const T* p) {
 
 /// adj_atomic_minmax(current, v, g, adj_v): atomic_min/max(a, i..., v) wrote v when the element
 /// now holds v; then v receives the element's gradient (ties share it, as Warp does).
+/// Both NaN also counts as holding v (the reduction kept a NaN it was given).
 template <typename T>
 CUDA_CALLABLE void adj_atomic_minmax(T current, T v, const T* g, T& adj_v) {
     if constexpr (is_float_v<T>) {
-        if (current == v) adj_v = add(adj_v, grad_read(g));
+        if (current == v || (!(current == current) && !(v == v))) adj_v = add(adj_v, grad_read(g));
+    }
+}
+/// Vectors and matrices: component by component, as their atomics are.
+template <int N, typename T>
+CUDA_CALLABLE void adj_atomic_minmax(const vec_t<N, T>& current, const vec_t<N, T>& v,
+                                     const vec_t<N, T>* g, vec_t<N, T>& adj_v) {
+    if constexpr (is_float_v<T>) {
+        const vec_t<N, T> gv = grad_read(g);
+        for (int i = 0; i < N; ++i) adj_atomic_minmax(current.c[i], v.c[i], &gv.c[i], adj_v.c[i]);
+    }
+}
+template <int R, int C, typename T>
+CUDA_CALLABLE void adj_atomic_minmax(const mat_t<R, C, T>& current, const mat_t<R, C, T>& v,
+                                     const mat_t<R, C, T>* g, mat_t<R, C, T>& adj_v) {
+    if constexpr (is_float_v<T>) {
+        const mat_t<R, C, T> gm = grad_read(g);
+        for (int i = 0; i < R; ++i)
+            for (int j = 0; j < C; ++j)
+                adj_atomic_minmax(current.m[i][j], v.m[i][j], &gm.m[i][j], adj_v.m[i][j]);
     }
 }
 

@@ -213,6 +213,37 @@ CUDA_CALLABLE mat_t<R, C, T> div(mat_t<R, C, T> a, type_identity_t<T> s) {
     }
     return a;
 }
+/// div(s, a): the scalar s divided by every element (Warp's s / m).
+template <int R, int C, typename T>
+CUDA_CALLABLE mat_t<R, C, T> div(type_identity_t<T> s, mat_t<R, C, T> a) {
+    for (int i = 0; i < R; ++i) {
+        for (int j = 0; j < C; ++j) a.m[i][j] = div(s, a.m[i][j]);
+    }
+    return a;
+}
+
+/// isnan/isinf: some element is NaN / infinite; isfinite: every element is finite.
+template <int R, int C, typename T>
+CUDA_CALLABLE bool isnan(const mat_t<R, C, T>& a) {
+    for (int i = 0; i < R; ++i)
+        for (int j = 0; j < C; ++j)
+            if (isnan(a.m[i][j])) return true;
+    return false;
+}
+template <int R, int C, typename T>
+CUDA_CALLABLE bool isinf(const mat_t<R, C, T>& a) {
+    for (int i = 0; i < R; ++i)
+        for (int j = 0; j < C; ++j)
+            if (isinf(a.m[i][j])) return true;
+    return false;
+}
+template <int R, int C, typename T>
+CUDA_CALLABLE bool isfinite(const mat_t<R, C, T>& a) {
+    for (int i = 0; i < R; ++i)
+        for (int j = 0; j < C; ++j)
+            if (!isfinite(a.m[i][j])) return false;
+    return true;
+}
 
 /// neg(a) / pos(a): -a / a.
 template <int R, int C, typename T>
@@ -521,6 +552,18 @@ CUDA_CALLABLE void adj_div(const mat_t<R, C, T>& a, T s, mat_t<R, C, T>& adj_a, 
         for (int j = 0; j < C; ++j) adj_a.m[i][j] += adj_ret.m[i][j] / s;
     }
     adj_s -= ddot(a, adj_ret) / s / s;
+}
+/// adj_div(s, a): the vector rule (vec.h) per element.
+template <int R, int C, typename T>
+CUDA_CALLABLE void adj_div(T s, const mat_t<R, C, T>& a, T& adj_s, mat_t<R, C, T>& adj_a,
+                           const mat_t<R, C, T>& adj_ret) {
+    if constexpr (is_int_v<T>) return;
+    for (int i = 0; i < R; ++i) {
+        for (int j = 0; j < C; ++j) {
+            adj_s += adj_ret.m[i][j] / a.m[i][j];
+            adj_a.m[i][j] -= s / a.m[i][j] / a.m[i][j] * adj_ret.m[i][j];
+        }
+    }
 }
 
 /// adj_mul(a, v) (matrix-vector): adj_a += outer(adj_ret, v), adj_v += adj_ret^T a.

@@ -124,6 +124,17 @@ template <typename T>
 CUDA_CALLABLE quat_t<T> mul(type_identity_t<T> s, quat_t<T> q) {
     return mul(q, s);
 }
+/// div(q, s): every component divided by s; div(s, q): s divided by every component.
+template <typename T>
+CUDA_CALLABLE quat_t<T> div(quat_t<T> q, type_identity_t<T> s) {
+    for (int i = 0; i < 4; ++i) q.c[i] = q.c[i] / s;
+    return q;
+}
+template <typename T>
+CUDA_CALLABLE quat_t<T> div(type_identity_t<T> s, quat_t<T> q) {
+    for (int i = 0; i < 4; ++i) q.c[i] = s / q.c[i];
+    return q;
+}
 
 /// mul(a, b): the Hamilton product a b (rotation b first, then a).
 template <typename T>
@@ -158,6 +169,25 @@ CUDA_CALLABLE T dot(quat_t<T> a, quat_t<T> b) {
 template <typename T>
 CUDA_CALLABLE T length(quat_t<T> q) {
     return sqrt(dot(q, q));
+}
+/// length_sq(q): dot(q, q).
+template <typename T>
+CUDA_CALLABLE T length_sq(quat_t<T> q) {
+    return dot(q, q);
+}
+
+/// isnan/isinf: some component is NaN / infinite; isfinite: every component is finite.
+template <typename T>
+CUDA_CALLABLE bool isnan(const quat_t<T>& q) {
+    return isnan(q.c[0]) || isnan(q.c[1]) || isnan(q.c[2]) || isnan(q.c[3]);
+}
+template <typename T>
+CUDA_CALLABLE bool isinf(const quat_t<T>& q) {
+    return isinf(q.c[0]) || isinf(q.c[1]) || isinf(q.c[2]) || isinf(q.c[3]);
+}
+template <typename T>
+CUDA_CALLABLE bool isfinite(const quat_t<T>& q) {
+    return isfinite(q.c[0]) && isfinite(q.c[1]) && isfinite(q.c[2]) && isfinite(q.c[3]);
 }
 
 /// normalize(q): q / length(q); the zero quaternion gives the identity (as in Warp).
@@ -355,6 +385,22 @@ CUDA_CALLABLE void adj_mul(T s, const quat_t<T>& q, T& adj_s, quat_t<T>& adj_q,
                            const quat_t<T>& adj_ret) {
     adj_mul(q, s, adj_q, adj_s, adj_ret);
 }
+/// adj_div(q, s): adj_q += adj_ret / s, adj_s -= dot(q, adj_ret) / s^2. adj_div(s, q): adj_s
+/// += sum adj_ret[i] / q[i], adj_q[i] -= s / q[i]^2 adj_ret[i].
+template <typename T>
+CUDA_CALLABLE void adj_div(const quat_t<T>& q, T s, quat_t<T>& adj_q, T& adj_s,
+                           const quat_t<T>& adj_ret) {
+    for (int i = 0; i < 4; ++i) adj_q.c[i] += adj_ret.c[i] / s;
+    adj_s -= dot(q, adj_ret) / s / s;
+}
+template <typename T>
+CUDA_CALLABLE void adj_div(T s, const quat_t<T>& q, T& adj_s, quat_t<T>& adj_q,
+                           const quat_t<T>& adj_ret) {
+    for (int i = 0; i < 4; ++i) {
+        adj_s += adj_ret.c[i] / q.c[i];
+        adj_q.c[i] -= s / q.c[i] / q.c[i] * adj_ret.c[i];
+    }
+}
 
 /// adj_mul(a, b) (Hamilton product): adj_a += adj_ret conj(b), adj_b += conj(a) adj_ret.
 template <typename T>
@@ -375,6 +421,11 @@ CUDA_CALLABLE void adj_dot(const quat_t<T>& a, const quat_t<T>& b, quat_t<T>& ad
         adj_a.c[i] += b.c[i] * adj_ret;
         adj_b.c[i] += a.c[i] * adj_ret;
     }
+}
+/// adj_length_sq: adj_q += 2 q adj_ret.
+template <typename T>
+CUDA_CALLABLE void adj_length_sq(const quat_t<T>& q, quat_t<T>& adj_q, T adj_ret) {
+    for (int i = 0; i < 4; ++i) adj_q.c[i] += T(2) * q.c[i] * adj_ret;
 }
 template <typename T>
 CUDA_CALLABLE void adj_length(const quat_t<T>& q, quat_t<T>& adj_q, T adj_ret) {

@@ -194,13 +194,16 @@ CUDA_CALLABLE T sign(T x) {
     }
 }
 
-/// min/max: on ties (and when the second argument is NaN) the first argument is returned.
+/// min/max: C's fmin/fmax for floats, as Warp: a NaN argument counts as missing (the other
+/// is returned; NaN only when both are). On ties the first argument is returned.
 template <typename T>
 CUDA_CALLABLE T min(T a, T b) {
+    if (!(a == a)) return b;  // a is NaN (never for integers)
     return b < a ? b : a;
 }
 template <typename T>
 CUDA_CALLABLE T max(T a, T b) {
+    if (!(a == a)) return b;
     return a < b ? b : a;
 }
 /// clamp(x, lo, hi) = min(max(x, lo), hi); hi wins if lo > hi.
@@ -377,11 +380,12 @@ CUDA_CALLABLE void adj_rint(T, T&, T) {}
 template <typename T>
 CUDA_CALLABLE void adj_trunc(T, T&, T) {}
 
-/// adj_min/adj_max: the gradient goes to the argument that was returned (the first on ties).
+/// adj_min/adj_max: the gradient goes to the argument that was returned (the first on ties,
+/// the other one when an argument is NaN).
 template <typename T>
 CUDA_CALLABLE void adj_min(T a, T b, T& adj_a, T& adj_b, T adj_ret) {
     if constexpr (!is_int_v<T>) {
-        if (b < a) {
+        if (!(a == a) || b < a) {
             adj_b += adj_ret;
         } else {
             adj_a += adj_ret;
@@ -391,7 +395,7 @@ CUDA_CALLABLE void adj_min(T a, T b, T& adj_a, T& adj_b, T adj_ret) {
 template <typename T>
 CUDA_CALLABLE void adj_max(T a, T b, T& adj_a, T& adj_b, T adj_ret) {
     if constexpr (!is_int_v<T>) {
-        if (a < b) {
+        if (!(a == a) || a < b) {
             adj_b += adj_ret;
         } else {
             adj_a += adj_ret;
@@ -403,7 +407,7 @@ CUDA_CALLABLE void adj_max(T a, T b, T& adj_a, T& adj_b, T adj_ret) {
 template <typename T>
 CUDA_CALLABLE void adj_clamp(T x, T lo, T hi, T& adj_x, T& adj_lo, T& adj_hi, T adj_ret) {
     if constexpr (!is_int_v<T>) {
-        const bool below = x < lo;
+        const bool below = !(x == x) || x < lo;  // max(x, lo): lo for a NaN x
         const T m = below ? lo : x;
         if (hi < m) {
             adj_hi += adj_ret;

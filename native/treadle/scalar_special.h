@@ -134,10 +134,11 @@ CUDA_CALLABLE bfloat16 erfcinv(bfloat16 x) { return bfloat16(erfcinv(float(x)));
 
 // ---- adjoints ------------------------------------------------------------------------------
 
-/// adj_copysign: d/dx = sign(x) sign(y) (+-1); y gets no gradient.
+/// adj_copysign: d/dx = sign(x) sign(y) (+-1, by the sign bits, so -0.0 counts as negative);
+/// y gets no gradient.
 template <typename T>
 CUDA_CALLABLE void adj_copysign(T x, T y, T& adj_x, T&, T adj_ret) {
-    adj_x += ((x < T(0)) == (copysign(T(1), y) < T(0)) ? adj_ret : -adj_ret);
+    adj_x += ((copysign(T(1), x) < T(0)) == (copysign(T(1), y) < T(0)) ? adj_ret : -adj_ret);
 }
 /// adj_frac: 1 (trunc is piecewise constant).
 template <typename T>

@@ -128,6 +128,12 @@ CUDA_CALLABLE vec_t<N, T> div(vec_t<N, T> a, type_identity_t<T> s) {
     for (int i = 0; i < N; ++i) a.c[i] = div(a.c[i], s);
     return a;
 }
+/// div(s, a): the scalar s divided by every component (Warp's s / v).
+template <int N, typename T>
+CUDA_CALLABLE vec_t<N, T> div(type_identity_t<T> s, vec_t<N, T> a) {
+    for (int i = 0; i < N; ++i) a.c[i] = div(s, a.c[i]);
+    return a;
+}
 
 /// neg(a) / pos(a): -a / a.
 template <int N, typename T>
@@ -151,10 +157,64 @@ CUDA_CALLABLE vec_t<N, T> max(vec_t<N, T> a, vec_t<N, T> b) {
     for (int i = 0; i < N; ++i) a.c[i] = max(a.c[i], b.c[i]);
     return a;
 }
+/// min(a)/max(a): the smallest / largest component, reduced from the first with the scalar
+/// min/max (NaN components count as missing). argmin/argmax: the index that reduction picks.
+template <int N, typename T>
+CUDA_CALLABLE uint32 argmin(const vec_t<N, T>& a) {
+    uint32 k = 0;
+    for (int i = 1; i < N; ++i)
+        if (!(a.c[k] == a.c[k]) || a.c[i] < a.c[k]) k = uint32(i);
+    return k;
+}
+template <int N, typename T>
+CUDA_CALLABLE uint32 argmax(const vec_t<N, T>& a) {
+    uint32 k = 0;
+    for (int i = 1; i < N; ++i)
+        if (!(a.c[k] == a.c[k]) || a.c[k] < a.c[i]) k = uint32(i);
+    return k;
+}
+template <int N, typename T>
+CUDA_CALLABLE T min(const vec_t<N, T>& a) {
+    return a.c[argmin(a)];
+}
+template <int N, typename T>
+CUDA_CALLABLE T max(const vec_t<N, T>& a) {
+    return a.c[argmax(a)];
+}
 template <int N, typename T>
 CUDA_CALLABLE vec_t<N, T> abs(vec_t<N, T> a) {
     for (int i = 0; i < N; ++i) a.c[i] = abs(a.c[i]);
     return a;
+}
+/// mod/sign: componentwise, with the scalar rules (C remainder for integers, fmod for floats).
+template <int N, typename T>
+CUDA_CALLABLE vec_t<N, T> mod(vec_t<N, T> a, const vec_t<N, T>& b) {
+    for (int i = 0; i < N; ++i) a.c[i] = mod(a.c[i], b.c[i]);
+    return a;
+}
+template <int N, typename T>
+CUDA_CALLABLE vec_t<N, T> sign(vec_t<N, T> a) {
+    for (int i = 0; i < N; ++i) a.c[i] = sign(a.c[i]);
+    return a;
+}
+/// isnan/isinf: some component is NaN / infinite; isfinite: every component is finite.
+template <int N, typename T>
+CUDA_CALLABLE bool isnan(const vec_t<N, T>& a) {
+    for (int i = 0; i < N; ++i)
+        if (isnan(a.c[i])) return true;
+    return false;
+}
+template <int N, typename T>
+CUDA_CALLABLE bool isinf(const vec_t<N, T>& a) {
+    for (int i = 0; i < N; ++i)
+        if (isinf(a.c[i])) return true;
+    return false;
+}
+template <int N, typename T>
+CUDA_CALLABLE bool isfinite(const vec_t<N, T>& a) {
+    for (int i = 0; i < N; ++i)
+        if (!isfinite(a.c[i])) return false;
+    return true;
 }
 
 /// a == b: every component equal (so a vector containing NaN is never equal); a != b: !(a == b).
@@ -344,6 +404,16 @@ CUDA_CALLABLE void adj_div(const vec_t<N, T>& a, T s, vec_t<N, T>& adj_a, T& adj
     for (int i = 0; i < N; ++i) adj_a.c[i] += adj_ret.c[i] / s;
     adj_s -= dot(a, adj_ret) / s / s;
 }
+/// adj_div(s, a): adj_s += sum adj_ret[i] / a[i], adj_a[i] -= s / a[i]^2 adj_ret[i].
+template <int N, typename T>
+CUDA_CALLABLE void adj_div(T s, const vec_t<N, T>& a, T& adj_s, vec_t<N, T>& adj_a,
+                           const vec_t<N, T>& adj_ret) {
+    if constexpr (is_int_v<T>) return;
+    for (int i = 0; i < N; ++i) {
+        adj_s += adj_ret.c[i] / a.c[i];
+        adj_a.c[i] -= s / a.c[i] / a.c[i] * adj_ret.c[i];
+    }
+}
 
 /// adj_min/adj_max/adj_abs: the scalar rules, componentwise.
 template <int N, typename T>
@@ -356,10 +426,27 @@ CUDA_CALLABLE void adj_max(const vec_t<N, T>& a, const vec_t<N, T>& b, vec_t<N, 
                            vec_t<N, T>& adj_b, const vec_t<N, T>& adj_ret) {
     for (int i = 0; i < N; ++i) adj_max(a.c[i], b.c[i], adj_a.c[i], adj_b.c[i], adj_ret.c[i]);
 }
+/// adj_min(a)/adj_max(a): to the component the reduction picked.
+template <int N, typename T>
+CUDA_CALLABLE void adj_min(const vec_t<N, T>& a, vec_t<N, T>& adj_a, T adj_ret) {
+    if constexpr (!is_int_v<T>) adj_a.c[argmin(a)] += adj_ret;
+}
+template <int N, typename T>
+CUDA_CALLABLE void adj_max(const vec_t<N, T>& a, vec_t<N, T>& adj_a, T adj_ret) {
+    if constexpr (!is_int_v<T>) adj_a.c[argmax(a)] += adj_ret;
+}
 template <int N, typename T>
 CUDA_CALLABLE void adj_abs(const vec_t<N, T>& a, vec_t<N, T>& adj_a, const vec_t<N, T>& adj_ret) {
     for (int i = 0; i < N; ++i) adj_abs(a.c[i], adj_a.c[i], adj_ret.c[i]);
 }
+/// adj_mod/adj_sign: the scalar rules, componentwise.
+template <int N, typename T>
+CUDA_CALLABLE void adj_mod(const vec_t<N, T>& a, const vec_t<N, T>& b, vec_t<N, T>& adj_a,
+                           vec_t<N, T>& adj_b, const vec_t<N, T>& adj_ret) {
+    for (int i = 0; i < N; ++i) adj_mod(a.c[i], b.c[i], adj_a.c[i], adj_b.c[i], adj_ret.c[i]);
+}
+template <int N, typename T>
+CUDA_CALLABLE void adj_sign(const vec_t<N, T>&, vec_t<N, T>&, const vec_t<N, T>&) {}
 
 /// adj_dot: adj_a += b * adj_ret, adj_b += a * adj_ret. adj_length_sq: adj_a += 2 a adj_ret.
 template <int N, typename T>
@@ -512,3 +599,5 @@ CUDA_CALLABLE void print(const vec_t<N, T>& v) {
 #if !defined(__CUDACC__)
 #pragma GCC visibility pop
 #endif
+
+#include "vec_norms.h"

@@ -231,25 +231,26 @@ Matrix = Any  # a matrix type (mat33, mat44d, spatial_matrix, ...)
 def add(a, b) -> Any:
     """a + b
 
-    Sum a + b of two scalars, or of two vectors, matrices or quaternions of the same type
-    (componentwise); transforms are not added. Also callable as wp.add(a, b).
+    Sum a + b of two scalars, or of two vectors, matrices, quaternions or transforms of the same
+    type (componentwise). Also callable as wp.add(a, b).
 
     Differentiable."""
 
 def sub(a, b) -> Any:
     """a - b
 
-    Difference a - b of two scalars, or of two vectors, matrices or quaternions of the same type
-    (componentwise). Also callable as wp.sub(a, b).
+    Difference a - b of two scalars, or of two vectors, matrices, quaternions or transforms of
+    the same type (componentwise). Also callable as wp.sub(a, b).
 
     Differentiable."""
 
 def mul(a, b) -> Any:
     """a * b
 
-    Product a * b: of two scalars; of a vector, matrix or quaternion and a scalar of its element
-    type (either order); matrix-vector, vector-matrix and matrix-matrix products; the Hamilton
-    product of two quaternions and the composition of two transforms.
+    Product a * b: of two scalars; of a vector, matrix, quaternion or transform and a scalar of
+    its element type (either order, componentwise); matrix-vector, vector-matrix and
+    matrix-matrix products; the Hamilton product of two quaternions and the composition of two
+    transforms.
 
     Differentiable."""
 
@@ -257,7 +258,8 @@ def div(a, b) -> Any:
     """a / b
 
     Quotient a / b of two scalars (integers truncate toward zero, and integer division by zero
-    gives 0), or a vector, matrix or quaternion divided by a scalar of its element type.
+    gives 0), a vector, matrix or quaternion divided by a scalar of its element type, or such a
+    scalar divided by each component.
 
     Differentiable."""
 
@@ -273,7 +275,8 @@ def mod(a, b) -> Any:
     """a % b
 
     Remainder a % b: fmod(a, b) for floats (with the sign of a); for integers the C remainder,
-    whose sign follows the dividend, with a remainder by zero giving 0.
+    whose sign follows the dividend, with a remainder by zero giving 0. Two vectors of the same
+    type: componentwise.
 
     Differentiable."""
 
@@ -343,7 +346,8 @@ def min(a: Scalar | Vector, b: Scalar | Vector) -> Any:
     """min(a: Scalar | Vector, b: Scalar | Vector)
 
     The smaller of a and b, two scalars of one type, or the componentwise minimum of two vectors
-    of the same type.
+    of the same type; min(v) alone is the smallest component of vector v. For floats a NaN counts
+    as missing (C's fmin), as in Warp.
 
     Differentiable."""
 
@@ -351,7 +355,8 @@ def max(a: Scalar | Vector, b: Scalar | Vector) -> Any:
     """max(a: Scalar | Vector, b: Scalar | Vector)
 
     The larger of a and b, two scalars of one type, or the componentwise maximum of two vectors
-    of the same type.
+    of the same type; max(v) alone is the largest component of vector v. For floats a NaN counts
+    as missing (C's fmax), as in Warp.
 
     Differentiable."""
 
@@ -363,10 +368,11 @@ def clamp(x: Scalar, low: Scalar, high: Scalar) -> Scalar:
 
     Differentiable."""
 
-def sign(x: Scalar) -> Scalar:
-    """sign(x: Scalar) -> Scalar
+def sign(x: Scalar | Vector) -> Scalar | Vector:
+    """sign(x: Scalar | Vector) -> Scalar | Vector
 
-    The sign of scalar x as a value of its type: -1 if x < 0, else 1 (so sign(0) is 1).
+    The sign of scalar x as a value of its type: -1 if x < 0, else 1 (so sign(0) is 1); of each
+    component of a vector.
 
     Differentiable."""
 
@@ -591,20 +597,23 @@ def erfcinv(x: Float) -> Float:
 
     Differentiable."""
 
-def isnan(x: Scalar) -> bool:
-    """isnan(x: Scalar) -> bool
+def isnan(x: Scalar | Vector | Matrix | quat) -> bool:
+    """isnan(x: Scalar | Vector | Matrix | quat) -> bool
 
-    True if the scalar x is NaN (always false for integers)."""
+    True if the scalar x is NaN (always false for integers), or some component of a float vector,
+    matrix or quaternion is."""
 
-def isinf(x: Scalar) -> bool:
-    """isinf(x: Scalar) -> bool
+def isinf(x: Scalar | Vector | Matrix | quat) -> bool:
+    """isinf(x: Scalar | Vector | Matrix | quat) -> bool
 
-    True if the scalar x is positive or negative infinity (always false for integers)."""
+    True if the scalar x is positive or negative infinity (always false for integers), or some
+    component of a float vector, matrix or quaternion is."""
 
-def isfinite(x: Scalar) -> bool:
-    """isfinite(x: Scalar) -> bool
+def isfinite(x: Scalar | Vector | Matrix | quat) -> bool:
+    """isfinite(x: Scalar | Vector | Matrix | quat) -> bool
 
-    True if the scalar x is neither infinite nor NaN (always true for integers)."""
+    True if the scalar x is neither infinite nor NaN (always true for integers), or every
+    component of a float vector, matrix or quaternion is."""
 
 def dot(a: Vector, b: Vector) -> Any:
     """dot(a: Vector, b: Vector) -> Scalar
@@ -640,6 +649,53 @@ def normalize(a: Vector) -> Vector:
     """normalize(a: Vector) -> Vector
 
     The unit vector a / length(a) of a float vector or quaternion; the zero vector stays zero.
+
+    Differentiable."""
+
+def argmin(v: Vector) -> uint32:
+    """argmin(v: Vector) -> uint32
+
+    The index of the smallest component of vector v (the first on ties; NaN components count as
+    missing, as for min)."""
+
+def argmax(v: Vector) -> uint32:
+    """argmax(v: Vector) -> uint32
+
+    The index of the largest component of vector v (the first on ties; NaN components count as
+    missing, as for max)."""
+
+def norm_l1(v: Vector) -> Any:
+    """norm_l1(v: Vector) -> Float
+
+    The L1 norm of a float vector: the sum of the absolute values of its components.
+
+    Differentiable."""
+
+def norm_l2(v: Vector) -> Any:
+    """norm_l2(v: Vector) -> Float
+
+    The L2 norm of a float vector, its length.
+
+    Differentiable."""
+
+def norm_huber(v: Vector, delta: Float = ...) -> Float:
+    """norm_huber(v: Vector, delta: Float = 1.0) -> Float
+
+    The Huber norm of a float vector: |v|^2 / 2 when |v| <= delta, else delta (|v| - delta / 2).
+
+    Differentiable."""
+
+def norm_pseudo_huber(v: Vector, delta: Float = ...) -> Float:
+    """norm_pseudo_huber(v: Vector, delta: Float = 1.0) -> Float
+
+    The pseudo-Huber norm of a float vector, Warp's form delta sqrt(delta^2 + |v|^2).
+
+    Differentiable."""
+
+def smooth_normalize(v: Vector, delta: Float = ...) -> Vector:
+    """smooth_normalize(v: Vector, delta: Float = 1.0) -> Vector
+
+    v divided by its pseudo-Huber norm: a normalization that is smooth through the zero vector.
 
     Differentiable."""
 
@@ -873,10 +929,11 @@ def quat_to_matrix(q: quat) -> mat33:
 
     Differentiable."""
 
-def quat_from_matrix(m: mat33) -> quat:
-    """quat_from_matrix(m: mat33) -> quat
+def quat_from_matrix(m: mat33 | mat44) -> quat:
+    """quat_from_matrix(m: mat33 | mat44) -> quat
 
-    The unit quaternion of the 3x3 rotation matrix m (same float type).
+    The unit quaternion of the 3x3 rotation matrix m (same float type), or of the upper-left 3x3
+    block of a 4x4 matrix.
 
     Differentiable."""
 
@@ -977,18 +1034,19 @@ def spatial_mass(I_s: array, joint_start: int32, joint_count: int32, M_start: in
 
     Differentiable."""
 
-def transform_point(t: transform, p: vec3) -> vec3:
-    """transform_point(t: transform, p: vec3) -> vec3
+def transform_point(t: transform | mat44, p: vec3) -> vec3:
+    """transform_point(t: transform | mat44, p: vec3) -> vec3
 
     The point p mapped by transform t: rotated by t's rotation, then translated by its
-    translation.
+    translation; with a 4x4 matrix t, the first three components of t (p, 1).
 
     Differentiable."""
 
-def transform_vector(t: transform, v: vec3) -> vec3:
-    """transform_vector(t: transform, v: vec3) -> vec3
+def transform_vector(t: transform | mat44, v: vec3) -> vec3:
+    """transform_vector(t: transform | mat44, v: vec3) -> vec3
 
-    The vector v mapped by transform t: rotated by t's rotation only (no translation).
+    The vector v mapped by transform t: rotated by t's rotation only (no translation); with a 4x4
+    matrix t, the first three components of t (v, 0).
 
     Differentiable."""
 
@@ -1018,6 +1076,48 @@ def transform_get_rotation(t: transform) -> quat:
     """transform_get_rotation(t: transform) -> quat
 
     The rotation q of transform t, a unit quaternion (also t.q).
+
+    Differentiable."""
+
+def transform_to_matrix(t: transform) -> mat44:
+    """transform_to_matrix(t: transform) -> mat44
+
+    The 4x4 homogeneous matrix [[R, p], [0, 0, 0, 1]] of transform t = (p, q), R the rotation
+    matrix of q.
+
+    Differentiable."""
+
+def transform_from_matrix(m: mat44) -> transform:
+    """transform_from_matrix(m: mat44) -> transform
+
+    The transform of a 4x4 homogeneous matrix without scale: translation m[0:3, 3], rotation from
+    the upper-left 3x3 block.
+
+    Differentiable."""
+
+def transform_compose(position: vec3, rotation: quat, scale: vec3) -> mat44:
+    """transform_compose(position: vec3, rotation: quat, scale: vec3) -> mat44
+
+    The 4x4 matrix [[R diag(scale), position], [0, 0, 0, 1]], R the rotation matrix of rotation.
+
+    Differentiable."""
+
+@_typing.overload
+def transform_decompose(m: mat44) -> tuple[vec3, quat, vec3]:
+    """transform_decompose(m: mat44) -> tuple(vec3, quat, vec3)
+
+    The (position, rotation, scale) that transform_compose makes m from: the scale is the length
+    of each column of the upper-left 3x3 block, the rotation that of the block with its columns
+    normalized.
+
+    Differentiable."""
+@_typing.overload
+def transform_decompose(m: mat44, out_0: vec3, out_1: quat, out_2: vec3) -> None:
+    """transform_decompose(m: mat44) -> tuple(vec3, quat, vec3)
+
+    The (position, rotation, scale) that transform_compose makes m from: the scale is the length
+    of each column of the upper-left 3x3 block, the rotation that of the block with its columns
+    normalized.
 
     Differentiable."""
 

@@ -2,7 +2,7 @@
 callable entry of the C++ builtin table, carrying its signature and documentation, and callable
 on the host where ``host_builtins.HOST`` has a version."""
 
-from . import _treadle
+from . import _treadle, host_resolution
 from .host_builtins import HOST
 
 
@@ -10,15 +10,18 @@ class builtin_function:
     """A kernel builtin seen from Python: importable by name, documented from the builtin table,
     and callable on host values when the builtin has a host version."""
 
-    def __init__(self, name, host=None, doc=None):
+    def __init__(self, name, host=None, doc=None, typed=False):
         self.__name__ = name
         self._host = host
+        self._typed = typed  # the table resolves its overloads: Warp's host rules apply
         if doc is not None:
             self.__doc__ = doc
 
     def __call__(self, *args, **kwargs):
         if self._host is None:
             raise RuntimeError(f"wp.{self.__name__}() can only be called inside kernels")
+        if self._typed:
+            return host_resolution.call(self.__name__, self._host, args, kwargs)
         return self._host(*args, **kwargs)
 
     def __repr__(self):
@@ -41,7 +44,8 @@ def _public(entry):
 TABLE = [entry for entry in _treadle.builtin_table() if _public(entry)]
 """The table entries that have a Python object, in table order."""
 
-BUILTINS = {entry["name"]: builtin_function(entry["name"], HOST.get(entry["name"]), _doc(entry))
+BUILTINS = {entry["name"]: builtin_function(entry["name"], HOST.get(entry["name"]), _doc(entry),
+                                            entry["typed"])
             for entry in TABLE}
 """Builtin name -> its Python object (``treadle/__init__.py`` re-exports them)."""
 

@@ -29,6 +29,11 @@ log_level: int = 20
 """Messages below this level are not shown: ``wp.LOG_DEBUG`` (10), ``wp.LOG_INFO`` (20, the
 default), ``wp.LOG_WARNING`` (30) or ``wp.LOG_ERROR`` (40); see wp.set_logger."""
 
+legacy_scalar_return_types: bool = False
+"""Builtins called on the host return plain Python ``int`` / ``float`` for every scalar type,
+instead of Warp scalar instances (``wp.float64``, ``wp.int8``) for the types other than int32,
+float32 and bool."""
+
 max_unroll: int = 16
 """Largest constant trip count of a ``for ... in range()`` loop that is unrolled."""
 

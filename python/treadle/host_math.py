@@ -11,7 +11,7 @@ import numpy as np
 
 from . import scalar_types
 from .quat_types import _hamilton, quat_base, quaternion, rotate_np, transform_base, transformation
-from .vec_types import composite_base, matrix, vector
+from .vec_types import composite_base, matrix, vector, vector_base
 
 
 def _composite(x, name, what="a vector or matrix"):
@@ -66,9 +66,17 @@ def neg(a):
 
 
 def length_sq(a):
-    """Squared Euclidean length of a vector."""
+    """Squared Euclidean length of a vector (exact for integer vectors, which then wrap to
+    their type as the caller converts the result)."""
     _composite(a, "length_sq", "a vector")
+    if np.issubdtype(a._data.dtype, np.integer):
+        return builtins.sum(builtins.int(x) * builtins.int(x) for x in a._data.reshape(-1))
     return builtins.float(np.dot(_f64(a).reshape(-1), _f64(a).reshape(-1)))
+
+
+def invert(a):
+    """Bitwise complement of an integer (wrapped to its type by the caller)."""
+    return ~builtins.int(a)
 
 
 def cw_div(a, b):
@@ -179,7 +187,7 @@ def quat_to_matrix(q):
 
 def quat_from_matrix(m):
     """The unit quaternion of a rotation matrix (its sign is either)."""
-    a = _f64(_mat(m, "quat_from_matrix"))
+    a = _f64(_mat(m, "quat_from_matrix"))[:3, :3]  # a 4x4 matrix: its rotation block
     tr = np.trace(a)
     if tr > 0.0:
         s = math.sqrt(tr + 1.0) * 2.0
@@ -197,6 +205,10 @@ def quat_from_matrix(m):
     return quaternion(m._wp_scalar_type_)._new(q / np.linalg.norm(q))
 
 
+def _is_mat44(t):
+    return isinstance(t, composite_base) and t._shape == (4, 4)
+
+
 def transform_get_translation(t):
     return vector(3, t._wp_scalar_type_)._new(_f64(_transform(t, "transform_get_translation"))[:3])
 
@@ -206,14 +218,18 @@ def transform_get_rotation(t):
 
 
 def transform_point(t, p):
-    """``p`` rotated by t.q, then moved by t.p."""
+    """``p`` rotated by t.q, then moved by t.p; with a 4x4 matrix t, t (p, 1) (first three)."""
+    if _is_mat44(t):
+        return vector(3, t._wp_scalar_type_)._new(_f64(t)[:3, :3] @ _f64(p) + _f64(t)[:3, 3])
     d = _f64(_transform(t, "transform_point"))
     x = np.asarray(p, dtype=np.float64).reshape(3)
     return vector(3, t._wp_scalar_type_)._new(_rotate(d[3:], x) + d[:3])
 
 
 def transform_vector(t, v):
-    """``v`` rotated by t.q (no translation)."""
+    """``v`` rotated by t.q (no translation); with a 4x4 matrix t, t (v, 0) (first three)."""
+    if _is_mat44(t):
+        return vector(3, t._wp_scalar_type_)._new(_f64(t)[:3, :3] @ _f64(v))
     d = _f64(_transform(t, "transform_vector"))
     return vector(3, t._wp_scalar_type_)._new(_rotate(d[3:], np.asarray(v, dtype=np.float64).reshape(3)))
 
@@ -258,7 +274,25 @@ def transform_wrench(t, x):
 
 
 def _sign(x):
+    if isinstance(x, vector_base):
+        return type(x)._new(np.where(x._data < 0, -1, 1).astype(x._data.dtype))
     return -1 if x < 0 else 1
+
+
+def _any_component(test):
+    """A host isnan/isinf from the scalar test: any component of a vector, matrix or
+    quaternion."""
+    def check(x):
+        if isinstance(x, (composite_base, quat_base)):
+            return builtins.bool(np.any(test(_f64(x))))
+        return test(x)
+    return check
+
+
+def _isfinite(x):
+    if isinstance(x, (composite_base, quat_base)):
+        return builtins.bool(np.all(np.isfinite(_f64(x))))
+    return math.isfinite(x)
 
 
 def _round(x):
@@ -269,8 +303,35 @@ def _cbrt(x):
     return math.copysign(abs(x) ** (1.0 / 3.0), x)
 
 
+def _fmin(a, b=None):
+    """Warp's host min: C's fmin for floats (a NaN counts as missing); min(v) of one vector is
+    its smallest component."""
+    if b is None:
+        return _reduce(a, _fmin)
+    if isinstance(a, composite_base):
+        return type(a)._new(np.fmin(a._data, b._data))
+    return b if a != a else builtins.min(a, b)
+
+
+def _fmax(a, b=None):
+    """Warp's host max: C's fmax for floats; max(v) of one vector is its largest component."""
+    if b is None:
+        return _reduce(a, _fmax)
+    if isinstance(a, composite_base):
+        return type(a)._new(np.fmax(a._data, b._data))
+    return b if a != a else builtins.max(a, b)
+
+
+def _reduce(v, pick):
+    values = v._data.reshape(-1).tolist()
+    out = values[0]
+    for x in values[1:]:
+        out = pick(out, x)
+    return out
+
+
 def _clamp(x, low, high):
-    return builtins.min(builtins.max(x, low), high)
+    return _fmin(_fmax(x, low), high)
 
 
 def _rint(x):
@@ -282,16 +343,16 @@ def _where(cond, a, b):
 
 
 HOST_BUILTINS = {
-    "abs": builtins.abs, "min": builtins.min, "max": builtins.max, "sign": _sign,
+    "abs": builtins.abs, "min": _fmin, "max": _fmax, "sign": _sign,
     "floor": math.floor, "ceil": math.ceil, "round": _round, "trunc": math.trunc,
     "sqrt": math.sqrt, "cbrt": _cbrt, "exp": math.exp, "log": math.log, "log2": math.log2,
     "log10": math.log10, "pow": math.pow, "sin": math.sin, "cos": math.cos, "tan": math.tan,
     "asin": math.asin, "acos": math.acos, "atan": math.atan, "atan2": math.atan2,
     "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh, "degrees": math.degrees,
-    "radians": math.radians, "isnan": math.isnan, "isinf": math.isinf,
-    "isfinite": math.isfinite, "clamp": _clamp, "rint": _rint, "where": _where,
+    "radians": math.radians, "isnan": _any_component(np.isnan),
+    "isinf": _any_component(np.isinf), "isfinite": _isfinite, "clamp": _clamp, "rint": _rint, "where": _where,
     "print": builtins.print,
-    "add": add, "sub": sub, "mul": mul, "div": div, "mod": mod, "neg": neg, "length_sq": length_sq,
+    "add": add, "sub": sub, "mul": mul, "div": div, "mod": mod, "neg": neg, "invert": invert, "length_sq": length_sq,
     "cw_div": cw_div, "outer": outer, "transpose": transpose, "determinant": determinant,
     "inverse": inverse, "trace": trace, "diag": diag, "ddot": ddot, "skew": skew,
     "identity": identity, "matrix_from_rows": matrix_from_rows,

@@ -218,6 +218,18 @@ def quat_from_axis_angle(axis, angle):
     return quaternion(scalar)(a[0] * s, a[1] * s, a[2] * s, math.cos(half))
 
 
+def quat_rpy(roll, pitch, yaw):
+    """The rotation qz(yaw) qy(pitch) qx(roll), of the scalar type of the angles (float32 for
+    Python floats), computed as kernels compute it."""
+    scalar = next((type(a) for a in (roll, pitch, yaw) if isinstance(a, scalar_types.float_base)),
+                  scalar_types.float32)
+    r, p, y = (0.5 * builtins.float(a) for a in (roll, pitch, yaw))
+    cr, sr, cp, sp = math.cos(r), math.sin(r), math.cos(p), math.sin(p)
+    cy, sy = math.cos(y), math.sin(y)
+    return quaternion(scalar)(sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy,
+                              cr * cp * sy - sr * sp * cy, cr * cp * cy + sr * sp * sy)
+
+
 def quat_rotate(q, v):
     """``v`` (a 3-vector) rotated by the unit quaternion ``q``: the vector part of
     ``q * (v, 0) * conj(q)``, as a vector of ``q``'s scalar type."""
@@ -239,6 +251,7 @@ def rotate_np(qd, x):
 HOST_BUILTINS = {
     "quat_identity": quat_identity, "transform_identity": transform_identity,
     "quat_from_axis_angle": quat_from_axis_angle, "quat_rotate": quat_rotate,
+    "quat_rpy": quat_rpy,
 }
 """Host versions of builtins implemented here (merged by ``host_builtins.py``)."""
 """The builtins given the host implementations above (see ``treadle/__init__.py``)."""

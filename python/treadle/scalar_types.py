@@ -194,6 +194,18 @@ class float_base(scalar_base):
     def _convert(cls, x):
         return builtins.float(cls._np_dtype.type(x))
 
+    def __pow__(self, o):  # integers have no ** (TypeError, as in Warp)
+        return self._arith(o, _float_pow)
+
+    def __rpow__(self, o):
+        return self._arith(o, _float_pow, True)
+
+
+def _float_pow(a, b):
+    """``a ** b`` as kernels compute pow: a negative base with a non-integer power is NaN."""
+    with np.errstate(all="ignore"):
+        return builtins.float(np.power(np.float64(a), np.float64(b)))
+
 
 # --- bfloat16 bits ---------------------------------------------------------------------------
 # bfloat16 is the top half of a float32. These round exactly as the native headers do
@@ -402,9 +414,9 @@ def dtype_from_numpy(numpy_dtype):
 
 
 def dtype_to_numpy(dtype):
-    """The numpy dtype of a scalar type (or of Python float/int/bool) in memory (uint16 for
-    bfloat16, as its arrays show it)."""
-    return resolve_dtype(dtype)._np_memory
+    """The numpy scalar type (``np.int16``, as Warp gives) of a scalar type (or of Python
+    float/int/bool) in memory (uint16 for bfloat16, as its arrays show it)."""
+    return resolve_dtype(dtype)._np_memory.type
 
 
 

@@ -232,6 +232,32 @@ class composite_base:
             return self._divide(self._scalar(other), self._data)
         return NotImplemented
 
+    def __mod__(self, other):
+        if not isinstance(self, vector_base):
+            return NotImplemented
+        o = self._same(other, "take the remainder of")
+        if o is None:
+            return NotImplemented
+        return type(self)._new(_remainder(self._data, o))
+
+
+def _c_mod(a, b):
+    """C's integer remainder: the sign of the dividend; a remainder by zero is 0 (as kernels)."""
+    if b == 0:
+        return 0
+    r = builtins.abs(a) % builtins.abs(b)
+    return -r if a < 0 else r
+
+
+def _remainder(a, b):
+    """Warp's componentwise ``%`` of two arrays of one dtype: fmod for floats, C's remainder for
+    integers."""
+    if np.issubdtype(a.dtype, np.integer):
+        r = [_c_mod(builtins.int(x), builtins.int(y)) for x, y in zip(a.flat, b.flat)]
+        return np.array(r, dtype=a.dtype).reshape(a.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.fmod(a, b)
+
 
 def _mul(a, b):
     """Warp's ``mul`` of two composites: matrix-vector, vector-matrix, matrix-matrix."""
@@ -453,6 +479,27 @@ class matrix_base(composite_base):
             values = list(value) if isinstance(value, (list, tuple)) else (
                 np.asarray(value, dtype=object).reshape(-1).tolist())
         self._data[self._row(key)] = self._checked_values(values, cols)
+
+    def get_row(self, r):
+        """Row ``r`` as a vector (Warp's matrix method; also ``m[r]``)."""
+        return self[r]
+
+    def set_row(self, r, v):
+        """Sets row ``r`` to the vector (or sequence) ``v``."""
+        self[r] = v
+
+    def get_col(self, c):
+        """Column ``c`` as a vector."""
+        return vector(self._shape[0], self._wp_scalar_type_)._new(self._data[:, self._col(c)])
+
+    def set_col(self, c, v):
+        """Sets column ``c`` to the vector (or sequence) ``v``."""
+        rows = self._shape[0]
+        values = [v] * rows if _is_scalar(v) else np.asarray(v).reshape(-1).tolist()
+        if len(values) != rows:
+            raise ValueError(f"a column of {type(self).__name__} has {rows} values, got "
+                             f"{len(values)}")
+        self._data[:, self._col(c)] = self._convert_values(values)
 
     def __repr__(self):
         rows = ("[" + ", ".join(str(x) for x in r) + "]" for r in self._data.tolist())

@@ -15,16 +15,17 @@ using namespace rules;
 std::vector<Builtin> operators() {
     return {
         {"add", "add", BuiltinKind::Operator, "Operators", "a + b",
-         "Sum a + b of two scalars, or of two vectors, matrices or quaternions of the same type "
-         "(componentwise); transforms are not added. Also callable as wp.add(a, b).",
+         "Sum a + b of two scalars, or of two vectors, matrices, quaternions or transforms of the "
+         "same type (componentwise). Also callable as wp.add(a, b).",
          true, rule_add_sub, with().linear(Linearity::All).host().op("+")},
         {"sub", "sub", BuiltinKind::Operator, "Operators", "a - b",
-         "Difference a - b of two scalars, or of two vectors, matrices or quaternions of the same "
-         "type (componentwise). Also callable as wp.sub(a, b).",
+         "Difference a - b of two scalars, or of two vectors, matrices, quaternions or transforms "
+         "of the same type (componentwise). Also callable as wp.sub(a, b).",
          true, rule_add_sub, with().linear(Linearity::All).host().op("-")},
         {"mul", "mul", BuiltinKind::Operator, "Operators", "a * b",
-         "Product a * b: of two scalars; of a vector, matrix or quaternion and a scalar of its "
-         "element type (either order); matrix-vector, vector-matrix and matrix-matrix products; "
+         "Product a * b: of two scalars; of a vector, matrix, quaternion or transform and a scalar "
+         "of its element type (either order, componentwise); matrix-vector, vector-matrix and "
+         "matrix-matrix products; "
          "the Hamilton product of two quaternions and the composition of two transforms.",
          true, rule_mul, with().host().op("*")},
         {"matmul", "mul", BuiltinKind::Operator, "Operators", "a @ b",
@@ -34,8 +35,9 @@ std::vector<Builtin> operators() {
          true, rule_matmul, with().op("@").not_callable()},
         {"div", "div", BuiltinKind::Operator, "Operators", "a / b",
          "Quotient a / b of two scalars (integers truncate toward zero, and integer division by "
-         "zero gives 0), or a vector, matrix or quaternion divided by a scalar of its element "
-         "type.",
+         "zero gives 0), a vector, matrix or quaternion divided by a scalar of its element type, "
+         "or "
+         "such a scalar divided by each component.",
          true, rule_div, with().host().op("/")},
         {"floordiv", "floordiv", BuiltinKind::Operator, "Operators", "a // b",
          "Floor division a // b: floor(a / b) for floats; for integers the truncating quotient (C "
@@ -43,8 +45,9 @@ std::vector<Builtin> operators() {
          true, rule_numeric_binary, with().op("//")},
         {"mod", "mod", BuiltinKind::Operator, "Operators", "a % b",
          "Remainder a % b: fmod(a, b) for floats (with the sign of a); for integers the C "
-         "remainder, whose sign follows the dividend, with a remainder by zero giving 0.",
-         true, rule_numeric_binary, with().host().op("%")},
+         "remainder, whose sign follows the dividend, with a remainder by zero giving 0. Two "
+         "vectors of the same type: componentwise.",
+         true, rule_vec_binary, with().host().op("%")},
         {"pow", "pow", BuiltinKind::Regular, "Scalar Math", "pow(x: Float, y: Float) -> Float",
          "x raised to the power y, both of one float type (also the ** operator); a negative x "
          "with a non-integer y gives NaN.",
@@ -58,7 +61,7 @@ std::vector<Builtin> operators() {
          rule_negate, with().linear(Linearity::All).op("+")},
         {"invert", "invert", BuiltinKind::Operator, "Operators", "~a",
          "Bitwise complement ~a of an integer: every bit of a flipped.", false, rule_int_unary,
-         with().op("~")},
+         with().host().op("~")},
         {"bit_and", "bit_and", BuiltinKind::Operator, "Operators", "a & b",
          "Bitwise and a & b of two integers (or bools) of the same type.", false, rule_bitwise,
          with().op("&")},
@@ -94,21 +97,25 @@ std::vector<Builtin> scalar_math() {
         {"min", "min", BuiltinKind::Regular, "Scalar Math",
          "min(a: Scalar | Vector, b: Scalar | Vector)",
          "The smaller of a and b, two scalars of one type, or the componentwise minimum of two "
-         "vectors of the same type.",
+         "vectors of the same type; min(v) alone is the smallest component of vector v. For floats "
+         "a NaN counts as missing (C's fmin), as in Warp.",
          true, rule_vec_min_max, with().host().python_builtin()},
         {"max", "max", BuiltinKind::Regular, "Scalar Math",
          "max(a: Scalar | Vector, b: Scalar | Vector)",
          "The larger of a and b, two scalars of one type, or the componentwise maximum of two "
-         "vectors of the same type.",
+         "vectors of the same type; max(v) alone is the largest component of vector v. For floats "
+         "a NaN counts as missing (C's fmax), as in Warp.",
          true, rule_vec_min_max, with().host().python_builtin()},
         {"clamp", "clamp", BuiltinKind::Regular, "Scalar Math",
          "clamp(x: Scalar, low: Scalar, high: Scalar) -> Scalar",
          "x limited to the range [low, high]: low if x < low, high if x > high, else x (three "
          "scalars of one type).",
          true, rule_numeric_ternary, with().host()},
-        {"sign", "sign", BuiltinKind::Regular, "Scalar Math", "sign(x: Scalar) -> Scalar",
-         "The sign of scalar x as a value of its type: -1 if x < 0, else 1 (so sign(0) is 1).",
-         true, rule_numeric_unary, with().host()},
+        {"sign", "sign", BuiltinKind::Regular, "Scalar Math",
+         "sign(x: Scalar | Vector) -> Scalar | Vector",
+         "The sign of scalar x as a value of its type: -1 if x < 0, else 1 (so sign(0) is 1); of "
+         "each component of a vector.",
+         true, rule_vec_abs, with().host()},
         FLOAT1("floor", "The largest integer not greater than x, as a float of x's type."),
         FLOAT1("ceil", "The smallest integer not less than x, as a float of x's type."),
         {"round", "round", BuiltinKind::Regular, "Scalar Math", "round(x: Float) -> Float",
@@ -164,15 +171,21 @@ std::vector<Builtin> scalar_math() {
         FLOAT1("erfcinv",
                "The inverse complementary error function: y with erfc(y) == x, for x in [0, 2] "
                "(+-inf at 0 and 2, NaN outside)."),
-        {"isnan", "isnan", BuiltinKind::Regular, "Scalar Math", "isnan(x: Scalar) -> bool",
-         "True if the scalar x is NaN (always false for integers).", false, rule_predicate,
-         with().host()},
-        {"isinf", "isinf", BuiltinKind::Regular, "Scalar Math", "isinf(x: Scalar) -> bool",
-         "True if the scalar x is positive or negative infinity (always false for integers).",
+        {"isnan", "isnan", BuiltinKind::Regular, "Scalar Math",
+         "isnan(x: Scalar | Vector | Matrix | quat) -> bool",
+         "True if the scalar x is NaN (always false for integers), or some component of a float "
+         "vector, matrix or quaternion is.",
          false, rule_predicate, with().host()},
-        {"isfinite", "isfinite", BuiltinKind::Regular, "Scalar Math", "isfinite(x: Scalar) -> bool",
-         "True if the scalar x is neither infinite nor NaN (always true for integers).", false,
-         rule_predicate, with().host()},
+        {"isinf", "isinf", BuiltinKind::Regular, "Scalar Math",
+         "isinf(x: Scalar | Vector | Matrix | quat) -> bool",
+         "True if the scalar x is positive or negative infinity (always false for integers), or "
+         "some component of a float vector, matrix or quaternion is.",
+         false, rule_predicate, with().host()},
+        {"isfinite", "isfinite", BuiltinKind::Regular, "Scalar Math",
+         "isfinite(x: Scalar | Vector | Matrix | quat) -> bool",
+         "True if the scalar x is neither infinite nor NaN (always true for integers), or every "
+         "component of a float vector, matrix or quaternion is.",
+         false, rule_predicate, with().host()},
     };
 }
 

@@ -37,9 +37,10 @@ std::vector<Builtin> quaternions() {
          "The 3x3 rotation matrix of the unit quaternion q (same float type).", true,
          rule_q_to_matrix, with().host()},
         {"quat_from_matrix", "quat_from_matrix", BuiltinKind::Regular, "Quaternion Math",
-         "quat_from_matrix(m: mat33) -> quat",
-         "The unit quaternion of the 3x3 rotation matrix m (same float type).", true,
-         rule_q_from_matrix, with().host()},
+         "quat_from_matrix(m: mat33 | mat44) -> quat",
+         "The unit quaternion of the 3x3 rotation matrix m (same float type), or of the "
+         "upper-left 3x3 block of a 4x4 matrix.",
+         true, rule_q_from_matrix, with().host()},
         {"quat_slerp", "quat_slerp", BuiltinKind::Regular, "Quaternion Math",
          "quat_slerp(a: quat, b: quat, t: Float) -> quat",
          "Spherical linear interpolation of unit quaternions from a (t = 0) to b (t = 1) at "
@@ -49,7 +50,7 @@ std::vector<Builtin> quaternions() {
          "quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat",
          "The unit quaternion qz(yaw) qy(pitch) qx(roll) of the rotation by roll radians about x, "
          "then pitch about y, then yaw about z.",
-         true, rule_q_rpy},
+         true, rule_q_rpy, with().host()},
     };
 }
 
@@ -115,14 +116,15 @@ std::vector<Builtin> spatial() {
 std::vector<Builtin> transforms() {
     return {
         {"transform_point", "transform_point", BuiltinKind::Regular, "Transformations",
-         "transform_point(t: transform, p: vec3) -> vec3",
+         "transform_point(t: transform | mat44, p: vec3) -> vec3",
          "The point p mapped by transform t: rotated by t's rotation, then translated by its "
-         "translation.",
+         "translation; with a 4x4 matrix t, the first three components of t (p, 1).",
          true, rule_t_point, with().host()},
         {"transform_vector", "transform_vector", BuiltinKind::Regular, "Transformations",
-         "transform_vector(t: transform, v: vec3) -> vec3",
-         "The vector v mapped by transform t: rotated by t's rotation only (no translation).", true,
-         rule_t_point, with().host()},
+         "transform_vector(t: transform | mat44, v: vec3) -> vec3",
+         "The vector v mapped by transform t: rotated by t's rotation only (no translation); with "
+         "a 4x4 matrix t, the first three components of t (v, 0).",
+         true, rule_t_point, with().host()},
         {"transform_multiply", "transform_multiply", BuiltinKind::Regular, "Transformations",
          "transform_multiply(a: transform, b: transform) -> transform",
          "The composition a * b of two transforms: applying it maps a point by b, then by a.", true,
@@ -140,6 +142,27 @@ std::vector<Builtin> transforms() {
          "Transformations", "transform_get_rotation(t: transform) -> quat",
          "The rotation q of transform t, a unit quaternion (also t.q).", true, rule_t_rotation,
          with().host()},
+        {"transform_to_matrix", "transform_to_matrix", BuiltinKind::Regular, "Transformations",
+         "transform_to_matrix(t: transform) -> mat44",
+         "The 4x4 homogeneous matrix [[R, p], [0, 0, 0, 1]] of transform t = (p, q), R the "
+         "rotation matrix of q.",
+         true, rule_t_to_matrix},
+        {"transform_from_matrix", "transform_from_matrix", BuiltinKind::Regular, "Transformations",
+         "transform_from_matrix(m: mat44) -> transform",
+         "The transform of a 4x4 homogeneous matrix without scale: translation m[0:3, 3], "
+         "rotation from the upper-left 3x3 block.",
+         true, rule_t_from_matrix},
+        {"transform_compose", "transform_compose", BuiltinKind::Regular, "Transformations",
+         "transform_compose(position: vec3, rotation: quat, scale: vec3) -> mat44",
+         "The 4x4 matrix [[R diag(scale), position], [0, 0, 0, 1]], R the rotation matrix of "
+         "rotation.",
+         true, rule_t_compose},
+        {"transform_decompose", "transform_decompose", BuiltinKind::Multi, "Transformations",
+         "transform_decompose(m: mat44) -> tuple(vec3, quat, vec3)",
+         "The (position, rotation, scale) that transform_compose makes m from: the scale is the "
+         "length of each column of the upper-left 3x3 block, the rotation that of the block with "
+         "its columns normalized.",
+         true, rule_t_decompose, with().results(3).rebinds(Rebinds::Outputs)},
         {"quat_identity", "quat_identity", BuiltinKind::Identity, "Quaternion Math",
          "quat_identity(dtype: Float = float32) -> quat",
          "The identity rotation: the quaternion (0, 0, 0, 1) of float type dtype (float32 when not "

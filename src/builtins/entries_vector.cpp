@@ -28,6 +28,33 @@ std::vector<Builtin> vector_math() {
          "The unit vector a / length(a) of a float vector or quaternion; the zero vector stays "
          "zero.",
          true, rule_normalize, with().host()},
+        {"argmin", "argmin", BuiltinKind::Regular, "Vector Math", "argmin(v: Vector) -> uint32",
+         "The index of the smallest component of vector v (the first on ties; NaN components "
+         "count as missing, as for min).",
+         false, rule_vec_arg_extremum},
+        {"argmax", "argmax", BuiltinKind::Regular, "Vector Math", "argmax(v: Vector) -> uint32",
+         "The index of the largest component of vector v (the first on ties; NaN components "
+         "count as missing, as for max).",
+         false, rule_vec_arg_extremum},
+        {"norm_l1", "norm_l1", BuiltinKind::Regular, "Vector Math", "norm_l1(v: Vector) -> Float",
+         "The L1 norm of a float vector: the sum of the absolute values of its components.", true,
+         rule_float_vector_to_scalar},
+        {"norm_l2", "norm_l2", BuiltinKind::Regular, "Vector Math", "norm_l2(v: Vector) -> Float",
+         "The L2 norm of a float vector, its length.", true, rule_float_vector_to_scalar},
+        {"norm_huber", "norm_huber", BuiltinKind::Regular, "Vector Math",
+         "norm_huber(v: Vector, delta: Float = 1.0) -> Float",
+         "The Huber norm of a float vector: |v|^2 / 2 when |v| <= delta, else delta (|v| - delta "
+         "/ 2).",
+         true, rule_float_vector_norm},
+        {"norm_pseudo_huber", "norm_pseudo_huber", BuiltinKind::Regular, "Vector Math",
+         "norm_pseudo_huber(v: Vector, delta: Float = 1.0) -> Float",
+         "The pseudo-Huber norm of a float vector, Warp's form delta sqrt(delta^2 + |v|^2).", true,
+         rule_float_vector_norm},
+        {"smooth_normalize", "smooth_normalize", BuiltinKind::Regular, "Vector Math",
+         "smooth_normalize(v: Vector, delta: Float = 1.0) -> Vector",
+         "v divided by its pseudo-Huber norm: a normalization that is smooth through the zero "
+         "vector.",
+         true, rule_smooth_normalize},
         {"outer", "outer", BuiltinKind::Regular, "Vector Math",
          "outer(a: Vector, b: Vector) -> Matrix",
          "The outer product a b^T of two vectors of one element type: the matrix whose entry (i, "

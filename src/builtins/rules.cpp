@@ -61,6 +61,8 @@ std::optional<Signature> rule_bitwise(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_predicate(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && is_math(a[0].type) && treadle::is_float(a[0].type->scalar))
+        return Signature{{a[0].type}, types::bool_type()};
     const types::Type* t = unify_scalars(a);
     if (a.size() != 1 || !t || t->is_bool()) return std::nullopt;
     return same(a, 1, t, types::bool_type());
@@ -87,7 +89,8 @@ bool scalar_fits(const ArgInfo& a, ScalarType s) {
 }
 
 std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
-    if (a.size() == 2 && is_math(a[0].type) && a[0].type == a[1].type)
+    if (a.size() == 2 && a[0].type && (is_math(a[0].type) || a[0].type->is_transform()) &&
+        a[0].type == a[1].type)
         return Signature{{a[0].type, a[1].type}, a[0].type};
     return rule_numeric_binary(a);
 }
@@ -95,9 +98,10 @@ std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
 std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a) {
     if (a.size() != 2) return std::nullopt;
     const types::Type *x = a[0].type, *y = a[1].type;
-    if (is_math(x) && scalar_fits(a[1], x->scalar))
+    auto scalable = [](const types::Type* t) { return is_math(t) || (t && t->is_transform()); };
+    if (scalable(x) && scalar_fits(a[1], x->scalar))
         return Signature{{x, types::scalar_type(x->scalar)}, x};
-    if (is_math(y) && scalar_fits(a[0], y->scalar))
+    if (scalable(y) && scalar_fits(a[0], y->scalar))
         return Signature{{types::scalar_type(y->scalar), y}, y};
     if (x && y && x->is_matrix() && y->is_vector() && x->scalar == y->scalar && x->cols == y->rows)
         return Signature{{x, y}, types::vector_type(x->rows, x->scalar)};
@@ -120,6 +124,8 @@ std::optional<Signature> rule_matmul(const std::vector<ArgInfo>& a) {
 std::optional<Signature> rule_div(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && is_math(a[0].type) && scalar_fits(a[1], a[0].type->scalar))
         return Signature{{a[0].type, types::scalar_type(a[0].type->scalar)}, a[0].type};
+    if (a.size() == 2 && is_math(a[1].type) && scalar_fits(a[0], a[1].type->scalar))
+        return Signature{{types::scalar_type(a[1].type->scalar), a[1].type}, a[1].type};
     return rule_numeric_binary(a);
 }
 
@@ -135,6 +141,20 @@ std::optional<Signature> rule_compare_any(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_vec_min_max(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector())  // min(v): the smallest component
+        return Signature{{a[0].type}, types::scalar_type(a[0].type->scalar)};
+    if (a.size() == 2 && a[0].type && a[0].type->is_vector() && a[0].type == a[1].type)
+        return Signature{{a[0].type, a[1].type}, a[0].type};
+    return rule_numeric_binary(a);
+}
+
+std::optional<Signature> rule_vec_arg_extremum(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector())
+        return Signature{{a[0].type}, types::scalar_type(ScalarType::UInt32)};
+    return std::nullopt;
+}
+
+std::optional<Signature> rule_vec_binary(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && a[0].type && a[0].type->is_vector() && a[0].type == a[1].type)
         return Signature{{a[0].type, a[1].type}, a[0].type};
     return rule_numeric_binary(a);
@@ -415,7 +435,7 @@ std::optional<Signature> rule_spatial_mass(const std::vector<ArgInfo>& a) {
 #undef SPATIAL
 
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
-/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 's' scalar; the result likewise.
+/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 'M' mat44, 's' scalar; the result likewise.
 std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
     if (a.size() != std::strlen(params)) return std::nullopt;
     std::optional<ScalarType> s;
@@ -440,6 +460,8 @@ std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params
                 return types::vector_type(3, *s);
             case 'm':
                 return types::matrix_type(3, 3, *s);
+            case 'M':
+                return types::matrix_type(4, 4, *s);
             default:
                 return types::scalar_type(*s);
         }
@@ -461,15 +483,32 @@ RIGID(rule_q_from_axis_angle, "vs", 'q')
 RIGID(rule_q_rotate, "qv", 'v')
 RIGID(rule_q_to_q, "q", 'q')
 RIGID(rule_q_to_matrix, "q", 'm')
-RIGID(rule_q_from_matrix, "m", 'q')
+std::optional<Signature> rule_q_from_matrix(const std::vector<ArgInfo>& a) {
+    if (auto s = rigid(a, "m", 'q')) return s;
+    return rigid(a, "M", 'q');  // the rotation in the upper-left 3x3 block
+}
 RIGID(rule_q_slerp, "qqs", 'q')
 RIGID(rule_q_rpy, "sss", 'q')
-RIGID(rule_t_point, "tv", 'v')
+std::optional<Signature> rule_t_point(const std::vector<ArgInfo>& a) {
+    if (auto s = rigid(a, "tv", 'v')) return s;
+    return rigid(a, "Mv", 'v');  // a 4x4 homogeneous matrix
+}
 RIGID(rule_t_t, "tt", 't')
 RIGID(rule_t_to_t, "t", 't')
 RIGID(rule_t_translation, "t", 'v')
 RIGID(rule_t_rotation, "t", 'q')
 RIGID(rule_t_from, "vq", 't')
+RIGID(rule_t_compose, "vqv", 'M')
+RIGID(rule_t_to_matrix, "t", 'M')
+RIGID(rule_t_from_matrix, "M", 't')
+std::optional<Signature> rule_t_decompose(const std::vector<ArgInfo>& a) {
+    auto sig = rigid(a, "M", 'v');
+    if (!sig) return std::nullopt;
+    const ScalarType s = a[0].type->scalar;
+    sig->ret = types::tuple_type(
+        {types::vector_type(3, s), types::quat_type(s), types::vector_type(3, s)});
+    return sig;
+}
 #undef RIGID
 
 /// svd3/qr3/eig3 (n = 3), svd2 (n = 2): one float32/float64 n x n matrix; the results from a

@@ -55,6 +55,8 @@ std::optional<Signature> rule_float_vector_to_scalar(const std::vector<ArgInfo>&
 
 std::optional<Signature> rule_float_vector_norm(const std::vector<ArgInfo>& a) {
     // norm_huber(v, delta) / norm_pseudo_huber(v, delta): a float vector and a scalar of its type
+    // (delta = 1 when left out: the native default)
+    if (a.size() == 1) return rule_float_vector_to_scalar(a);
     if (a.size() == 2 && a[0].type && a[0].type->is_vector() &&
         treadle::is_float(a[0].type->scalar) && scalar_fits(a[1], a[0].type->scalar))
         return Signature{{a[0].type, types::scalar_type(a[0].type->scalar)},
@@ -63,6 +65,9 @@ std::optional<Signature> rule_float_vector_norm(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_smooth_normalize(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_vector() &&
+        treadle::is_float(a[0].type->scalar))
+        return Signature{{a[0].type}, a[0].type};
     if (a.size() == 2 && a[0].type && a[0].type->is_vector() &&
         treadle::is_float(a[0].type->scalar) && scalar_fits(a[1], a[0].type->scalar))
         return Signature{{a[0].type, types::scalar_type(a[0].type->scalar)}, a[0].type};

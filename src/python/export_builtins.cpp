@@ -103,6 +103,7 @@ nb::dict entry(const treadle::builtins::Builtin& b) {
     d["signature"] = b.signature;
     d["doc"] = b.doc;
     d["differentiable"] = b.differentiable;
+    d["typed"] = b.rule != nullptr;  // builtin_signature() can answer for it
     nb::list params;
     for (const treadle::builtins::Param& p : treadle::builtins::builtin_params(b)) {
         nb::dict pd;
@@ -184,7 +185,8 @@ void export_builtins(nb::module_& m) {
             return out;
         },
         "Every builtin in table order, as a dict: name, native, kind, group, signature, doc, "
-        "differentiable, params (dicts: name, type, default, variadic), returns, and the traits "
+        "differentiable, typed (whether builtin_signature() resolves it), params (dicts: name, "
+        "type, default, variadic), returns, and the traits "
         "linear, writes_last_array, prints, results, value_operands, rebinds, host, atomic, "
         "python_builtin, op, callable, devices.");
     m.def("builtin_signature", &signature, nb::arg("name"), nb::arg("arg_types"),

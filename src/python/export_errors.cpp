@@ -69,6 +69,16 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
             PyErr_SetString(g_launch_error, e.what());
             return;
         case treadle::ErrorKind::Runtime: {
+            if (from_compiler && e.where().line > 0) {
+                // Warp raises these kernel-source errors as RuntimeError with the message after
+                // the source line, and programs match the message's end
+                std::string text = treadle::format_error("", e.where());
+                const size_t colon = text.find(": \n");  // "file:line:col: " with no message
+                if (colon != std::string::npos) text.erase(colon + 1, 1);
+                text += "\n" + e.message();
+                PyErr_SetString(PyExc_RuntimeError, text.c_str());
+                return;
+            }
             // A fault of an earlier asynchronous kernel surfaces at a later synchronising
             // call: name the kernel that most probably caused it.
             std::string text = e.what();

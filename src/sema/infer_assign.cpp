@@ -174,7 +174,7 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
             Value base = eval(*target.args[0]);
             if (base.kind == Value::Kind::Var &&
                 (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
-                 m_fn.type_of(base.var)->is_matrix()))
+                 m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform()))
                 return assign_component(target, base.var, v, value_expr);
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(target.span, who() + "only array elements can be assigned by index");
@@ -187,6 +187,9 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
                 return assign_component(target, base.var, v, value_expr);
             if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_struct())
                 return assign_field(target, base.var, v, value_expr);
+            if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_transform() &&
+                (target.name == "p" || target.name == "q"))
+                return assign_transform_part(target, base.var, v, value_expr);
             type_error(target.span, who() + "cannot assign to attribute '" + target.name + "'");
         }
         default:
@@ -292,6 +295,32 @@ void Builder::store_element(const ast::Expr& target, VarId array, const Value& v
     ir::Instr& st = emit(InstrKind::Store, target.span.line);
     st.col = target.span.col;
     st.args = std::move(args);
+}
+
+void Builder::assign_transform_part(const ast::Expr& target, VarId base, const Value& v,
+                                    const ast::Expr& value_expr) {
+    const ast::Expr& base_expr = *target.args[0];
+    if (base_expr.kind == ast::ExprKind::Name && !m_scope.count(base_expr.name))
+        type_error(target.span, who() + "cannot assign to a part of '" + base_expr.name +
+                                    "', which is not a local variable");
+    const types::Type* t = m_fn.type_of(base);
+    const int line = target.span.line;
+    const bool p = target.name == "p";
+    const types::Type* part = p ? types::vector_type(3, t->scalar) : types::quat_type(t->scalar);
+    ArgInfo vi = arg_info(v, value_expr);
+    if (vi.type != part)
+        type_error(value_expr.span, who() + "cannot assign a value of type " + vi.type->name +
+                                        " to " + target.name + " of " + t->name +
+                                        ", which has type " + part->name);
+    VarId given = coerce(v, part, value_expr);
+    VarId kept = p ? emit_call(line, types::quat_type(t->scalar), {base},
+                               table_entry("transform_get_rotation"))
+                   : emit_call(line, types::vector_type(3, t->scalar), {base},
+                               table_entry("transform_get_translation"));
+    VarId updated =
+        emit_call(line, t, p ? std::vector<VarId>{given, kept} : std::vector<VarId>{kept, given},
+                  table_entry("transform_from"));
+    write_back(base_expr, updated, value_expr);
 }
 
 void Builder::assign_component(const ast::Expr& target, VarId base, const Value& v,

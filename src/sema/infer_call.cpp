@@ -121,6 +121,8 @@ Value Builder::call(const ast::Expr& e) {
             if (!callee.builtin && (callee.text == "vector" || callee.text == "matrix"))
                 return construct_anonymous(callee.text, e);
             if (!callee.builtin && callee.text == "type") return call_type_of(e);
+            if (!callee.builtin && (callee.text == "quaternion" || callee.text == "transformation"))
+                return construct_anonymous_rigid(callee.text, e);
 
             if (!callee.builtin)
                 type_error(e.span, who() + "arrays cannot be created inside kernels");
@@ -439,6 +441,29 @@ Value Builder::call_len(const ast::Expr& e) {
     return var_value(dst);
 }
 
+/// Warp's rule for the scalar types of the arrays that atomic_add/sub/min/max (and the bitwise
+/// atomics) accept; other atomics are checked by call_atomic itself. Warp reports this as a
+/// RuntimeError, so it is one here too.
+void Builder::check_atomic_scalar(const Builtin& b, const types::Type* dtype,
+                                  const ast::Span& span) const {
+    using builtins::AtomicOp;
+    const AtomicOp op = b.traits.atomic;
+    if (op == AtomicOp::Exch || op == AtomicOp::Cas || !dtype->is_value()) return;
+    const ScalarType s = dtype->scalar;
+    const bool word_int = s == ScalarType::Int32 || s == ScalarType::UInt32 ||
+                          s == ScalarType::Int64 || s == ScalarType::UInt64;
+    const bool add = op == AtomicOp::Add || op == AtomicOp::Sub;
+    const bool ok = word_int || ((s == ScalarType::BFloat16 || s == ScalarType::Float32 ||
+                                  s == ScalarType::Float64 || (add && s == ScalarType::Float16)));
+    if (ok) return;
+    const char* allowed = add ? "[u]int32, [u]int64, float16, bfloat16, float32, or float64"
+                              : "[u]int32, [u]int64, bfloat16, float32, or float64";
+    fail(span, ErrorKind::Runtime,
+         std::string(b.name) + "() operations only work on arrays with " + allowed +
+             " as the underlying scalar types, but got " + dtype->name + " (with scalar type " +
+             scalar_name(s) + ")");
+}
+
 Value Builder::call_atomic(const Builtin& b, const ast::Expr& e) {
     // atomic_cas takes a compare value before the value; the others one value
     std::string name = b.name;
@@ -458,6 +483,7 @@ Value Builder::call_atomic(const Builtin& b, const ast::Expr& e) {
     std::vector<VarId> args{arr.var};
     for (size_t i = 2; i < e.args.size() - nvalues; ++i)
         args.push_back(index_operand(*e.args[i], name + "(): index "));
+    check_atomic_scalar(b, at->dtype, e.span);
     if (!at->dtype->is_value() || at->dtype->is_bool() || at->dtype->scalar == ScalarType::Int8 ||
         at->dtype->scalar == ScalarType::UInt8 || at->dtype->scalar == ScalarType::Int16 ||
         at->dtype->scalar == ScalarType::UInt16)

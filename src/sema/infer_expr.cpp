@@ -202,7 +202,8 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                                                : types::bool_type();
                     return v;
                 }
-                if (attr == "vector" || attr == "matrix") {
+                if (attr == "vector" || attr == "matrix" || attr == "quaternion" ||
+                    attr == "transformation") {
                     Value v;
                     v.kind = Value::Kind::Builtin;
                     v.text = attr;

@@ -21,7 +21,7 @@ Value Builder::eval_subscript(const ast::Expr& e) {
     if (base.kind == Value::Kind::Tuple) return index_tuple(base, e);
     if (base.kind == Value::Kind::Var &&
         (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
-         m_fn.type_of(base.var)->is_matrix()))
+         m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform()))
         return index_component(base.var, idx, e);
     if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
         type_error(e.span, who() + "only arrays can be indexed" +

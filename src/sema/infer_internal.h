@@ -219,6 +219,8 @@ public:
     Value call_len(const ast::Expr& e);
     /// atomic_add(a, i..., value) and the other atomics on an array element.
     Value call_atomic(const Builtin& b, const ast::Expr& e);
+    void check_atomic_scalar(const Builtin& b, const types::Type* dtype,
+                             const ast::Span& span) const;
     Value emit_tid(int arity, const ast::Expr& e);
     /// Appends the printf format of variable `v` to `fmt` and its scalars to `args`: vectors,
     /// matrices and quaternions as [..] lists, transforms as transform(p=.., q=..), structs as
@@ -253,8 +255,19 @@ public:
     /// kernel (`kind` says which): the size defaults to the number of components or rows
     /// given, the dtype to their common scalar type.
     Value construct_anonymous(const std::string& kind, const ast::Expr& e);
-    /// quat(...), transform(...): construction of quaternions and transforms.
+    /// quat(...), transform(...): construction of quaternions and transforms
+    /// (infer_construct_rigid.cpp).
     Value construct_rigid(const types::Type* to, const ast::Expr& e);
+    /// Warp's wp.quaternion(*args, dtype=) and wp.transformation(*args, p=, q=, dtype=): the
+    /// dtype defaults to the arguments' scalar type.
+    Value construct_anonymous_rigid(const std::string& kind, const ast::Expr& e);
+    /// The quaternion or transform `to` from evaluated positional arguments (`anonymous`: the
+    /// type was inferred, so a copy may convert the scalar type).
+    Value construct_rigid_from(const types::Type* to, const ast::Expr& e,
+                               const std::vector<Value>& vals, const std::vector<ArgInfo>& infos,
+                               const std::vector<const ast::Expr*>& exprs, bool anonymous);
+    /// The quaternion `q` converted to scalar type `s` component by component.
+    ir::VarId cast_quat(ir::VarId q, ScalarType s, int line);
 
     // --- user functions (infer_func.cpp) ---
     /// A call of a user function: picks the overload that fits the arguments, specialises
@@ -348,6 +361,9 @@ public:
                        const ast::Expr& value_expr);
     /// Assigns `v` to a component (v.x, v[i], m[i], m[i, j]) of the vector/matrix `base` (the
     /// value of target.args[0]), then writes the updated vector back (write_back).
+    /// t.p = v / t.q = q on a local transform: a new transform with that part replaced.
+    void assign_transform_part(const ast::Expr& target, ir::VarId base, const Value& v,
+                               const ast::Expr& value_expr);
     void assign_component(const ast::Expr& target, ir::VarId base, const Value& v,
                           const ast::Expr& value_expr);
 

@@ -21,6 +21,11 @@ Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
     auto sig = b.rule(infos);
     if (!sig && fill_numeric_defaults(b, vals, infos)) sig = b.rule(infos);
     if (!sig && b.kind == BuiltinKind::Multi) return call_with_out_arguments(b, vals, infos, e);
+    const std::string name = b.name;
+    if (!sig && (name == "expect_eq" || name == "expect_neq") && infos.size() == 2 &&
+        infos[0].type != infos[1].type)  // Warp's error for checks of unlike values
+        fail(e.span, ErrorKind::Runtime,
+             who() + "Can't test equality for objects with different types");
     if (!sig)
         type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
                                " (signature: " + b.signature + ")");

@@ -5,6 +5,7 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_assign.cpp
   src/sema/infer_call.cpp
   src/sema/infer_construct.cpp
+  src/sema/infer_construct_rigid.cpp
   src/sema/infer_expr.cpp
   src/sema/infer_func.cpp
   src/sema/infer_index.cpp

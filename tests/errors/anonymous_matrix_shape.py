@@ -1,4 +1,4 @@
-# expect: TypeError: anonymous_matrix_shape(): matrix(): needs its shape
+# expect: RuntimeError: anonymous_matrix_shape(): the `shape` argument must be specified when initializing a matrix by value
 # line: 8
 import treadle as wp
 

@@ -1,4 +1,4 @@
-# expect: TypeError: anonymous_vector_mixed(): vector(): the components (int32, float32) have no common scalar type; give dtype=
+# expect: RuntimeError: anonymous_vector_mixed(): all values given when constructing a vector must have the same type
 # line: 8
 import treadle as wp
 

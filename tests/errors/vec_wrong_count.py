@@ -1,4 +1,4 @@
-# expect: TypeError: vec3f(): cannot construct from (float literal, float literal) (expected nothing, one float32, 3 components)
+# expect: RuntimeError: vec_wrong_count(): incompatible number of values given (2) when constructing a vector of length 3
 # line: 9
 import treadle as wp
 

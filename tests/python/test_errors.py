@@ -10,7 +10,8 @@ import treadle as wp  # noqa: F401  (imported first, as the cases do)
 
 ERRORS_DIR = os.path.join(os.path.dirname(__file__), "..", "errors")
 CASES = sorted(f for f in os.listdir(ERRORS_DIR) if f.endswith(".py"))
-EXCEPTIONS = {"TypeError": TypeError, "SyntaxError": SyntaxError, "ValueError": ValueError}
+EXCEPTIONS = {"TypeError": TypeError, "SyntaxError": SyntaxError, "ValueError": ValueError,
+              "RuntimeError": RuntimeError}
 
 
 def load_case(name):
@@ -38,6 +39,12 @@ def test_error_case(name):
         assert err.lineno == line
         assert err.offset >= 1
         assert err.text.strip() != ""
+    elif exc_type is RuntimeError:
+        # Warp's layout for these: the location, the source line and a caret, then the message
+        lines = str(err).splitlines()
+        assert lines[0].startswith(f"{path}:{line}:") and lines[0].endswith(":"), lines
+        assert len(lines) == 4 and lines[2].strip() == "^", lines
+        assert lines[3].endswith(message), lines
     else:
         text = str(err)
         first = text.splitlines()[0]

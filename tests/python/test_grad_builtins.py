@@ -32,6 +32,8 @@ VALUE_TYPES = [
 ]
 EXTRA_TYPES = {  # non-float arguments some builtins take
     "noise": [wp.uint32], "pnoise": [wp.uint32, wp.int32], "curlnoise": [wp.uint32, wp.int32],
+    # 4x4 matrices as homogeneous transforms
+    "transform_from_matrix": [wp.mat44d], "transform_decompose": [wp.mat44d],
 }
 TABLE = _treadle.builtin_table()
 # Atomics are differentiated as array writes (test_grad.py covers them) and array builtins that
