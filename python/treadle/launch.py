@@ -123,7 +123,10 @@ def _zero_argument(t):
     if t.kind in ("array", "generic"):
         return None
     try:
-        return class_of(t)()
+        cls = class_of(t)
+        if t.kind in ("vector", "matrix", "quat", "transform"):  # all zero, as in Warp (not
+            return cls._new(np.zeros(cls._shape, dtype=cls._np_dtype))  # an identity transform)
+        return cls()
     except TypeError:
         return None
 

@@ -168,3 +168,16 @@ def test_numpy_scalar_for_composite_parameter_is_widened_with_warning(device, ca
                     f"deprecated") in err
         np.testing.assert_array_equal(out.numpy(), np.full((1, 3), float(value)))
         np.testing.assert_array_equal(outm.numpy(), np.full((1, 3, 3), float(value)))
+
+
+def test_unset_composite_parameters_of_a_launch_are_all_zero(device):
+    oq = wp.full(1, wp.quat(1.0, 1.0, 1.0, 1.0), dtype=wp.quat, device=device)
+    ot = wp.full(1, wp.transform((1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)), dtype=wp.transform,
+                 device=device)
+    cmd = wp.Launch(store_quat_transform, device)
+    cmd.set_param_by_name("oq", oq)
+    cmd.set_param_by_name("ot", ot)
+    cmd.set_dim(1)
+    cmd.launch()
+    np.testing.assert_array_equal(oq.numpy(), np.zeros((1, 4)))
+    np.testing.assert_array_equal(ot.numpy(), np.zeros((1, 7)))  # not the identity transform
