@@ -480,27 +480,6 @@ class matrix_base(composite_base):
                 np.asarray(value, dtype=object).reshape(-1).tolist())
         self._data[self._row(key)] = self._checked_values(values, cols)
 
-    def get_row(self, r):
-        """Row ``r`` as a vector (Warp's matrix method; also ``m[r]``)."""
-        return self[r]
-
-    def set_row(self, r, v):
-        """Sets row ``r`` to the vector (or sequence) ``v``."""
-        self[r] = v
-
-    def get_col(self, c):
-        """Column ``c`` as a vector."""
-        return vector(self._shape[0], self._wp_scalar_type_)._new(self._data[:, self._col(c)])
-
-    def set_col(self, c, v):
-        """Sets column ``c`` to the vector (or sequence) ``v``."""
-        rows = self._shape[0]
-        values = [v] * rows if _is_scalar(v) else np.asarray(v).reshape(-1).tolist()
-        if len(values) != rows:
-            raise ValueError(f"a column of {type(self).__name__} has {rows} values, got "
-                             f"{len(values)}")
-        self._data[:, self._col(c)] = self._convert_values(values)
-
     def __repr__(self):
         rows = ("[" + ", ".join(str(x) for x in r) + "]" for r in self._data.tolist())
         return "[" + ",\n ".join(rows) + "]"

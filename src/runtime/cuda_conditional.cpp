@@ -183,8 +183,8 @@ void add_child_graph(int ordinal, Stream stream, const Graph& graph) {
     const std::string where = "conditional body(" + device_name(ordinal) + ")";
     if (graph_has_allocations(graph))
         throw Error(ErrorKind::Runtime,
-                    "Conditional body graph contains an unsupported operation (memory "
-                    "allocation): the graph given as a body allocates memory");
+                    "Child graph contains an unsupported operation (memory allocation): the "
+                    "graph given as a conditional body allocates memory");
     CaptureState c = capture_state(t, s, where);
     drv::CUgraphNode node = nullptr;
     if (drv::CUresult r = t.cuGraphAddChildGraphNode(

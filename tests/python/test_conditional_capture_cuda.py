@@ -95,6 +95,12 @@ def test_a_body_that_allocates_is_refused(device):
                                            r"operation \(memory allocation\)"):
         with wp.ScopedCapture(force_module_load=False):
             wp.capture_if(cond, on_true=lambda: wp.zeros(10))
+    with wp.ScopedCapture(force_module_load=False) as allocating:
+        wp.zeros(10)
+    with pytest.raises(RuntimeError, match=r"Child graph contains an unsupported operation "
+                                           r"\(memory allocation\)"):
+        with wp.ScopedCapture(force_module_load=False):
+            wp.capture_while(cond, while_body=allocating.graph)
 
 
 def test_debug_dot_print(device, tmp_path):
