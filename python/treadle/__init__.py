@@ -150,6 +150,7 @@ from .context import is_device_available as is_device_available
 from .context import set_device as set_device
 from .context import synchronize as synchronize
 from .context import synchronize_device as synchronize_device
+from .context import unmap_cuda_device as unmap_cuda_device
 from .context import Event as Event
 from .context import Stream as Stream
 from .context import get_stream as get_stream

@@ -178,6 +178,7 @@ from .types import uint16 as uint16
 from .types import uint32 as uint32
 from .types import uint64 as uint64
 from .types import uint8 as uint8
+from .context import unmap_cuda_device as unmap_cuda_device
 from . import utils as utils
 from .types import vec2 as vec2
 from .types import vec2b as vec2b

@@ -201,6 +201,8 @@ class array(_treadle.Array):
         if inner and shape is None and arr.size == 0 and arr.shape[-len(inner) :] != inner:
             arr = arr.reshape((0, *inner))  # no data, such as []: no elements of the dtype
         if inner and shape is None and arr.ndim >= 1 and arr.shape[-len(inner) :] != inner:
+            while arr.ndim > 1 and arr.shape[-1] == 1:  # Warp drops inner dimensions of 1 first:
+                arr = arr[..., 0]  # data (n, 2, 1) as vec2: shape (n,)
             # Warp's rule: a last dimension of n components is one element of the dtype, of
             # a multiple of n several (data (2, 6) as vec3: shape (2, 2))
             n, last = math.prod(inner), arr.shape[-1]

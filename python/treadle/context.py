@@ -177,6 +177,11 @@ def _banner(cpu):
     )
 
 
+on_init = []
+"""Functions called once, when init() first initialises the runtime (modules forget the
+hashes made before it)."""
+
+
 def init():
     """Initialises the runtime (idempotent). Called implicitly by the first device or array
     use; prints a one-line banner listing the devices the first time unless ``config.quiet``
@@ -195,6 +200,8 @@ def init():
             _devices["cuda:0"] = Device(_treadle.Device.parse("cuda:0"))
             _default_device = _devices["cuda:0"]
         _initialized = True
+    for hook in on_init:
+        hook()
     if not config.quiet:
         log_info(_banner(cpu))
 
@@ -252,6 +259,22 @@ def get_cuda_device_count():
 def get_cuda_devices():
     """The CUDA devices treadle can use (an empty list when CUDA is not available)."""
     return [get_device(f"cuda:{i}") for i in range(get_cuda_device_count())]
+
+
+def unmap_cuda_device(alias):
+    """Warp's removal of a CUDA device alias made by ``map_cuda_device``. treadle maps no
+    aliases of its own (its CUDA devices are ``cuda:N``, which cannot be removed), so an alias
+    that names no CUDA device raises Warp's RuntimeError and a ``cuda:N`` device
+    NotImplementedError."""
+    try:
+        device = get_device(alias) if isinstance(alias, str) else None
+    except ValueError:  # an unknown or unavailable device
+        device = None
+    if device is None or not getattr(device, "is_cuda", False):
+        raise RuntimeError(f"Invalid CUDA device alias '{alias}'")
+    raise NotImplementedError(
+        f"unmap_cuda_device(): '{alias}' is one of treadle's own CUDA devices, which cannot be "
+        "removed (treadle has no map_cuda_device)")
 
 
 def get_cuda_device(ordinal=None):

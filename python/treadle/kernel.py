@@ -22,6 +22,9 @@ from .context import get_device
 from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
 from .kernel_adjoint import KernelAdjoint
 from .resolver import Resolver
+from .scalar_types import scalar_base
+from .struct import StructInstance
+from .vec_types import composite_base
 
 
 def _source_of(func):
@@ -331,8 +334,11 @@ class Kernel(Function):
             bounds = self.options.get("launch_bounds")
             if bounds is not None:  # a CUDA-only attribute, not in the CPU source
                 text += f"\n// launch_bounds {bounds}"
-        except Exception:  # noqa: BLE001 -- the build will report it; hash what there is
-            text = self._function_source().source
+            # where the code is (file, line) is not part of it, as in Warp's hash
+            text = _LINE_DIRECTIVE.sub("", text)
+        except Exception:  # noqa: BLE001 -- the build will report it; hash what there is:
+            text = self._function_source().source  # its source and that of every overload of
+            text += "".join(_called_function_sources(self.func, text))  # the @wp.func it names
         return hashlib.sha256(text.encode()).digest()
 
     def __call__(self, *args, **kwargs):
@@ -343,6 +349,25 @@ class Kernel(Function):
 
     def __repr__(self):
         return f"<treadle kernel {self.__qualname__}>"
+
+
+_LINE_DIRECTIVE = re.compile(r"^#line .*\n?", re.M)
+
+
+def _called_function_sources(f, text):
+    """The sources of every overload of the @wp.func of `f`'s module whose names `text` uses
+    (for the hash of a kernel that does not build)."""
+    names = set(re.findall(r"[A-Za-z_]\w*", text))
+    out = []
+    for (module, qualname), holder in sorted(_generics._functions.items()):
+        if module != f.__module__ or qualname.rsplit(".", 1)[-1] not in names:
+            continue
+        for o in getattr(holder, "_overloads", [holder]):
+            try:
+                out.append(o._function_source().source)
+            except Exception:  # noqa: BLE001 -- a function without source adds nothing
+                pass
+    return out
 
 
 def func(f):
@@ -547,5 +572,10 @@ def overload(kernel, arg_types=None):
 
 
 def constant(x):
-    """Marks a module-level value as a kernel constant (its value becomes part of the kernel)."""
-    return x
+    """Marks a module-level value as a kernel constant (its value becomes part of the kernel):
+    a bool, int or float, a treadle scalar, vector, matrix, quaternion, transform or struct;
+    anything else (numpy scalars included, as in Warp) is a TypeError."""
+    if type(x) in (bool, int, float) or isinstance(x, (scalar_base, composite_base,
+                                                        StructInstance)):
+        return x
+    raise TypeError(f"Invalid constant type: {type(x)}")

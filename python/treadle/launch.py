@@ -10,6 +10,7 @@ from . import tape as _tape
 from .context import get_device
 from .generics import kernel_parameters, specialise_for_arguments
 from .kernel import Kernel
+from .launch_args import composite_argument, fix_composite_arguments
 from .type_classes import class_of
 from .vec_types import composite_base
 
@@ -82,10 +83,17 @@ def launch(
         _cpu_capture.active().add(lambda: _treadle.launch(handle, dim, args, 0, False, None,
                                                           max_blocks, block_dim))
         return
-    if max_blocks or block_dim != 256:
-        _treadle.launch(handle, dim, args, handle_of_stream, False, None, max_blocks, block_dim)
-    else:
-        _treadle.launch(handle, dim, args, handle_of_stream)
+    try:
+        if max_blocks or block_dim != 256:
+            _treadle.launch(handle, dim, args, handle_of_stream, False, None, max_blocks,
+                            block_dim)
+        else:
+            _treadle.launch(handle, dim, args, handle_of_stream)
+    except TypeError as e:  # Warp's own errors, or a deprecated value Warp still widens
+        fixed = fix_composite_arguments(kernel, args, e)
+        if fixed is None:
+            raise
+        _treadle.launch(handle, dim, fixed, handle_of_stream, False, None, max_blocks, block_dim)
 
 
 def _launch_adjoint(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, device, stream,
@@ -115,7 +123,10 @@ def _zero_argument(t):
     if t.kind in ("array", "generic"):
         return None
     try:
-        return class_of(t)()
+        cls = class_of(t)
+        if t.kind in ("vector", "matrix", "quat", "transform"):  # all zero, as in Warp (not
+            return cls._new(np.zeros(cls._shape, dtype=cls._np_dtype))  # an identity transform)
+        return cls()
     except TypeError:
         return None
 
@@ -144,6 +155,7 @@ class Launch:
         self.max_blocks = max_blocks
         self.block_dim = block_dim
         self._names = [name for name, _, _ in declared]
+        self._types = [t for _, t, _ in declared]
         if params is None:
             params = [_zero_argument(t) for _, t, _ in declared]
         elif len(params) != len(declared):
@@ -165,7 +177,11 @@ class Launch:
 
     def set_param_at_index(self, index, value, adjoint=False):
         """Sets parameter `index` (or, with `adjoint`, its adjoint array)."""
-        (self.adj_params if adjoint else self.params)[index] = value
+        if adjoint:
+            self.adj_params[index] = value
+        else:  # Warp refuses a single value for a composite parameter here already
+            self.params[index] = composite_argument(self.kernel, self._names[index],
+                                                    self._types[index], value)
 
     def set_param_by_name(self, name, value, adjoint=False):
         """Sets the parameter called `name` (or, with `adjoint`, its adjoint array)."""

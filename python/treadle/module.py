@@ -9,6 +9,7 @@ import sys
 import weakref
 
 from . import _treadle, config
+from . import context as _context
 from .context import get_device
 from .logger import log_warning
 
@@ -70,7 +71,8 @@ class Module:
         self.functions = {}
         self.structs = {}
         self.execs = {}  # (device alias, block_dim) -> ModuleExec of load()
-        self.hashers = {}
+        self.hashers = {}  # block_dim -> the latest get_module_hash() of that block_dim
+        self.resolved_options = {}  # block_dim -> the options that hash was made with
         self.failed_builds = {}
         self.references = set()
         self.dependents = set()
@@ -154,6 +156,7 @@ class Module:
         self.execs.clear()
         self.failed_builds.clear()
         self.hashers.clear()
+        self.resolved_options.clear()
 
     def mark_modified(self):
         """Marks the module as changed: its builds are stale and are made again when needed."""
@@ -179,7 +182,18 @@ class Module:
         h = hashlib.sha256(self.hash_module())
         options = self.resolve_options(config, block_dim)
         h.update(repr(options["block_dim"]).encode())
-        return h.digest()
+        digest = h.digest()
+        self.hashers[options["block_dim"]] = digest  # computed again at every call; kept as a
+        self.resolved_options[options["block_dim"]] = options  # record, as Warp keeps its own
+        return digest
+
+
+def _forget_hashes():
+    """wp.init() makes the hashes and options resolved before it stale (wp.config may have
+    changed), as in Warp."""
+    for m in list(_modules.values()):
+        m.hashers.clear()
+        m.resolved_options.clear()
 
 
 def get_module(name):
@@ -297,3 +311,6 @@ def clear_kernel_cache():
     refused (owned by another user or writable by every user)."""
     _prepare_compiler()
     _treadle.clear_kernel_cache()
+
+
+_context.on_init.append(_forget_hashes)

@@ -105,10 +105,6 @@ class transform_base(vector_base):
     def q(self, value):
         self[3:7] = value
 
-    def __repr__(self):
-        return f"transform(p={self.p!r}, q={self.q!r})"
-
-    __str__ = __repr__
 
 
 # --- type factories -----------------------------------------------------------------------

@@ -82,8 +82,14 @@ class scalar_base:
         return NotImplemented
 
     def _compare(self, other, op):
-        v = self._other(other)
-        return NotImplemented if v is NotImplemented else op(self.value, v)
+        # Comparisons, unlike arithmetic, take scalars of any type (int8(1) == float32(1.0));
+        # a float scalar compares with an int as a float (2**1024: OverflowError, as in Warp)
+        v = other.value if isinstance(other, scalar_base) else self._other(other)
+        if v is NotImplemented:
+            return NotImplemented
+        if isinstance(self, float_base) and isinstance(v, builtins.int):
+            v = builtins.float(v)
+        return op(self.value, v)
 
     def __eq__(self, other):
         return self._compare(other, operator.eq)

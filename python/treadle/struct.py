@@ -19,6 +19,7 @@ import numpy as np
 from . import _treadle, scalar_types
 from .scalar_types import scalar_base
 from .shapes import shape_tuple
+from .single_values import refused, warn_widening, widened
 from .type_classes import class_of, register
 from .vec_types import composite_base
 
@@ -165,7 +166,7 @@ class StructInstance:
         for f in type(self)._fields:
             v = object.__getattribute__(self, f.name)
             if f.kind == "scalar":
-                out.append(f.type._to_memory(v))
+                out.append(f.type._to_memory(v.value if isinstance(v, scalar_base) else v))
             elif f.kind == "composite":
                 out.append(np.array(v._to_memory()))
             elif f.kind == "struct":
@@ -221,8 +222,8 @@ class StructInstance:
 
 
 def _zero(f):
-    if f.kind == "scalar":
-        return f.type._convert(0)
+    if f.kind == "scalar":  # a scalar of the field's type, as in Warp
+        return f.type(0)
     if f.kind == "composite":
         return f.type._new(np.zeros(f.type._shape, dtype=f.type._np_dtype))
     if f.kind == "struct":
@@ -257,8 +258,8 @@ def _convert(cls, f, value):
     where = f"{cls.__name__}.{f.name}"
     if f.kind == "scalar":
         t = f.type
-        if isinstance(value, scalar_base):
-            value = value.value
+        if isinstance(value, scalar_base):  # a treadle scalar stays one, of the field's type
+            return t(_convert(cls, f, value.value))
         elif isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
             value = value.item()
         if t is scalar_types.bool:
@@ -277,6 +278,17 @@ def _convert(cls, f, value):
             raise OverflowError(f"{where}: {text} does not fit {t.__name__}") from None
     if f.kind == "composite":
         t = f.type
+        if value is None:  # zero-initialised, as in Warp
+            return t()
+        if widened(value):
+            warn_widening(value, t.__name__, f"struct field '{f.name}'", 3)
+            return t._new(t._convert_values([float(value)] * int(np.prod(t._shape)))
+                          .reshape(t._shape))
+        if refused(value):
+            raise TypeError(
+                f"Struct field '{f.name}' expects {t.__name__} but got a single value of type "
+                f"{type(value).__name__}. Construct the value explicitly, e.g.: "
+                f"{t.__name__}(...).")
         if isinstance(value, composite_base) and value._shape != t._shape:
             raise TypeError(f"{where}: expected {t.__name__}, got {type(value).__name__}")
         if isinstance(value, (composite_base, list, tuple, np.ndarray)):
@@ -293,15 +305,11 @@ def _convert(cls, f, value):
     if f.kind == "array":
         if value is None:
             return None
-        is_array = isinstance(value, _treadle.Array) and not value._is_null
-        if is_array and value._dtype == f.type._type and value._ndim == f.ndim:
-            return value
-        got = _value_text(value)
-        if is_array:
-            got = f"a {value._ndim}-D array of {_type_text(class_of(value._dtype))}"
-        raise TypeError(
-            f"{where}: expected a {f.ndim}-D array of {_type_text(f.type)} (or None), got {got}"
-        )
+        if not isinstance(value, _treadle.Array) or value._is_null:
+            raise TypeError(
+                f"Struct field '{f.name}' expects a Warp array, got {type(value).__name__}")
+        _check_array_field(f, value)
+        return value
     if f.kind == "indexedarray":
         return _convert_indexed(where, f, value)
     if isinstance(value, StructInstance) and type(value)._type == f.type._type:
@@ -320,13 +328,21 @@ def _convert_indexed(where, f, value):
         data = value
     else:
         data = None
-    if data is not None and data._dtype == f.type._type and data._ndim == f.ndim:
-        return value
-    got = _value_text(value) if data is None else (
-        f"a {data._ndim}-D array of {_type_text(class_of(data._dtype))}")
-    raise TypeError(
-        f"{where}: expected a {f.ndim}-D indexedarray of {_type_text(f.type)} (or None), got {got}"
-    )
+    if data is None:
+        raise TypeError(
+            f"Struct field '{f.name}' expects a Warp indexed array, got {type(value).__name__}")
+    _check_array_field(f, data)
+    return value
+
+
+def _check_array_field(f, data):
+    """Warp's TypeErrors for array `data` of the wrong dtype or dimensions for field `f`."""
+    if data._dtype != f.type._type:
+        raise TypeError(f"Struct field '{f.name}' expects dtype {_type_text(f.type)}, got "
+                        f"{_type_text(class_of(data._dtype))}")
+    if data._ndim != f.ndim:
+        raise TypeError(f"Struct field '{f.name}' expects an array with {f.ndim} dimension(s), "
+                        f"got {data._ndim} dimension(s)")
 
 
 def _value_text(value):
@@ -370,6 +386,8 @@ def struct(c=None, *, module=None):
     # belongs to no module.
     if c is None:
         return lambda cls: struct(cls, module=module)
+    if any(is_struct_type(b) for b in c.__mro__[1:]):
+        raise RuntimeError("Warp structs must be defined as base classes")
     fields = [_field_of(c.__name__, n, a) for n, a in _annotations(c).items()]
     bound = _treadle.types.struct(
         f"{c.__module__}.{c.__qualname__}",

@@ -352,10 +352,24 @@ class vector_base(composite_base):
         else:
             self._data[i] = self._convert_values([value])[0]
 
-    def __repr__(self):
+    def __str__(self):
         return "[" + ", ".join(str(x) for x in self._data.tolist()) + "]"
 
-    __str__ = __repr__
+    def __repr__(self):
+        # Warp's form: the type, then the components; those of scalar types other than
+        # float32 and int32 (Warp's Python float and int) show their type too
+        t = type(self)
+        scalar = t._wp_scalar_type_.__name__
+        name = t.__name__
+        if not name.startswith(("quat", "transform")) and (
+                not name.startswith("vec") or self._length not in (2, 3, 4)):
+            name = f"vector(length={self._length}, dtype={scalar})"
+        values = self._data.tolist()
+        if scalar in ("float32", "int32", "bool"):
+            items = ", ".join(repr(x) for x in values)
+        else:
+            items = ", ".join(f"{scalar}({x!r})" for x in values)
+        return f"{name}([{items}])"
 
 
 class matrix_base(composite_base):

@@ -87,6 +87,17 @@ def test_array_of_composites_from_flat_components():
         wp.array(np.ones(5, dtype=np.float32), dtype=wp.vec3, device="cpu")
 
 
+def test_array_of_composites_drops_trailing_unit_dimensions():
+    x = np.arange(10, dtype=np.float64).reshape(5, 2, 1)  # column vectors, as Warp accepts
+    a = wp.array(x, dtype=wp.vec2, device="cpu")
+    assert a.shape == (5,) and np.array_equal(a.numpy(), x[..., 0])
+    assert wp.array(np.ones((5, 4, 1)), dtype=wp.vec2, device="cpu").shape == (5, 2)
+    assert wp.array(np.ones((6, 1)), dtype=wp.vec3, device="cpu").shape == (2,)
+    assert wp.array(x.tolist(), dtype=wp.vec2, device="cpu").shape == (5,)
+    with pytest.raises(ValueError, match=r"does not end in the shape \(2, 2\)"):
+        wp.array(np.ones((3, 2, 1)), dtype=wp.mat22, device="cpu")
+
+
 def test_arrays_without_elements_have_no_address():
     a = wp.empty((0, 3), dtype=float, device="cpu", requires_grad=True)
     assert a.ptr is None and a.grad.ptr is None and a.size == 0

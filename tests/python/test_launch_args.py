@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import treadle as wp
+from treadle import logger
 
 
 @wp.kernel
@@ -118,10 +119,7 @@ def test_argument_errors_are_exact(device):
 
     raises("store_vec(): argument 'v' expects vec3f (3 components), got 2 values", store_vec,
            [(1.0, 2.0), out])
-    raises("store_vec(): argument 'v' expects vec3f (3 components), got 1 values", store_vec,
-           [1.0, out])
     raises("store_vec(): argument 'v' expects vec3f, got str", store_vec, [(1.0, "a", 2.0), out])
-    raises("store_vec(): argument 'v' expects vec3f, got NoneType", store_vec, [None, out])
     raises("store_mat(): argument 'm' expects mat33f (9 components), got 4 values", store_mat,
            [wp.mat22(1.0, 2.0, 3.0, 4.0), outm])
     raises("store_mat(): argument 'm' expects mat33f (9 components), got 3 values", store_mat,
@@ -136,3 +134,50 @@ def test_argument_errors_are_exact(device):
            store_scalars, [1.0, 1, 1, True, 1.0, 2.0])
     raises("store_vec(): argument 'out' expects an array of vec3f, got an array of float64",
            store_vec, [(1.0, 2.0, 3.0), outf])
+
+
+def test_single_value_for_composite_parameter_follows_warp(device):
+    out = wp.zeros(1, dtype=wp.vec3, device=device)
+    for value, kind in ((123, "int"), (1.5, "float"), (wp.float32(1.5), "float32"),
+                        (wp.int32(2), "int32")):
+        message = (f"Error launching kernel 'store_vec', argument 'v' expects vec3f but got a "
+                   f"single value of type {kind}. Construct the value explicitly, e.g.: "
+                   f"vec3f(...).")
+        with pytest.raises(RuntimeError, match="^" + re.escape(message) + "$"):
+            wp.launch(store_vec, dim=1, inputs=[value, out], device=device)
+    with pytest.raises(ValueError, match=r"^Failed to convert argument for param v to vec3f$"):
+        wp.launch(store_vec, dim=1, inputs=[None, out], device=device)
+    cmd = wp.Launch(store_vec, device)
+    with pytest.raises(RuntimeError, match=r"argument 'v' expects vec3f but got a single value"):
+        cmd.set_param_by_name("v", 123)
+    cmd.set_param_by_name("v", wp.vec3(1.0, 2.0, 3.0))
+
+
+def test_numpy_scalar_for_composite_parameter_is_widened_with_warning(device, capsys):
+    out = wp.zeros(1, dtype=wp.vec3, device=device)
+    outm = wp.zeros(1, dtype=wp.mat33, device=device)
+    for value in (np.float32(1.5), np.int64(3), True, np.bool_(True)):
+        logger._warnings_seen.clear()
+        capsys.readouterr()
+        wp.launch(store_vec, dim=1, inputs=[value, out], device=device)
+        wp.launch(store_mat, dim=1, inputs=[value, outm], device=device)
+        err = capsys.readouterr().err
+        for name, type_name in (("v", "vec3f"), ("m", "mat33f")):
+            assert (f"Implicit conversion from a value of type `{type(value).__name__}` to the "
+                    f"composite type `{type_name}` for kernel parameter '{name}' is "
+                    f"deprecated") in err
+        np.testing.assert_array_equal(out.numpy(), np.full((1, 3), float(value)))
+        np.testing.assert_array_equal(outm.numpy(), np.full((1, 3, 3), float(value)))
+
+
+def test_unset_composite_parameters_of_a_launch_are_all_zero(device):
+    oq = wp.full(1, wp.quat(1.0, 1.0, 1.0, 1.0), dtype=wp.quat, device=device)
+    ot = wp.full(1, wp.transform((1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)), dtype=wp.transform,
+                 device=device)
+    cmd = wp.Launch(store_quat_transform, device)
+    cmd.set_param_by_name("oq", oq)
+    cmd.set_param_by_name("ot", ot)
+    cmd.set_dim(1)
+    cmd.launch()
+    np.testing.assert_array_equal(oq.numpy(), np.zeros((1, 4)))
+    np.testing.assert_array_equal(ot.numpy(), np.zeros((1, 7)))  # not the identity transform

@@ -50,7 +50,8 @@ def test_quat_construction():
     assert q != wp.quat(1.0, 2.0, 3.0, 5.0)
     q.w = 9.0
     assert q[3] == 9.0
-    assert repr(wp.quat(1.0, 2.0, 3.0, 4.0)) == "[1.0, 2.0, 3.0, 4.0]"
+    assert repr(wp.quat(1.0, 2.0, 3.0, 4.0)) == "quatf([1.0, 2.0, 3.0, 4.0])"
+    assert str(wp.quat(1.0, 2.0, 3.0, 4.0)) == "[1.0, 2.0, 3.0, 4.0]"
     a = np.array(q)
     assert a.shape == (4,) and a.dtype == np.float32
     assert np.asarray(wp.quatd(1, 2, 3, 4)).dtype == np.float64
@@ -147,7 +148,8 @@ def test_transform_construction():
     t.q = wp.quat_identity()
     assert t == [4, 5, 6, 0, 0, 0, 1]
     assert t[2] == 6.0
-    assert repr(wp.transform()) == "transform(p=[0.0, 0.0, 0.0], q=[0.0, 0.0, 0.0, 1.0])"
+    assert repr(wp.transform()) == "transformf([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])"
+    assert str(wp.transformd()) == "[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]"
     with pytest.raises(ValueError):
         wp.transform(1.0, 2.0)
     with pytest.raises(ValueError):

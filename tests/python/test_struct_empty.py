@@ -33,7 +33,7 @@ def write_holders(hs: wp.array(dtype=Holder)):
 def test_empty_struct_layout():
     assert Empty._size == 1 and Empty._type.size == 1 and Empty._type.align == 1
     assert Holder._size == 8 and [f[2] for f in Holder._type.fields] == [0, 1, 4]
-    assert repr(Holder()) == "Holder(a=Empty(), b=Empty(), z=0)"
+    assert repr(Holder()) == "Holder(a=Empty(), b=Empty(), z=int32(0))"
 
 
 def test_empty_struct_as_argument_and_field():

@@ -56,7 +56,53 @@ def test_new_instances_are_zero_and_fields_convert():
     s.a = None
     t = Inner(k=4, v=wp.vec3(1.0))
     assert t.k == 4 and t.v == wp.vec3(1.0, 1.0, 1.0)
-    assert repr(t) == "Inner(v=[1.0, 1.0, 1.0], k=4)"
+    assert repr(t) == "Inner(v=vec3f([1.0, 1.0, 1.0]), k=4)"
+
+
+def test_scalar_fields_keep_treadle_scalar_types():
+    @wp.struct
+    class Scalars:
+        u8: wp.uint8
+        f16: wp.float16
+        i: int
+
+    s = Scalars()
+    assert isinstance(s.u8, wp.uint8) and isinstance(s.f16, wp.float16) and s.u8 == 0
+    s.u8, s.f16, s.i = wp.uint8(3), wp.float16(1.5), wp.int64(4)
+    assert type(s.u8) is wp.uint8 and type(s.f16) is wp.float16 and type(s.i) is wp.int32
+    assert int(s.i) == 4
+    s.i = 42  # a Python value stays a Python value
+    assert type(s.i) is int
+    a = wp.array([s], dtype=Scalars, device="cpu")
+    assert a.numpy()[0].tolist() == (3, 1.5, 42)
+
+
+def test_struct_cannot_derive_from_a_struct():
+    @wp.struct
+    class Parent:
+        x: int
+
+    with pytest.raises(RuntimeError, match="^Warp structs must be defined as base classes$"):
+        @wp.struct
+        class Child(Parent):
+            y: int
+
+
+def test_single_values_for_composite_fields_follow_warp(capsys):
+    from treadle import logger
+
+    s = Mixed()
+    s.q = wp.quat(1.0, 2.0, 3.0, 4.0)
+    s.q = None  # zero-initialised
+    assert list(s.q) == [0.0, 0.0, 0.0, 0.0]
+    for value in (np.float32(1.5), np.int64(3), True, np.bool_(True), wp.bool(True)):
+        logger._warnings_seen.clear()
+        capsys.readouterr()
+        s.m = value
+        assert np.array_equal(np.array(s.m), np.full((2, 2), float(value)))
+        err = capsys.readouterr().err
+        assert (f"Implicit conversion from a value of type `{type(value).__name__}` to the "
+                "composite type `mat22d` for struct field 'm' is deprecated") in err
 
 
 def test_wrong_field_values_are_type_errors():
@@ -70,16 +116,17 @@ def test_wrong_field_values_are_type_errors():
     raises("n", 1.5, "Mixed.n: expected int64, got float")
     raises("inner", 3, "Mixed.inner: expected a struct Inner, got int")
     raises("m", (1.0, 2.0, 3.0), "Mixed.m: expected mat22d (4 components), got tuple of length 3")
-    raises("q", 1.0, "Mixed.q: expected quatf (4 components), got float")
+    raises("q", 1.0, "Struct field 'q' expects quatf but got a single value of type float. "
+           "Construct the value explicitly, e.g.: quatf(...).")
+    raises("q", wp.int32(2), "Struct field 'q' expects quatf but got a single value of type "
+           "int32. Construct the value explicitly, e.g.: quatf(...).")
     raises("q", wp.vec3(), "Mixed.q: expected quatf, got vec3f")
-    raises("a", wp.zeros(3, dtype=int),
-           "Mixed.a: expected a 1-D array of float32 (or None), got a 1-D array of int32")
+    raises("a", wp.zeros(3, dtype=int), "Struct field 'a' expects dtype float32, got int32")
     raises("a", wp.zeros((2, 2), dtype=float),
-           "Mixed.a: expected a 1-D array of float32 (or None), got a 2-D array of float32")
-    raises("a", np.zeros(3, dtype=np.float32),
-           "Mixed.a: expected a 1-D array of float32 (or None), got ndarray")
+           "Struct field 'a' expects an array with 1 dimension(s), got 2 dimension(s)")
+    raises("a", np.zeros(3, dtype=np.float32), "Struct field 'a' expects a Warp array, got ndarray")
     raises("grid", wp.zeros((2, 2), dtype=wp.vec3),
-           "Mixed.grid: expected a 2-D array of vec2f (or None), got a 2-D array of vec3f")
+           "Struct field 'grid' expects dtype vec2f, got vec3f")
     raises("nope", 1, "struct Mixed has no field 'nope'", AttributeError)
     with pytest.raises(TypeError, match=re.escape("Inner.k: expected int32, got float")):
         Inner(k=2.5)

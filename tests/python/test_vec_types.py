@@ -133,7 +133,17 @@ def test_matrix_construction_and_indexing():
 
 
 def test_repr():
-    assert repr(wp.vec3(1, 2, 3)) == "[1.0, 2.0, 3.0]"
+    assert repr(wp.vec3(1, 2, 3)) == "vec3f([1.0, 2.0, 3.0])"  # Warp's repr; str is the list
+    assert str(wp.vec3(1, 2, 3)) == "[1.0, 2.0, 3.0]"
+    assert repr(wp.vec2i(1, 2)) == "vec2i([1, 2])"
+    assert repr(wp.vec4d(1, 2, 3, 4)) == ("vec4d([float64(1.0), float64(2.0), float64(3.0), "
+                                          "float64(4.0)])")
+    assert repr(wp.vec2ub(1, 2)) == "vec2ub([uint8(1), uint8(2)])"
+    assert repr(wp.types.vector(5, float)(*range(5))) == (
+        "vector(length=5, dtype=float32)([0.0, 1.0, 2.0, 3.0, 4.0])")
+    assert repr(wp.spatial_vectord(1, 2, 3, 4, 5, 6)).startswith(
+        "vector(length=6, dtype=float64)([float64(1.0), ")
+    assert repr([wp.vec2i(1, 2)]) == "[vec2i([1, 2])]"
     assert str(wp.vec2i(1, -2)) == "[1, -2]"
     assert repr(wp.mat22(1, 2, 3, 4)) == "[[1.0, 2.0],\n [3.0, 4.0]]"
 
