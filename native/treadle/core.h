@@ -162,6 +162,17 @@ CUDA_CALLABLE double bits_double(uint64 u) {
 #endif
 }
 
+/// wp.cast(s, T): the bytes of `s` read as a T (the compiler checks that the sizes match).
+template <typename T, typename S>
+CUDA_CALLABLE T bit_cast(const S& s) {
+    static_assert(sizeof(T) == sizeof(S), "bit_cast needs types of one size");
+    T t;
+    const unsigned char* from = reinterpret_cast<const unsigned char*>(&s);
+    unsigned char* to = reinterpret_cast<unsigned char*>(&t);
+    for (unsigned i = 0; i < sizeof(T); ++i) to[i] = from[i];
+    return t;
+}
+
 /// NaN and +infinity as float64: the code generator's spelling of those constants (NVRTC folds
 /// `(0.0 / 0.0) == (0.0 / 0.0)` to true, and has no __builtin_nan).
 CUDA_CALLABLE double nan_f64() { return bits_double(0x7ff8000000000000ull); }

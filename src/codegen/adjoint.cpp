@@ -167,7 +167,7 @@ private:
                 line(depth) << var(dst) << " = prev_" << m_plan.at(in).save << ";\n";
                 break;
             case InstrKind::Cast:
-                if (dst_grad && gradient(in.args[0])) {
+                if (dst_grad && gradient(in.args[0]) && in.callee != "bits") {
                     line(depth) << "wp::adj_cast<" << c_type(m_f.type_of(dst)) << ">("
                                 << var(in.args[0]) << ", " << adj(in.args[0]) << ", " << adj(dst)
                                 << ");\n";

@@ -287,8 +287,8 @@ void FunctionEmitter::value(const Instr& in, const std::string& dst) {
                   << " = " << var(in.args[1]) << ";\n";
             return;
         case InstrKind::Cast:
-            m_out << dst << " = wp::cast<" << c_type(m_f.type_of(in.dsts[0])) << ">("
-                  << var(in.args[0]) << ");\n";
+            m_out << dst << (in.callee == "bits" ? " = wp::bit_cast<" : " = wp::cast<")
+                  << c_type(m_f.type_of(in.dsts[0])) << ">(" << var(in.args[0]) << ");\n";
             return;
         case InstrKind::Compare:
             m_out << dst << " = (" << var(in.args[0]) << " " << in.callee << " " << var(in.args[1])

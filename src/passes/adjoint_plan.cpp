@@ -165,6 +165,7 @@ private:
             case InstrKind::Return:
                 return false;
             case InstrKind::Cast:
+                if (in.callee == "bits") return true;  // wp.cast: bits, no gradient
                 return !(has_gradient(m_f.type_of(in.args[0])) &&
                          has_gradient(m_f.type_of(in.dsts[0])));
             case InstrKind::Select:

@@ -121,6 +121,7 @@ Value Builder::call(const ast::Expr& e) {
             if (!callee.builtin && (callee.text == "vector" || callee.text == "matrix"))
                 return construct_anonymous(callee.text, e);
             if (!callee.builtin && callee.text == "type") return call_type_of(e);
+            if (!callee.builtin && callee.text == "cast") return call_bit_cast(e);
             if (!callee.builtin && (callee.text == "quaternion" || callee.text == "transformation"))
                 return construct_anonymous_rigid(callee.text, e);
 

@@ -240,7 +240,7 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                     return v;
                 }
                 if (attr == "vector" || attr == "matrix" || attr == "quaternion" ||
-                    attr == "transformation") {
+                    attr == "transformation" || attr == "cast") {
                     Value v;
                     v.kind = Value::Kind::Builtin;
                     v.text = attr;

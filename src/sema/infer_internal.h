@@ -297,6 +297,8 @@ public:
     // --- types as values (infer_type_values.cpp) ---
     /// type(x): the type of the value x (a Python literal: int32, float32 or bool).
     Value call_type_of(const ast::Expr& e);
+    /// wp.cast(x, T): the bits of x read as a T (sizes must match); not differentiable.
+    Value call_bit_cast(const ast::Expr& e);
     /// The type a weak literal of type `t` materialises as (int32, float32).
     static const types::Type* materialize_type(const types::Type* t);
     /// `T.dtype` (an array's element type, a composite's scalar type), `T.length` (vectors,

@@ -118,4 +118,36 @@ const Value* Builder::tuple_local(const ast::Expr& e) const {
                                                                                   : nullptr;
 }
 
+Value Builder::call_bit_cast(const ast::Expr& e) {
+    // cast(a, dtype) with dtype positional or by keyword
+    const ast::Expr* value = e.args.size() > 1 ? e.args[1].get() : nullptr;
+    const ast::Expr* dtype = e.args.size() > 2 ? e.args[2].get() : nullptr;
+    for (const ast::Keyword& k : e.keywords) {
+        if (k.name == "a" && !value)
+            value = k.value.get();
+        else if (k.name == "dtype" && !dtype)
+            dtype = k.value.get();
+        else
+            type_error(e.span,
+                       who() + "cast() got an unexpected keyword argument '" + k.name + "'");
+    }
+    if (!value || !dtype || e.args.size() > 3)
+        type_error(e.span, who() + "cast() takes a value and a dtype: cast(a, dtype)");
+    Value t = eval(*dtype);
+    if (t.kind != Value::Kind::Type || !t.type || t.type->is_array())
+        type_error(dtype->span, who() +
+                                    "cast(): dtype must be a value type (a scalar, vector, "
+                                    "matrix or struct type)");
+    ir::VarId x = materialize(eval(*value), *value);
+    const types::Type* from = m_fn.type_of(x);
+    if (from->size != t.type->size || from->is_array())
+        type_error(e.span, who() + "cast(): cannot reinterpret a " + from->name + " (" +
+                               std::to_string(from->size) + " bytes) as a " + t.type->name + " (" +
+                               std::to_string(t.type->size) + " bytes): the sizes must match");
+    Value out;
+    out.kind = Value::Kind::Var;
+    out.var = emit_value(ir::InstrKind::Cast, e.span.line, t.type, {x}, "bits");
+    return out;
+}
+
 }  // namespace treadle::sema
