@@ -52,6 +52,9 @@ CORE_FILES = [
 CI_FILES = [
     "test_rand", "test_noise", "test_atomic_cas", "test_array_reduce", "test_runlength_encode",
     "test_unpack", "test_bool", "test_smoothstep", "test_snippet", "matrix/test_mat_basics",
+    "test_vec_constructors", "matrix/test_mat_lite", "test_lvalue", "test_overwrite", "test_iter",
+    "test_tuple", "test_copy", "test_fp16", "test_lerp", "test_enum", "test_builtins_resolution",
+    "test_assert", "cuda/test_streams", "cuda/test_mempool", "cuda/test_conditional_captures",
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.
