@@ -22,7 +22,7 @@ SCRIPT = textwrap.dedent("""
         assert a[i] > 0 and a[i] < 10
         check(a[i])
 
-    wp.launch(expect_ones, dim=3, inputs=[wp.array([1, 1, int(sys.argv[2])], dtype=int)],
+    wp.launch(expect_ones, dim=3, inputs=[wp.array([1, 1, int(sys.argv[2])], dtype=int, device="cpu")],
               device="cpu")
     wp.synchronize()
     print("DONE")
