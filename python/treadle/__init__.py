@@ -38,10 +38,10 @@ from .types import uint64 as uint64
 
 # --- arrays --------------------------------------------------------------------------------
 from .array import array as array
-from .array import array1d as array1d
-from .array import array2d as array2d
-from .array import array3d as array3d
-from .array import array4d as array4d
+from .array_nd import array1d as array1d
+from .array_nd import array2d as array2d
+from .array_nd import array3d as array3d
+from .array_nd import array4d as array4d
 from .array import clone as clone
 from .array_copy import copy as copy
 from .array import empty as empty

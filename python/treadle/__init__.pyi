@@ -48,10 +48,10 @@ from ._treadle import WarpCodegenTypeError as WarpCodegenTypeError
 from ._treadle import WarpCodegenValueError as WarpCodegenValueError
 from .kernel import adjoint as adjoint
 from .array import array as array
-from .array import array1d as array1d
-from .array import array2d as array2d
-from .array import array3d as array3d
-from .array import array4d as array4d
+from .array_nd import array1d as array1d
+from .array_nd import array2d as array2d
+from .array_nd import array3d as array3d
+from .array_nd import array4d as array4d
 from .types import bfloat16 as bfloat16
 from .types import bool as bool
 from .stream import capture_begin as capture_begin

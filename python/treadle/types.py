@@ -116,10 +116,10 @@ from .quat_types import transformh as transformh
 
 # --- arrays (array.py) ----------------------------------------------------------------------
 from .array import array as array
-from .array import array1d as array1d
-from .array import array2d as array2d
-from .array import array3d as array3d
-from .array import array4d as array4d
+from .array_nd import array1d as array1d
+from .array_nd import array2d as array2d
+from .array_nd import array3d as array3d
+from .array_nd import array4d as array4d
 
 # --- indexed arrays (indexedarray.py) -------------------------------------------------------
 from .indexedarray import indexedarray as indexedarray
