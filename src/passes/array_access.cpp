@@ -11,6 +11,11 @@ namespace {
 using ir::InstrKind;
 using ir::VarId;
 
+/// `if a:` on an array: the front end's null test, which makes None a valid argument.
+bool is_null_test(const ir::Instr& in) {
+    return in.builtin && std::string_view(in.builtin->name) == "array_nonnull";
+}
+
 /// One walk of a function's body in source order. `root` maps array variables (parameters
 /// and views of them) to the index of the parameter they view; callees are analysed once each
 /// (`done`), so recursion through the call graph stays linear.
@@ -66,8 +71,7 @@ private:
                     mark(in.args[0], k_access_write);
                     break;
                 case InstrKind::Call:
-                    if (in.builtin && std::string_view(in.builtin->name) == "array_nonnull")
-                        mark(in.args[0], k_access_null_tested);
+                    if (is_null_test(in)) mark(in.args[0], k_access_null_tested);
                     if (ir::is_atomic_call(in)) mark(in.args[0], k_access_write);
                     if (ir::writes_last_array(in)) {
                         for (size_t i = 0; i + 1 < in.args.size(); ++i)
@@ -173,8 +177,7 @@ private:
                             mark(in.args[i], k_access_read);
                         mark(in.args.back(), k_access_write);
                     }
-                    if (in.builtin && std::string_view(in.builtin->name) == "array_nonnull")
-                        mark(in.args[0], k_access_null_tested);
+                    if (is_null_test(in)) mark(in.args[0], k_access_null_tested);
                     break;
                 case InstrKind::CallFunc: {
                     if (!in.func) break;
