@@ -218,6 +218,8 @@ def register_function(fn, scope_locals=None):
         return fn
     for i, other in enumerate(holder._overloads):
         if _signature(other.func) == sig:
+            # a redefinition (a reload of the module): builds that used the old one are stale
+            fn.module.mark_modified()
             if other is holder:  # redefinition of the first: start again from this one
                 fn._overloads = [fn] + holder._overloads[1:]
                 _functions[key] = fn
@@ -228,4 +230,5 @@ def register_function(fn, scope_locals=None):
         _functions[key] = fn
         return fn
     holder._overloads.append(fn)
+    fn.module.mark_modified()  # a new overload can change what existing calls dispatch to
     return holder

@@ -157,11 +157,14 @@ class Function:
         except RuntimeError:
             self._source = None
         self._resolver = None
+        self.module = _module.get_module(func.__module__)  # a Kernel may choose another
         self._custom_grad = None  # Function registered with @wp.func_grad(self)
         self._custom_replay = None  # Function registered with @wp.func_replay(self)
         # Every @wp.func definition of this name (overloads by annotation), self first; see
-        # generics.register_function.
-        self._overloads = [self]
+        # generics.register_function. (A kernel has none: wp.overload specialises it instead;
+        # see Kernel._overloads, which keeps the list from holding the kernel in a cycle.)
+        if not isinstance(self, Kernel):
+            self._overloads = [self]
         # @wp.func_native: (snippet, adj_snippet, replay_snippet), the C++ text of the body
         self._native = None
 
@@ -173,6 +176,7 @@ class Function:
             self._source = _source_of(self.func)
         if self._resolver is None:
             self._resolver = Resolver(self.func)
+            self._resolver.module = self.module
         text, filename, line = self._source
         grad, replay = self._custom_grad, self._custom_replay
         overloads = ()
@@ -226,6 +230,12 @@ class Kernel(Function):
         self._specialisations = {}
         self._by_arguments = {}
         module.register_kernel(self)
+
+    @property
+    def _overloads(self):
+        """A kernel is its only definition (made fresh, so no list holds the kernel: an
+        unreferenced kernel is freed at once and leaves its module's live kernels)."""
+        return [self]
 
     def _function_source(self, with_overloads=False, **fields):
         if self._arg_types is not None:

@@ -74,8 +74,8 @@ class Module:
         self.hashers = {}  # block_dim -> the latest get_module_hash() of that block_dim
         self.resolved_options = {}  # block_dim -> the options that hash was made with
         self.failed_builds = {}
-        self.references = set()
-        self.dependents = set()
+        self.references = set()  # the modules whose functions this module's code names
+        self.dependents = set()  # the modules whose code names this module's functions
         self._live_kernels = weakref.WeakSet()
 
     def __repr__(self):
@@ -159,8 +159,17 @@ class Module:
         self.resolved_options.clear()
 
     def mark_modified(self):
-        """Marks the module as changed: its builds are stale and are made again when needed."""
-        self.unload()
+        """Marks the module as changed: its builds, and those of every module whose code
+        named its functions (``dependents``, transitively), are stale and are made again when
+        needed."""
+        pending, seen = [self], set()
+        while pending:
+            m = pending.pop()
+            if id(m) in seen:
+                continue
+            seen.add(id(m))
+            m.unload()
+            pending.extend(m.dependents)
 
     # --- hashes ----------------------------------------------------------------------------
     def hash_module(self):

@@ -99,20 +99,45 @@ _ARRAY_CLASSES = tuple(
 class Resolver:
     """Answers the compiler's questions about the names a Python function uses (the named
     methods of sema::Resolver, see src/python/export_function.cpp): its closure cells first,
-    then its globals. Each answer is a descriptor (see describe) or None."""
+    then its globals, both read at each build (so a rebuild after Module.mark_modified() sees
+    their current values). Each answer is a descriptor (see describe) or None.
+
+    ``module`` is the Module of the function it answers for (set by its owner), and
+    ``referenced`` the @wp.func and @wp.kernel objects its answers named, in the order first
+    named (an ordered set: a dict of None values). Naming one from another module records the
+    dependency (Module.references / Module.dependents), so that redefining it (a reload)
+    invalidates this function's module too."""
 
     def __init__(self, func):
-        closure = {}
         code = getattr(func, "__code__", None)
+        cells = {}
         if code is not None and func.__closure__:
-            for name, cell in zip(code.co_freevars, func.__closure__):
-                try:
-                    closure[name] = cell.cell_contents
-                except ValueError:  # an empty cell
-                    pass
-        self._closure = closure
+            cells = dict(zip(code.co_freevars, func.__closure__))
+        self._cells = cells
         self._globals = getattr(func, "__globals__", {})
         self._annotations = getattr(func, "__annotations__", None) or {}
+        self.module = None
+        self.referenced = {}
+
+    @property
+    def _closure(self):
+        """The closure's variables that hold a value now (a cell may still be empty)."""
+        closure = {}
+        for name, cell in self._cells.items():
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
+        return closure
+
+    def _describe(self, obj):
+        if callable(getattr(type(obj), "_function_source", None)):
+            self.referenced.setdefault(obj, None)
+            other = getattr(obj, "module", None)
+            if self.module is not None and other is not None and other is not self.module:
+                self.module.references.add(other)
+                other.dependents.add(self.module)
+        return describe(obj)
 
     def _annotated_type(self, name):
         # A class named only in the annotations of a function defined inside another function
@@ -125,10 +150,11 @@ class Resolver:
 
     def lookup(self, name):
         """The meaning of the global `name`."""
-        if name in self._closure:
-            return describe(self._closure[name])
+        closure = self._closure
+        if name in closure:
+            return self._describe(closure[name])
         if name in self._globals:
-            return describe(self._globals[name])
+            return self._describe(self._globals[name])
         t = self._annotated_type(name)
         return None if t is None else describe(t)
 
@@ -138,7 +164,7 @@ class Resolver:
         module = _module_handles.get(handle) or sys.modules.get(handle[3:])
         if module is None or not hasattr(module, name):
             return None
-        return describe(getattr(module, name))
+        return self._describe(getattr(module, name))
 
     def annotation(self, param):
         """The annotation of `param` ("return": the result) as Python evaluated it where the
