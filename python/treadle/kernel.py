@@ -336,6 +336,16 @@ class Kernel(Function):
             return
         _treadle.launch(handle, dim, args, stream_handle, True, adj, max_blocks, block_dim)
 
+    def _generated_source(self, cuda=False):
+        """The kernel's generated CPU (or CUDA) source, without building it."""
+        return _treadle.kernel_source(self._function_source(), cuda=cuda,
+                                      launch_bounds=self.options.get("launch_bounds"))
+
+    @property
+    def hash(self):
+        """The SHA-256 (bytes) of the code the kernel generates (see _content_hash)."""
+        return self._content_hash()
+
     def _content_hash(self):
         """A hash (bytes) of the code this kernel generates (its source text when it has no
         single build: a generic kernel, or one the compiler rejects)."""

@@ -4,6 +4,7 @@ loading them (wp.load_module, wp.force_load). A kernel's builds live in the C++
 
 import hashlib
 import inspect
+import json
 import os
 import sys
 import weakref
@@ -12,6 +13,7 @@ from . import _treadle, config
 from . import context as _context
 from .context import get_device
 from .logger import log_warning
+from .module_hash import ModuleHasher
 
 # Every module by name (Warp's user_modules).
 _modules = {}
@@ -177,14 +179,17 @@ class Module:
         the module's options resolved against wp.config (block_dim aside), so it changes with
         their source, the constants and types they use and the options of a build, and not
         with where Python objects live (Warp's resolved module hash)."""
-        h = hashlib.sha256()
-        for key in sorted(self.kernels):
-            h.update(key.encode())
-            h.update(self.kernels[key]._content_hash())
         options = self.resolve_options(config)
         options.pop("block_dim", None)
-        h.update(repr(sorted((k, repr(v)) for k, v in options.items())).encode())
-        return h.digest()
+        return ModuleHasher(self.kernels.values(), options).get_hash()
+
+    def _write_meta(self, path, meta):
+        """Writes a build's metadata (a dict) to `path` as JSON with sorted keys, so the file
+        is the same whatever order the entries were made in; replaced atomically."""
+        temp = f"{path}.{os.getpid()}.tmp"
+        with open(temp, "w", encoding="utf-8") as f:
+            json.dump(meta, f, sort_keys=True)
+        os.replace(temp, path)
 
     def get_module_hash(self, block_dim=None):
         """hash_module() combined with the block_dim of a variant (Warp's per-variant hash)."""

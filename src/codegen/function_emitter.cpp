@@ -52,9 +52,9 @@ std::string literal(const types::ConstValue& c) {
     switch (t->scalar) {
         case ScalarType::Int64:
             if (c.i == INT64_MIN) return "(-9223372036854775807LL - 1)";
-            return "(wp::int64)" + std::to_string(c.i) + "LL";
+            return "(wp::int64)" + std::to_string(c.i) + "ll";
         case ScalarType::UInt64:
-            return "(wp::uint64)" + std::to_string((uint64_t)c.i) + "ULL";
+            return "(wp::uint64)" + std::to_string((uint64_t)c.i) + "ull";
         case ScalarType::UInt32:
             return "(wp::uint32)" + std::to_string((uint32_t)c.i) + "U";
         case ScalarType::Int32:
