@@ -17,7 +17,7 @@ from .vec_types import composite_base
 # The last @wp.func and @wp.kernel of each (module, qualified name); weak, so that kernels
 # and functions defined inside functions die with their last reference.
 _functions = weakref.WeakValueDictionary()
-_kernels = weakref.WeakValueDictionary()
+_kernels = {}  # (module, qualname) -> {key: kernel}, weakly
 
 
 def static(expr):
@@ -102,14 +102,24 @@ def generic_params(k):
 
 
 def register_kernel(k):
-    """Remembers kernel `k` by name for @wp.overload on a def."""
-    _kernels[(k.func.__module__, k.func.__qualname__)] = k
+    """Remembers kernel `k` by the module and qualified name of its def (and by its key: one
+    def made into kernels of several names is ambiguous to @wp.overload on a def)."""
+    _kernels.setdefault((k.func.__module__, k.func.__qualname__),
+                        weakref.WeakValueDictionary())[k.key] = k
     return k
 
 
 def registered_kernel(f):
-    """The kernel registered under the module and qualified name of function `f`, or None."""
-    return _kernels.get((f.__module__, f.__qualname__))
+    """The kernel registered under the module and qualified name of function `f`, or None;
+    RuntimeError when kernels of several names were made from that def."""
+    by_key = _kernels.get((f.__module__, f.__qualname__))
+    kernels = dict(by_key) if by_key is not None else {}
+    if len(kernels) > 1:
+        raise RuntimeError(
+            f"overload(): Ambiguous kernel lookup for '{f.__qualname__}': kernels "
+            f"{', '.join(repr(k) for k in sorted(kernels))} were made from it; use "
+            "wp.overload(kernel, arg_types) on the kernel object instead")
+    return next(iter(kernels.values()), None)
 
 
 def specialise(k, specs):

@@ -243,6 +243,12 @@ class Kernel(Function):
         return super()._function_source(False, **fields)
 
     @property
+    def overloads(self):
+        """The specialisations of a generic kernel made so far (declared by wp.overload or
+        inferred at launches), by the types of their parameters (None: as annotated)."""
+        return dict(self._specialisations)
+
+    @property
     def _generic_params(self):
         """The names of the generic parameters, or None (see generics.generic_params)."""
         return _generics.generic_params(self)
@@ -586,6 +592,11 @@ def overload(kernel, arg_types=None):
     generic = _generics.registered_kernel(kernel)
     if generic is None:
         raise TypeError(f"overload(): no kernel named '{kernel.__qualname__}' to overload")
+    returns = kernel.__annotations__.get("return", None)
+    if returns is not None and returns is not type(None) and returns != "None":
+        raise TypeError(
+            f"overload(): Return annotations are not allowed on @wp.overload stubs "
+            f"('{kernel.__qualname__}' is annotated -> {returns!r}; a kernel returns nothing)")
     hints = {n: t for n, t in kernel.__annotations__.items() if n != "return"}
     _generics.overload_kernel(generic, hints)
     return generic  # the name keeps naming the generic kernel

@@ -143,6 +143,46 @@ def test_overload_decorator_declares_a_specialisation():
     assert (f16, f16s, f16s) in axpy_float._specialisations
 
 
+def test_overloads_lists_specialisations():
+    assert tuple(axpy_float.overloads) == tuple(axpy_float._specialisations)
+
+    @wp.kernel(name="custom_generic")
+    def local_generic(x: Any):
+        return
+
+    assert local_generic.overloads == {}
+
+    @wp.overload
+    def local_generic(x: float): ...  # noqa: F811
+
+    assert local_generic.key == "custom_generic" and len(local_generic.overloads) == 1
+
+
+def test_overload_decorator_refusals():
+    def made_twice(x: Any):
+        return
+
+    wp.kernel(name="made_twice_a")(made_twice)
+    wp.kernel(name="made_twice_b")(made_twice)
+    with pytest.raises(RuntimeError, match="Ambiguous kernel lookup for .*made_twice"):
+
+        @wp.overload
+        def made_twice(x: float): ...  # noqa: F811
+
+    @wp.kernel
+    def returns_nothing(x: Any):
+        return
+
+    def returns_nothing(x: float) -> float: ...  # noqa: F811
+
+    with pytest.raises(TypeError, match="Return annotations are not allowed on @wp.overload stubs"):
+        wp.overload(returns_nothing)
+
+    def returns_nothing(x: float) -> None: ...  # noqa: F811
+
+    wp.overload(returns_nothing)  # -> None is allowed
+
+
 def test_generic_kernel_needs_types():
     with pytest.raises(TypeError, match="kernel parameter 'x' is generic"):
         scale._compile("cpu")
