@@ -20,6 +20,7 @@ PyObject* g_codegen_syntax_error = nullptr;
 PyObject* g_codegen_type_error = nullptr;
 PyObject* g_codegen_value_error = nullptr;
 PyObject* g_codegen_index_error = nullptr;
+PyObject* g_codegen_key_error = nullptr;
 
 /// Raises `cls`(msg, (filename, lineno, offset, text)), a SyntaxError class, so that Python
 /// prints the location and caret the usual way.
@@ -52,6 +53,12 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
             return;
         case treadle::ErrorKind::Bounds:
             PyErr_SetString(from_compiler ? g_codegen_index_error : PyExc_IndexError, e.what());
+            return;
+        case treadle::ErrorKind::Key:
+            PyErr_SetString(from_compiler ? g_codegen_key_error : PyExc_KeyError, e.what());
+            return;
+        case treadle::ErrorKind::Codegen:
+            PyErr_SetString(from_compiler ? g_codegen_error : PyExc_RuntimeError, e.what());
             return;
         case treadle::ErrorKind::FloatingPoint:
             PyErr_SetString(PyExc_FloatingPointError, e.what());
@@ -132,8 +139,13 @@ void export_codegen_errors(nb::module_& m) {
                                           "An index error in kernel source.", PyExc_IndexError);
     new_exception(m, module, "WarpCodegenAttributeError", "An attribute error in kernel source.",
                   PyExc_AttributeError);
-    new_exception(m, module, "WarpCodegenKeyError", "A key error in kernel source.",
-                  PyExc_KeyError);
+    g_codegen_key_error = new_exception(m, module, "WarpCodegenKeyError",
+                                        "A key error in kernel source.", PyExc_KeyError);
+    // KeyError's str() quotes its argument (a missing key); this one holds a message with a
+    // source line and a caret, shown as written
+    nb::object plain_str = nb::steal(PyObject_GetAttrString(PyExc_BaseException, "__str__"));
+    if (!plain_str || PyObject_SetAttrString(g_codegen_key_error, "__str__", plain_str.ptr()) != 0)
+        throw nb::python_error();
 }
 
 }  // namespace

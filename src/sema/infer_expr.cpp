@@ -214,7 +214,7 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         return const_value(types::bool_type(), false, name == "True", 0);
     if (name == "range")
         type_error(e.span, who() + "range() can only be used as the iterable of a for loop");
-    type_error(e.span, who() + "name '" + name + "' is not defined");
+    fail(e.span, ErrorKind::Key, who() + "Referencing undefined symbol: " + name);
 }
 
 Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {

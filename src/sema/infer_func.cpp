@@ -330,9 +330,12 @@ Value Builder::static_value(const ast::Expr& e) {
             index = &constant_local;
         }
         if (!index)
-            type_error(n->span, who() + "wp.static() cannot use the local variable '" + n->name +
-                                    "': its expression is evaluated at compile time, in the "
-                                    "function's globals and closure");
+            fail(n->span, ErrorKind::Codegen,
+                 who() + "Error evaluating static expression: name '" + n->name +
+                     "' is not defined. Make sure all variables used in the static expression "
+                     "are constant. ('" + n->name + "' is a local variable; wp.static() "
+                     "evaluates its expression at compile time, in the function's globals and "
+                     "closure)");
         if (std::find(bound.begin(), bound.end(), *index) == bound.end()) bound.push_back(*index);
     }
     std::string text;
@@ -359,8 +362,16 @@ Value Builder::static_value(const ast::Expr& e) {
             type_error(e.span, who() +
                                    "wp.static() cannot be evaluated: the front end that "
                                    "resolves this function's names has no static values");
-        case GlobalValue::Kind::Error:
-            type_error(x.span, who() + "wp.static(): evaluating '" + text + "' raised " + g.what);
+        case GlobalValue::Kind::Error: {
+            // g.what is "ExceptionType: message" (both front ends' resolvers)
+            const size_t colon = g.what.find(": ");
+            const std::string type = colon == std::string::npos ? "" : g.what.substr(0, colon);
+            const std::string message =
+                colon == std::string::npos ? g.what : g.what.substr(colon + 2);
+            fail(x.span, ErrorKind::Codegen,
+                 who() + "Error evaluating static expression: " + message + " (" +
+                     (type.empty() ? "" : type + ", ") + "evaluating '" + text + "')");
+        }
         case GlobalValue::Kind::Unsupported:
             type_error(x.span, who() + "wp.static(): '" + text + "' is a Python " + g.what +
                                    ", which kernels cannot use");

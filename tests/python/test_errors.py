@@ -11,7 +11,8 @@ import treadle as wp  # noqa: F401  (imported first, as the cases do)
 ERRORS_DIR = os.path.join(os.path.dirname(__file__), "..", "errors")
 CASES = sorted(f for f in os.listdir(ERRORS_DIR) if f.endswith(".py"))
 EXCEPTIONS = {"TypeError": TypeError, "SyntaxError": SyntaxError, "ValueError": ValueError,
-              "RuntimeError": RuntimeError}
+              "RuntimeError": RuntimeError, "KeyError": KeyError,
+              "WarpCodegenError": wp.WarpCodegenError}
 
 
 def load_case(name):

@@ -307,8 +307,27 @@ def test_static_errors():
     def bad(out: wp.array(dtype=float)):
         out[0] = wp.static(NOT_DEFINED_ANYWHERE)  # noqa: F821
 
-    with pytest.raises(TypeError, match="evaluating 'NOT_DEFINED_ANYWHERE' raised NameError"):
+    with pytest.raises(wp.WarpCodegenError,
+                       match=r"Error evaluating static expression: name 'NOT_DEFINED_ANYWHERE' is "
+                             r"not defined \(NameError, evaluating 'NOT_DEFINED_ANYWHERE'\)"):
         bad._compile("cpu")
+
+    @wp.kernel
+    def divides(out: wp.array(dtype=float)):
+        out[0] = wp.static(1.0 / 0.0)
+
+    with pytest.raises(wp.WarpCodegenError,
+                       match="Error evaluating static expression: float division by zero"):
+        divides._compile("cpu")
+
+    @wp.kernel
+    def uses_local(out: wp.array(dtype=float), i: int):
+        out[0] = wp.static(i * 2)
+
+    with pytest.raises(wp.WarpCodegenError,
+                       match=r"name 'i' is not defined\. Make sure all variables used in the "
+                             r"static expression are constant\. \('i' is a local variable"):
+        uses_local._compile("cpu")
 
 
 # --- unrolling options and unique modules --------------------------------------------------

@@ -103,7 +103,7 @@ def test_adj_build_reports_source_errors():
     def broken(out: wp.array(dtype=float)):
         out[0] = undefined_name  # noqa: F821
 
-    with pytest.raises(TypeError, match="name .undefined_name. is not defined"):
+    with pytest.raises(KeyError, match="Referencing undefined symbol: undefined_name"):
         broken.adj.build(builder=None)
     writes_one.adj.build(builder=None)
 
