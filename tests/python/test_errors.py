@@ -58,3 +58,15 @@ def test_error_case(name):
 
 def test_every_case_is_checked():
     assert len(CASES) >= 90
+
+
+def test_printf_argument_limit_is_a_runtime_error():
+    @wp.kernel
+    def too_many():
+        wp.printf("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d "
+                  "%d %d %d %d %d %d %d\n", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+
+    with pytest.raises(RuntimeError, match="the maximum number of variadic arguments that can be "
+                                           "passed to `printf` is 32$"):
+        too_many._compile("cpu")
