@@ -88,6 +88,19 @@ uint64_t release_threshold(int ordinal);
 uint64_t mempool_used_current(int ordinal);
 uint64_t mempool_used_high(int ordinal);
 
+/// Peer access between two devices (cuda_peer.cpp): whether `peer` can read and write the
+/// memory of `target` that plain cuMemAlloc allocated (supported by the system; enabled now),
+/// and turning it on or off. A device always reaches its own memory; turning that off throws
+/// ErrorKind::Value.
+bool peer_access_supported(int target, int peer);
+bool peer_access_enabled(int target, int peer);
+void set_peer_access_enabled(int target, int peer, bool enable);
+/// The same for the memory `target` allocates from its memory pool: supported where both
+/// devices have pools and peer access is supported.
+bool mempool_access_supported(int target, int peer);
+bool mempool_access_enabled(int target, int peer);
+void set_mempool_access_enabled(int target, int peer, bool enable);
+
 /// Copies (asynchronous on `stream`; host memory must stay valid until the stream is synced).
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes,
                          Stream stream = nullptr);

@@ -37,6 +37,8 @@ inline constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
+inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = 705;
 
 /// CUdevice_attribute values.
 inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
@@ -49,6 +51,20 @@ inline constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
 inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 inline constexpr int CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7;
 inline constexpr int CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8;
+
+/// Access to a memory pool from a device (CUmemLocation and CUmemAccessDesc of <cuda.h>, with
+/// CU_MEM_LOCATION_TYPE_DEVICE and the CUmemAccess_flags values).
+struct MemLocation {
+    int type;
+    int id;
+};
+struct MemAccessDesc {
+    MemLocation location;
+    int flags;
+};
+inline constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_NONE = 0;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
 
 /// Streams: CU_STREAM_LEGACY names the legacy default stream; CU_STREAM_NON_BLOCKING is the
 /// creation flag of a stream that does not synchronise with it.

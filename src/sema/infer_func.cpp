@@ -333,7 +333,9 @@ Value Builder::static_value(const ast::Expr& e) {
             fail(n->span, ErrorKind::Codegen,
                  who() + "Error evaluating static expression: name '" + n->name +
                      "' is not defined. Make sure all variables used in the static expression "
-                     "are constant. ('" + n->name + "' is a local variable; wp.static() "
+                     "are constant. ('" +
+                     n->name +
+                     "' is a local variable; wp.static() "
                      "evaluates its expression at compile time, in the function's globals and "
                      "closure)");
         if (std::find(bound.begin(), bound.end(), *index) == bound.end()) bound.push_back(*index);

@@ -31,3 +31,9 @@ def codegen_func_forward(adj, func_type="kernel", device="cpu"):
             "@wp.func is generated inside the kernels that call it); pass func_type='kernel'")
     cuda = device.startswith("cuda") if isinstance(device, str) else bool(device.is_cuda)
     return adj._kernel._generated_source(cuda=cuda)
+
+
+def make_full_qualified_name(func):
+    """Warp's kernel key for a function or a qualified name ("." as "__", other characters
+    that cannot be in a C++ identifier dropped)."""
+    return _qualified_name(func)
