@@ -360,8 +360,11 @@ class Kernel(Function):
             bounds = self.options.get("launch_bounds")
             if bounds is not None:  # a CUDA-only attribute, not in the CPU source
                 text += f"\n// launch_bounds {bounds}"
-            # where the code is (file, line) is not part of it, as in Warp's hash
+            # where the code is (file, line) is not part of it, as in Warp's hash, and nor is
+            # the module that defines a struct (its C++ name holds a hash of its module and
+            # name; its definition, in the text, holds its name and layout)
             text = _LINE_DIRECTIVE.sub("", text)
+            text = _STRUCT_SPELLING.sub(r"\1", text)
         except Exception:  # noqa: BLE001 -- the build will report it; hash what there is:
             text = self._function_source().source  # its source and that of every overload of
             text += "".join(_called_function_sources(self.func, text))  # the @wp.func it names
@@ -378,6 +381,7 @@ class Kernel(Function):
 
 
 _LINE_DIRECTIVE = re.compile(r"^#line .*\n?", re.M)
+_STRUCT_SPELLING = re.compile(r"\b(struct_\w+?)_[0-9a-f]{16}\b")
 
 
 def _called_function_sources(f, text):

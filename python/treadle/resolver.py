@@ -13,6 +13,7 @@ from . import _treadle, scalar_types, vec_types
 from .array import array
 from .builtin_functions import builtin_function
 from .indexedarray import indexedarray
+from .struct import StructInstance
 
 _module_handles = {}
 
@@ -56,6 +57,11 @@ def describe(obj):
         return ("const", scalar_types.dtype_from_numpy(obj.dtype)._type, obj.item(), False)
     if isinstance(obj, scalar_types.scalar_base):
         return ("const", type(obj)._type, obj.value, False)
+    if isinstance(obj, StructInstance):  # a struct value: a constant built field by field
+        values = _struct_values(obj, type(obj).__name__)
+        if isinstance(values, str):
+            return ("unsupported", values)
+        return ("const", type(obj)._type, values, False)
     if scalar_types.is_type_class(obj):  # scalars, vectors, ..., @wp.struct classes
         return ("type", obj._type)
     if isinstance(obj, vec_types.composite_base):
@@ -77,6 +83,28 @@ def describe(obj):
         _module_handles[handle] = obj
         return ("module", handle)
     return ("unsupported", type(obj).__name__)
+
+
+def _struct_values(obj, path):
+    """The values of a struct's fields, in order, as export_function.cpp reads a struct
+    constant (numbers; components of vectors, matrices, ...; nested tuples for structs), or
+    a str saying why it cannot be a constant (an array field, named by its path)."""
+    values = []
+    for f in type(obj)._fields:
+        value = getattr(obj, f.name)
+        where = f"{path}.{f.name}"
+        if f.kind in ("array", "indexedarray"):
+            return f"struct holding an array at {where} (arrays cannot be made inside kernels)"
+        if f.kind == "struct":
+            nested = _struct_values(value, where)
+            if isinstance(nested, str):
+                return nested
+            values.append(nested)
+        elif f.kind == "composite":
+            values.append(tuple(value._data.reshape(-1).tolist()))
+        else:
+            values.append(value.value if isinstance(value, scalar_types.scalar_base) else value)
+    return tuple(values)
 
 
 def _tuple_annotation(obj):

@@ -55,8 +55,8 @@ void set_peer_access_enabled(int target, int peer, bool enable) {
     }
     if (enable && !peer_access_supported(target, peer))
         throw Error(ErrorKind::Runtime, "set_peer_access_enabled(): " + device_name(peer) +
-                                            " cannot access the memory of " +
-                                            device_name(target) + " on this system");
+                                            " cannot access the memory of " + device_name(target) +
+                                            " on this system");
     drv::CUcontext target_context = enter(target).context.load(std::memory_order_acquire);
     enter(peer);  // the access is granted to the current context
     const drv::Table& t = drv::get();
@@ -107,11 +107,11 @@ void set_mempool_access_enabled(int target, int peer, bool enable) {
     Device& t = enter(target);
     const drv::Table& table = drv::get();
     if (!t.pool || !table.cuMemPoolSetAccess)
-        throw Error(ErrorKind::Runtime, "set_mempool_access_enabled(): " + device_name(target) +
-                                            " has no memory pool");
-    drv::MemAccessDesc access{{drv::CU_MEM_LOCATION_TYPE_DEVICE, device(peer).handle},
-                              enable ? drv::CU_MEM_ACCESS_FLAGS_PROT_READWRITE
-                                     : drv::CU_MEM_ACCESS_FLAGS_PROT_NONE};
+        throw Error(ErrorKind::Runtime,
+                    "set_mempool_access_enabled(): " + device_name(target) + " has no memory pool");
+    drv::MemAccessDesc access{
+        {drv::CU_MEM_LOCATION_TYPE_DEVICE, device(peer).handle},
+        enable ? drv::CU_MEM_ACCESS_FLAGS_PROT_READWRITE : drv::CU_MEM_ACCESS_FLAGS_PROT_NONE};
     TREADLE_CU_WITH(table, cuMemPoolSetAccess, t.pool, &access, 1);
 }
 

@@ -144,8 +144,19 @@ Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
     if (g.kind == GlobalValue::Kind::Error) fail(e.span, ErrorKind::Value, who() + g.what);
     const types::Type* t = g.constant.type;
     if (g.kind != GlobalValue::Kind::Constant || !t || t->is_scalar()) return from_global(g);
-    // A vector/matrix/quaternion/transform constant: its components, then one construction.
     int line = e.span.line;
+    if (t->is_struct()) {  // a struct constant: each field's value, then one construction
+        std::vector<ir::VarId> fields;
+        for (size_t i = 0; i < g.fields.size(); ++i)
+            fields.push_back(
+                coerce_assigned(global_value(g.fields[i], e), t->fields[i].type, e,
+                                "field '" + t->fields[i].name + "' of '" + t->name + "'"));
+        Value out;
+        out.kind = Value::Kind::Var;
+        out.var = emit_value(ir::InstrKind::Construct, line, t, fields);
+        return out;
+    }
+    // A vector/matrix/quaternion/transform constant: its components, then one construction.
     const types::Type* scalar = types::scalar_type(t->scalar);
     std::vector<ir::VarId> parts;
     for (double c : g.components) {
