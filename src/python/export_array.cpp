@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/array_fill.h"
 #include "exports.h"
 #include "runtime/buffer.h"
 #include "runtime/cuda.h"
@@ -272,7 +273,12 @@ void export_array(nb::module_& m) {
              [](const Array& self) {
                  Array dst = self;  // a private handle: `self` may be re-initialised meanwhile
                  nb::gil_scoped_release nogil;
-                 dst.zero_();
+                 if (dst.device().is_cuda() && !dst.is_contiguous()) {
+                     std::vector<unsigned char> zero(dst.dtype().size(), 0);
+                     treadle::fill_array(dst, zero.data(), zero.size());
+                 } else {
+                     dst.zero_();
+                 }
              })
         .def(
             "_fill_bytes",
@@ -280,15 +286,42 @@ void export_array(nb::module_& m) {
                 std::string bytes(value.c_str(), value.size());
                 Array dst = self;
                 nb::gil_scoped_release nogil;
-                dst.fill_bytes(bytes.data(), bytes.size());
+                treadle::fill_array(dst, bytes.data(), bytes.size());
             },
             nb::arg("value"), "Sets every element to the bytes of one element value.")
+        .def(
+            "_fill_indexed",
+            [](const Array& self, const std::vector<std::optional<Array>>& indices,
+               nb::bytes value) {
+                std::string bytes(value.c_str(), value.size());
+                treadle::IndexArrays picks;
+                for (const auto& i : indices) picks.push_back(i ? *i : Array());
+                Array dst = self;
+                nb::gil_scoped_release nogil;
+                treadle::fill_array(dst, bytes.data(), bytes.size(), picks);
+            },
+            nb::arg("indices"), nb::arg("value"),
+            "Sets the elements picked by per-dimension index arrays (None: all) of a CUDA array.")
+        .def(
+            "_assign_indexed",
+            [](const Array& self, const std::vector<std::optional<Array>>& indices,
+               const Array& src, const std::vector<std::optional<Array>>& src_indices) {
+                treadle::IndexArrays to, from;
+                for (const auto& i : indices) to.push_back(i ? *i : Array());
+                for (const auto& i : src_indices) from.push_back(i ? *i : Array());
+                Array dst = self, source = src;
+                nb::gil_scoped_release nogil;
+                treadle::copy_array(dst, source, to, from);
+            },
+            nb::arg("indices"), nb::arg("src"), nb::arg("src_indices"),
+            "Copies the picked elements of `src` to the picked elements of this array (arrays "
+            "of one CUDA device).")
         .def(
             "_assign",
             [](const Array& self, const Array& src) {
                 Array dst = self, from = src;
                 nb::gil_scoped_release nogil;
-                dst.assign(from);
+                treadle::copy_array(dst, from);
             },
             nb::arg("src"))
         .def(

@@ -19,8 +19,8 @@ uintptr_t as_int(void* handle) { return reinterpret_cast<uintptr_t>(handle); }
 
 void export_graph_nodes(nb::module_& m) {
     m.def(
-        "cuda_context",
-        [](int ordinal) { return as_int(cuda::context_handle(ordinal)); }, nb::arg("ordinal"),
+        "cuda_context", [](int ordinal) { return as_int(cuda::context_handle(ordinal)); },
+        nb::arg("ordinal"),
         "The primary CUDA context of device `ordinal` (a CUcontext, as an int).");
     m.def(
         "capture_pause",
@@ -70,4 +70,3 @@ void export_graph_nodes(nb::module_& m) {
         "0: `node` may use the allocation; 1: freed before it; 2: not after the allocation; "
         "-2: the free is concurrent with it; -1: error.");
 }
-

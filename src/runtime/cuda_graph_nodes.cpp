@@ -158,8 +158,7 @@ void add_free_node(Device& d, const Capture& c, drv::CUdeviceptr ptr, drv::CUgra
         if (reaches) reached.push_back(s);
         if (!graph) graph = g;
     }
-    if (!graph)
-        throw Error(ErrorKind::Runtime, "free(): the capture of this memory is not open");
+    if (!graph) throw Error(ErrorKind::Runtime, "free(): the capture of this memory is not open");
     if (deps.empty()) deps.push_back(alloc_node);  // no stream reaches it any more
     drv::CUgraphNode node = nullptr;
     TREADLE_CU_WITH(t, cuGraphAddMemFreeNode, &node, graph, deps.data(), deps.size(), ptr);
@@ -200,8 +199,9 @@ void* pause_capture(int ordinal, Stream stream) {
     std::lock_guard<std::mutex> lock(d.track);
     Capture* c = capture_on(d, s);
     if (!c || c->external || c->paused)
-        throw Error(ErrorKind::Runtime, "capture_pause(): no graph capture begun with "
-                                        "capture_begin is in progress on this stream");
+        throw Error(ErrorKind::Runtime,
+                    "capture_pause(): no graph capture begun with "
+                    "capture_begin is in progress on this stream");
     join_capture_streams(d, *c);
     std::vector<drv::CUgraphNode> leaves = capture_leaves(s);
     drv::CUgraph graph = nullptr;
@@ -218,8 +218,9 @@ void resume_capture(int ordinal, Stream stream, void* graph) {
     const drv::Table& t = node_table();
     const drv::CUstream s = resolve(d, stream);
     if (!t.cuStreamBeginCaptureToGraph)
-        throw Error(ErrorKind::Runtime, "capture_resume(): this CUDA driver cannot resume "
-                                        "captures (CUDA 12.3 or newer needed)");
+        throw Error(ErrorKind::Runtime,
+                    "capture_resume(): this CUDA driver cannot resume "
+                    "captures (CUDA 12.3 or newer needed)");
     std::lock_guard<std::mutex> lock(d.track);
     Capture* c = capture_on(d, s);
     if (!c || !c->paused || c->paused_graph != static_cast<drv::CUgraph>(graph))
