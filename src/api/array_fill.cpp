@@ -53,18 +53,20 @@ def word_of(e: wp.int64, shape: wp.vec4l, strides: wp.vec4l,
 std::string kernels_for(const std::string& type) {
     const std::string v = "wp.types.vector(length=64, dtype=wp." + type + ")";
     const std::string a = "wp.array(dtype=wp." + type + ")";
-    const std::string idx = "i0: wp.array(dtype=wp.int32), i1: wp.array(dtype=wp.int32), "
-                            "i2: wp.array(dtype=wp.int32), i3: wp.array(dtype=wp.int32)";
-    const std::string sidx = "j0: wp.array(dtype=wp.int32), j1: wp.array(dtype=wp.int32), "
-                             "j2: wp.array(dtype=wp.int32), j3: wp.array(dtype=wp.int32)";
+    const std::string idx =
+        "i0: wp.array(dtype=wp.int32), i1: wp.array(dtype=wp.int32), "
+        "i2: wp.array(dtype=wp.int32), i3: wp.array(dtype=wp.int32)";
+    const std::string sidx =
+        "j0: wp.array(dtype=wp.int32), j1: wp.array(dtype=wp.int32), "
+        "j2: wp.array(dtype=wp.int32), j3: wp.array(dtype=wp.int32)";
     return "@wp.kernel(enable_backward=False)\ndef fill_" + type + "(base: " + a +
            ", shape: wp.vec4l, strides: wp.vec4l, " + idx + ", value: " + v +
            "):\n    e, j = wp.tid()\n"
            "    w = word_of(wp.int64(e), shape, strides, i0, i1, i2, i3)\n"
            "    base[w + wp.int64(j)] = value[j]\n\n\n"
            "@wp.kernel(enable_backward=False)\ndef copy_" +
-           type + "(dst: " + a + ", shape: wp.vec4l, strides: wp.vec4l, " + idx +
-           ", src: " + a + ", src_strides: wp.vec4l, " + sidx +
+           type + "(dst: " + a + ", shape: wp.vec4l, strides: wp.vec4l, " + idx + ", src: " + a +
+           ", src_strides: wp.vec4l, " + sidx +
            "):\n    e, j = wp.tid()\n"
            "    w = word_of(wp.int64(e), shape, strides, i0, i1, i2, i3)\n"
            "    r = word_of(wp.int64(e), shape, src_strides, j0, j1, j2, j3)\n"
@@ -113,7 +115,7 @@ bool side_of(const Array& a, const IndexArrays& indices, int word, Side& side) {
         side.strides[slot] = stride / word;
         if (d < (int)indices.size()) side.indices[slot] = indices[d];
     }
-    const DType type(word == 4 ? ScalarType::UInt32
+    const DType type(word == 4   ? ScalarType::UInt32
                      : word == 2 ? ScalarType::UInt16
                                  : ScalarType::UInt8);
     side.words = Array::wrap(a.data(), type, {span / word}, {word}, a.device(), a.buffer());
@@ -179,7 +181,8 @@ bool fill_by_kernel(const Array& dst, const void* value, size_t size, const Inde
     }
     dst.note_write("host");
     word_kernel("fill", word, dst.device())
-        .launch({count, (int64_t)words}, side.words, shape, side.strides, side.indices[0], side.indices[1], side.indices[2], side.indices[3], v);
+        .launch({count, (int64_t)words}, side.words, shape, side.strides, side.indices[0],
+                side.indices[1], side.indices[2], side.indices[3], v);
     return true;
 }
 
@@ -197,9 +200,9 @@ bool copy_by_kernel(const Array& dst, const Array& src, const IndexArrays& dst_i
     if (count == 0) return true;
     dst.note_write("host");
     word_kernel("copy", word, dst.device())
-        .launch({count, (int64_t)words}, to.words, shape, to.strides, to.indices[0],
-                to.indices[1], to.indices[2], to.indices[3], from.words, from.strides,
-                from.indices[0], from.indices[1], from.indices[2], from.indices[3]);
+        .launch({count, (int64_t)words}, to.words, shape, to.strides, to.indices[0], to.indices[1],
+                to.indices[2], to.indices[3], from.words, from.strides, from.indices[0],
+                from.indices[1], from.indices[2], from.indices[3]);
     return true;
 }
 
