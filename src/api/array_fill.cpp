@@ -4,9 +4,10 @@
 // strides and the addresses allow): one thread per word of each element. An element's address
 // is its array's data pointer plus, per dimension, its coordinate (through the dimension's
 // index array when it has one) times the stride. A fill's value travels in the launch as a
-// vector of 64 words, so an element may be up to 256 bytes (64 for byte words).
+// vector of 64 words; wider elements take one launch per 64 words.
 #include "api/array_fill.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -61,9 +62,9 @@ std::string kernels_for(const std::string& type) {
         "j2: wp.array(dtype=wp.int32), j3: wp.array(dtype=wp.int32)";
     return "@wp.kernel(enable_backward=False)\ndef fill_" + type + "(base: " + a +
            ", shape: wp.vec4l, strides: wp.vec4l, " + idx + ", value: " + v +
-           "):\n    e, j = wp.tid()\n"
+           ", first: wp.int64):\n    e, j = wp.tid()\n"
            "    w = word_of(wp.int64(e), shape, strides, i0, i1, i2, i3)\n"
-           "    base[w + wp.int64(j)] = value[j]\n\n\n"
+           "    base[w + first + wp.int64(j)] = value[j]\n\n\n"
            "@wp.kernel(enable_backward=False)\ndef copy_" +
            type + "(dst: " + a + ", shape: wp.vec4l, strides: wp.vec4l, " + idx + ", src: " + a +
            ", src_strides: wp.vec4l, " + sidx +
@@ -164,40 +165,43 @@ bool periodic(const unsigned char* value, size_t size) {
 }  // namespace
 
 bool fill_by_kernel(const Array& dst, const void* value, size_t size, const IndexArrays& indices) {
-    const int word = word_size(dst, nullptr);
-    const size_t words = size / word;
-    if (words > (size_t)k_value_words) return false;
-    Side side;
-    if (!side_of(dst, indices, word, side)) return false;
     int64_t count = 0;
     const std::array<int64_t, 4> shape = picked_shape(dst, indices, count);
     if (count == 0) return true;
-    std::array<double, k_value_words> v{};
-    const auto* bytes = static_cast<const unsigned char*>(value);
-    for (size_t w = 0; w < words; ++w) {
-        uint32_t x = 0;
-        std::memcpy(&x, bytes + w * word, word);
-        v[w] = (double)x;
-    }
+    const int word = word_size(dst, nullptr);
+    const size_t words = size / word;
+    Side side;
+    if (!side_of(dst, indices, word, side)) return false;
     dst.note_write("host");
-    word_kernel("fill", word, dst.device())
-        .launch({count, (int64_t)words}, side.words, shape, side.strides, side.indices[0],
-                side.indices[1], side.indices[2], side.indices[3], v);
+    const Kernel fill = word_kernel("fill", word, dst.device());
+    const auto* bytes = static_cast<const unsigned char*>(value);
+    // Elements wider than the value vector are filled a slice of words per launch.
+    for (size_t first = 0; first < words; first += k_value_words) {
+        const size_t n = std::min(words - first, (size_t)k_value_words);
+        std::array<double, k_value_words> v{};
+        for (size_t w = 0; w < n; ++w) {
+            uint32_t x = 0;
+            std::memcpy(&x, bytes + (first + w) * word, word);
+            v[w] = (double)x;
+        }
+        fill.launch({count, (int64_t)n}, side.words, shape, side.strides, side.indices[0],
+                    side.indices[1], side.indices[2], side.indices[3], v, (int64_t)first);
+    }
     return true;
 }
 
 bool copy_by_kernel(const Array& dst, const Array& src, const IndexArrays& dst_indices,
                     const IndexArrays& src_indices) {
-    const int word = word_size(dst, &src);
-    const size_t words = dst.dtype().size() / word;
-    Side to, from;
-    if (!side_of(dst, dst_indices, word, to) || !side_of(src, src_indices, word, from))
-        return false;
     int64_t count = 0, src_count = 0;
     const std::array<int64_t, 4> shape = picked_shape(dst, dst_indices, count);
     if (picked_shape(src, src_indices, src_count) != shape)
         throw Error(ErrorKind::Value, "copy: the source and destination shapes differ");
     if (count == 0) return true;
+    const int word = word_size(dst, &src);
+    const size_t words = dst.dtype().size() / word;
+    Side to, from;
+    if (!side_of(dst, dst_indices, word, to) || !side_of(src, src_indices, word, from))
+        return false;
     dst.note_write("host");
     word_kernel("copy", word, dst.device())
         .launch({count, (int64_t)words}, to.words, shape, to.strides, to.indices[0], to.indices[1],

@@ -26,7 +26,7 @@ void copy_array(const Array& dst, const Array& src, const IndexArrays& dst_indic
                 const IndexArrays& src_indices = {});
 
 /// The kernel path of fill_array / copy_array on any device (a CPU array too), for tests:
-/// false when the elements are too large for it (over 256 bytes).
+/// false for an array with a negative stride.
 bool fill_by_kernel(const Array& dst, const void* value, size_t size, const IndexArrays& indices);
 bool copy_by_kernel(const Array& dst, const Array& src, const IndexArrays& dst_indices,
                     const IndexArrays& src_indices);

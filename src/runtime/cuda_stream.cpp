@@ -110,12 +110,15 @@ void destroy_stream(int ordinal, Stream stream) {
         if (s == d.default_stream) return;
         drv::CUstream expected = s;
         d.current.compare_exchange_strong(expected, d.default_stream, std::memory_order_acq_rel);
-        {
-            std::lock_guard<std::mutex> lock(d.track);
-            d.streams.erase(std::remove(d.streams.begin(), d.streams.end(), s), d.streams.end());
-        }
+        // Destroyed once no capture is open: until then the stream stays known, so that a
+        // capture it took part in can join it at its end.
         release_outside_capture([ordinal, s] {
-            enter(ordinal);
+            Device& dev = enter(ordinal);
+            {
+                std::lock_guard<std::mutex> lock(dev.track);
+                dev.streams.erase(std::remove(dev.streams.begin(), dev.streams.end(), s),
+                                  dev.streams.end());
+            }
             TREADLE_CU(cuStreamDestroy_v2, s);
         });
     } catch (const Error&) {

@@ -61,6 +61,23 @@ TEST(ArrayFillKernel, CopiesATransposedViewIntoAnIndexedDestination) {
     EXPECT_EQ(got, want);
 }
 
+TEST(ArrayFillKernel, FillsElementsWiderThanOneLaunchAndEmptyArrays) {
+    DType wide(ScalarType::UInt32);
+    wide.rows = 75;  // 300 bytes: two launches of up to 64 words
+    Array a = Array::zeros(wide, {6}, Device::cpu());
+    Array view = a.slice(0, 1, 6, 2);
+    std::vector<uint32_t> value(75);
+    for (uint32_t i = 0; i < 75; ++i) value[i] = 1000 + i;
+    ASSERT_TRUE(treadle::fill_by_kernel(view, value.data(), 300, {}));
+    const uint32_t* p = a.data_as<uint32_t>();
+    for (int e = 0; e < 6; ++e)
+        for (int w = 0; w < 75; ++w) EXPECT_EQ(p[e * 75 + w], e % 2 == 1 ? 1000u + w : 0u);
+    Array empty = Array::zeros(DType(ScalarType::Float32), {0}, Device::cpu());
+    const float one = 1.0f;
+    EXPECT_TRUE(treadle::fill_by_kernel(empty, &one, sizeof(one), {}));
+    EXPECT_TRUE(treadle::copy_by_kernel(empty, empty, {}, {}));
+}
+
 TEST(ArrayFillKernel, RefusesAWrongValueSizeAndDifferentShapes) {
     Array a = Array::zeros(DType(ScalarType::Float32), {4}, Device::cpu());
     const double wide = 1.0;
