@@ -163,12 +163,6 @@ from .stream import Graph as Graph
 from .stream import CaptureMode as CaptureMode
 from .stream import ScopedCapture as ScopedCapture
 from .stream import ScopedMempool as ScopedMempool
-from .peer_access import is_mempool_access_enabled as is_mempool_access_enabled
-from .peer_access import is_mempool_access_supported as is_mempool_access_supported
-from .peer_access import is_peer_access_enabled as is_peer_access_enabled
-from .peer_access import is_peer_access_supported as is_peer_access_supported
-from .peer_access import set_mempool_access_enabled as set_mempool_access_enabled
-from .peer_access import set_peer_access_enabled as set_peer_access_enabled
 from .stream import ScopedStream as ScopedStream
 from .stream import capture_begin as capture_begin
 from .stream import capture_end as capture_end

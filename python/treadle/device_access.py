@@ -4,10 +4,11 @@ queries and switches): ``is_peer_access_supported``, ``is_peer_access_enabled``,
 ``set_mempool_access_enabled``.
 
 A device always reaches its own memory, so the queries are True for a device and itself and
-switching its access to itself does nothing, as in Warp. Access between two different CUDA
-devices (peer contexts and pool access grants) is not implemented yet: those calls raise
-NotImplementedError rather than answering for hardware treadle has not set up."""
+switching its access to itself does nothing, as in Warp. Between two different CUDA devices
+the driver answers (src/runtime/cuda_peer.cpp): peer access between their primary contexts,
+pool access granted on the target's default memory pool."""
 
+from . import _treadle
 from .context import get_device
 
 
@@ -20,10 +21,6 @@ def _cuda_pair(target_device, peer_device, what):
     return target, peer
 
 
-def _refuse_distinct(target, peer, what):
-    raise NotImplementedError(
-        f"{what}: access between two different CUDA devices ({target} and {peer}) is not "
-        "supported by treadle yet")
 
 
 def is_peer_access_supported(target_device, peer_device):
@@ -34,7 +31,7 @@ def is_peer_access_supported(target_device, peer_device):
         return False
     if target == peer:
         return True
-    _refuse_distinct(target, peer, "is_peer_access_supported()")
+    return _treadle.cuda_peer_access_supported(target.ordinal, peer.ordinal)
 
 
 def is_peer_access_enabled(target_device, peer_device):
@@ -45,7 +42,7 @@ def is_peer_access_enabled(target_device, peer_device):
         return False
     if target == peer:
         return True
-    _refuse_distinct(target, peer, "is_peer_access_enabled()")
+    return _treadle.cuda_peer_access_enabled(target.ordinal, peer.ordinal)
 
 
 def set_peer_access_enabled(target_device, peer_device, enable):
@@ -53,7 +50,7 @@ def set_peer_access_enabled(target_device, peer_device, enable):
     takes it away. A no-op for a device and itself (its access cannot be turned off)."""
     target, peer = _cuda_pair(target_device, peer_device, "set_peer_access_enabled()")
     if target != peer:
-        _refuse_distinct(target, peer, "set_peer_access_enabled()")
+        _treadle.cuda_set_peer_access_enabled(target.ordinal, peer.ordinal, bool(enable))
 
 
 def is_mempool_access_supported(target_device, peer_device):
@@ -64,7 +61,7 @@ def is_mempool_access_supported(target_device, peer_device):
         return False
     if target == peer:
         return True
-    _refuse_distinct(target, peer, "is_mempool_access_supported()")
+    return _treadle.cuda_mempool_access_supported(target.ordinal, peer.ordinal)
 
 
 def is_mempool_access_enabled(target_device, peer_device):
@@ -75,7 +72,7 @@ def is_mempool_access_enabled(target_device, peer_device):
         return False
     if target == peer:
         return target.is_mempool_supported
-    _refuse_distinct(target, peer, "is_mempool_access_enabled()")
+    return _treadle.cuda_mempool_access_enabled(target.ordinal, peer.ordinal)
 
 
 def set_mempool_access_enabled(target_device, peer_device, enable):
@@ -86,4 +83,4 @@ def set_mempool_access_enabled(target_device, peer_device, enable):
         raise RuntimeError(f"set_mempool_access_enabled(): device {target} does not support "
                            "memory pools")
     if target != peer:
-        _refuse_distinct(target, peer, "set_mempool_access_enabled()")
+        _treadle.cuda_set_mempool_access_enabled(target.ordinal, peer.ordinal, bool(enable))

@@ -95,8 +95,8 @@ uint64_t mempool_used_high(int ordinal);
 
 /// Peer access between two devices (cuda_peer.cpp): whether `peer` can read and write the
 /// memory of `target` that plain cuMemAlloc allocated (supported by the system; enabled now),
-/// and turning it on or off. A device always reaches its own memory; turning that off throws
-/// ErrorKind::Value.
+/// and turning it on or off. A device always reaches its own memory (switching that does
+/// nothing).
 bool peer_access_supported(int target, int peer);
 bool peer_access_enabled(int target, int peer);
 void set_peer_access_enabled(int target, int peer, bool enable);

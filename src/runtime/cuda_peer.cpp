@@ -21,12 +21,6 @@ namespace {
 std::mutex g_peer_mutex;
 std::set<std::pair<int, int>> g_peer_enabled;  ///< (target, peer) pairs turned on here
 
-void refuse_self(int target, bool enable, const char* what) {
-    if (!enable)
-        throw Error(ErrorKind::Value, std::string(what) + ": " + device_name(target) +
-                                          " always has access to its own memory");
-}
-
 }  // namespace
 
 bool peer_access_supported(int target, int peer) {
@@ -49,9 +43,9 @@ bool peer_access_enabled(int target, int peer) {
 }
 
 void set_peer_access_enabled(int target, int peer, bool enable) {
-    if (target == peer) {
+    if (target == peer) {  // a device always reaches its own memory
         device(target);
-        return refuse_self(target, enable, "set_peer_access_enabled()");
+        return;
     }
     if (enable && !peer_access_supported(target, peer))
         throw Error(ErrorKind::Runtime, "set_peer_access_enabled(): " + device_name(peer) +
@@ -96,7 +90,7 @@ bool mempool_access_enabled(int target, int peer) {
 void set_mempool_access_enabled(int target, int peer, bool enable) {
     if (target == peer) {
         device(target);
-        return refuse_self(target, enable, "set_mempool_access_enabled()");
+        return;
     }
     if (!mempool_access_supported(target, peer)) {
         if (!enable) return;
