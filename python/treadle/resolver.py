@@ -67,6 +67,8 @@ def describe(obj):
     if isinstance(obj, vec_types.composite_base):
         values = tuple(float(x) for x in obj._data.reshape(-1).tolist())
         return ("const", type(obj)._type, values, False)
+    if isinstance(obj, array) and not obj._is_annotation:  # arrays are made outside kernels
+        return ("unsupported", "array")
     if isinstance(obj, (array, indexedarray, vec_types.generic_composite)):  # annotations
         try:
             return ("type", obj._type)
