@@ -74,6 +74,16 @@ void* alloc(int ordinal, size_t bytes, Stream stream = nullptr);
 /// freed after the graph's last launch. nullptr is ignored, and so is a driver that has
 /// already shut down (a buffer outliving CUDA at process exit).
 void free(int ordinal, void* ptr, Stream stream = nullptr);
+/// Plain device memory (cuMemAlloc) that belongs to no graph, allocated even while the calling
+/// thread captures a graph (in the driver's relaxed capture mode), also inside the body of a
+/// conditional node; for buffers that graphs use across launches (the utilities' scratch).
+/// Freed with free() (put off while a capture is open).
+void* alloc_outside_capture(int ordinal, size_t bytes);
+/// The allocation tracker: while enabled, device allocations (of every device, graph memory
+/// included) are noted until they are freed; live_count is how many are not freed yet.
+void alloc_tracker_enable(bool enable);
+void alloc_tracker_reset();
+size_t alloc_tracker_live_count();
 /// Pinned (page-locked) host memory, usable by every device (CU_MEMHOSTALLOC_PORTABLE), so
 /// copies to and from it run asynchronously at full speed. host_free(nullptr) does nothing.
 void* host_alloc(size_t bytes);

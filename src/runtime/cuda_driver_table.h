@@ -69,6 +69,7 @@ TREADLE_CU_ENTRY(cuEventElapsedTime, true, (float*, CUevent, CUevent))
 TREADLE_CU_ENTRY(cuStreamBeginCapture_v2, false, (CUstream, int))
 TREADLE_CU_ENTRY(cuStreamEndCapture, false, (CUstream, CUgraph*))
 TREADLE_CU_ENTRY(cuStreamIsCapturing, false, (CUstream, int*))
+TREADLE_CU_ENTRY(cuThreadExchangeStreamCaptureMode, false, (int*))
 TREADLE_CU_ENTRY(cuStreamGetCaptureInfo_v2, false,
                  (CUstream, int*, std::uint64_t*, CUgraph*, const CUgraphNode**, size_t*))
 TREADLE_CU_ENTRY(cuGraphInstantiateWithFlags, false, (CUgraphExec*, CUgraph, unsigned long long))
