@@ -249,8 +249,9 @@ ConditionalNodes add_conditional(int ordinal, Stream stream, FunctionHandle set_
 /// Launches `set_condition` on `stream` (the end of a while body re-reads its condition).
 void set_conditions(int ordinal, Stream stream, FunctionHandle set_condition, uint64_t when_true,
                     uint64_t when_false, const void* condition);
-/// Captures the work queued on `stream` (not capturing) into `body` until end_body_capture;
-/// allocations there are refused (RuntimeError).
+/// Captures the work queued on `stream` (capturing: its capture is paused meanwhile) into
+/// `body` until end_body_capture, which resumes the outer capture; allocations in the body are
+/// refused (RuntimeError).
 void begin_body_capture(int ordinal, Stream stream, void* body);
 void end_body_capture(int ordinal, Stream stream);
 /// Adds `graph` (captured earlier, without allocations) as a child graph node to the capture
