@@ -54,6 +54,10 @@ from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
+from .fabricarray import fabricarray as fabricarray
+from .fabricarray import fabricarrayarray as fabricarrayarray
+from .fabricarray import indexedfabricarray as indexedfabricarray
+from .fabricarray import indexedfabricarrayarray as indexedfabricarrayarray
 from .types import tile as tile
 from .array_like import ones as ones
 from .array_like import ones_like as ones_like

@@ -732,7 +732,8 @@ def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=Fals
 
 
 def _like(src, device, requires_grad):
-    if not isinstance(src, array) and not getattr(src, "_is_indexedarray", False):
+    if not isinstance(src, array) and not getattr(src, "_is_indexedarray", False) and \
+            getattr(src, "_fabric_indexed", None) is None:
         raise TypeError(f"expected a treadle array, got {type(src).__name__}")
     src._check_real("*_like()")
     dev = src.device if device is None else device

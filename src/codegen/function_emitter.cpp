@@ -173,9 +173,10 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
     if (on_array && m_replay) {
         // An atomic in a replay changes nothing: it reads the element it would have updated.
         m_out << dst << " = wp::load(" << args(in, 0, end) << ");\n";
-    } else if (on_array && (m_checked || m_f.type_of(in.args[0])->indexed)) {
+    } else if (on_array &&
+               (m_checked || m_f.type_of(in.args[0])->indexed || m_f.type_of(in.args[0])->fabric)) {
         // atomics on an array element: the pointer form on a checked address (and always for
-        // indexed arrays, whose element families have no array overloads)
+        // indexed and Fabric arrays, whose element families have no array overloads)
         m_out << dst << " = wp::" << callee << "(" << element_address(in, end) << ", "
               << args(in, end) << ");\n";
         if (m_verify_fp) verify_store(in, end, "*" + element_address(in, end), 0);
@@ -390,7 +391,10 @@ void FunctionEmitter::memory(const Instr& in, const std::string& dst, int depth)
             return;
         }
         case InstrKind::Shape:
-            m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
+            if (m_f.type_of(in.args[0])->fabric)  // one entry: the element count
+                m_out << dst << " = wp::fabric_length(" << var(in.args[0]) << ");\n";
+            else
+                m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
             return;
         default:
             TREADLE_ASSERT(false && "not a memory instruction");

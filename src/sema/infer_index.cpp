@@ -43,6 +43,10 @@ Value Builder::index_shape(VarId array, const ast::Expr& e) {
         k.constant.i >= at->ndim)
         type_error(index.span, who() + "array.shape index must be a constant from 0 to " +
                                    std::to_string(at->ndim - 1));
+    if (at->fabric && k.constant.i > 0)
+        type_error(index.span, who() +
+                                   "a Fabric array's shape has one entry, its size (the "
+                                   "elements of a Fabric array of arrays differ in length)");
     VarId dst = emit_value(InstrKind::Shape, e.span.line, types::int32_type(), {array});
     m_block->back().value = types::ConstValue{types::int32_type(), false, k.constant.i, 0};
     Value v;
