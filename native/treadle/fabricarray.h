@@ -177,8 +177,7 @@ CUDA_CALLABLE void store(const indexedfabricarray_t<T>& a, int32 i, type_identit
     *address(a, i) = v;
 }
 template <typename T>
-CUDA_CALLABLE void store(const indexedfabricarray_t<T>& a, int32 i, int32 j,
-                         type_identity_t<T> v) {
+CUDA_CALLABLE void store(const indexedfabricarray_t<T>& a, int32 i, int32 j, type_identity_t<T> v) {
     *address(a, i, j) = v;
 }
 
@@ -206,8 +205,8 @@ CUDA_CALLABLE int64 map_index_checked(const indexedfabricarray_t<T>& a, int64 i,
 }
 
 template <typename T>
-CUDA_CALLABLE T* address_checked(const fabricarray_t<T>& a, int64 i, const char* file,
-                                 int32 line, int32 column, const char* kernel) {
+CUDA_CALLABLE T* address_checked(const fabricarray_t<T>& a, int64 i, const char* file, int32 line,
+                                 int32 column, const char* kernel) {
     const fabricbucket_t* b = fabric_bucket_checked(a, i, file, line, column, kernel);
     if (!b) return bounds_dummy<T>();
     return static_cast<T*>(b->ptr) + (uint64(i) - b->index_start);
@@ -235,9 +234,8 @@ CUDA_CALLABLE T* address_checked(const indexedfabricarray_t<T>& a, int64 i, cons
     return address_checked(a.fa, m, file, line, column, kernel);
 }
 template <typename T>
-CUDA_CALLABLE array_t<T> view_checked(const indexedfabricarray_t<T>& a, int64 i,
-                                      const char* file, int32 line, int32 column,
-                                      const char* kernel) {
+CUDA_CALLABLE array_t<T> view_checked(const indexedfabricarray_t<T>& a, int64 i, const char* file,
+                                      int32 line, int32 column, const char* kernel) {
     const int64 m = map_index_checked(a, i, file, line, column, kernel);
     if (m >= 0) return view_checked(a.fa, m, file, line, column, kernel);
     array_t<T> r{};

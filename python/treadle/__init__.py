@@ -166,6 +166,14 @@ from .graph_conditionals import capture_while as capture_while
 from .stream import Graph as Graph
 from .stream import ScopedCapture as ScopedCapture
 from .stream import ScopedMempool as ScopedMempool
+from .peer_access import is_mempool_access_enabled as is_mempool_access_enabled
+from .peer_access import is_mempool_access_supported as is_mempool_access_supported
+from .peer_access import is_peer_access_enabled as is_peer_access_enabled
+from .peer_access import is_peer_access_supported as is_peer_access_supported
+from .peer_access import ScopedMempoolAccess as ScopedMempoolAccess
+from .peer_access import ScopedPeerAccess as ScopedPeerAccess
+from .peer_access import set_mempool_access_enabled as set_mempool_access_enabled
+from .peer_access import set_peer_access_enabled as set_peer_access_enabled
 from .stream import ScopedStream as ScopedStream
 from .stream import capture_begin as capture_begin
 from .stream import capture_end as capture_end

@@ -20,9 +20,18 @@ def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
     on the device's current stream. Errors are RuntimeErrors, as in Warp."""
     if stream is not None:
         with ScopedStream(stream, sync_enter=False):
-            _copy(dest, src, dest_offset, src_offset, count)
+            _copy_with_grads(dest, src, dest_offset, src_offset, count)
         return
+    _copy_with_grads(dest, src, dest_offset, src_offset, count)
+
+
+def _copy_with_grads(dest, src, dest_offset, src_offset, count):
+    """The copy, then (as Warp does) the same copy of the gradients when both arrays have
+    one; the tape records only the copy of the values (its adjoint moves the gradients)."""
     _copy(dest, src, dest_offset, src_offset, count)
+    if isinstance(dest, array) and isinstance(src, array) and dest.grad is not None and \
+            src.grad is not None:
+        _copy(dest.grad, src.grad, dest_offset, src_offset, count, record=False)
 
 
 def _checked_arguments(dest, src, dest_offset, src_offset, count):
@@ -110,7 +119,7 @@ def _strided_ranges(dest, src, dest_offset, src_offset, count):
     return dest, src
 
 
-def _copy(dest, src, dest_offset, src_offset, count):
+def _copy(dest, src, dest_offset, src_offset, count, record=True):
     dest_offset, src_offset, count = _checked_arguments(dest, src, dest_offset, src_offset, count)
     if count == 0:
         count = src.size
@@ -137,12 +146,12 @@ def _copy(dest, src, dest_offset, src_offset, count):
         return
     if s.dtype is not d.dtype:  # the same element size: the bytes, as in Warp
         d._capture_copy_from(s.view(d.dtype))
-        tape = _tape.current()
+        tape = _tape.current() if record else None
         if tape is not None and d.grad is not None and s.grad is not None:
             # the adjoint copies the bytes back: src.grad = dest.grad (dest's stays)
             tape.record_func(lambda: s.grad._assign(d.grad.view(s.dtype)), [d, s])
         return
     d._capture_copy_from(s)
-    tape = _tape.current()
+    tape = _tape.current() if record else None
     if tape is not None:
         tape._record_copy(d, s)

@@ -25,5 +25,6 @@ list(APPEND TREADLE_SOURCES
 list(APPEND TREADLE_SOURCES
   src/runtime/cuda_conditional.cpp
   src/runtime/cuda_memory.cpp
+  src/runtime/cuda_peer.cpp
   src/runtime/cuda_stream.cpp
 )

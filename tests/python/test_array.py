@@ -761,3 +761,15 @@ def test_empty_data_gives_an_empty_array_of_a_vector_dtype(device):
         assert a.shape == (0,) and a.dtype is wp.vec3 and a.numpy().shape == (0, 3)
     a = wp.array(np.zeros((4, 0, 2)), dtype=wp.vec2d, device=device)
     assert a.shape == (4, 0)
+
+
+def test_copy_also_copies_gradients(device):
+    src = wp.array([1.0, 2.0, 3.0], dtype=float, device=device, requires_grad=True)
+    src.grad.assign([-1.0, -2.0, -3.0])
+    dest = wp.zeros(3, dtype=float, device=device, requires_grad=True)
+    wp.copy(dest, src, dest_offset=1, src_offset=0, count=2)
+    np.testing.assert_array_equal(dest.numpy(), [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(dest.grad.numpy(), [0.0, -1.0, -2.0])
+    plain = wp.zeros(3, dtype=float, device=device)  # no gradient: only the values
+    wp.copy(plain, src)
+    np.testing.assert_array_equal(plain.numpy(), [1.0, 2.0, 3.0])

@@ -293,3 +293,14 @@ def test_backward_pass_skips_fabric_arrays(device):
         wp.launch(fa_grad, dim=3, inputs=[fa, x, y], device=device)
     tape.backward(grads={y: wp.ones(3, dtype=float, device=device)})
     np.testing.assert_allclose(x.grad.numpy(), 2.0 * np.array([1.0, 4.0, 9.0]))
+
+
+def test_copy_between_fabric_and_indexed_arrays(device):
+    data = _values(4, device)
+    fa = wp.fabricarray(data=_iface(data, "foo", [3, 1]), attrib="foo")
+    big = wp.zeros(8, dtype=float, device=device)
+    ia = big[wp.array([6, 4, 2, 0], dtype=wp.int32, device=device)]
+    wp.copy(ia, fa)
+    np.testing.assert_array_equal(big.numpy(), [3.0, 0.0, 2.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+    wp.copy(fa, ia)
+    np.testing.assert_array_equal(data.numpy(), [0.0, 1.0, 2.0, 3.0])
