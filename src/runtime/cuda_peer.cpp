@@ -49,8 +49,8 @@ void set_peer_access_enabled(int target, int peer, bool enable) {
     drv::CUcontext target_context = enter(target).context.load(std::memory_order_acquire);
     enter(peer);  // the accessing context is the current one
     const drv::Table& t = drv::get();
-    const drv::CUresult r =
-        enable ? t.cuCtxEnablePeerAccess(target_context, 0) : t.cuCtxDisablePeerAccess(target_context);
+    const drv::CUresult r = enable ? t.cuCtxEnablePeerAccess(target_context, 0)
+                                   : t.cuCtxDisablePeerAccess(target_context);
     if (r != drv::CUDA_SUCCESS && r != drv::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED &&
         r != drv::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
         drv::throw_error(t, enable ? "cuCtxEnablePeerAccess" : "cuCtxDisablePeerAccess", r);
@@ -79,9 +79,8 @@ void set_mempool_access_enabled(int target, int peer, bool enable) {
     device(peer);
     if (!t.pool) {
         if (!enable) return;
-        throw Error(ErrorKind::Runtime,
-                    "set_mempool_access_enabled(): " + device_name(target) +
-                        " does not support memory pools");
+        throw Error(ErrorKind::Runtime, "set_mempool_access_enabled(): " + device_name(target) +
+                                            " does not support memory pools");
     }
     if (target == peer) return;
     if (!peer_access_supported(target, peer)) {
@@ -93,9 +92,9 @@ void set_mempool_access_enabled(int target, int peer, bool enable) {
     if (!table.cuMemPoolSetAccess)
         throw Error(ErrorKind::Runtime,
                     "set_mempool_access_enabled(): the CUDA driver has no cuMemPoolSetAccess");
-    drv::MemAccessDesc desc{{drv::CU_MEM_LOCATION_TYPE_DEVICE, peer},
-                            enable ? drv::CU_MEM_ACCESS_FLAGS_PROT_READWRITE
-                                   : drv::CU_MEM_ACCESS_FLAGS_PROT_NONE};
+    drv::MemAccessDesc desc{
+        {drv::CU_MEM_LOCATION_TYPE_DEVICE, peer},
+        enable ? drv::CU_MEM_ACCESS_FLAGS_PROT_READWRITE : drv::CU_MEM_ACCESS_FLAGS_PROT_NONE};
     TREADLE_CU_WITH(table, cuMemPoolSetAccess, t.pool, &desc, 1);
 }
 
