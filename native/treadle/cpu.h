@@ -14,6 +14,7 @@
 
 #include "adjoint.h"
 #include "array.h"
+#include "array_slice.h"
 #include "atomic.h"
 #include "core.h"
 #include "fabricarray.h"

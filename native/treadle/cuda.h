@@ -11,6 +11,7 @@
 
 #include "adjoint.h"
 #include "array.h"
+#include "array_slice.h"
 #include "atomic.h"
 #include "core.h"
 #include "fabricarray.h"

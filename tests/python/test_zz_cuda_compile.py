@@ -31,6 +31,7 @@ MODULES = [
     "test_generics",
     "test_indexedarray",
     "test_fabricarray",
+    "test_array_slicing",
     "test_verify_fp",
     "test_bfloat16",
     "test_vector_kinds",
