@@ -48,7 +48,9 @@ CUDA_CALLABLE array_t<T> slice_dim(const array_t<T>& a, int32 d, int32 start, in
     if (!(given & 4)) step = 1;
     if (step == 0) assert_failed("slice step cannot be zero");
     if (step > 0) {
-        start = !(given & 1) ? 0 : start < 0 ? (start + n < 0 ? 0 : start + n) : (start > n ? n : start);
+        start = !(given & 1) ? 0
+                : start < 0  ? (start + n < 0 ? 0 : start + n)
+                             : (start > n ? n : start);
         stop = !(given & 2) ? n : stop < 0 ? (stop + n < 0 ? 0 : stop + n) : (stop > n ? n : stop);
     } else {
         start = !(given & 1) ? n - 1

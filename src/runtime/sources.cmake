@@ -27,4 +27,5 @@ list(APPEND TREADLE_SOURCES
   src/runtime/cuda_memory.cpp
   src/runtime/cuda_peer.cpp
   src/runtime/cuda_stream.cpp
+  src/runtime/cuda_graph_nodes.cpp
 )

@@ -1,6 +1,13 @@
-"""Access between CUDA devices: peer access to ordinary allocations and access to another
-device's memory pool (wp.is_peer_access_supported, wp.set_mempool_access_enabled,
-wp.ScopedPeerAccess, wp.ScopedMempoolAccess...). On the CPU nothing is supported."""
+"""Access between the memory of CUDA devices (Warp's peer-access and memory-pool-access
+queries and switches): ``is_peer_access_supported``, ``is_peer_access_enabled``,
+``set_peer_access_enabled``, ``is_mempool_access_supported``, ``is_mempool_access_enabled``,
+``set_mempool_access_enabled`` and the scoped forms ``ScopedPeerAccess`` and
+``ScopedMempoolAccess``.
+
+A device always reaches its own memory, so the queries are True for a device and itself and
+switching its access to itself does nothing, as in Warp. Between two CUDA devices the driver
+is asked and set (runtime/cuda_peer.cpp); the CPU takes part in neither kind of access, and
+turning access off for it is a no-op (Warp's rule), turning it on a ValueError."""
 
 from . import _treadle
 from .context import get_device
