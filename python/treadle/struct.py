@@ -522,6 +522,7 @@ def struct(c=None, *, module=None):
         "_alignment": alignment,
     }
     cls = type(c.__name__, (StructInstance,), ns)
+    cls.cls = cls  # Warp's Struct.cls: the instances' class (here the struct class itself)
     defaults = {}
     for f in fields:
         if f.name in c.__dict__:
