@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _treadle, scalar_types
 from .array import array
+from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
 from .resolver import describe
 from .struct import is_struct_type
@@ -54,6 +55,8 @@ def argument_type(value):
         return (value._type, False)
     if isinstance(value, indexedarray) and value.data is not None:
         return (value._type, False)
+    if isinstance(value, _fabric_base) and value._fabric_type is not None:
+        return (value._fabric_type, False)
     if isinstance(value, (builtins.bool, np.bool_)):
         return (scalar_types.bool._type, False)
     if isinstance(value, builtins.int):

@@ -12,6 +12,7 @@ import numpy as np
 from . import _treadle, scalar_types, vec_types
 from .array import array
 from .builtin_functions import builtin_function
+from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
 
 _module_handles = {}
@@ -61,7 +62,7 @@ def describe(obj):
     if isinstance(obj, vec_types.composite_base):
         values = tuple(float(x) for x in obj._data.reshape(-1).tolist())
         return ("const", type(obj)._type, values, False)
-    if isinstance(obj, (array, indexedarray, vec_types.generic_composite)):  # annotations
+    if isinstance(obj, (array, indexedarray, _fabric_base, vec_types.generic_composite)):
         try:
             return ("type", obj._type)
         except Exception:  # an array annotation without a usable dtype
@@ -142,9 +143,17 @@ class Resolver:
 
     def annotation(self, param):
         """The annotation of `param` ("return": the result) as Python evaluated it where the
-        function was defined; None for a string annotation (the compiler reads its source)."""
+        function was defined (a string annotation is evaluated in the function's globals and
+        closure); None when there is none or it does not evaluate (the compiler reads its
+        source)."""
         value = self._annotations.get(param)
-        return None if value is None or isinstance(value, str) else describe(value)
+        if isinstance(value, str):  # from __future__ import annotations: evaluated here, as
+            # Warp does; the compiler reads the source of one that does not evaluate
+            try:
+                value = eval(value, self._globals, dict(self._closure))  # the user's own text
+            except Exception:  # noqa: BLE001 - any failure leaves it to the compiler
+                return None
+        return None if value is None else describe(value)
 
     def static_value(self, text, indices):
         """The value of wp.static(`text`) in the function's globals and closure, with

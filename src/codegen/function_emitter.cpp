@@ -119,6 +119,28 @@ void FunctionEmitter::line_directive(int line) {
     m_out << "#line " << line << " " << c_string(m_f.source ? m_f.source->path : "") << "\n";
 }
 
+/// The view `in` (a View with a slice spec in `text`) as nested calls: wp::select_dim fixes
+/// one dimension (which goes away), wp::slice_dim restricts one to a Python slice.
+std::string FunctionEmitter::slice_view(const Instr& in) const {
+    std::string v = var(in.args[0]);
+    size_t arg = 1;
+    int dim = 0;
+    for (size_t c = 0; c < in.text.size(); ++c) {
+        if (in.text[c] == 'i') {
+            v = "wp::select_dim(" + v + ", " + std::to_string(dim) + ", " + var(in.args[arg++]) +
+                ")";
+            continue;
+        }
+        const int given = in.text[++c] - '0';
+        v = "wp::slice_dim(" + v + ", " + std::to_string(dim) + ", " + var(in.args[arg]) + ", " +
+            var(in.args[arg + 1]) + ", " + var(in.args[arg + 2]) + ", " + std::to_string(given) +
+            ")";
+        arg += 3;
+        ++dim;
+    }
+    return v;
+}
+
 /// ", \"file\", line, column, \"function\"": where a checked access reports a bad index.
 std::string FunctionEmitter::check_site(const Instr& in) const {
     return ", " + c_string(m_f.source ? m_f.source->path : "") + ", " + std::to_string(in.line) +
@@ -173,9 +195,10 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
     if (on_array && m_replay) {
         // An atomic in a replay changes nothing: it reads the element it would have updated.
         m_out << dst << " = wp::load(" << args(in, 0, end) << ");\n";
-    } else if (on_array && (m_checked || m_f.type_of(in.args[0])->indexed)) {
+    } else if (on_array &&
+               (m_checked || m_f.type_of(in.args[0])->indexed || m_f.type_of(in.args[0])->fabric)) {
         // atomics on an array element: the pointer form on a checked address (and always for
-        // indexed arrays, whose element families have no array overloads)
+        // indexed and Fabric arrays, whose element families have no array overloads)
         m_out << dst << " = wp::" << callee << "(" << element_address(in, end) << ", "
               << args(in, end) << ");\n";
         if (m_verify_fp) verify_store(in, end, "*" + element_address(in, end), 0);
@@ -382,6 +405,10 @@ void FunctionEmitter::memory(const Instr& in, const std::string& dst, int depth)
             return;
         }
         case InstrKind::View: {
+            if (!in.text.empty()) {  // slices and integer indices (sema's slice_array)
+                m_out << dst << " = " << slice_view(in) << ";\n";
+                return;
+            }
             std::string v = var(in.args[0]);
             for (size_t i = 1; i < in.args.size(); ++i)
                 v = (m_checked ? "wp::view_checked(" : "wp::view(") + v + ", " + var(in.args[i]) +
@@ -390,7 +417,10 @@ void FunctionEmitter::memory(const Instr& in, const std::string& dst, int depth)
             return;
         }
         case InstrKind::Shape:
-            m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
+            if (m_f.type_of(in.args[0])->fabric)  // one entry: the element count
+                m_out << dst << " = wp::fabric_length(" << var(in.args[0]) << ");\n";
+            else
+                m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
             return;
         default:
             TREADLE_ASSERT(false && "not a memory instruction");

@@ -71,6 +71,8 @@ public:
 private:
     std::string check_site(const ir::Instr& in) const;
     std::string element_address(const ir::Instr& in, size_t n) const;
+    /// A View with a slice spec (`text`) as nested wp::select_dim / wp::slice_dim calls.
+    std::string slice_view(const ir::Instr& in) const;
     // One printer per instruction group; instr() dispatches every kind to one of them.
     /// Const, Copy, Assign, Construct, Field, WithField, Cast, Compare, Logical, Select.
     void value(const ir::Instr& in, const std::string& dst);

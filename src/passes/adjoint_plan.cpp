@@ -251,8 +251,10 @@ private:
             if (!own) disqualified.insert(a);
         }
         for (VarId p : m_f.params)
-            // an indexed array may map two threads' indices to one element: never owned
-            if (m_f.type_of(p)->is_array() && !m_f.type_of(p)->indexed && !disqualified.count(p)) {
+            // an indexed array may map two threads' indices to one element: never owned (nor
+            // a Fabric array, which has no gradient)
+            if (m_f.type_of(p)->is_array() && !m_f.type_of(p)->indexed && !m_f.type_of(p)->fabric &&
+                !disqualified.count(p)) {
                 m_plan.var_flags[p] |= k_var_owned;
                 m_plan.owned_arrays.push_back(p);
             }

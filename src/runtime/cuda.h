@@ -103,6 +103,21 @@ uint64_t release_threshold(int ordinal);
 uint64_t mempool_used_current(int ordinal);
 uint64_t mempool_used_high(int ordinal);
 
+/// Whether device `peer` can access memory of device `target` directly (true for one device).
+bool peer_access_supported(int target, int peer);
+/// Whether `peer`'s context has access to `target`'s ordinary allocations now (as enabled
+/// through set_peer_access_enabled; true for one device).
+bool peer_access_enabled(int target, int peer);
+/// Gives (or takes away) `peer`'s context access to `target`'s ordinary allocations. Throws
+/// ErrorKind::Runtime when enabling access the system does not support.
+void set_peer_access_enabled(int target, int peer, bool enable);
+/// Whether `peer` can access allocations from `target`'s memory pool now (true for one
+/// device; false without pools).
+bool mempool_access_enabled(int target, int peer);
+/// Sets `peer`'s read-write access to `target`'s memory pool. Throws ErrorKind::Runtime when
+/// enabling it on a device without pools or between devices without peer access.
+void set_mempool_access_enabled(int target, int peer, bool enable);
+
 /// Copies (asynchronous on `stream`; host memory must stay valid until the stream is synced).
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes,
                          Stream stream = nullptr);

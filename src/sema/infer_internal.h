@@ -164,6 +164,11 @@ public:
     /// `a[i, ...]`: a Load with every index, a View with fewer.
     Value index_array(ir::VarId array, const std::vector<const ast::Expr*>& idx,
                       const ast::Expr& e);
+    /// `a[i, j:k:s, ...]` of a plain array with at least one slice: a View whose `text` spells
+    /// each index ('i' an integer; 's' and a digit, a slice with bits 1/2/4 for a given
+    /// start/stop/step, taking three operands), of the dimensions the slices keep.
+    Value slice_array(ir::VarId array, const std::vector<const ast::Expr*>& idx,
+                      const ast::Expr& e);
     /// The indices of a subscript: the elements of `a[i, j]`'s tuple, or the one index.
     static std::vector<const ast::Expr*> index_exprs(const ast::Expr& index);
     /// One array index as an int32 variable (int64, uint64 and uint32 ones keep their type, so

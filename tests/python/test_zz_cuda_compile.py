@@ -30,6 +30,8 @@ MODULES = [
     "test_spatial",
     "test_generics",
     "test_indexedarray",
+    "test_fabricarray",
+    "test_array_slicing",
     "test_verify_fp",
     "test_bfloat16",
     "test_vector_kinds",
