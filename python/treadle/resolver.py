@@ -40,6 +40,8 @@ def describe(obj):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
+    if getattr(obj, "__treadle_grad__", False):
+        return ("builtin", "grad")
     if obj is tuple or typing.get_origin(obj) is tuple:  # tuple[float, int], typing.Tuple[...]
         return _tuple_annotation(obj)
     if scalar_types.generic_type(obj) is not None:  # typing.Any, wp.Int, wp.Float, wp.Scalar

@@ -40,17 +40,7 @@ CallAdjoint atomic_call_adjoint(const builtins::Builtin& b) {
     return CallAdjoint::None;
 }
 
-/// A type whose values have a gradient: a float scalar, a vector/matrix/quaternion/transform
-/// of floats, or a struct with such a field (at any depth).
-bool has_gradient(const types::Type* t) {
-    if (!t) return false;
-    if (t->is_struct()) {
-        for (const types::StructField& f : t->fields)
-            if (has_gradient(f.type)) return true;
-        return false;
-    }
-    return t->is_value() && treadle::is_float(t->scalar);
-}
+using types::has_gradient;
 
 /// Types that get an adjoint variable (integers too, for the adj_ functions' index slots).
 bool has_adjoint_slot(const types::Type* t) { return t && (t->is_value() || t->is_struct()); }
@@ -355,10 +345,15 @@ const LoopPlan& AdjointPlan::loop(const Instr& in) const {
 }
 
 const AdjointPlan& ProgramAdjointPlan::of(const ir::Function& f) const {
+    const AdjointPlan* p = find(f);
+    TREADLE_ASSERT(p != nullptr);
+    return *p;
+}
+
+const AdjointPlan* ProgramAdjointPlan::find(const ir::Function& f) const {
     for (const AdjointPlan& p : functions)
-        if (p.function == &f) return p;
-    TREADLE_ASSERT(false);
-    return functions.front();
+        if (p.function == &f) return &p;
+    return nullptr;
 }
 
 AdjointPlan plan_adjoint(const ir::Function& f) {
@@ -376,6 +371,40 @@ ProgramAdjointPlan plan_adjoint(const ir::Program& program) {
         if (!f->is_kernel) plans.functions.push_back(plan_adjoint(*f));
     TREADLE_ASSERT(program.kernel != nullptr);
     plans.functions.push_back(plan_adjoint(*program.kernel));
+    return plans;
+}
+
+namespace {
+
+/// Adds to `out` the user functions that instructions of `b` reach: with `all`, every callee
+/// (CallFunc and Grad targets, and their custom gradients and replays), else only Grad targets.
+void reached_functions(const ir::Block& b, bool all, std::set<const ir::Function*>& out) {
+    for (const Instr& in : b) {
+        if (in.func && (all || in.kind == InstrKind::Grad)) {
+            out.insert(in.func);
+            if (all && in.func->custom_grad) out.insert(in.func->custom_grad);
+            if (all && in.func->custom_replay) out.insert(in.func->custom_replay);
+        }
+        reached_functions(in.body, all, out);
+        reached_functions(in.orelse, all, out);
+    }
+}
+
+}  // namespace
+
+std::optional<ProgramAdjointPlan> plan_forward_gradients(const ir::Program& program) {
+    std::set<const ir::Function*> needed;
+    for (const auto& f : program.functions) reached_functions(f->body, false, needed);
+    if (needed.empty()) return std::nullopt;
+    // An adjoint calls the replays and adjoints of its callees: close the set over calls.
+    for (size_t before = 0; before != needed.size();) {
+        before = needed.size();
+        for (const auto& f : program.functions)
+            if (needed.count(f.get())) reached_functions(f->body, true, needed);
+    }
+    ProgramAdjointPlan plans;
+    for (const auto& f : program.functions)
+        if (!f->is_kernel && needed.count(f.get())) plans.functions.push_back(plan_adjoint(*f));
     return plans;
 }
 
