@@ -146,6 +146,8 @@ class Resolver:
         """The annotation of `param` ("return": the result) as Python evaluated it where the
         function was defined; None for a string annotation (the compiler reads its source)."""
         value = self._annotations.get(param)
+        if value is type(None):  # `-> types.NoneType`, Python's spelling of `-> None`
+            return ("type", _treadle.types.void())
         return None if value is None or isinstance(value, str) else describe(value)
 
     def static_value(self, text, indices):

@@ -114,9 +114,11 @@ void Builder::build(const std::vector<const types::Type*>& param_types) {
         m_fn.param_names.push_back(p.name);
         m_scope[p.name] = v;
     }
-    if (m_def.returns) {
-        if (m_fn.is_kernel)
+    if (m_def.returns && m_fn.is_kernel) {
+        // `-> None` (or types.NoneType) says what every kernel does: it returns nothing
+        if (!param_annotation("return", *m_def.returns)->is_void())
             fail(m_def.returns->span, ErrorKind::Type, who() + "kernels cannot return a value");
+    } else if (m_def.returns) {
         m_return_type = param_annotation("return", *m_def.returns);
         m_return_annotated = true;
         if (m_return_type->is_generic()) {  // -> Any, -> Float: inferred, then checked

@@ -112,7 +112,8 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
     }
     const ast::Expr& written = *place;
     if (written.kind == ast::ExprKind::Name && !m_scope.count(written.name))
-        if (auto alias = m_function_locals.find(written.name); alias != m_function_locals.end())
+        if (auto alias = m_function_locals.find(written.name);
+            alias != m_function_locals.end() && alias->second.kind != Value::Kind::Tuple)
             rebind_error(written, alias->second, nullptr);
     const char* op = aug_op_name(s.aug_op);
     if (place == s.targets[0].get() && written.kind == ast::ExprKind::Subscript &&

@@ -70,18 +70,20 @@ Value Builder::call_gradient(const Value& g, const ast::Expr& e) {
             type_error(e.span, what + entry.name + "() is not differentiable");
         for (VarId a : call.args)
             if (!m_fn.type_of(a)->is_value())
-                type_error(e.span, what + "only builtins of values can be differentiated in "
-                                          "forward code (an argument is " +
-                                          m_fn.type_of(a)->name + ")");
+                type_error(e.span, what +
+                                       "only builtins of values can be differentiated in "
+                                       "forward code (an argument is " +
+                                       m_fn.type_of(a)->name + ")");
         result = m_fn.type_of(r.var);
         call.kind = InstrKind::Grad;
         call.dsts.clear();
         grad = &call;
     }
     if (!result->is_float())
-        type_error(e.span, what + "the function must return one float scalar to be "
-                                  "differentiated (it returns " +
-                                  result->name + ")");
+        type_error(e.span, what +
+                               "the function must return one float scalar to be "
+                               "differentiated (it returns " +
+                               result->name + ")");
     grad->value = types::ConstValue{result, false, 1, 1.0};
     Value out;
     out.kind = Value::Kind::Tuple;
@@ -101,8 +103,8 @@ void Builder::rebind_error(const ast::Expr& target, const Value& held, const Val
     // Not a type error: the program has no meaning (Warp reports a WarpCodegenError).
     if (held.kind == Value::Kind::Grad)
         fail(target.span, ErrorKind::Compile,
-             who() + "Cannot reassign local '" + target.name + "', which holds " +
-                 grad_name(held) + " (kernels have no function pointers)");
+             who() + "Cannot reassign local '" + target.name + "', which holds " + grad_name(held) +
+                 " (kernels have no function pointers)");
     if (held.kind == Value::Kind::Tuple)
         type_error(target.span, who() + "cannot assign a single value to '" + target.name +
                                     "', which holds a tuple");
