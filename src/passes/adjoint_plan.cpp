@@ -300,6 +300,64 @@ private:
         throw Error(ErrorKind::Compile, m_f.name + "(): cannot differentiate " + what, where);
     }
 
+    /// Whether the value `v` an atomic returns reaches something whose adjoint needs it: the
+    /// replay cannot recover it (it reads the element the atomic updated). It does through a
+    /// value with a gradient, an index into an array with gradients, control flow, a call, or
+    /// a function's result (unless the user's @wp.func_replay recomputes the function). Integer
+    /// bookkeeping that only lands in arrays without gradients needs nothing.
+    bool atomic_result_matters(VarId v) const {
+        std::set<VarId> tainted{v};
+        for (;;) {  // to a fixed point: loops carry taint back through their Assigns
+            size_t before = tainted.size();
+            for (const Instr* p : m_plan.instrs) {
+                const Instr& in = *p;
+                std::vector<bool> t(in.args.size());
+                bool any = false;
+                for (size_t i = 0; i < in.args.size(); ++i)
+                    any |= (t[i] = tainted.count(in.args[i]) > 0);
+                if (!any) continue;
+                if (needs_atomic_result(in, t)) return true;
+                for (VarId d : in.dsts) tainted.insert(d);
+            }
+            if (tainted.size() == before) return false;
+        }
+    }
+
+    /// atomic_result_matters() for one instruction with the tainted operands `t`.
+    bool needs_atomic_result(const Instr& in, const std::vector<bool>& t) const {
+        for (VarId d : in.dsts)
+            if (has_gradient(m_f.type_of(d))) return true;
+        auto tainted_index = [&](size_t from, size_t end) {
+            if (!has_gradient(m_f.type_of(in.args[0])->dtype)) return false;
+            for (size_t i = from; i < end; ++i)
+                if (t[i]) return true;
+            return false;
+        };
+        switch (in.kind) {
+            case InstrKind::Load:
+            case InstrKind::View:
+                return tainted_index(1, in.args.size());
+            case InstrKind::Store:
+            case InstrKind::StoreField:
+                return tainted_index(1, in.args.size() - 1);
+            case InstrKind::Call:
+                if (ir::writes_last_array(in)) return true;
+                if (ir::is_atomic_call(in))
+                    return tainted_index(1, in.args.size() - in.builtin->traits.value_operands);
+                return false;
+            case InstrKind::Return:
+                return !m_f.custom_replay;
+            case InstrKind::If:
+            case InstrKind::ForRange:
+            case InstrKind::Loop:
+            case InstrKind::CallFunc:
+            case InstrKind::Grad:
+                return true;
+            default:
+                return false;
+        }
+    }
+
     /// Refuses what the adjoint cannot reverse correctly; `loops` is the loop depth.
     void check(const ir::Block& b, int loops) const {
         for (const Instr& in : b) {
@@ -308,7 +366,8 @@ private:
                        "a return inside a loop (the backward pass reverses whole loop "
                        "iterations); set a flag and break out of the loop instead");
             bool atomic = ir::is_atomic_call(in);
-            if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]))
+            if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]) &&
+                atomic_result_matters(in.dsts[0]))
                 refuse(in, std::string("code that uses the value ") + ir::called_builtin(in)->name +
                                "() returns (the backward pass cannot recover it); compute "
                                "the slot in a separate kernel that is not recorded");

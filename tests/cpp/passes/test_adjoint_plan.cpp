@@ -396,6 +396,34 @@ TEST(AdjointPlan, UsingTheValueAnAtomicReturnsIsRefused) {
     EXPECT_EQ(e.where().line, 0);  // no source attached: no location
 }
 
+TEST(AdjointPlan, AnIntegerAtomicResultKeptOutOfGradientsIsAccepted) {
+    // a counter slot stored in an int array: no gradient depends on it
+    Function f;
+    IrBuilder b(f, "counter", true);
+    VarId counter = b.param(types::array_type(i32(), 1), "counter");
+    VarId slots = b.param(types::array_type(i32(), 1), "slots");
+    VarId x = b.param(farray(), "x"), out = b.param(farray(), "out");
+    VarId i = b.tid()[0];
+    VarId slot = b.call("atomic_add", i32(), {counter, b.const_int(0), b.const_int(1)});
+    b.store(slots, {i}, slot);
+    b.store(out, {i}, b.load(x, {i}));
+    EXPECT_TRUE(plan(f).differentiated);
+}
+
+TEST(AdjointPlan, AnIntegerAtomicResultUsedAsAGradientIndexIsRefused) {
+    Function f;
+    IrBuilder b(f, "scatter", true);
+    VarId counter = b.param(types::array_type(i32(), 1), "counter");
+    VarId x = b.param(farray(), "x"), out = b.param(farray(), "out");
+    VarId i = b.tid()[0];
+    VarId slot = b.call("atomic_add", i32(), {counter, b.const_int(0), b.const_int(1)});
+    b.store(out, {b.copy(slot)}, b.load(x, {i}));
+    Error e = refusal(f);
+    EXPECT_NE(e.message().find("scatter(): cannot differentiate code that uses the value "
+                               "atomic_add() returns"),
+              std::string::npos);
+}
+
 TEST(AdjointPlan, AtomicCasOnFloatsIsRefusedButNotOnIntegers) {
     for (const types::Type* t : {f32(), i32()}) {
         Function f;
