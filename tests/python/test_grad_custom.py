@@ -218,3 +218,40 @@ def test_an_integer_atomic_result_with_a_custom_replay_is_differentiable(device)
     ])
     np.testing.assert_allclose(x.grad.numpy(), fd, rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(x.grad.numpy(), np.cos(xs) * xs + np.sin(xs), rtol=1e-10)
+
+
+@wp.func
+def cube_into(i: int, xs: F64, ys: F64):
+    ys[i] = xs[i] * xs[i] * xs[i]
+
+
+@wp.func_grad(cube_into)
+def adj_cube_into(i: int, xs: F64, ys: F64):
+    # wp.adjoint[xs] is the gradient array of xs; the output's gradient comes from ys.grad
+    wp.adjoint[xs][i] += wp.float64(3.0) * xs[i] * xs[i] * wp.adjoint[ys][i]
+
+
+@wp.kernel
+def cube_kernel(xs: F64, ys: F64):
+    i = wp.tid()
+    cube_into(i, xs, ys)
+
+
+def test_func_grad_updates_the_gradient_of_an_array_parameter(device):
+    xs = np.array([0.5, -1.0, 2.0])
+    w = np.array([1.0, 2.0, -0.5])
+    x = wp.array(xs, dtype=wp.float64, device=device, requires_grad=True)
+    y = wp.zeros(3, dtype=wp.float64, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(cube_kernel, 3, inputs=[x, y], device=device)
+    tape.backward(grads={y: wp.array(w, dtype=wp.float64, device=device)})
+
+    def f(values):
+        o = wp.zeros(3, dtype=wp.float64, device=device)
+        wp.launch(cube_kernel, 3, inputs=[wp.array(values, dtype=wp.float64, device=device), o],
+                  device=device)
+        return o.numpy() * w
+
+    eps = 1e-6
+    np.testing.assert_allclose(x.grad.numpy(), (f(xs + eps) - f(xs - eps)) / (2 * eps), rtol=1e-6)
