@@ -66,6 +66,9 @@ public:
     struct LaunchRead {
         std::string param;
         std::shared_ptr<const Array> array;
+        /// The launch writes the array too, never after reading an element of it: its own
+        /// write leaves what the backward replay reads unchanged, so it is no overwrite.
+        bool own_write = false;
     };
     /// Records a launch of `kernel_name` that a front end made and differentiates itself:
     /// backward() calls `backward` in its place, after the overwrite check has covered

@@ -21,6 +21,8 @@ struct Tape::Step {
         std::string param;
         std::shared_ptr<const Array> array;
         uint64_t version = 0;
+        bool own_write =
+            false;  ///< see Tape::LaunchRead: one write after `version` is the launch's
     };
 
     Kernel kernel;
@@ -132,7 +134,8 @@ void Tape::launch(const Kernel& kernel, const std::vector<int64_t>& dim,
         step->args[i].array = step->arrays[i].get();
         const bool reads = k && i < k->params.size() && k->params[i].reads;
         if (reads && !step->arrays[i]->is_null())
-            step->reads.push_back({k->params[i].name, step->arrays[i], step->arrays[i]->version()});
+            step->reads.push_back({k->params[i].name, step->arrays[i], step->arrays[i]->version(),
+                                   k->params[i].writes && !k->params[i].writes_after_reads});
     }
     kernel.launch(dim, args, stream);
     m_steps.push_back(std::move(step));
@@ -175,7 +178,7 @@ void Tape::record_launch(const std::string& kernel_name, std::vector<LaunchRead>
     step->arrays = std::move(arrays);
     for (LaunchRead& r : reads) {
         const uint64_t version = r.array->version();
-        step->reads.push_back({std::move(r.param), std::move(r.array), version});
+        step->reads.push_back({std::move(r.param), std::move(r.array), version, r.own_write});
     }
     m_steps.push_back(std::move(step));
 }
@@ -185,7 +188,7 @@ void Tape::check_unchanged() const {
         const Step& s = **it;
         for (const Step::Read& r : s.reads) {
             const Array& a = *r.array;
-            if (a.version() == r.version) continue;
+            if (a.version() == r.version || (r.own_write && a.version() == r.version + 1)) continue;
             throw Error(ErrorKind::Runtime,
                         "Tape::backward(): the gradient of kernel '" + s.kernel_name +
                             "' would be wrong: its argument '" + r.param +

@@ -61,7 +61,8 @@ void record_launch(Tape& tape, const KernelHandle& h, nb::handle args, nb::objec
             continue;
         std::shared_ptr<const Array> held = held_array(a);
         if (!held) continue;
-        if (p.reads && !held->is_null()) reads.push_back({p.param->name, held});
+        if (p.reads && !held->is_null())
+            reads.push_back({p.param->name, held, p.writes && !p.param->writes_after_reads});
         arrays.push_back(std::move(held));
     }
     tape.record_launch(plan.kernel().name, std::move(reads), callback(std::move(backward)),
