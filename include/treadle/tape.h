@@ -94,12 +94,20 @@ public:
     /// Number of recorded steps (launches, copies and custom steps).
     size_t size() const { return m_steps.size(); }
 
+    /// Receives the warnings of backward(): a copy whose gradient cannot be fully tracked
+    /// (overlapping views: the destination's gradient is copied over the source's). None set:
+    /// they go to stderr.
+    void set_warning_handler(std::function<void(const std::string&)> handler) {
+        m_warn = std::move(handler);
+    }
+
 private:
     struct Step;  ///< one recorded launch or custom step (src/api/tape.cpp)
 
     void check_unchanged() const;
 
     std::vector<std::shared_ptr<const Step>> m_steps;
+    std::function<void(const std::string&)> m_warn;
 };
 
 }  // namespace treadle

@@ -3,6 +3,7 @@
 #include "treadle/tape.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <string>
@@ -64,16 +65,29 @@ bool may_overlap(const Array& a, const Array& b) {
 /// views that do not overlap, src.grad += dest.grad and dest.grad is consumed (zeroed: the
 /// value it held was overwritten) unless dest was made with retain_grad; otherwise (structs, bools,
 /// overlapping views) the destination's gradient is copied over the source's and stays.
-void copy_adjoint(const Array& dest, const Array& src) {
+/// `warn` receives the message when overlapping views make the gradient a copy (Warp warns).
+void copy_adjoint(const Array& dest, const Array& src,
+                  const std::function<void(const std::string&)>& warn) {
     if (!dest.grad() || !src.grad() || src.size() == 0) return;
     const DType& d = dest.dtype();
     const bool addable = !d.is_struct() && d.scalar != ScalarType::Bool;
-    if (addable && !may_overlap(*dest.grad(), *src.grad())) {
+    const bool overlap = addable && may_overlap(*dest.grad(), *src.grad());
+    if (addable && !overlap) {
         accumulate_into(*src.grad_ptr(), *dest.grad());
         if (!dest.retain_grad()) dest.grad_ptr()->zero_();
-    } else {
-        src.grad_ptr()->assign(*dest.grad());
+        return;
     }
+    if (overlap) {
+        const std::string message =
+            "Tape.backward(): the gradient of an overlapping copy (source and destination "
+            "share memory) cannot yet be fully tracked; the destination's gradient is copied "
+            "to the source's instead of accumulated";
+        if (warn)
+            warn(message);
+        else
+            std::fprintf(stderr, "Warp UserWarning: %s\n", message.c_str());
+    }
+    src.grad_ptr()->assign(*dest.grad());
 }
 
 /// "kernel 'k' (file:line) on cpu", "a host write (...)" or "an unknown writer".
@@ -208,7 +222,7 @@ void Tape::backward() {
         if (s.func) {
             s.func();
         } else if (s.copy) {
-            copy_adjoint(*s.arrays[0], *s.arrays[1]);
+            copy_adjoint(*s.arrays[0], *s.arrays[1], m_warn);
         } else {
             s.kernel.launch_adjoint(s.dim, s.args, {}, s.stream);
         }
