@@ -221,6 +221,7 @@ from ._treadle import WarpCodegenValueError as WarpCodegenValueError
 from . import _src as _src
 
 # --- kernels, functions, modules and launches (kernel.py, module.py, launch.py) ------------
+from .generics import grad as grad
 from .generics import static as static
 from .kernel import Function as Function
 from .kernel import Kernel as Kernel

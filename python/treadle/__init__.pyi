@@ -102,6 +102,7 @@ from .module import get_module as get_module
 from .module import get_module_options as get_module_options
 from .context import get_preferred_device as get_preferred_device
 from .context import get_stream as get_stream
+from .generics import grad as grad
 from .constants import half_pi as half_pi
 from .indexedarray import indexedarray as indexedarray
 from .indexedarray import indexedarray1d as indexedarray1d

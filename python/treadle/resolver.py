@@ -41,6 +41,8 @@ def describe(obj):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
+    if getattr(obj, "__treadle_grad__", False):
+        return ("builtin", "grad")
     if obj is tuple or typing.get_origin(obj) is tuple:  # tuple[float, int], typing.Tuple[...]
         return _tuple_annotation(obj)
     if scalar_types.generic_type(obj) is not None:  # typing.Any, wp.Int, wp.Float, wp.Scalar
@@ -153,6 +155,8 @@ class Resolver:
                 value = eval(value, self._globals, dict(self._closure))  # the user's own text
             except Exception:  # noqa: BLE001 - any failure leaves it to the compiler
                 return None
+        if value is type(None):  # `-> types.NoneType`, Python's spelling of `-> None`
+            return ("type", _treadle.types.void())
         return None if value is None else describe(value)
 
     def static_value(self, text, indices):

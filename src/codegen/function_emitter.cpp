@@ -154,10 +154,11 @@ std::string FunctionEmitter::element_address(const Instr& in, size_t n) const {
 }
 
 std::string native_callee(const ir::Function& f, const Instr& in) {
-    TREADLE_ASSERT(in.kind == ir::InstrKind::Call && in.builtin);
+    TREADLE_ASSERT((in.kind == InstrKind::Call || in.kind == InstrKind::Grad) && in.builtin);
     const builtins::Builtin& b = *in.builtin;
     if (b.traits.template_args == builtins::TemplateArgs::None) return b.native;
-    const types::Type* r = f.type_of(in.dsts[0]);
+    // a Grad keeps the result type in the adjoint it seeds
+    const types::Type* r = in.kind == InstrKind::Grad ? in.value.type : f.type_of(in.dsts[0]);
     const std::string scalar = c_scalar(r->scalar);
     switch (b.traits.template_args) {
         case builtins::TemplateArgs::None:
@@ -270,6 +271,8 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             return call(in, dst);
         case InstrKind::CallFunc:
             return call_function(in, dst);
+        case InstrKind::Grad:
+            return gradient(in, depth);
         case InstrKind::Tid:
             return tid(in, dst);
         case InstrKind::Load:
@@ -367,6 +370,57 @@ void FunctionEmitter::call_function(const Instr& in, const std::string& dst) {
     } else {
         m_out << dst << " = " << call << ");\n";
     }
+}
+
+void FunctionEmitter::gradient(const Instr& in, int depth) {
+    // { result's adjoint; a zeroed adjoint per argument; the adjoint call; the results }
+    m_out << "{\n";
+    indent(depth + 1);
+    m_out << c_type(in.value.type) << " grad_ret = " << literal(in.value) << ";\n";
+    std::vector<std::string> adjoints;  // per argument: its adjoint's name ("": none)
+    std::string call;
+    const ir::Function* f = in.func;
+    if (in.builtin) {
+        // wp::adj_f(args..., adj_args..., adj_ret): every argument has an adjoint slot
+        call = "wp::adj_" + native_callee(m_f, in) + "(" + args(in);
+        for (size_t i = 0; i < in.args.size(); ++i) adjoints.push_back("grad_" + std::to_string(i));
+        for (const std::string& a : adjoints) call += ", " + a;
+        call += ", grad_ret)";
+    } else if (f->custom_grad) {
+        // the user's gradient(args..., adj_ret, gradients of the value arguments...)
+        call = f->custom_grad->c_name + "(" + args(in) + (in.args.empty() ? "" : ", ") + "grad_ret";
+        for (size_t i = 0; i < in.args.size(); ++i) {
+            const types::Type* t = m_f.type_of(in.args[i]);
+            adjoints.push_back(t->is_value() || t->is_struct() ? "grad_" + std::to_string(i) : "");
+            if (!adjoints.back().empty()) call += ", " + adjoints.back();
+        }
+        call += ")";
+    } else {
+        // adj_f(args..., adj_args with a gradient..., adj_ret)
+        call = adjoint_name(*f) + "(" + args(in);
+        for (size_t i = 0; i < in.args.size(); ++i) {
+            bool grad = types::has_gradient(m_f.type_of(in.args[i]));
+            adjoints.push_back(grad ? "grad_" + std::to_string(i) : "");
+            if (grad) call += ", " + adjoints.back();
+        }
+        call += (in.args.empty() ? "" : ", ") + std::string("grad_ret)");
+    }
+    for (size_t i = 0; i < in.args.size(); ++i) {
+        if (adjoints[i].empty()) continue;
+        indent(depth + 1);
+        m_out << c_type(m_f.type_of(in.args[i])) << " " << adjoints[i] << "{};\n";
+    }
+    indent(depth + 1);
+    m_out << call << ";\n";
+    size_t k = 0;  // the results: the adjoints of the arguments with a gradient, in order
+    for (size_t i = 0; i < in.args.size(); ++i) {
+        if (!types::has_gradient(m_f.type_of(in.args[i]))) continue;
+        indent(depth + 1);
+        m_out << var(in.dsts[k++]) << " = " << adjoints[i] << ";\n";
+    }
+    TREADLE_ASSERT(k == in.dsts.size());
+    indent(depth);
+    m_out << "}\n";
 }
 
 void FunctionEmitter::tid(const Instr& in, const std::string& dst) {

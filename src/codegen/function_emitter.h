@@ -81,6 +81,8 @@ private:
     void call(const ir::Instr& in, const std::string& dst);
     /// A CallFunc of a user function (its replay variant in a replay).
     void call_function(const ir::Instr& in, const std::string& dst);
+    /// A Grad: the callee's adjoint called with the result's adjoint `value`, forward code too.
+    void gradient(const ir::Instr& in, int depth);
     void tid(const ir::Instr& in, const std::string& dst);
     /// Load, Store, StoreField, View, Shape: array elements and views.
     void memory(const ir::Instr& in, const std::string& dst, int depth);

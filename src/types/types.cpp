@@ -256,6 +256,16 @@ const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Typ
     return interner().intern("generic:" + t.name, t);
 }
 
+bool has_gradient(const Type* t) {
+    if (!t) return false;
+    if (t->is_struct()) {
+        for (const StructField& f : t->fields)
+            if (has_gradient(f.type)) return true;
+        return false;
+    }
+    return t->is_value() && treadle::is_float(t->scalar);
+}
+
 bool generic_matches(const Type* pattern, const Type* t) {
     if (pattern == t) return true;
     if (pattern->kind == TypeKind::Generic && pattern->dtype) {

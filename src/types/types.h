@@ -133,6 +133,9 @@ const Type* generic_type(const std::string& name);
 /// (not bool, as Warp); an array of a placeholder the arrays of that many dimensions whose
 /// dtype fits. A concrete pattern only fits itself.
 bool generic_matches(const Type* pattern, const Type* t);
+/// Whether values of type `t` have a gradient: a float scalar, a vector/matrix/quaternion/
+/// transform of floats, or a struct with such a field (at any depth).
+bool has_gradient(const Type* t);
 /// A generic vector (rows = length) or matrix pattern; 0 means any size, `element` is a scalar
 /// type or a placeholder ("vector(length=Any, dtype=Float)").
 const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Type* element);

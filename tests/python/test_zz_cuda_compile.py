@@ -21,6 +21,7 @@ MODULES = [
     "test_unroll",
     "test_grad",
     "test_grad_custom",
+    "test_grad_forward",
     "test_atomic_exchange",
     "test_print_types",
     "test_structs",
