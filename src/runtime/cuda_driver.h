@@ -37,8 +37,6 @@ inline constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
-inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
-inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = 705;
 
 /// CUdevice_attribute values.
 inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
@@ -54,20 +52,6 @@ inline constexpr int CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 1
 inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 inline constexpr int CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7;
 inline constexpr int CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8;
-
-/// Access to a memory pool from a device (CUmemLocation and CUmemAccessDesc of <cuda.h>, with
-/// CU_MEM_LOCATION_TYPE_DEVICE and the CUmemAccess_flags values).
-struct MemLocation {
-    int type;
-    int id;
-};
-struct MemAccessDesc {
-    MemLocation location;
-    int flags;
-};
-inline constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
-inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_NONE = 0;
-inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
 
 /// Streams: CU_STREAM_LEGACY names the legacy default stream; CU_STREAM_NON_BLOCKING is the
 /// creation flag of a stream that does not synchronise with it.
@@ -131,6 +115,22 @@ inline constexpr int CU_JIT_INPUT_PTX = 1;
 inline constexpr int CU_JIT_INPUT_LIBRARY = 4;
 /// cuGraphDebugDotPrint flags: everything (CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE).
 inline constexpr unsigned CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE = 1;
+
+/// CUmemLocation / CUmemAccessDesc (memory pool access) and the values treadle uses.
+struct MemLocation {
+    int type;  ///< CU_MEM_LOCATION_TYPE_DEVICE
+    int id;    ///< the device ordinal
+};
+struct MemAccessDesc {
+    MemLocation location;
+    int flags;  ///< CU_MEM_ACCESS_FLAGS_PROT_*
+};
+inline constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_NONE = 0;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
+/// cuCtxEnablePeerAccess / cuCtxDisablePeerAccess results that mean "already so".
+inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
+inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = 705;
 
 /// Markers of cuLaunchKernel's `extra` array.
 inline void* const CU_LAUNCH_PARAM_END = reinterpret_cast<void*>(0x00);
