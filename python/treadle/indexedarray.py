@@ -191,7 +191,9 @@ class indexedarray:
                     f"assign(): cannot copy {_dtype_text(src.dtype)} data into a "
                     f"{_dtype_text(self.dtype)} indexed array"
                 )
-            if self.data.device.is_cuda and src.device == self.data.device:
+            native = isinstance(src, _treadle.Array) or (
+                isinstance(src, indexedarray) and isinstance(src.data, _treadle.Array))
+            if native and self.data.device.is_cuda and src.device == self.data.device:
                 if src.shape != self.shape:
                     raise ValueError(
                         f"assign(): shape mismatch: destination {self.shape}, source "
