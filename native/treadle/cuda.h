@@ -19,6 +19,7 @@
 #include "noise.h"
 #include "print.h"
 #include "quat.h"
+#include "quat_euler.h"
 #include "random.h"
 #include "scalar.h"
 #include "spatial.h"

@@ -941,7 +941,8 @@ def quat_slerp(a: quat, b: quat, t: Float) -> quat:
     """quat_slerp(a: quat, b: quat, t: Float) -> quat
 
     Spherical linear interpolation of unit quaternions from a (t = 0) to b (t = 1) at parameter
-    t, along the shorter arc (b is negated when dot(a, b) < 0).
+    t: a (a^-1 b)^t, the relative rotation a^-1 b taken through t times its angle about its axis,
+    along the shorter arc.
 
     Differentiable."""
 
@@ -950,6 +951,61 @@ def quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat:
 
     The unit quaternion qz(yaw) qy(pitch) qx(roll) of the rotation by roll radians about x, then
     pitch about y, then yaw about z.
+
+    Differentiable."""
+
+def quat_to_rpy(q: quat) -> vec3:
+    """quat_to_rpy(q: quat) -> vec3
+
+    The (roll, pitch, yaw) angles in radians of the unit quaternion q, the inverse of quat_rpy:
+    atan2(2 (wx + yz), 1 - 2 (x^2 + y^2)), asin(2 (wy - zx)) (clamped to [-pi/2, pi/2]) and
+    atan2(2 (wz + xy), 1 - 2 (y^2 + z^2)).
+
+    Differentiable."""
+
+def quat_from_euler(e: vec3, i: int32, j: int32, k: int32) -> quat:
+    """quat_from_euler(e: vec3, i: int32, j: int32, k: int32) -> quat
+
+    The unit quaternion qk qj qi of the rotations about the fixed axes i, then j, then k (each in
+    {0, 1, 2}), qn the rotation by e[n] radians about axis n: the angles are indexed by axis,
+    e[0] about x, e[1] about y, e[2] about z. quat_from_euler(e, 0, 1, 2) is quat_rpy(e[0], e[1],
+    e[2]); for i == k, e[i] is used for both the first and the third rotation.
+
+    Differentiable."""
+
+def quat_to_euler(q: quat, i: int32, j: int32, k: int32) -> vec3:
+    """quat_to_euler(q: quat, i: int32, j: int32, k: int32) -> vec3
+
+    The Euler angles in radians of the rotation q for the axis sequence i, j, k (i != j, j != k),
+    in the convention of quat_from_euler: for i != k, e is indexed by axis and
+    quat_from_euler(quat_to_euler(q, i, j, k), i, j, k) is the rotation q, also at gimbal lock
+    (where the first angle is 0). The second angle is in [-pi/2, pi/2] for i != k and in [0, pi]
+    for i == k; for i == k, e[i] holds the first angle, e[j] the second and e[3 - i - j] the
+    third.
+
+    Differentiable."""
+
+def quat_twist(axis: vec3, q: quat) -> quat:
+    """quat_twist(axis: vec3, q: quat) -> quat
+
+    The twist of q about the unit axis in the swing-twist decomposition: the unit quaternion of
+    q's vector part projected on axis and q's real part.
+
+    Differentiable."""
+
+def quat_twist_angle(axis: vec3, q: quat) -> Any:
+    """quat_twist_angle(axis: vec3, q: quat) -> Float
+
+    The unsigned angle 2 atan2(|dot(axis, v)|, w) of q's twist about the unit axis (v the vector
+    part, w the real part of q): in [0, pi] for w >= 0, up to 2 pi otherwise.
+
+    Differentiable."""
+
+def quat_twist_angle_signed(axis: vec3, q: quat) -> Any:
+    """quat_twist_angle_signed(axis: vec3, q: quat) -> Float
+
+    The signed angle 2 atan2(dot(axis, v), w) of q's twist about the unit axis, in [-2 pi, 2 pi]
+    (q and -q, the same rotation, may differ by 2 pi).
 
     Differentiable."""
 
@@ -1010,6 +1066,14 @@ def transform_wrench(t: transform, x: spatial_vector) -> spatial_vector:
 
     The wrench x = (tau, f) expressed in the frame moved by transform t = (p, R): (R tau + p x R
     f, R f).
+
+    Differentiable."""
+
+def velocity_at_point(qd: spatial_vector, r: vec3) -> vec3:
+    """velocity_at_point(qd: spatial_vector, r: vec3) -> vec3
+
+    The linear velocity v + w x r of the point at offset r from the origin of a frame moving with
+    the twist qd = (w, v).
 
     Differentiable."""
 

@@ -391,6 +391,7 @@ SPATIAL(rule_spatial_dot, "ss", 'f')
 SPATIAL(rule_spatial_cross, "ss", 's')
 SPATIAL(rule_spatial_adjoint, "mm", 'M')
 SPATIAL(rule_transform_spatial, "ts", 's')
+SPATIAL(rule_velocity_at_point, "sv", 'v')
 
 /// spatial_jacobian(S: array(spatial_vector), parents: array(int32), qd_start: array(int32),
 /// joint_start, joint_count, J_start: int32, J: array(float)) and spatial_mass(I_s:
@@ -435,7 +436,8 @@ std::optional<Signature> rule_spatial_mass(const std::vector<ArgInfo>& a) {
 #undef SPATIAL
 
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
-/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 'M' mat44, 's' scalar; the result likewise.
+/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 'M' mat44, 's' scalar, 'i' int32 (an index);
+/// the result likewise (not 'i').
 std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
     if (a.size() != std::strlen(params)) return std::nullopt;
     std::optional<ScalarType> s;
@@ -468,6 +470,11 @@ std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params
     };
     Signature sig;
     for (size_t i = 0; i < a.size(); ++i) {
+        if (params[i] == 'i') {  // an axis index
+            if (!scalar_fits(a[i], ScalarType::Int32)) return std::nullopt;
+            sig.params.push_back(types::int32_type());
+            continue;
+        }
         const types::Type* want = make(params[i]);
         bool ok = a[i].type == want ||
                   (params[i] == 's' && a[i].weak && unify_scalars({{want, false}, a[i]}) == want);
@@ -489,6 +496,11 @@ std::optional<Signature> rule_q_from_matrix(const std::vector<ArgInfo>& a) {
 }
 RIGID(rule_q_slerp, "qqs", 'q')
 RIGID(rule_q_rpy, "sss", 'q')
+RIGID(rule_q_to_rpy, "q", 'v')
+RIGID(rule_q_from_euler, "viii", 'q')
+RIGID(rule_q_to_euler, "qiii", 'v')
+RIGID(rule_q_twist, "vq", 'q')
+RIGID(rule_q_twist_angle, "vq", 's')
 std::optional<Signature> rule_t_point(const std::vector<ArgInfo>& a) {
     if (auto s = rigid(a, "tv", 'v')) return s;
     return rigid(a, "Mv", 'v');  // a 4x4 homogeneous matrix

@@ -18,6 +18,7 @@ MODULES = [
     "test_vec_kernels",
     "test_random",
     "test_quat_kernels",
+    "test_quat_euler",
     "test_unroll",
     "test_grad",
     "test_grad_custom",
