@@ -16,6 +16,7 @@
 #include "array.h"
 #include "atomic.h"
 #include "core.h"
+#include "dense.h"
 #include "indexedarray.h"
 #include "mat.h"
 #include "mat_decomp.h"

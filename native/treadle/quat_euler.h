@@ -207,8 +207,7 @@ CUDA_CALLABLE void adj_quat_to_euler(const quat_t<T>& q, int32 i, int32 j, int32
     // a later write of quat_to_euler's result wins where two slots coincide (invalid axes)
     const T adj_t3 = adj_ret.c[p.slot[2]] * (p.proper ? T(1) : p.sign);
     const T adj_t2 = p.slot[1] != p.slot[2] ? adj_ret.c[p.slot[1]] : T(0);
-    const T adj_t1 =
-        p.slot[0] != p.slot[1] && p.slot[0] != p.slot[2] ? adj_ret.c[p.slot[0]] : T(0);
+    const T adj_t1 = p.slot[0] != p.slot[1] && p.slot[0] != p.slot[2] ? adj_ret.c[p.slot[0]] : T(0);
     const T t2 = acos(p.x);
     T adj_tp, adj_tm;
     if (abs(t2) < T(1e-6)) {
@@ -265,8 +264,8 @@ CUDA_CALLABLE void adj_quat_twist(const vec_t<3, T>& axis, const quat_t<T>& q,
 /// Shared adjoint of the twist angles: `absolute` selects the unsigned one.
 template <typename T>
 CUDA_CALLABLE void adj_quat_twist_angle_of(const vec_t<3, T>& axis, const quat_t<T>& q,
-                                           bool absolute, vec_t<3, T>& adj_axis,
-                                           quat_t<T>& adj_q, T adj_ret) {
+                                           bool absolute, vec_t<3, T>& adj_axis, quat_t<T>& adj_q,
+                                           T adj_ret) {
     const vec_t<3, T> v = quat_vec(q);
     const T s = dot(axis, v);
     T adj_y = T(0), adj_s = T(0);
@@ -286,8 +285,7 @@ CUDA_CALLABLE void adj_quat_twist_angle(const vec_t<3, T>& axis, const quat_t<T>
 }
 template <typename T>
 CUDA_CALLABLE void adj_quat_twist_angle_signed(const vec_t<3, T>& axis, const quat_t<T>& q,
-                                               vec_t<3, T>& adj_axis, quat_t<T>& adj_q,
-                                               T adj_ret) {
+                                               vec_t<3, T>& adj_axis, quat_t<T>& adj_q, T adj_ret) {
     adj_quat_twist_angle_of(axis, q, false, adj_axis, adj_q, adj_ret);
 }
 

@@ -1424,3 +1424,35 @@ def atomic_cas(a: array, *i_and_compare_and_value: Any) -> Any:
 
     Compare and swap: atomically stores value in a[i...] if the element equals compare (bit for
     bit), and returns the element's old value either way (arrays of 4- and 8-byte scalars)."""
+
+def dense_gemm(m: int32, n: int32, p: int32, t1: int32, t2: int32, A: array, B: array, C: array) -> None:
+    """dense_gemm(m: int32, n: int32, p: int32, t1: int32, t2: int32, A: array(float32), B:
+    array(float32), C: array(float32)) -> None
+
+    Writes the m x n product op(A) op(B) into C, matrices stored row-major in flat arrays: op(A)
+    is m x p, op(B) p x n, each the transpose of the stored matrix when its flag t1 or t2 is
+    non-zero. One thread computes the whole product.
+
+    Differentiable."""
+
+def dense_chol(n: int32, A: array, regularization: float32, L: array) -> None:
+    """dense_chol(n: int32, A: array(float32), regularization: float32, L: array(float32)) -> None
+
+    Writes the lower-triangular Cholesky factor of the n x n symmetric positive definite matrix A
+    + regularization I (row-major, lower triangle read) into the lower triangle of L. Not
+    differentiable."""
+
+def dense_subs(n: int32, L: array, b: array, x: array) -> None:
+    """dense_subs(n: int32, L: array(float32), b: array(float32), x: array(float32)) -> None
+
+    Writes the solution of L L^T x = b into x by forward and back substitution, L an n x n
+    Cholesky factor from dense_chol. Not differentiable."""
+
+def dense_solve(n: int32, A: array, L: array, b: array, x: array) -> None:
+    """dense_solve(n: int32, A: array(float32), L: array(float32), b: array(float32), x:
+    array(float32)) -> None
+
+    Writes x = A^-1 b into x through L, the Cholesky factor of the n x n symmetric A from
+    dense_chol. Differentiable in A and b (L counts as a constant; gradients for n <= 256).
+
+    Differentiable."""

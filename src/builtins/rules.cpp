@@ -435,6 +435,31 @@ std::optional<Signature> rule_spatial_mass(const std::vector<ArgInfo>& a) {
 }
 #undef SPATIAL
 
+/// Warp's dense-matrix routines (dense_gemm, dense_chol, dense_subs, dense_solve) over flat
+/// float32 arrays: 'i' int32, 'f' float32, 'A' a 1-D float32 array; the result is a dummy int32
+/// (they write their last array).
+std::optional<Signature> dense(const std::vector<ArgInfo>& a, const char* params) {
+    if (a.size() != std::strlen(params)) return std::nullopt;
+    Signature sig;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const types::Type* want = params[i] == 'i'   ? types::int32_type()
+                                  : params[i] == 'f' ? types::float32_type()
+                                                     : types::array_type(types::float32_type(), 1);
+        const bool ok = params[i] == 'A' ? a[i].type == want : scalar_fits(a[i], want->scalar);
+        if (!ok) return std::nullopt;
+        sig.params.push_back(want);
+    }
+    sig.ret = types::int32_type();
+    return sig;
+}
+#define DENSE(fn, params) \
+    std::optional<Signature> fn(const std::vector<ArgInfo>& a) { return dense(a, params); }
+DENSE(rule_dense_gemm, "iiiiiAAA")
+DENSE(rule_dense_chol, "iAfA")
+DENSE(rule_dense_subs, "iAAA")
+DENSE(rule_dense_solve, "iAAAA")
+#undef DENSE
+
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
 /// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 'M' mat44, 's' scalar, 'i' int32 (an index);
 /// the result likewise (not 'i').

@@ -19,6 +19,7 @@ MODULES = [
     "test_random",
     "test_quat_kernels",
     "test_quat_euler",
+    "test_dense_routines",
     "test_unroll",
     "test_grad",
     "test_grad_custom",
