@@ -62,7 +62,8 @@ CUDA_CALLABLE void adj_dense_gemm(int32 m, int32 n, int32 p, int32 t1, int32 t2,
 /// symmetric A + regularization I (only A's lower triangle is read; L's upper triangle is
 /// left as it is). A matrix that is not positive definite gives NaNs.
 template <typename T>
-CUDA_CALLABLE int32 dense_chol(int32 n, const array_t<T>& A, T regularization, const array_t<T>& L) {
+CUDA_CALLABLE int32 dense_chol(int32 n, const array_t<T>& A, T regularization,
+                               const array_t<T>& L) {
     for (int32 j = 0; j < n; ++j) {
         T d = load(A, j * n + j) + regularization;
         for (int32 k = 0; k < j; ++k) d = d - load(L, j * n + k) * load(L, j * n + k);
@@ -121,8 +122,7 @@ template <typename T>
 CUDA_CALLABLE void adj_dense_solve(int32 n, const array_t<T>& A, const array_t<T>& L,
                                    const array_t<T>& b, const array_t<T>& x) {
     if (n > k_dense_solve_max_grad_n) {
-        printf("dense_solve(): no gradient for n = %d (at most %d)\n", n,
-               k_dense_solve_max_grad_n);
+        printf("dense_solve(): no gradient for n = %d (at most %d)\n", n, k_dense_solve_max_grad_n);
         return;
     }
     T z[k_dense_solve_max_grad_n];

@@ -263,6 +263,15 @@ def div(a, b) -> Any:
 
     Differentiable."""
 
+def div_approx(a: Float | vector | matrix | quat, b: Float | vector | matrix | quat) -> Float | vector | matrix | quat:
+    """div_approx(a: Float | vector | matrix | quat, b: Float | vector | matrix | quat) -> Float |
+    vector | matrix | quat
+
+    The float quotient a / b in the forms of a / b, computed with the fast approximate division
+    intrinsic for float32 scalars on CUDA devices and exactly elsewhere.
+
+    Differentiable."""
+
 def floordiv(a, b) -> Any:
     """a // b
 

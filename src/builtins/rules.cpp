@@ -129,6 +129,13 @@ std::optional<Signature> rule_div(const std::vector<ArgInfo>& a) {
     return rule_numeric_binary(a);
 }
 
+/// div_approx(a, b): the float forms of `/`.
+std::optional<Signature> rule_div_approx(const std::vector<ArgInfo>& a) {
+    auto sig = rule_div(a);
+    if (!sig || !sig->ret || !treadle::is_float(sig->ret->scalar)) return std::nullopt;
+    return sig;
+}
+
 std::optional<Signature> rule_negate(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && is_math(a[0].type)) return Signature{{a[0].type}, a[0].type};
     return rule_numeric_unary(a);

@@ -26,6 +26,7 @@ std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_matmul(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_div(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_div_approx(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_negate(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_compare_any(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_vec_min_max(const std::vector<ArgInfo>& a);

@@ -20,6 +20,7 @@ MODULES = [
     "test_quat_kernels",
     "test_quat_euler",
     "test_dense_routines",
+    "test_div_approx",
     "test_unroll",
     "test_grad",
     "test_grad_custom",
