@@ -1152,6 +1152,21 @@ def transform_get_rotation(t: transform) -> quat:
 
     Differentiable."""
 
+def transform_set_translation(xform: transform, p: vec3) -> None:
+    """transform_set_translation(xform: transform, p: vec3) -> None
+
+    Sets the translation of the transform xform to p, in place: xform is a local variable, a
+    struct field or an array element, as for xform.p = p.
+
+    Differentiable."""
+
+def transform_set_rotation(xform: transform, q: quat) -> None:
+    """transform_set_rotation(xform: transform, q: quat) -> None
+
+    Sets the rotation of the transform xform to q, in place, as for xform.q = q.
+
+    Differentiable."""
+
 def transform_to_matrix(t: transform) -> mat44:
     """transform_to_matrix(t: transform) -> mat44
 

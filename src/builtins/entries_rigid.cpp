@@ -186,6 +186,15 @@ std::vector<Builtin> transforms() {
          "Transformations", "transform_get_rotation(t: transform) -> quat",
          "The rotation q of transform t, a unit quaternion (also t.q).", true, rule_t_rotation,
          with().host()},
+        {"transform_set_translation", "transform_set_translation", BuiltinKind::Regular,
+         "Transformations", "transform_set_translation(xform: transform, p: vec3) -> None",
+         "Sets the translation of the transform xform to p, in place: xform is a local variable, "
+         "a struct field or an array element, as for xform.p = p.",
+         true, rule_t_set_translation, with().host().rebinds(Rebinds::First)},
+        {"transform_set_rotation", "transform_set_rotation", BuiltinKind::Regular,
+         "Transformations", "transform_set_rotation(xform: transform, q: quat) -> None",
+         "Sets the rotation of the transform xform to q, in place, as for xform.q = q.", true,
+         rule_t_set_rotation, with().host().rebinds(Rebinds::First)},
         {"transform_to_matrix", "transform_to_matrix", BuiltinKind::Regular, "Transformations",
          "transform_to_matrix(t: transform) -> mat44",
          "The 4x4 homogeneous matrix [[R, p], [0, 0, 0, 1]] of transform t = (p, q), R the "

@@ -66,6 +66,8 @@ std::optional<Signature> rule_spatial_cross(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_spatial_adjoint(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_transform_spatial(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_velocity_at_point(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_t_set_translation(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_t_set_rotation(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dense_gemm(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dense_chol(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dense_subs(const std::vector<ArgInfo>& a);

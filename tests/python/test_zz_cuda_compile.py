@@ -21,6 +21,7 @@ MODULES = [
     "test_quat_euler",
     "test_dense_routines",
     "test_div_approx",
+    "test_transform_setters",
     "test_unroll",
     "test_grad",
     "test_grad_custom",
