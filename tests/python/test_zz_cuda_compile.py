@@ -22,6 +22,7 @@ MODULES = [
     "test_dense_routines",
     "test_div_approx",
     "test_transform_setters",
+    "test_array_component_store",
     "test_unroll",
     "test_grad",
     "test_grad_custom",
