@@ -50,7 +50,7 @@ Capture* capture_of(Device& d, drv::CUstream stream) {
             if (c.id != 0 && c.id == id) return &c;
     }
     for (Capture& c : d.captures)
-        if (c.stream == stream) return &c;
+        if (c.stream == stream && !c.paused) return &c;
     return nullptr;
 }
 
@@ -135,7 +135,7 @@ GraphMemory::~GraphMemory() {
 }
 
 void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id, bool external,
-                      bool conditional_body) {
+                      bool conditional_body, int mode) {
     auto memory = std::make_shared<GraphMemory>();
     memory->ordinal = ordinal;
     memory->stream = stream;
@@ -145,7 +145,9 @@ void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id,
         ++r.open_captures;
     }
     std::lock_guard<std::mutex> lock(d.track);
-    d.captures.push_back(Capture{stream, id, external, std::move(memory), conditional_body});
+    Capture c{stream, id, external, std::move(memory), conditional_body};
+    c.mode = mode;
+    d.captures.push_back(std::move(c));
     d.open_captures.fetch_add(1, std::memory_order_release);
 }
 
@@ -258,8 +260,13 @@ void* alloc(int ordinal, size_t bytes, Stream stream) {
     if (graph || (!pool && d.pool)) {
         // Graph memory, or plain memory on a device whose pool is off: free() must know.
         std::lock_guard<std::mutex> lock(d.track);
-        if (graph) ++graph->allocations;
-        d.tracked[ptr] = Tracked{std::move(graph)};
+        drv::CUgraphNode node = nullptr;
+        if (graph) {
+            ++graph->allocations;
+            std::vector<drv::CUgraphNode> leaves = capture_leaves(s);
+            if (leaves.size() == 1) node = leaves[0];  // the allocation node just captured
+        }
+        d.tracked[ptr] = Tracked{std::move(graph), node};
         d.tracked_count.store(d.tracked.size(), std::memory_order_release);
     }
     return reinterpret_cast<void*>(ptr);
@@ -279,17 +286,28 @@ void free(int ordinal, void* ptr, Stream stream) {
         std::lock_guard<std::mutex> lock(d.track);
         bool pool = d.pool != nullptr;
         std::shared_ptr<GraphMemory> graph;
+        drv::CUgraphNode alloc_node = nullptr;
         if (auto it = d.tracked.find(p); it != d.tracked.end()) {
             graph = std::move(it->second.graph);
+            alloc_node = it->second.alloc_node;
             pool = graph != nullptr;
             d.tracked.erase(it);
             d.tracked_count.store(d.tracked.size(), std::memory_order_release);
         }
         if (graph) {
             if (graph->capturing) {
-                // A free node in the graph being captured, after the work queued so far on the
-                // freeing stream when that stream takes part in the capture (a stream forked
-                // from the capturing one), so that no branch still using it runs after it.
+                // A free node after every branch of the capture that descends from the
+                // allocation (kept for the resume while the capture is paused).
+                for (Capture& owner : d.captures) {
+                    if (owner.memory != graph || !alloc_node) continue;
+                    if (owner.paused)
+                        owner.paused_frees.emplace_back(p, alloc_node);
+                    else
+                        add_free_node(d, owner, p, alloc_node, s);
+                    return;
+                }
+                // Without its allocation node: after the work queued so far on the freeing
+                // stream when that stream takes part in the capture, else on the capture's.
                 const Capture* c = capture_of(d, s);
                 TREADLE_CU(cuMemFreeAsync, p, c && c->memory == graph ? s : graph->stream);
                 return;
