@@ -270,9 +270,9 @@ def div(a, b) -> Any:
 
     Differentiable."""
 
-def div_approx(a: Float | vector | matrix | quat, b: Float | vector | matrix | quat) -> Float | vector | matrix | quat:
-    """div_approx(a: Float | vector | matrix | quat, b: Float | vector | matrix | quat) -> Float |
-    vector | matrix | quat
+def div_approx(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat) -> Float | Vector | Matrix | quat:
+    """div_approx(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat) -> Float |
+    Vector | Matrix | quat
 
     The float quotient a / b in the forms of a / b, computed with the fast approximate division
     intrinsic for float32 scalars on CUDA devices and exactly elsewhere.

@@ -40,9 +40,8 @@ std::vector<Builtin> operators() {
          "such a scalar divided by each component.",
          true, rule_div, with().host().op("/")},
         {"div_approx", "div_approx", BuiltinKind::Regular, "Operators",
-         "div_approx(a: Float | vector | matrix | quat, b: Float | vector | matrix | quat) -> "
-         "Float "
-         "| vector | matrix | quat",
+         "div_approx(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat) -> "
+         "Float | Vector | Matrix | quat",
          "The float quotient a / b in the forms of a / b, computed with the fast approximate "
          "division intrinsic for float32 scalars on CUDA devices and exactly elsewhere.",
          true, rule_div_approx},

@@ -53,5 +53,5 @@ def test_div_approx_refuses_integers():
     with pytest.raises(TypeError) as info:
         wp.launch(ints, dim=1, inputs=[wp.zeros(1, dtype=int, device="cpu")], device="cpu")
     assert "div_approx(): no overload accepts (int32, int literal) (signature: div_approx(a: Float " \
-           "| vector | matrix | quat, b: Float | vector | matrix | quat) -> Float | vector | " \
-           "matrix | quat)" in str(info.value)
+           "| Vector | Matrix | quat, b: Float | Vector | Matrix | quat) -> Float | Vector | " \
+           "Matrix | quat)" in str(info.value)
