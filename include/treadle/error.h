@@ -28,6 +28,8 @@ enum class ErrorKind {
     Bounds,
     FloatingPoint,  ///< verify_fp: a kernel stored a NaN or Inf (Python: FloatingPointError)
     Overflow,       ///< a value out of its type's range, such as a launch argument (OverflowError)
+    ArgumentType,   ///< a launch argument that is not the array its parameter takes: Warp's
+                    ///< RuntimeError, also a TypeError (Python: LaunchArgumentError)
 };
 
 /// Base of every exception a user can cause. `what()` is the full message including

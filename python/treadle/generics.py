@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _treadle, scalar_types
 from .array import array
+from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
 from .resolver import describe
 from .struct import is_struct_type
@@ -28,6 +29,34 @@ def static(expr):
 
 
 static.__treadle_static__ = True
+
+
+class GradWrapper:
+    """What ``wp.grad(func)`` returns: the gradient of a ``@wp.func`` or builtin. Inside a
+    kernel or function, calling it with ``func``'s arguments gives the derivative of its float
+    result with respect to each argument that has a gradient (a tuple when there are several),
+    computed by ``func``'s adjoint with an incoming adjoint of 1. The compiler handles it in
+    kernel code; Python cannot call it."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __call__(self, *args, **kwargs):
+        raise NotImplementedError(
+            "wp.grad(f) can only be called inside a @wp.kernel or @wp.func; "
+            "use wp.Tape or wp.autograd for gradients from Python"
+        )
+
+
+def grad(func):
+    """Warp's ``wp.grad(func)``: a callable that returns the gradients of ``func`` (a
+    ``@wp.func`` or a builtin) with respect to its inputs, for use inside kernels and
+    functions (see ``GradWrapper``). A forward-only computation: no gradient flows through it
+    in the backward pass of the code that calls it; it may be used in ``@wp.func_grad``."""
+    return GradWrapper(func)
+
+
+grad.__treadle_grad__ = True
 
 
 def annotation_type(annotation):
@@ -54,6 +83,8 @@ def argument_type(value):
         return (value._type, False)
     if isinstance(value, indexedarray) and value.data is not None:
         return (value._type, False)
+    if isinstance(value, _fabric_base) and value._fabric_type is not None:
+        return (value._fabric_type, False)
     if isinstance(value, (builtins.bool, np.bool_)):
         return (scalar_types.bool._type, False)
     if isinstance(value, builtins.int):

@@ -12,6 +12,7 @@ import numpy as np
 from . import _treadle, scalar_types, vec_types
 from .array import array
 from .builtin_functions import builtin_function
+from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
 
 _module_handles = {}
@@ -40,6 +41,8 @@ def describe(obj):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
+    if getattr(obj, "__treadle_grad__", False):
+        return ("builtin", "grad")
     if obj is tuple or typing.get_origin(obj) is tuple:  # tuple[float, int], typing.Tuple[...]
         return _tuple_annotation(obj)
     if scalar_types.generic_type(obj) is not None:  # typing.Any, wp.Int, wp.Float, wp.Scalar
@@ -61,7 +64,7 @@ def describe(obj):
     if isinstance(obj, vec_types.composite_base):
         values = tuple(float(x) for x in obj._data.reshape(-1).tolist())
         return ("const", type(obj)._type, values, False)
-    if isinstance(obj, (array, indexedarray, vec_types.generic_composite)):  # annotations
+    if isinstance(obj, (array, indexedarray, _fabric_base, vec_types.generic_composite)):
         try:
             return ("type", obj._type)
         except Exception:  # an array annotation without a usable dtype
@@ -142,9 +145,19 @@ class Resolver:
 
     def annotation(self, param):
         """The annotation of `param` ("return": the result) as Python evaluated it where the
-        function was defined; None for a string annotation (the compiler reads its source)."""
+        function was defined (a string annotation is evaluated in the function's globals and
+        closure); None when there is none or it does not evaluate (the compiler reads its
+        source)."""
         value = self._annotations.get(param)
-        return None if value is None or isinstance(value, str) else describe(value)
+        if isinstance(value, str):  # from __future__ import annotations: evaluated here, as
+            # Warp does; the compiler reads the source of one that does not evaluate
+            try:
+                value = eval(value, self._globals, dict(self._closure))  # the user's own text
+            except Exception:  # noqa: BLE001 - any failure leaves it to the compiler
+                return None
+        if value is type(None):  # `-> types.NoneType`, Python's spelling of `-> None`
+            return ("type", _treadle.types.void())
+        return None if value is None else describe(value)
 
     def static_value(self, text, indices):
         """The value of wp.static(`text`) in the function's globals and closure, with

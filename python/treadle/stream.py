@@ -8,6 +8,7 @@ import threading
 
 from . import _treadle, config
 from . import cpu_capture as _cpu_capture
+from . import scratch as _scratch
 from .context import ScopedDevice, Stream, get_device, get_stream, set_stream
 from .module import force_load
 
@@ -181,6 +182,7 @@ def capture_begin(device=None, stream=None, force_module_load=None, external=Fal
         force_load(device)
     _treadle.capture_begin(stream._native, mode, bool(external))
     _capturing[(device.alias, stream.cuda_stream)] = stream
+    _scratch.capture_began(device)
 
 
 def capture_end(device=None, stream=None):
@@ -197,7 +199,10 @@ def capture_end(device=None, stream=None):
         native = _treadle.capture_end(stream._native)
     finally:
         _capturing.pop((device.alias, stream.cuda_stream), None)
-    return Graph(device, native)
+        used = _scratch.capture_ended(device)
+    graph = Graph(device, native)
+    graph._keepalive = used  # the utilities' scratch buffers the graph works in
+    return graph
 
 
 def capture_pause(device=None, stream=None):

@@ -13,6 +13,7 @@ namespace {
 // Created once by export_errors(); owned by the module (one extra reference kept here).
 PyObject* g_compile_error = nullptr;
 PyObject* g_launch_error = nullptr;
+PyObject* g_launch_argument_error = nullptr;
 // Warp's compiler error classes (treadle._src.codegen re-exports them), raised for errors in
 // kernel source that come out of a compile (raise_compile_error).
 PyObject* g_codegen_error = nullptr;
@@ -67,6 +68,9 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
             return;
         case treadle::ErrorKind::Launch:
             PyErr_SetString(g_launch_error, e.what());
+            return;
+        case treadle::ErrorKind::ArgumentType:
+            PyErr_SetString(g_launch_argument_error, e.what());
             return;
         case treadle::ErrorKind::Runtime: {
             if (from_compiler && e.where().line > 0) {
@@ -152,6 +156,12 @@ void export_errors(nb::module_& m) {
     g_launch_error =
         new_exception(m, "treadle._treadle", "LaunchError",
                       "A kernel launch was rejected or failed (treadle).", PyExc_RuntimeError);
+    nb::object argument_bases = nb::steal(PyTuple_Pack(2, PyExc_TypeError, g_launch_error));
+    g_launch_argument_error = new_exception(
+        m, "treadle._treadle", "LaunchArgumentError",
+        "A launch argument that is not the array its parameter takes (treadle; Warp raises a "
+        "RuntimeError, and it is also a TypeError).",
+        argument_bases.ptr());
     nb::register_exception_translator(translate);
     m.def(
         "_raise_error",

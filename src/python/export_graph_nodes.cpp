@@ -23,6 +23,22 @@ void export_graph_nodes(nb::module_& m) {
         nb::arg("ordinal"),
         "The primary CUDA context of device `ordinal` (a CUcontext, as an int).");
     m.def(
+        "cuda_alloc_outside_capture",
+        [](int ordinal, size_t bytes) {
+            return as_int(cuda::alloc_outside_capture(ordinal, bytes));
+        },
+        nb::arg("ordinal"), nb::arg("bytes"),
+        "Plain device memory that belongs to no graph, even during a capture (an int address).");
+    m.def(
+        "cuda_free", [](int ordinal, uintptr_t ptr) { cuda::free(ordinal, as_handle(ptr)); },
+        nb::arg("ordinal"), nb::arg("ptr"), "Frees device memory from cuda_alloc_outside_capture.");
+    m.def("cuda_alloc_tracker_enable", &cuda::alloc_tracker_enable, nb::arg("enable"),
+          "Notes device allocations from now on (True) or stops noting them.");
+    m.def("cuda_alloc_tracker_reset", &cuda::alloc_tracker_reset,
+          "Forgets the allocations noted so far.");
+    m.def("cuda_alloc_tracker_live_count", &cuda::alloc_tracker_live_count,
+          "How many noted allocations are not freed yet.");
+    m.def(
         "capture_pause",
         [](const Stream& stream) {
             return as_int(cuda::pause_capture(stream.device().ordinal(), stream.handle()));

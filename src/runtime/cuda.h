@@ -74,6 +74,16 @@ void* alloc(int ordinal, size_t bytes, Stream stream = nullptr);
 /// freed after the graph's last launch. nullptr is ignored, and so is a driver that has
 /// already shut down (a buffer outliving CUDA at process exit).
 void free(int ordinal, void* ptr, Stream stream = nullptr);
+/// Plain device memory (cuMemAlloc) that belongs to no graph, allocated even while the calling
+/// thread captures a graph (in the driver's relaxed capture mode), also inside the body of a
+/// conditional node; for buffers that graphs use across launches (the utilities' scratch).
+/// Freed with free() (put off while a capture is open).
+void* alloc_outside_capture(int ordinal, size_t bytes);
+/// The allocation tracker: while enabled, device allocations (of every device, graph memory
+/// included) are noted until they are freed; live_count is how many are not freed yet.
+void alloc_tracker_enable(bool enable);
+void alloc_tracker_reset();
+size_t alloc_tracker_live_count();
 /// Pinned (page-locked) host memory, usable by every device (CU_MEMHOSTALLOC_PORTABLE), so
 /// copies to and from it run asynchronously at full speed. host_free(nullptr) does nothing.
 void* host_alloc(size_t bytes);
@@ -92,6 +102,21 @@ uint64_t release_threshold(int ordinal);
 /// initialised (0 on a device without memory pools).
 uint64_t mempool_used_current(int ordinal);
 uint64_t mempool_used_high(int ordinal);
+
+/// Whether device `peer` can access memory of device `target` directly (true for one device).
+bool peer_access_supported(int target, int peer);
+/// Whether `peer`'s context has access to `target`'s ordinary allocations now (as enabled
+/// through set_peer_access_enabled; true for one device).
+bool peer_access_enabled(int target, int peer);
+/// Gives (or takes away) `peer`'s context access to `target`'s ordinary allocations. Throws
+/// ErrorKind::Runtime when enabling access the system does not support.
+void set_peer_access_enabled(int target, int peer, bool enable);
+/// Whether `peer` can access allocations from `target`'s memory pool now (true for one
+/// device; false without pools).
+bool mempool_access_enabled(int target, int peer);
+/// Sets `peer`'s read-write access to `target`'s memory pool. Throws ErrorKind::Runtime when
+/// enabling it on a device without pools or between devices without peer access.
+void set_mempool_access_enabled(int target, int peer, bool enable);
 
 /// Copies (asynchronous on `stream`; host memory must stay valid until the stream is synced).
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes,
@@ -239,8 +264,9 @@ ConditionalNodes add_conditional(int ordinal, Stream stream, FunctionHandle set_
 /// Launches `set_condition` on `stream` (the end of a while body re-reads its condition).
 void set_conditions(int ordinal, Stream stream, FunctionHandle set_condition, uint64_t when_true,
                     uint64_t when_false, const void* condition);
-/// Captures the work queued on `stream` (not capturing) into `body` until end_body_capture;
-/// allocations there are refused (RuntimeError).
+/// Captures the work queued on `stream` (capturing: its capture is paused meanwhile) into
+/// `body` until end_body_capture, which resumes the outer capture; allocations in the body are
+/// refused (RuntimeError).
 void begin_body_capture(int ordinal, Stream stream, void* body);
 void end_body_capture(int ordinal, Stream stream);
 /// Adds `graph` (captured earlier, without allocations) as a child graph node to the capture

@@ -17,7 +17,9 @@
 // invalidate the capture.
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <mutex>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/cuda.h"
@@ -33,6 +35,33 @@ drv::CUdeviceptr address(const void* ptr) { return reinterpret_cast<drv::CUdevic
 
 bool pool_on(const Device& d) {
     return d.pool != nullptr && d.pool_enabled.load(std::memory_order_relaxed);
+}
+
+/// The allocation tracker (alloc_tracker_*): device allocations made while it is enabled, until
+/// they are freed.
+struct AllocTracker {
+    std::atomic<bool> enabled{false};
+    std::mutex mutex;
+    std::unordered_set<drv::CUdeviceptr> live;
+};
+
+AllocTracker& tracker() {
+    static AllocTracker t;
+    return t;
+}
+
+void track_alloc(drv::CUdeviceptr ptr) {
+    AllocTracker& t = tracker();
+    if (!t.enabled.load(std::memory_order_relaxed) || !ptr) return;
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.live.insert(ptr);
+}
+
+void track_free(drv::CUdeviceptr ptr) {
+    AllocTracker& t = tracker();
+    if (!ptr) return;
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.live.erase(ptr);
 }
 
 /// The registered capture that `stream` takes part in (null if none). Holds d.track.
@@ -165,9 +194,11 @@ std::shared_ptr<GraphMemory> unregister_capture(Device& d, drv::CUstream stream,
     std::shared_ptr<GraphMemory> memory;
     {
         std::lock_guard<std::mutex> lock(d.track);
-        auto it = std::find_if(d.captures.begin(), d.captures.end(),
-                               [&](const Capture& c) { return c.stream == stream; });
-        if (it == d.captures.end()) return nullptr;
+        // The innermost open capture of the stream (a body capture over its paused outer one).
+        auto rit = std::find_if(d.captures.rbegin(), d.captures.rend(),
+                                [&](const Capture& c) { return c.stream == stream && !c.paused; });
+        if (rit == d.captures.rend()) return nullptr;
+        auto it = std::next(rit).base();
         memory = std::move(it->memory);
         const bool external = it->external;
         d.captures.erase(it);
@@ -257,6 +288,7 @@ void* alloc(int ordinal, size_t bytes, Stream stream) {
                                                 " allocating " + std::to_string(bytes) +
                                                 " bytes (" + free_text + ")");
     }
+    track_alloc(ptr);
     if (graph || (!pool && d.pool)) {
         // Graph memory, or plain memory on a device whose pool is off: free() must know.
         std::lock_guard<std::mutex> lock(d.track);
@@ -274,6 +306,7 @@ void* alloc(int ordinal, size_t bytes, Stream stream) {
 
 void free(int ordinal, void* ptr, Stream stream) {
     if (!ptr) return;
+    track_free(address(ptr));  // its owner is done with it (a graph may free it later)
     try {
         Device& d = enter(ordinal);
         const drv::CUstream s = resolve(d, stream);
@@ -372,6 +405,44 @@ uint64_t mempool_used_current(int ordinal) {
 
 uint64_t mempool_used_high(int ordinal) {
     return pool_attribute(ordinal, drv::CU_MEMPOOL_ATTR_USED_MEM_HIGH);
+}
+
+void* alloc_outside_capture(int ordinal, size_t bytes) {
+    Device& d = enter(ordinal);
+    if (bytes == 0) return nullptr;
+    const drv::Table& t = drv::get();
+    // cuMemAlloc is refused on a capturing thread unless the thread's capture mode is relaxed.
+    int mode = 2;  // CU_STREAM_CAPTURE_MODE_RELAXED
+    if (t.cuThreadExchangeStreamCaptureMode)
+        TREADLE_CU_WITH(t, cuThreadExchangeStreamCaptureMode, &mode);
+    drv::CUdeviceptr ptr = 0;
+    const drv::CUresult r = t.cuMemAlloc_v2(&ptr, bytes);
+    if (t.cuThreadExchangeStreamCaptureMode) t.cuThreadExchangeStreamCaptureMode(&mode);
+    if (r != drv::CUDA_SUCCESS)
+        fail(t, "cuMemAlloc_v2", r,
+             "alloc_outside_capture(" + device_name(ordinal) + ", " + std::to_string(bytes) +
+                 " bytes)");
+    track_alloc(ptr);
+    if (d.pool) {  // plain memory on a device with a pool: free() must use cuMemFree
+        std::lock_guard<std::mutex> lock(d.track);
+        d.tracked[ptr] = Tracked{};
+        d.tracked_count.store(d.tracked.size(), std::memory_order_release);
+    }
+    return reinterpret_cast<void*>(ptr);
+}
+
+void alloc_tracker_enable(bool enable) { tracker().enabled.store(enable); }
+
+void alloc_tracker_reset() {
+    AllocTracker& t = tracker();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.live.clear();
+}
+
+size_t alloc_tracker_live_count() {
+    AllocTracker& t = tracker();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    return t.live.size();
 }
 
 void* host_alloc(size_t bytes) {

@@ -117,7 +117,10 @@ Value Builder::call(const ast::Expr& e) {
             return callee.type->is_scalar() ? cast(callee.type, e) : construct(callee.type, e);
         case Value::Kind::Func:
             return call_function(callee.func, e);
+        case Value::Kind::Grad:
+            return call_gradient(callee, e);
         case Value::Kind::Builtin:
+            if (!callee.builtin && callee.text == "grad") return grad_of(e);
             if (!callee.builtin && (callee.text == "vector" || callee.text == "matrix"))
                 return construct_anonymous(callee.text, e);
             if (!callee.builtin && callee.text == "type") return call_type_of(e);

@@ -180,6 +180,12 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
     if (g.kind == GlobalValue::Kind::Unsupported)
         type_error(e.span,
                    who() + "'" + name + "' is a Python " + g.what + ", which kernels cannot use");
+    if (g.kind == GlobalValue::Kind::Builtin && g.what == "grad") {  // from warp import grad
+        Value v;
+        v.kind = Value::Kind::Builtin;
+        v.text = "grad";
+        return v;
+    }
     if (g.kind == GlobalValue::Kind::Builtin && !find_builtin(g.what) &&
         !is_array_constructor(g.what))
         type_error(e.span,
@@ -240,7 +246,7 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                     return v;
                 }
                 if (attr == "vector" || attr == "matrix" || attr == "quaternion" ||
-                    attr == "transformation" || attr == "cast") {
+                    attr == "transformation" || attr == "cast" || attr == "grad") {
                     Value v;
                     v.kind = Value::Kind::Builtin;
                     v.text = attr;

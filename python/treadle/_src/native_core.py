@@ -1,6 +1,6 @@
 """treadle._src.native_core: the few entry points of Warp's native library (``runtime.core``)
-that programs call directly to look at the shape of captured CUDA graphs, over treadle's own
-runtime (a compatibility layer, not treadle's API).
+that programs call directly to look at the shape of captured CUDA graphs and to count live
+device allocations, over treadle's own runtime (a compatibility layer, not treadle's API).
 
 Contexts are CUDA context handles (``Device.context``); nodes are CUgraphNode handles as ints,
 valid while their graph lives."""
@@ -48,6 +48,22 @@ class NativeCore:
         `node` does not run after the allocation; -2: the free is concurrent with `node`; -1:
         error."""
         return _treadle.cuda_graph_alloc_query(int(alloc_node), int(node))
+
+
+    @staticmethod
+    def wp_alloc_tracker_enable(enable):
+        """Notes device allocations from now on (nonzero) or stops noting them."""
+        _treadle.cuda_alloc_tracker_enable(bool(enable))
+
+    @staticmethod
+    def wp_alloc_tracker_reset():
+        """Forgets the allocations noted so far."""
+        _treadle.cuda_alloc_tracker_reset()
+
+    @staticmethod
+    def wp_alloc_tracker_get_live_count():
+        """How many noted device allocations are not freed yet."""
+        return _treadle.cuda_alloc_tracker_live_count()
 
 
 core = NativeCore()

@@ -107,7 +107,7 @@ TEST(ModuleApi, ArgumentErrorsNameKernelAndParameter) {
         k.launch({4}, 2.0f, xi, x);
         FAIL() << "expected a type error";
     } catch (const treadle::Error& e) {
-        EXPECT_EQ(e.kind(), treadle::ErrorKind::Type);
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::ArgumentType);
         EXPECT_EQ(e.message(),
                   "saxpy(): argument 'x' expects an array of float32, got an array of int32");
     }
