@@ -265,20 +265,15 @@ CUDA_CALLABLE quat_t<T> quat_from_matrix(mat_t<3, 3, T> m) {
     return normalize(q);
 }
 
-/// quat_slerp(a, b, t): spherical linear interpolation of unit quaternions along the shortest
-/// arc (b is negated when dot(a, b) < 0); t = 0 gives a, t = 1 gives b or -b (the same
-/// rotation). Nearly parallel inputs fall back to normalized linear interpolation.
+/// quat_slerp(a, b, t): a (a^-1 b)^t, the relative rotation a^-1 b scaled to t times its
+/// angle through its axis-angle form (so along the shorter arc: quat_to_axis_angle picks the
+/// angle in [0, pi]); t = 0 gives a, t = 1 gives b or -b (the same rotation).
 template <typename T>
 CUDA_CALLABLE quat_t<T> quat_slerp(quat_t<T> a, quat_t<T> b, T t) {
-    T d = dot(a, b);
-    if (d < T(0)) {
-        b = neg(b);
-        d = -d;
-    }
-    if (d > T(0.9995)) return normalize(add(mul(a, T(1) - t), mul(b, t)));
-    const T theta = acos(d);
-    const T s = sin(theta);
-    return add(mul(a, sin((T(1) - t) * theta) / s), mul(b, sin(t * theta) / s));
+    vec_t<3, T> axis;
+    T angle;
+    quat_to_axis_angle(mul(quat_inverse(a), b), axis, angle);
+    return mul(a, quat_from_axis_angle(axis, t * angle));
 }
 
 // ---- adjoints -------------------------------------------------------------------------------
@@ -391,7 +386,7 @@ template <typename T>
 CUDA_CALLABLE void adj_div(const quat_t<T>& q, T s, quat_t<T>& adj_q, T& adj_s,
                            const quat_t<T>& adj_ret) {
     for (int i = 0; i < 4; ++i) adj_q.c[i] += adj_ret.c[i] / s;
-    adj_s -= dot(q, adj_ret) / s / s;
+    adj_s -= dot(q, adj_ret) / (s * s);
 }
 template <typename T>
 CUDA_CALLABLE void adj_div(T s, const quat_t<T>& q, T& adj_s, quat_t<T>& adj_q,
@@ -499,42 +494,25 @@ CUDA_CALLABLE void adj_quat_rotate_inv(const quat_t<T>& q, const vec_t<3, T>& x,
     adj_quat_rotate_signed(q, x, T(-1), adj_q, adj_x, adj_ret);
 }
 
-/// adj_quat_slerp(a, b, t, adj_a, adj_b, adj_t, adj_ret): through the branch quat_slerp took
-/// (b negated for the shorter arc; normalized lerp when nearly parallel).
+/// adj_quat_slerp(a, b, t, adj_a, adj_b, adj_t, adj_ret): the chain of the adjoints of the
+/// steps of quat_slerp.
 template <typename T>
 CUDA_CALLABLE void adj_quat_slerp(quat_t<T> a, quat_t<T> b, T t, quat_t<T>& adj_a, quat_t<T>& adj_b,
                                   T& adj_t, const quat_t<T>& adj_ret) {
-    T d = dot(a, b);
-    const T sign = d < T(0) ? T(-1) : T(1);
-    b = mul(b, sign);
-    d = d * sign;
-    quat_t<T> ga{}, gb{};  // gradients for a and the (possibly negated) b
-    if (d > T(0.9995)) {
-        const quat_t<T> u = add(mul(a, T(1) - t), mul(b, t));
-        const T len = length(u);
-        const quat_t<T> r = mul(u, T(1) / len);
-        const quat_t<T> adj_u = mul(sub(adj_ret, mul(r, dot(r, adj_ret))), T(1) / len);
-        ga = mul(adj_u, T(1) - t);
-        gb = mul(adj_u, t);
-        adj_t += dot(sub(b, a), adj_u);
-    } else {
-        const T theta = acos(d), s = sin(theta), c = cos(theta);
-        const T sa = sin((T(1) - t) * theta), sb = sin(t * theta);
-        const T ca = cos((T(1) - t) * theta), cb = cos(t * theta);
-        const T A = sa / s, B = sb / s;
-        const T adj_A = dot(a, adj_ret), adj_B = dot(b, adj_ret);
-        ga = mul(adj_ret, A);
-        gb = mul(adj_ret, B);
-        const T dA_dtheta = ((T(1) - t) * ca * s - sa * c) / (s * s);
-        const T dB_dtheta = (t * cb * s - sb * c) / (s * s);
-        adj_t += adj_A * (-theta * ca / s) + adj_B * (theta * cb / s);
-        const T adj_theta = adj_A * dA_dtheta + adj_B * dB_dtheta;
-        const T adj_d = -adj_theta / s;  // d theta / d d = -1 / sqrt(1 - d^2)
-        ga = add(ga, mul(b, adj_d));
-        gb = add(gb, mul(a, adj_d));
-    }
-    adj_a = add(adj_a, ga);
-    adj_b = add(adj_b, mul(gb, sign));
+    const quat_t<T> a_inv = quat_inverse(a), rel = mul(a_inv, b);
+    vec_t<3, T> axis;
+    T angle;
+    quat_to_axis_angle(rel, axis, angle);
+    const quat_t<T> step = quat_from_axis_angle(axis, t * angle);
+    quat_t<T> g_step{}, g_rel{}, g_inv{};
+    vec_t<3, T> g_axis{};
+    T g_scaled = T(0);
+    adj_mul(a, step, adj_a, g_step, adj_ret);
+    adj_quat_from_axis_angle(axis, t * angle, g_axis, g_scaled, g_step);
+    adj_t += g_scaled * angle;
+    adj_quat_to_axis_angle(rel, axis, angle, g_rel, g_axis, g_scaled * t);
+    adj_mul(a_inv, b, g_inv, adj_b, g_rel);
+    adj_quat_inverse(a, adj_a, g_inv);
 }
 
 /// adj_quat_from_matrix: through the branch quat_from_matrix took and the final normalize.

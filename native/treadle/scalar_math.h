@@ -193,6 +193,25 @@ WP_NARROW_ADJ1(tanh)
 WP_NARROW_ADJ1(degrees)
 WP_NARROW_ADJ1(radians)
 
+/// div_approx(a, b): a / b with the fast approximate quotient (__fdividef) for float32 scalars
+/// on CUDA devices, the exact one elsewhere (vectors, matrices and quaternions divide exactly).
+template <typename A, typename B>
+CUDA_CALLABLE auto div_approx(const A& a, const B& b) -> decltype(div(a, b)) {
+    return div(a, b);
+}
+CUDA_CALLABLE float32 div_approx(float32 a, float32 b) {
+#if defined(__CUDA_ARCH__)
+    return __fdividef(a, b);
+#else
+    return a / b;
+#endif
+}
+/// adj_div_approx: the adjoint of the exact quotient.
+template <typename A, typename B, typename R>
+CUDA_CALLABLE void adj_div_approx(const A& a, const B& b, A& adj_a, B& adj_b, const R& adj_ret) {
+    adj_div(a, b, adj_a, adj_b, adj_ret);
+}
+
 }  // namespace wp
 
 #if !defined(__CUDACC__)

@@ -188,6 +188,22 @@ CUDA_CALLABLE void adj_transform_wrench(const transform_t<T>& t, const vec_t<6, 
     adj_transform_spatial(t, x, false, adj_t, adj_x, adj_ret);
 }
 
+/// velocity_at_point(qd, r): the linear velocity v + w x r of the point at offset r from the
+/// origin of a body moving with the twist qd = (w, v).
+template <typename T>
+CUDA_CALLABLE vec_t<3, T> velocity_at_point(const vec_t<6, T>& qd, const vec_t<3, T>& r) {
+    return add(spatial_bottom(qd), cross(spatial_top(qd), r));
+}
+/// adj_velocity_at_point: adj_v += g, adj_w += r x g, adj_r += g x w.
+template <typename T>
+CUDA_CALLABLE void adj_velocity_at_point(const vec_t<6, T>& qd, const vec_t<3, T>& r,
+                                         vec_t<6, T>& adj_qd, vec_t<3, T>& adj_r,
+                                         const vec_t<3, T>& adj_ret) {
+    const vec_t<3, T> w = spatial_top(qd), adj_w = cross(r, adj_ret);
+    adj_qd = add(adj_qd, spatial_vector(adj_w, adj_ret));
+    adj_r = add(adj_r, cross(adj_ret, w));
+}
+
 // ---- articulation helpers: Jacobian and mass matrix of a kinematic chain --------------------
 
 /// Calls visit(d, e, n) for each dof d a row block of the chain's Jacobian holds: J[e + r * n]

@@ -155,6 +155,35 @@ CUDA_CALLABLE void adj_with_component(const transform_t<T>& t, int32 i, T s, tra
     adj_with_component(t.q, i - 3, s, adj_t.q, adj_i, adj_s, adj_ret.q);
 }
 
+/// transform_set_translation(t, p) / transform_set_rotation(t, q): t with its translation /
+/// rotation replaced (the kernel writes the result back to the argument).
+template <typename T>
+CUDA_CALLABLE transform_t<T> transform_set_translation(transform_t<T> t, const vec_t<3, T>& p) {
+    t.p = p;
+    return t;
+}
+template <typename T>
+CUDA_CALLABLE transform_t<T> transform_set_rotation(transform_t<T> t, const quat_t<T>& q) {
+    t.q = q;
+    return t;
+}
+/// adj_transform_set_translation / adj_transform_set_rotation: the replaced part's gradient goes
+/// to the new value, the other part's to t.
+template <typename T>
+CUDA_CALLABLE void adj_transform_set_translation(const transform_t<T>&, const vec_t<3, T>&,
+                                                 transform_t<T>& adj_t, vec_t<3, T>& adj_p,
+                                                 const transform_t<T>& adj_ret) {
+    adj_t.q = add(adj_t.q, adj_ret.q);
+    adj_p = add(adj_p, adj_ret.p);
+}
+template <typename T>
+CUDA_CALLABLE void adj_transform_set_rotation(const transform_t<T>&, const quat_t<T>&,
+                                              transform_t<T>& adj_t, quat_t<T>& adj_q,
+                                              const transform_t<T>& adj_ret) {
+    adj_t.p = add(adj_t.p, adj_ret.p);
+    adj_q = add(adj_q, adj_ret.q);
+}
+
 /// adj_transform_get_translation / adj_transform_get_rotation: into adj_t.p / adj_t.q.
 template <typename T>
 CUDA_CALLABLE void adj_transform_get_translation(const transform_t<T>&, transform_t<T>& adj_t,

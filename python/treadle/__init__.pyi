@@ -277,6 +277,15 @@ def div(a, b) -> Any:
 
     Differentiable."""
 
+def div_approx(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat) -> Float | Vector | Matrix | quat:
+    """div_approx(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat) -> Float |
+    Vector | Matrix | quat
+
+    The float quotient a / b in the forms of a / b, computed with the fast approximate division
+    intrinsic for float32 scalars on CUDA devices and exactly elsewhere.
+
+    Differentiable."""
+
 def floordiv(a, b) -> Any:
     """a // b
 
@@ -955,7 +964,8 @@ def quat_slerp(a: quat, b: quat, t: Float) -> quat:
     """quat_slerp(a: quat, b: quat, t: Float) -> quat
 
     Spherical linear interpolation of unit quaternions from a (t = 0) to b (t = 1) at parameter
-    t, along the shorter arc (b is negated when dot(a, b) < 0).
+    t: a (a^-1 b)^t, the relative rotation a^-1 b taken through t times its angle about its axis,
+    along the shorter arc.
 
     Differentiable."""
 
@@ -964,6 +974,61 @@ def quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat:
 
     The unit quaternion qz(yaw) qy(pitch) qx(roll) of the rotation by roll radians about x, then
     pitch about y, then yaw about z.
+
+    Differentiable."""
+
+def quat_to_rpy(q: quat) -> vec3:
+    """quat_to_rpy(q: quat) -> vec3
+
+    The (roll, pitch, yaw) angles in radians of the unit quaternion q, the inverse of quat_rpy:
+    atan2(2 (wx + yz), 1 - 2 (x^2 + y^2)), asin(2 (wy - zx)) (clamped to [-pi/2, pi/2]) and
+    atan2(2 (wz + xy), 1 - 2 (y^2 + z^2)).
+
+    Differentiable."""
+
+def quat_from_euler(e: vec3, i: int32, j: int32, k: int32) -> quat:
+    """quat_from_euler(e: vec3, i: int32, j: int32, k: int32) -> quat
+
+    The unit quaternion qk qj qi of the rotations about the fixed axes i, then j, then k (each in
+    {0, 1, 2}), qn the rotation by e[n] radians about axis n: the angles are indexed by axis,
+    e[0] about x, e[1] about y, e[2] about z. quat_from_euler(e, 0, 1, 2) is quat_rpy(e[0], e[1],
+    e[2]); for i == k, e[i] is used for both the first and the third rotation.
+
+    Differentiable."""
+
+def quat_to_euler(q: quat, i: int32, j: int32, k: int32) -> vec3:
+    """quat_to_euler(q: quat, i: int32, j: int32, k: int32) -> vec3
+
+    The Euler angles in radians of the rotation q for the axis sequence i, j, k (i != j, j != k),
+    in the convention of quat_from_euler: for i != k, e is indexed by axis and
+    quat_from_euler(quat_to_euler(q, i, j, k), i, j, k) is the rotation q, also at gimbal lock
+    (where the first angle is 0). The second angle is in [-pi/2, pi/2] for i != k and in [0, pi]
+    for i == k; for i == k, e[i] holds the first angle, e[j] the second and e[3 - i - j] the
+    third.
+
+    Differentiable."""
+
+def quat_twist(axis: vec3, q: quat) -> quat:
+    """quat_twist(axis: vec3, q: quat) -> quat
+
+    The twist of q about the unit axis in the swing-twist decomposition: the unit quaternion of
+    q's vector part projected on axis and q's real part.
+
+    Differentiable."""
+
+def quat_twist_angle(axis: vec3, q: quat) -> Any:
+    """quat_twist_angle(axis: vec3, q: quat) -> Float
+
+    The unsigned angle 2 atan2(|dot(axis, v)|, w) of q's twist about the unit axis (v the vector
+    part, w the real part of q): in [0, pi] for w >= 0, up to 2 pi otherwise.
+
+    Differentiable."""
+
+def quat_twist_angle_signed(axis: vec3, q: quat) -> Any:
+    """quat_twist_angle_signed(axis: vec3, q: quat) -> Float
+
+    The signed angle 2 atan2(dot(axis, v), w) of q's twist about the unit axis, in [-2 pi, 2 pi]
+    (q and -q, the same rotation, may differ by 2 pi).
 
     Differentiable."""
 
@@ -1024,6 +1089,14 @@ def transform_wrench(t: transform, x: spatial_vector) -> spatial_vector:
 
     The wrench x = (tau, f) expressed in the frame moved by transform t = (p, R): (R tau + p x R
     f, R f).
+
+    Differentiable."""
+
+def velocity_at_point(qd: spatial_vector, r: vec3) -> vec3:
+    """velocity_at_point(qd: spatial_vector, r: vec3) -> vec3
+
+    The linear velocity v + w x r of the point at offset r from the origin of a frame moving with
+    the twist qd = (w, v).
 
     Differentiable."""
 
@@ -1090,6 +1163,21 @@ def transform_get_rotation(t: transform) -> quat:
     """transform_get_rotation(t: transform) -> quat
 
     The rotation q of transform t, a unit quaternion (also t.q).
+
+    Differentiable."""
+
+def transform_set_translation(xform: transform, p: vec3) -> None:
+    """transform_set_translation(xform: transform, p: vec3) -> None
+
+    Sets the translation of the transform xform to p, in place: xform is a local variable, a
+    struct field or an array element, as for xform.p = p.
+
+    Differentiable."""
+
+def transform_set_rotation(xform: transform, q: quat) -> None:
+    """transform_set_rotation(xform: transform, q: quat) -> None
+
+    Sets the rotation of the transform xform to q, in place, as for xform.q = q.
 
     Differentiable."""
 
@@ -1374,3 +1462,35 @@ def atomic_cas(a: array, *i_and_compare_and_value: Any) -> Any:
 
     Compare and swap: atomically stores value in a[i...] if the element equals compare (bit for
     bit), and returns the element's old value either way (arrays of 4- and 8-byte scalars)."""
+
+def dense_gemm(m: int32, n: int32, p: int32, t1: int32, t2: int32, A: array, B: array, C: array) -> None:
+    """dense_gemm(m: int32, n: int32, p: int32, t1: int32, t2: int32, A: array(float32), B:
+    array(float32), C: array(float32)) -> None
+
+    Writes the m x n product op(A) op(B) into C, matrices stored row-major in flat arrays: op(A)
+    is m x p, op(B) p x n, each the transpose of the stored matrix when its flag t1 or t2 is
+    non-zero. One thread computes the whole product.
+
+    Differentiable."""
+
+def dense_chol(n: int32, A: array, regularization: float32, L: array) -> None:
+    """dense_chol(n: int32, A: array(float32), regularization: float32, L: array(float32)) -> None
+
+    Writes the lower-triangular Cholesky factor of the n x n symmetric positive definite matrix A
+    + regularization I (row-major, lower triangle read) into the lower triangle of L. Not
+    differentiable."""
+
+def dense_subs(n: int32, L: array, b: array, x: array) -> None:
+    """dense_subs(n: int32, L: array(float32), b: array(float32), x: array(float32)) -> None
+
+    Writes the solution of L L^T x = b into x by forward and back substitution, L an n x n
+    Cholesky factor from dense_chol. Not differentiable."""
+
+def dense_solve(n: int32, A: array, L: array, b: array, x: array) -> None:
+    """dense_solve(n: int32, A: array(float32), L: array(float32), b: array(float32), x:
+    array(float32)) -> None
+
+    Writes x = A^-1 b into x through L, the Cholesky factor of the n x n symmetric A from
+    dense_chol. Differentiable in A and b (L counts as a constant; gradients for n <= 256).
+
+    Differentiable."""

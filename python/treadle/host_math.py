@@ -217,6 +217,27 @@ def transform_get_rotation(t):
     return quaternion(t._wp_scalar_type_)._new(_f64(_transform(t, "transform_get_rotation"))[3:])
 
 
+def _set_part(t, value, name, part, size):
+    """Writes `value` into the part [part] of transform t in place, as the kernels' setter
+    writes it back to its argument."""
+    _transform(t, name)
+    v = np.asarray(value, dtype=np.float64).reshape(-1)
+    if v.shape != (size,):
+        what = "a 3-vector" if size == 3 else "a quaternion"
+        raise TypeError(f"{name}(): expected {what}, got shape {v.shape}")
+    t._data[part] = v
+
+
+def transform_set_translation(xform, p):
+    """Sets the translation of the transform ``xform`` to ``p`` (in place)."""
+    _set_part(xform, p, "transform_set_translation", slice(0, 3), 3)
+
+
+def transform_set_rotation(xform, q):
+    """Sets the rotation of the transform ``xform`` to ``q`` (in place)."""
+    _set_part(xform, q, "transform_set_rotation", slice(3, 7), 4)
+
+
 def transform_point(t, p):
     """``p`` rotated by t.q, then moved by t.p; with a 4x4 matrix t, t (p, 1) (first three)."""
     if _is_mat44(t):
@@ -360,6 +381,8 @@ HOST_BUILTINS = {
     "quat_rotate_inv": quat_rotate_inv, "quat_to_matrix": quat_to_matrix,
     "quat_from_matrix": quat_from_matrix, "transform_get_translation": transform_get_translation,
     "transform_get_rotation": transform_get_rotation, "transform_point": transform_point,
+    "transform_set_translation": transform_set_translation,
+    "transform_set_rotation": transform_set_rotation,
     "transform_vector": transform_vector, "transform_multiply": transform_multiply,
     "transform_inverse": transform_inverse, "transform_twist": transform_twist,
     "transform_wrench": transform_wrench,

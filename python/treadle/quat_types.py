@@ -47,6 +47,17 @@ class quat_base(vector_base):
         return super().__mul__(other)
 
 
+def _is_sequence(x):
+    return hasattr(x, "__len__") or hasattr(x, "__array__") or hasattr(x, "__iter__")
+
+
+def _expect_sequence(value, name):
+    """A part p or q given to a transform constructor must be a sequence (Warp's message)."""
+    if _is_scalar(value) or not _is_sequence(value):
+        raise TypeError(f"Invalid argument '{name}' in transformation constructor: expected a "
+                        f"sequence, got {type(value).__name__}")
+
+
 class transform_base(vector_base):
     """Base of the transform classes (``wp.transform`` ...): ``transform()`` is the identity,
     ``transform(p, q)`` takes a 3-vector and a quaternion (``q`` defaults to the identity),
@@ -56,20 +67,32 @@ class transform_base(vector_base):
     __slots__ = ()
     _wp_generic_type_str_ = "transform_t"
 
-    def __init__(self, *args, p=None, q=None):
-        if p is not None or q is not None:
-            if args:
-                raise TypeError(f"{type(self).__name__}: give p and q by position or by name")
-            args = (p if p is not None else (0, 0, 0),) + ((q,) if q is not None else ())
-        flat = None
-        if len(args) == 0:
-            flat = self._parts((0, 0, 0), None)
-        elif len(args) in (1, 2) and not all(_is_scalar(a) for a in args):
-            flat = self._parts(*args) if len(args) == 2 else self._flat_from(args)
-            if flat is None and len(args) == 1:
-                flat = self._parts(args[0], None)
-        else:
+    def __init__(self, *args, **kwargs):
+        for name in kwargs:
+            if name not in ("p", "q"):
+                raise TypeError(f"got an unexpected keyword argument '{name}'")
+        for position, name in enumerate(("p", "q")):
+            if name in kwargs and len(args) > position:
+                raise TypeError(f"multiple values for argument '{name}'")
+        if kwargs:
+            args = (kwargs.get("p", args[0] if args else (0, 0, 0)),) + (
+                (kwargs["q"],) if "q" in kwargs else ())
+            for name, value in zip(("p", "q"), args):
+                _expect_sequence(value, name)
+            flat = self._parts(*args) if len(args) == 2 else self._parts(args[0], None)
+        elif len(args) == 1 and not _is_scalar(args[0]) and not _is_sequence(args[0]):
+            raise TypeError("Invalid argument in transformation constructor: expected a scalar "
+                            f"value, got {type(args[0]).__name__}")
+        elif len(args) == 1 and not _is_scalar(args[0]):
             flat = self._flat_from(args)
+            if flat is None:
+                flat = self._parts(args[0], None)
+        elif len(args) == 2:
+            for name, value in zip(("p", "q"), args):
+                _expect_sequence(value, name)
+            flat = self._parts(*args)
+        else:
+            flat = self._flat_from(args) if args else self._parts((0, 0, 0), None)
         if flat is None:
             raise ValueError(
                 f"{type(self).__name__}: expected no argument, (p, q), p, one scalar, 7 "

@@ -84,6 +84,8 @@ enum class Rebinds : uint8_t {
     None,
     State,    ///< the generator state, the first argument (randf(state), ...)
     Outputs,  ///< Warp's out-argument form: the arguments after the inputs (svd3(A, U, s, V))
+    First,    ///< the first argument, given the call's result as if assigned to it
+              ///< (transform_set_translation(t, p))
 };
 
 /// The template arguments of a builtin's C++ function, spelled from the Call's result type.

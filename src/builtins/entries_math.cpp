@@ -39,6 +39,12 @@ std::vector<Builtin> operators() {
          "or "
          "such a scalar divided by each component.",
          true, rule_div, with().host().op("/")},
+        {"div_approx", "div_approx", BuiltinKind::Regular, "Operators",
+         "div_approx(a: Float | Vector | Matrix | quat, b: Float | Vector | Matrix | quat) -> "
+         "Float | Vector | Matrix | quat",
+         "The float quotient a / b in the forms of a / b, computed with the fast approximate "
+         "division intrinsic for float32 scalars on CUDA devices and exactly elsewhere.",
+         true, rule_div_approx},
         {"floordiv", "floordiv", BuiltinKind::Operator, "Operators", "a // b",
          "Floor division a // b: floor(a / b) for floats; for integers the truncating quotient (C "
          "rules), with division by zero giving 0.",

@@ -44,13 +44,52 @@ std::vector<Builtin> quaternions() {
         {"quat_slerp", "quat_slerp", BuiltinKind::Regular, "Quaternion Math",
          "quat_slerp(a: quat, b: quat, t: Float) -> quat",
          "Spherical linear interpolation of unit quaternions from a (t = 0) to b (t = 1) at "
-         "parameter t, along the shorter arc (b is negated when dot(a, b) < 0).",
+         "parameter t: a (a^-1 b)^t, the relative rotation a^-1 b taken through t times its "
+         "angle about its axis, along the shorter arc.",
          true, rule_q_slerp},
         {"quat_rpy", "quat_rpy", BuiltinKind::Regular, "Quaternion Math",
          "quat_rpy(roll: Float, pitch: Float, yaw: Float) -> quat",
          "The unit quaternion qz(yaw) qy(pitch) qx(roll) of the rotation by roll radians about x, "
          "then pitch about y, then yaw about z.",
          true, rule_q_rpy, with().host()},
+        {"quat_to_rpy", "quat_to_rpy", BuiltinKind::Regular, "Quaternion Math",
+         "quat_to_rpy(q: quat) -> vec3",
+         "The (roll, pitch, yaw) angles in radians of the unit quaternion q, the inverse of "
+         "quat_rpy: atan2(2 (wx + yz), 1 - 2 (x^2 + y^2)), asin(2 (wy - zx)) (clamped to [-pi/2, "
+         "pi/2]) and atan2(2 (wz + xy), 1 - 2 (y^2 + z^2)).",
+         true, rule_q_to_rpy, with().host()},
+        {"quat_from_euler", "quat_from_euler", BuiltinKind::Regular, "Quaternion Math",
+         "quat_from_euler(e: vec3, i: int32, j: int32, k: int32) -> quat",
+         "The unit quaternion qk qj qi of the rotations about the fixed axes i, then j, then k "
+         "(each in {0, 1, 2}), qn the rotation by e[n] radians about axis n: the angles are "
+         "indexed by axis, e[0] about x, e[1] about y, e[2] about z. quat_from_euler(e, 0, 1, 2) "
+         "is quat_rpy(e[0], e[1], e[2]); for i == k, e[i] is used for both the first and the "
+         "third rotation.",
+         true, rule_q_from_euler, with().host()},
+        {"quat_to_euler", "quat_to_euler", BuiltinKind::Regular, "Quaternion Math",
+         "quat_to_euler(q: quat, i: int32, j: int32, k: int32) -> vec3",
+         "The Euler angles in radians of the rotation q for the axis sequence i, j, k (i != j, j "
+         "!= k), in the convention of quat_from_euler: for i != k, e is indexed by axis and "
+         "quat_from_euler(quat_to_euler(q, i, j, k), i, j, k) is the rotation q, also at gimbal "
+         "lock (where the first angle is 0). The second angle is in [-pi/2, pi/2] for i != k "
+         "and in [0, pi] for i == k; for i == k, e[i] holds the first angle, e[j] the second "
+         "and e[3 - i - j] the third.",
+         true, rule_q_to_euler, with().host()},
+        {"quat_twist", "quat_twist", BuiltinKind::Regular, "Quaternion Math",
+         "quat_twist(axis: vec3, q: quat) -> quat",
+         "The twist of q about the unit axis in the swing-twist decomposition: the unit "
+         "quaternion of q's vector part projected on axis and q's real part.",
+         true, rule_q_twist, with().host()},
+        {"quat_twist_angle", "quat_twist_angle", BuiltinKind::Regular, "Quaternion Math",
+         "quat_twist_angle(axis: vec3, q: quat) -> Float",
+         "The unsigned angle 2 atan2(|dot(axis, v)|, w) of q's twist about the unit axis (v the "
+         "vector part, w the real part of q): in [0, pi] for w >= 0, up to 2 pi otherwise.",
+         true, rule_q_twist_angle, with().host()},
+        {"quat_twist_angle_signed", "quat_twist_angle_signed", BuiltinKind::Regular,
+         "Quaternion Math", "quat_twist_angle_signed(axis: vec3, q: quat) -> Float",
+         "The signed angle 2 atan2(dot(axis, v), w) of q's twist about the unit axis, in [-2 pi, "
+         "2 pi] (q and -q, the same rotation, may differ by 2 pi).",
+         true, rule_q_twist_angle, with().host()},
     };
 }
 
@@ -93,6 +132,11 @@ std::vector<Builtin> spatial() {
          "The wrench x = (tau, f) expressed in the frame moved by transform t = (p, R): (R tau + p "
          "x R f, R f).",
          true, rule_transform_spatial, with().host()},
+        {"velocity_at_point", "velocity_at_point", BuiltinKind::Regular, "Spatial Math",
+         "velocity_at_point(qd: spatial_vector, r: vec3) -> vec3",
+         "The linear velocity v + w x r of the point at offset r from the origin of a frame "
+         "moving with the twist qd = (w, v).",
+         true, rule_velocity_at_point, with().host()},
         {"spatial_jacobian", "spatial_jacobian", BuiltinKind::Regular, "Spatial Math",
          "spatial_jacobian(S: array(spatial_vector), joint_parents: array(int32), joint_qd_start: "
          "array(int32), joint_start: int32, joint_count: int32, J_start: int32, J_out: "
@@ -142,6 +186,15 @@ std::vector<Builtin> transforms() {
          "Transformations", "transform_get_rotation(t: transform) -> quat",
          "The rotation q of transform t, a unit quaternion (also t.q).", true, rule_t_rotation,
          with().host()},
+        {"transform_set_translation", "transform_set_translation", BuiltinKind::Regular,
+         "Transformations", "transform_set_translation(xform: transform, p: vec3) -> None",
+         "Sets the translation of the transform xform to p, in place: xform is a local variable, "
+         "a struct field or an array element, as for xform.p = p.",
+         true, rule_t_set_translation, with().host().rebinds(Rebinds::First)},
+        {"transform_set_rotation", "transform_set_rotation", BuiltinKind::Regular,
+         "Transformations", "transform_set_rotation(xform: transform, q: quat) -> None",
+         "Sets the rotation of the transform xform to q, in place, as for xform.q = q.", true,
+         rule_t_set_rotation, with().host().rebinds(Rebinds::First)},
         {"transform_to_matrix", "transform_to_matrix", BuiltinKind::Regular, "Transformations",
          "transform_to_matrix(t: transform) -> mat44",
          "The 4x4 homogeneous matrix [[R, p], [0, 0, 0, 1]] of transform t = (p, q), R the "

@@ -1,4 +1,5 @@
-// src/builtins/entries_utility.cpp -- the builtin table's thread index, printing, len and atomics
+// src/builtins/entries_utility.cpp -- the builtin table's thread index, printing, len, atomics and
+// the dense-matrix routines
 #include "builtins/entries.h"
 
 namespace treadle::builtins::entries {
@@ -6,7 +7,7 @@ namespace treadle::builtins::entries {
 using namespace rules;
 
 /// Builtins lowered by dedicated inference code (tid, print, printf, len, atomics), the
-/// interpolations and the expect_* checks.
+/// interpolations, the expect_* checks and Warp's dense-matrix routines.
 std::vector<Builtin> utility() {
     return {
         {"tid", "tid_unravel", BuiltinKind::Tid, "Utility", "tid() -> int | tuple(int, ...)",
@@ -83,6 +84,32 @@ std::vector<Builtin> utility() {
          "for bit), and returns the element's old value either way (arrays of 4- and 8-byte "
          "scalars).",
          false, nullptr, with().value_operands(2).atomic(AtomicOp::Cas)},
+        {"dense_gemm", "dense_gemm", BuiltinKind::Regular, "Utility",
+         "dense_gemm(m: int32, n: int32, p: int32, t1: int32, t2: int32, A: array(float32), B: "
+         "array(float32), C: array(float32)) -> None",
+         "Writes the m x n product op(A) op(B) into C, matrices stored row-major in flat arrays: "
+         "op(A) is m x p, op(B) p x n, each the transpose of the stored matrix when its flag t1 "
+         "or t2 is non-zero. One thread computes the whole product.",
+         true, rule_dense_gemm, with().writes_last_array()},
+        {"dense_chol", "dense_chol", BuiltinKind::Regular, "Utility",
+         "dense_chol(n: int32, A: array(float32), regularization: float32, L: array(float32)) -> "
+         "None",
+         "Writes the lower-triangular Cholesky factor of the n x n symmetric positive definite "
+         "matrix A + regularization I (row-major, lower triangle read) into the lower triangle of "
+         "L. Not differentiable.",
+         false, rule_dense_chol, with().writes_last_array()},
+        {"dense_subs", "dense_subs", BuiltinKind::Regular, "Utility",
+         "dense_subs(n: int32, L: array(float32), b: array(float32), x: array(float32)) -> None",
+         "Writes the solution of L L^T x = b into x by forward and back substitution, L an n x n "
+         "Cholesky factor from dense_chol. Not differentiable.",
+         false, rule_dense_subs, with().writes_last_array()},
+        {"dense_solve", "dense_solve", BuiltinKind::Regular, "Utility",
+         "dense_solve(n: int32, A: array(float32), L: array(float32), b: array(float32), x: "
+         "array(float32)) -> None",
+         "Writes x = A^-1 b into x through L, the Cholesky factor of the n x n symmetric A from "
+         "dense_chol. Differentiable in A and b (L counts as a constant; gradients for n <= "
+         "256).",
+         true, rule_dense_solve, with().writes_last_array()},
     };
 }
 

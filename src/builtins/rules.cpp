@@ -129,6 +129,13 @@ std::optional<Signature> rule_div(const std::vector<ArgInfo>& a) {
     return rule_numeric_binary(a);
 }
 
+/// div_approx(a, b): the float forms of `/`.
+std::optional<Signature> rule_div_approx(const std::vector<ArgInfo>& a) {
+    auto sig = rule_div(a);
+    if (!sig || !sig->ret || !treadle::is_float(sig->ret->scalar)) return std::nullopt;
+    return sig;
+}
+
 std::optional<Signature> rule_negate(const std::vector<ArgInfo>& a) {
     if (a.size() == 1 && is_math(a[0].type)) return Signature{{a[0].type}, a[0].type};
     return rule_numeric_unary(a);
@@ -391,6 +398,7 @@ SPATIAL(rule_spatial_dot, "ss", 'f')
 SPATIAL(rule_spatial_cross, "ss", 's')
 SPATIAL(rule_spatial_adjoint, "mm", 'M')
 SPATIAL(rule_transform_spatial, "ts", 's')
+SPATIAL(rule_velocity_at_point, "sv", 'v')
 
 /// spatial_jacobian(S: array(spatial_vector), parents: array(int32), qd_start: array(int32),
 /// joint_start, joint_count, J_start: int32, J: array(float)) and spatial_mass(I_s:
@@ -434,8 +442,34 @@ std::optional<Signature> rule_spatial_mass(const std::vector<ArgInfo>& a) {
 }
 #undef SPATIAL
 
+/// Warp's dense-matrix routines (dense_gemm, dense_chol, dense_subs, dense_solve) over flat
+/// float32 arrays: 'i' int32, 'f' float32, 'A' a 1-D float32 array; the result is a dummy int32
+/// (they write their last array).
+std::optional<Signature> dense(const std::vector<ArgInfo>& a, const char* params) {
+    if (a.size() != std::strlen(params)) return std::nullopt;
+    Signature sig;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const types::Type* want = params[i] == 'i'   ? types::int32_type()
+                                  : params[i] == 'f' ? types::float32_type()
+                                                     : types::array_type(types::float32_type(), 1);
+        const bool ok = params[i] == 'A' ? a[i].type == want : scalar_fits(a[i], want->scalar);
+        if (!ok) return std::nullopt;
+        sig.params.push_back(want);
+    }
+    sig.ret = types::int32_type();
+    return sig;
+}
+#define DENSE(fn, params) \
+    std::optional<Signature> fn(const std::vector<ArgInfo>& a) { return dense(a, params); }
+DENSE(rule_dense_gemm, "iiiiiAAA")
+DENSE(rule_dense_chol, "iAfA")
+DENSE(rule_dense_subs, "iAAA")
+DENSE(rule_dense_solve, "iAAAA")
+#undef DENSE
+
 /// Quaternion and transform builtins: argument kinds from a pattern over one float type.
-/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 'M' mat44, 's' scalar; the result likewise.
+/// 'q' quat, 't' transform, 'v' vec3, 'm' mat33, 'M' mat44, 's' scalar, 'i' int32 (an index);
+/// the result likewise (not 'i').
 std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params, char ret) {
     if (a.size() != std::strlen(params)) return std::nullopt;
     std::optional<ScalarType> s;
@@ -468,6 +502,11 @@ std::optional<Signature> rigid(const std::vector<ArgInfo>& a, const char* params
     };
     Signature sig;
     for (size_t i = 0; i < a.size(); ++i) {
+        if (params[i] == 'i') {  // an axis index
+            if (!scalar_fits(a[i], ScalarType::Int32)) return std::nullopt;
+            sig.params.push_back(types::int32_type());
+            continue;
+        }
         const types::Type* want = make(params[i]);
         bool ok = a[i].type == want ||
                   (params[i] == 's' && a[i].weak && unify_scalars({{want, false}, a[i]}) == want);
@@ -489,6 +528,11 @@ std::optional<Signature> rule_q_from_matrix(const std::vector<ArgInfo>& a) {
 }
 RIGID(rule_q_slerp, "qqs", 'q')
 RIGID(rule_q_rpy, "sss", 'q')
+RIGID(rule_q_to_rpy, "q", 'v')
+RIGID(rule_q_from_euler, "viii", 'q')
+RIGID(rule_q_to_euler, "qiii", 'v')
+RIGID(rule_q_twist, "vq", 'q')
+RIGID(rule_q_twist_angle, "vq", 's')
 std::optional<Signature> rule_t_point(const std::vector<ArgInfo>& a) {
     if (auto s = rigid(a, "tv", 'v')) return s;
     return rigid(a, "Mv", 'v');  // a 4x4 homogeneous matrix
@@ -497,6 +541,8 @@ RIGID(rule_t_t, "tt", 't')
 RIGID(rule_t_to_t, "t", 't')
 RIGID(rule_t_translation, "t", 'v')
 RIGID(rule_t_rotation, "t", 'q')
+RIGID(rule_t_set_translation, "tv", 't')
+RIGID(rule_t_set_rotation, "tq", 't')
 RIGID(rule_t_from, "vq", 't')
 RIGID(rule_t_compose, "vqv", 'M')
 RIGID(rule_t_to_matrix, "t", 'M')

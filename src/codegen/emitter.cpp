@@ -82,7 +82,9 @@ std::string field_path(const std::string& dotted) {
     size_t start = 0;
     for (;;) {
         size_t dot = dotted.find('.', start);
-        path += "." + c_field(dotted.substr(start, dot - start));
+        const std::string name = dotted.substr(start, dot - start);
+        // a number is a component of a vector or quaternion (no field name starts with a digit)
+        path += std::isdigit((unsigned char)name[0]) ? ".c[" + name + "]" : "." + c_field(name);
         if (dot == std::string::npos) return path;
         start = dot + 1;
     }

@@ -69,6 +69,8 @@ const char* rebinds_name(treadle::builtins::Rebinds r) {
             return "state";
         case treadle::builtins::Rebinds::Outputs:
             return "outputs";
+        case treadle::builtins::Rebinds::First:
+            return "first";
     }
     return "?";
 }

@@ -337,7 +337,8 @@ void collect_target(const ast::Expr& t, std::vector<std::string>& out,
 }
 
 /// Names that calls inside `e` may re-bind: the generator state of a Random builtin
-/// (`wp.randf(state)`), the out-arguments of a Multi builtin (`wp.svd3(A, U, s, V)`).
+/// (`wp.randf(state)`), the first argument of a setter (`wp.transform_set_rotation(t, q)`),
+/// the out-arguments of a Multi builtin (`wp.svd3(A, U, s, V)`).
 /// Judged by the callee's name alone, so a user function of the same name only costs an
 /// unneeded loop-carried variable.
 void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
@@ -345,7 +346,8 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
         (e.args[0]->kind == ast::ExprKind::Name || e.args[0]->kind == ast::ExprKind::Attribute)) {
         const Builtin* b = find_builtin(e.args[0]->name);
         if (b && builtins::builtin_writes_arguments(*b)) {
-            bool state = b->traits.rebinds == builtins::Rebinds::State;
+            bool state = b->traits.rebinds == builtins::Rebinds::State ||
+                         b->traits.rebinds == builtins::Rebinds::First;
             size_t first = state ? 1 : 2;
             size_t last = state ? 2 : e.args.size();
             for (size_t i = first; i < last && i < e.args.size(); ++i)

@@ -186,6 +186,7 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
             return;
         }
         case ast::ExprKind::Subscript: {
+            if (store_array_component(target, v, value_expr)) return;
             Value base = eval(*target.args[0]);
             if (base.kind == Value::Kind::Var &&
                 (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
@@ -196,6 +197,7 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
             return store_element(target, base.var, v, value_expr);
         }
         case ast::ExprKind::Attribute: {
+            if (store_array_component(target, v, value_expr)) return;
             Value base = eval(*target.args[0]);
             if (base.kind == Value::Kind::Var &&
                 (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat()))
@@ -330,6 +332,63 @@ void Builder::assign_transform_part(const ast::Expr& target, VarId base, const V
         emit_call(line, t, p ? std::vector<VarId>{given, kept} : std::vector<VarId>{kept, given},
                   table_entry("transform_from"));
     write_back(base_expr, updated, value_expr);
+}
+
+bool Builder::store_array_component(const ast::Expr& target, const Value& v,
+                                    const ast::Expr& value_expr) {
+    // only a named array with a constant component, so that nothing with an effect is
+    // evaluated twice when the target is not of this form
+    const ast::Expr& elem = *target.args[0];
+    if (elem.kind != ast::ExprKind::Subscript || elem.args[0]->kind != ast::ExprKind::Name ||
+        !m_scope.count(elem.args[0]->name))
+        return false;
+    const types::Type* at = m_fn.type_of(m_scope.at(elem.args[0]->name));
+    std::vector<const ast::Expr*> idx = index_exprs(*elem.args[1]);
+    if (!at->is_array() || (int)idx.size() != at->ndim) return false;
+    const types::Type* t = at->dtype;
+    if (!t->is_vector() && !t->is_quat() && !t->is_transform()) return false;
+    int64_t k = -1;
+    std::string part;  // a transform's p or q
+    if (target.kind == ast::ExprKind::Attribute) {
+        static const std::string k_components = "xyzw";
+        if (t->is_transform() && (target.name == "p" || target.name == "q")) {
+            part = target.name;
+        } else if (!t->is_transform() && target.name.size() == 1) {
+            size_t c = k_components.find(target.name[0]);
+            if (c == std::string::npos || (int)c >= t->rows) return false;
+            k = (int64_t)c;
+        } else {
+            return false;
+        }
+    } else {
+        // a literal or a name bound to a compile-time constant
+        const ast::Expr& i = *target.args[1];
+        if (i.kind != ast::ExprKind::Constant && i.kind != ast::ExprKind::Name) return false;
+        Value iv = eval(i);
+        if (iv.kind != Value::Kind::Const || !iv.constant.type->is_integer() || iv.constant.i < 0 ||
+            iv.constant.i >= t->rows)
+            return false;
+        k = iv.constant.i;
+    }
+    // the field path of the component in the element (numbers are vector components)
+    const bool p_part = part == "p" || (t->is_transform() && part.empty() && k < 3);
+    std::string path = !t->is_transform() ? std::to_string(k)
+                       : !part.empty()    ? part
+                       : p_part           ? "p." + std::to_string(k)
+                                          : "q." + std::to_string(k - 3);
+    const types::Type* value_type =
+        !part.empty() ? (p_part ? types::vector_type(3, t->scalar) : types::quat_type(t->scalar))
+                      : types::scalar_type(t->scalar);
+    VarId value =
+        coerce_assigned(v, value_type, value_expr, "a component of '" + std::string(t->name) + "'");
+    std::vector<VarId> args{m_scope.at(elem.args[0]->name)};
+    for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
+    args.push_back(value);
+    ir::Instr& in = emit(InstrKind::StoreField, target.span.line);
+    in.col = elem.span.col;
+    in.args = std::move(args);
+    in.text = path;
+    return true;
 }
 
 void Builder::assign_component(const ast::Expr& target, VarId base, const Value& v,

@@ -251,6 +251,13 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             return call_atomic(b, e);
         case BuiltinKind::Regular:
         case BuiltinKind::Multi:
+            if (b.traits.rebinds == builtins::Rebinds::First) {
+                // a setter (transform_set_translation(t, p)): the call computes the updated
+                // value, which goes back to the first argument as an assignment to it would
+                Value updated = call_by_rule(b, e);
+                write_back(*e.args[1], updated.var, e);
+                return Value{};
+            }
             return call_by_rule(b, e);
         default:
             type_error(e.span, std::string(b.name) + "(): cannot be called here");

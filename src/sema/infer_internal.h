@@ -390,6 +390,11 @@ public:
     /// t.p = v / t.q = q on a local transform: a new transform with that part replaced.
     void assign_transform_part(const ast::Expr& target, ir::VarId base, const Value& v,
                                const ast::Expr& value_expr);
+    /// a[i][k] = v, a[i].x = v, a[i].p = v: one constant component (or transform part) of an
+    /// element of a fully indexed array of vectors, quaternions or transforms, written in memory
+    /// alone (StoreField, so the array is not read); false when the target is not of that form.
+    bool store_array_component(const ast::Expr& target, const Value& v,
+                               const ast::Expr& value_expr);
     void assign_component(const ast::Expr& target, ir::VarId base, const Value& v,
                           const ast::Expr& value_expr);
 

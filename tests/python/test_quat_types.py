@@ -151,9 +151,36 @@ def test_transform_construction():
     assert repr(wp.transform()) == "transformf([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])"
     assert str(wp.transformd()) == "[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]"
     with pytest.raises(ValueError):
-        wp.transform(1.0, 2.0)
-    with pytest.raises(ValueError):
         wp.transform((1, 2), (0, 0, 0, 1))
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: wp.transform(object()),
+     "Invalid argument in transformation constructor: expected a scalar value, got object"),
+    (lambda: wp.transform(1.0, 2.0),
+     "Invalid argument 'p' in transformation constructor: expected a sequence, got float"),
+    (lambda: wp.transform((1.0, 2.0, 3.0), 1.0),
+     "Invalid argument 'q' in transformation constructor: expected a sequence, got float"),
+    (lambda: wp.transformd(1.0, (0.0, 0.0, 0.0, 1.0)),
+     "Invalid argument 'p' in transformation constructor: expected a sequence, got float"),
+    (lambda: wp.transformh(p=1.0),
+     "Invalid argument 'p' in transformation constructor: expected a sequence, got float"),
+    (lambda: wp.transform(q=1),
+     "Invalid argument 'q' in transformation constructor: expected a sequence, got int"),
+    (lambda: wp.transform(*range(7), q=(0.0, 0.0, 0.0, 1.0)), "multiple values for argument 'q'"),
+    (lambda: wp.transform((1.0, 2.0, 3.0), p=(1.0, 2.0, 3.0)), "multiple values for argument 'p'"),
+    (lambda: wp.transform(*range(7), pos=(1.0, 2.0, 3.0)), "got an unexpected keyword argument 'pos'"),
+])
+def test_transform_construction_errors(make, message):
+    with pytest.raises(TypeError) as info:
+        make()
+    assert str(info.value) == message
+
+
+def test_transform_construction_with_keywords():
+    assert wp.transform((1, 2, 3), q=(0, 0, 1, 0)) == [1, 2, 3, 0, 0, 1, 0]
+    assert wp.transform(q=(0, 1, 0, 0)) == [0, 0, 0, 0, 1, 0, 0]
+    assert wp.transformd(p=(1, 2, 3), q=(4, 5, 6, 7)) == [1, 2, 3, 4, 5, 6, 7]
 
 
 def test_resolver_describe():
