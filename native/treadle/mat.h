@@ -15,11 +15,12 @@
 
 namespace wp {
 
-/// mat_t<R, C, T>: R rows of C elements of scalar type T; m[i][j] is row i, column j.
+/// mat_t<R, C, T>: R rows of C elements of scalar type T; m[i][j] is row i, column j. A matrix
+/// of no elements (an empty slice) stores one unused element; builtins loop over R and C.
 template <int R, int C, typename T>
 struct mat_t {
-    static_assert(R > 0 && C > 0, "mat_t needs at least one row and one column");
-    T m[R][C];
+    static_assert(R >= 0 && C >= 0, "mat_t cannot have a negative shape");
+    T m[R > 0 ? R : 1][C > 0 ? C : 1];
 };
 
 /// Short names for the common matrix types.

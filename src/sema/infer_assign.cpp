@@ -341,6 +341,8 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         type_error(target.span, who() + "cannot assign to a component of '" + base_expr.name +
                                     "', which is not a local variable (a global or constant is "
                                     "read-only in kernels; copy it to a local first)");
+    if (target.kind == ast::ExprKind::Subscript && has_slice(index_exprs(*target.args[1])))
+        return assign_slice(target, base, v, value_expr);
     const types::Type* t = m_fn.type_of(base);
     int line = target.span.line;
     std::vector<VarId> args{base};

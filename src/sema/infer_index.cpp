@@ -18,15 +18,17 @@ Value Builder::eval_subscript(const ast::Expr& e) {
     Value base = eval(*e.args[0]);
     const ast::Expr& index = *e.args[1];
     std::vector<const ast::Expr*> idx = index_exprs(index);
+    const bool composite =
+        base.kind == Value::Kind::Var &&
+        (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
+         m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform());
+    if (composite && has_slice(idx)) return index_slice(base.var, idx, e);
     for (const ast::Expr* i : idx)
         if (i->kind == ExprKind::Slice)
             type_error(i->span, who() + "slices are not supported in kernels");
     if (base.kind == Value::Kind::Shape) return index_shape(base.var, e);
     if (base.kind == Value::Kind::Tuple) return index_tuple(base, e);
-    if (base.kind == Value::Kind::Var &&
-        (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
-         m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform()))
-        return index_component(base.var, idx, e);
+    if (composite) return index_component(base.var, idx, e);
     if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
         type_error(e.span, who() + "only arrays can be indexed" +
                                (base.kind == Value::Kind::Var
