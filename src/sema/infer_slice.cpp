@@ -121,9 +121,9 @@ Value Builder::index_slice(VarId base, const std::vector<const ast::Expr*>& idx,
     });
     if (parts.empty()) {  // the empty vector or matrix
         VarId zero = emit_const(types::ConstValue{types::int32_type(), true, 0, 0}, elem, line);
-        return Value{Value::Kind::Var,
-                     emit_call(line, rt, {zero},
-                               table_entry(rt->is_vector() ? "vec_fill" : "mat_fill"))};
+        return Value{
+            Value::Kind::Var,
+            emit_call(line, rt, {zero}, table_entry(rt->is_vector() ? "vec_fill" : "mat_fill"))};
     }
     return Value{Value::Kind::Var, emit_value(InstrKind::Construct, line, rt, std::move(parts))};
 }
