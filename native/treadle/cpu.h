@@ -15,6 +15,7 @@
 #include "adjoint.h"
 #include "array.h"
 #include "atomic.h"
+#include "bitwise.h"
 #include "core.h"
 #include "indexedarray.h"
 #include "mat.h"

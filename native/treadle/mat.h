@@ -665,7 +665,7 @@ CUDA_CALLABLE void adj_skew(const vec_t<3, T>&, vec_t<3, T>& adj_v, const mat_t<
 
 // ---- atomics --------------------------------------------------------------------------------
 
-/// atomic_add/atomic_sub/atomic_min/atomic_max on matrix elements: (ptr, v) and
+/// atomic_add/sub/min/max/and/or/xor on matrix elements: (ptr, v) and
 /// (array, i..., v) with 1-4 indices; per-element atomics, returning the old matrix (see
 /// atomic_rmw_n in vec.h: not one atomic snapshot).
 #define WP_MAT_ATOMIC_FAMILY(name, op)                                                             \
@@ -700,6 +700,9 @@ WP_MAT_ATOMIC_FAMILY(atomic_add, atomic_op_add)
 WP_MAT_ATOMIC_FAMILY(atomic_sub, atomic_op_sub)
 WP_MAT_ATOMIC_FAMILY(atomic_min, atomic_op_min)
 WP_MAT_ATOMIC_FAMILY(atomic_max, atomic_op_max)
+WP_MAT_ATOMIC_FAMILY(atomic_and, atomic_op_and)
+WP_MAT_ATOMIC_FAMILY(atomic_or, atomic_op_or)
+WP_MAT_ATOMIC_FAMILY(atomic_xor, atomic_op_xor)
 
 #undef WP_MAT_ATOMIC_FAMILY
 

@@ -306,33 +306,38 @@ def pos(a) -> Any:
 def invert(a) -> Any:
     """~a
 
-    Bitwise complement ~a of an integer: every bit of a flipped."""
+    Bitwise complement ~a of an integer (or of an integer vector or matrix, componentwise): every
+    bit of a flipped."""
 
 def bit_and(a, b) -> Any:
     """a & b
 
-    Bitwise and a & b of two integers (or bools) of the same type."""
+    Bitwise and a & b of two integers (or bools), or of two integer vectors or matrices
+    (componentwise), of the same type."""
 
 def bit_or(a, b) -> Any:
     """a | b
 
-    Bitwise or a | b of two integers (or bools) of the same type."""
+    Bitwise or a | b of two integers (or bools), or of two integer vectors or matrices
+    (componentwise), of the same type."""
 
 def bit_xor(a, b) -> Any:
     """a ^ b
 
-    Bitwise exclusive or a ^ b of two integers (or bools) of the same type."""
+    Bitwise exclusive or a ^ b of two integers (or bools), or of two integer vectors or matrices
+    (componentwise), of the same type."""
 
 def lshift(a, b) -> Any:
     """a << b
 
-    Left shift a << b of an integer a by b bits (same integer type)."""
+    Left shift a << b of an integer a by b bits (same integer type; integer vectors and matrices
+    componentwise)."""
 
 def rshift(a, b) -> Any:
     """a >> b
 
     Right shift a >> b of an integer a by b bits (arithmetic for signed types, logical for
-    unsigned)."""
+    unsigned; integer vectors and matrices componentwise)."""
 
 def abs(x: Scalar | Vector) -> Scalar | Vector:
     """abs(x: Scalar | Vector) -> Scalar | Vector
@@ -1360,3 +1365,24 @@ def atomic_cas(a: array, *i_and_compare_and_value: Any) -> Any:
 
     Compare and swap: atomically stores value in a[i...] if the element equals compare (bit for
     bit), and returns the element's old value either way (arrays of 4- and 8-byte scalars)."""
+
+def atomic_and(a: array, *i_and_value: Any) -> Any:
+    """atomic_and(a: array, i..., value) -> Int
+
+    Atomically stores a[i...] & value in the array element a[i...] (arrays of [u]int32 or
+    [u]int64 scalars, vectors or matrices, componentwise) and returns the element's old value;
+    also what a[i] &= value does."""
+
+def atomic_or(a: array, *i_and_value: Any) -> Any:
+    """atomic_or(a: array, i..., value) -> Int
+
+    Atomically stores a[i...] | value in the array element a[i...] (arrays of [u]int32 or
+    [u]int64 scalars, vectors or matrices, componentwise) and returns the element's old value;
+    also what a[i] |= value does."""
+
+def atomic_xor(a: array, *i_and_value: Any) -> Any:
+    """atomic_xor(a: array, i..., value) -> Int
+
+    Atomically stores a[i...] ^ value in the array element a[i...] (arrays of [u]int32 or
+    [u]int64 scalars, vectors or matrices, componentwise) and returns the element's old value;
+    also what a[i] ^= value does."""
