@@ -11,20 +11,20 @@
 
 namespace wp {
 
-#define WP_BITWISE_BINARY(name)                                                             \
-    template <int N, typename T>                                                            \
-    CUDA_CALLABLE vec_t<N, T> name(const vec_t<N, T>& a, const vec_t<N, T>& b) {            \
-        vec_t<N, T> r{};                                                                    \
-        for (int i = 0; i < N; ++i) r.c[i] = name(a.c[i], b.c[i]);                          \
-        return r;                                                                           \
-    }                                                                                       \
-    template <int R, int C, typename T>                                                     \
-    CUDA_CALLABLE mat_t<R, C, T> name(const mat_t<R, C, T>& a, const mat_t<R, C, T>& b) {   \
-        mat_t<R, C, T> r{};                                                                 \
-        for (int i = 0; i < R; ++i) {                                                       \
-            for (int j = 0; j < C; ++j) r.m[i][j] = name(a.m[i][j], b.m[i][j]);             \
-        }                                                                                   \
-        return r;                                                                           \
+#define WP_BITWISE_BINARY(name)                                                           \
+    template <int N, typename T>                                                          \
+    CUDA_CALLABLE vec_t<N, T> name(const vec_t<N, T>& a, const vec_t<N, T>& b) {          \
+        vec_t<N, T> r{};                                                                  \
+        for (int i = 0; i < N; ++i) r.c[i] = name(a.c[i], b.c[i]);                        \
+        return r;                                                                         \
+    }                                                                                     \
+    template <int R, int C, typename T>                                                   \
+    CUDA_CALLABLE mat_t<R, C, T> name(const mat_t<R, C, T>& a, const mat_t<R, C, T>& b) { \
+        mat_t<R, C, T> r{};                                                               \
+        for (int i = 0; i < R; ++i) {                                                     \
+            for (int j = 0; j < C; ++j) r.m[i][j] = name(a.m[i][j], b.m[i][j]);           \
+        }                                                                                 \
+        return r;                                                                         \
     }
 
 WP_BITWISE_BINARY(bit_and)

@@ -531,7 +531,8 @@ std::optional<Signature> decomposition(const std::vector<ArgInfo>& a, const char
                                        int n = 3) {
     if (a.size() != 1 || !a[0].type || !a[0].type->is_matrix() || a[0].type->rows != n ||
         a[0].type->cols != n ||
-        !(a[0].type->scalar == ScalarType::Float32 || a[0].type->scalar == ScalarType::Float64))
+        !(a[0].type->scalar == ScalarType::Float16 || a[0].type->scalar == ScalarType::Float32 ||
+          a[0].type->scalar == ScalarType::Float64))
         return std::nullopt;
     std::vector<const types::Type*> out;
     for (const char* c = results; *c; ++c)
