@@ -432,10 +432,13 @@ class matrix_base(composite_base):
         return vector(self._shape[0], self._wp_scalar_type_)._new(self._data[:, self._col(j)])
 
     def set_col(self, j, value):
-        """Sets column `j` from a sequence of the column's length; IndexError for a bad index."""
+        """Sets column `j` from a sequence of the column's length (a number fills it);
+        IndexError for a bad index."""
         n = self._shape[1]
         if not isinstance(j, (builtins.int, np.integer)) or not -n <= j < n:
             raise IndexError("Invalid column index")
+        if _is_scalar(value):
+            value = [value] * self._shape[0]
         values = np.asarray(value, dtype=object).reshape(-1).tolist()
         self._data[:, self._col(j)] = self._checked_values(values, self._shape[0])
 

@@ -199,3 +199,10 @@ def test_host_matrix_slices():
             "(expected 3)")):
         m[:, 0] = wp.vec2()
     assert vec0() == vec0() and len(vec0()) == 0
+
+
+def test_host_set_row_and_col_fill_from_a_number():
+    m = wp.types.matrix((2, 3), float)(*range(6))
+    m.set_row(0, 13.0)
+    m.set_col(2, 14.0)
+    np.testing.assert_array_equal(np.array(m), [[13.0, 13.0, 14.0], [3.0, 4.0, 14.0]])
