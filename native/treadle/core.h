@@ -70,6 +70,16 @@ inline constexpr bool is_same_v = false;
 template <typename A>
 inline constexpr bool is_same_v<A, A> = true;
 
+/// enable_if_t<B, T>: T when B holds, else no type (takes an overload out of the running).
+template <bool B, typename T = void>
+struct enable_if {};
+template <typename T>
+struct enable_if<true, T> {
+    using type = T;
+};
+template <bool B, typename T = void>
+using enable_if_t = typename enable_if<B, T>::type;
+
 template <typename T>
 struct type_identity {
     using type = T;
@@ -96,6 +106,10 @@ inline constexpr bool is_narrow_float_v = is_same_v<T, half> || is_same_v<T, bfl
 template <typename T>
 inline constexpr bool is_float_v =
     is_narrow_float_v<T> || is_same_v<T, float> || is_same_v<T, double>;
+
+/// is_number_v<T>: a scalar a vector or matrix can be filled with (bool, integers, floats).
+template <typename T>
+inline constexpr bool is_number_v = is_int_v<T> || is_float_v<T> || is_same_v<T, bool>;
 
 /// uint_of_size_t<N>: the unsigned integer of N bytes (1, 2, 4, 8).
 template <int N>

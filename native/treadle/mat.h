@@ -1,6 +1,6 @@
 // native/treadle/mat.h -- mat_t<R, C, T>: row-major matrices, their builtins, adjoints, atomics
 //
-// mat_t is an aggregate, row-major: `wp::mat_t<2, 2, float>{{{a, b}, {c, d}}}` has rows (a, b)
+// mat_t is plain data, row-major: `wp::mat_t<2, 2, float>{{{a, b}, {c, d}}}` has rows (a, b)
 // and (c, d). Builtins take matrices by value and follow vec.h's rules: scalar builtins per
 // element (integers wrap, float16 computes in float32), indices outside the matrix read as
 // zero and writes to them are ignored, adjoints add (+=) and are no-ops for integer T.
@@ -21,6 +21,25 @@ template <int R, int C, typename T>
 struct mat_t {
     static_assert(R >= 0 && C >= 0, "mat_t cannot have a negative shape");
     T m[R > 0 ? R : 1][C > 0 ? C : 1];
+
+    mat_t() = default;
+    /// From the rows as nested braced lists (`mat_t<2, 2, float>{{{a, b}, {c, d}}}`).
+    CUDA_CALLABLE mat_t(const T (&v)[R > 0 ? R : 1][C > 0 ? C : 1]) {
+        for (int i = 0; i < R; ++i)
+            for (int j = 0; j < C; ++j) m[i][j] = v[i][j];
+    }
+    /// From R * C elements in row-major order (`wp::mat_t<2, 2, float>(a, b, c, d)`).
+    template <typename... Ts, typename = enable_if_t<(sizeof...(Ts) == R * C && R * C > 0)>>
+    CUDA_CALLABLE mat_t(Ts... xs) {
+        const T v[R * C] = {T(xs)...};
+        for (int i = 0; i < R * C; ++i) m[i / C][i % C] = v[i];
+    }
+    /// Every element `s` (a number: a braced list is the rows).
+    template <typename S, typename = enable_if_t<(R * C > 1 && is_number_v<S>)>>
+    CUDA_CALLABLE explicit mat_t(S s) {
+        for (int i = 0; i < R; ++i)
+            for (int j = 0; j < C; ++j) m[i][j] = T(s);
+    }
 };
 
 /// Short names for the common matrix types.

@@ -1,7 +1,8 @@
 // native/treadle/vec.h -- vec_t<N, T>: fixed-size vectors, their builtins, adjoints and atomics
 //
-// vec_t is an aggregate (`wp::vec_t<3, wp::float32>{{x, y, z}}`). Builtins take vectors by value
-// and compute component by component with the scalar builtins of scalar.h, so integer vectors
+// vec_t is plain data (trivially copyable): `wp::vec_t<3, wp::float32>{{x, y, z}}`, or
+// `(x, y, z)` and `(s)` (every component s) as native snippets write it. Builtins take vectors by
+// value and compute component by component with the scalar builtins of scalar.h, so integer vectors
 // wrap and never trap (division by zero gives 0) and float16/bfloat16 vectors compute in float32.
 // Overloads of the scalar names (add, mul, ...) are templates more specialized than the scalar
 // ones, so wp::add(a, b) picks the vector version for vectors.
@@ -26,13 +27,27 @@
 namespace wp {
 
 /// vec_t<N, T>: N components of scalar type T (bool, any integer type, float16/32/64,
-/// bfloat16). An aggregate; operator[] is unchecked (generated code uses extract/with_component,
+/// bfloat16). Plain data; operator[] is unchecked (generated code uses extract/with_component,
 /// which are checked). A vector of no components (an empty slice) stores one unused component,
 /// so that the array is never empty; every builtin loops over N and never touches it.
 template <int N, typename T>
 struct vec_t {
     static_assert(N >= 0, "vec_t cannot have a negative length");
     T c[N > 0 ? N : 1];
+
+    vec_t() = default;
+    /// From the components as a braced list (`vec_t<3, float>{{x, y, z}}`; missing ones 0).
+    CUDA_CALLABLE vec_t(const T (&v)[N > 0 ? N : 1]) {
+        for (int i = 0; i < (N > 0 ? N : 1); ++i) c[i] = v[i];
+    }
+    /// From N components (`wp::vec_t<3, wp::float32>(x, y, z)`, as native snippets write it).
+    template <typename... Ts, typename = enable_if_t<(sizeof...(Ts) == N && N >= 1)>>
+    CUDA_CALLABLE vec_t(Ts... xs) : c{T(xs)...} {}
+    /// Every component `s` (a number: a braced list is the components).
+    template <typename S, typename = enable_if_t<(N > 1 && is_number_v<S>)>>
+    CUDA_CALLABLE explicit vec_t(S s) {
+        for (int i = 0; i < N; ++i) c[i] = T(s);
+    }
 
     CUDA_CALLABLE T& operator[](int i) { return c[i]; }
     CUDA_CALLABLE const T& operator[](int i) const { return c[i]; }

@@ -161,6 +161,7 @@ from .context import set_stream as set_stream
 from .graph_conditionals import capture_if as capture_if
 from .graph_conditionals import capture_while as capture_while
 from .stream import Graph as Graph
+from .stream import CaptureMode as CaptureMode
 from .stream import ScopedCapture as ScopedCapture
 from .stream import ScopedMempool as ScopedMempool
 from .stream import ScopedStream as ScopedStream
@@ -177,6 +178,12 @@ from .stream import is_mempool_supported as is_mempool_supported
 from .stream import record_event as record_event
 from .stream import set_mempool_enabled as set_mempool_enabled
 from .stream import set_mempool_release_threshold as set_mempool_release_threshold
+from .device_access import is_mempool_access_enabled as is_mempool_access_enabled
+from .device_access import is_mempool_access_supported as is_mempool_access_supported
+from .device_access import is_peer_access_enabled as is_peer_access_enabled
+from .device_access import is_peer_access_supported as is_peer_access_supported
+from .device_access import set_mempool_access_enabled as set_mempool_access_enabled
+from .device_access import set_peer_access_enabled as set_peer_access_enabled
 from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .stream import wait_event as wait_event

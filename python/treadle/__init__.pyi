@@ -5,6 +5,7 @@
 import typing as _typing
 from typing import Any
 
+from .stream import CaptureMode as CaptureMode
 from .context import Device as Device
 from .constants import E as E
 from .context import Event as Event
@@ -113,8 +114,12 @@ from .context import is_conditional_graph_supported as is_conditional_graph_supp
 from .context import is_cpu_available as is_cpu_available
 from .context import is_cuda_available as is_cuda_available
 from .context import is_device_available as is_device_available
+from .device_access import is_mempool_access_enabled as is_mempool_access_enabled
+from .device_access import is_mempool_access_supported as is_mempool_access_supported
 from .stream import is_mempool_enabled as is_mempool_enabled
 from .stream import is_mempool_supported as is_mempool_supported
+from .device_access import is_peer_access_enabled as is_peer_access_enabled
+from .device_access import is_peer_access_supported as is_peer_access_supported
 from .kernel import kernel as kernel
 from .launch import launch as launch
 from .constants import ln10 as ln10
@@ -147,9 +152,11 @@ from .types import quath as quath
 from .stream import record_event as record_event
 from .context import set_device as set_device
 from .logger import set_logger as set_logger
+from .device_access import set_mempool_access_enabled as set_mempool_access_enabled
 from .stream import set_mempool_enabled as set_mempool_enabled
 from .stream import set_mempool_release_threshold as set_mempool_release_threshold
 from .module import set_module_options as set_module_options
+from .device_access import set_peer_access_enabled as set_peer_access_enabled
 from .context import set_stream as set_stream
 from .types import spatial_matrix as spatial_matrix
 from .types import spatial_matrixd as spatial_matrixd

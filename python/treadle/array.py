@@ -159,7 +159,9 @@ class array(ArrayArithmetic, _treadle.Array):
             data = _host_values(data)
         if not isinstance(data, np.ndarray):
             cai = getattr(data, "__cuda_array_interface__", None)
-            if cai is not None:
+            # An object that also exports __array_interface__ hands out host memory: it is
+            # read through numpy (CUDA libraries' arrays export device memory alone).
+            if cai is not None and not hasattr(data, "__array_interface__"):
                 self._init_from_cuda_interface(data, cai, dtype, shape, dev, copy)
                 return
         struct_type = struct_type_of_data(data, dtype)

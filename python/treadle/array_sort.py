@@ -18,9 +18,10 @@ import numpy as np
 
 from . import types as _types
 from .array import array, zeros
-from .array_utils import flat, prefix_sum, run, type_name
+from .array_utils import flat, prefix_sum, run, scan_scratch_size, type_name
 from .builtin_functions import tid
 from .kernel import kernel
+from .scratch import int32_scratch
 
 RADIX_BITS = 8
 """Key bits one radix sort pass orders."""
@@ -209,15 +210,26 @@ def _radix_passes(keys, values, count, begin_bit, end_bit):
     halves = [(keys[:count], values[:count]), (keys[count : 2 * count], values[count : 2 * count])]
     block = SORT_BLOCK
     blocks = (count + block - 1) // block
+    table = (1 << RADIX_BITS) * blocks
+    # the digit tables and their scans' temporaries: no allocation inside a capture
+    scratch = int32_scratch(device, table + scan_scratch_size(table))
     current = 0
     for shift in range(begin_bit, end_bit, RADIX_BITS):
         digit_bits = min(RADIX_BITS, end_bit - shift)
         buckets = 1 << digit_bits
-        counts = zeros(buckets * blocks, dtype=_types.int32, device=device)
+        counts = scratch[: buckets * blocks]
+        counts.zero_()
         (k, v), (k_out, v_out) = halves[current], halves[1 - current]
         digit = [unsigned(shift), unsigned(buckets - 1)]
         run(_radix_count, blocks, [k, counts, count, block, blocks, *digit], device)
-        prefix_sum(counts, counts, counts.size, False)
+        cursor = [buckets * blocks]
+
+        def take(n, cursor=cursor):
+            view = scratch[cursor[0] : cursor[0] + n]
+            cursor[0] += n
+            return view
+
+        prefix_sum(counts, counts, counts.size, False, take)
         run(_radix_move, blocks, [k, v, k_out, v_out, counts, count, block, blocks, *digit],
             device)
         current = 1 - current

@@ -151,21 +151,31 @@ def contiguous_copy(a):
     return out
 
 
-def prefix_sum(values, out, count, inclusive):
+def scan_scratch_size(count):
+    """An upper bound of the elements prefix_sum takes from `take` for `count` values."""
+    return count // (CHUNK - 1) + 16
+
+
+def prefix_sum(values, out, count, inclusive, take=None):
     """Scans the first `count` elements of 1-D `values` into 1-D `out` (which may be `values`):
     chunk totals, their exclusive scan (recursively), then each chunk rescanned from its
-    offset."""
+    offset. `take(n)`, when given, supplies its temporary arrays (n elements of the values'
+    dtype, at most scan_scratch_size(count) in all) instead of new allocations."""
     device = values.device.alias
     if count <= 0:
         return
     if count <= CHUNK:
-        start = zeros(1, dtype=values.dtype, device=device)
+        if take is None:
+            start = zeros(1, dtype=values.dtype, device=device)
+        else:
+            start = take(1)
+            start.zero_()
         run(_chunk_scan, 1, [values, out, start, count, count, int(inclusive)], device)
         return
     blocks = (count + CHUNK - 1) // CHUNK
-    offsets = empty(blocks, dtype=values.dtype, device=device)
+    offsets = empty(blocks, dtype=values.dtype, device=device) if take is None else take(blocks)
     run(_chunk_sums, blocks, [values, offsets, count, CHUNK], device)
-    prefix_sum(offsets, offsets, blocks, False)
+    prefix_sum(offsets, offsets, blocks, False, take)
     run(_chunk_scan, blocks, [values, out, offsets, count, CHUNK, int(inclusive)], device)
 
 

@@ -1,5 +1,7 @@
 """Global settings of treadle, read at use time (Warp's ``warp.config`` attributes)."""
 
+import enum
+
 version: str = "0.1.0"
 """treadle's version string."""
 
@@ -12,6 +14,21 @@ FloatingPointError naming the kernel, the Python line of the store, the array an
 the first one. Kernels are rebuilt with the checks; on CUDA every launch then synchronises (and
 so cannot be captured in a graph). Also per module: ``wp.set_module_options({"verify_fp":
 True})``."""
+
+class LaunchArrayAccessMode(enum.IntEnum):
+    """Warp's checks of array arguments at launch: RELAXED (none), CHECKED (refuse arrays the
+    launch device is known not to reach), STRICT (every array on the launch device)."""
+
+    RELAXED = 0
+    CHECKED = 1
+    STRICT = 2
+
+
+launch_array_access_mode: LaunchArrayAccessMode = LaunchArrayAccessMode.RELAXED
+"""Warp's launch-time check of array arguments. treadle checks every launch as Warp's STRICT
+mode does, in every mode (an array on another device than the launch raises ValueError), so
+that no kernel ever touches memory its device cannot reach; the check happens before a launch
+is recorded, so it works during graph capture."""
 
 verify_cuda: bool = False
 """Check for CUDA errors after every launch (CUDA devices only)."""

@@ -38,6 +38,9 @@ class Device:
             self.is_mempool_supported = info["memory_pools"]
             self.is_uva = True  # every 64-bit CUDA device treadle supports has unified addresses
             self.is_primary = True  # treadle uses each device's primary context
+            self.is_cpu_memory_access_from_gpu_supported = info["pageable_memory_access"]
+            self.is_gpu_memory_access_from_cpu_supported = info["host_managed_access"]
+            self.is_cpu_gpu_atomic_supported = info["host_native_atomics"]
         else:
             self.name = platform.processor() or platform.machine() or "CPU"
             self.arch = 0
@@ -47,6 +50,9 @@ class Device:
             self.is_mempool_supported = False
             self.is_uva = False
             self.is_primary = False
+            self.is_cpu_memory_access_from_gpu_supported = False
+            self.is_gpu_memory_access_from_cpu_supported = False
+            self.is_cpu_gpu_atomic_supported = False
         self.is_ipc_supported = None  # not determined
         self.uuid = None
         self.pci_bus_id = None
@@ -108,6 +114,22 @@ class Device:
             raise RuntimeError(f"Device {self} is not a CUDA device, so it has no streams")
         return Stream._wrap(self, _treadle.Stream.borrow(self.alias, 1))
 
+    def can_access(self, other):
+        """Whether code running on this device can access memory allocated on ``other`` (a
+        Device or alias): always for itself; a CUDA device reaches CPU memory where it can
+        access pageable host memory; the CPU never reaches CUDA device memory. Between two
+        CUDA devices (peer access) NotImplementedError: treadle does not set that up yet."""
+        other = get_device(other)
+        if other == self:
+            return True
+        if self.is_cuda and other.is_cpu:
+            return self.is_cpu_memory_access_from_gpu_supported
+        if self.is_cpu:
+            return False
+        raise NotImplementedError(
+            f"can_access(): access between two different CUDA devices ({self} and {other}) is "
+            "not supported by treadle yet")
+
     @property
     def has_context(self):
         """Whether the device has a CUDA context (CUDA devices use their primary one)."""
@@ -115,8 +137,9 @@ class Device:
 
     @property
     def context(self):
-        """The device's CUDA context handle (not exposed by treadle: None)."""
-        return None
+        """The device's CUDA context (its primary context, a CUcontext handle as an int); None
+        for the CPU."""
+        return _treadle.cuda_context(self.ordinal) if self.is_cuda else None
 
     def __str__(self):
         return self.alias
@@ -402,12 +425,15 @@ class Stream:
             # Warp's two levels: -1 (or lower) is high, 0 (or higher) the default.
             native = _treadle.Stream(device.alias, -1 if priority < 0 else 0, bool(blocking))
         self._init(device, native)
+        if cuda_stream is None:
+            self._is_blocking = bool(blocking)  # known without asking the driver
 
     def _init(self, device, native):
         self._native = native
         self.device = device
         self.cuda_stream = native.handle
         self._cached_event = None
+        self._is_blocking = None  # asked once, when first needed
 
     @classmethod
     def _wrap(cls, device, native):
@@ -429,7 +455,9 @@ class Stream:
     @property
     def is_blocking(self):
         """Whether the stream synchronises with the legacy NULL stream."""
-        return self._native.is_blocking
+        if self._is_blocking is None:
+            self._is_blocking = self._native.is_blocking
+        return self._is_blocking
 
     @property
     def is_complete(self):

@@ -159,15 +159,25 @@ class indexedarray:
         self.data._assign(array(host, dtype=self.dtype, device="cpu", copy=False))
 
     def fill_(self, value):
-        """Sets every indexed element to ``value`` (converted to the dtype, as array.fill_)."""
+        """Sets every indexed element to ``value`` (converted to the dtype, as array.fill_).
+        On a CUDA device, one kernel (asynchronous, and capturable in a graph)."""
         self._check_real("fill_()")
         one = empty(1, dtype=self.dtype, device="cpu")
         one.fill_(value)
+        if self.data.device.is_cuda:
+            if self.size:
+                self.data._fill_indexed(self.indices, one.numpy().tobytes())
+            return
         self._scatter(one.numpy()[0])
 
     def zero_(self):
         """Sets every indexed element to zero."""
         self._check_real("zero_()")
+        if self.data.device.is_cuda:
+            if self.size:
+                raw = zeros(1, dtype=self.dtype, device="cpu").numpy().tobytes()
+                self.data._fill_indexed(self.indices, raw)
+            return
         self._scatter(zeros(1, dtype=self.dtype, device="cpu").numpy()[0])
 
     def assign(self, src):
@@ -180,6 +190,17 @@ class indexedarray:
                     f"assign(): cannot copy {_dtype_text(src.dtype)} data into a "
                     f"{_dtype_text(self.dtype)} indexed array"
                 )
+            if self.data.device.is_cuda and src.device == self.data.device:
+                if src.shape != self.shape:
+                    raise ValueError(
+                        f"assign(): shape mismatch: destination {self.shape}, source "
+                        f"{src.shape}")
+                if self.size:  # one kernel on the device
+                    if isinstance(src, indexedarray):
+                        self.data._assign_indexed(self.indices, src.data, src.indices)
+                    else:
+                        self.data._assign_indexed(self.indices, src, [None] * src.ndim)
+                return
             values = src.numpy()
         else:
             values = array(src, dtype=self.dtype, device="cpu").numpy()

@@ -3,10 +3,12 @@ wp.ScopedStream, wp.ScopedCapture, wp.capture_begin, wp.set_mempool_enabled... (
 Event classes and the current streams are in context.py)."""
 
 import contextlib
+import enum
 import threading
 
 from . import _treadle, config
 from . import cpu_capture as _cpu_capture
+from . import scratch as _scratch
 from .context import ScopedDevice, Stream, get_device, get_stream, set_stream
 from .module import force_load
 
@@ -128,14 +130,40 @@ def _cpu_key(device):
     return (threading.get_ident(), device.alias)
 
 
-def capture_begin(device=None, stream=None, force_module_load=None, external=False):
+class CaptureMode(enum.IntEnum):
+    """How strictly the CUDA driver refuses capture-unsafe calls during a capture (its
+    CUstreamCaptureMode): GLOBAL (from any thread), THREAD_LOCAL (from the capturing thread,
+    the default) or RELAXED (tolerated)."""
+
+    GLOBAL = 0
+    THREAD_LOCAL = 1
+    RELAXED = 2
+
+
+def _check_capture_options(apic, capture_mode, what):
+    if apic:
+        raise NotImplementedError(
+            f"{what}: apic=True (recording the capture for serialisation to a .wrp file with "
+            "capture_save()) is not supported by treadle")
+    try:
+        return int(CaptureMode(capture_mode))
+    except ValueError:
+        raise ValueError(f"{what}: capture_mode must be a wp.CaptureMode, got "
+                         f"{capture_mode!r}") from None
+
+
+def capture_begin(device=None, stream=None, force_module_load=None, external=False, apic=False,
+                  capture_mode=CaptureMode.THREAD_LOCAL):
     """Begins capturing the work queued on ``stream`` (default: the current stream of
-    ``device``) into a CUDA graph, in thread-local mode as Warp does. ``force_module_load``
+    ``device``) into a CUDA graph, by default in thread-local mode (``capture_mode``, a
+    CaptureMode; with ``external``, the mode the capture was begun with). ``apic=True``
+    (Warp's serialisable recording) raises NotImplementedError. ``force_module_load``
     compiles every kernel for the device first; by default only with drivers older than CUDA
     12.3 (newer ones load kernels during capture) and when
     ``config.enable_graph_capture_module_load_by_default`` is set. ``external``: the capture
     was begun on the stream by other code. On the CPU the capture records the work this
     thread queues for the CPU (cpu_capture.py)."""
+    mode = _check_capture_options(apic, capture_mode, "capture_begin()")
     device, stream = _capture_target(device, stream, "capture_begin()")
     if stream is None:  # the CPU
         if external:
@@ -152,8 +180,9 @@ def capture_begin(device=None, stream=None, force_module_load=None, external=Fal
         )
     if force_module_load:
         force_load(device)
-    _treadle.capture_begin(stream._native, 1, bool(external))
+    _treadle.capture_begin(stream._native, mode, bool(external))
     _capturing[(device.alias, stream.cuda_stream)] = stream
+    _scratch.capture_began(device)
 
 
 def capture_end(device=None, stream=None):
@@ -170,7 +199,30 @@ def capture_end(device=None, stream=None):
         native = _treadle.capture_end(stream._native)
     finally:
         _capturing.pop((device.alias, stream.cuda_stream), None)
-    return Graph(device, native)
+        used = _scratch.capture_ended(device)
+    graph = Graph(device, native)
+    graph._keepalive = used  # the utilities' scratch buffers the graph works in
+    return graph
+
+
+def capture_pause(device=None, stream=None):
+    """Pauses the CUDA capture open on ``stream`` (default: the current stream of ``device``):
+    work queued meanwhile runs at once and memory allocated meanwhile is ordinary memory (to
+    grow a buffer the capture uses, say). Returns the graph captured so far, for
+    :func:`capture_resume`."""
+    device, stream = _capture_target(device, stream, "capture_pause()")
+    if stream is None:
+        raise RuntimeError("capture_pause(): only CUDA captures can be paused")
+    return _treadle.capture_pause(stream._native)
+
+
+def capture_resume(graph, device=None, stream=None):
+    """Resumes the capture paused by :func:`capture_pause` (which returned ``graph``) where it
+    stopped."""
+    device, stream = _capture_target(device, stream, "capture_resume()")
+    if stream is None:
+        raise RuntimeError("capture_resume(): only CUDA captures can be paused")
+    _treadle.capture_resume(stream._native, int(graph))
 
 
 def capture_debug_dot_print(graph, path, verbose=False):
@@ -209,11 +261,14 @@ class ScopedCapture:
     block raises, the capture is ended and discarded (the exception propagates) and the stream
     can capture again."""
 
-    def __init__(self, device=None, stream=None, force_module_load=None, external=False):
+    def __init__(self, device=None, stream=None, force_module_load=None, external=False,
+                 apic=False, capture_mode=CaptureMode.THREAD_LOCAL):
+        _check_capture_options(apic, capture_mode, "ScopedCapture")
         self.device = device
         self.stream = stream
         self.force_module_load = force_module_load
         self.external = external
+        self.capture_mode = capture_mode
         self.active = False
         self.graph = None
 
@@ -221,7 +276,7 @@ class ScopedCapture:
         device, stream = _capture_target(self.device, self.stream, "ScopedCapture")
         capture_begin(
             device=device, stream=stream, force_module_load=self.force_module_load,
-            external=self.external
+            external=self.external, capture_mode=self.capture_mode
         )
         self.device, self.stream = device, stream
         self.active = True

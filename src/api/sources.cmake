@@ -2,6 +2,7 @@
 # Modules, kernels, launch arguments and the tape.
 list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
+  src/api/array_fill.cpp
   src/api/kernel.cpp
   src/api/kernel_builds.cpp
   src/api/launch_args.cpp

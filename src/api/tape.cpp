@@ -6,8 +6,11 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "api/accumulate.h"
+#include "api/array_fill.h"
+#include "runtime/cuda.h"
 #include "runtime/loaded_kernel.h"
 #include "treadle/error.h"
 
@@ -64,13 +67,24 @@ bool may_overlap(const Array& a, const Array& b) {
 /// overlapping views) the destination's gradient is copied over the source's and stays.
 void copy_adjoint(const Array& dest, const Array& src) {
     if (!dest.grad() || !src.grad() || src.size() == 0) return;
+    if (dest.device() != src.device()) {
+        const Device cuda_side = dest.device().is_cuda() ? dest.device() : src.device();
+        if (cuda_side.is_cuda() && cuda::is_capturing(cuda_side.ordinal(), nullptr))
+            throw Error(ErrorKind::Runtime,
+                        "Cannot run CPU/CUDA wp.copy() adjoints during CUDA graph capture: the "
+                        "gradient has to travel through host memory (run this backward pass "
+                        "outside the capture)");
+    }
     const DType& d = dest.dtype();
     const bool addable = !d.is_struct() && d.scalar != ScalarType::Bool;
     if (addable && !may_overlap(*dest.grad(), *src.grad())) {
         accumulate_into(*src.grad_ptr(), *dest.grad());
-        if (!dest.retain_grad()) dest.grad_ptr()->zero_();
+        if (!dest.retain_grad()) {
+            std::vector<unsigned char> zero(d.size(), 0);
+            fill_array(*dest.grad(), zero.data(), zero.size());  // a kernel on strided views
+        }
     } else {
-        src.grad_ptr()->assign(*dest.grad());
+        copy_array(*src.grad(), *dest.grad());
     }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/array_fill.h"
 #include "exports.h"
 #include "runtime/buffer.h"
 #include "runtime/cuda.h"
@@ -200,13 +201,56 @@ nb::tuple to_tuple(const std::vector<int64_t>& v) {
     return nb::tuple(l);
 }
 
+/// Zeroing, and the fills and copies of indexed CUDA arrays (treadle.indexedarray's device
+/// path).
+void export_indexed_writes(nb::class_<Array>& cls) {
+    cls.def("_zero",
+            [](const Array& self) {
+                Array dst = self;  // a private handle: `self` may be re-initialised meanwhile
+                nb::gil_scoped_release nogil;
+                if (dst.device().is_cuda() && !dst.is_contiguous()) {
+                    std::vector<unsigned char> zero(dst.dtype().size(), 0);
+                    treadle::fill_array(dst, zero.data(), zero.size());
+                } else {
+                    dst.zero_();
+                }
+            })
+        .def(
+            "_fill_indexed",
+            [](const Array& self, const std::vector<std::optional<Array>>& indices,
+               nb::bytes value) {
+                std::string bytes(value.c_str(), value.size());
+                treadle::IndexArrays picks;
+                for (const auto& i : indices) picks.push_back(i ? *i : Array());
+                Array dst = self;
+                nb::gil_scoped_release nogil;
+                treadle::fill_array(dst, bytes.data(), bytes.size(), picks);
+            },
+            nb::arg("indices"), nb::arg("value"),
+            "Sets the elements picked by per-dimension index arrays (None: all) of a CUDA array.")
+        .def(
+            "_assign_indexed",
+            [](const Array& self, const std::vector<std::optional<Array>>& indices,
+               const Array& src, const std::vector<std::optional<Array>>& src_indices) {
+                treadle::IndexArrays to, from;
+                for (const auto& i : indices) to.push_back(i ? *i : Array());
+                for (const auto& i : src_indices) from.push_back(i ? *i : Array());
+                Array dst = self, source = src;
+                nb::gil_scoped_release nogil;
+                treadle::copy_array(dst, source, to, from);
+            },
+            nb::arg("indices"), nb::arg("src"), nb::arg("src_indices"),
+            "Copies the picked elements of `src` to the picked elements of this array (arrays "
+            "of one CUDA device).");
+}
+
 }  // namespace
 
 void export_array(nb::module_& m) {
-    nb::class_<Array>(m, "Array",
-                      "Native n-dimensional array (base class of treadle.array). Methods whose "
-                      "names start with '_' are internal; use treadle.array.")
-        .def(nb::init<>(), "A null array (no memory).")
+    nb::class_<Array> cls(m, "Array",
+                          "Native n-dimensional array (base class of treadle.array). Methods whose "
+                          "names start with '_' are internal; use treadle.array.");
+    cls.def(nb::init<>(), "A null array (no memory).")
         // --- initialisation (called by treadle.array.__init__ on a null array) ---
         .def(
             "_init_empty",
@@ -268,19 +312,13 @@ void export_array(nb::module_& m) {
         // --- data ---
         .def("_numpy", &to_numpy,
              "A numpy array aliasing this CPU array (no copy), or a host copy of a CUDA array.")
-        .def("_zero",
-             [](const Array& self) {
-                 Array dst = self;  // a private handle: `self` may be re-initialised meanwhile
-                 nb::gil_scoped_release nogil;
-                 dst.zero_();
-             })
         .def(
             "_fill_bytes",
             [](const Array& self, nb::bytes value) {
                 std::string bytes(value.c_str(), value.size());
                 Array dst = self;
                 nb::gil_scoped_release nogil;
-                dst.fill_bytes(bytes.data(), bytes.size());
+                treadle::fill_array(dst, bytes.data(), bytes.size());
             },
             nb::arg("value"), "Sets every element to the bytes of one element value.")
         .def(
@@ -288,7 +326,7 @@ void export_array(nb::module_& m) {
             [](const Array& self, const Array& src) {
                 Array dst = self, from = src;
                 nb::gil_scoped_release nogil;
-                dst.assign(from);
+                treadle::copy_array(dst, from);
             },
             nb::arg("src"))
         .def(
@@ -346,4 +384,5 @@ void export_array(nb::module_& m) {
                 self.set_grad(std::move(g));
             },
             nb::arg("grad").none());
+    export_indexed_writes(cls);
 }

@@ -45,12 +45,17 @@ void export_device(nb::module_& m) {
             d["total_memory"] = info.total_memory;
             d["memory_pools"] = info.memory_pools;
             d["max_shared_memory_per_block"] = info.max_shared_memory_per_block;
+            d["pageable_memory_access"] = info.pageable_memory_access;
+            d["host_managed_access"] = info.host_managed_access;
+            d["host_native_atomics"] = info.host_native_atomics;
             return d;
         },
         nb::arg("ordinal"),
         "Properties of CUDA device `ordinal`: a dict with name, arch (major*10+minor), sm_count, "
         "total_memory (bytes), memory_pools (stream-ordered allocation support) and "
-        "max_shared_memory_per_block (the opt-in maximum, bytes).");
+        "max_shared_memory_per_block (the opt-in maximum, bytes), pageable_memory_access "
+        "(kernels can access pageable host memory), host_managed_access (the host can access "
+        "managed memory resident on the device) and host_native_atomics.");
     m.def(
         "cuda_memory_info",
         [](int ordinal) {

@@ -45,3 +45,5 @@ void export_tape(nb::module_& m);
 void export_builtins(nb::module_& m);
 /// _treadle.Stream, Event, Graph, graph capture and memory pool settings.
 void export_stream(nb::module_& m);
+/// Capture pause/resume and the shape queries of captured graphs.
+void export_graph_nodes(nb::module_& m);

@@ -17,4 +17,5 @@ NB_MODULE(_treadle, m) {
     export_tape(m);
     export_builtins(m);
     export_stream(m);
+    export_graph_nodes(m);
 }

@@ -406,6 +406,23 @@ void Array::assign(const Array& src) {
     const size_t bytes = (size_t)m_size * m_dtype.size();
     if (m_device == src.m_device && m_data == src.m_data && strides() == src.strides()) return;
     if (is_contiguous() && src.is_contiguous()) {
+        const Array& host = m_device.is_cpu() ? *this : src;
+        const Device cuda_side = m_device.is_cpu() ? src.m_device : m_device;
+        if (host.m_device.is_cpu() && cuda_side.is_cuda() &&
+            cuda::is_capturing(cuda_side.ordinal(), nullptr)) {
+            // In a capture: a copy node that reads or writes the host memory at each launch;
+            // only pinned memory can be used that way (the caller keeps it alive).
+            if (!host.pinned())
+                throw Error(ErrorKind::Runtime,
+                            "copy between host memory and " + cuda_side.alias() +
+                                " during graph capture: the host array must be pinned "
+                                "(allocate it with pinned=True)");
+            if (m_device.is_cpu())
+                cuda::copy_device_to_host(cuda_side.ordinal(), m_data, src.m_data, bytes);
+            else
+                cuda::copy_host_to_device(cuda_side.ordinal(), m_data, src.m_data, bytes);
+            return;
+        }
         copy_bytes(m_device, m_data, src.m_device, src.m_data, bytes);
         return;
     }

@@ -62,6 +62,12 @@ const DeviceInfo& info_of(Device& d) {
                              t.cuMemPoolSetAttribute;
         info.memory_pools =
             entries && attribute(d.handle, drv::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
+        info.pageable_memory_access =
+            attribute(d.handle, drv::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS) != 0;
+        info.host_managed_access =
+            attribute(d.handle, drv::CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST) != 0;
+        info.host_native_atomics =
+            attribute(d.handle, drv::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED) != 0;
         d.info = std::move(info);
         d.info_ready.store(true, std::memory_order_release);
     }
@@ -145,6 +151,8 @@ void memory_info(int ordinal, size_t& free_bytes, size_t& total_bytes) {
 }
 
 void set_current(int ordinal) { enter(ordinal); }
+
+void* context_handle(int ordinal) { return enter(ordinal).context.load(); }
 
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes, Stream stream) {
     Device& d = enter(ordinal);

@@ -45,7 +45,10 @@ struct DeviceInfo {
     int sm_count = 0;
     int max_shared_memory_per_block = 0;  ///< opt-in maximum (cuFuncSetAttribute), bytes
     size_t total_memory = 0;
-    bool memory_pools = false;  ///< supports stream-ordered allocation (cuMemAllocAsync)
+    bool memory_pools = false;            ///< supports stream-ordered allocation (cuMemAllocAsync)
+    bool pageable_memory_access = false;  ///< kernels can read and write pageable host memory
+    bool host_managed_access = false;     ///< the host can access managed memory resident here
+    bool host_native_atomics = false;     ///< atomics between host and device are native
 };
 /// Throws ErrorKind::Value for an ordinal out of range. Creates no context (listing devices
 /// costs no device memory) and does not change the current one.
@@ -55,6 +58,8 @@ void memory_info(int ordinal, size_t& free_bytes, size_t& total_bytes);
 
 /// Makes the primary context of `ordinal` current on this thread.
 void set_current(int ordinal);
+/// The primary context of `ordinal` (a CUcontext), retained on first use.
+void* context_handle(int ordinal);
 
 /// Device memory: stream-ordered on `stream` from the device's default memory pool where
 /// supported and enabled, else plain cuMemAlloc. On a stream being captured (a capture begun
@@ -69,6 +74,16 @@ void* alloc(int ordinal, size_t bytes, Stream stream = nullptr);
 /// freed after the graph's last launch. nullptr is ignored, and so is a driver that has
 /// already shut down (a buffer outliving CUDA at process exit).
 void free(int ordinal, void* ptr, Stream stream = nullptr);
+/// Plain device memory (cuMemAlloc) that belongs to no graph, allocated even while the calling
+/// thread captures a graph (in the driver's relaxed capture mode), also inside the body of a
+/// conditional node; for buffers that graphs use across launches (the utilities' scratch).
+/// Freed with free() (put off while a capture is open).
+void* alloc_outside_capture(int ordinal, size_t bytes);
+/// The allocation tracker: while enabled, device allocations (of every device, graph memory
+/// included) are noted until they are freed; live_count is how many are not freed yet.
+void alloc_tracker_enable(bool enable);
+void alloc_tracker_reset();
+size_t alloc_tracker_live_count();
 /// Pinned (page-locked) host memory, usable by every device (CU_MEMHOSTALLOC_PORTABLE), so
 /// copies to and from it run asynchronously at full speed. host_free(nullptr) does nothing.
 void* host_alloc(size_t bytes);
@@ -184,6 +199,26 @@ void* graph_exec(const Graph& graph);
 /// Whether `graph` allocates memory, and its CUgraph (kept for its lifetime).
 bool graph_has_allocations(const Graph& graph);
 void* graph_handle(const Graph& graph);
+/// Pauses the capture begun on `stream` (it leaves capture mode: its work runs at once, and
+/// memory allocated meanwhile is plain memory) and returns the graph captured so far (a
+/// CUgraph); resume_capture continues capturing into it where it stopped.
+void* pause_capture(int ordinal, Stream stream);
+void resume_capture(int ordinal, Stream stream, void* graph);
+
+/// Shape queries of captured graphs (node handles are CUgraphNodes, valid while the graph
+/// lives). insert_* add to the capture open on `stream`: an empty node, an allocation of
+/// `bytes` (as an array allocation would; returns its allocation node), the free of such an
+/// allocation (as dropping the array would; returns its free node).
+void* graph_insert_empty_node(int ordinal, Stream stream = nullptr);
+void* graph_insert_alloc_node(int ordinal, size_t bytes, Stream stream = nullptr);
+void* graph_insert_free_node(int ordinal, void* alloc_node, Stream stream = nullptr);
+/// 0 when `node` runs after `ancestor` in the graph, 1 when not, -1 on error.
+int graph_node_depends_on(void* node, void* ancestor);
+/// Whether `node` may use the memory of `alloc_node`: 0 it may (it runs after the allocation
+/// and before its free), 1 the memory is freed before it, 2 it does not run after the
+/// allocation, -2 the free is concurrent with it, -1 on error.
+int graph_alloc_query(void* alloc_node, void* node);
+
 /// Writes `graph` as GraphViz text to `path` (cuGraphDebugDotPrint).
 void graph_debug_dot_print(const Graph& graph, const std::string& path, bool verbose);
 

@@ -44,6 +44,9 @@ inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
 inline constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+inline constexpr int CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED = 86;
+inline constexpr int CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88;
+inline constexpr int CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101;
 
 /// CUmemPool_attribute values.
 inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
@@ -92,6 +95,20 @@ struct GraphNodeParams {
 static_assert(sizeof(GraphNodeParams) == 256, "must match CUgraphNodeParams");
 /// cuStreamUpdateCaptureDependencies: replace the capture's dependency set.
 inline constexpr unsigned CU_STREAM_SET_CAPTURE_DEPENDENCIES = 0x1;
+inline constexpr unsigned CU_STREAM_ADD_CAPTURE_DEPENDENCIES = 0x0;
+inline constexpr int CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10;
+inline constexpr int CU_GRAPH_NODE_TYPE_MEM_FREE = 11;
+
+/// CUDA_MEM_ALLOC_NODE_PARAMS (v1): the pool properties (CUmemPoolProps, 88 bytes), the access
+/// descriptors, the size, and the address the allocation got.
+struct MemAllocNodeParams {
+    unsigned char pool_props[88];
+    const void* access_descs;
+    size_t access_desc_count;
+    size_t bytesize;
+    CUdeviceptr dptr;
+};
+static_assert(sizeof(MemAllocNodeParams) == 120, "CUDA_MEM_ALLOC_NODE_PARAMS layout");
 /// CUjitInputType values for cuLinkAdd*.
 inline constexpr int CU_JIT_INPUT_CUBIN = 0;
 inline constexpr int CU_JIT_INPUT_PTX = 1;

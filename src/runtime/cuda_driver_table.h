@@ -69,6 +69,7 @@ TREADLE_CU_ENTRY(cuEventElapsedTime, true, (float*, CUevent, CUevent))
 TREADLE_CU_ENTRY(cuStreamBeginCapture_v2, false, (CUstream, int))
 TREADLE_CU_ENTRY(cuStreamEndCapture, false, (CUstream, CUgraph*))
 TREADLE_CU_ENTRY(cuStreamIsCapturing, false, (CUstream, int*))
+TREADLE_CU_ENTRY(cuThreadExchangeStreamCaptureMode, false, (int*))
 TREADLE_CU_ENTRY(cuStreamGetCaptureInfo_v2, false,
                  (CUstream, int*, std::uint64_t*, CUgraph*, const CUgraphNode**, size_t*))
 TREADLE_CU_ENTRY(cuGraphInstantiateWithFlags, false, (CUgraphExec*, CUgraph, unsigned long long))
@@ -76,6 +77,16 @@ TREADLE_CU_ENTRY(cuGraphLaunch, false, (CUgraphExec, CUstream))
 TREADLE_CU_ENTRY(cuGraphDestroy, false, (CUgraph))
 TREADLE_CU_ENTRY(cuGraphExecDestroy, false, (CUgraphExec))
 TREADLE_CU_ENTRY(cuGraphDebugDotPrint, false, (CUgraph, const char*, unsigned int))
+
+// Graph nodes: the free nodes of captured allocations, and the queries of the graph's shape
+TREADLE_CU_ENTRY(cuGraphAddEmptyNode, false, (CUgraphNode*, CUgraph, const CUgraphNode*, size_t))
+TREADLE_CU_ENTRY(cuGraphAddMemFreeNode, false,
+                 (CUgraphNode*, CUgraph, const CUgraphNode*, size_t, CUdeviceptr))
+TREADLE_CU_ENTRY(cuGraphNodeGetDependencies, false, (CUgraphNode, CUgraphNode*, size_t*))
+TREADLE_CU_ENTRY(cuGraphNodeGetDependentNodes, false, (CUgraphNode, CUgraphNode*, size_t*))
+TREADLE_CU_ENTRY(cuGraphNodeGetType, false, (CUgraphNode, int*))
+TREADLE_CU_ENTRY(cuGraphMemAllocNodeGetParams, false, (CUgraphNode, MemAllocNodeParams*))
+TREADLE_CU_ENTRY(cuGraphMemFreeNodeGetParams, false, (CUgraphNode, CUdeviceptr*))
 
 // Conditional graph nodes (CUDA 12.3+) and linking with the device runtime library
 TREADLE_CU_ENTRY(cuGraphConditionalHandleCreate, false,

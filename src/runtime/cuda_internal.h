@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "runtime/cuda.h"
@@ -45,12 +46,21 @@ struct Capture {
     std::shared_ptr<GraphMemory> memory;
     /// A capture into the body graph of a conditional node: allocations are refused there.
     bool conditional_body = false;
+    int mode = 1;  ///< the CUstreamCaptureMode it was begun with
+    /// Paused (capture_pause): the stream has left capture mode; `paused_graph` and
+    /// `paused_leaves` are where resume_capture continues, and the frees of the capture's
+    /// memory asked for meanwhile (address, allocation node) wait for it in `paused_frees`.
+    bool paused = false;
+    drv::CUgraph paused_graph = nullptr;
+    std::vector<drv::CUgraphNode> paused_leaves;
+    std::vector<std::pair<drv::CUdeviceptr, drv::CUgraphNode>> paused_frees;
 };
 
 /// An allocation that cannot be freed the plain way: graph memory, or cuMemAlloc memory on a
 /// device whose pool is (was) disabled.
 struct Tracked {
-    std::shared_ptr<GraphMemory> graph;  ///< null for a plain cuMemAlloc allocation
+    std::shared_ptr<GraphMemory> graph;     ///< null for a plain cuMemAlloc allocation
+    drv::CUgraphNode alloc_node = nullptr;  ///< graph memory: its allocation node, where known
 };
 
 /// A free asked for while a capture was open, done once no capture is.
@@ -80,6 +90,7 @@ struct Device {
     std::atomic<int> open_captures{0};
     std::atomic<size_t> tracked_count{0};
     std::vector<Capture> captures;
+    std::vector<drv::CUstream> streams;  ///< the live streams treadle created on the device
     std::unordered_map<drv::CUdeviceptr, Tracked> tracked;
     std::vector<Deferred> deferred;
 };
@@ -114,7 +125,7 @@ void release_outside_capture(std::function<void()> release);
 
 /// Registers a capture begun on `stream` (with the driver's id, 0 if unknown).
 void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id, bool external,
-                      bool conditional_body = false);
+                      bool conditional_body = false, int mode = 1);
 /// Takes the capture of `stream` off the register (null when none is), and, when no capture is
 /// left open, does the frees put off meanwhile. `graph_made` tells whether a graph now holds
 /// its allocations.
@@ -125,5 +136,20 @@ bool registered_capture(Device& d, drv::CUstream stream, bool* external);
 void graph_launched(GraphMemory& memory, drv::CUstream stream);
 /// When a graph is destroyed: frees the memory its owners let go of, after its last launch.
 void graph_destroyed(const std::shared_ptr<GraphMemory>& memory);
+
+// Graph nodes of captures (cuda_graph_nodes.cpp). All hold d.track.
+
+/// The nodes the next work queued on `stream` will depend on (empty when it is not capturing);
+/// `graph` receives the graph being captured.
+std::vector<drv::CUgraphNode> capture_leaves(drv::CUstream stream, drv::CUgraph* graph = nullptr);
+/// Frees graph memory `ptr` (allocated by `alloc_node`) in the open capture `c`: a free node
+/// after everything the capture's streams queued since the allocation, so that no branch that
+/// can use the memory runs after it, and no branch that cannot waits for it. The free node
+/// joins the dependencies of `freeing` when that stream takes part in the capture.
+void add_free_node(Device& d, const Capture& c, drv::CUdeviceptr ptr, drv::CUgraphNode alloc_node,
+                   drv::CUstream freeing);
+/// Makes the origin stream of `c` wait for the other streams of the capture (forked from it and
+/// not joined back), so that the capture can end.
+void join_capture_streams(Device& d, const Capture& c);
 
 }  // namespace treadle::cuda::detail

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <functional>
 #include <mutex>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/cuda.h"
@@ -35,6 +36,33 @@ bool pool_on(const Device& d) {
     return d.pool != nullptr && d.pool_enabled.load(std::memory_order_relaxed);
 }
 
+/// The allocation tracker (alloc_tracker_*): device allocations made while it is enabled, until
+/// they are freed.
+struct AllocTracker {
+    std::atomic<bool> enabled{false};
+    std::mutex mutex;
+    std::unordered_set<drv::CUdeviceptr> live;
+};
+
+AllocTracker& tracker() {
+    static AllocTracker t;
+    return t;
+}
+
+void track_alloc(drv::CUdeviceptr ptr) {
+    AllocTracker& t = tracker();
+    if (!t.enabled.load(std::memory_order_relaxed) || !ptr) return;
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.live.insert(ptr);
+}
+
+void track_free(drv::CUdeviceptr ptr) {
+    AllocTracker& t = tracker();
+    if (!ptr) return;
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.live.erase(ptr);
+}
+
 /// The registered capture that `stream` takes part in (null if none). Holds d.track.
 Capture* capture_of(Device& d, drv::CUstream stream) {
     if (d.captures.empty()) return nullptr;
@@ -50,7 +78,7 @@ Capture* capture_of(Device& d, drv::CUstream stream) {
             if (c.id != 0 && c.id == id) return &c;
     }
     for (Capture& c : d.captures)
-        if (c.stream == stream) return &c;
+        if (c.stream == stream && !c.paused) return &c;
     return nullptr;
 }
 
@@ -135,7 +163,7 @@ GraphMemory::~GraphMemory() {
 }
 
 void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id, bool external,
-                      bool conditional_body) {
+                      bool conditional_body, int mode) {
     auto memory = std::make_shared<GraphMemory>();
     memory->ordinal = ordinal;
     memory->stream = stream;
@@ -145,7 +173,9 @@ void register_capture(Device& d, int ordinal, drv::CUstream stream, uint64_t id,
         ++r.open_captures;
     }
     std::lock_guard<std::mutex> lock(d.track);
-    d.captures.push_back(Capture{stream, id, external, std::move(memory), conditional_body});
+    Capture c{stream, id, external, std::move(memory), conditional_body};
+    c.mode = mode;
+    d.captures.push_back(std::move(c));
     d.open_captures.fetch_add(1, std::memory_order_release);
 }
 
@@ -255,11 +285,17 @@ void* alloc(int ordinal, size_t bytes, Stream stream) {
                                                 " allocating " + std::to_string(bytes) +
                                                 " bytes (" + free_text + ")");
     }
+    track_alloc(ptr);
     if (graph || (!pool && d.pool)) {
         // Graph memory, or plain memory on a device whose pool is off: free() must know.
         std::lock_guard<std::mutex> lock(d.track);
-        if (graph) ++graph->allocations;
-        d.tracked[ptr] = Tracked{std::move(graph)};
+        drv::CUgraphNode node = nullptr;
+        if (graph) {
+            ++graph->allocations;
+            std::vector<drv::CUgraphNode> leaves = capture_leaves(s);
+            if (leaves.size() == 1) node = leaves[0];  // the allocation node just captured
+        }
+        d.tracked[ptr] = Tracked{std::move(graph), node};
         d.tracked_count.store(d.tracked.size(), std::memory_order_release);
     }
     return reinterpret_cast<void*>(ptr);
@@ -267,6 +303,7 @@ void* alloc(int ordinal, size_t bytes, Stream stream) {
 
 void free(int ordinal, void* ptr, Stream stream) {
     if (!ptr) return;
+    track_free(address(ptr));  // its owner is done with it (a graph may free it later)
     try {
         Device& d = enter(ordinal);
         const drv::CUstream s = resolve(d, stream);
@@ -279,17 +316,28 @@ void free(int ordinal, void* ptr, Stream stream) {
         std::lock_guard<std::mutex> lock(d.track);
         bool pool = d.pool != nullptr;
         std::shared_ptr<GraphMemory> graph;
+        drv::CUgraphNode alloc_node = nullptr;
         if (auto it = d.tracked.find(p); it != d.tracked.end()) {
             graph = std::move(it->second.graph);
+            alloc_node = it->second.alloc_node;
             pool = graph != nullptr;
             d.tracked.erase(it);
             d.tracked_count.store(d.tracked.size(), std::memory_order_release);
         }
         if (graph) {
             if (graph->capturing) {
-                // A free node in the graph being captured, after the work queued so far on the
-                // freeing stream when that stream takes part in the capture (a stream forked
-                // from the capturing one), so that no branch still using it runs after it.
+                // A free node after every branch of the capture that descends from the
+                // allocation (kept for the resume while the capture is paused).
+                for (Capture& owner : d.captures) {
+                    if (owner.memory != graph || !alloc_node) continue;
+                    if (owner.paused)
+                        owner.paused_frees.emplace_back(p, alloc_node);
+                    else
+                        add_free_node(d, owner, p, alloc_node, s);
+                    return;
+                }
+                // Without its allocation node: after the work queued so far on the freeing
+                // stream when that stream takes part in the capture, else on the capture's.
                 const Capture* c = capture_of(d, s);
                 TREADLE_CU(cuMemFreeAsync, p, c && c->memory == graph ? s : graph->stream);
                 return;
@@ -354,6 +402,44 @@ uint64_t mempool_used_current(int ordinal) {
 
 uint64_t mempool_used_high(int ordinal) {
     return pool_attribute(ordinal, drv::CU_MEMPOOL_ATTR_USED_MEM_HIGH);
+}
+
+void* alloc_outside_capture(int ordinal, size_t bytes) {
+    Device& d = enter(ordinal);
+    if (bytes == 0) return nullptr;
+    const drv::Table& t = drv::get();
+    // cuMemAlloc is refused on a capturing thread unless the thread's capture mode is relaxed.
+    int mode = 2;  // CU_STREAM_CAPTURE_MODE_RELAXED
+    if (t.cuThreadExchangeStreamCaptureMode)
+        TREADLE_CU_WITH(t, cuThreadExchangeStreamCaptureMode, &mode);
+    drv::CUdeviceptr ptr = 0;
+    const drv::CUresult r = t.cuMemAlloc_v2(&ptr, bytes);
+    if (t.cuThreadExchangeStreamCaptureMode) t.cuThreadExchangeStreamCaptureMode(&mode);
+    if (r != drv::CUDA_SUCCESS)
+        fail(t, "cuMemAlloc_v2", r,
+             "alloc_outside_capture(" + device_name(ordinal) + ", " + std::to_string(bytes) +
+                 " bytes)");
+    track_alloc(ptr);
+    if (d.pool) {  // plain memory on a device with a pool: free() must use cuMemFree
+        std::lock_guard<std::mutex> lock(d.track);
+        d.tracked[ptr] = Tracked{};
+        d.tracked_count.store(d.tracked.size(), std::memory_order_release);
+    }
+    return reinterpret_cast<void*>(ptr);
+}
+
+void alloc_tracker_enable(bool enable) { tracker().enabled.store(enable); }
+
+void alloc_tracker_reset() {
+    AllocTracker& t = tracker();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.live.clear();
+}
+
+size_t alloc_tracker_live_count() {
+    AllocTracker& t = tracker();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    return t.live.size();
 }
 
 void* host_alloc(size_t bytes) {

@@ -1,4 +1,5 @@
 // src/runtime/cuda_stream.cpp -- treadle::cuda streams, events, graph capture and graph launches
+#include <algorithm>
 #include <string>
 
 #include "runtime/cuda.h"
@@ -95,6 +96,9 @@ Stream create_stream(int ordinal, bool blocking, int priority) {
     drv::CUstream stream = nullptr;
     TREADLE_CU(cuStreamCreateWithPriority, &stream, blocking ? 0u : drv::CU_STREAM_NON_BLOCKING,
                priority);
+    Device& d = device(ordinal);
+    std::lock_guard<std::mutex> lock(d.track);
+    d.streams.push_back(stream);
     return stream;
 }
 
@@ -106,8 +110,15 @@ void destroy_stream(int ordinal, Stream stream) {
         if (s == d.default_stream) return;
         drv::CUstream expected = s;
         d.current.compare_exchange_strong(expected, d.default_stream, std::memory_order_acq_rel);
+        // Destroyed once no capture is open: until then the stream stays known, so that a
+        // capture it took part in can join it at its end.
         release_outside_capture([ordinal, s] {
-            enter(ordinal);
+            Device& dev = enter(ordinal);
+            {
+                std::lock_guard<std::mutex> lock(dev.track);
+                dev.streams.erase(std::remove(dev.streams.begin(), dev.streams.end(), s),
+                                  dev.streams.end());
+            }
             TREADLE_CU(cuStreamDestroy_v2, s);
         });
     } catch (const Error&) {
@@ -255,7 +266,7 @@ void begin_capture(int ordinal, Stream stream, CaptureMode mode, bool external) 
             fail(t, "cuStreamGetCaptureInfo_v2", r, where);
         }
     }
-    register_capture(d, ordinal, s, id, external);
+    register_capture(d, ordinal, s, id, external, false, int(mode));
 }
 
 bool is_capturing(int ordinal, Stream stream) {
@@ -279,6 +290,29 @@ std::shared_ptr<Graph> end_capture(int ordinal, Stream stream) {
     if (external) {
         unregister_capture(d, s, false);
         return nullptr;
+    }
+    drv::CUgraph paused = nullptr;
+    {
+        // Streams forked from the capture and not joined back would make it fail to end.
+        std::lock_guard<std::mutex> lock(d.track);
+        for (const Capture& c : d.captures) {
+            if (c.stream != s) continue;
+            if (c.paused) {
+                paused = c.paused_graph;
+                break;
+            }
+            try {
+                join_capture_streams(d, c);
+            } catch (const Error&) {  // ending the capture reports what went wrong
+            }
+        }
+    }
+    if (paused) {  // the capture is dropped, with what it captured
+        unregister_capture(d, s, false);
+        release_outside_capture([paused] { TREADLE_CU(cuGraphDestroy, paused); });
+        throw Error(ErrorKind::Runtime, where +
+                                            ": the capture was paused (capture_pause) and not "
+                                            "resumed; it is discarded");
     }
     drv::CUgraph graph = nullptr;
     drv::CUgraphExec exec = nullptr;

@@ -165,9 +165,15 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
     static const uint8_t k_empty_struct = 0;
     void* args[2] = {const_cast<LaunchBounds*>(&bounds),
                      const_cast<void*>(k.params.empty() ? &k_empty_struct : params)};
-    if (grid.block_dim < 1 || grid.block_dim > 1024)
+    if (grid.block_dim < 1)
         throw Error(ErrorKind::Value, k.name + "(): block_dim must be in [1, 1024], got " +
                                           std::to_string(grid.block_dim));
+    if (grid.block_dim > 1024)
+        throw Error(ErrorKind::Launch,
+                    "Error launching kernel: " + k.name + "(): block_dim " +
+                        std::to_string(grid.block_dim) +
+                        " is above the 1024 threads a CUDA block can have (Warp CUDA error: the "
+                        "driver refuses such a launch)");
     if (k.max_block_dim > 0 && grid.block_dim > k.max_block_dim)
         throw Error(ErrorKind::Launch,
                     "Error launching kernel: " + k.name + "(): block_dim " +

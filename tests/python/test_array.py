@@ -459,6 +459,17 @@ def test_numpy_of_device_array(device):
     assert str(a) == str(a.numpy())
 
 
+def test_an_object_exporting_host_memory_on_both_interfaces_is_read_as_host_memory(device):
+    class Both:
+        def __init__(self, values):
+            self.data = np.array(values, dtype=np.float32)
+            self.__array_interface__ = self.data.__array_interface__
+            self.__cuda_array_interface__ = self.data.__array_interface__
+
+    a = wp.array(Both([1, 2, 3, 4]), dtype=wp.mat22, device=device)
+    np.testing.assert_array_equal(a.numpy(), [[[1, 2], [3, 4]]])
+
+
 def test_cuda_array_interface(device):
     a = wp.array(np.arange(12, dtype=np.float32).reshape(3, 4), device=device)
     if device == "cpu":

@@ -316,3 +316,35 @@ def test_cuda_snippet_runs_on_cuda():
     d = wp.array(np.arange(64, dtype=np.int32), device="cuda:0")
     wp.launch(reverse_kernel, 64, inputs=[d, 64], device="cuda:0", block_dim=64)
     np.testing.assert_array_equal(d.numpy(), np.arange(63, -1, -1))
+
+
+@wp.func_native("return wp::vec_t<3, wp::float32>(x, 2.0f * x, 3);")
+def spread3(x: wp.float32) -> wp.vec3: ...
+
+
+@wp.func_native("return wp::mat_t<2, 2, wp::float32>(x, 0.0f, 1, x);")
+def diag22(x: wp.float32) -> wp.mat22: ...
+
+
+@wp.func_native("return wp::add(wp::vec3(x), wp::vec3{{1.0f}});")
+def fill_plus_x_axis(x: wp.float32) -> wp.vec3: ...
+
+
+@wp.kernel
+def native_constructors_kernel(x: F32, v: wp.array(dtype=wp.vec3), m: wp.array(dtype=wp.mat22),
+                               f: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    v[i] = spread3(x[i])
+    m[i] = diag22(x[i])
+    f[i] = fill_plus_x_axis(x[i])
+
+
+def test_snippets_construct_vectors_and_matrices_the_native_way():
+    x = wp.array(np.array([1.5, -2.0], np.float32), device="cpu")
+    v = wp.zeros(2, dtype=wp.vec3, device="cpu")
+    m = wp.zeros(2, dtype=wp.mat22, device="cpu")
+    f = wp.zeros(2, dtype=wp.vec3, device="cpu")
+    wp.launch(native_constructors_kernel, dim=2, inputs=[x, v, m, f], device="cpu")
+    np.testing.assert_array_equal(v.numpy(), [[1.5, 3.0, 3.0], [-2.0, -4.0, 3.0]])
+    np.testing.assert_array_equal(m.numpy(), [[[1.5, 0.0], [1.0, 1.5]], [[-2.0, 0.0], [1.0, -2.0]]])
+    np.testing.assert_array_equal(f.numpy(), [[2.5, 1.5, 1.5], [-1.0, -2.0, -2.0]])

@@ -32,7 +32,9 @@ def test_block_dim_out_of_range_is_refused_on_cuda(device):
     if not device.startswith("cuda"):
         pytest.skip("CPU launches ignore block_dim, as Warp documents")
     out = wp.zeros(4, dtype=int, device=device)
-    with pytest.raises(ValueError, match=re.escape("mark(): block_dim must be in [1, 1024], got 2048")):
+    with pytest.raises(RuntimeError, match=re.escape(
+            "Error launching kernel: mark(): block_dim 2048 is above the 1024 threads a CUDA "
+            "block can have (Warp CUDA error")):
         wp.launch(mark, dim=4, inputs=[out], device=device, block_dim=2048)
 
 

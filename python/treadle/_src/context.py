@@ -21,6 +21,9 @@ from ..module import Module as Module  # noqa: F401
 from ..module import ModuleExec as ModuleExec  # noqa: F401
 from ..module import _modules as user_modules  # noqa: F401 - every module by name
 from ..module import caller_module_name as _get_caller_module_name  # noqa: F401
+from ..stream import capture_pause as capture_pause  # noqa: F401
+from ..stream import capture_resume as capture_resume  # noqa: F401
+from . import native_core as _native_core
 
 
 class _WarpBuildInternals:
@@ -49,6 +52,12 @@ class _Runtime:
         """Every device by alias ("cpu", "cuda:0", ...): treadle's registry itself."""
         _context.init()
         return _context._devices
+
+    @property
+    def core(self):
+        """The entry points of Warp's native library that treadle provides
+        (native_core.NativeCore)."""
+        return _native_core.core
 
     def get_device(self, ident=None):
         """The Device for `ident` (None: the current default device); as wp.get_device."""

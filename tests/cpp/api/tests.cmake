@@ -1,5 +1,6 @@
 # tests/cpp/api/tests.cmake -- tests of src/api (modules, kernels, adjoints, tape, streams)
 list(APPEND TREADLE_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/test_array_fill.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_adjoint.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_builds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_module_api.cpp

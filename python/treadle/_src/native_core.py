@@ -1,0 +1,69 @@
+"""treadle._src.native_core: the few entry points of Warp's native library (``runtime.core``)
+that programs call directly to look at the shape of captured CUDA graphs and to count live
+device allocations, over treadle's own runtime (a compatibility layer, not treadle's API).
+
+Contexts are CUDA context handles (``Device.context``); nodes are CUgraphNode handles as ints,
+valid while their graph lives."""
+
+from .. import _treadle
+from .. import context as _context
+
+
+def _ordinal(context):
+    """The ordinal of the CUDA device whose primary context is `context` (an int handle)."""
+    for device in _context.get_cuda_devices():
+        if device.context == context:
+            return device.ordinal
+    raise ValueError(f"no CUDA device has the context {context!r}")
+
+
+class NativeCore:
+    """Warp's ``runtime.core`` functions treadle provides (the graph topology queries)."""
+
+    @staticmethod
+    def wp_cuda_graph_insert_empty_node(context):
+        """An empty node added to the capture on the device's current stream."""
+        return _treadle.cuda_graph_insert_empty_node(_ordinal(context))
+
+    @staticmethod
+    def wp_cuda_graph_insert_alloc_node(context, size):
+        """Allocates `size` bytes in the capture on the current stream, as ``wp.empty``
+        would; returns the allocation node."""
+        return _treadle.cuda_graph_insert_alloc_node(_ordinal(context), int(size))
+
+    @staticmethod
+    def wp_cuda_graph_insert_free_node(context, alloc_node):
+        """Frees the memory of `alloc_node` on the current stream, as dropping its array
+        would; returns the free node."""
+        return _treadle.cuda_graph_insert_free_node(_ordinal(context), int(alloc_node))
+
+    @staticmethod
+    def wp_cuda_graph_node_depends_on(node, ancestor):
+        """0 when `node` runs after `ancestor`, 1 when it does not, -1 on error."""
+        return _treadle.cuda_graph_node_depends_on(int(node), int(ancestor))
+
+    @staticmethod
+    def wp_cuda_graph_alloc_query(alloc_node, node):
+        """0: `node` may use the memory of `alloc_node`; 1: it is freed before `node`; 2:
+        `node` does not run after the allocation; -2: the free is concurrent with `node`; -1:
+        error."""
+        return _treadle.cuda_graph_alloc_query(int(alloc_node), int(node))
+
+
+    @staticmethod
+    def wp_alloc_tracker_enable(enable):
+        """Notes device allocations from now on (nonzero) or stops noting them."""
+        _treadle.cuda_alloc_tracker_enable(bool(enable))
+
+    @staticmethod
+    def wp_alloc_tracker_reset():
+        """Forgets the allocations noted so far."""
+        _treadle.cuda_alloc_tracker_reset()
+
+    @staticmethod
+    def wp_alloc_tracker_get_live_count():
+        """How many noted device allocations are not freed yet."""
+        return _treadle.cuda_alloc_tracker_live_count()
+
+
+core = NativeCore()
