@@ -91,8 +91,20 @@ CUDA_CALLABLE void set_row(mat_t<R, C, T>& a, int i, const vec_t<C, T>& v) {
     for (int j = 0; j < C; ++j) a.m[i][j] = v.c[j];
 }
 
-/// mat_from_rows(r0, r1, ...): the matrix with the given 2, 3 or 4 rows (vectors of C
-/// elements). mat_from_cols(c0, c1, ...): the matrix with the given 2, 3 or 4 columns.
+/// mat_from_rows(r0, r1, ...): the matrix with the given 1 to 4 rows (vectors of C
+/// elements). mat_from_cols(c0, c1, ...): the matrix with the given 1 to 4 columns.
+template <int C, typename T>
+CUDA_CALLABLE mat_t<1, C, T> mat_from_rows(vec_t<C, T> r0) {
+    mat_t<1, C, T> r{};
+    for (int j = 0; j < C; ++j) r.m[0][j] = r0.c[j];
+    return r;
+}
+template <int R, typename T>
+CUDA_CALLABLE mat_t<R, 1, T> mat_from_cols(vec_t<R, T> c0) {
+    mat_t<R, 1, T> r{};
+    for (int i = 0; i < R; ++i) r.m[i][0] = c0.c[i];
+    return r;
+}
 template <int C, typename T>
 CUDA_CALLABLE mat_t<2, C, T> mat_from_rows(vec_t<C, T> r0, vec_t<C, T> r1) {
     const vec_t<C, T> v[2] = {r0, r1};
@@ -418,6 +430,18 @@ CUDA_CALLABLE void adj_cols_into(const mat_t<R, C, T>& adj_ret, vec_t<R, T>* con
     for (int i = 0; i < R; ++i) {
         for (int j = 0; j < C; ++j) adj[j]->c[i] += adj_ret.m[i][j];
     }
+}
+template <int C, typename T>
+CUDA_CALLABLE void adj_mat_from_rows(const vec_t<C, T>&, vec_t<C, T>& a0,
+                                     const mat_t<1, C, T>& adj_ret) {
+    vec_t<C, T>* const adj[1] = {&a0};
+    adj_rows_into(adj_ret, adj);
+}
+template <int R, typename T>
+CUDA_CALLABLE void adj_mat_from_cols(const vec_t<R, T>&, vec_t<R, T>& a0,
+                                     const mat_t<R, 1, T>& adj_ret) {
+    vec_t<R, T>* const adj[1] = {&a0};
+    adj_cols_into(adj_ret, adj);
 }
 template <int C, typename T>
 CUDA_CALLABLE void adj_mat_from_rows(const vec_t<C, T>&, const vec_t<C, T>&, vec_t<C, T>& a0,

@@ -789,7 +789,7 @@ def skew(v: vec3) -> mat33:
 def matrix_from_rows(*rows: Vector) -> Matrix:
     """matrix_from_rows(*rows: Vector) -> Matrix
 
-    The matrix whose rows are the given vectors (2 to 4 vectors of the same type): k vectors of
+    The matrix whose rows are the given vectors (1 to 4 vectors of the same type): k vectors of
     length n give a k x n matrix.
 
     Differentiable."""
@@ -797,7 +797,7 @@ def matrix_from_rows(*rows: Vector) -> Matrix:
 def matrix_from_cols(*cols: Vector) -> Matrix:
     """matrix_from_cols(*cols: Vector) -> Matrix
 
-    The matrix whose columns are the given vectors (2 to 4 vectors of the same type): k vectors
+    The matrix whose columns are the given vectors (1 to 4 vectors of the same type): k vectors
     of length n give an n x k matrix.
 
     Differentiable."""

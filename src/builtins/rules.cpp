@@ -257,7 +257,7 @@ std::optional<Signature> rule_diag(const std::vector<ArgInfo>& a) {
     return std::nullopt;
 }
 std::optional<Signature> rule_mat_from(const std::vector<ArgInfo>& a, bool rows) {
-    if (a.size() < 2 || a.size() > 4 || !a[0].type || !a[0].type->is_vector()) return std::nullopt;
+    if (a.empty() || a.size() > 4 || !a[0].type || !a[0].type->is_vector()) return std::nullopt;
     for (const ArgInfo& x : a)
         if (x.type != a[0].type) return std::nullopt;
     int n = (int)a.size(), len = a[0].type->rows;

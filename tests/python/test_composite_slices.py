@@ -206,3 +206,21 @@ def test_host_set_row_and_col_fill_from_a_number():
     m.set_row(0, 13.0)
     m.set_col(2, 14.0)
     np.testing.assert_array_equal(np.array(m), [[13.0, 13.0, 14.0], [3.0, 4.0, 14.0]])
+
+
+@wp.kernel
+def one_row_and_column(v: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
+    r = wp.matrix_from_rows(v[0])
+    c = wp.matrix_from_cols(v[0])
+    out[0] = r[0, 2] + 2.0 * c[1, 0] + wp.ddot(r, r)
+
+
+def test_matrix_from_one_row_or_column(device):
+    v = wp.array([[1.0, 2.0, 3.0]], dtype=wp.vec3, device=device, requires_grad=True)
+    out = wp.zeros(1, dtype=float, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(one_row_and_column, 1, inputs=[v, out], device=device)
+    tape.backward(loss=out)
+    assert out.numpy()[0] == pytest.approx(3.0 + 4.0 + 14.0)
+    np.testing.assert_allclose(v.grad.numpy()[0], [2.0, 2.0 + 4.0, 1.0 + 6.0])
