@@ -28,6 +28,11 @@ enum class ErrorKind {
     Bounds,
     FloatingPoint,  ///< verify_fp: a kernel stored a NaN or Inf (Python: FloatingPointError)
     Overflow,       ///< a value out of its type's range, such as a launch argument (OverflowError)
+    ArgumentType,   ///< a launch argument that is not the array its parameter takes: Warp's
+                    ///< RuntimeError, also a TypeError (Python: LaunchArgumentError)
+    Key,            ///< a name that kernel source uses and nothing defines (KeyError)
+    Codegen,        ///< kernel source that cannot be compiled, of no more specific kind
+                    ///< (Python: WarpCodegenError from the compiler, else RuntimeError)
 };
 
 /// Base of every exception a user can cause. `what()` is the full message including

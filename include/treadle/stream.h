@@ -157,7 +157,8 @@ private:
 
 /// Conditional nodes in the capture open on a stream: an if (with an else) or a while node
 /// whose condition is the int32 at a device address, read when the graph runs. Fill each body
-/// by capturing a stream into it (begin_body/end_body) or with a captured graph (add_graph).
+/// by capturing the capturing stream into it (begin_body/end_body: the outer capture pauses
+/// meanwhile, and resumes after the node) or with a captured graph (add_graph).
 /// Needs a CUDA 12.4+ driver, NVRTC and the toolkit's libcudadevrt.a (supported()).
 class ConditionalCapture {
 public:
@@ -167,9 +168,11 @@ public:
                                   bool with_else);
     /// Bodies: 1 (if, while) or 2 (if/else: body 1 runs when the condition is zero).
     int body_count() const { return int(m_bodies.size()); }
-    /// Captures `body_stream` (not capturing) into body `i` until end_body.
+    /// Pauses the capture on `body_stream` (the stream the node was added on, or a body
+    /// capture's stream for a nested node) and captures it into body `i` until end_body.
     void begin_body(int i, const Stream& body_stream) const;
-    /// Ends that capture; a while body first queues the re-read of the condition.
+    /// Ends that capture and resumes the paused one; a while body first queues the re-read of
+    /// the condition.
     void end_body(int i, const Stream& body_stream) const;
     /// Makes `graph` (captured without allocations) the content of body `i`, capturing it
     /// there through `body_stream` (as begin_body/end_body do).

@@ -66,6 +66,9 @@ public:
     struct LaunchRead {
         std::string param;
         std::shared_ptr<const Array> array;
+        /// The launch writes the array too, never after reading an element of it: its own
+        /// write leaves what the backward replay reads unchanged, so it is no overwrite.
+        bool own_write = false;
     };
     /// Records a launch of `kernel_name` that a front end made and differentiates itself:
     /// backward() calls `backward` in its place, after the overwrite check has covered
@@ -91,12 +94,20 @@ public:
     /// Number of recorded steps (launches, copies and custom steps).
     size_t size() const { return m_steps.size(); }
 
+    /// Receives the warnings of backward(): a copy whose gradient cannot be fully tracked
+    /// (overlapping views: the destination's gradient is copied over the source's). None set:
+    /// they go to stderr.
+    void set_warning_handler(std::function<void(const std::string&)> handler) {
+        m_warn = std::move(handler);
+    }
+
 private:
     struct Step;  ///< one recorded launch or custom step (src/api/tape.cpp)
 
     void check_unchanged() const;
 
     std::vector<std::shared_ptr<const Step>> m_steps;
+    std::function<void(const std::string&)> m_warn;
 };
 
 }  // namespace treadle

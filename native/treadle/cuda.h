@@ -11,9 +11,11 @@
 
 #include "adjoint.h"
 #include "array.h"
+#include "array_slice.h"
 #include "atomic.h"
 #include "bitwise.h"
 #include "core.h"
+#include "fabricarray.h"
 #include "indexedarray.h"
 #include "mat.h"
 #include "mat_decomp.h"

@@ -55,6 +55,10 @@ from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
+from .fabricarray import fabricarray as fabricarray
+from .fabricarray import fabricarrayarray as fabricarrayarray
+from .fabricarray import indexedfabricarray as indexedfabricarray
+from .fabricarray import indexedfabricarrayarray as indexedfabricarrayarray
 from .types import tile as tile
 from .array_like import ones as ones
 from .array_like import ones_like as ones_like
@@ -184,6 +188,8 @@ from .device_access import is_peer_access_enabled as is_peer_access_enabled
 from .device_access import is_peer_access_supported as is_peer_access_supported
 from .device_access import set_mempool_access_enabled as set_mempool_access_enabled
 from .device_access import set_peer_access_enabled as set_peer_access_enabled
+from .device_access import ScopedMempoolAccess as ScopedMempoolAccess
+from .device_access import ScopedPeerAccess as ScopedPeerAccess
 from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .stream import wait_event as wait_event
@@ -216,6 +222,7 @@ from ._treadle import WarpCodegenValueError as WarpCodegenValueError
 from . import _src as _src
 
 # --- kernels, functions, modules and launches (kernel.py, module.py, launch.py) ------------
+from .generics import grad as grad
 from .generics import static as static
 from .kernel import Function as Function
 from .kernel import Kernel as Kernel

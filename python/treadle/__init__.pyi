@@ -36,6 +36,8 @@ from .context import ScopedDevice as ScopedDevice
 from .logger import ScopedLogLevel as ScopedLogLevel
 from .logger import ScopedLogger as ScopedLogger
 from .stream import ScopedMempool as ScopedMempool
+from .device_access import ScopedMempoolAccess as ScopedMempoolAccess
+from .device_access import ScopedPeerAccess as ScopedPeerAccess
 from .stream import ScopedStream as ScopedStream
 from .utils import ScopedTimer as ScopedTimer
 from .context import Stream as Stream
@@ -71,6 +73,8 @@ from .scalar_types import dtype_to_numpy as dtype_to_numpy
 from .constants import e as e
 from .array import empty as empty
 from .array_like import empty_like as empty_like
+from .fabricarray import fabricarray as fabricarray
+from .fabricarray import fabricarrayarray as fabricarrayarray
 from .types import float16 as float16
 from .types import float32 as float32
 from .types import float64 as float64
@@ -98,12 +102,15 @@ from .module import get_module as get_module
 from .module import get_module_options as get_module_options
 from .context import get_preferred_device as get_preferred_device
 from .context import get_stream as get_stream
+from .generics import grad as grad
 from .constants import half_pi as half_pi
 from .indexedarray import indexedarray as indexedarray
 from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
+from .fabricarray import indexedfabricarray as indexedfabricarray
+from .fabricarray import indexedfabricarrayarray as indexedfabricarrayarray
 from .constants import inf as inf
 from .context import init as init
 from .types import int16 as int16

@@ -13,7 +13,7 @@ from . import tape as _tape
 from .array_arithmetic import ArrayArithmetic
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
-from .shapes import check_ndim, is_int, shape_tuple, subscript_params
+from .shapes import check_ndim, is_int, shape_tuple, subscript_params, view_layout
 from .struct import is_struct_type, struct_type_of_data
 from .type_classes import class_of
 from .vec_types import composite_base
@@ -630,9 +630,23 @@ class array(ArrayArithmetic, _treadle.Array):
         return _wrap(self._transpose([builtins.int(a) for a in axes]))
 
     def view(self, dtype):
-        """The same memory seen as another dtype of the same element size."""
+        """The same memory seen as another dtype: one of the same element size (same shape),
+        the scalar of a vector/matrix dtype (its components become trailing dimensions), or a
+        vector/matrix of this array's scalar dtype (trailing dimensions of its shape become
+        the elements). TypeError for other sizes, as in Warp."""
         self._check_real("view()")
-        return _wrap(self._view_as(resolve_dtype(dtype)._type))
+        dt = resolve_dtype(dtype)
+        src = self.dtype
+        if dt._type.size == self._dtype.size:
+            return _wrap(self._view_as(dt._type))
+        shape, strides = view_layout(src, self._dtype.size, dt, dt._type.size, self.shape,
+                                     self.strides, is_struct_type(src) or is_struct_type(dt))
+        out = _new_null()
+        out._init_from_ptr(self.ptr or 0, dt._type, list(shape), list(strides),
+                           self._device_alias, self)  # keeps this array's memory alive
+        if self.grad is not None:
+            out.grad = self.grad.view(dt)
+        return out
 
     def __getitem__(self, key):
         self._check_real("indexing")
@@ -735,7 +749,8 @@ def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=Fals
 
 
 def _like(src, device, requires_grad):
-    if not isinstance(src, array) and not getattr(src, "_is_indexedarray", False):
+    if not isinstance(src, array) and not getattr(src, "_is_indexedarray", False) and \
+            getattr(src, "_fabric_indexed", None) is None:
         raise TypeError(f"expected a treadle array, got {type(src).__name__}")
     src._check_real("*_like()")
     dev = src.device if device is None else device

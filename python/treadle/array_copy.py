@@ -5,6 +5,7 @@ import operator
 from . import cpu_capture as _cpu_capture
 from . import tape as _tape
 from .array import _dtype_text, array
+from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
 from .stream import ScopedStream
 
@@ -19,14 +20,23 @@ def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
     on the device's current stream. Errors are RuntimeErrors, as in Warp."""
     if stream is not None:
         with ScopedStream(stream, sync_enter=False):
-            _copy(dest, src, dest_offset, src_offset, count)
+            _copy_with_grads(dest, src, dest_offset, src_offset, count)
         return
+    _copy_with_grads(dest, src, dest_offset, src_offset, count)
+
+
+def _copy_with_grads(dest, src, dest_offset, src_offset, count):
+    """The copy, then (as Warp does) the same copy of the gradients when both arrays have
+    one; the tape records only the copy of the values (its adjoint moves the gradients)."""
     _copy(dest, src, dest_offset, src_offset, count)
+    if isinstance(dest, array) and isinstance(src, array) and dest.grad is not None and \
+            src.grad is not None:
+        _copy(dest.grad, src.grad, dest_offset, src_offset, count, record=False)
 
 
 def _checked_arguments(dest, src, dest_offset, src_offset, count):
     for a in (dest, src):
-        if not isinstance(a, (array, indexedarray)):
+        if not isinstance(a, (array, indexedarray, _fabric_base)):
             raise RuntimeError(
                 f"copy(): Copy source and destination must be arrays, got {type(a).__name__}")
         a._check_real("copy()")
@@ -52,6 +62,8 @@ def _incompatible_dtypes(dest, src):
 
 
 def _element_size(a):
+    if isinstance(a, _fabric_base):
+        return a.dtype._type.size
     return (a.data if isinstance(a, indexedarray) else a)._dtype.size
 
 
@@ -79,7 +91,8 @@ def _strided_ranges(dest, src, dest_offset, src_offset, count):
     """The (dest, src) views of a copy with a non-contiguous side: 1-D sub-ranges when the
     copy does not span both arrays, else the arrays themselves (of one shape)."""
     if src_offset or dest_offset or count != src.size or count != dest.size:
-        if isinstance(src, indexedarray) or isinstance(dest, indexedarray):
+        if isinstance(src, (indexedarray, _fabric_base)) or \
+                isinstance(dest, (indexedarray, _fabric_base)):
             raise RuntimeError(
                 "copy(): dest_offset, src_offset, and count are not supported when copying "
                 "to/from non-contiguous indexed or Fabric arrays")
@@ -106,7 +119,7 @@ def _strided_ranges(dest, src, dest_offset, src_offset, count):
     return dest, src
 
 
-def _copy(dest, src, dest_offset, src_offset, count):
+def _copy(dest, src, dest_offset, src_offset, count, record=True):
     dest_offset, src_offset, count = _checked_arguments(dest, src, dest_offset, src_offset, count)
     if count == 0:
         count = src.size
@@ -116,9 +129,9 @@ def _copy(dest, src, dest_offset, src_offset, count):
         d, s = _flat_ranges(dest, src, dest_offset, src_offset, count)
     else:
         d, s = _strided_ranges(dest, src, dest_offset, src_offset, count)
-    if isinstance(d, indexedarray) or isinstance(s, indexedarray):
+    if isinstance(d, (indexedarray, _fabric_base)) or isinstance(s, (indexedarray, _fabric_base)):
         if _cpu_capture.depth[0] and _cpu_capture.active() and d.device.is_cpu:
-            _cpu_capture.refuse("copy() to or from an indexed array")
+            _cpu_capture.refuse("copy() to or from an indexed or Fabric array")
         tape = _tape.current()
         if tape is not None and d.requires_grad and s.requires_grad:
             raise NotImplementedError(
@@ -126,19 +139,19 @@ def _copy(dest, src, dest_offset, src_offset, count):
                 "through a contiguous array (indexedarray.contiguous()) inside the tape instead")
         if s.dtype is not d.dtype:
             raise _incompatible_dtypes(d, s)  # indexed elements are not reinterpreted
-        if isinstance(d, indexedarray):
+        if isinstance(d, (indexedarray, _fabric_base)):
             d.assign(s)
         else:
             d._assign(s.contiguous())
         return
     if s.dtype is not d.dtype:  # the same element size: the bytes, as in Warp
         d._capture_copy_from(s.view(d.dtype))
-        tape = _tape.current()
+        tape = _tape.current() if record else None
         if tape is not None and d.grad is not None and s.grad is not None:
             # the adjoint copies the bytes back: src.grad = dest.grad (dest's stays)
             tape.record_func(lambda: s.grad._assign(d.grad.view(s.dtype)), [d, s])
         return
     d._capture_copy_from(s)
-    tape = _tape.current()
+    tape = _tape.current() if record else None
     if tape is not None:
         tape._record_copy(d, s)

@@ -118,17 +118,18 @@ class Device:
         """Whether code running on this device can access memory allocated on ``other`` (a
         Device or alias): always for itself; a CUDA device reaches CPU memory where it can
         access pageable host memory; the CPU never reaches CUDA device memory. Between two
-        CUDA devices (peer access) NotImplementedError: treadle does not set that up yet."""
+        CUDA devices: whether access to ``other``'s memory is enabled now (to its pool when it
+        allocates from one, else peer access; see wp.set_peer_access_enabled)."""
         other = get_device(other)
         if other == self:
             return True
         if self.is_cuda and other.is_cpu:
             return self.is_cpu_memory_access_from_gpu_supported
-        if self.is_cpu:
+        if self.is_cpu or other.is_cpu:
             return False
-        raise NotImplementedError(
-            f"can_access(): access between two different CUDA devices ({self} and {other}) is "
-            "not supported by treadle yet")
+        if other.is_mempool_enabled:
+            return _treadle.cuda_mempool_access_enabled(other.ordinal, self.ordinal)
+        return _treadle.cuda_peer_access_enabled(other.ordinal, self.ordinal)
 
     @property
     def has_context(self):

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _treadle, scalar_types
 from .array import array
+from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
 from .resolver import describe
 from .struct import is_struct_type
@@ -17,7 +18,7 @@ from .vec_types import composite_base
 # The last @wp.func and @wp.kernel of each (module, qualified name); weak, so that kernels
 # and functions defined inside functions die with their last reference.
 _functions = weakref.WeakValueDictionary()
-_kernels = weakref.WeakValueDictionary()
+_kernels = {}  # (module, qualname) -> {key: kernel}, weakly
 
 
 def static(expr):
@@ -28,6 +29,34 @@ def static(expr):
 
 
 static.__treadle_static__ = True
+
+
+class GradWrapper:
+    """What ``wp.grad(func)`` returns: the gradient of a ``@wp.func`` or builtin. Inside a
+    kernel or function, calling it with ``func``'s arguments gives the derivative of its float
+    result with respect to each argument that has a gradient (a tuple when there are several),
+    computed by ``func``'s adjoint with an incoming adjoint of 1. The compiler handles it in
+    kernel code; Python cannot call it."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __call__(self, *args, **kwargs):
+        raise NotImplementedError(
+            "wp.grad(f) can only be called inside a @wp.kernel or @wp.func; "
+            "use wp.Tape or wp.autograd for gradients from Python"
+        )
+
+
+def grad(func):
+    """Warp's ``wp.grad(func)``: a callable that returns the gradients of ``func`` (a
+    ``@wp.func`` or a builtin) with respect to its inputs, for use inside kernels and
+    functions (see ``GradWrapper``). A forward-only computation: no gradient flows through it
+    in the backward pass of the code that calls it; it may be used in ``@wp.func_grad``."""
+    return GradWrapper(func)
+
+
+grad.__treadle_grad__ = True
 
 
 def annotation_type(annotation):
@@ -54,6 +83,8 @@ def argument_type(value):
         return (value._type, False)
     if isinstance(value, indexedarray) and value.data is not None:
         return (value._type, False)
+    if isinstance(value, _fabric_base) and value._fabric_type is not None:
+        return (value._fabric_type, False)
     if isinstance(value, (builtins.bool, np.bool_)):
         return (scalar_types.bool._type, False)
     if isinstance(value, builtins.int):
@@ -102,14 +133,24 @@ def generic_params(k):
 
 
 def register_kernel(k):
-    """Remembers kernel `k` by name for @wp.overload on a def."""
-    _kernels[(k.func.__module__, k.func.__qualname__)] = k
+    """Remembers kernel `k` by the module and qualified name of its def (and by its key: one
+    def made into kernels of several names is ambiguous to @wp.overload on a def)."""
+    _kernels.setdefault((k.func.__module__, k.func.__qualname__),
+                        weakref.WeakValueDictionary())[k.key] = k
     return k
 
 
 def registered_kernel(f):
-    """The kernel registered under the module and qualified name of function `f`, or None."""
-    return _kernels.get((f.__module__, f.__qualname__))
+    """The kernel registered under the module and qualified name of function `f`, or None;
+    RuntimeError when kernels of several names were made from that def."""
+    by_key = _kernels.get((f.__module__, f.__qualname__))
+    kernels = dict(by_key) if by_key is not None else {}
+    if len(kernels) > 1:
+        raise RuntimeError(
+            f"overload(): Ambiguous kernel lookup for '{f.__qualname__}': kernels "
+            f"{', '.join(repr(k) for k in sorted(kernels))} were made from it; use "
+            "wp.overload(kernel, arg_types) on the kernel object instead")
+    return next(iter(kernels.values()), None)
 
 
 def specialise(k, specs):
@@ -218,6 +259,8 @@ def register_function(fn, scope_locals=None):
         return fn
     for i, other in enumerate(holder._overloads):
         if _signature(other.func) == sig:
+            # a redefinition (a reload of the module): builds that used the old one are stale
+            fn.module.mark_modified()
             if other is holder:  # redefinition of the first: start again from this one
                 fn._overloads = [fn] + holder._overloads[1:]
                 _functions[key] = fn
@@ -228,4 +271,5 @@ def register_function(fn, scope_locals=None):
         _functions[key] = fn
         return fn
     holder._overloads.append(fn)
+    fn.module.mark_modified()  # a new overload can change what existing calls dispatch to
     return holder

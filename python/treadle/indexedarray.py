@@ -181,10 +181,11 @@ class indexedarray:
         self._scatter(zeros(1, dtype=self.dtype, device="cpu").numpy()[0])
 
     def assign(self, src):
-        """Copies ``src`` (an array, indexed array, numpy array or nested list of this shape)
-        into the indexed elements."""
+        """Copies ``src`` (an array, indexed or Fabric array, numpy array or nested list of
+        this shape) into the indexed elements."""
         self._check_real("assign()")
-        if isinstance(src, (array, indexedarray)):
+        fabric = getattr(src, "_fabric_indexed", None) is not None  # a Fabric array
+        if isinstance(src, (array, indexedarray)) or fabric:
             if src.dtype is not self.dtype:
                 raise TypeError(
                     f"assign(): cannot copy {_dtype_text(src.dtype)} data into a "

@@ -157,11 +157,14 @@ class Function:
         except RuntimeError:
             self._source = None
         self._resolver = None
+        self.module = _module.get_module(func.__module__)  # a Kernel may choose another
         self._custom_grad = None  # Function registered with @wp.func_grad(self)
         self._custom_replay = None  # Function registered with @wp.func_replay(self)
         # Every @wp.func definition of this name (overloads by annotation), self first; see
-        # generics.register_function.
-        self._overloads = [self]
+        # generics.register_function. (A kernel has none: wp.overload specialises it instead;
+        # see Kernel._overloads, which keeps the list from holding the kernel in a cycle.)
+        if not isinstance(self, Kernel):
+            self._overloads = [self]
         # @wp.func_native: (snippet, adj_snippet, replay_snippet), the C++ text of the body
         self._native = None
 
@@ -173,6 +176,7 @@ class Function:
             self._source = _source_of(self.func)
         if self._resolver is None:
             self._resolver = Resolver(self.func)
+            self._resolver.module = self.module
         text, filename, line = self._source
         grad, replay = self._custom_grad, self._custom_replay
         overloads = ()
@@ -227,10 +231,22 @@ class Kernel(Function):
         self._by_arguments = {}
         module.register_kernel(self)
 
+    @property
+    def _overloads(self):
+        """A kernel is its only definition (made fresh, so no list holds the kernel: an
+        unreferenced kernel is freed at once and leaves its module's live kernels)."""
+        return [self]
+
     def _function_source(self, with_overloads=False, **fields):
         if self._arg_types is not None:
             fields["arg_types"] = list(self._arg_types)
         return super()._function_source(False, **fields)
+
+    @property
+    def overloads(self):
+        """The specialisations of a generic kernel made so far (declared by wp.overload or
+        inferred at launches), by the types of their parameters (None: as annotated)."""
+        return dict(self._specialisations)
 
     @property
     def _generic_params(self):
@@ -326,6 +342,16 @@ class Kernel(Function):
             return
         _treadle.launch(handle, dim, args, stream_handle, True, adj, max_blocks, block_dim)
 
+    def _generated_source(self, cuda=False):
+        """The kernel's generated CPU (or CUDA) source, without building it."""
+        return _treadle.kernel_source(self._function_source(), cuda=cuda,
+                                      launch_bounds=self.options.get("launch_bounds"))
+
+    @property
+    def hash(self):
+        """The SHA-256 (bytes) of the code the kernel generates (see _content_hash)."""
+        return self._content_hash()
+
     def _content_hash(self):
         """A hash (bytes) of the code this kernel generates (its source text when it has no
         single build: a generic kernel, or one the compiler rejects)."""
@@ -334,8 +360,11 @@ class Kernel(Function):
             bounds = self.options.get("launch_bounds")
             if bounds is not None:  # a CUDA-only attribute, not in the CPU source
                 text += f"\n// launch_bounds {bounds}"
-            # where the code is (file, line) is not part of it, as in Warp's hash
+            # where the code is (file, line) is not part of it, as in Warp's hash, and nor is
+            # the module that defines a struct (its C++ name holds a hash of its module and
+            # name; its definition, in the text, holds its name and layout)
             text = _LINE_DIRECTIVE.sub("", text)
+            text = _STRUCT_SPELLING.sub(r"\1", text)
         except Exception:  # noqa: BLE001 -- the build will report it; hash what there is:
             text = self._function_source().source  # its source and that of every overload of
             text += "".join(_called_function_sources(self.func, text))  # the @wp.func it names
@@ -352,6 +381,7 @@ class Kernel(Function):
 
 
 _LINE_DIRECTIVE = re.compile(r"^#line .*\n?", re.M)
+_STRUCT_SPELLING = re.compile(r"\b(struct_\w+?)_[0-9a-f]{16}\b")
 
 
 def _called_function_sources(f, text):
@@ -566,6 +596,11 @@ def overload(kernel, arg_types=None):
     generic = _generics.registered_kernel(kernel)
     if generic is None:
         raise TypeError(f"overload(): no kernel named '{kernel.__qualname__}' to overload")
+    returns = kernel.__annotations__.get("return", None)
+    if returns is not None and returns is not type(None) and returns != "None":
+        raise TypeError(
+            f"overload(): Return annotations are not allowed on @wp.overload stubs "
+            f"('{kernel.__qualname__}' is annotated -> {returns!r}; a kernel returns nothing)")
     hints = {n: t for n, t in kernel.__annotations__.items() if n != "return"}
     _generics.overload_kernel(generic, hints)
     return generic  # the name keeps naming the generic kernel

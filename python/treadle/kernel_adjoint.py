@@ -58,6 +58,24 @@ class KernelAdjoint:
     def _build(self):
         return self._compile_cpu()
 
+    def build(self, builder=None):
+        """Runs the compiler's front end and code generation over the kernel (Warp's
+        Adjoint.build): reports the mistakes in its source, as a build would. `builder` must be
+        None (treadle's builds are not made through a Python builder)."""
+        if builder is not None:
+            raise NotImplementedError(
+                "KernelAdjoint.build(): treadle builds kernels in C++; pass builder=None")
+        self._kernel._generated_source()
+
+    @property
+    def called_user_functions(self):
+        """The @wp.func objects the kernel's code names, in the order the compiler first met
+        them (an ordered set: a dict of None values)."""
+        self._kernel._generated_source()  # the compiler resolves the names it meets
+        referenced = self._kernel._resolver.referenced
+        # a kernel named in a kernel (an error the compiler reports) holds builds
+        return {f: None for f in referenced if not hasattr(f, "_builds")}
+
     @property
     def args(self):
         """The parameters in order (a generic kernel's as annotated, without access flags)."""

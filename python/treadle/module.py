@@ -4,6 +4,7 @@ loading them (wp.load_module, wp.force_load). A kernel's builds live in the C++
 
 import hashlib
 import inspect
+import json
 import os
 import sys
 import weakref
@@ -12,6 +13,7 @@ from . import _treadle, config
 from . import context as _context
 from .context import get_device
 from .logger import log_warning
+from .module_hash import ModuleHasher
 
 # Every module by name (Warp's user_modules).
 _modules = {}
@@ -74,8 +76,8 @@ class Module:
         self.hashers = {}  # block_dim -> the latest get_module_hash() of that block_dim
         self.resolved_options = {}  # block_dim -> the options that hash was made with
         self.failed_builds = {}
-        self.references = set()
-        self.dependents = set()
+        self.references = set()  # the modules whose functions this module's code names
+        self.dependents = set()  # the modules whose code names this module's functions
         self._live_kernels = weakref.WeakSet()
 
     def __repr__(self):
@@ -159,8 +161,17 @@ class Module:
         self.resolved_options.clear()
 
     def mark_modified(self):
-        """Marks the module as changed: its builds are stale and are made again when needed."""
-        self.unload()
+        """Marks the module as changed: its builds, and those of every module whose code
+        named its functions (``dependents``, transitively), are stale and are made again when
+        needed."""
+        pending, seen = [self], set()
+        while pending:
+            m = pending.pop()
+            if id(m) in seen:
+                continue
+            seen.add(id(m))
+            m.unload()
+            pending.extend(m.dependents)
 
     # --- hashes ----------------------------------------------------------------------------
     def hash_module(self):
@@ -168,14 +179,17 @@ class Module:
         the module's options resolved against wp.config (block_dim aside), so it changes with
         their source, the constants and types they use and the options of a build, and not
         with where Python objects live (Warp's resolved module hash)."""
-        h = hashlib.sha256()
-        for key in sorted(self.kernels):
-            h.update(key.encode())
-            h.update(self.kernels[key]._content_hash())
         options = self.resolve_options(config)
         options.pop("block_dim", None)
-        h.update(repr(sorted((k, repr(v)) for k, v in options.items())).encode())
-        return h.digest()
+        return ModuleHasher(self.kernels.values(), options).get_hash()
+
+    def _write_meta(self, path, meta):
+        """Writes a build's metadata (a dict) to `path` as JSON with sorted keys, so the file
+        is the same whatever order the entries were made in; replaced atomically."""
+        temp = f"{path}.{os.getpid()}.tmp"
+        with open(temp, "w", encoding="utf-8") as f:
+            json.dump(meta, f, sort_keys=True)
+        os.replace(temp, path)
 
     def get_module_hash(self, block_dim=None):
         """hash_module() combined with the block_dim of a variant (Warp's per-variant hash)."""

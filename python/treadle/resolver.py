@@ -12,7 +12,9 @@ import numpy as np
 from . import _treadle, scalar_types, vec_types
 from .array import array
 from .builtin_functions import builtin_function
+from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
+from .struct import StructInstance
 
 _module_handles = {}
 
@@ -40,6 +42,8 @@ def describe(obj):
         return ("builtin", obj.__name__)
     if getattr(obj, "__treadle_static__", False):
         return ("builtin", "static")
+    if getattr(obj, "__treadle_grad__", False):
+        return ("builtin", "grad")
     if obj is tuple or typing.get_origin(obj) is tuple:  # tuple[float, int], typing.Tuple[...]
         return _tuple_annotation(obj)
     if scalar_types.generic_type(obj) is not None:  # typing.Any, wp.Int, wp.Float, wp.Scalar
@@ -56,12 +60,19 @@ def describe(obj):
         return ("const", scalar_types.dtype_from_numpy(obj.dtype)._type, obj.item(), False)
     if isinstance(obj, scalar_types.scalar_base):
         return ("const", type(obj)._type, obj.value, False)
+    if isinstance(obj, StructInstance):  # a struct value: a constant built field by field
+        values = _struct_values(obj, type(obj).__name__)
+        if isinstance(values, str):
+            return ("unsupported", values)
+        return ("const", type(obj)._type, values, False)
     if scalar_types.is_type_class(obj):  # scalars, vectors, ..., @wp.struct classes
         return ("type", obj._type)
     if isinstance(obj, vec_types.composite_base):
         values = tuple(float(x) for x in obj._data.reshape(-1).tolist())
         return ("const", type(obj)._type, values, False)
-    if isinstance(obj, (array, indexedarray, vec_types.generic_composite)):  # annotations
+    if isinstance(obj, array) and not obj._is_annotation:  # arrays are made outside kernels
+        return ("unsupported", "array")
+    if isinstance(obj, (array, indexedarray, _fabric_base, vec_types.generic_composite)):
         try:
             return ("type", obj._type)
         except Exception:  # an array annotation without a usable dtype
@@ -77,6 +88,28 @@ def describe(obj):
         _module_handles[handle] = obj
         return ("module", handle)
     return ("unsupported", type(obj).__name__)
+
+
+def _struct_values(obj, path):
+    """The values of a struct's fields, in order, as export_function.cpp reads a struct
+    constant (numbers; components of vectors, matrices, ...; nested tuples for structs), or
+    a str saying why it cannot be a constant (an array field, named by its path)."""
+    values = []
+    for f in type(obj)._fields:
+        value = getattr(obj, f.name)
+        where = f"{path}.{f.name}"
+        if f.kind in ("array", "indexedarray"):
+            return f"struct holding an array at {where} (arrays cannot be made inside kernels)"
+        if f.kind == "struct":
+            nested = _struct_values(value, where)
+            if isinstance(nested, str):
+                return nested
+            values.append(nested)
+        elif f.kind == "composite":
+            values.append(tuple(value._data.reshape(-1).tolist()))
+        else:
+            values.append(value.value if isinstance(value, scalar_types.scalar_base) else value)
+    return tuple(values)
 
 
 def _tuple_annotation(obj):
@@ -99,20 +132,45 @@ _ARRAY_CLASSES = tuple(
 class Resolver:
     """Answers the compiler's questions about the names a Python function uses (the named
     methods of sema::Resolver, see src/python/export_function.cpp): its closure cells first,
-    then its globals. Each answer is a descriptor (see describe) or None."""
+    then its globals, both read at each build (so a rebuild after Module.mark_modified() sees
+    their current values). Each answer is a descriptor (see describe) or None.
+
+    ``module`` is the Module of the function it answers for (set by its owner), and
+    ``referenced`` the @wp.func and @wp.kernel objects its answers named, in the order first
+    named (an ordered set: a dict of None values). Naming one from another module records the
+    dependency (Module.references / Module.dependents), so that redefining it (a reload)
+    invalidates this function's module too."""
 
     def __init__(self, func):
-        closure = {}
         code = getattr(func, "__code__", None)
+        cells = {}
         if code is not None and func.__closure__:
-            for name, cell in zip(code.co_freevars, func.__closure__):
-                try:
-                    closure[name] = cell.cell_contents
-                except ValueError:  # an empty cell
-                    pass
-        self._closure = closure
+            cells = dict(zip(code.co_freevars, func.__closure__))
+        self._cells = cells
         self._globals = getattr(func, "__globals__", {})
         self._annotations = getattr(func, "__annotations__", None) or {}
+        self.module = None
+        self.referenced = {}
+
+    @property
+    def _closure(self):
+        """The closure's variables that hold a value now (a cell may still be empty)."""
+        closure = {}
+        for name, cell in self._cells.items():
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
+        return closure
+
+    def _describe(self, obj):
+        if callable(getattr(type(obj), "_function_source", None)):
+            self.referenced.setdefault(obj, None)
+            other = getattr(obj, "module", None)
+            if self.module is not None and other is not None and other is not self.module:
+                self.module.references.add(other)
+                other.dependents.add(self.module)
+        return describe(obj)
 
     def _annotated_type(self, name):
         # A class named only in the annotations of a function defined inside another function
@@ -125,10 +183,11 @@ class Resolver:
 
     def lookup(self, name):
         """The meaning of the global `name`."""
-        if name in self._closure:
-            return describe(self._closure[name])
+        closure = self._closure
+        if name in closure:
+            return self._describe(closure[name])
         if name in self._globals:
-            return describe(self._globals[name])
+            return self._describe(self._globals[name])
         t = self._annotated_type(name)
         return None if t is None else describe(t)
 
@@ -138,13 +197,23 @@ class Resolver:
         module = _module_handles.get(handle) or sys.modules.get(handle[3:])
         if module is None or not hasattr(module, name):
             return None
-        return describe(getattr(module, name))
+        return self._describe(getattr(module, name))
 
     def annotation(self, param):
         """The annotation of `param` ("return": the result) as Python evaluated it where the
-        function was defined; None for a string annotation (the compiler reads its source)."""
+        function was defined (a string annotation is evaluated in the function's globals and
+        closure); None when there is none or it does not evaluate (the compiler reads its
+        source)."""
         value = self._annotations.get(param)
-        return None if value is None or isinstance(value, str) else describe(value)
+        if isinstance(value, str):  # from __future__ import annotations: evaluated here, as
+            # Warp does; the compiler reads the source of one that does not evaluate
+            try:
+                value = eval(value, self._globals, dict(self._closure))  # the user's own text
+            except Exception:  # noqa: BLE001 - any failure leaves it to the compiler
+                return None
+        if value is type(None):  # `-> types.NoneType`, Python's spelling of `-> None`
+            return ("type", _treadle.types.void())
+        return None if value is None else describe(value)
 
     def static_value(self, text, indices):
         """The value of wp.static(`text`) in the function's globals and closure, with

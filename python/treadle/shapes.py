@@ -1,5 +1,5 @@
 """Array shapes and dimension counts as the array functions check them (shared by arrays,
-indexed arrays and arrays of structs)."""
+indexed arrays and arrays of structs), and the layout of dtype views."""
 
 import builtins
 import typing
@@ -61,3 +61,50 @@ def subscript_params(params, name, fixed_ndim=None):
             raise TypeError(f"Expected a single Literal value for ndim, got {ndim!r}")
         ndim = values[0]
     return dtype, ndim
+
+
+def _name(dtype):
+    """A dtype as Warp's view() messages name it ("float32", "vec4f")."""
+    return getattr(dtype, "__name__", None) or repr(dtype)
+
+
+def packed_strides(shape, itemsize):
+    """The byte strides of a packed (C-order) block of `shape` items of `itemsize` bytes."""
+    out, step = [], itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= n
+    return tuple(reversed(out))
+
+
+def view_layout(src, src_size, dt, dt_size, shape, strides, has_struct):
+    """(shape, strides) of a view as ``dt`` of an array of ``src`` elements (sizes in bytes)
+    of a different size: the scalar of a vector/matrix ``src`` (its components become
+    trailing dimensions), or a vector/matrix ``dt`` of the scalar ``src`` (trailing
+    dimensions become the elements). Warp's TypeError / RuntimeError otherwise."""
+    inner_src = getattr(src, "_wp_scalar_type_", None)
+    inner_dt = getattr(dt, "_wp_scalar_type_", None)
+    prefix = f"cannot create an array view with dtype {_name(dt)} from source dtype {_name(src)}"
+    if inner_dt is None and inner_src is not None and not has_struct:
+        if dt_size != inner_src._type.size:
+            raise TypeError(f"{prefix}: source scalar dtype {_name(inner_src)} has size "
+                            f"{inner_src._type.size} bytes, but target dtype has size "
+                            f"{dt_size} bytes")
+        inner = tuple(src._shape)
+        return (*shape, *inner), (*strides, *packed_strides(inner, dt_size))
+    if inner_dt is not None and inner_src is None and not has_struct:
+        if src_size != inner_dt._type.size:
+            raise TypeError(f"{prefix}: source dtype has size {src_size} bytes, but target "
+                            f"scalar dtype {_name(inner_dt)} has size {inner_dt._type.size} "
+                            "bytes")
+        inner = tuple(dt._shape)
+        k = len(inner)
+        if len(shape) < k or tuple(shape[-k:]) != inner:
+            raise RuntimeError(f"The shape of the source array {tuple(shape)} is not compatible "
+                               f"with the requested data type {_name(dt)}")
+        if tuple(strides[-k:]) != packed_strides(inner, src_size):
+            raise RuntimeError(f"The inner strides of the source array {tuple(strides)} are not "
+                               f"compatible with the requested data type {_name(dt)}")
+        return tuple(shape[:-k]) or (1,), tuple(strides[:-k]) or (dt_size,)
+    raise TypeError(f"{prefix}: source dtype has size {src_size} bytes, but target dtype has "
+                    f"size {dt_size} bytes")

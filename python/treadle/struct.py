@@ -11,12 +11,14 @@ import builtins
 import inspect
 import numbers
 import operator
+import re
 import sys
 import typing
 
 import numpy as np
 
 from . import _treadle, scalar_types
+from .context import get_device
 from .scalar_types import scalar_base
 from .shapes import shape_tuple
 from .single_values import refused, warn_widening, widened
@@ -44,11 +46,37 @@ _INDEXEDARRAY_T_DTYPE = np.dtype(
 """wp::indexedarray_t<T> (native/treadle/indexedarray.h) as a numpy record: the underlying
 array, one index array address per dimension (0: the whole dimension) and the indexed shape."""
 
+_FABRICARRAY_T_DTYPE = np.dtype(
+    {"names": ["buckets", "nbuckets", "size"], "formats": ["<u8", "<u8", "<u8"],
+     "offsets": [0, 8, 16], "itemsize": 24}
+)
+"""wp::fabricarray_t<T> (native/treadle/fabricarray.h) as a numpy record: the bucket table's
+address, the number of buckets and of elements."""
+
+_INDEXEDFABRICARRAY_T_DTYPE = np.dtype(
+    {"names": ["fa", "indices", "size"], "formats": [_FABRICARRAY_T_DTYPE, "<u8", "<u8"],
+     "offsets": [0, 24, 32], "itemsize": 40}
+)
+"""wp::indexedfabricarray_t<T> as a numpy record: the Fabric array, the index array's address
+and its length."""
+
+_FABRIC_KINDS = ("fabricarray", "indexedfabricarray")
+
+_fabric_classes = {}
+"""The Fabric array classes by field kind, set by fabricarray.py (register_fabric_classes), so
+that records read back give annotation stubs of the field's type."""
+
+
+def register_fabric_classes(fabricarray, indexedfabricarray):
+    """Sets the classes of Fabric array fields (called once by fabricarray.py)."""
+    _fabric_classes.update(fabricarray=fabricarray, indexedfabricarray=indexedfabricarray)
+
 
 class _Field:
-    """One field: its name, kind ("scalar", "composite", "array", "indexedarray", "struct"),
-    type and offset. For arrays, ``type`` is the element type (a class) and ``ndim`` the
-    dimensions."""
+    """One field: its name, kind ("scalar", "composite", "array", "indexedarray",
+    "fabricarray", "indexedfabricarray", "struct"), type and offset. For arrays, ``type`` is
+    the element type (a class) and ``ndim`` the dimensions (typing.Any for a Fabric array
+    field of any dimensions)."""
 
     __slots__ = ("kind", "name", "ndim", "offset", "type")
 
@@ -74,6 +102,14 @@ def _field_of(owner, name, annotation):
         if not (is_struct_type(dtype) or isinstance(dtype, type)):
             raise TypeError(f"struct {owner}: field '{name}' needs a concrete indexedarray dtype")
         return _Field(name, "indexedarray", scalar_types.resolve_dtype(dtype), annotation._ann_ndim)
+    if getattr(annotation, "_fabric_indexed", None) is not None:  # wp.fabricarray(dtype=...)
+        kind = _FABRIC_KINDS[annotation._fabric_indexed]
+        if annotation.device is not None:
+            raise TypeError(f"struct {owner}: field '{name}' is annotated with a {kind} value")
+        dtype = annotation.dtype
+        if not isinstance(dtype, type):
+            raise TypeError(f"struct {owner}: field '{name}' needs a concrete {kind} dtype")
+        return _Field(name, kind, scalar_types.resolve_dtype(dtype), annotation.ndim)
     if is_struct_type(annotation):
         return _Field(name, "struct", annotation)
     if isinstance(annotation, type) and issubclass(annotation, composite_base) and \
@@ -96,6 +132,10 @@ def _field_type(f):
     """The compiler's interned type of a field."""
     if f.kind in ("array", "indexedarray"):
         return _treadle.types.array(f.type._type, f.ndim, indexed=f.kind == "indexedarray")
+    if f.kind in _FABRIC_KINDS:  # any dimensions: the record is the same, launches check
+        ndim = 1 if f.ndim is typing.Any else f.ndim
+        return _treadle.types.array(f.type._type, ndim, indexed=f.kind == "indexedfabricarray",
+                                    fabric=True)
     return f.type._type
 
 
@@ -108,6 +148,10 @@ def _numpy_format(f):
         return _ARRAY_T_DTYPE
     if f.kind == "indexedarray":
         return _INDEXEDARRAY_T_DTYPE
+    if f.kind == "fabricarray":
+        return _FABRICARRAY_T_DTYPE
+    if f.kind == "indexedfabricarray":
+        return _INDEXEDFABRICARRAY_T_DTYPE
     return f.type._np_dtype
 
 
@@ -173,6 +217,8 @@ class StructInstance:
                 out.append(v.numpy_value())
             elif f.kind == "indexedarray":
                 out.append(_indexedarray_record(v, f.ndim))
+            elif f.kind in _FABRIC_KINDS:
+                out.append(_fabric_record(v, f.kind == "indexedfabricarray"))
             else:
                 out.append(_array_record(v, f.ndim))
         return tuple(out)
@@ -200,6 +246,32 @@ class StructInstance:
                 out.__setattr__(f.name, f.type._from_memory(np.asarray(v)))
             elif f.kind == "struct":
                 out.__setattr__(f.name, f.type.from_numpy(v))
+            elif f.kind in _FABRIC_KINDS and f.kind in _fabric_classes:
+                stub = _fabric_classes[f.kind](dtype=f.type, ndim=f.ndim)
+                object.__setattr__(out, f.name, stub)
+        return out
+
+    def to(self, device):
+        """A copy of this struct with its array fields on ``device``: arrays already there
+        are kept, others copied (an indexed array becomes a copy of its elements); Fabric
+        arrays cannot move (their storage is not treadle's), so one on another device is a
+        ValueError."""
+        dev = get_device(device)
+        out = type(self)()
+        for f in type(self)._fields:
+            v = object.__getattribute__(self, f.name)
+            if v is None or f.kind in ("scalar", "composite"):
+                pass
+            elif f.kind == "struct":
+                v = v.to(dev)
+            elif f.kind in _FABRIC_KINDS:
+                if v.device is not None and v.device != dev:
+                    what = "an indexed Fabric" if f.kind == "indexedfabricarray" else "a Fabric"
+                    raise ValueError(f"Cannot move struct field '{f.name}' containing {what} "
+                                     f"array from device {v.device} to {dev}")
+            elif v.device != dev:
+                v = v.contiguous().to(dev) if f.kind == "indexedarray" else v.to(dev)
+            object.__setattr__(out, f.name, v)
         return out
 
     @classmethod
@@ -250,6 +322,37 @@ def _indexedarray_record(a, ndim):
     indices = [0 if ix is None else (ix.ptr or 0) for ix in a.indices] + [0] * (4 - ndim)
     shape = list(a.shape) + [0] * (4 - ndim)
     return (_array_record(a.data, ndim), indices, shape)
+
+
+def _fabric_record(a, indexed):
+    """The wp::fabricarray_t (``indexed``: wp::indexedfabricarray_t) record of a Fabric array
+    field (zeros for None or an annotation)."""
+    buckets = getattr(a, "_fabric_buckets", None)
+    fa = ((buckets.ptr or 0) if buckets is not None else 0,
+          buckets.shape[0] if buckets is not None else 0, getattr(a, "_fabric_count", 0))
+    if not indexed:
+        return fa
+    ix = getattr(a, "_fabric_indices", None)
+    return (fa, (ix.ptr or 0) if ix is not None else 0, ix.size if ix is not None else 0)
+
+
+def _convert_fabric(f, value):
+    """``value`` for a Fabric array field: None or a Fabric array of the field's kind, dtype
+    and dimensions (any for a field declared with ndim typing.Any)."""
+    if value is None:
+        return None
+    indexed = f.kind == "indexedfabricarray"
+    if getattr(value, "_fabric_indexed", None) is not indexed or value.device is None:
+        what = "indexed Fabric array" if indexed else "Fabric array"
+        raise TypeError(
+            f"Struct field '{f.name}' expects a Warp {what}, got {type(value).__name__}")
+    if value.dtype is not f.type:
+        raise TypeError(f"Struct field '{f.name}' expects dtype {_type_text(f.type)}, got "
+                        f"{_type_text(value.dtype)}")
+    if f.ndim is not typing.Any and value.ndim != f.ndim:
+        raise TypeError(f"Struct field '{f.name}' expects an array with {f.ndim} dimension(s), "
+                        f"got {value.ndim} dimension(s)")
+    return value
 
 
 def _convert(cls, f, value):
@@ -312,6 +415,8 @@ def _convert(cls, f, value):
         return value
     if f.kind == "indexedarray":
         return _convert_indexed(where, f, value)
+    if f.kind in _FABRIC_KINDS:
+        return _convert_fabric(f, value)
     if isinstance(value, StructInstance) and type(value)._type == f.type._type:
         return value
     raise TypeError(f"{where}: expected a struct {f.type.__name__}, got {_value_text(value)}")
@@ -409,6 +514,7 @@ def struct(c=None, *, module=None):
         "__qualname__": c.__qualname__,
         "__doc__": c.__doc__,
         "_type": bound,
+        "key": re.sub("[^0-9a-zA-Z_]+", "", c.__qualname__.replace(".", "__")),  # Warp's key
         "_fields": tuple(fields),
         "_field_map": {f.name: f for f in fields},
         "_np_dtype": np_dtype,
@@ -416,6 +522,7 @@ def struct(c=None, *, module=None):
         "_alignment": alignment,
     }
     cls = type(c.__name__, (StructInstance,), ns)
+    cls.cls = cls  # Warp's Struct.cls: the instances' class (here the struct class itself)
     defaults = {}
     for f in fields:
         if f.name in c.__dict__:

@@ -25,6 +25,15 @@ _local = threading.local()
 _recording = [0]
 
 
+def _backward_warning(message):
+    """A warning of the C++ tape's backward pass, shown as Warp shows it. Programs patch
+    ``warp._src.context.log_warning``, so it is looked up there at each call when that
+    compatibility module is loaded (it sits above this one)."""
+    context = sys.modules.get(__package__ + "._src.context")
+    warn = getattr(context, "log_warning", log_warning)
+    warn(message, category=UserWarning, stacklevel=5, once=True)
+
+
 def current():
     """The tape recording on this thread, or None."""
     return _local.__dict__.get("tape") if _recording[0] else None
@@ -168,6 +177,7 @@ class Tape:
 
     def __init__(self):
         self._tape = _treadle.Tape()
+        self._tape.set_warning_handler(_backward_warning)
         self.launches = []  # what was recorded, in order (_Launch, _Copy, _Func)
         self.scopes = []  # (launch index, name, metadata) at a begin, (index, None, None) an end
         self.loss = None

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import scalar_types
 from .array import array
+from .fabricarray import _fabric_base, fabricarray, indexedfabricarray
 from .indexedarray import indexedarray
 from .quat_types import quat_base, transform_base
 from .scalar_types import Float, Int, Scalar, scalar_base
@@ -97,8 +98,9 @@ def type_is_struct(t):
 
 
 def type_is_array(t):
-    """True for the array classes (wp.array, wp.indexedarray and their 1-D to 4-D forms)."""
-    return isinstance(t, type) and issubclass(t, (array, indexedarray))
+    """True for the array classes (wp.array, wp.indexedarray and their 1-D to 4-D forms, the
+    Fabric array classes)."""
+    return isinstance(t, type) and issubclass(t, (array, indexedarray, _fabric_base))
 
 
 def type_is_tile(t):
@@ -162,8 +164,8 @@ def is_struct(x):
 
 
 def is_array(x):
-    """True for an array or indexed array (or an annotation of one)."""
-    return isinstance(x, (array, indexedarray))
+    """True for an array, indexed or Fabric array (or an annotation of one)."""
+    return isinstance(x, (array, indexedarray, _fabric_base))
 
 
 def is_tile(x):
@@ -249,11 +251,15 @@ def _composite_repr(t):
 
 
 def _is_annotation(a):
+    if isinstance(a, _fabric_base):
+        return a.device is None
     return a.data is None if isinstance(a, indexedarray) else a._is_annotation or a._is_null
 
 
 def _array_repr(a):
     name = "indexedarray" if isinstance(a, indexedarray) else "array"
+    if isinstance(a, _fabric_base):
+        name = type(a).__name__
     if _is_annotation(a):  # its ndim, not a shape
         return f"{name}(ndim={a.ndim}, dtype={type_repr(a.dtype)})"
     return f"{name}(shape={a.shape}, dtype={type_repr(a.dtype)})"
@@ -339,10 +345,15 @@ def get_type_code(arg_type):
             return f"v{_dim_code(arg_type._shape[0])}{dtype}"
         return f"m{_dim_code(arg_type._shape[0])}{_dim_code(arg_type._shape[1])}{dtype}"
     if is_array(arg_type):
-        prefix = "ia" if isinstance(arg_type, indexedarray) else "a"
+        prefix = "a"
+        if isinstance(arg_type, indexedarray):
+            prefix = "ia"
+        elif isinstance(arg_type, _fabric_base):
+            prefix = "ifa" if arg_type._fabric_indexed else "fa"
         generic = arg_type.dtype in (Any, Int, Float, Scalar)
         dtype = "?" if generic else get_type_code(arg_type.dtype)
-        return f"{prefix}{arg_type.ndim}{dtype}"
+        ndim = "?" if arg_type.ndim is Any else arg_type.ndim
+        return f"{prefix}{ndim}{dtype}"
     if is_struct_type(arg_type):
         return arg_type._type.key
     if is_tile(arg_type):
@@ -368,12 +379,16 @@ def get_type_code(arg_type):
 
 
 def array_type_id(a):
-    """Warp's kind number of an array or its annotation: 0 for arrays, 1 for indexed arrays
-    (2 and 3, Warp's fabric arrays, do not exist in treadle). ValueError for anything else."""
+    """Warp's kind number of an array or its annotation: 0 for arrays, 1 for indexed arrays,
+    2 for Fabric arrays and 3 for indexed Fabric arrays. ValueError for anything else."""
     if isinstance(a, array):
         return ARRAY_TYPE_REGULAR
     if isinstance(a, indexedarray):
         return ARRAY_TYPE_INDEXED
+    if isinstance(a, indexedfabricarray):
+        return ARRAY_TYPE_FABRIC_INDEXED
+    if isinstance(a, fabricarray):
+        return ARRAY_TYPE_FABRIC
     raise ValueError("Invalid array type")
 
 
@@ -382,16 +397,18 @@ ARRAY_TYPE_REGULAR = 0
 ARRAY_TYPE_INDEXED = 1
 """array_type_id() of indexed arrays."""
 ARRAY_TYPE_FABRIC = 2
-"""Warp's number of fabric arrays (which treadle does not support)."""
+"""array_type_id() of Fabric arrays."""
 ARRAY_TYPE_FABRIC_INDEXED = 3
-"""Warp's number of indexed fabric arrays (which treadle does not support)."""
+"""array_type_id() of indexed Fabric arrays."""
 
 
 def concrete_array_type(t):
-    """The array class of an array or annotation: wp.array or wp.indexedarray (their 1-D to
-    4-D forms included)."""
+    """The array class of an array or annotation: wp.array, wp.indexedarray (their 1-D to
+    4-D forms included), wp.fabricarray or wp.indexedfabricarray."""
     if isinstance(t, indexedarray):
         return indexedarray
+    if isinstance(t, _fabric_base):
+        return type(t)
     if isinstance(t, array):
         return array
     return type(t)

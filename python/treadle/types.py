@@ -2,7 +2,7 @@
 
 It only re-exports, and it sits on top of the type modules, each of which imports only those
 below it: type_classes (the Type -> class registry) <- scalar_types <- vec_types <- quat_types
-<- struct <- array <- indexedarray <- type_queries <- types. None of them imports this module.
+<- struct <- array <- indexedarray <- fabricarray <- type_queries <- types. None of them imports this module.
 """
 
 # --- scalars, generic markers, the Type of an annotation (scalar_types.py) ------------------
@@ -127,6 +127,13 @@ from .indexedarray import indexedarray1d as indexedarray1d
 from .indexedarray import indexedarray2d as indexedarray2d
 from .indexedarray import indexedarray3d as indexedarray3d
 from .indexedarray import indexedarray4d as indexedarray4d
+
+# --- Fabric arrays (fabricarray.py) -------------------------------------------------------------
+from .fabricarray import fabric_to_warp_dtype as fabric_to_warp_dtype
+from .fabricarray import fabricarray as fabricarray
+from .fabricarray import fabricarrayarray as fabricarrayarray
+from .fabricarray import indexedfabricarray as indexedfabricarray
+from .fabricarray import indexedfabricarrayarray as indexedfabricarrayarray
 
 # --- introspection (type_queries.py) --------------------------------------------------------
 from .type_queries import is_array as is_array

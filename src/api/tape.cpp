@@ -3,6 +3,7 @@
 #include "treadle/tape.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <string>
@@ -24,6 +25,8 @@ struct Tape::Step {
         std::string param;
         std::shared_ptr<const Array> array;
         uint64_t version = 0;
+        bool own_write =
+            false;  ///< see Tape::LaunchRead: one write after `version` is the launch's
     };
 
     Kernel kernel;
@@ -65,7 +68,9 @@ bool may_overlap(const Array& a, const Array& b) {
 /// views that do not overlap, src.grad += dest.grad and dest.grad is consumed (zeroed: the
 /// value it held was overwritten) unless dest was made with retain_grad; otherwise (structs, bools,
 /// overlapping views) the destination's gradient is copied over the source's and stays.
-void copy_adjoint(const Array& dest, const Array& src) {
+/// `warn` receives the message when overlapping views make the gradient a copy (Warp warns).
+void copy_adjoint(const Array& dest, const Array& src,
+                  const std::function<void(const std::string&)>& warn) {
     if (!dest.grad() || !src.grad() || src.size() == 0) return;
     if (dest.device() != src.device()) {
         const Device cuda_side = dest.device().is_cuda() ? dest.device() : src.device();
@@ -77,15 +82,26 @@ void copy_adjoint(const Array& dest, const Array& src) {
     }
     const DType& d = dest.dtype();
     const bool addable = !d.is_struct() && d.scalar != ScalarType::Bool;
-    if (addable && !may_overlap(*dest.grad(), *src.grad())) {
+    const bool overlap = addable && may_overlap(*dest.grad(), *src.grad());
+    if (addable && !overlap) {
         accumulate_into(*src.grad_ptr(), *dest.grad());
         if (!dest.retain_grad()) {
             std::vector<unsigned char> zero(d.size(), 0);
             fill_array(*dest.grad(), zero.data(), zero.size());  // a kernel on strided views
         }
-    } else {
-        copy_array(*src.grad(), *dest.grad());
+        return;
     }
+    if (overlap) {
+        const std::string message =
+            "Tape.backward(): the gradient of an overlapping copy (source and destination "
+            "share memory) cannot yet be fully tracked; the destination's gradient is copied "
+            "to the source's instead of accumulated";
+        if (warn)
+            warn(message);
+        else
+            std::fprintf(stderr, "Warp UserWarning: %s\n", message.c_str());
+    }
+    copy_array(*src.grad(), *dest.grad());
 }
 
 /// "kernel 'k' (file:line) on cpu", "a host write (...)" or "an unknown writer".
@@ -146,7 +162,8 @@ void Tape::launch(const Kernel& kernel, const std::vector<int64_t>& dim,
         step->args[i].array = step->arrays[i].get();
         const bool reads = k && i < k->params.size() && k->params[i].reads;
         if (reads && !step->arrays[i]->is_null())
-            step->reads.push_back({k->params[i].name, step->arrays[i], step->arrays[i]->version()});
+            step->reads.push_back({k->params[i].name, step->arrays[i], step->arrays[i]->version(),
+                                   k->params[i].writes && !k->params[i].writes_after_reads});
     }
     kernel.launch(dim, args, stream);
     m_steps.push_back(std::move(step));
@@ -189,7 +206,7 @@ void Tape::record_launch(const std::string& kernel_name, std::vector<LaunchRead>
     step->arrays = std::move(arrays);
     for (LaunchRead& r : reads) {
         const uint64_t version = r.array->version();
-        step->reads.push_back({std::move(r.param), std::move(r.array), version});
+        step->reads.push_back({std::move(r.param), std::move(r.array), version, r.own_write});
     }
     m_steps.push_back(std::move(step));
 }
@@ -199,7 +216,7 @@ void Tape::check_unchanged() const {
         const Step& s = **it;
         for (const Step::Read& r : s.reads) {
             const Array& a = *r.array;
-            if (a.version() == r.version) continue;
+            if (a.version() == r.version || (r.own_write && a.version() == r.version + 1)) continue;
             throw Error(ErrorKind::Runtime,
                         "Tape::backward(): the gradient of kernel '" + s.kernel_name +
                             "' would be wrong: its argument '" + r.param +
@@ -219,7 +236,7 @@ void Tape::backward() {
         if (s.func) {
             s.func();
         } else if (s.copy) {
-            copy_adjoint(*s.arrays[0], *s.arrays[1]);
+            copy_adjoint(*s.arrays[0], *s.arrays[1], m_warn);
         } else {
             s.kernel.launch_adjoint(s.dim, s.args, {}, s.stream);
         }

@@ -45,6 +45,11 @@ std::vector<Builtin> inference_helpers() {
          "array_nonnull(a: array) -> bool",
          "Whether array a has data (`if a:`, `not a` on an array that may be None).", false,
          nullptr, with().not_callable()},
+        {"grad_view", "grad_view", BuiltinKind::Internal, "Internal",
+         "grad_view(a: array) -> array",
+         "The gradient of array a, an array of its shape and strides (wp.adjoint[a] of an array "
+         "parameter in a @wp.func_grad function).",
+         false, nullptr, with().not_callable()},
     };
 }
 

@@ -282,6 +282,7 @@ private:
                 }
                 break;
             case InstrKind::Const:
+            case InstrKind::Grad:  // wp.grad(f)(x) is a constant to the backward pass, as in Warp
             case InstrKind::Compare:
             case InstrKind::Logical:
             case InstrKind::Tid:

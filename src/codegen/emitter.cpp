@@ -188,7 +188,7 @@ void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool 
     std::string symbol = std::string(backend.name()) == std::string("cuda") ? k_cuda_entry_symbol
                                                                             : k_cpu_entry_symbol;
     out << backend.entry(k, params, body, symbol, launch_bounds);
-    if (!adjoint) return;
+    if (!adjoint || !adjoint->find(k)) return;
     out << "\n";
     std::string adj_body = k.c_name + "_adj_body";
     emit_kernel_adjoint(adjoint->of(k), backend, out, checked, params, adj_body);
@@ -217,7 +217,8 @@ std::string generate_source(const ir::Program& program, const Backend& backend, 
     for (const auto& f : program.functions) {
         if (f->is_kernel) continue;
         emit_function(*f, backend, out, checked, nullptr, verify_fp);
-        if (adjoint) emit_function_adjoint(adjoint->of(*f), backend, out, checked);
+        if (adjoint && adjoint->find(*f))
+            emit_function_adjoint(adjoint->of(*f), backend, out, checked);
     }
     emit_kernel(*program.kernel, backend, out, checked, adjoint, verify_fp, launch_bounds);
     return out.str();

@@ -77,9 +77,10 @@ inline constexpr const char* k_adjoint_suffix = "_adj";
 /// record the first out-of-bounds index (kernel, Python file and line, index, shape) for the
 /// runtime to report instead of touching memory outside the array.
 /// With `adjoint` (the plan passes::plan_adjoint made of `program`, which also refuses what
-/// cannot be differentiated), the source also holds the adjoint of the kernel and of every user
-/// function, and a second entry point (the symbol plus k_adjoint_suffix) that runs the backward
-/// pass over the same launch range.
+/// cannot be differentiated), the source also holds the adjoint of every function the plan
+/// covers; when it covers the kernel, a second entry point (the symbol plus k_adjoint_suffix)
+/// runs the backward pass over the same launch range. A forward build passes the plan of
+/// passes::plan_forward_gradients (the functions wp.grad() differentiates), if any.
 /// With `verify_fp`, every store of a float-valued array element is followed by a check that
 /// records the first NaN/Inf of a launch (native/treadle/verify_fp.h).
 /// `launch_bounds` annotates the CUDA entry points (the kernel's @wp.kernel(launch_bounds=)).

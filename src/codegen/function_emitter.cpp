@@ -52,9 +52,9 @@ std::string literal(const types::ConstValue& c) {
     switch (t->scalar) {
         case ScalarType::Int64:
             if (c.i == INT64_MIN) return "(-9223372036854775807LL - 1)";
-            return "(wp::int64)" + std::to_string(c.i) + "LL";
+            return "(wp::int64)" + std::to_string(c.i) + "ll";
         case ScalarType::UInt64:
-            return "(wp::uint64)" + std::to_string((uint64_t)c.i) + "ULL";
+            return "(wp::uint64)" + std::to_string((uint64_t)c.i) + "ull";
         case ScalarType::UInt32:
             return "(wp::uint32)" + std::to_string((uint32_t)c.i) + "U";
         case ScalarType::Int32:
@@ -119,6 +119,28 @@ void FunctionEmitter::line_directive(int line) {
     m_out << "#line " << line << " " << c_string(m_f.source ? m_f.source->path : "") << "\n";
 }
 
+/// The view `in` (a View with a slice spec in `text`) as nested calls: wp::select_dim fixes
+/// one dimension (which goes away), wp::slice_dim restricts one to a Python slice.
+std::string FunctionEmitter::slice_view(const Instr& in) const {
+    std::string v = var(in.args[0]);
+    size_t arg = 1;
+    int dim = 0;
+    for (size_t c = 0; c < in.text.size(); ++c) {
+        if (in.text[c] == 'i') {
+            v = "wp::select_dim(" + v + ", " + std::to_string(dim) + ", " + var(in.args[arg++]) +
+                ")";
+            continue;
+        }
+        const int given = in.text[++c] - '0';
+        v = "wp::slice_dim(" + v + ", " + std::to_string(dim) + ", " + var(in.args[arg]) + ", " +
+            var(in.args[arg + 1]) + ", " + var(in.args[arg + 2]) + ", " + std::to_string(given) +
+            ")";
+        arg += 3;
+        ++dim;
+    }
+    return v;
+}
+
 /// ", \"file\", line, column, \"function\"": where a checked access reports a bad index.
 std::string FunctionEmitter::check_site(const Instr& in) const {
     return ", " + c_string(m_f.source ? m_f.source->path : "") + ", " + std::to_string(in.line) +
@@ -132,10 +154,11 @@ std::string FunctionEmitter::element_address(const Instr& in, size_t n) const {
 }
 
 std::string native_callee(const ir::Function& f, const Instr& in) {
-    TREADLE_ASSERT(in.kind == ir::InstrKind::Call && in.builtin);
+    TREADLE_ASSERT((in.kind == InstrKind::Call || in.kind == InstrKind::Grad) && in.builtin);
     const builtins::Builtin& b = *in.builtin;
     if (b.traits.template_args == builtins::TemplateArgs::None) return b.native;
-    const types::Type* r = f.type_of(in.dsts[0]);
+    // a Grad keeps the result type in the adjoint it seeds
+    const types::Type* r = in.kind == InstrKind::Grad ? in.value.type : f.type_of(in.dsts[0]);
     const std::string scalar = c_scalar(r->scalar);
     switch (b.traits.template_args) {
         case builtins::TemplateArgs::None:
@@ -173,9 +196,10 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
     if (on_array && m_replay) {
         // An atomic in a replay changes nothing: it reads the element it would have updated.
         m_out << dst << " = wp::load(" << args(in, 0, end) << ");\n";
-    } else if (on_array && (m_checked || m_f.type_of(in.args[0])->indexed)) {
+    } else if (on_array &&
+               (m_checked || m_f.type_of(in.args[0])->indexed || m_f.type_of(in.args[0])->fabric)) {
         // atomics on an array element: the pointer form on a checked address (and always for
-        // indexed arrays, whose element families have no array overloads)
+        // indexed and Fabric arrays, whose element families have no array overloads)
         m_out << dst << " = wp::" << callee << "(" << element_address(in, end) << ", "
               << args(in, end) << ");\n";
         if (m_verify_fp) verify_store(in, end, "*" + element_address(in, end), 0);
@@ -247,6 +271,8 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
             return call(in, dst);
         case InstrKind::CallFunc:
             return call_function(in, dst);
+        case InstrKind::Grad:
+            return gradient(in, depth);
         case InstrKind::Tid:
             return tid(in, dst);
         case InstrKind::Load:
@@ -346,6 +372,57 @@ void FunctionEmitter::call_function(const Instr& in, const std::string& dst) {
     }
 }
 
+void FunctionEmitter::gradient(const Instr& in, int depth) {
+    // { result's adjoint; a zeroed adjoint per argument; the adjoint call; the results }
+    m_out << "{\n";
+    indent(depth + 1);
+    m_out << c_type(in.value.type) << " grad_ret = " << literal(in.value) << ";\n";
+    std::vector<std::string> adjoints;  // per argument: its adjoint's name ("": none)
+    std::string call;
+    const ir::Function* f = in.func;
+    if (in.builtin) {
+        // wp::adj_f(args..., adj_args..., adj_ret): every argument has an adjoint slot
+        call = "wp::adj_" + native_callee(m_f, in) + "(" + args(in);
+        for (size_t i = 0; i < in.args.size(); ++i) adjoints.push_back("grad_" + std::to_string(i));
+        for (const std::string& a : adjoints) call += ", " + a;
+        call += ", grad_ret)";
+    } else if (f->custom_grad) {
+        // the user's gradient(args..., adj_ret, gradients of the value arguments...)
+        call = f->custom_grad->c_name + "(" + args(in) + (in.args.empty() ? "" : ", ") + "grad_ret";
+        for (size_t i = 0; i < in.args.size(); ++i) {
+            const types::Type* t = m_f.type_of(in.args[i]);
+            adjoints.push_back(t->is_value() || t->is_struct() ? "grad_" + std::to_string(i) : "");
+            if (!adjoints.back().empty()) call += ", " + adjoints.back();
+        }
+        call += ")";
+    } else {
+        // adj_f(args..., adj_args with a gradient..., adj_ret)
+        call = adjoint_name(*f) + "(" + args(in);
+        for (size_t i = 0; i < in.args.size(); ++i) {
+            bool grad = types::has_gradient(m_f.type_of(in.args[i]));
+            adjoints.push_back(grad ? "grad_" + std::to_string(i) : "");
+            if (grad) call += ", " + adjoints.back();
+        }
+        call += (in.args.empty() ? "" : ", ") + std::string("grad_ret)");
+    }
+    for (size_t i = 0; i < in.args.size(); ++i) {
+        if (adjoints[i].empty()) continue;
+        indent(depth + 1);
+        m_out << c_type(m_f.type_of(in.args[i])) << " " << adjoints[i] << "{};\n";
+    }
+    indent(depth + 1);
+    m_out << call << ";\n";
+    size_t k = 0;  // the results: the adjoints of the arguments with a gradient, in order
+    for (size_t i = 0; i < in.args.size(); ++i) {
+        if (!types::has_gradient(m_f.type_of(in.args[i]))) continue;
+        indent(depth + 1);
+        m_out << var(in.dsts[k++]) << " = " << adjoints[i] << ";\n";
+    }
+    TREADLE_ASSERT(k == in.dsts.size());
+    indent(depth);
+    m_out << "}\n";
+}
+
 void FunctionEmitter::tid(const Instr& in, const std::string& dst) {
     if (in.dsts.size() == 1) {
         m_out << dst << " = (wp::int32)index;\n";
@@ -382,6 +459,10 @@ void FunctionEmitter::memory(const Instr& in, const std::string& dst, int depth)
             return;
         }
         case InstrKind::View: {
+            if (!in.text.empty()) {  // slices and integer indices (sema's slice_array)
+                m_out << dst << " = " << slice_view(in) << ";\n";
+                return;
+            }
             std::string v = var(in.args[0]);
             for (size_t i = 1; i < in.args.size(); ++i)
                 v = (m_checked ? "wp::view_checked(" : "wp::view(") + v + ", " + var(in.args[i]) +
@@ -390,7 +471,10 @@ void FunctionEmitter::memory(const Instr& in, const std::string& dst, int depth)
             return;
         }
         case InstrKind::Shape:
-            m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
+            if (m_f.type_of(in.args[0])->fabric)  // one entry: the element count
+                m_out << dst << " = wp::fabric_length(" << var(in.args[0]) << ");\n";
+            else
+                m_out << dst << " = " << var(in.args[0]) << ".shape[" << in.value.i << "];\n";
             return;
         default:
             TREADLE_ASSERT(false && "not a memory instruction");

@@ -71,6 +71,8 @@ public:
 private:
     std::string check_site(const ir::Instr& in) const;
     std::string element_address(const ir::Instr& in, size_t n) const;
+    /// A View with a slice spec (`text`) as nested wp::select_dim / wp::slice_dim calls.
+    std::string slice_view(const ir::Instr& in) const;
     // One printer per instruction group; instr() dispatches every kind to one of them.
     /// Const, Copy, Assign, Construct, Field, WithField, Cast, Compare, Logical, Select.
     void value(const ir::Instr& in, const std::string& dst);
@@ -79,6 +81,8 @@ private:
     void call(const ir::Instr& in, const std::string& dst);
     /// A CallFunc of a user function (its replay variant in a replay).
     void call_function(const ir::Instr& in, const std::string& dst);
+    /// A Grad: the callee's adjoint called with the result's adjoint `value`, forward code too.
+    void gradient(const ir::Instr& in, int depth);
     void tid(const ir::Instr& in, const std::string& dst);
     /// Load, Store, StoreField, View, Shape: array elements and views.
     void memory(const ir::Instr& in, const std::string& dst, int depth);

@@ -68,7 +68,7 @@ void emit_native_adjoint(const passes::AdjointPlan& plan, const Backend& backend
         if (plan.gradient(f.params[i])) continue;
         const types::Type* t = f.type_of(f.params[i]);
         const std::string& name = f.param_names[i];
-        if (t->is_array() && !t->indexed)
+        if (t->is_array() && !t->indexed && !t->fabric)
             out << "    " << c_type(t) << " adj_" << name << " = wp::grad_view(" << name << ");\n";
         else
             out << "    " << c_type(t) << " adj_" << name << "{};\n";

@@ -88,6 +88,10 @@ std::string c_type(const types::Type* t) {
         case TypeKind::Transform:
             return "wp::transform_t<" + scalar + ">";
         case TypeKind::Array:
+            if (t->fabric)
+                return std::string(t->indexed ? "wp::indexedfabricarray_t<"
+                                              : "wp::fabricarray_t<") +
+                       c_type(t->dtype) + ">";
             return std::string(t->indexed ? "wp::indexedarray_t<" : "wp::array_t<") +
                    c_type(t->dtype) + ">";
         case TypeKind::Struct:

@@ -326,7 +326,7 @@ std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda
     const codegen::Backend& backend = cuda ? codegen::cuda_backend() : codegen::cpu_backend();
     std::unique_ptr<ir::Program> program = front_end(kernel);
     std::optional<passes::ProgramAdjointPlan> plan;
-    if (adjoint) plan = passes::plan_adjoint(*program);
+    plan = adjoint ? passes::plan_adjoint(*program) : passes::plan_forward_gradients(*program);
     return codegen::generate_source(*program, backend, false, plan ? &*plan : nullptr, verify_fp,
                                     launch_bounds);
 }
@@ -371,8 +371,9 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     result->verify_fp = options.verify_fp;
     if (on_cuda) result->max_block_dim = options.launch_bounds.max_threads;
     // The adjoint plan refuses what cannot be differentiated (a treadle::Error at its line).
-    std::optional<passes::ProgramAdjointPlan> plan;
-    if (options.adjoint) plan = passes::plan_adjoint(*program);
+    // A forward build plans only the adjoints that wp.grad() calls in forward code.
+    std::optional<passes::ProgramAdjointPlan> plan =
+        options.adjoint ? passes::plan_adjoint(*program) : passes::plan_forward_gradients(*program);
     result->source =
         codegen::generate_source(*program, backend, result->checked, plan ? &*plan : nullptr,
                                  options.verify_fp, options.launch_bounds);

@@ -18,6 +18,9 @@
     X(Logical, "logical")        /* dst:bool = args[0] &&/|| args[1], or !args[0]           */  \
     X(Select, "select")          /* dst = args[0] ? args[1] : args[2]                       */  \
     X(CallFunc, "call_func")     /* dsts = user function `func` (args...)                   */  \
+    X(Grad, "grad")              /* dsts = gradients of `builtin` or `func` at (args...),   */  \
+                                 /* one per arg with a gradient, for the result's adjoint  */   \
+                                 /* `value` (1 of the result type): wp.grad(f)(args...)    */   \
     X(Tid, "tid")                /* dsts = thread index (1 dst: flat; n dsts: unravelled)  */   \
     X(Load, "load")              /* dst = args[0][args[1..]]                                */  \
     X(Store, "store")            /* args[0][args[1..n-1]] = args[n]                         */  \

@@ -111,6 +111,10 @@ struct Verifier {
                 case InstrKind::CallFunc:
                     if (!in.func) fail(in, "call without target");
                     break;
+                case InstrKind::Grad:
+                    if (!in.func == !in.builtin) fail(in, "grad needs one builtin or function");
+                    if (!in.value.type) fail(in, "grad without the result's adjoint");
+                    break;
                 case InstrKind::If:
                     expect_args(in, 1);
                     break;

@@ -40,17 +40,7 @@ CallAdjoint atomic_call_adjoint(const builtins::Builtin& b) {
     return CallAdjoint::None;
 }
 
-/// A type whose values have a gradient: a float scalar, a vector/matrix/quaternion/transform
-/// of floats, or a struct with such a field (at any depth).
-bool has_gradient(const types::Type* t) {
-    if (!t) return false;
-    if (t->is_struct()) {
-        for (const types::StructField& f : t->fields)
-            if (has_gradient(f.type)) return true;
-        return false;
-    }
-    return t->is_value() && treadle::is_float(t->scalar);
-}
+using types::has_gradient;
 
 /// Types that get an adjoint variable (integers too, for the adj_ functions' index slots).
 bool has_adjoint_slot(const types::Type* t) { return t && (t->is_value() || t->is_struct()); }
@@ -251,8 +241,10 @@ private:
             if (!own) disqualified.insert(a);
         }
         for (VarId p : m_f.params)
-            // an indexed array may map two threads' indices to one element: never owned
-            if (m_f.type_of(p)->is_array() && !m_f.type_of(p)->indexed && !disqualified.count(p)) {
+            // an indexed array may map two threads' indices to one element: never owned (nor
+            // a Fabric array, which has no gradient)
+            if (m_f.type_of(p)->is_array() && !m_f.type_of(p)->indexed && !m_f.type_of(p)->fabric &&
+                !disqualified.count(p)) {
                 m_plan.var_flags[p] |= k_var_owned;
                 m_plan.owned_arrays.push_back(p);
             }
@@ -310,6 +302,64 @@ private:
         throw Error(ErrorKind::Compile, m_f.name + "(): cannot differentiate " + what, where);
     }
 
+    /// Whether the value `v` an atomic returns reaches something whose adjoint needs it: the
+    /// replay cannot recover it (it reads the element the atomic updated). It does through a
+    /// value with a gradient, an index into an array with gradients, control flow, a call, or
+    /// a function's result (unless the user's @wp.func_replay recomputes the function). Integer
+    /// bookkeeping that only lands in arrays without gradients needs nothing.
+    bool atomic_result_matters(VarId v) const {
+        std::set<VarId> tainted{v};
+        for (;;) {  // to a fixed point: loops carry taint back through their Assigns
+            size_t before = tainted.size();
+            for (const Instr* p : m_plan.instrs) {
+                const Instr& in = *p;
+                std::vector<bool> t(in.args.size());
+                bool any = false;
+                for (size_t i = 0; i < in.args.size(); ++i)
+                    any |= (t[i] = tainted.count(in.args[i]) > 0);
+                if (!any) continue;
+                if (needs_atomic_result(in, t)) return true;
+                for (VarId d : in.dsts) tainted.insert(d);
+            }
+            if (tainted.size() == before) return false;
+        }
+    }
+
+    /// atomic_result_matters() for one instruction with the tainted operands `t`.
+    bool needs_atomic_result(const Instr& in, const std::vector<bool>& t) const {
+        for (VarId d : in.dsts)
+            if (has_gradient(m_f.type_of(d))) return true;
+        auto tainted_index = [&](size_t from, size_t end) {
+            if (!has_gradient(m_f.type_of(in.args[0])->dtype)) return false;
+            for (size_t i = from; i < end; ++i)
+                if (t[i]) return true;
+            return false;
+        };
+        switch (in.kind) {
+            case InstrKind::Load:
+            case InstrKind::View:
+                return tainted_index(1, in.args.size());
+            case InstrKind::Store:
+            case InstrKind::StoreField:
+                return tainted_index(1, in.args.size() - 1);
+            case InstrKind::Call:
+                if (ir::writes_last_array(in)) return true;
+                if (ir::is_atomic_call(in))
+                    return tainted_index(1, in.args.size() - in.builtin->traits.value_operands);
+                return false;
+            case InstrKind::Return:
+                return !m_f.custom_replay;
+            case InstrKind::If:
+            case InstrKind::ForRange:
+            case InstrKind::Loop:
+            case InstrKind::CallFunc:
+            case InstrKind::Grad:
+                return true;
+            default:
+                return false;
+        }
+    }
+
     /// Refuses what the adjoint cannot reverse correctly; `loops` is the loop depth.
     void check(const ir::Block& b, int loops) const {
         for (const Instr& in : b) {
@@ -318,7 +368,8 @@ private:
                        "a return inside a loop (the backward pass reverses whole loop "
                        "iterations); set a flag and break out of the loop instead");
             bool atomic = ir::is_atomic_call(in);
-            if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]))
+            if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]) &&
+                atomic_result_matters(in.dsts[0]))
                 refuse(in, std::string("code that uses the value ") + ir::called_builtin(in)->name +
                                "() returns (the backward pass cannot recover it); compute "
                                "the slot in a separate kernel that is not recorded");
@@ -355,10 +406,15 @@ const LoopPlan& AdjointPlan::loop(const Instr& in) const {
 }
 
 const AdjointPlan& ProgramAdjointPlan::of(const ir::Function& f) const {
+    const AdjointPlan* p = find(f);
+    TREADLE_ASSERT(p != nullptr);
+    return *p;
+}
+
+const AdjointPlan* ProgramAdjointPlan::find(const ir::Function& f) const {
     for (const AdjointPlan& p : functions)
-        if (p.function == &f) return p;
-    TREADLE_ASSERT(false);
-    return functions.front();
+        if (p.function == &f) return &p;
+    return nullptr;
 }
 
 AdjointPlan plan_adjoint(const ir::Function& f) {
@@ -376,6 +432,40 @@ ProgramAdjointPlan plan_adjoint(const ir::Program& program) {
         if (!f->is_kernel) plans.functions.push_back(plan_adjoint(*f));
     TREADLE_ASSERT(program.kernel != nullptr);
     plans.functions.push_back(plan_adjoint(*program.kernel));
+    return plans;
+}
+
+namespace {
+
+/// Adds to `out` the user functions that instructions of `b` reach: with `all`, every callee
+/// (CallFunc and Grad targets, and their custom gradients and replays), else only Grad targets.
+void reached_functions(const ir::Block& b, bool all, std::set<const ir::Function*>& out) {
+    for (const Instr& in : b) {
+        if (in.func && (all || in.kind == InstrKind::Grad)) {
+            out.insert(in.func);
+            if (all && in.func->custom_grad) out.insert(in.func->custom_grad);
+            if (all && in.func->custom_replay) out.insert(in.func->custom_replay);
+        }
+        reached_functions(in.body, all, out);
+        reached_functions(in.orelse, all, out);
+    }
+}
+
+}  // namespace
+
+std::optional<ProgramAdjointPlan> plan_forward_gradients(const ir::Program& program) {
+    std::set<const ir::Function*> needed;
+    for (const auto& f : program.functions) reached_functions(f->body, false, needed);
+    if (needed.empty()) return std::nullopt;
+    // An adjoint calls the replays and adjoints of its callees: close the set over calls.
+    for (size_t before = 0; before != needed.size();) {
+        before = needed.size();
+        for (const auto& f : program.functions)
+            if (needed.count(f.get())) reached_functions(f->body, true, needed);
+    }
+    ProgramAdjointPlan plans;
+    for (const auto& f : program.functions)
+        if (!f->is_kernel && needed.count(f.get())) plans.functions.push_back(plan_adjoint(*f));
     return plans;
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -111,11 +112,15 @@ struct AdjointPlan {
     std::unordered_map<const ir::Instr*, InstrId> index;
 };
 
-/// The plans of every function of a program, in the program's order.
+/// The plans of the functions of a program whose adjoints are printed, in the program's order:
+/// every function and the kernel for a backward pass, or only the user functions that
+/// forward code differentiates with wp.grad() (and those their adjoints call).
 struct ProgramAdjointPlan {
     std::vector<AdjointPlan> functions;
-    /// The plan of `f`, a function of the program.
+    /// The plan of `f`, a function of the program that has one.
     const AdjointPlan& of(const ir::Function& f) const;
+    /// The plan of `f`, or null when its adjoint is not printed.
+    const AdjointPlan* find(const ir::Function& f) const;
 };
 
 /// Plans the adjoint of `f`. Throws treadle::Error (ErrorKind::Compile, at the instruction's
@@ -125,6 +130,10 @@ AdjointPlan plan_adjoint(const ir::Function& f);
 /// Plans every function of `program`: the user functions in order, then the kernel (the order
 /// the source is printed in, so the first refusal is the one the user sees first).
 ProgramAdjointPlan plan_adjoint(const ir::Program& program);
+/// Plans the adjoints a forward build needs: those of the user functions that a Grad
+/// instruction (wp.grad(f)(x)) differentiates, and of the functions their adjoints call, their
+/// custom gradients included; nullopt when the program has no Grad of a user function.
+std::optional<ProgramAdjointPlan> plan_forward_gradients(const ir::Program& program);
 
 // --- facts about builtins the analysis needs (table queries on a Call's entry) ---
 /// Whether the adjoint of Call `in` is linear in operand `i` and needs no primal value of it.

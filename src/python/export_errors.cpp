@@ -13,6 +13,7 @@ namespace {
 // Created once by export_errors(); owned by the module (one extra reference kept here).
 PyObject* g_compile_error = nullptr;
 PyObject* g_launch_error = nullptr;
+PyObject* g_launch_argument_error = nullptr;
 // Warp's compiler error classes (treadle._src.codegen re-exports them), raised for errors in
 // kernel source that come out of a compile (raise_compile_error).
 PyObject* g_codegen_error = nullptr;
@@ -20,6 +21,7 @@ PyObject* g_codegen_syntax_error = nullptr;
 PyObject* g_codegen_type_error = nullptr;
 PyObject* g_codegen_value_error = nullptr;
 PyObject* g_codegen_index_error = nullptr;
+PyObject* g_codegen_key_error = nullptr;
 
 /// Raises `cls`(msg, (filename, lineno, offset, text)), a SyntaxError class, so that Python
 /// prints the location and caret the usual way.
@@ -66,6 +68,12 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
         case treadle::ErrorKind::Bounds:
             PyErr_SetString(from_compiler ? g_codegen_index_error : PyExc_IndexError, e.what());
             return;
+        case treadle::ErrorKind::Key:
+            PyErr_SetString(from_compiler ? g_codegen_key_error : PyExc_KeyError, e.what());
+            return;
+        case treadle::ErrorKind::Codegen:
+            PyErr_SetString(from_compiler ? g_codegen_error : PyExc_RuntimeError, e.what());
+            return;
         case treadle::ErrorKind::FloatingPoint:
             PyErr_SetString(PyExc_FloatingPointError, e.what());
             return;
@@ -80,6 +88,9 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
             return;
         case treadle::ErrorKind::Launch:
             PyErr_SetString(g_launch_error, e.what());
+            return;
+        case treadle::ErrorKind::ArgumentType:
+            PyErr_SetString(g_launch_argument_error, e.what());
             return;
         case treadle::ErrorKind::Runtime: {
             if (from_compiler && e.where().line > 0) {
@@ -139,8 +150,13 @@ void export_codegen_errors(nb::module_& m) {
                                           "An index error in kernel source.", PyExc_IndexError);
     new_exception(m, module, "WarpCodegenAttributeError", "An attribute error in kernel source.",
                   PyExc_AttributeError);
-    new_exception(m, module, "WarpCodegenKeyError", "A key error in kernel source.",
-                  PyExc_KeyError);
+    g_codegen_key_error = new_exception(m, module, "WarpCodegenKeyError",
+                                        "A key error in kernel source.", PyExc_KeyError);
+    // KeyError's str() quotes its argument (a missing key); this one holds a message with a
+    // source line and a caret, shown as written
+    nb::object plain_str = nb::steal(PyObject_GetAttrString(PyExc_BaseException, "__str__"));
+    if (!plain_str || PyObject_SetAttrString(g_codegen_key_error, "__str__", plain_str.ptr()) != 0)
+        throw nb::python_error();
 }
 
 }  // namespace
@@ -159,6 +175,12 @@ void export_errors(nb::module_& m) {
     g_launch_error =
         new_exception(m, "treadle._treadle", "LaunchError",
                       "A kernel launch was rejected or failed (treadle).", PyExc_RuntimeError);
+    nb::object argument_bases = nb::steal(PyTuple_Pack(2, PyExc_TypeError, g_launch_error));
+    g_launch_argument_error = new_exception(
+        m, "treadle._treadle", "LaunchArgumentError",
+        "A launch argument that is not the array its parameter takes (treadle; Warp raises a "
+        "RuntimeError, and it is also a TypeError).",
+        argument_bases.ptr());
     nb::register_exception_translator(translate);
     m.def(
         "_raise_error",

@@ -105,6 +105,23 @@ private:
         g.kind = GlobalValue::Kind::Constant;
         g.constant.type = type;
         g.constant.weak = weak;
+        if (type->is_struct()) {  // one value per field, in order (resolver.describe)
+            nb::tuple values = nb::cast<nb::tuple>(value);
+            if (values.size() != type->fields.size()) {
+                g.kind = GlobalValue::Kind::Unsupported, g.what = "constant of type " + type->name;
+                return;
+            }
+            for (size_t i = 0; i < values.size(); ++i) {
+                GlobalValue field;
+                convert_constant(type->fields[i].type, values[i], false, field);
+                if (field.kind != GlobalValue::Kind::Constant) {  // the innermost reason
+                    g = std::move(field);
+                    return;
+                }
+                g.fields.push_back(std::move(field));
+            }
+            return;
+        }
         if (type->is_value() && !type->is_scalar()) {
             for (nb::handle c : nb::iter(value)) g.components.push_back(nb::cast<double>(c));
             if ((int)g.components.size() != type->components())

@@ -193,16 +193,18 @@ void export_kernel(nb::module_& m) {
           "The architectures NVRTC compiles for (75 for sm_75, ...), ascending; [] without NVRTC.");
     m.def(
         "kernel_source",
-        [](const FunctionSource& fn, bool cuda, bool adjoint, const LaunchBoundsArg& bounds) {
+        [](const FunctionSource& fn, bool cuda, bool adjoint, const LaunchBoundsArg& bounds,
+           bool verify_fp) {
             return compiling([&] {
-                return treadle::generate_kernel_source(fn, cuda, adjoint, false,
+                return treadle::generate_kernel_source(fn, cuda, adjoint, verify_fp,
                                                        launch_bounds_of(bounds));
             });
         },
         nb::arg("function"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
-        nb::arg("launch_bounds").none() = nb::none(),
+        nb::arg("launch_bounds").none() = nb::none(), nb::arg("verify_fp") = false,
         "The generated CUDA or CPU source of a kernel (no GPU needed); launch_bounds: None or "
-        "(max threads per block, min blocks per multiprocessor or 0).");
+        "(max threads per block, min blocks per multiprocessor or 0); verify_fp: with the "
+        "checks of stored floating-point values.");
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });

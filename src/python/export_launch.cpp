@@ -21,6 +21,10 @@ struct Names {
     PyObject* data_slot = PyUnicode_InternFromString("_data");
     PyObject* type = PyUnicode_InternFromString("_type");
     PyObject* is_indexed = PyUnicode_InternFromString("_is_indexedarray");
+    PyObject* fabric_type = PyUnicode_InternFromString("_fabric_type");
+    PyObject* fabric_buckets = PyUnicode_InternFromString("_fabric_buckets");
+    PyObject* fabric_count = PyUnicode_InternFromString("_fabric_count");
+    PyObject* fabric_indices = PyUnicode_InternFromString("_fabric_indices");
     PyObject* data = PyUnicode_InternFromString("data");
     PyObject* indices = PyUnicode_InternFromString("indices");
     PyObject* value = PyUnicode_InternFromString("value");
@@ -237,6 +241,7 @@ private:
         switch (kind) {
             case ParamKind::Array:
             case ParamKind::IndexedArray:
+            case ParamKind::FabricArray:
                 return read_array(o, out);
             case ParamKind::Struct:
                 return read_struct(o, out);
@@ -259,6 +264,7 @@ private:
             out.array = a;
             return;
         }
+        if (PyObject_HasAttr(o, names().fabric_type)) return read_fabric(o, out);
         if (!PyObject_HasAttr(o, names().is_indexed)) return other(o, out);
         nb::handle h(o);
         nb::object data = nb::steal(PyObject_GetAttr(o, names().data));
@@ -273,6 +279,23 @@ private:
             ++d;
         }
         out.n_indices = d;
+    }
+
+    /// A wp.fabricarray or wp.indexedfabricarray (its type, bucket table, element count and
+    /// index array); an annotation (no type) is Other.
+    static void read_fabric(PyObject* o, ArgValue& out) {
+        nb::handle h(o);
+        nb::object type = h.attr(nb::handle(names().fabric_type));
+        if (type.is_none()) return other(o, out);
+        out.kind = ArgValue::Kind::FabricArray;
+        out.fabric_type = nb::cast<const treadle::types::Type*>(type);
+        // the bucket table and index array are owned by the object, which the caller holds
+        nb::object buckets = h.attr(nb::handle(names().fabric_buckets));
+        out.array = buckets.is_none() ? nullptr : nb::cast<treadle::Array*>(buckets);
+        out.count = nb::cast<size_t>(h.attr(nb::handle(names().fabric_count)));
+        nb::object ix = h.attr(nb::handle(names().fabric_indices));
+        out.indices[0] = ix.is_none() ? nullptr : nb::cast<treadle::Array*>(ix);
+        out.n_indices = out.indices[0] ? 1 : 0;
     }
 
     /// A treadle struct instance: its class holds the interned type it was made for (`_type`).

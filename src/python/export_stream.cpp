@@ -143,6 +143,16 @@ void export_stream(nb::module_& m) {
     m.def("cuda_mempool_enabled", &cuda::mempool_enabled, nb::arg("ordinal"));
     m.def("cuda_set_mempool_enabled", &cuda::set_mempool_enabled, nb::arg("ordinal"),
           nb::arg("enable"));
+    m.def("cuda_peer_access_supported", &cuda::peer_access_supported, nb::arg("target"),
+          nb::arg("peer"));
+    m.def("cuda_peer_access_enabled", &cuda::peer_access_enabled, nb::arg("target"),
+          nb::arg("peer"));
+    m.def("cuda_set_peer_access_enabled", &cuda::set_peer_access_enabled, nb::arg("target"),
+          nb::arg("peer"), nb::arg("enable"));
+    m.def("cuda_mempool_access_enabled", &cuda::mempool_access_enabled, nb::arg("target"),
+          nb::arg("peer"));
+    m.def("cuda_set_mempool_access_enabled", &cuda::set_mempool_access_enabled, nb::arg("target"),
+          nb::arg("peer"), nb::arg("enable"));
     m.def("cuda_mempool_release_threshold", &cuda::release_threshold, nb::arg("ordinal"));
     m.def("cuda_mempool_used_current", &cuda::mempool_used_current, nb::arg("ordinal"));
     m.def("cuda_mempool_used_high", &cuda::mempool_used_high, nb::arg("ordinal"));

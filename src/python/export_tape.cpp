@@ -61,7 +61,8 @@ void record_launch(Tape& tape, const KernelHandle& h, nb::handle args, nb::objec
             continue;
         std::shared_ptr<const Array> held = held_array(a);
         if (!held) continue;
-        if (p.reads && !held->is_null()) reads.push_back({p.param->name, held});
+        if (p.reads && !held->is_null())
+            reads.push_back({p.param->name, held, p.writes && !p.param->writes_after_reads});
         arrays.push_back(std::move(held));
     }
     tape.record_launch(plan.kernel().name, std::move(reads), callback(std::move(backward)),
@@ -75,6 +76,14 @@ void export_tape(nb::module_& m) {
                      "The C++ tape (treadle/tape.h) behind wp.Tape: recorded launches, copies and "
                      "custom steps, the overwrite check and the backward pass.")
         .def(nb::init<>())
+        .def(
+            "set_warning_handler",
+            [](Tape& tape, nb::object handler) {
+                auto held = std::make_shared<Held>(Held{std::move(handler)});
+                tape.set_warning_handler(
+                    [held](const std::string& message) { held->object(message); });
+            },
+            nb::arg("handler"), "Sets the callable that receives backward()'s warnings (a str).")
         .def("record_launch", &record_launch, nb::arg("kernel"), nb::arg("args"),
              nb::arg("backward"),
              "Records a launch of `kernel` (a CompiledKernel) with `args`, remembering the write "

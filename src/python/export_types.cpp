@@ -118,7 +118,7 @@ const Type* make_rigid(const char* fn, const Type* scalar) {
     return fn[0] == 'q' ? treadle::types::quat_type(s) : treadle::types::transform_type(s);
 }
 
-const Type* make_array(const Type* dtype, int ndim, bool indexed) {
+const Type* make_array(const Type* dtype, int ndim, bool indexed, bool fabric) {
     need(dtype, "array", "dtype");
     bool placeholder = dtype->kind == TypeKind::Generic;
     if (!dtype->is_element() && !placeholder)
@@ -128,6 +128,10 @@ const Type* make_array(const Type* dtype, int ndim, bool indexed) {
     if (ndim < 1 || ndim > 4)
         throw Error(ErrorKind::Value,
                     "array(): ndim must be 1..4 (got " + std::to_string(ndim) + ")");
+    if (fabric && ndim > 2)
+        throw Error(ErrorKind::Value, "array(): a Fabric array has 1 or 2 dimensions (got " +
+                                          std::to_string(ndim) + ")");
+    if (fabric) return treadle::types::fabricarray_type(dtype, ndim, indexed);
     if (indexed && placeholder)
         throw Error(ErrorKind::Type,
                     "array(): an indexed array needs a concrete dtype (got " + dtype->name + ")");
@@ -205,6 +209,9 @@ void export_types(nb::module_& m) {
                          return t.is_array() ? nb::cast(t.ndim) : nb::none();
                      })
         .def_prop_ro("indexed", [](const Type& t) { return t.is_indexed_array(); })
+        .def_prop_ro("fabric", [](const Type& t) { return t.is_fabric_array(); })
+        .def_prop_ro("indexed_fabric",
+                     [](const Type& t) { return t.is_fabric_array() && t.indexed; })
         .def_prop_ro("fields",
                      [](const Type& t) {
                          nb::list out;
@@ -251,7 +258,7 @@ void export_types(nb::module_& m) {
         "transform", [](const Type* s) { return make_rigid("transform", s); }, nb::arg("scalar"),
         k_ref);
     t.def("array", &make_array, nb::arg("dtype"), nb::arg("ndim") = 1, nb::arg("indexed") = false,
-          k_ref);
+          nb::arg("fabric") = false, k_ref);
     t.def("struct", &make_struct, nb::arg("name"), nb::arg("fields"), k_ref);
     t.def(
         "tuple",

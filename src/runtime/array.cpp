@@ -453,37 +453,38 @@ Array Array::clone(Device device) const {
     return out;
 }
 
+// Reshape errors are RuntimeErrors, as in Warp.
 Array Array::reshape(const std::vector<int64_t>& new_shape) const {
     if (!is_contiguous())
-        throw Error(ErrorKind::Value, "reshape: cannot reshape a non-contiguous array of shape " +
-                                          shape_str(m_shape, m_ndim) +
-                                          "; make a contiguous copy first (contiguous())");
+        throw Error(ErrorKind::Runtime, "reshape: cannot reshape a non-contiguous array of shape " +
+                                            shape_str(m_shape, m_ndim) +
+                                            "; make a contiguous copy first (contiguous())");
     std::vector<int64_t> shape = new_shape;
     int infer = -1;
     int64_t known = 1;
     for (size_t d = 0; d < shape.size(); ++d) {
         if (shape[d] == -1) {
             if (infer >= 0)
-                throw Error(ErrorKind::Value,
+                throw Error(ErrorKind::Runtime,
                             "reshape: only one dimension can be -1, got " + shape_str(new_shape));
             infer = (int)d;
         } else if (shape[d] < 0) {
-            throw Error(ErrorKind::Value, "reshape: invalid shape " + shape_str(new_shape));
+            throw Error(ErrorKind::Runtime, "reshape: invalid shape " + shape_str(new_shape));
         } else {
             known *= shape[d];
         }
     }
     if (infer >= 0) {
         if (known == 0 || m_size % known != 0)
-            throw Error(ErrorKind::Value, "reshape: cannot reshape an array of size " +
-                                              std::to_string(m_size) + " into shape " +
-                                              shape_str(new_shape));
+            throw Error(ErrorKind::Runtime, "reshape: cannot reshape an array of size " +
+                                                std::to_string(m_size) + " into shape " +
+                                                shape_str(new_shape));
         shape[infer] = m_size / known;
     }
     const int64_t size = checked_size(shape, m_dtype.size());
     if (size != m_size)
-        throw Error(ErrorKind::Value,
-                    "reshape: cannot reshape an array of shape " + shape_str(m_shape, m_ndim) +
+        throw Error(ErrorKind::Runtime,
+                    "reshape: cannot reshape array of shape " + shape_str(m_shape, m_ndim) +
                         " (size " + std::to_string(m_size) + ") into shape " + shape_str(shape) +
                         " (size " + std::to_string(size) + ")");
     Array out = *this;

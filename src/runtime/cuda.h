@@ -103,6 +103,21 @@ uint64_t release_threshold(int ordinal);
 uint64_t mempool_used_current(int ordinal);
 uint64_t mempool_used_high(int ordinal);
 
+/// Whether device `peer` can access memory of device `target` directly (true for one device).
+bool peer_access_supported(int target, int peer);
+/// Whether `peer`'s context has access to `target`'s ordinary allocations now (as enabled
+/// through set_peer_access_enabled; true for one device).
+bool peer_access_enabled(int target, int peer);
+/// Gives (or takes away) `peer`'s context access to `target`'s ordinary allocations. Throws
+/// ErrorKind::Runtime when enabling access the system does not support.
+void set_peer_access_enabled(int target, int peer, bool enable);
+/// Whether `peer` can access allocations from `target`'s memory pool now (true for one
+/// device; false without pools).
+bool mempool_access_enabled(int target, int peer);
+/// Sets `peer`'s read-write access to `target`'s memory pool. Throws ErrorKind::Runtime when
+/// enabling it on a device without pools or between devices without peer access.
+void set_mempool_access_enabled(int target, int peer, bool enable);
+
 /// Copies (asynchronous on `stream`; host memory must stay valid until the stream is synced).
 void copy_host_to_device(int ordinal, void* dst, const void* src, size_t bytes,
                          Stream stream = nullptr);
@@ -249,8 +264,9 @@ ConditionalNodes add_conditional(int ordinal, Stream stream, FunctionHandle set_
 /// Launches `set_condition` on `stream` (the end of a while body re-reads its condition).
 void set_conditions(int ordinal, Stream stream, FunctionHandle set_condition, uint64_t when_true,
                     uint64_t when_false, const void* condition);
-/// Captures the work queued on `stream` (not capturing) into `body` until end_body_capture;
-/// allocations there are refused (RuntimeError).
+/// Captures the work queued on `stream` (capturing: its capture is paused meanwhile) into
+/// `body` until end_body_capture, which resumes the outer capture; allocations in the body are
+/// refused (RuntimeError).
 void begin_body_capture(int ordinal, Stream stream, void* body);
 void end_body_capture(int ordinal, Stream stream);
 /// Adds `graph` (captured earlier, without allocations) as a child graph node to the capture

@@ -5,9 +5,11 @@
 // runtime library, which holds cudaGraphSetConditional) reading the int32 condition, and adds
 // the conditional nodes after it: one IF node, two for if/else (the second's handle holds the
 // negated condition, so neither body can change which one runs), or one WHILE node. Their
-// body graphs are filled by capturing a body stream into them (begin/end_body_capture) or by
-// adding a captured graph as a child (add_child_graph). A while body ends with another launch
+// body graphs are filled by capturing the capturing stream itself into them, the outer capture
+// paused meanwhile (begin/end_body_capture), or by adding a captured graph as a child
+// (add_child_graph). A while body ends with another launch
 // of the set-condition kernel, so the loop re-reads the condition after every iteration.
+#include <mutex>
 #include <string>
 
 #include "runtime/cuda.h"
@@ -152,10 +154,19 @@ void begin_body_capture(int ordinal, Stream stream, void* body) {
     const drv::Table& t = conditional_table(ordinal);
     const drv::CUstream s = resolve(d, stream);
     const std::string where = "conditional body capture(" + device_name(ordinal) + ")";
+    // The body is captured on the capturing stream itself (what the branch sees as its current
+    // stream, and streams it forks from it, take part), the outer capture paused meanwhile.
+    {
+        std::lock_guard<std::mutex> lock(d.track);
+        pause_open_capture(d, s, where.c_str());
+    }
     if (drv::CUresult r = t.cuStreamBeginCaptureToGraph(s, static_cast<drv::CUgraph>(body), nullptr,
                                                         nullptr, 0, int(CaptureMode::ThreadLocal));
-        r != drv::CUDA_SUCCESS)
+        r != drv::CUDA_SUCCESS) {
+        std::lock_guard<std::mutex> lock(d.track);
+        resume_paused_capture(d, s, nullptr, where.c_str());
         fail(t, "cuStreamBeginCaptureToGraph", r, where);
+    }
     int status = 0;
     uint64_t id = 0;
     t.cuStreamGetCaptureInfo_v2(s, &status, &id, nullptr, nullptr, nullptr);
@@ -166,13 +177,29 @@ void end_body_capture(int ordinal, Stream stream) {
     Device& d = enter(ordinal);
     const drv::Table& t = conditional_table(ordinal);
     const drv::CUstream s = resolve(d, stream);
+    const std::string where = "conditional body capture(" + device_name(ordinal) + ")";
+    {
+        std::lock_guard<std::mutex> lock(d.track);
+        for (auto it = d.captures.rbegin(); it != d.captures.rend(); ++it) {
+            if (it->stream != s || it->paused) continue;
+            try {
+                join_capture_streams(d, *it);  // streams the body forked and did not join
+            } catch (const Error&) {           // ending the body reports what went wrong
+            }
+            break;
+        }
+    }
     drv::CUgraph graph = nullptr;
     const drv::CUresult ended = t.cuStreamEndCapture(s, &graph);  // the body: the node owns it
     unregister_capture(d, s, false);
+    {
+        std::lock_guard<std::mutex> lock(d.track);
+        resume_paused_capture(d, s, nullptr, where.c_str());
+    }
     if (ended != drv::CUDA_SUCCESS)
         fail(t, "cuStreamEndCapture", ended,
-             "conditional body capture(" + device_name(ordinal) +
-                 "): an operation not allowed in a conditional body (a synchronisation, a copy "
+             where +
+                 ": an operation not allowed in a conditional body (a synchronisation, a copy "
                  "to or from host memory, an allocation...) invalidated it");
 }
 

@@ -116,6 +116,22 @@ inline constexpr int CU_JIT_INPUT_LIBRARY = 4;
 /// cuGraphDebugDotPrint flags: everything (CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE).
 inline constexpr unsigned CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE = 1;
 
+/// CUmemLocation / CUmemAccessDesc (memory pool access) and the values treadle uses.
+struct MemLocation {
+    int type;  ///< CU_MEM_LOCATION_TYPE_DEVICE
+    int id;    ///< the device ordinal
+};
+struct MemAccessDesc {
+    MemLocation location;
+    int flags;  ///< CU_MEM_ACCESS_FLAGS_PROT_*
+};
+inline constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_NONE = 0;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
+/// cuCtxEnablePeerAccess / cuCtxDisablePeerAccess results that mean "already so".
+inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
+inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = 705;
+
 /// Markers of cuLaunchKernel's `extra` array.
 inline void* const CU_LAUNCH_PARAM_END = reinterpret_cast<void*>(0x00);
 inline void* const CU_LAUNCH_PARAM_BUFFER_POINTER = reinterpret_cast<void*>(0x01);

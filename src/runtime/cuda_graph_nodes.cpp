@@ -9,6 +9,7 @@
 // The queries at the end (insert_*_node, node_depends_on, alloc_query) let tests look at the
 // shape of captured graphs.
 #include <algorithm>
+#include <string>
 #include <unordered_set>
 
 #include "runtime/cuda.h"
@@ -118,9 +119,10 @@ drv::CUgraphNode find_free_node(const drv::Table& t, drv::CUgraphNode alloc_node
     return nullptr;
 }
 
-Capture* capture_on(Device& d, drv::CUstream stream) {
-    for (Capture& c : d.captures)
-        if (c.stream == stream) return &c;
+/// The innermost capture registered on `stream` that is open (`paused` false) or paused.
+Capture* capture_on(Device& d, drv::CUstream stream, bool paused) {
+    for (auto it = d.captures.rbegin(); it != d.captures.rend(); ++it)
+        if (it->stream == stream && it->paused == paused) return &*it;
     return nullptr;
 }
 
@@ -192,16 +194,15 @@ void join_capture_streams(Device& d, const Capture& c) {
 
 }  // namespace detail
 
-void* pause_capture(int ordinal, Stream stream) {
-    Device& d = enter(ordinal);
+namespace detail {
+
+drv::CUgraph pause_open_capture(Device& d, drv::CUstream s, const char* who) {
     const drv::Table& t = node_table();
-    const drv::CUstream s = resolve(d, stream);
-    std::lock_guard<std::mutex> lock(d.track);
-    Capture* c = capture_on(d, s);
-    if (!c || c->external || c->paused)
-        throw Error(ErrorKind::Runtime,
-                    "capture_pause(): no graph capture begun with "
-                    "capture_begin is in progress on this stream");
+    Capture* c = capture_on(d, s, false);
+    if (!c || c->external)
+        throw Error(ErrorKind::Runtime, std::string(who) +
+                                            ": no graph capture begun with capture_begin is in "
+                                            "progress on this stream");
     join_capture_streams(d, *c);
     std::vector<drv::CUgraphNode> leaves = capture_leaves(s);
     drv::CUgraph graph = nullptr;
@@ -213,20 +214,17 @@ void* pause_capture(int ordinal, Stream stream) {
     return graph;
 }
 
-void resume_capture(int ordinal, Stream stream, void* graph) {
-    Device& d = enter(ordinal);
+void resume_paused_capture(Device& d, drv::CUstream s, drv::CUgraph graph, const char* who) {
     const drv::Table& t = node_table();
-    const drv::CUstream s = resolve(d, stream);
     if (!t.cuStreamBeginCaptureToGraph)
+        throw Error(ErrorKind::Runtime, std::string(who) +
+                                            ": this CUDA driver cannot resume captures (CUDA "
+                                            "12.3 or newer needed)");
+    Capture* c = capture_on(d, s, true);
+    if (!c || (graph && c->paused_graph != graph))
         throw Error(ErrorKind::Runtime,
-                    "capture_resume(): this CUDA driver cannot resume "
-                    "captures (CUDA 12.3 or newer needed)");
-    std::lock_guard<std::mutex> lock(d.track);
-    Capture* c = capture_on(d, s);
-    if (!c || !c->paused || c->paused_graph != static_cast<drv::CUgraph>(graph))
-        throw Error(ErrorKind::Runtime,
-                    "capture_resume(): the graph is not the one capture_pause() returned for "
-                    "this stream");
+                    std::string(who) +
+                        ": the graph is not the one capture_pause() returned for this stream");
     TREADLE_CU_WITH(t, cuStreamBeginCaptureToGraph, s, c->paused_graph, c->paused_leaves.data(),
                     nullptr, c->paused_leaves.size(), c->mode);
     c->paused = false;
@@ -237,6 +235,22 @@ void resume_capture(int ordinal, Stream stream, void* graph) {
     std::vector<std::pair<drv::CUdeviceptr, drv::CUgraphNode>> frees;
     frees.swap(c->paused_frees);
     for (const auto& [ptr, node] : frees) add_free_node(d, *c, ptr, node, s);
+}
+
+}  // namespace detail
+
+void* pause_capture(int ordinal, Stream stream) {
+    Device& d = enter(ordinal);
+    const drv::CUstream s = resolve(d, stream);
+    std::lock_guard<std::mutex> lock(d.track);
+    return pause_open_capture(d, s, "capture_pause()");
+}
+
+void resume_capture(int ordinal, Stream stream, void* graph) {
+    Device& d = enter(ordinal);
+    const drv::CUstream s = resolve(d, stream);
+    std::lock_guard<std::mutex> lock(d.track);
+    resume_paused_capture(d, s, static_cast<drv::CUgraph>(graph), "capture_resume()");
 }
 
 void* graph_insert_empty_node(int ordinal, Stream stream) {

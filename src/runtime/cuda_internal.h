@@ -151,5 +151,10 @@ void add_free_node(Device& d, const Capture& c, drv::CUdeviceptr ptr, drv::CUgra
 /// Makes the origin stream of `c` wait for the other streams of the capture (forked from it and
 /// not joined back), so that the capture can end.
 void join_capture_streams(Device& d, const Capture& c);
+/// Pauses the innermost open capture on `s` (joining its streams; the stream leaves capture
+/// mode) and returns its graph; resume_paused_capture continues the innermost paused one
+/// (`graph`, when given, must be its graph). `who` names the caller in errors.
+drv::CUgraph pause_open_capture(Device& d, drv::CUstream s, const char* who);
+void resume_paused_capture(Device& d, drv::CUstream s, drv::CUgraph graph, const char* who);
 
 }  // namespace treadle::cuda::detail

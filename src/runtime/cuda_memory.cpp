@@ -17,6 +17,7 @@
 // invalidate the capture.
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <unordered_set>
 #include <vector>
@@ -193,9 +194,11 @@ std::shared_ptr<GraphMemory> unregister_capture(Device& d, drv::CUstream stream,
     std::shared_ptr<GraphMemory> memory;
     {
         std::lock_guard<std::mutex> lock(d.track);
-        auto it = std::find_if(d.captures.begin(), d.captures.end(),
-                               [&](const Capture& c) { return c.stream == stream; });
-        if (it == d.captures.end()) return nullptr;
+        // The innermost open capture of the stream (a body capture over its paused outer one).
+        auto rit = std::find_if(d.captures.rbegin(), d.captures.rend(),
+                                [&](const Capture& c) { return c.stream == stream && !c.paused; });
+        if (rit == d.captures.rend()) return nullptr;
+        auto it = std::next(rit).base();
         memory = std::move(it->memory);
         const bool external = it->external;
         d.captures.erase(it);

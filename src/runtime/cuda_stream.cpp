@@ -295,10 +295,12 @@ std::shared_ptr<Graph> end_capture(int ordinal, Stream stream) {
     {
         // Streams forked from the capture and not joined back would make it fail to end.
         std::lock_guard<std::mutex> lock(d.track);
-        for (const Capture& c : d.captures) {
+        for (Capture& c : d.captures) {
             if (c.stream != s) continue;
-            if (c.paused) {
+            if (c.paused) {  // taken off below, as an open capture would be
                 paused = c.paused_graph;
+                c.paused = false;
+                c.paused_graph = nullptr;
                 break;
             }
             try {

@@ -12,7 +12,9 @@ namespace treadle {
 namespace {
 
 using types::abi::ArrayRecord;
+using types::abi::FabricArrayRecord;
 using types::abi::IndexedArrayRecord;
+using types::abi::IndexedFabricArrayRecord;
 
 /// The name of a parameter or struct field ("s.inner.x"), built only for an error message.
 struct SlotName {
@@ -55,19 +57,65 @@ public:
         throw Error(kind, m_k.name + "(): argument '" + s.name->str() + "' " + what);
     }
     [[noreturn]] void wrong_kind(const Slot& s, const std::string& got) const {
+        if (s.type->is_array()) wrong_array(s, got);
         fail(ErrorKind::Type, s, "expects " + s.type->name + ", got " + got);
+    }
+    /// An array parameter given something else (Warp's message and error class).
+    [[noreturn]] void wrong_array(const Slot& s, const std::string& got) const {
+        const types::Type* t = s.type;
+        std::string kind = t->fabric ? (t->indexed ? "indexedfabricarray" : "fabricarray")
+                                     : (t->indexed ? "indexedarray" : "array");
+        fail(ErrorKind::ArgumentType, s,
+             "expects an array of type " + kind + "(ndim=" + std::to_string(t->ndim) +
+                 ", dtype=" + t->dtype->name + "), but passed value has type " + got);
+    }
+    /// A value that is not an array, as messages name it.
+    std::string value_text(const ArgValue& v) const {
+        switch (v.kind) {
+            case ArgValue::Kind::Bool:
+                return "bool";
+            case ArgValue::Kind::Int:
+                return "int";
+            case ArgValue::Kind::Float:
+                return "float";
+            case ArgValue::Kind::Components:
+                return std::to_string(v.count) + " components";
+            case ArgValue::Kind::StructBytes:
+                return "the raw bytes of a struct";
+            default:
+                return m_source.describe(v);
+        }
+    }
+    /// Value kinds that are never arrays.
+    bool never_an_array(const ArgValue& v) const {
+        switch (v.kind) {
+            case ArgValue::Kind::Bool:
+            case ArgValue::Kind::Int:
+            case ArgValue::Kind::Float:
+            case ArgValue::Kind::Components:
+            case ArgValue::Kind::StructBytes:
+            case ArgValue::Kind::Struct:
+            case ArgValue::Kind::Other:
+                return true;
+            default:
+                return false;
+        }
     }
 
     /// Validates value `v` for slot `s` and writes it.
     void pack(const Slot& s, const ArgValue& v) {
+        if (s.type->is_array() && never_an_array(v)) wrong_array(s, value_text(v));
         switch (v.kind) {
             case ArgValue::Kind::None:
                 if (!s.type->is_array()) wrong_kind(s, "None");
+                if (s.type->fabric) return;  // a null record (the block starts zeroed)
                 return pack_array(s, Array());
             case ArgValue::Kind::Array:
                 return pack_array(s, *v.array);
             case ArgValue::Kind::IndexedArray:
                 return pack_indexed(s, *v.array, v.indices, v.n_indices);
+            case ArgValue::Kind::FabricArray:
+                return pack_fabric(s, v);
             case ArgValue::Kind::Bool:
             case ArgValue::Kind::Int:
                 return pack_int(s, v);
@@ -97,11 +145,11 @@ public:
         if (a.is_null()) return ap;
         const types::Type* want = t->dtype;
         if (a.dtype() != dtype_of_type(want))
-            fail(ErrorKind::Type, s,
+            fail(ErrorKind::ArgumentType, s,
                  "expects an array of " + want->name + ", got an array of " +
                      type_of_dtype(a.dtype())->name);
         if (a.ndim() != t->ndim)
-            fail(ErrorKind::Type, s,
+            fail(ErrorKind::ArgumentType, s,
                  "expects a " + std::to_string(t->ndim) + "-D array, got a " +
                      std::to_string(a.ndim()) + "-D array");
         if (a.device() != m_k.device)
@@ -122,6 +170,7 @@ public:
     void pack_array(const Slot& s, const Array& a) {
         const types::Type* t = s.type;
         if (!t->is_array()) wrong_kind(s, "an array");
+        if (t->fabric) wrong_kind(s, "array");
         if (t->indexed) return pack_indexed(s, a, nullptr, 0);
         ArrayRecord ap = array_record(s, a);
         std::memcpy(m_block + s.offset, &ap, sizeof(ap));
@@ -129,7 +178,8 @@ public:
 
     void pack_indexed(const Slot& s, const Array& data, const Array* const* indices, int count) {
         const types::Type* t = s.type;
-        if (!t->is_indexed_array()) wrong_kind(s, "an indexedarray");
+        if (!t->is_indexed_array())
+            wrong_kind(s, t->is_array() ? "indexedarray" : "an indexedarray");
         IndexedArrayRecord ip{};
         ip.arr = array_record(s, data);
         if (count != 0 && count != t->ndim)
@@ -152,6 +202,48 @@ public:
             ip.shape[d] = (int32_t)ix->shape(0);
         }
         std::memcpy(m_block + s.offset, &ip, sizeof(ip));
+    }
+
+    /// Checks that `a` (a bucket table or an index array) is on the launch's device.
+    void check_device(const Slot& s, const Array* a, const char* what) const {
+        if (a && !a->is_null() && a->device() != m_k.device)
+            fail(ErrorKind::Value, s,
+                 std::string(what) + " is on device " + a->device().alias() +
+                     " but the launch is on " + m_k.device.alias());
+    }
+
+    void pack_fabric(const Slot& s, const ArgValue& v) {
+        const types::Type* t = s.type;
+        const types::Type* vt = v.fabric_type;
+        if (!t->is_fabric_array() || t->indexed != vt->indexed)
+            wrong_kind(s, vt->indexed ? "indexedfabricarray" : "fabricarray");
+        if (vt->dtype != t->dtype)
+            fail(ErrorKind::ArgumentType, s,
+                 "expects an array of " + t->dtype->name + ", got an array of " + vt->dtype->name);
+        if (vt->ndim != t->ndim)
+            fail(ErrorKind::ArgumentType, s,
+                 "expects a " + std::to_string(t->ndim) + "-D array, got a " +
+                     std::to_string(vt->ndim) + "-D array");
+        check_device(s, v.array, "the Fabric array");
+        FabricArrayRecord fr{};
+        if (v.array && !v.array->is_null()) {
+            fr.buckets = v.array->data();
+            fr.nbuckets = (uint64_t)v.array->shape(0);
+        }
+        fr.size = (uint64_t)v.count;
+        if (!vt->indexed) {
+            std::memcpy(m_block + s.offset, &fr, sizeof(fr));
+            return;
+        }
+        IndexedFabricArrayRecord ir{};
+        ir.fa = fr;
+        const Array* ix = v.indices[0];
+        check_device(s, ix, "its index array");
+        if (ix && !ix->is_null()) {
+            ir.indices = ix->data();
+            ir.size = (uint64_t)ix->shape(0);
+        }
+        std::memcpy(m_block + s.offset, &ir, sizeof(ir));
     }
 
     void pack_int(const Slot& s, const ArgValue& v) {
@@ -336,6 +428,7 @@ private:
 }  // namespace
 
 ParamKind param_kind(const types::Type* t) {
+    if (t->is_fabric_array()) return ParamKind::FabricArray;
     if (t->is_array()) return t->indexed ? ParamKind::IndexedArray : ParamKind::Array;
     if (t->is_struct()) return ParamKind::Struct;
     if (t->is_scalar()) return ParamKind::Scalar;

@@ -26,6 +26,7 @@ namespace treadle {
 enum class ParamKind : uint8_t {
     Array,         ///< wp::array_t (a plain array; an Array argument)
     IndexedArray,  ///< wp::indexedarray_t (an indexedarray, or a plain array with no indices)
+    FabricArray,   ///< wp::fabricarray_t or wp::indexedfabricarray_t
     Scalar,        ///< bool, integers, floats
     Composite,     ///< vector, matrix, quaternion, transform, spatial types: components
     Struct,        ///< a @wp.struct, field by field or as raw bytes
@@ -70,6 +71,9 @@ struct ArgValue {
         None,          ///< no value (Python None): a null array
         Array,         ///< `array`
         IndexedArray,  ///< `array` (the data) seen through `indices`
+        FabricArray,   ///< a Fabric array of type `fabric_type`: `array` its bucket table (a
+                       ///< 2-D uint64 array, 4 per bucket; null without buckets), `count` its
+                       ///< elements; indexed: `indices[0]` the int32 index array
         Bool,          ///< `i` (0 or 1)
         Int,           ///< `i` (as uint64 bits when `is_unsigned`); `overflow` when the value
                        ///< fits neither int64 nor uint64
@@ -90,6 +94,7 @@ struct ArgValue {
     const void* data = nullptr;
     size_t count = 0;
     const void* struct_type = nullptr;
+    const types::Type* fabric_type = nullptr;
     const void* handle = nullptr;  ///< the source's own object, for fields and descriptions
 };
 

@@ -25,6 +25,7 @@ list(APPEND TREADLE_SOURCES
 list(APPEND TREADLE_SOURCES
   src/runtime/cuda_conditional.cpp
   src/runtime/cuda_memory.cpp
+  src/runtime/cuda_peer.cpp
   src/runtime/cuda_stream.cpp
   src/runtime/cuda_graph_nodes.cpp
 )

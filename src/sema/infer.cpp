@@ -114,9 +114,11 @@ void Builder::build(const std::vector<const types::Type*>& param_types) {
         m_fn.param_names.push_back(p.name);
         m_scope[p.name] = v;
     }
-    if (m_def.returns) {
-        if (m_fn.is_kernel)
+    if (m_def.returns && m_fn.is_kernel) {
+        // `-> None` (or types.NoneType) says what every kernel does: it returns nothing
+        if (!param_annotation("return", *m_def.returns)->is_void())
             fail(m_def.returns->span, ErrorKind::Type, who() + "kernels cannot return a value");
+    } else if (m_def.returns) {
         m_return_type = param_annotation("return", *m_def.returns);
         m_return_annotated = true;
         if (m_return_type->is_generic()) {  // -> Any, -> Float: inferred, then checked
@@ -160,11 +162,17 @@ const types::Type* Builder::kernel_param_type(size_t i, const types::Type* annot
 
 void Builder::build_custom_grad() {
     // wp.adjoint[p] names a local gradient per value- or struct-typed primal parameter, zero;
-    // the function returns them all (see ir::Function::custom_grad).
+    // the function returns them all (see ir::Function::custom_grad). For an array parameter
+    // it names the array's gradient, which wp.adjoint[a][i] += v updates in place.
     std::vector<std::string> names;
     for (int i = 0; i < m_source.primal_params; ++i) {
         ir::VarId p = m_fn.params[i];
         const types::Type* t = m_fn.type_of(p);
+        if (t->is_array() && !t->indexed) {
+            bind("adjoint:" + m_fn.param_names[i],
+                 emit_call(m_def.span.line, t, {p}, table_entry("grad_view")), m_def.span);
+            continue;
+        }
         if (!t->is_value() && !t->is_struct()) continue;
         names.push_back("adjoint:" + m_fn.param_names[i]);
         bind(names.back(), zero_of(t, m_def.span.line), m_def.span);

@@ -111,6 +111,10 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
         place = m_synthetic.back().get();
     }
     const ast::Expr& written = *place;
+    if (written.kind == ast::ExprKind::Name && !m_scope.count(written.name))
+        if (auto alias = m_function_locals.find(written.name);
+            alias != m_function_locals.end() && alias->second.kind != Value::Kind::Tuple)
+            rebind_error(written, alias->second, nullptr);
     const char* op = aug_op_name(s.aug_op);
     if (place == s.targets[0].get() && written.kind == ast::ExprKind::Subscript &&
         adjoint_slot(written).empty() &&
@@ -237,12 +241,15 @@ void Builder::assign_gradient(const std::string& slot, const ast::Expr& target, 
 namespace {
 
 bool is_function_value(const Value& v) {
-    return v.kind == Value::Kind::Func || (v.kind == Value::Kind::Builtin && v.builtin);
+    return v.kind == Value::Kind::Func || v.kind == Value::Kind::Grad ||
+           (v.kind == Value::Kind::Builtin && v.builtin);
 }
 
 bool same_function(const Value& a, const Value& b) {
     if (a.kind != b.kind) return false;
     if (a.kind == Value::Kind::Func) return a.func->key == b.func->key;
+    if (a.kind == Value::Kind::Grad)
+        return a.func ? b.func && a.func->key == b.func->key : a.builtin == b.builtin;
     if (a.kind == Value::Kind::Type) return a.type == b.type;
     return a.builtin == b.builtin;
 }
@@ -258,16 +265,7 @@ void Builder::assign_name(const ast::Expr& target, const Value& v, const ast::Ex
     auto alias = m_function_locals.find(target.name);
     if (alias != m_function_locals.end()) {
         if (same_function(v, alias->second)) return;
-        if (alias->second.kind == Value::Kind::Tuple)
-            type_error(target.span, who() + "cannot assign a single value to '" + target.name +
-                                        "', which holds a tuple");
-        const bool is_type = alias->second.kind == Value::Kind::Type;
-        const bool same_kind = is_type ? v.kind == Value::Kind::Type : is_function_value(v);
-        const std::string what = is_type ? "type" : "function";
-        type_error(target.span,
-                   who() + "rebinding " + what + "-valued local '" + target.name + "' to " +
-                       (same_kind ? "a different " + what : "a non-" + what + " value") +
-                       " is not supported (kernels have no function pointers)");
+        rebind_error(target, alias->second, &v);
     }
     if (is_function_value(v) || (v.kind == Value::Kind::Type && v.type)) {
         if (m_scope.count(target.name))

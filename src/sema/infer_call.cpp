@@ -84,10 +84,10 @@ void Builder::check_printf(const ast::Expr& e, const std::vector<VarId>& args) {
     std::string error;
     std::vector<std::string> conv = printf_conversions(fmt, error);
     if (!error.empty()) type_error(e.args[1]->span, "printf(): " + error);
-    if (args.size() > 32)
-        type_error(e.span,
-                   "printf(): the maximum number of variadic arguments that can be "
-                   "passed to `printf` is 32");
+    if (args.size() > 32)  // a limit of the device printf, not a type mistake (Warp's kind)
+        fail(e.span, ErrorKind::Runtime,
+             "printf(): the maximum number of variadic arguments that can be passed to `printf` "
+             "is 32");
     if (conv.size() != args.size())
         type_error(e.span, "printf(): the format has " + std::to_string(conv.size()) +
                                " conversion" + (conv.size() == 1 ? "" : "s") + " but " +
@@ -117,7 +117,10 @@ Value Builder::call(const ast::Expr& e) {
             return callee.type->is_scalar() ? cast(callee.type, e) : construct(callee.type, e);
         case Value::Kind::Func:
             return call_function(callee.func, e);
+        case Value::Kind::Grad:
+            return call_gradient(callee, e);
         case Value::Kind::Builtin:
+            if (!callee.builtin && callee.text == "grad") return grad_of(e);
             if (!callee.builtin && (callee.text == "vector" || callee.text == "matrix"))
                 return construct_anonymous(callee.text, e);
             if (!callee.builtin && callee.text == "type") return call_type_of(e);

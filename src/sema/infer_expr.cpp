@@ -144,8 +144,19 @@ Value Builder::global_value(const GlobalValue& g, const ast::Expr& e) {
     if (g.kind == GlobalValue::Kind::Error) fail(e.span, ErrorKind::Value, who() + g.what);
     const types::Type* t = g.constant.type;
     if (g.kind != GlobalValue::Kind::Constant || !t || t->is_scalar()) return from_global(g);
-    // A vector/matrix/quaternion/transform constant: its components, then one construction.
     int line = e.span.line;
+    if (t->is_struct()) {  // a struct constant: each field's value, then one construction
+        std::vector<ir::VarId> fields;
+        for (size_t i = 0; i < g.fields.size(); ++i)
+            fields.push_back(
+                coerce_assigned(global_value(g.fields[i], e), t->fields[i].type, e,
+                                "field '" + t->fields[i].name + "' of '" + t->name + "'"));
+        Value out;
+        out.kind = Value::Kind::Var;
+        out.var = emit_value(ir::InstrKind::Construct, line, t, fields);
+        return out;
+    }
+    // A vector/matrix/quaternion/transform constant: its components, then one construction.
     const types::Type* scalar = types::scalar_type(t->scalar);
     std::vector<ir::VarId> parts;
     for (double c : g.components) {
@@ -180,6 +191,12 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
     if (g.kind == GlobalValue::Kind::Unsupported)
         type_error(e.span,
                    who() + "'" + name + "' is a Python " + g.what + ", which kernels cannot use");
+    if (g.kind == GlobalValue::Kind::Builtin && g.what == "grad") {  // from warp import grad
+        Value v;
+        v.kind = Value::Kind::Builtin;
+        v.text = "grad";
+        return v;
+    }
     if (g.kind == GlobalValue::Kind::Builtin && !find_builtin(g.what) &&
         !is_array_constructor(g.what))
         type_error(e.span,
@@ -214,7 +231,7 @@ Value Builder::resolve_name(const std::string& name, const ast::Expr& e) {
         return const_value(types::bool_type(), false, name == "True", 0);
     if (name == "range")
         type_error(e.span, who() + "range() can only be used as the iterable of a for loop");
-    type_error(e.span, who() + "name '" + name + "' is not defined");
+    fail(e.span, ErrorKind::Key, who() + "Referencing undefined symbol: " + name);
 }
 
 Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
@@ -240,7 +257,7 @@ Value Builder::resolve_attribute(const Value& base, const ast::Expr& e) {
                     return v;
                 }
                 if (attr == "vector" || attr == "matrix" || attr == "quaternion" ||
-                    attr == "transformation" || attr == "cast") {
+                    attr == "transformation" || attr == "cast" || attr == "grad") {
                     Value v;
                     v.kind = Value::Kind::Builtin;
                     v.text = attr;

@@ -195,6 +195,30 @@ bool inside(const ast::Span& s, const ast::Span& outer) {
 }  // namespace
 
 Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e) {
+    std::vector<VarId> vars;
+    ir::Function* f = bind_function_call(fn, e, vars);
+    ir::Instr& in = emit(InstrKind::CallFunc, e.span.line);
+    in.func = f;
+    in.args = vars;
+    const types::Type* rt = f->return_type;
+    if (rt->is_void()) return Value{};
+    if (rt->is_tuple()) {
+        Value r;
+        r.kind = Value::Kind::Tuple;
+        for (const types::Type* t : rt->elements) {
+            VarId v = m_fn.new_var(t);
+            in.dsts.push_back(v);
+            r.elements.push_back(Value{Value::Kind::Var, v});
+        }
+        return r;
+    }
+    VarId v = m_fn.new_var(rt);
+    in.dsts.push_back(v);
+    return Value{Value::Kind::Var, v};
+}
+
+ir::Function* Builder::bind_function_call(const std::shared_ptr<FunctionSource>& fn,
+                                          const ast::Expr& e, std::vector<VarId>& vars) {
     if (fn->is_kernel)
         type_error(e.span,
                    who() + "cannot call kernel '" + fn->name +
@@ -230,7 +254,6 @@ Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const as
                                    " (overloads: " + listed + ")");
         }
     }
-    std::vector<VarId> vars;
     for (size_t p = 0; p < chosen.args.size(); ++p) {
         if (chosen.types[p]->is_tuple()) {  // passed element by element (see Builder::build)
             const types::Type* tt = chosen.types[p];
@@ -244,25 +267,7 @@ Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const as
         else
             vars.push_back(emit_const(chosen.args[p].constant, chosen.types[p], e.span.line));
     }
-    ir::Function* f = m_program.function_for(chosen.fn, chosen.types, *this, e.span);
-    ir::Instr& in = emit(InstrKind::CallFunc, e.span.line);
-    in.func = f;
-    in.args = vars;
-    const types::Type* rt = f->return_type;
-    if (rt->is_void()) return Value{};
-    if (rt->is_tuple()) {
-        Value r;
-        r.kind = Value::Kind::Tuple;
-        for (const types::Type* t : rt->elements) {
-            VarId v = m_fn.new_var(t);
-            in.dsts.push_back(v);
-            r.elements.push_back(Value{Value::Kind::Var, v});
-        }
-        return r;
-    }
-    VarId v = m_fn.new_var(rt);
-    in.dsts.push_back(v);
-    return Value{Value::Kind::Var, v};
+    return m_program.function_for(chosen.fn, chosen.types, *this, e.span);
 }
 
 bool Builder::is_static_call(const ast::Expr& e) {
@@ -330,9 +335,14 @@ Value Builder::static_value(const ast::Expr& e) {
             index = &constant_local;
         }
         if (!index)
-            type_error(n->span, who() + "wp.static() cannot use the local variable '" + n->name +
-                                    "': its expression is evaluated at compile time, in the "
-                                    "function's globals and closure");
+            fail(n->span, ErrorKind::Codegen,
+                 who() + "Error evaluating static expression: name '" + n->name +
+                     "' is not defined. Make sure all variables used in the static expression "
+                     "are constant. ('" +
+                     n->name +
+                     "' is a local variable; wp.static() "
+                     "evaluates its expression at compile time, in the function's globals and "
+                     "closure)");
         if (std::find(bound.begin(), bound.end(), *index) == bound.end()) bound.push_back(*index);
     }
     std::string text;
@@ -359,8 +369,16 @@ Value Builder::static_value(const ast::Expr& e) {
             type_error(e.span, who() +
                                    "wp.static() cannot be evaluated: the front end that "
                                    "resolves this function's names has no static values");
-        case GlobalValue::Kind::Error:
-            type_error(x.span, who() + "wp.static(): evaluating '" + text + "' raised " + g.what);
+        case GlobalValue::Kind::Error: {
+            // g.what is "ExceptionType: message" (both front ends' resolvers)
+            const size_t colon = g.what.find(": ");
+            const std::string type = colon == std::string::npos ? "" : g.what.substr(0, colon);
+            const std::string message =
+                colon == std::string::npos ? g.what : g.what.substr(colon + 2);
+            fail(x.span, ErrorKind::Codegen,
+                 who() + "Error evaluating static expression: " + message + " (" +
+                     (type.empty() ? "" : type + ", ") + "evaluating '" + text + "')");
+        }
         case GlobalValue::Kind::Unsupported:
             type_error(x.span, who() + "wp.static(): '" + text + "' is a Python " + g.what +
                                    ", which kernels cannot use");

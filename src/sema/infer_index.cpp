@@ -23,9 +23,15 @@ Value Builder::eval_subscript(const ast::Expr& e) {
         (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
          m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform());
     if (composite && has_slice(idx)) return index_slice(base.var, idx, e);
-    for (const ast::Expr* i : idx)
-        if (i->kind == ExprKind::Slice)
-            type_error(i->span, who() + "slices are not supported in kernels");
+    if (has_slice(idx)) {
+        const types::Type* bt = base.kind == Value::Kind::Var ? m_fn.type_of(base.var) : nullptr;
+        if (!bt || !bt->is_array() || bt->indexed || bt->fabric) {
+            for (const ast::Expr* i : idx)
+                if (i->kind == ExprKind::Slice)
+                    type_error(i->span, who() + "slices are only supported on arrays in kernels");
+        }
+        return slice_array(base.var, idx, e);
+    }
     if (base.kind == Value::Kind::Shape) return index_shape(base.var, e);
     if (base.kind == Value::Kind::Tuple) return index_tuple(base, e);
     if (composite) return index_component(base.var, idx, e);
@@ -41,10 +47,16 @@ Value Builder::index_shape(VarId array, const ast::Expr& e) {
     const ast::Expr& index = *e.args[1];
     Value k = eval(index);
     const types::Type* at = m_fn.type_of(array);
+    // Warp's shape holds 4 entries: those past ndim are 0 (a Fabric array has one)
+    const int64_t last = at->fabric ? at->ndim - 1 : 3;
     if (k.kind != Value::Kind::Const || !k.constant.type->is_integer() || k.constant.i < 0 ||
-        k.constant.i >= at->ndim)
+        k.constant.i > last)
         type_error(index.span, who() + "array.shape index must be a constant from 0 to " +
-                                   std::to_string(at->ndim - 1));
+                                   std::to_string(last));
+    if (at->fabric && k.constant.i > 0)
+        type_error(index.span, who() +
+                                   "a Fabric array's shape has one entry, its size (the "
+                                   "elements of a Fabric array of arrays differ in length)");
     VarId dst = emit_value(InstrKind::Shape, e.span.line, types::int32_type(), {array});
     m_block->back().value = types::ConstValue{types::int32_type(), false, k.constant.i, 0};
     Value v;
@@ -102,6 +114,52 @@ Value Builder::index_array(VarId array, const std::vector<const ast::Expr*>& idx
         v.var = emit_value(InstrKind::View, line,
                            types::array_type_like(at, at->ndim - (int)idx.size()), std::move(args));
     }
+    return v;
+}
+
+Value Builder::slice_array(VarId array, const std::vector<const ast::Expr*>& idx,
+                           const ast::Expr& e) {
+    const int line = e.span.line;
+    const types::Type* at = m_fn.type_of(array);
+    if ((int)idx.size() > at->ndim)
+        type_error(e.span, who() + "too many indices for a " + std::to_string(at->ndim) +
+                               "-D array (" + std::to_string(idx.size()) + ")");
+    std::vector<VarId> args{array};
+    std::string spec;
+    int dropped = 0;
+    const VarId zero =
+        emit_const(types::ConstValue{types::int32_type(), false, 0, 0}, types::int32_type(), line);
+    for (const ast::Expr* i : idx) {
+        if (i->kind != ExprKind::Slice) {
+            args.push_back(index_value(eval(*i), *i, who() + "array index ", false));
+            spec += 'i';
+            ++dropped;
+            continue;
+        }
+        int given = 0;
+        for (int part = 0; part < 3; ++part) {
+            const ast::Expr* p = i->args.size() > (size_t)part ? i->args[part].get() : nullptr;
+            if (!p || (p->kind == ExprKind::Constant && p->const_kind == ast::ConstKind::None)) {
+                args.push_back(zero);
+                continue;
+            }
+            Value pv = eval(*p);
+            if (part == 2 && pv.kind == Value::Kind::Const && pv.constant.type->is_integer() &&
+                pv.constant.i == 0)
+                fail(p->span, ErrorKind::Value, who() + "Slice step cannot be zero");
+            args.push_back(index_value(pv, *p, who() + "slice bound ", false));
+            given |= 1 << part;
+        }
+        spec += 's';
+        spec += char('0' + given);
+    }
+    const int ndim = at->ndim - dropped;
+    VarId dst =
+        emit_value(InstrKind::View, line, types::array_type(at->dtype, ndim), std::move(args));
+    m_block->back().text = spec;
+    Value v;
+    v.kind = Value::Kind::Var;
+    v.var = dst;
     return v;
 }
 

@@ -35,14 +35,15 @@ using builtins::unify_scalars;
 
 /// The result of evaluating an expression.
 struct Value {
-    enum class Kind { Var, Const, Str, Module, Type, Func, Builtin, Tuple, Shape, None };
+    /// Grad: what wp.grad(f) returns, the gradient of the function `func` or builtin `builtin`.
+    enum class Kind { Var, Const, Str, Module, Type, Func, Builtin, Grad, Tuple, Shape, None };
     Kind kind = Kind::None;
     ir::VarId var = 0;                     ///< Var, Shape (the array)
     types::ConstValue constant;            ///< Const (unmaterialised; weak or typed)
     std::string text;                      ///< Str, Module
     const types::Type* type = nullptr;     ///< Type
-    std::shared_ptr<FunctionSource> func;  ///< Func
-    const Builtin* builtin = nullptr;      ///< Builtin
+    std::shared_ptr<FunctionSource> func;  ///< Func, Grad (of a user function)
+    const Builtin* builtin = nullptr;      ///< Builtin, Grad (of a builtin)
     std::vector<Value> elements;           ///< Tuple
 };
 
@@ -164,6 +165,11 @@ public:
                           const ast::Expr& e);
     /// `a[i, ...]`: a Load with every index, a View with fewer.
     Value index_array(ir::VarId array, const std::vector<const ast::Expr*>& idx,
+                      const ast::Expr& e);
+    /// `a[i, j:k:s, ...]` of a plain array with at least one slice: a View whose `text` spells
+    /// each index ('i' an integer; 's' and a digit, a slice with bits 1/2/4 for a given
+    /// start/stop/step, taking three operands), of the dimensions the slices keep.
+    Value slice_array(ir::VarId array, const std::vector<const ast::Expr*>& idx,
                       const ast::Expr& e);
     /// The indices of a subscript: the elements of `a[i, j]`'s tuple, or the one index.
     static std::vector<const ast::Expr*> index_exprs(const ast::Expr& index);
@@ -305,6 +311,20 @@ public:
     /// A call of a user function: picks the overload that fits the arguments, specialises
     /// generic parameters to the arguments' types, and emits the CallFunc.
     Value call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e);
+    /// What call_function() calls for the call `e` of `fn`: the specialisation that fits the
+    /// arguments, whose variables (coerced to its parameter types) are appended to `args`.
+    ir::Function* bind_function_call(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e,
+                                     std::vector<ir::VarId>& args);
+
+    // --- gradients in forward code (infer_grad.cpp) ---
+    /// wp.grad(f): a Grad value naming the user function or builtin f.
+    Value grad_of(const ast::Expr& e);
+    /// wp.grad(f)(args...): a Grad instruction, whose results (one per argument with a
+    /// gradient; a tuple when several) are the gradients of f's float result at the arguments.
+    Value call_gradient(const Value& grad, const ast::Expr& e);
+    /// The error for assigning to `target`, a local that names a function, type or gradient
+    /// (`held`); `v` is the value assigned (null: an augmented assignment).
+    [[noreturn]] void rebind_error(const ast::Expr& target, const Value& held, const Value* v);
     /// Whether the call `e` is wp.static(expr) (by module attribute or imported name).
     bool is_static_call(const ast::Expr& e);
     /// The compile-time value of wp.static(expr), evaluated by the front end.

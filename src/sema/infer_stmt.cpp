@@ -18,7 +18,14 @@ void Builder::block(const std::vector<ast::StmtPtr>& stmts) {
 
 void Builder::bind(const std::string& name, VarId var, const ast::Span& span) {
     auto it = m_scope.find(name);
-    if (it != m_scope.end() && m_fn.type_of(it->second) != m_fn.type_of(var))
+    // Warp compares arrays by kind and dtype only: a local array (not a carried variable) may
+    // be re-bound to a view of other dimensions (sub = a[:2]; sub = a[:2, 1]).
+    const types::Type* was = it != m_scope.end() ? m_fn.type_of(it->second) : nullptr;
+    const types::Type* now = m_fn.type_of(var);
+    const bool rebind_array = was && was->is_array() && now->is_array() &&
+                              was->dtype == now->dtype && was->indexed == now->indexed &&
+                              was->fabric == now->fabric && !m_fn.vars[it->second].mutable_;
+    if (it != m_scope.end() && was != now && !rebind_array)
         type_error(span, who() + "cannot assign a value of type " + m_fn.type_of(var)->name +
                              " to '" + name + "', which has type " +
                              m_fn.type_of(it->second)->name + " (a local cannot change type)");

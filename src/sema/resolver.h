@@ -73,6 +73,8 @@ struct GlobalValue {
     /// Constant of a vector, matrix, quaternion or transform type (constant.type): its
     /// components, row-major (transforms: p then q).
     std::vector<double> components;
+    /// Constant of a struct type (constant.type): one Constant per field, in field order.
+    std::vector<GlobalValue> fields;
 };
 
 /// Looks up globals for the compiler. The Python front end implements it from a function's

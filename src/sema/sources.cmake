@@ -8,6 +8,7 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_construct_rigid.cpp
   src/sema/infer_expr.cpp
   src/sema/infer_func.cpp
+  src/sema/infer_grad.cpp
   src/sema/infer_index.cpp
   src/sema/infer_keywords.cpp
   src/sema/infer_loop.cpp

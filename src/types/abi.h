@@ -2,10 +2,10 @@
 //
 // Generated kernels take their parameters as one C struct; the host packs that struct byte by
 // byte. Every size, alignment and offset both sides rely on is written here once: the host
-// mirrors of wp::array_t, wp::indexedarray_t and wp::launch_bounds_t, and the C layout rule for
-// structs and parameter blocks. It lives in types/ because the interned types compute their
-// sizes from it and types/ sits below every other layer; the runtime packs through these
-// records, and tests/cpp/native checks them against the native headers.
+// mirrors of wp::array_t, wp::indexedarray_t, the Fabric arrays and wp::launch_bounds_t, and the C
+// layout rule for structs and parameter blocks. It lives in types/ because the interned types
+// compute their sizes from it and types/ sits below every other layer; the runtime packs through
+// these records, and tests/cpp/native checks them against the native headers.
 #pragma once
 
 #include <cstddef>
@@ -38,6 +38,31 @@ struct IndexedArrayRecord {
     int32_t shape[4];
 };
 
+/// Host mirror of wp::fabricarray_t<T> (native/treadle/fabricarray.h): the bucket table (on
+/// the array's device; each bucket is FabricBucketRecord), its length and the element count.
+struct FabricArrayRecord {
+    void* buckets;
+    uint64_t nbuckets;
+    uint64_t size;
+};
+
+/// One bucket of a Fabric array: elements [index_start, index_end) are at `ptr` (for an array
+/// of arrays, `ptr` holds one data pointer per element and `lengths` their lengths).
+struct FabricBucketRecord {
+    uint64_t index_start;
+    uint64_t index_end;
+    void* ptr;
+    void* lengths;
+};
+
+/// Host mirror of wp::indexedfabricarray_t<T>: a Fabric array, an int32 index array and its
+/// length.
+struct IndexedFabricArrayRecord {
+    FabricArrayRecord fa;
+    void* indices;
+    uint64_t size;
+};
+
 /// Host mirror of wp::launch_bounds_t (native/treadle/array.h): the launch shape, flags and
 /// the product of the shape.
 struct LaunchBoundsRecord {
@@ -50,12 +75,20 @@ struct LaunchBoundsRecord {
 inline constexpr Layout k_array{72, 8};
 inline constexpr Layout k_indexed_array{120, 8};
 inline constexpr Layout k_launch_bounds{32, 8};
+inline constexpr Layout k_fabric_array{24, 8};
+inline constexpr Layout k_indexed_fabric_array{40, 8};
 
 static_assert(sizeof(ArrayRecord) == k_array.size && alignof(ArrayRecord) == k_array.align,
               "ArrayRecord must be wp::array_t");
 static_assert(sizeof(IndexedArrayRecord) == k_indexed_array.size &&
                   alignof(IndexedArrayRecord) == k_indexed_array.align,
               "IndexedArrayRecord must be wp::indexedarray_t");
+static_assert(sizeof(FabricArrayRecord) == k_fabric_array.size &&
+                  alignof(FabricArrayRecord) == k_fabric_array.align,
+              "FabricArrayRecord must be wp::fabricarray_t");
+static_assert(sizeof(IndexedFabricArrayRecord) == k_indexed_fabric_array.size &&
+                  alignof(IndexedFabricArrayRecord) == k_indexed_fabric_array.align,
+              "IndexedFabricArrayRecord must be wp::indexedfabricarray_t");
 static_assert(sizeof(LaunchBoundsRecord) == k_launch_bounds.size &&
                   alignof(LaunchBoundsRecord) == k_launch_bounds.align,
               "LaunchBoundsRecord must be wp::launch_bounds_t");

@@ -157,7 +157,23 @@ const Type* indexedarray_type(const Type* dtype, int ndim) {
     return interner().intern("indexedarray:" + type_key(dtype) + ":" + std::to_string(ndim), t);
 }
 
+const Type* fabricarray_type(const Type* dtype, int ndim, bool indexed) {
+    TREADLE_ASSERT(dtype && (dtype->is_element() || dtype->kind == TypeKind::Generic) &&
+                   ndim >= 1 && ndim <= 2);
+    Type t;
+    t.kind = TypeKind::Array;
+    t.fabric = true;
+    t.indexed = indexed;
+    t.dtype = dtype;
+    t.ndim = ndim;
+    std::string kind = indexed ? "indexedfabricarray" : "fabricarray";
+    t.name = kind + "(dtype=" + dtype->name + ", ndim=" + std::to_string(ndim) + ")";
+    set_layout(t, indexed ? abi::k_indexed_fabric_array : abi::k_fabric_array);
+    return interner().intern(kind + ":" + type_key(dtype) + ":" + std::to_string(ndim), t);
+}
+
 const Type* array_type_like(const Type* t, int ndim) {
+    if (t->fabric) return array_type(t->dtype, ndim);
     return t->indexed ? indexedarray_type(t->dtype, ndim) : array_type(t->dtype, ndim);
 }
 
@@ -241,6 +257,16 @@ const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Typ
     return interner().intern("generic:" + t.name, t);
 }
 
+bool has_gradient(const Type* t) {
+    if (!t) return false;
+    if (t->is_struct()) {
+        for (const StructField& f : t->fields)
+            if (has_gradient(f.type)) return true;
+        return false;
+    }
+    return t->is_value() && treadle::is_float(t->scalar);
+}
+
 bool generic_matches(const Type* pattern, const Type* t) {
     if (pattern == t) return true;
     if (pattern->kind == TypeKind::Generic && pattern->dtype) {
@@ -253,7 +279,8 @@ bool generic_matches(const Type* pattern, const Type* t) {
         return pattern->dtype == elem || generic_matches(pattern->dtype, elem);
     }
     if (pattern->is_array())
-        return t->is_array() && t->ndim == pattern->ndim &&
+        return t->is_array() && t->ndim == pattern->ndim && t->fabric == pattern->fabric &&
+               (!t->fabric || t->indexed == pattern->indexed) &&
                generic_matches(pattern->dtype, t->dtype);
     if (pattern->kind != TypeKind::Generic || t->is_generic()) return false;
     if (pattern->name == "Any") return t->is_value() || t->is_array() || t->is_struct();
@@ -271,8 +298,9 @@ std::string type_key(const Type* t) {
     if (t->is_quat()) return std::string("quat:") + scalar_name(t->scalar);
     if (t->is_transform()) return std::string("transform:") + scalar_name(t->scalar);
     if (t->is_array())
-        return std::string(t->indexed ? "indexedarray:" : "array:") + type_key(t->dtype) + ":" +
-               std::to_string(t->ndim);
+        return std::string(t->fabric ? (t->indexed ? "indexedfabricarray:" : "fabricarray:")
+                                     : (t->indexed ? "indexedarray:" : "array:")) +
+               type_key(t->dtype) + ":" + std::to_string(t->ndim);
     if (t->is_struct()) return t->key;
     return t->name;
 }

@@ -18,7 +18,9 @@ enum class TypeKind {
     Quat,       ///< quaternion (x, y, z, w): wp::quat_t<T>; rows = 4
     Transform,  ///< rigid transform (p: vec3, q: quat): wp::transform_t<T>; rows = 7
     Array,      ///< array(dtype, ndim): a kernel argument passed by value as wp::array_t<T>;
-                ///< with `indexed`, indexedarray(dtype, ndim) passed as wp::indexedarray_t<T>
+                ///< with `indexed`, indexedarray(dtype, ndim) passed as wp::indexedarray_t<T>;
+                ///< with `fabric`, fabricarray(dtype, ndim) (wp::fabricarray_t<T>) and with
+                ///< both, indexedfabricarray(dtype, ndim) (wp::indexedfabricarray_t<T>)
     Struct,     ///< a @wp.struct: named fields with C layout, passed and stored by value
     Tuple,      ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
     /// A placeholder in a parameter annotation (typing.Any, wp.Float, wp.Int, wp.Scalar; also
@@ -46,6 +48,8 @@ struct Type {
     int ndim = 0;                             ///< Array dimensions (1..4)
     bool indexed = false;                     ///< Array: an indexedarray (a view of an array
                                               ///< through per-dimension int32 index arrays)
+    bool fabric = false;                      ///< Array: a Fabric array (elements in buckets;
+                                              ///< ndim 2: each element is a 1-D array)
     std::vector<const Type*> elements;        ///< Tuple members
     std::vector<StructField> fields;          ///< Struct fields, in declaration order
     std::string key;                          ///< Struct: its type_key (name and fields)
@@ -59,7 +63,8 @@ struct Type {
     bool is_integer() const { return is_scalar() && treadle::is_integer(scalar); }
     bool is_bool() const { return is_scalar() && scalar == ScalarType::Bool; }
     bool is_array() const { return kind == TypeKind::Array; }
-    bool is_indexed_array() const { return kind == TypeKind::Array && indexed; }
+    bool is_indexed_array() const { return kind == TypeKind::Array && indexed && !fabric; }
+    bool is_fabric_array() const { return kind == TypeKind::Array && fabric; }
     bool is_vector() const { return kind == TypeKind::Vector; }
     bool is_matrix() const { return kind == TypeKind::Matrix; }
     bool is_quat() const { return kind == TypeKind::Quat; }
@@ -93,7 +98,11 @@ const Type* scalar_type(ScalarType s);
 const Type* array_type(const Type* dtype, int ndim);
 /// indexedarray(dtype, ndim): reads and writes like an array of the same dtype and ndim.
 const Type* indexedarray_type(const Type* dtype, int ndim);
-/// The array type of `t`'s kind (plain or indexed) with `ndim` dimensions (views).
+/// fabricarray(dtype, ndim) (`indexed`: indexedfabricarray): elements found through a table
+/// of buckets; ndim 1 or 2 (an array of 1-D arrays of varying length).
+const Type* fabricarray_type(const Type* dtype, int ndim, bool indexed);
+/// The array type of `t`'s kind (plain or indexed) with `ndim` dimensions (views). A view of a
+/// Fabric array of arrays is a plain 1-D array.
 const Type* array_type_like(const Type* t, int ndim);
 const Type* tuple_type(const std::vector<const Type*>& elements);
 /// The longest vector type. Warp sets no limit; this one bounds what a kernel keeps in
@@ -125,6 +134,9 @@ const Type* generic_type(const std::string& name);
 /// (not bool, as Warp); an array of a placeholder the arrays of that many dimensions whose
 /// dtype fits. A concrete pattern only fits itself.
 bool generic_matches(const Type* pattern, const Type* t);
+/// Whether values of type `t` have a gradient: a float scalar, a vector/matrix/quaternion/
+/// transform of floats, or a struct with such a field (at any depth).
+bool has_gradient(const Type* t);
 /// A generic vector (rows = length) or matrix pattern; 0 means any size, `element` is a scalar
 /// type or a placeholder ("vector(length=Any, dtype=Float)").
 const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Type* element);

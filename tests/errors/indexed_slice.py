@@ -1,4 +1,4 @@
-# expect: TypeError: indexed_slice(): slices are not supported in kernels
+# expect: TypeError: indexed_slice(): slices are only supported on arrays in kernels
 # line: 9
 import treadle as wp
 

@@ -1,4 +1,4 @@
-# expect: TypeError: static_uses_local(): wp.static() cannot use the local variable 'n': its expression is evaluated at compile time, in the function's globals and closure
+# expect: WarpCodegenError: static_uses_local(): Error evaluating static expression: name 'n' is not defined. Make sure all variables used in the static expression are constant. ('n' is a local variable; wp.static() evaluates its expression at compile time, in the function's globals and closure)
 # line: 10
 import treadle as wp
 

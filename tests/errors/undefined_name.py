@@ -1,4 +1,4 @@
-# expect: TypeError: undefined_name(): name 'z' is not defined
+# expect: KeyError: undefined_name(): Referencing undefined symbol: z
 # line: 10
 import treadle as wp
 

@@ -18,9 +18,9 @@ def test_cpu_reaches_only_its_own_memory():
     assert wp.is_peer_access_enabled("cpu", "cpu") is False
     assert wp.is_mempool_access_supported("cpu", "cpu") is False
     assert wp.is_mempool_access_enabled("cpu", "cpu") is False
-    with pytest.raises(ValueError, match="only defined between CUDA devices, got cpu and cpu"):
+    with pytest.raises(ValueError, match="Peer access is only supported between CUDA devices"):
         wp.set_peer_access_enabled("cpu", "cpu", True)
-    with pytest.raises(ValueError, match="only defined between CUDA devices"):
+    with pytest.raises(ValueError, match="Memory pool access is only supported between CUDA"):
         wp.set_mempool_access_enabled("cpu", "cpu", True)
 
 

@@ -11,7 +11,8 @@ import treadle as wp  # noqa: F401  (imported first, as the cases do)
 ERRORS_DIR = os.path.join(os.path.dirname(__file__), "..", "errors")
 CASES = sorted(f for f in os.listdir(ERRORS_DIR) if f.endswith(".py"))
 EXCEPTIONS = {"TypeError": TypeError, "SyntaxError": SyntaxError, "ValueError": ValueError,
-              "RuntimeError": RuntimeError}
+              "RuntimeError": RuntimeError, "KeyError": KeyError,
+              "WarpCodegenError": wp.WarpCodegenError}
 
 
 def load_case(name):
@@ -57,3 +58,15 @@ def test_error_case(name):
 
 def test_every_case_is_checked():
     assert len(CASES) >= 90
+
+
+def test_printf_argument_limit_is_a_runtime_error():
+    @wp.kernel
+    def too_many():
+        wp.printf("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d "
+                  "%d %d %d %d %d %d %d\n", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+
+    with pytest.raises(RuntimeError, match="the maximum number of variadic arguments that can be "
+                                           "passed to `printf` is 32$"):
+        too_many._compile("cpu")

@@ -143,6 +143,46 @@ def test_overload_decorator_declares_a_specialisation():
     assert (f16, f16s, f16s) in axpy_float._specialisations
 
 
+def test_overloads_lists_specialisations():
+    assert tuple(axpy_float.overloads) == tuple(axpy_float._specialisations)
+
+    @wp.kernel(name="custom_generic")
+    def local_generic(x: Any):
+        return
+
+    assert local_generic.overloads == {}
+
+    @wp.overload
+    def local_generic(x: float): ...  # noqa: F811
+
+    assert local_generic.key == "custom_generic" and len(local_generic.overloads) == 1
+
+
+def test_overload_decorator_refusals():
+    def made_twice(x: Any):
+        return
+
+    wp.kernel(name="made_twice_a")(made_twice)
+    wp.kernel(name="made_twice_b")(made_twice)
+    with pytest.raises(RuntimeError, match="Ambiguous kernel lookup for .*made_twice"):
+
+        @wp.overload
+        def made_twice(x: float): ...  # noqa: F811
+
+    @wp.kernel
+    def returns_nothing(x: Any):
+        return
+
+    def returns_nothing(x: float) -> float: ...  # noqa: F811
+
+    with pytest.raises(TypeError, match="Return annotations are not allowed on @wp.overload stubs"):
+        wp.overload(returns_nothing)
+
+    def returns_nothing(x: float) -> None: ...  # noqa: F811
+
+    wp.overload(returns_nothing)  # -> None is allowed
+
+
 def test_generic_kernel_needs_types():
     with pytest.raises(TypeError, match="kernel parameter 'x' is generic"):
         scale._compile("cpu")
@@ -267,8 +307,27 @@ def test_static_errors():
     def bad(out: wp.array(dtype=float)):
         out[0] = wp.static(NOT_DEFINED_ANYWHERE)  # noqa: F821
 
-    with pytest.raises(TypeError, match="evaluating 'NOT_DEFINED_ANYWHERE' raised NameError"):
+    with pytest.raises(wp.WarpCodegenError,
+                       match=r"Error evaluating static expression: name 'NOT_DEFINED_ANYWHERE' is "
+                             r"not defined \(NameError, evaluating 'NOT_DEFINED_ANYWHERE'\)"):
         bad._compile("cpu")
+
+    @wp.kernel
+    def divides(out: wp.array(dtype=float)):
+        out[0] = wp.static(1.0 / 0.0)
+
+    with pytest.raises(wp.WarpCodegenError,
+                       match="Error evaluating static expression: float division by zero"):
+        divides._compile("cpu")
+
+    @wp.kernel
+    def uses_local(out: wp.array(dtype=float), i: int):
+        out[0] = wp.static(i * 2)
+
+    with pytest.raises(wp.WarpCodegenError,
+                       match=r"name 'i' is not defined\. Make sure all variables used in the "
+                             r"static expression are constant\. \('i' is a local variable"):
+        uses_local._compile("cpu")
 
 
 # --- unrolling options and unique modules --------------------------------------------------

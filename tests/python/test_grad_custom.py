@@ -168,3 +168,90 @@ def test_gradcheck_tape_checks_every_recorded_kernel(device, capsys):
     assert "kernel 'use_safe_sqrt'" in out and "kernel 'use_wrong'" in out
     assert treadle.autograd.gradcheck_tape(tape, blacklist_kernels=["use_wrong"], eps=1e-6,
                                            show_summary=False)
+
+
+@wp.func
+def claim_slot(counter: wp.array(dtype=int), slots: wp.array(dtype=int), tid: int):
+    # the order threads arrive in decides the slot; the replay reads back what was claimed
+    slot = wp.atomic_add(counter, 0, 1)
+    slots[tid] = slot
+    return slot
+
+
+@wp.func_replay(claim_slot)
+def claim_slot_replay(counter: wp.array(dtype=int), slots: wp.array(dtype=int), tid: int):
+    return slots[tid]
+
+
+@wp.kernel
+def compact(x: F64, counter: wp.array(dtype=int), slots: wp.array(dtype=int), out: F64):
+    i = wp.tid()
+    k = claim_slot(counter, slots, i)
+    out[k] = wp.sin(x[i]) * x[i]
+
+
+def test_an_integer_atomic_result_with_a_custom_replay_is_differentiable(device):
+    n = 16
+    xs = np.linspace(-1.0, 2.0, n)
+
+    def run(values, tape=None):
+        x = wp.array(values, dtype=wp.float64, device=device, requires_grad=True)
+        counter = wp.zeros(1, dtype=int, device=device)
+        slots = wp.zeros(n, dtype=int, device=device)
+        out = wp.zeros(n, dtype=wp.float64, device=device, requires_grad=True)
+        if tape is None:
+            wp.launch(compact, n, inputs=[x, counter, slots, out], device=device)
+        else:
+            with tape:
+                wp.launch(compact, n, inputs=[x, counter, slots, out], device=device)
+        return x, slots.numpy(), out
+
+    tape = wp.Tape()
+    x, _, out = run(xs, tape)
+    tape.backward(grads={out: wp.array(np.ones(n), dtype=wp.float64, device=device)})
+    eps = 1e-6
+    # sum(out) does not depend on which slot each thread got
+    fd = np.array([
+        (run(xs + eps * np.eye(n)[k])[2].numpy().sum()
+         - run(xs - eps * np.eye(n)[k])[2].numpy().sum()) / (2 * eps)
+        for k in range(n)
+    ])
+    np.testing.assert_allclose(x.grad.numpy(), fd, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(x.grad.numpy(), np.cos(xs) * xs + np.sin(xs), rtol=1e-10)
+
+
+@wp.func
+def cube_into(i: int, xs: F64, ys: F64):
+    ys[i] = xs[i] * xs[i] * xs[i]
+
+
+@wp.func_grad(cube_into)
+def adj_cube_into(i: int, xs: F64, ys: F64):
+    # wp.adjoint[xs] is the gradient array of xs; the output's gradient comes from ys.grad
+    wp.adjoint[xs][i] += wp.float64(3.0) * xs[i] * xs[i] * wp.adjoint[ys][i]
+
+
+@wp.kernel
+def cube_kernel(xs: F64, ys: F64):
+    i = wp.tid()
+    cube_into(i, xs, ys)
+
+
+def test_func_grad_updates_the_gradient_of_an_array_parameter(device):
+    xs = np.array([0.5, -1.0, 2.0])
+    w = np.array([1.0, 2.0, -0.5])
+    x = wp.array(xs, dtype=wp.float64, device=device, requires_grad=True)
+    y = wp.zeros(3, dtype=wp.float64, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(cube_kernel, 3, inputs=[x, y], device=device)
+    tape.backward(grads={y: wp.array(w, dtype=wp.float64, device=device)})
+
+    def f(values):
+        o = wp.zeros(3, dtype=wp.float64, device=device)
+        wp.launch(cube_kernel, 3, inputs=[wp.array(values, dtype=wp.float64, device=device), o],
+                  device=device)
+        return o.numpy() * w
+
+    eps = 1e-6
+    np.testing.assert_allclose(x.grad.numpy(), (f(xs + eps) - f(xs - eps)) / (2 * eps), rtol=1e-6)

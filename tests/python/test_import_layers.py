@@ -102,7 +102,7 @@ def test_each_module_imports_on_its_own(name):
 
 
 TYPE_MODULES = ["type_classes", "scalar_types", "shapes", "vec_types", "quat_types", "struct",
-                "array", "indexedarray", "types"]
+                "array", "indexedarray", "fabricarray", "types"]
 """The type layer, bottom first (docs/architecture.md): each needs only the modules below it."""
 
 # Registers a bare `treadle` package (its folder, without running __init__.py), so that a

@@ -128,8 +128,8 @@ def test_plain_array_to_indexed_parameter(device):
 def test_indexed_to_plain_parameter_is_refused(device):
     data = wp.zeros(4, dtype=float, device=device)
     a = wp.indexedarray(data, [[0, 1]])
-    with pytest.raises(TypeError, match=r"argument 'src' expects array\(dtype=float32, ndim=1\), "
-                                        r"got an indexedarray"):
+    with pytest.raises(TypeError, match=r"argument 'src' expects an array of type array\(ndim=1, "
+                                        r"dtype=float32\), but passed value has type indexedarray"):
         wp.launch(ia_scatter, dim=2, inputs=[a, a], device=device)
 
 

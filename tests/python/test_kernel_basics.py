@@ -1,6 +1,7 @@
 """Kernels end to end on every device: arithmetic, control flow, functions, tid, atomics."""
 
 import math
+import types
 
 import numpy as np
 import pytest
@@ -411,3 +412,22 @@ def test_bit_operations_on_integer_scalars(device):
             out64.numpy()[:, 0], (bv << np.uint64(40)) | (bv >> np.uint64(3)))
         np.testing.assert_array_equal(out64.numpy()[:, 1], ~bv & np.uint64(0xFFFF0000FFFF))
         np.testing.assert_array_equal(out8.numpy(), ~cv ^ np.int8(3))
+
+
+@wp.kernel
+def annotated_none(out: wp.array(dtype=float)) -> None:
+    out[0] = 1.0
+
+
+@wp.kernel
+def annotated_none_type(out: wp.array(dtype=float)) -> types.NoneType:
+    out[0] = 2.0
+    return
+
+
+def test_kernel_may_be_annotated_to_return_none(device):
+    out = wp.zeros(1, dtype=float, device=device)
+    wp.launch(annotated_none, 1, inputs=[out], device=device)
+    assert out.numpy()[0] == 1.0
+    wp.launch(annotated_none_type, 1, inputs=[out], device=device)
+    assert out.numpy()[0] == 2.0

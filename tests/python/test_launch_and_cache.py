@@ -37,8 +37,9 @@ def test_argument_types(device):
         wp.launch(scale, dim=4, inputs=[1.0, 2, x2], device=device)
     with pytest.raises(TypeError, match=r"^scale\(\): argument 'a' expects float32, got str$"):
         wp.launch(scale, dim=4, inputs=["1", 2, x], device=device)
-    with pytest.raises(TypeError, match=r"^scale\(\): argument 'x' expects array\(dtype=float32, "
-                                        r"ndim=1\), got list$"):
+    with pytest.raises(RuntimeError, match=r"^scale\(\): argument 'x' expects an array of type "
+                                           r"array\(ndim=1, dtype=float32\), but passed value "
+                                           r"has type list$"):
         wp.launch(scale, dim=4, inputs=[1.0, 2, [1.0]], device=device)
 
 

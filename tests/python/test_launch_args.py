@@ -130,8 +130,9 @@ def test_argument_errors_are_exact(device):
            [1.0, 1, 1, 2, 1.0, outf])
     raises("store_scalars(): argument 'b' expects int64, got a float", store_scalars,
            [1.0, 1.5, 1, True, 1.0, outf])
-    raises("store_scalars(): argument 'out' expects array(dtype=float64, ndim=1), got float",
-           store_scalars, [1.0, 1, 1, True, 1.0, 2.0])
+    raises("store_scalars(): argument 'out' expects an array of type array(ndim=1, "
+           "dtype=float64), but passed value has type float", store_scalars,
+           [1.0, 1, 1, True, 1.0, 2.0])
     raises("store_vec(): argument 'out' expects an array of vec3f, got an array of float64",
            store_vec, [(1.0, 2.0, 3.0), outf])
 

@@ -104,3 +104,33 @@ def test_scratch_allocated_in_a_capture_goes_with_its_graph():
         assert core.wp_alloc_tracker_get_live_count() == 0
     finally:
         core.wp_alloc_tracker_enable(0)
+
+
+def test_sorts_on_a_forked_stream_inside_an_if_body():
+    if not wp.is_conditional_graph_supported():
+        pytest.skip("no conditional graph nodes here")
+    a = make(30000, 6)
+    b = make(30000, 7)
+    main = wp.Stream(DEVICE)
+    forked = wp.Stream(DEVICE)
+    condition = wp.ones(1, dtype=wp.int32, device=DEVICE)
+    wp.load_module(device=DEVICE)
+
+    def body():  # the body runs with `main` current and capturing it
+        assert wp.get_stream(DEVICE) == main and main.is_capturing
+        forked.wait_stream(main)
+        with wp.ScopedStream(forked):
+            wp.utils.radix_sort_pairs(a[2], a[3], a[0].size)
+        wp.utils.radix_sort_pairs(b[2], b[3], b[0].size)
+        main.wait_stream(forked)
+
+    with wp.ScopedCapture(DEVICE, stream=main, force_module_load=False) as capture:
+        wp.capture_if(condition, on_true=body, stream=main)
+    for _ in range(2):
+        upload(*a)
+        upload(*b)
+        with wp.ScopedStream(main):
+            wp.capture_launch(capture.graph)
+        wp.synchronize_device(DEVICE)
+        check(*a)
+        check(*b)

@@ -493,3 +493,12 @@ def test_functions_specialise_per_struct_layout(device):
     out = wp.zeros(1, dtype=float, device=device)
     wp.launch(two_cfgs, dim=1, inputs=[CfgA(x=1.5), CfgB(x=2.0), out], device=device)
     assert out.numpy()[0] == 21.5
+
+
+def test_struct_key_and_cls_follow_warp():
+    @wp.struct
+    class Local:
+        x: float
+
+    assert Local.key == "test_struct_key_and_cls_follow_warp__locals__Local"
+    assert Local.cls is Local and isinstance(Local(), Local.cls)

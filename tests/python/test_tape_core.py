@@ -128,3 +128,37 @@ def test_a_tape_records_only_its_own_threads_launches():
         worker.join()
     assert len(tape.launches) == 50
     assert all(entry.args[0] is x for entry in tape.launches)
+
+
+@wp.kernel
+def write_then_read(x: wp.array(dtype=float), y: wp.array(dtype=float), z: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * x[i]
+    z[i] = y[i] * 3.0  # reads what this launch wrote: the replay reads the same values
+
+
+def test_a_launch_reading_its_own_writes_is_no_overwrite(device):
+    xs = np.array([0.5, -1.0, 2.0], dtype=np.float32)
+    x = wp.array(xs, device=device, requires_grad=True)
+    y = wp.zeros(3, dtype=float, device=device, requires_grad=True)
+    z = wp.zeros(3, dtype=float, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(write_then_read, 3, inputs=[x, y, z], device=device)
+    tape.backward(grads={z: wp.ones(3, dtype=float, device=device)})
+
+    def f(values):
+        yy = wp.zeros(3, dtype=float, device=device)
+        zz = wp.zeros(3, dtype=float, device=device)
+        wp.launch(write_then_read, 3, inputs=[wp.array(values, device=device), yy, zz],
+                  device=device)
+        return zz.numpy().astype(np.float64)
+
+    eps = 1e-3
+    fd = (f(xs + eps) - f(xs - eps)) / (2 * eps)
+    np.testing.assert_allclose(x.grad.numpy(), fd, rtol=1e-3)
+    # a later launch that overwrites y is still caught
+    with tape:
+        wp.launch(write_then_read, 3, inputs=[x, y, z], device=device)
+    with pytest.raises(RuntimeError, match="its argument 'y' was overwritten after the launch"):
+        tape.backward(grads={z: wp.ones(3, dtype=float, device=device)})

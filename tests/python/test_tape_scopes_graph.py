@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import treadle as wp
+import treadle.logger
 
 
 @wp.kernel
@@ -129,13 +130,19 @@ def test_copy_adjoint_accumulates_then_consumes():
     np.testing.assert_array_equal(dst.grad.numpy(), np.zeros(3))  # consumed
 
 
-def test_copy_adjoint_overwrites_for_overlap_and_reinterpretation():
+def test_copy_adjoint_overwrites_for_overlap_and_reinterpretation(monkeypatch, capsys):
+    monkeypatch.setattr(treadle.logger, "_warnings_seen", set())  # shown once per process
     y, loss = _arr([1.0, 2.0, 3.0, 4.0]), _arr([0.0])
     tape = wp.Tape()
     with tape:
         wp.copy(y, y, dest_offset=1, src_offset=0, count=3)  # overlapping views
         wp.launch(total, 4, inputs=[y, loss], device="cpu")
     tape.backward(loss)
+    assert capsys.readouterr().err == (
+        "Warp UserWarning: Tape.backward(): the gradient of an overlapping copy (source and "
+        "destination share memory) cannot yet be fully tracked; the destination's gradient is "
+        "copied to the source's instead of accumulated\n"
+    )
     np.testing.assert_array_equal(y.grad.numpy(), np.ones(4))
     f = _arr(np.ones(3))
     i = wp.zeros(3, dtype=wp.int32, device="cpu", requires_grad=True)

@@ -163,11 +163,10 @@ class Pair:
 C_PAIR = Pair(a=1.0)
 
 
-def test_struct_instances_are_not_constants():
-    with pytest.raises(wp.WarpCodegenTypeError, match="'value' is a Python Pair, which kernels "
-                                                       "cannot use"):
-        wp.launch(_store_into(C_PAIR, Pair), 1, inputs=[wp.zeros(1, dtype=Pair, device="cpu")],
-                  device="cpu")
+def test_struct_instances_are_constants():
+    out = wp.zeros(1, dtype=Pair, device="cpu")
+    wp.launch(_store_into(C_PAIR, Pair), 1, inputs=[out], device="cpu")
+    assert out.numpy()[0]["a"] == 1.0 and list(out.numpy()[0]["b"]) == [0.0, 0.0, 0.0]
 
 
 # --- arrays of every dtype family ----------------------------------------------------------
@@ -267,3 +266,23 @@ def test_a_struct_defined_again_replaces_the_class_of_its_type():
     assert first is not second and first._type == second._type
     assert class_of(second._type) is second
     assert wp.zeros(1, dtype=first).dtype is second  # the latest class with that layout
+
+
+G_ARRAY = wp.zeros(3, dtype=float, device="cpu")
+
+
+def test_arrays_are_not_constants():
+    @wp.kernel
+    def reads_global(out: wp.array(dtype=float)):
+        out[0] = G_ARRAY[0]
+
+    with pytest.raises(wp.WarpCodegenTypeError,
+                       match="'G_ARRAY' is a Python array, which kernels cannot use"):
+        reads_global._compile("cpu")
+
+    @wp.kernel
+    def makes_static(out: wp.array(dtype=float)):
+        out[0] = wp.static(G_ARRAY)[0]
+
+    with pytest.raises(wp.WarpCodegenTypeError, match="is a Python array, which kernels cannot"):
+        makes_static._compile("cpu")

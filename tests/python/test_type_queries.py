@@ -143,6 +143,12 @@ def test_array_kinds_and_annotation_names():
     assert src.array_type_id(wp.array[float]) == src.ARRAY_TYPE_REGULAR
     assert src.array_type_id(wp.zeros(1)) == src.ARRAY_TYPE_REGULAR
     assert src.array_type_id(wp.indexedarray[float, Literal[2]]) == src.ARRAY_TYPE_INDEXED
+    assert src.array_type_id(wp.fabricarray[float]) == src.ARRAY_TYPE_FABRIC
+    assert src.array_type_id(wp.indexedfabricarray[float]) == src.ARRAY_TYPE_FABRIC_INDEXED
+    assert src.get_type_code(wp.fabricarray[wp.float32]) == "fa1f4"
+    assert src.get_type_code(wp.indexedfabricarray(dtype=wp.float64, ndim=2)) == "ifa2f8"
+    assert wp.types.is_array(wp.fabricarray[float])
+    assert src.concrete_array_type(wp.indexedfabricarray[float]) is wp.indexedfabricarray
     with pytest.raises(ValueError):
         src.array_type_id(1.0)
     assert src.concrete_array_type(wp.array2d[float]) is wp.array

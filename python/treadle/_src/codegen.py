@@ -21,11 +21,16 @@ from ..kernel import _qualified_name
 
 
 def codegen_func_forward(adj, func_type="kernel", device="cpu"):
-    """Warp's Python code generator (not in treadle, whose compiler is C++): raises
-    NotImplementedError. The generated source of a kernel is ``kernel._compile(device).source``."""
-    raise NotImplementedError(
-        "codegen_func_forward(): treadle generates code in C++ from the kernel's source; read a "
-        "build's code with kernel._compile(device).source")
+    """The generated forward code of the kernel whose ``kernel.adj`` is `adj`, for `device`
+    ("cpu", or a CUDA name: generated without a GPU). Warp returns the body of the forward
+    function alone; treadle returns the kernel's whole forward translation unit (its parameter
+    block, body function and entry point), which holds that body."""
+    if func_type != "kernel":
+        raise NotImplementedError(
+            f"codegen_func_forward(): func_type {func_type!r} is not supported by treadle (a "
+            "@wp.func is generated inside the kernels that call it); pass func_type='kernel'")
+    cuda = device.startswith("cuda") if isinstance(device, str) else bool(device.is_cuda)
+    return adj._kernel._generated_source(cuda=cuda)
 
 
 def make_full_qualified_name(func):

@@ -4,14 +4,15 @@ compatibility layer, not treadle's API).
 ``runtime`` is a view of treadle's device registry with the few methods such programs call;
 ``init``, ``log_warning``, ``Module`` and ``_get_caller_module_name`` are treadle's own and
 ``builtin_functions`` maps each builtin's name to treadle's callable builtin object and
-``user_modules`` is treadle's registry of modules by name. Warp's
-code builders (``ModuleBuilder``, ``ModuleHasher``) exist by name and raise
-NotImplementedError.
+``user_modules`` is treadle's registry of modules by name. ``ModuleHasher`` is treadle's
+module hash (module_hash.py) and ``ModuleBuilder`` presents the generated code of a module's
+kernels the way Warp's builder does.
 """
 
 import inspect  # noqa: F401 - Warp's tests patch warp._src.context.inspect.getmodule
 import sys  # noqa: F401 - and warp._src.context.sys._getframe
 
+from .. import _treadle
 from .. import config as _config
 from .. import context as _context
 from ..builtin_functions import BUILTINS as builtin_functions  # noqa: F401
@@ -19,6 +20,7 @@ from ..context import init as init  # noqa: F401
 from ..logger import log_warning as log_warning  # noqa: F401
 from ..module import Module as Module  # noqa: F401
 from ..module import ModuleExec as ModuleExec  # noqa: F401
+from ..module_hash import ModuleHasher as ModuleHasher  # noqa: F401
 from ..module import _modules as user_modules  # noqa: F401 - every module by name
 from ..module import caller_module_name as _get_caller_module_name  # noqa: F401
 from ..stream import capture_pause as capture_pause  # noqa: F401
@@ -26,22 +28,63 @@ from ..stream import capture_resume as capture_resume  # noqa: F401
 from . import native_core as _native_core
 
 
-class _WarpBuildInternals:
-    """Warp's code builders, which treadle does not have (its compiler is C++): constructing
-    one raises NotImplementedError naming what to use instead."""
-
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError(
-            f"{type(self).__name__}: treadle builds kernels in C++ and has no Python code "
-            "builder; use Module.load(), Module.hash_module() or wp.Kernel instead")
+def _is_cuda_target(device):
+    """Whether `device` (a Device, or a name such as "cpu", "cuda" or "cuda:1") is a CUDA
+    target; a name is read as written, so CUDA code can be generated without a GPU."""
+    if isinstance(device, str):
+        return device.startswith("cuda")
+    return bool(device.is_cuda)
 
 
-class ModuleBuilder(_WarpBuildInternals):
-    """Warp's per-module code builder (not in treadle)."""
+class ModuleBuilder:
+    """The code of a module's kernels for one device, as Warp's module builder presents it.
 
+    treadle compiles each kernel on its own (one translation unit per kernel and device), so
+    ``codegen(device)`` is the generated source of every kernel the hasher lists, in its
+    (key, digest) order, one translation unit after another; for CUDA it is preceded by the
+    declarations of ``ltoirs_decl``. ``ltoirs``, ``ltoirs_decl`` and ``fatbins`` hold
+    link-time objects by symbol (treadle makes none itself), listed in symbol order so the
+    output never depends on the order they were added in."""
 
-class ModuleHasher(_WarpBuildInternals):
-    """Warp's per-module hasher (not in treadle; see Module.hash_module())."""
+    def __init__(self, module, options, hasher=None):
+        self.module = module
+        self.options = dict(options)
+        if hasher is None:
+            hasher = ModuleHasher(module._get_live_kernels(), self.options)
+        self.hasher = hasher
+        self.kernels = list(hasher.kernels)
+        self.ltoirs = {}
+        self.ltoirs_decl = {}
+        self.fatbins = {}
+
+    def _built_kernels(self):
+        # a generic kernel has no code of its own: each specialisation builds when launched
+        return [k for k in self.kernels if not k._generic_params]
+
+    def codegen(self, device):
+        """The generated source for `device` (see the class description)."""
+        cuda = _is_cuda_target(device)
+        verify_fp = bool(self.options.get("verify_fp"))
+        parts = [self.ltoirs_decl[s] for s in sorted(self.ltoirs_decl)] if cuda else []
+        for k in self._built_kernels():
+            parts.append(_treadle.kernel_source(
+                k._function_source(), cuda=cuda, launch_bounds=k.options.get("launch_bounds"),
+                verify_fp=verify_fp))
+        return "\n".join(parts)
+
+    def build_meta(self):
+        """What the build records about each kernel, by its mangled name (key and the first
+        16 hex digits of its digest): its key and full digest (hex)."""
+        meta = {}
+        for k in self._built_kernels():
+            digest = self.hasher.get_kernel_hash(k).hex()
+            meta[f"{k.key}_{digest[:16]}"] = {"key": k.key, "hash": digest}
+        return meta
+
+    def get_link_inputs(self):
+        """(LTO objects, fat binaries) to link, each list in symbol order."""
+        return ([self.ltoirs[s] for s in sorted(self.ltoirs)],
+                [self.fatbins[s] for s in sorted(self.fatbins)])
 
 
 class _Runtime:

@@ -107,7 +107,7 @@ TEST(ModuleApi, ArgumentErrorsNameKernelAndParameter) {
         k.launch({4}, 2.0f, xi, x);
         FAIL() << "expected a type error";
     } catch (const treadle::Error& e) {
-        EXPECT_EQ(e.kind(), treadle::ErrorKind::Type);
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::ArgumentType);
         EXPECT_EQ(e.message(),
                   "saxpy(): argument 'x' expects an array of float32, got an array of int32");
     }
@@ -134,11 +134,11 @@ TEST(ModuleApi, TypeErrorsPointAtThePythonLine) {
         module.kernel("k");
         FAIL() << "expected an error";
     } catch (const treadle::Error& e) {
-        EXPECT_EQ(e.kind(), treadle::ErrorKind::Type);
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Key);
         EXPECT_EQ(e.where().file, "bad.py");
         EXPECT_EQ(e.where().line, 6);
         EXPECT_EQ(e.where().col, 12);
-        EXPECT_EQ(e.message(), "k(): name 'undefined_thing' is not defined");
+        EXPECT_EQ(e.message(), "k(): Referencing undefined symbol: undefined_thing");
     }
 }
 

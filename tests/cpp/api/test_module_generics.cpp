@@ -235,8 +235,8 @@ TEST(ModuleGenerics, StaticExpressionsOverModuleConstants) {
         ++loops;
     EXPECT_EQ(loops, 1u);
     EXPECT_NE(error_of([&] { module.kernel("bad_static"); })
-                  .find("bad_static(): wp.static(): evaluating 'NOT_DEFINED' raised NameError: "
-                        "name 'NOT_DEFINED' is not defined"),
+                  .find("bad_static(): Error evaluating static expression: name 'NOT_DEFINED' "
+                        "is not defined (NameError, evaluating 'NOT_DEFINED')"),
               std::string::npos);
 }
 

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ const types::Type* i32() { return types::int32_type(); }
 const types::Type* farray(int ndim = 1) { return types::array_type(f32(), ndim); }
 
 /// Plans `f` after checking that the hand-built IR is valid.
+/// A fresh variable of type `t` in the kernel of `program`.
+VarId kernel_var(treadle::ir::Program& program, const types::Type* t) {
+    return program.kernel->new_var(t);
+}
+
 AdjointPlan plan(const Function& f) {
     std::string problem = treadle::ir::verify(f);
     EXPECT_EQ(problem, "");
@@ -396,6 +402,34 @@ TEST(AdjointPlan, UsingTheValueAnAtomicReturnsIsRefused) {
     EXPECT_EQ(e.where().line, 0);  // no source attached: no location
 }
 
+TEST(AdjointPlan, AnIntegerAtomicResultKeptOutOfGradientsIsAccepted) {
+    // a counter slot stored in an int array: no gradient depends on it
+    Function f;
+    IrBuilder b(f, "counter", true);
+    VarId counter = b.param(types::array_type(i32(), 1), "counter");
+    VarId slots = b.param(types::array_type(i32(), 1), "slots");
+    VarId x = b.param(farray(), "x"), out = b.param(farray(), "out");
+    VarId i = b.tid()[0];
+    VarId slot = b.call("atomic_add", i32(), {counter, b.const_int(0), b.const_int(1)});
+    b.store(slots, {i}, slot);
+    b.store(out, {i}, b.load(x, {i}));
+    EXPECT_TRUE(plan(f).differentiated);
+}
+
+TEST(AdjointPlan, AnIntegerAtomicResultUsedAsAGradientIndexIsRefused) {
+    Function f;
+    IrBuilder b(f, "scatter", true);
+    VarId counter = b.param(types::array_type(i32(), 1), "counter");
+    VarId x = b.param(farray(), "x"), out = b.param(farray(), "out");
+    VarId i = b.tid()[0];
+    VarId slot = b.call("atomic_add", i32(), {counter, b.const_int(0), b.const_int(1)});
+    b.store(out, {b.copy(slot)}, b.load(x, {i}));
+    Error e = refusal(f);
+    EXPECT_NE(e.message().find("scatter(): cannot differentiate code that uses the value "
+                               "atomic_add() returns"),
+              std::string::npos);
+}
+
 TEST(AdjointPlan, AtomicCasOnFloatsIsRefusedButNotOnIntegers) {
     for (const types::Type* t : {f32(), i32()}) {
         Function f;
@@ -457,6 +491,47 @@ TEST(AdjointPlan, ProgramPlansUserFunctionsFirstThenTheKernel) {
     ASSERT_EQ(plans.functions.size(), 2u);
     EXPECT_EQ(plans.functions[0].function, program.functions[1].get());
     EXPECT_EQ(&plans.of(*program.kernel), &plans.functions[1]);
+}
+
+TEST(AdjointPlan, ForwardBuildsPlanTheFunctionsGradDifferentiatesAndTheirCallees) {
+    // inner <- outer <- Grad in the kernel; unused is called by the kernel only
+    treadle::ir::Program program;
+    auto inner = std::make_unique<Function>(), outer = std::make_unique<Function>(),
+         unused = std::make_unique<Function>(), kernel = std::make_unique<Function>();
+    for (Function* g : {inner.get(), unused.get()}) {
+        IrBuilder b(*g, g == inner.get() ? "inner" : "unused", false);
+        VarId x = b.param(f32(), "x");
+        b.return_({b.call("sin", f32(), {x})});
+        g->return_type = f32();
+    }
+    {
+        IrBuilder b(*outer, "outer", false);
+        VarId x = b.param(f32(), "x");
+        VarId y = outer->new_var(f32());
+        b.emit(InstrKind::CallFunc, {y}, {x}).func = inner.get();
+        b.return_({y});
+        outer->return_type = f32();
+    }
+    IrBuilder k(*kernel, "k", true);
+    VarId x = k.const_float(2.0);
+    VarId unused_result = kernel->new_var(f32());
+    k.emit(InstrKind::CallFunc, {unused_result}, {x}).func = unused.get();
+    program.kernel = kernel.get();
+    for (auto* f : {&inner, &outer, &unused}) program.functions.push_back(std::move(*f));
+    program.functions.push_back(std::move(kernel));
+    EXPECT_FALSE(treadle::passes::plan_forward_gradients(program).has_value());
+
+    Instr& grad = k.emit(InstrKind::Grad, {kernel_var(program, f32())}, {x});
+    grad.func = program.functions[1].get();
+    grad.value = types::ConstValue{f32(), false, 1, 1.0};
+    std::optional<treadle::passes::ProgramAdjointPlan> plans =
+        treadle::passes::plan_forward_gradients(program);
+    ASSERT_TRUE(plans.has_value());
+    ASSERT_EQ(plans->functions.size(), 2u);
+    EXPECT_EQ(plans->functions[0].function, program.functions[0].get());  // inner
+    EXPECT_EQ(plans->functions[1].function, program.functions[1].get());  // outer
+    EXPECT_EQ(plans->find(*program.functions[2]), nullptr);               // unused
+    EXPECT_EQ(plans->find(*program.kernel), nullptr);  // forward code has no backward pass
 }
 
 TEST(AdjointPlan, SameIrGivesTheSamePlanWhereverItLives) {

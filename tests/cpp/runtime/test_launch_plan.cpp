@@ -149,7 +149,8 @@ TEST(LaunchPlan, EveryArgumentErrorNamesTheKernelAndParameter) {
     EXPECT_EQ(pack_error(f, {array_value(a), array_value(out), int_value(3), int_value(1), m4}),
               "combine(): argument 'v' expects vec3d, got int");
     EXPECT_EQ(pack_error(f, {v3, array_value(out), v3, int_value(1), m4}),
-              "combine(): argument 'a' expects array(dtype=float32, ndim=1), got 3 components");
+              "combine(): argument 'a' expects an array of type array(ndim=1, dtype=float32), but "
+              "passed value has type 3 components");
 }
 
 }  // namespace

@@ -136,13 +136,13 @@ TEST(SemaInfer, NamesResolveToLocalsBeforeParametersBeforeGlobals) {
     }
 }
 
-TEST(SemaInfer, AnUnknownNameIsATypeErrorAtItsSpan) {
+TEST(SemaInfer, AnUnknownNameIsAKeyErrorAtItsSpan) {
     Error e = build_error("undefined",
                           "def undefined(x: wp.array(dtype=float)):\n"
                           "    y = 2.0\n"
                           "    x[0] = y + z\n");
-    EXPECT_EQ(e.kind(), ErrorKind::Type);
-    EXPECT_EQ(e.message(), "undefined(): name 'z' is not defined");
+    EXPECT_EQ(e.kind(), ErrorKind::Key);
+    EXPECT_EQ(e.message(), "undefined(): Referencing undefined symbol: z");
     EXPECT_EQ(e.where().file, "test.py");
     EXPECT_EQ(e.where().line, 3);
     EXPECT_EQ(e.where().col, 16);

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "../../../native/treadle/array.h"
+#include "../../../native/treadle/fabricarray.h"
 #include "../../../native/treadle/indexedarray.h"
 #include "types/abi.h"
 #include "types/types.h"
@@ -36,6 +37,24 @@ static_assert(sizeof(NativeIndexed) == abi::k_indexed_array.size &&
 TREADLE_SAME_OFFSET(IndexedArrayRecord, NativeIndexed, arr);
 TREADLE_SAME_OFFSET(IndexedArrayRecord, NativeIndexed, indices);
 TREADLE_SAME_OFFSET(IndexedArrayRecord, NativeIndexed, shape);
+
+using NativeFabric = wp::fabricarray_t<double>;
+using NativeIndexedFabric = wp::indexedfabricarray_t<double>;
+static_assert(sizeof(NativeFabric) == abi::k_fabric_array.size &&
+              alignof(NativeFabric) == abi::k_fabric_array.align);
+TREADLE_SAME_OFFSET(abi::FabricArrayRecord, NativeFabric, buckets);
+TREADLE_SAME_OFFSET(abi::FabricArrayRecord, NativeFabric, nbuckets);
+TREADLE_SAME_OFFSET(abi::FabricArrayRecord, NativeFabric, size);
+static_assert(sizeof(NativeIndexedFabric) == abi::k_indexed_fabric_array.size &&
+              alignof(NativeIndexedFabric) == abi::k_indexed_fabric_array.align);
+TREADLE_SAME_OFFSET(abi::IndexedFabricArrayRecord, NativeIndexedFabric, fa);
+TREADLE_SAME_OFFSET(abi::IndexedFabricArrayRecord, NativeIndexedFabric, indices);
+TREADLE_SAME_OFFSET(abi::IndexedFabricArrayRecord, NativeIndexedFabric, size);
+static_assert(sizeof(abi::FabricBucketRecord) == sizeof(wp::fabricbucket_t));
+TREADLE_SAME_OFFSET(abi::FabricBucketRecord, wp::fabricbucket_t, index_start);
+TREADLE_SAME_OFFSET(abi::FabricBucketRecord, wp::fabricbucket_t, index_end);
+TREADLE_SAME_OFFSET(abi::FabricBucketRecord, wp::fabricbucket_t, ptr);
+TREADLE_SAME_OFFSET(abi::FabricBucketRecord, wp::fabricbucket_t, lengths);
 
 static_assert(sizeof(wp::launch_bounds_t) == abi::k_launch_bounds.size &&
               alignof(wp::launch_bounds_t) == abi::k_launch_bounds.align);

@@ -184,7 +184,19 @@ def int_ops(a: wp.array(dtype=int), out: wp.array(dtype=int)):
     out[i] = (v // 3) + (v % 5) * 2 - (v >> 1) + (v & 7) ^ 3
 
 
+@wp.func
+def smooth_step(x: float, k: float):
+    return x * x * k + wp.sin(x)
+
+
+@wp.kernel
+def forward_grad(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    dx, dk = wp.grad(smooth_step)(x[i], 2.0)
+    out[i] = dx + dk + wp.grad(wp.sqrt)(x[i])
+
+
 KERNELS = [
     saxpy, branches, dynamic_loop, while_loop, static_unroll, multi_return, vec_math, mat_math,
-    rigid, structs, atomics, grid_2d, random_draws, custom_grad, int_ops,
+    rigid, structs, atomics, grid_2d, random_draws, custom_grad, int_ops, forward_grad,
 ]
