@@ -1,9 +1,9 @@
-// native/treadle/atomic.h -- atomic_add/sub/min/max on scalars and array elements
+// native/treadle/atomic.h -- atomic_add/sub/min/max/and/or/xor on scalars and array elements
 //
 // Supported element types: all eight integer types, float16, float32, float64. Each function
 // returns the value the location held before the update. The update itself uses the builtin's
 // semantics from scalar.h: integer add/sub wrap; min/max keep the old value on ties and ignore
-// an incoming NaN (a stored NaN stays).
+// an incoming NaN (a stored NaN stays). and/or/xor take integer elements only.
 //
 // CPU: GCC __atomic builtins (lock-free, sequentially consistent); float types and min/max use a
 // compare-exchange loop on the value's bytes. CUDA: native atomicAdd/Sub/Min/Max where the
@@ -21,7 +21,15 @@
 namespace wp {
 
 /// The operations atomic_rmw<Op> implements.
-enum { atomic_op_add = 0, atomic_op_sub = 1, atomic_op_min = 2, atomic_op_max = 3 };
+enum {
+    atomic_op_add = 0,
+    atomic_op_sub = 1,
+    atomic_op_min = 2,
+    atomic_op_max = 3,
+    atomic_op_and = 4,
+    atomic_op_or = 5,
+    atomic_op_xor = 6
+};
 
 /// The value an atomic operation Op stores, given the old value and the operand.
 template <int Op, typename T>
@@ -32,8 +40,14 @@ CUDA_CALLABLE T atomic_combine(T old, T v) {
         return sub(old, v);
     } else if constexpr (Op == atomic_op_min) {
         return min(old, v);
-    } else {
+    } else if constexpr (Op == atomic_op_max) {
         return max(old, v);
+    } else if constexpr (Op == atomic_op_and) {
+        return bit_and(old, v);
+    } else if constexpr (Op == atomic_op_or) {
+        return bit_or(old, v);
+    } else {
+        return bit_xor(old, v);
     }
 }
 
@@ -76,6 +90,7 @@ __device__ inline T atomic_cas_loop(T* p, T v) {
 template <int Op, typename T>
 CUDA_CALLABLE T atomic_rmw(T* p, T v) {
     static_assert(is_int_v<T> || is_float_v<T>, "atomics take integer or float elements");
+    static_assert(is_int_v<T> || Op < atomic_op_and, "bitwise atomics take integer elements");
 #if WP_DEVICE_CODE
     using ull = unsigned long long;
     constexpr bool i32 = is_same_v<T, int32> || is_same_v<T, uint32>;
@@ -100,6 +115,18 @@ CUDA_CALLABLE T atomic_rmw(T* p, T v) {
         return atomicMin(p, v);
     } else if constexpr (Op == atomic_op_max && (i32 || i64)) {
         return atomicMax(p, v);
+    } else if constexpr (Op == atomic_op_and && i32) {
+        return atomicAnd(p, v);
+    } else if constexpr (Op == atomic_op_or && i32) {
+        return atomicOr(p, v);
+    } else if constexpr (Op == atomic_op_xor && i32) {
+        return atomicXor(p, v);
+    } else if constexpr (Op == atomic_op_and && i64) {
+        return T(atomicAnd(reinterpret_cast<ull*>(p), ull(v)));
+    } else if constexpr (Op == atomic_op_or && i64) {
+        return T(atomicOr(reinterpret_cast<ull*>(p), ull(v)));
+    } else if constexpr (Op == atomic_op_xor && i64) {
+        return T(atomicXor(reinterpret_cast<ull*>(p), ull(v)));
     } else {
         return atomic_cas_loop<Op>(p, v);
     }
@@ -108,6 +135,12 @@ CUDA_CALLABLE T atomic_rmw(T* p, T v) {
         return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
     } else if constexpr (is_int_v<T> && Op == atomic_op_sub) {
         return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);
+    } else if constexpr (is_int_v<T> && Op == atomic_op_and) {
+        return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
+    } else if constexpr (is_int_v<T> && Op == atomic_op_or) {
+        return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+    } else if constexpr (is_int_v<T> && Op == atomic_op_xor) {
+        return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
     } else {
         T old;
         __atomic_load(p, &old, __ATOMIC_RELAXED);
@@ -123,7 +156,7 @@ CUDA_CALLABLE T atomic_rmw(T* p, T v) {
 #endif
 }
 
-/// atomic_add/atomic_sub/atomic_min/atomic_max(ptr, v) and (array, i..., v) for 1-4 indices
+/// atomic_add/sub/min/max/and/or/xor(ptr, v) and (array, i..., v) for 1-4 indices
 /// (unchecked addressing; in checked mode pass address_checked(...) as ptr). Return the old
 /// value.
 #define WP_ATOMIC_FAMILY(name, op)                                                               \
@@ -153,6 +186,9 @@ WP_ATOMIC_FAMILY(atomic_add, atomic_op_add)
 WP_ATOMIC_FAMILY(atomic_sub, atomic_op_sub)
 WP_ATOMIC_FAMILY(atomic_min, atomic_op_min)
 WP_ATOMIC_FAMILY(atomic_max, atomic_op_max)
+WP_ATOMIC_FAMILY(atomic_and, atomic_op_and)
+WP_ATOMIC_FAMILY(atomic_or, atomic_op_or)
+WP_ATOMIC_FAMILY(atomic_xor, atomic_op_xor)
 
 #undef WP_ATOMIC_FAMILY
 

@@ -13,6 +13,7 @@
 #include "array.h"
 #include "array_slice.h"
 #include "atomic.h"
+#include "bitwise.h"
 #include "core.h"
 #include "dense.h"
 #include "fabricarray.h"

@@ -15,20 +15,21 @@
 
 namespace wp {
 
-/// mat_t<R, C, T>: R rows of C elements of scalar type T; m[i][j] is row i, column j.
+/// mat_t<R, C, T>: R rows of C elements of scalar type T; m[i][j] is row i, column j. A matrix
+/// of no elements (an empty slice) stores one unused element; builtins loop over R and C.
 template <int R, int C, typename T>
 struct mat_t {
-    static_assert(R > 0 && C > 0, "mat_t needs at least one row and one column");
-    T m[R][C];
+    static_assert(R >= 0 && C >= 0, "mat_t cannot have a negative shape");
+    T m[R > 0 ? R : 1][C > 0 ? C : 1];
 
     mat_t() = default;
     /// From the rows as nested braced lists (`mat_t<2, 2, float>{{{a, b}, {c, d}}}`).
-    CUDA_CALLABLE mat_t(const T (&v)[R][C]) {
+    CUDA_CALLABLE mat_t(const T (&v)[R > 0 ? R : 1][C > 0 ? C : 1]) {
         for (int i = 0; i < R; ++i)
             for (int j = 0; j < C; ++j) m[i][j] = v[i][j];
     }
     /// From R * C elements in row-major order (`wp::mat_t<2, 2, float>(a, b, c, d)`).
-    template <typename... Ts, typename = enable_if_t<(sizeof...(Ts) == R * C)>>
+    template <typename... Ts, typename = enable_if_t<(sizeof...(Ts) == R * C && R * C > 0)>>
     CUDA_CALLABLE mat_t(Ts... xs) {
         const T v[R * C] = {T(xs)...};
         for (int i = 0; i < R * C; ++i) m[i / C][i % C] = v[i];
@@ -90,8 +91,20 @@ CUDA_CALLABLE void set_row(mat_t<R, C, T>& a, int i, const vec_t<C, T>& v) {
     for (int j = 0; j < C; ++j) a.m[i][j] = v.c[j];
 }
 
-/// mat_from_rows(r0, r1, ...): the matrix with the given 2, 3 or 4 rows (vectors of C
-/// elements). mat_from_cols(c0, c1, ...): the matrix with the given 2, 3 or 4 columns.
+/// mat_from_rows(r0, r1, ...): the matrix with the given 1 to 4 rows (vectors of C
+/// elements). mat_from_cols(c0, c1, ...): the matrix with the given 1 to 4 columns.
+template <int C, typename T>
+CUDA_CALLABLE mat_t<1, C, T> mat_from_rows(vec_t<C, T> r0) {
+    mat_t<1, C, T> r{};
+    for (int j = 0; j < C; ++j) r.m[0][j] = r0.c[j];
+    return r;
+}
+template <int R, typename T>
+CUDA_CALLABLE mat_t<R, 1, T> mat_from_cols(vec_t<R, T> c0) {
+    mat_t<R, 1, T> r{};
+    for (int i = 0; i < R; ++i) r.m[i][0] = c0.c[i];
+    return r;
+}
 template <int C, typename T>
 CUDA_CALLABLE mat_t<2, C, T> mat_from_rows(vec_t<C, T> r0, vec_t<C, T> r1) {
     const vec_t<C, T> v[2] = {r0, r1};
@@ -419,6 +432,18 @@ CUDA_CALLABLE void adj_cols_into(const mat_t<R, C, T>& adj_ret, vec_t<R, T>* con
     }
 }
 template <int C, typename T>
+CUDA_CALLABLE void adj_mat_from_rows(const vec_t<C, T>&, vec_t<C, T>& a0,
+                                     const mat_t<1, C, T>& adj_ret) {
+    vec_t<C, T>* const adj[1] = {&a0};
+    adj_rows_into(adj_ret, adj);
+}
+template <int R, typename T>
+CUDA_CALLABLE void adj_mat_from_cols(const vec_t<R, T>&, vec_t<R, T>& a0,
+                                     const mat_t<R, 1, T>& adj_ret) {
+    vec_t<R, T>* const adj[1] = {&a0};
+    adj_cols_into(adj_ret, adj);
+}
+template <int C, typename T>
 CUDA_CALLABLE void adj_mat_from_rows(const vec_t<C, T>&, const vec_t<C, T>&, vec_t<C, T>& a0,
                                      vec_t<C, T>& a1, const mat_t<2, C, T>& adj_ret) {
     vec_t<C, T>* const adj[2] = {&a0, &a1};
@@ -683,7 +708,7 @@ CUDA_CALLABLE void adj_skew(const vec_t<3, T>&, vec_t<3, T>& adj_v, const mat_t<
 
 // ---- atomics --------------------------------------------------------------------------------
 
-/// atomic_add/atomic_sub/atomic_min/atomic_max on matrix elements: (ptr, v) and
+/// atomic_add/sub/min/max/and/or/xor on matrix elements: (ptr, v) and
 /// (array, i..., v) with 1-4 indices; per-element atomics, returning the old matrix (see
 /// atomic_rmw_n in vec.h: not one atomic snapshot).
 #define WP_MAT_ATOMIC_FAMILY(name, op)                                                             \
@@ -718,6 +743,9 @@ WP_MAT_ATOMIC_FAMILY(atomic_add, atomic_op_add)
 WP_MAT_ATOMIC_FAMILY(atomic_sub, atomic_op_sub)
 WP_MAT_ATOMIC_FAMILY(atomic_min, atomic_op_min)
 WP_MAT_ATOMIC_FAMILY(atomic_max, atomic_op_max)
+WP_MAT_ATOMIC_FAMILY(atomic_and, atomic_op_and)
+WP_MAT_ATOMIC_FAMILY(atomic_or, atomic_op_or)
+WP_MAT_ATOMIC_FAMILY(atomic_xor, atomic_op_xor)
 
 #undef WP_MAT_ATOMIC_FAMILY
 

@@ -1,6 +1,7 @@
 // native/treadle/mat_decomp.h -- decompositions svd3, svd2, qr3, eig3 and their adjoints
 //
-// Float and double matrices. The results are written through reference parameters (generated
+// Float and double matrices; float16 ones are decomposed in float32 (results rounded back). The
+// results are written through reference parameters (generated
 // code calls them for the IR's several-result Call):
 //   svd3(A, U, sigma, V): A = U diag(sigma) V^T; U and V rotations (det +1); |sigma| decreasing,
 //       sigma[0], sigma[1] >= 0 and sigma[2] with the sign of det(A) (one-sided Jacobi).
@@ -358,6 +359,110 @@ CUDA_CALLABLE void adj_eig3(const mat_t<3, 3, T>&, const mat_t<3, 3, T>& Q, cons
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) adj_A.m[i][j] += T(0.5) * (G.m[i][j] + G.m[j][i]);
     }
+}
+
+// ---- float16: computed in float32 -----------------------------------------------------------
+
+namespace decomp {
+template <int R, int C>
+CUDA_CALLABLE mat_t<R, C, float32> wide(const mat_t<R, C, float16>& m) {
+    return mat_cast<float32>(m);
+}
+template <int N>
+CUDA_CALLABLE vec_t<N, float32> wide(const vec_t<N, float16>& v) {
+    return vec_cast<float32>(v);
+}
+template <int R, int C>
+CUDA_CALLABLE mat_t<R, C, float16> narrow(const mat_t<R, C, float32>& m) {
+    return mat_cast<float16>(m);
+}
+template <int N>
+CUDA_CALLABLE vec_t<N, float16> narrow(const vec_t<N, float32>& v) {
+    return vec_cast<float16>(v);
+}
+}  // namespace decomp
+
+template <int N>
+CUDA_CALLABLE void svd_half(const mat_t<N, N, float16>& A, mat_t<N, N, float16>& U,
+                            vec_t<N, float16>& sigma, mat_t<N, N, float16>& V) {
+    mat_t<N, N, float32> u{}, v{};
+    vec_t<N, float32> s{};
+    if constexpr (N == 3) {
+        svd3(decomp::wide(A), u, s, v);
+    } else {
+        svd2(decomp::wide(A), u, s, v);
+    }
+    U = decomp::narrow(u);
+    sigma = decomp::narrow(s);
+    V = decomp::narrow(v);
+}
+CUDA_CALLABLE void svd3(const mat_t<3, 3, float16>& A, mat_t<3, 3, float16>& U,
+                        vec_t<3, float16>& sigma, mat_t<3, 3, float16>& V) {
+    svd_half(A, U, sigma, V);
+}
+CUDA_CALLABLE void svd2(const mat_t<2, 2, float16>& A, mat_t<2, 2, float16>& U,
+                        vec_t<2, float16>& sigma, mat_t<2, 2, float16>& V) {
+    svd_half(A, U, sigma, V);
+}
+CUDA_CALLABLE void qr3(const mat_t<3, 3, float16>& A, mat_t<3, 3, float16>& Q,
+                       mat_t<3, 3, float16>& R) {
+    mat_t<3, 3, float32> q{}, r{};
+    qr3(decomp::wide(A), q, r);
+    Q = decomp::narrow(q);
+    R = decomp::narrow(r);
+}
+CUDA_CALLABLE void eig3(const mat_t<3, 3, float16>& A, mat_t<3, 3, float16>& Q,
+                        vec_t<3, float16>& d) {
+    mat_t<3, 3, float32> q{};
+    vec_t<3, float32> e{};
+    eig3(decomp::wide(A), q, e);
+    Q = decomp::narrow(q);
+    d = decomp::narrow(e);
+}
+
+template <int N>
+CUDA_CALLABLE void adj_svd_half(const mat_t<N, N, float16>& A, const mat_t<N, N, float16>& U,
+                                const vec_t<N, float16>& sigma, const mat_t<N, N, float16>& V,
+                                mat_t<N, N, float16>& adj_A, const mat_t<N, N, float16>& adj_U,
+                                const vec_t<N, float16>& adj_sigma,
+                                const mat_t<N, N, float16>& adj_V) {
+    mat_t<N, N, float32> g{};
+    if constexpr (N == 3) {
+        adj_svd3(decomp::wide(A), decomp::wide(U), decomp::wide(sigma), decomp::wide(V), g,
+                 decomp::wide(adj_U), decomp::wide(adj_sigma), decomp::wide(adj_V));
+    } else {
+        adj_svd2(decomp::wide(A), decomp::wide(U), decomp::wide(sigma), decomp::wide(V), g,
+                 decomp::wide(adj_U), decomp::wide(adj_sigma), decomp::wide(adj_V));
+    }
+    adj_A = decomp::narrow(add(decomp::wide(adj_A), g));
+}
+CUDA_CALLABLE void adj_svd3(const mat_t<3, 3, float16>& A, const mat_t<3, 3, float16>& U,
+                            const vec_t<3, float16>& sigma, const mat_t<3, 3, float16>& V,
+                            mat_t<3, 3, float16>& adj_A, const mat_t<3, 3, float16>& adj_U,
+                            const vec_t<3, float16>& adj_sigma, const mat_t<3, 3, float16>& adj_V) {
+    adj_svd_half(A, U, sigma, V, adj_A, adj_U, adj_sigma, adj_V);
+}
+CUDA_CALLABLE void adj_svd2(const mat_t<2, 2, float16>& A, const mat_t<2, 2, float16>& U,
+                            const vec_t<2, float16>& sigma, const mat_t<2, 2, float16>& V,
+                            mat_t<2, 2, float16>& adj_A, const mat_t<2, 2, float16>& adj_U,
+                            const vec_t<2, float16>& adj_sigma, const mat_t<2, 2, float16>& adj_V) {
+    adj_svd_half(A, U, sigma, V, adj_A, adj_U, adj_sigma, adj_V);
+}
+CUDA_CALLABLE void adj_qr3(const mat_t<3, 3, float16>& A, const mat_t<3, 3, float16>& Q,
+                           const mat_t<3, 3, float16>& R, mat_t<3, 3, float16>& adj_A,
+                           const mat_t<3, 3, float16>& adj_Q, const mat_t<3, 3, float16>& adj_R) {
+    mat_t<3, 3, float32> g{};
+    adj_qr3(decomp::wide(A), decomp::wide(Q), decomp::wide(R), g, decomp::wide(adj_Q),
+            decomp::wide(adj_R));
+    adj_A = decomp::narrow(add(decomp::wide(adj_A), g));
+}
+CUDA_CALLABLE void adj_eig3(const mat_t<3, 3, float16>& A, const mat_t<3, 3, float16>& Q,
+                            const vec_t<3, float16>& d, mat_t<3, 3, float16>& adj_A,
+                            const mat_t<3, 3, float16>& adj_Q, const vec_t<3, float16>& adj_d) {
+    mat_t<3, 3, float32> g{};
+    adj_eig3(decomp::wide(A), decomp::wide(Q), decomp::wide(d), g, decomp::wide(adj_Q),
+             decomp::wide(adj_d));
+    adj_A = decomp::narrow(add(decomp::wide(adj_A), g));
 }
 
 }  // namespace wp

@@ -343,13 +343,11 @@ CUDA_CALLABLE void adj_div(T a, T b, T& adj_a, T& adj_b, T adj_ret) {
         adj_b -= (a / b) / b * adj_ret;
     }
 }
-/// adj_mod: fmod(a, b) = a - trunc(a/b) b, so da passes through and db gets -trunc(a/b).
+/// adj_mod: Warp's rule for fmod(a, b) = a - trunc(a/b) b: da passes through and b gets no
+/// gradient (the -trunc(a/b) term is left out, as Warp leaves it out).
 template <typename T>
-CUDA_CALLABLE void adj_mod(T a, T b, T& adj_a, T& adj_b, T adj_ret) {
-    if constexpr (!is_int_v<T>) {
-        adj_a += adj_ret;
-        adj_b -= trunc(a / b) * adj_ret;
-    }
+CUDA_CALLABLE void adj_mod(T, T, T& adj_a, T&, T adj_ret) {
+    if constexpr (!is_int_v<T>) adj_a += adj_ret;
 }
 /// adj_floordiv: piecewise constant, zero gradient.
 template <typename T>

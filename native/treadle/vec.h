@@ -522,7 +522,7 @@ CUDA_CALLABLE void atomic_rmw_n(T* p, const T* v, T* old, int n) {
     for (int k = 0; k < n; ++k) old[k] = atomic_rmw<Op>(p + k, v[k]);
 }
 
-/// atomic_add/atomic_sub/atomic_min/atomic_max on vector elements: (ptr, v) and
+/// atomic_add/sub/min/max/and/or/xor on vector elements: (ptr, v) and
 /// (array, i..., v) with 1-4 indices (unchecked; checked mode passes address_checked(...) as
 /// ptr). Per-component atomics (min/max componentwise); return the old vector.
 #define WP_VEC_ATOMIC_FAMILY(name, op)                                                       \
@@ -556,6 +556,9 @@ WP_VEC_ATOMIC_FAMILY(atomic_add, atomic_op_add)
 WP_VEC_ATOMIC_FAMILY(atomic_sub, atomic_op_sub)
 WP_VEC_ATOMIC_FAMILY(atomic_min, atomic_op_min)
 WP_VEC_ATOMIC_FAMILY(atomic_max, atomic_op_max)
+WP_VEC_ATOMIC_FAMILY(atomic_and, atomic_op_and)
+WP_VEC_ATOMIC_FAMILY(atomic_or, atomic_op_or)
+WP_VEC_ATOMIC_FAMILY(atomic_xor, atomic_op_xor)
 
 #undef WP_VEC_ATOMIC_FAMILY
 

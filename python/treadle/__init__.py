@@ -14,6 +14,7 @@ from .builtin_functions import *  # noqa: F403
 from . import config as config
 from . import types as types
 from . import utils as utils
+from . import array_ops as _array_ops  # noqa: F401 - registers the array operators
 
 # --- scalar types and type helpers ---------------------------------------------------------
 from .types import Float as Float

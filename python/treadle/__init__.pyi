@@ -329,33 +329,38 @@ def pos(a) -> Any:
 def invert(a) -> Any:
     """~a
 
-    Bitwise complement ~a of an integer: every bit of a flipped."""
+    Bitwise complement ~a of an integer (or of an integer vector or matrix, componentwise): every
+    bit of a flipped."""
 
 def bit_and(a, b) -> Any:
     """a & b
 
-    Bitwise and a & b of two integers (or bools) of the same type."""
+    Bitwise and a & b of two integers (or bools), or of two integer vectors or matrices
+    (componentwise), of the same type."""
 
 def bit_or(a, b) -> Any:
     """a | b
 
-    Bitwise or a | b of two integers (or bools) of the same type."""
+    Bitwise or a | b of two integers (or bools), or of two integer vectors or matrices
+    (componentwise), of the same type."""
 
 def bit_xor(a, b) -> Any:
     """a ^ b
 
-    Bitwise exclusive or a ^ b of two integers (or bools) of the same type."""
+    Bitwise exclusive or a ^ b of two integers (or bools), or of two integer vectors or matrices
+    (componentwise), of the same type."""
 
 def lshift(a, b) -> Any:
     """a << b
 
-    Left shift a << b of an integer a by b bits (same integer type)."""
+    Left shift a << b of an integer a by b bits (same integer type; integer vectors and matrices
+    componentwise)."""
 
 def rshift(a, b) -> Any:
     """a >> b
 
     Right shift a >> b of an integer a by b bits (arithmetic for signed types, logical for
-    unsigned)."""
+    unsigned; integer vectors and matrices componentwise)."""
 
 def abs(x: Scalar | Vector) -> Scalar | Vector:
     """abs(x: Scalar | Vector) -> Scalar | Vector
@@ -800,7 +805,7 @@ def skew(v: vec3) -> mat33:
 def matrix_from_rows(*rows: Vector) -> Matrix:
     """matrix_from_rows(*rows: Vector) -> Matrix
 
-    The matrix whose rows are the given vectors (2 to 4 vectors of the same type): k vectors of
+    The matrix whose rows are the given vectors (1 to 4 vectors of the same type): k vectors of
     length n give a k x n matrix.
 
     Differentiable."""
@@ -808,7 +813,7 @@ def matrix_from_rows(*rows: Vector) -> Matrix:
 def matrix_from_cols(*cols: Vector) -> Matrix:
     """matrix_from_cols(*cols: Vector) -> Matrix
 
-    The matrix whose columns are the given vectors (2 to 4 vectors of the same type): k vectors
+    The matrix whose columns are the given vectors (1 to 4 vectors of the same type): k vectors
     of length n give an n x k matrix.
 
     Differentiable."""
@@ -1494,3 +1499,24 @@ def dense_solve(n: int32, A: array, L: array, b: array, x: array) -> None:
     dense_chol. Differentiable in A and b (L counts as a constant; gradients for n <= 256).
 
     Differentiable."""
+
+def atomic_and(a: array, *i_and_value: Any) -> Any:
+    """atomic_and(a: array, i..., value) -> Int
+
+    Atomically stores a[i...] & value in the array element a[i...] (arrays of [u]int32 or
+    [u]int64 scalars, vectors or matrices, componentwise) and returns the element's old value;
+    also what a[i] &= value does."""
+
+def atomic_or(a: array, *i_and_value: Any) -> Any:
+    """atomic_or(a: array, i..., value) -> Int
+
+    Atomically stores a[i...] | value in the array element a[i...] (arrays of [u]int32 or
+    [u]int64 scalars, vectors or matrices, componentwise) and returns the element's old value;
+    also what a[i] |= value does."""
+
+def atomic_xor(a: array, *i_and_value: Any) -> Any:
+    """atomic_xor(a: array, i..., value) -> Int
+
+    Atomically stores a[i...] ^ value in the array element a[i...] (arrays of [u]int32 or
+    [u]int64 scalars, vectors or matrices, componentwise) and returns the element's old value;
+    also what a[i] ^= value does."""

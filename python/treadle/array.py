@@ -10,6 +10,7 @@ from . import _treadle, scalar_types
 from . import cpu_capture as _cpu_capture
 from . import array_grad as _array_grad
 from . import tape as _tape
+from .array_arithmetic import ArrayArithmetic
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
 from .shapes import check_ndim, is_int, shape_tuple, subscript_params, view_layout
@@ -80,7 +81,7 @@ class _Deleter:
         self.deleter(self.ptr, self.size)
 
 
-class array(_treadle.Array):
+class array(ArrayArithmetic, _treadle.Array):
     """A fixed-size array of 1 to 4 dimensions on a device (Warp's ``wp.array``).
 
     ``wp.array(data)`` copies a numpy array, list or tuple (dtype inferred like numpy:

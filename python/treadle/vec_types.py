@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from . import _treadle, scalar_types
+from . import _treadle, mat_slices, scalar_types
 from .scalar_types import generic_type, scalar_base
 from .type_classes import class_of, register, register_maker
 
@@ -432,10 +432,13 @@ class matrix_base(composite_base):
         return vector(self._shape[0], self._wp_scalar_type_)._new(self._data[:, self._col(j)])
 
     def set_col(self, j, value):
-        """Sets column `j` from a sequence of the column's length; IndexError for a bad index."""
+        """Sets column `j` from a sequence of the column's length (a number fills it);
+        IndexError for a bad index."""
         n = self._shape[1]
         if not isinstance(j, (builtins.int, np.integer)) or not -n <= j < n:
             raise IndexError("Invalid column index")
+        if _is_scalar(value):
+            value = [value] * self._shape[0]
         values = np.asarray(value, dtype=object).reshape(-1).tolist()
         self._data[:, self._col(j)] = self._checked_values(values, self._shape[0])
 
@@ -458,6 +461,13 @@ class matrix_base(composite_base):
         return j
 
     def __getitem__(self, key):
+        if mat_slices.is_slice_key(key):
+            rows, cols, is_matrix = mat_slices.selection(self._shape, key, self._row, self._col)
+            part = self._data[np.ix_(rows, cols)]
+            if not is_matrix:
+                return vector(part.size, self._wp_scalar_type_)._new(part.reshape(-1))
+            shape = mat_slices.result_shape(len(rows), len(cols))
+            return matrix(shape, self._wp_scalar_type_)._new(part.reshape(shape))
         if isinstance(key, tuple):
             if len(key) != 2:
                 raise KeyError(f"Invalid key, expected one or two indices, got {len(key)}")
@@ -465,6 +475,12 @@ class matrix_base(composite_base):
         return vector(self._shape[1], self._wp_scalar_type_)._new(self._data[self._row(key)])
 
     def __setitem__(self, key, value):
+        if mat_slices.is_slice_key(key):
+            rows, cols, is_matrix = mat_slices.selection(self._shape, key, self._row, self._col)
+            values = mat_slices.checked_values(value, rows, cols, is_matrix, _is_scalar)
+            flat = self._checked_values(values.reshape(-1).tolist(), values.size)
+            self._data[np.ix_(rows, cols)] = np.asarray(flat).reshape(values.shape)
+            return
         if isinstance(key, tuple):
             if len(key) != 2:
                 raise KeyError(f"Invalid key, expected one or two indices, got {len(key)}")
@@ -600,8 +616,8 @@ def matrix(shape, dtype):
                             or generic_type(dtype) is not None):
         rows, cols = (_generic_size(n) for n in shape)
         return generic_composite(_treadle.types.generic_matrix(rows, cols, _element_type(dtype)))
-    if len(shape) != 2 or not all(isinstance(n, builtins.int) and n >= 1 for n in shape):
-        raise ValueError(f"matrix shape must be two positive ints, got {shape!r}")
+    if len(shape) != 2 or not all(isinstance(n, builtins.int) and n >= 0 for n in shape):
+        raise ValueError(f"matrix shape must be two non-negative ints, got {shape!r}")
     scalar = _scalar_type(dtype)
     key = (shape, scalar)
     cls = _matrix_cache.get(key)

@@ -58,7 +58,7 @@ enum class BuiltinKind {
 using TypeRule = std::optional<Signature> (*)(const std::vector<ArgInfo>& args);
 
 /// The atomic read-modify-write a builtin performs on an array element (None: not an atomic).
-enum class AtomicOp : uint8_t { None, Add, Sub, Min, Max, Exch, Cas };
+enum class AtomicOp : uint8_t { None, Add, Sub, Min, Max, Exch, Cas, And, Or, Xor };
 
 /// What the backward pass does for the value operand of an atomic.
 enum class AtomicAdjoint : uint8_t {
@@ -67,7 +67,7 @@ enum class AtomicAdjoint : uint8_t {
     Subtract,  ///< atomic_sub: the value's adjoint loses the element's gradient
     MinMax,    ///< atomic_min/max: the gradient goes to the value when it was the one stored
     Store,     ///< atomic_exch: a store; the value's adjoint gains the element's gradient
-    Refused,   ///< atomic_cas: not differentiable (the backward pass refuses float arrays)
+    Refused,   ///< atomic_cas, and/or/xor: not differentiable (float arrays are refused)
 };
 
 /// In which operands a builtin's adjoint is linear (needs no primal value of them), which lets

@@ -66,23 +66,28 @@ std::vector<Builtin> operators() {
          "Unary plus +a: the value a itself (scalars, vectors, matrices, quaternions).", true,
          rule_negate, with().linear(Linearity::All).op("+")},
         {"invert", "invert", BuiltinKind::Operator, "Operators", "~a",
-         "Bitwise complement ~a of an integer: every bit of a flipped.", false, rule_int_unary,
-         with().host().op("~")},
+         "Bitwise complement ~a of an integer (or of an integer vector or matrix, componentwise): "
+         "every bit of a flipped.",
+         false, rule_int_unary, with().host().op("~")},
         {"bit_and", "bit_and", BuiltinKind::Operator, "Operators", "a & b",
-         "Bitwise and a & b of two integers (or bools) of the same type.", false, rule_bitwise,
-         with().op("&")},
+         "Bitwise and a & b of two integers (or bools), or of two integer vectors or matrices "
+         "(componentwise), of the same type.",
+         false, rule_bitwise, with().op("&")},
         {"bit_or", "bit_or", BuiltinKind::Operator, "Operators", "a | b",
-         "Bitwise or a | b of two integers (or bools) of the same type.", false, rule_bitwise,
-         with().op("|")},
+         "Bitwise or a | b of two integers (or bools), or of two integer vectors or matrices "
+         "(componentwise), of the same type.",
+         false, rule_bitwise, with().op("|")},
         {"bit_xor", "bit_xor", BuiltinKind::Operator, "Operators", "a ^ b",
-         "Bitwise exclusive or a ^ b of two integers (or bools) of the same type.", false,
-         rule_bitwise, with().op("^")},
+         "Bitwise exclusive or a ^ b of two integers (or bools), or of two integer vectors or "
+         "matrices (componentwise), of the same type.",
+         false, rule_bitwise, with().op("^")},
         {"lshift", "lshift", BuiltinKind::Operator, "Operators", "a << b",
-         "Left shift a << b of an integer a by b bits (same integer type).", false, rule_int_binary,
-         with().op("<<")},
+         "Left shift a << b of an integer a by b bits (same integer type; integer vectors and "
+         "matrices componentwise).",
+         false, rule_int_binary, with().op("<<")},
         {"rshift", "rshift", BuiltinKind::Operator, "Operators", "a >> b",
          "Right shift a >> b of an integer a by b bits (arithmetic for signed types, logical for "
-         "unsigned).",
+         "unsigned; integer vectors and matrices componentwise).",
          false, rule_int_binary, with().op(">>")},
         {"compare", "compare", BuiltinKind::Compare, "Operators", "a < b, a == b, ...",
          "Comparisons <, <=, >, >=, ==, != of two scalars of the same type, giving a bool; == and "

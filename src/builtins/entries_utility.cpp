@@ -110,6 +110,24 @@ std::vector<Builtin> utility() {
          "dense_chol. Differentiable in A and b (L counts as a constant; gradients for n <= "
          "256).",
          true, rule_dense_solve, with().writes_last_array()},
+        {"atomic_and", "atomic_and", BuiltinKind::Atomic, "Utility",
+         "atomic_and(a: array, i..., value) -> Int",
+         "Atomically stores a[i...] & value in the array element a[i...] (arrays of [u]int32 or "
+         "[u]int64 scalars, vectors or matrices, componentwise) and returns the element's old "
+         "value; also what a[i] &= value does.",
+         false, nullptr, with().value_operands(1).atomic(AtomicOp::And)},
+        {"atomic_or", "atomic_or", BuiltinKind::Atomic, "Utility",
+         "atomic_or(a: array, i..., value) -> Int",
+         "Atomically stores a[i...] | value in the array element a[i...] (arrays of [u]int32 or "
+         "[u]int64 scalars, vectors or matrices, componentwise) and returns the element's old "
+         "value; also what a[i] |= value does.",
+         false, nullptr, with().value_operands(1).atomic(AtomicOp::Or)},
+        {"atomic_xor", "atomic_xor", BuiltinKind::Atomic, "Utility",
+         "atomic_xor(a: array, i..., value) -> Int",
+         "Atomically stores a[i...] ^ value in the array element a[i...] (arrays of [u]int32 or "
+         "[u]int64 scalars, vectors or matrices, componentwise) and returns the element's old "
+         "value; also what a[i] ^= value does.",
+         false, nullptr, with().value_operands(1).atomic(AtomicOp::Xor)},
     };
 }
 

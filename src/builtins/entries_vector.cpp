@@ -96,12 +96,12 @@ std::vector<Builtin> vector_math() {
          rule_skew, with().host()},
         {"matrix_from_rows", "mat_from_rows", BuiltinKind::Regular, "Vector Math",
          "matrix_from_rows(*rows: Vector) -> Matrix",
-         "The matrix whose rows are the given vectors (2 to 4 vectors of the same type): k vectors "
+         "The matrix whose rows are the given vectors (1 to 4 vectors of the same type): k vectors "
          "of length n give a k x n matrix.",
          true, rule_mat_from_rows, with().linear(Linearity::All).host()},
         {"matrix_from_cols", "mat_from_cols", BuiltinKind::Regular, "Vector Math",
          "matrix_from_cols(*cols: Vector) -> Matrix",
-         "The matrix whose columns are the given vectors (2 to 4 vectors of the same type): k "
+         "The matrix whose columns are the given vectors (1 to 4 vectors of the same type): k "
          "vectors of length n give an n x k matrix.",
          true, rule_mat_from_cols, with().linear(Linearity::All).host()},
         {"svd3", "svd3", BuiltinKind::Multi, "Vector Math",

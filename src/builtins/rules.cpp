@@ -42,19 +42,33 @@ std::optional<Signature> rule_numeric_ternary(const std::vector<ArgInfo>& a) {
     return same(a, 3, t, nullptr);
 }
 
+/// The integer vector or matrix type every argument has (the bitwise operators apply to such
+/// composites component by component), else null.
+const types::Type* same_int_composite(const std::vector<ArgInfo>& a) {
+    if (a.empty() || !(a[0].type->is_vector() || a[0].type->is_matrix()) ||
+        !treadle::is_integer(a[0].type->scalar))
+        return nullptr;
+    for (const ArgInfo& x : a)
+        if (x.type != a[0].type) return nullptr;
+    return a[0].type;
+}
+
 std::optional<Signature> rule_int_unary(const std::vector<ArgInfo>& a) {
+    if (const types::Type* c = same_int_composite(a)) return same(a, 1, c, nullptr);
     const types::Type* t = unify_scalars(a);
     if (a.size() != 1 || !t || !t->is_integer()) return std::nullopt;
     return same(a, 1, t, nullptr);
 }
 
 std::optional<Signature> rule_int_binary(const std::vector<ArgInfo>& a) {
+    if (const types::Type* c = same_int_composite(a)) return same(a, 2, c, nullptr);
     const types::Type* t = unify_scalars(a);
     if (a.size() != 2 || !t || !t->is_integer()) return std::nullopt;
     return same(a, 2, t, nullptr);
 }
 
 std::optional<Signature> rule_bitwise(const std::vector<ArgInfo>& a) {
+    if (const types::Type* c = same_int_composite(a)) return same(a, 2, c, nullptr);
     const types::Type* t = unify_scalars(a);
     if (a.size() != 2 || !t || t->is_float()) return std::nullopt;
     return same(a, 2, t, nullptr);
@@ -250,7 +264,7 @@ std::optional<Signature> rule_diag(const std::vector<ArgInfo>& a) {
     return std::nullopt;
 }
 std::optional<Signature> rule_mat_from(const std::vector<ArgInfo>& a, bool rows) {
-    if (a.size() < 2 || a.size() > 4 || !a[0].type || !a[0].type->is_vector()) return std::nullopt;
+    if (a.empty() || a.size() > 4 || !a[0].type || !a[0].type->is_vector()) return std::nullopt;
     for (const ArgInfo& x : a)
         if (x.type != a[0].type) return std::nullopt;
     int n = (int)a.size(), len = a[0].type->rows;
@@ -563,7 +577,8 @@ std::optional<Signature> decomposition(const std::vector<ArgInfo>& a, const char
                                        int n = 3) {
     if (a.size() != 1 || !a[0].type || !a[0].type->is_matrix() || a[0].type->rows != n ||
         a[0].type->cols != n ||
-        !(a[0].type->scalar == ScalarType::Float32 || a[0].type->scalar == ScalarType::Float64))
+        !(a[0].type->scalar == ScalarType::Float16 || a[0].type->scalar == ScalarType::Float32 ||
+          a[0].type->scalar == ScalarType::Float64))
         return std::nullopt;
     std::vector<const types::Type*> out;
     for (const char* c = results; *c; ++c)

@@ -101,6 +101,9 @@ AtomicAdjoint atomic_adjoint(const Builtin& b) {
         case AtomicOp::Exch:
             return AtomicAdjoint::Store;
         case AtomicOp::Cas:
+        case AtomicOp::And:  // integer arrays only: nothing to differentiate
+        case AtomicOp::Or:
+        case AtomicOp::Xor:
             return AtomicAdjoint::Refused;
     }
     return AtomicAdjoint::None;

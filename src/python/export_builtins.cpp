@@ -91,6 +91,12 @@ const char* atomic_name(treadle::builtins::AtomicOp a) {
             return "exch";
         case treadle::builtins::AtomicOp::Cas:
             return "cas";
+        case treadle::builtins::AtomicOp::And:
+            return "and";
+        case treadle::builtins::AtomicOp::Or:
+            return "or";
+        case treadle::builtins::AtomicOp::Xor:
+            return "xor";
     }
     return "?";
 }

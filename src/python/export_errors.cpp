@@ -38,6 +38,15 @@ void raise_syntax_error(PyObject* cls, const treadle::Error& e) {
     Py_DECREF(exc);
 }
 
+/// The text of a kernel-source error with the message after the source line: Warp raises its
+/// RuntimeErrors and ValueErrors so, and programs match the message's end.
+std::string message_last(const treadle::Error& e) {
+    std::string text = treadle::format_error("", e.where());
+    const size_t colon = text.find(": \n");  // "file:line:col: " with no message
+    if (colon != std::string::npos) text.erase(colon + 1, 1);
+    return text + "\n" + e.message();
+}
+
 /// Sets the Python exception for `e`: the one mapping of ErrorKind to Python classes. An
 /// error `from_compiler` (kernel source that does not compile) gets Warp's codegen classes,
 /// which derive from the same builtin exceptions as the generic ones.
@@ -50,6 +59,10 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
             PyErr_SetString(from_compiler ? g_codegen_type_error : PyExc_TypeError, e.what());
             return;
         case treadle::ErrorKind::Value:
+            if (from_compiler && e.where().line > 0) {  // the message last, as for Runtime
+                PyErr_SetString(g_codegen_value_error, message_last(e).c_str());
+                return;
+            }
             PyErr_SetString(from_compiler ? g_codegen_value_error : PyExc_ValueError, e.what());
             return;
         case treadle::ErrorKind::Bounds:
@@ -81,13 +94,7 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
             return;
         case treadle::ErrorKind::Runtime: {
             if (from_compiler && e.where().line > 0) {
-                // Warp raises these kernel-source errors as RuntimeError with the message after
-                // the source line, and programs match the message's end
-                std::string text = treadle::format_error("", e.where());
-                const size_t colon = text.find(": \n");  // "file:line:col: " with no message
-                if (colon != std::string::npos) text.erase(colon + 1, 1);
-                text += "\n" + e.message();
-                PyErr_SetString(PyExc_RuntimeError, text.c_str());
+                PyErr_SetString(PyExc_RuntimeError, message_last(e).c_str());
                 return;
             }
             // A fault of an earlier asynchronous kernel surfaces at a later synchronising

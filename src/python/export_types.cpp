@@ -103,8 +103,8 @@ const Type* make_vector(int length, const Type* scalar) {
 const Type* make_matrix(int rows, int cols, const Type* scalar) {
     ScalarType s = scalar_of("matrix", scalar);
     const int most = treadle::types::k_max_matrix_dim;
-    if (rows < 1 || rows > most || cols < 1 || cols > most)
-        throw Error(ErrorKind::Value, "matrix(): shape must be within 1..64 x 1..64 (got (" +
+    if (rows < 0 || rows > most || cols < 0 || cols > most)
+        throw Error(ErrorKind::Value, "matrix(): shape must be within 0..64 x 0..64 (got (" +
                                           std::to_string(rows) + ", " + std::to_string(cols) +
                                           "))");
     return treadle::types::matrix_type(rows, cols, s);

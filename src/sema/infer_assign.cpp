@@ -118,7 +118,9 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
     const char* op = aug_op_name(s.aug_op);
     if (place == s.targets[0].get() && written.kind == ast::ExprKind::Subscript &&
         adjoint_slot(written).empty() &&
-        (s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub) &&
+        (s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub ||
+         s.aug_op == ast::BinOpKind::BitAnd || s.aug_op == ast::BinOpKind::BitOr ||
+         s.aug_op == ast::BinOpKind::BitXor) &&
         atomic_aug_assign(s))
         return;
     // `x[f()].y += v` reads and writes one place: the calls in its indices run once.
@@ -140,8 +142,16 @@ bool Builder::atomic_aug_assign(const ast::Stmt& s) {
     if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array() ||
         !m_fn.type_of(base.var)->dtype->is_value())
         return false;
-    // arr[i] += v is an atomic add, as in Warp.
-    const Builtin* b = find_builtin(s.aug_op == ast::BinOpKind::Add ? "atomic_add" : "atomic_sub");
+    // arr[i] += v is an atomic add, as in Warp (-=, &=, |=, ^= likewise).
+    const char* atomic = s.aug_op == ast::BinOpKind::Add      ? "atomic_add"
+                         : s.aug_op == ast::BinOpKind::Sub    ? "atomic_sub"
+                         : s.aug_op == ast::BinOpKind::BitAnd ? "atomic_and"
+                         : s.aug_op == ast::BinOpKind::BitOr  ? "atomic_or"
+                                                              : "atomic_xor";
+    const Builtin* b = find_builtin(atomic);
+    const bool bitwise = b->traits.atomic == builtins::AtomicOp::And ||
+                         b->traits.atomic == builtins::AtomicOp::Or ||
+                         b->traits.atomic == builtins::AtomicOp::Xor;
     const types::Type* at = m_fn.type_of(base.var);
     std::vector<VarId> args{base.var};
     const ast::Expr& index = *target.args[1];
@@ -151,12 +161,15 @@ bool Builder::atomic_aug_assign(const ast::Stmt& s) {
                                     std::to_string(at->ndim) + "-D array needs " +
                                     std::to_string(at->ndim) + " indices");
     for (const ast::Expr* i : idx) args.push_back(index_operand(*i, who() + "array index "));
+    if (bitwise) check_atomic_scalar(*b, at->dtype, target.span);
     Value v = eval(*s.value);
     ArgInfo vi = arg_info(v, *s.value);
     if (!(vi.type == at->dtype ||
           (vi.weak && unify_scalars({{at->dtype, false}, vi}) == at->dtype)))
-        type_error(s.value->span, who() + "cannot add a value of type " + vi.type->name +
-                                      " to an element of an array of " + at->dtype->name);
+        type_error(s.value->span,
+                   who() + "cannot " + (bitwise ? std::string("combine") : std::string("add")) +
+                       " a value of type " + vi.type->name + (bitwise ? " with" : " to") +
+                       " an element of an array of " + at->dtype->name);
     args.push_back(coerce(v, at->dtype, *s.value));
     emit_call(line, at->dtype, std::move(args), *b);
     return true;
@@ -398,6 +411,8 @@ void Builder::assign_component(const ast::Expr& target, VarId base, const Value&
         type_error(target.span, who() + "cannot assign to a component of '" + base_expr.name +
                                     "', which is not a local variable (a global or constant is "
                                     "read-only in kernels; copy it to a local first)");
+    if (target.kind == ast::ExprKind::Subscript && has_slice(index_exprs(*target.args[1])))
+        return assign_slice(target, base, v, value_expr);
     const types::Type* t = m_fn.type_of(base);
     int line = target.span.line;
     std::vector<VarId> args{base};

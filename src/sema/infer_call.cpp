@@ -464,11 +464,14 @@ void Builder::check_atomic_scalar(const Builtin& b, const types::Type* dtype,
     const bool word_int = s == ScalarType::Int32 || s == ScalarType::UInt32 ||
                           s == ScalarType::Int64 || s == ScalarType::UInt64;
     const bool add = op == AtomicOp::Add || op == AtomicOp::Sub;
-    const bool ok = word_int || ((s == ScalarType::BFloat16 || s == ScalarType::Float32 ||
+    const bool bitwise = op == AtomicOp::And || op == AtomicOp::Or || op == AtomicOp::Xor;
+    const bool ok =
+        word_int || (!bitwise && (s == ScalarType::BFloat16 || s == ScalarType::Float32 ||
                                   s == ScalarType::Float64 || (add && s == ScalarType::Float16)));
     if (ok) return;
-    const char* allowed = add ? "[u]int32, [u]int64, float16, bfloat16, float32, or float64"
-                              : "[u]int32, [u]int64, bfloat16, float32, or float64";
+    const char* allowed = bitwise ? "[u]int32 or [u]int64"
+                          : add   ? "[u]int32, [u]int64, float16, bfloat16, float32, or float64"
+                                  : "[u]int32, [u]int64, bfloat16, float32, or float64";
     fail(span, ErrorKind::Runtime,
          std::string(b.name) + "() operations only work on arrays with " + allowed +
              " as the underlying scalar types, but got " + dtype->name + " (with scalar type " +

@@ -18,9 +18,12 @@ Value Builder::eval_subscript(const ast::Expr& e) {
     Value base = eval(*e.args[0]);
     const ast::Expr& index = *e.args[1];
     std::vector<const ast::Expr*> idx = index_exprs(index);
-    bool sliced = false;
-    for (const ast::Expr* i : idx) sliced |= i->kind == ExprKind::Slice;
-    if (sliced) {
+    const bool composite =
+        base.kind == Value::Kind::Var &&
+        (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
+         m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform());
+    if (composite && has_slice(idx)) return index_slice(base.var, idx, e);
+    if (has_slice(idx)) {
         const types::Type* bt = base.kind == Value::Kind::Var ? m_fn.type_of(base.var) : nullptr;
         if (!bt || !bt->is_array() || bt->indexed || bt->fabric) {
             for (const ast::Expr* i : idx)
@@ -31,10 +34,7 @@ Value Builder::eval_subscript(const ast::Expr& e) {
     }
     if (base.kind == Value::Kind::Shape) return index_shape(base.var, e);
     if (base.kind == Value::Kind::Tuple) return index_tuple(base, e);
-    if (base.kind == Value::Kind::Var &&
-        (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
-         m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform()))
-        return index_component(base.var, idx, e);
+    if (composite) return index_component(base.var, idx, e);
     if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
         type_error(e.span, who() + "only arrays can be indexed" +
                                (base.kind == Value::Kind::Var

@@ -8,6 +8,7 @@
 // one area, named in the sections of Builder below.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -182,6 +183,33 @@ public:
     /// An index into a component of a composite `t` of `bound` components (rows or columns):
     /// a constant one must be in [-bound, bound) and counts from the end when negative.
     ir::VarId component_operand(const ast::Expr& e, int64_t bound, const types::Type* t);
+
+    // --- slices of composites (infer_slice.cpp) ---
+    /// One axis of a composite subscript: the constant positions a slice selects (an axis a
+    /// subscript leaves out selects all), or the index variable of a plain index.
+    struct SliceAxis {
+        bool sliced = false;
+        std::vector<int64_t> positions;
+        ir::VarId index = 0;
+    };
+    /// Whether any of the indices is a slice.
+    static bool has_slice(const std::vector<const ast::Expr*>& idx);
+    /// The positions the constant slice `slice` selects of `n` components (Python's rules).
+    std::vector<int64_t> slice_positions(const ast::Expr& slice, int64_t n);
+    /// The axes of the subscript `idx` of the composite `base` (a vector's one, a matrix's two).
+    std::vector<SliceAxis> slice_axes(ir::VarId base, const std::vector<const ast::Expr*>& idx,
+                                      const ast::Expr& e);
+    /// The type a slice of `t` has: a vector for one sliced axis, else a matrix (0x0 if empty).
+    static const types::Type* slice_type(const types::Type* t, const std::vector<SliceAxis>& axes);
+    /// Calls `f` with the index variables of each selected element, in row-major order.
+    void for_each_slice_element(const std::vector<SliceAxis>& axes, int line,
+                                const std::function<void(const std::vector<ir::VarId>&)>& f);
+    /// `v[a:b]`, `m[a:b, c]`, ...: the selected components as a new vector or matrix.
+    Value index_slice(ir::VarId base, const std::vector<const ast::Expr*>& idx, const ast::Expr& e);
+    /// `v[a:b] = w`: each selected component of `base` replaced by the next of `v` (which must
+    /// have the slice's shape and scalar), then written back.
+    void assign_slice(const ast::Expr& target, ir::VarId base, const Value& v,
+                      const ast::Expr& value_expr);
 
     // --- operators (infer_operator.cpp) ---
     /// The operator builtin `op_name` ("add") applied to `a` and `b`, spelled `op_text` ("+")

@@ -66,34 +66,24 @@ void Builder::expand_starred_arg(const ast::Expr& arg, std::vector<ast::ExprPtr>
         const bool is_array = t && t->is_array();
         const int64_t n = t && !is_array ? element_count(t) : 0;
         if (!is_array && n == 0) type_error(span, who() + k_unsupported);
+        if (!is_array) {  // Python's rules (infer_slice.cpp)
+            for (int64_t i : slice_positions(slice, n)) out.push_back(element(base, i, span));
+            return;
+        }
         const int64_t step = slice_bound(slice.args[2].get(), 1);
         if (step == 0) fail(slice.span, ErrorKind::Value, who() + "slice step cannot be zero");
-        int64_t lo, hi;
-        if (is_array) {
-            if (step < 0)
-                fail(slice.span, ErrorKind::Value,
-                     who() + "slice step cannot be negative for arrays in starred expressions");
-            if (!slice.args[1])
-                fail(slice.span, ErrorKind::Value,
-                     who() + "a starred slice of an array requires explicit upper bound");
-            lo = slice_bound(slice.args[0].get(), 0);
-            hi = slice_bound(slice.args[1].get(), 0);
-            if (lo < 0 || hi < 0)
-                fail(slice.span, ErrorKind::Value,
-                     who() + "slice bounds cannot be negative for arrays in starred expressions");
-        } else {  // Python's rules: negative bounds count from the end, then clamp
-            auto norm = [&](int64_t v, int64_t lo_clamp, int64_t hi_clamp) {
-                if (v < 0) v += n;
-                return v < lo_clamp ? lo_clamp : v > hi_clamp ? hi_clamp : v;
-            };
-            lo = step > 0 ? norm(slice_bound(slice.args[0].get(), 0), 0, n)
-                          : norm(slice_bound(slice.args[0].get(), n - 1), -1, n - 1);
-            hi = step > 0
-                     ? norm(slice_bound(slice.args[1].get(), n), 0, n)
-                     : (slice.args[1] ? norm(slice_bound(slice.args[1].get(), 0), -1, n - 1) : -1);
-        }
-        for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step)
-            out.push_back(element(base, i, span));
+        if (step < 0)
+            fail(slice.span, ErrorKind::Value,
+                 who() + "slice step cannot be negative for arrays in starred expressions");
+        if (!slice.args[1])
+            fail(slice.span, ErrorKind::Value,
+                 who() + "a starred slice of an array requires explicit upper bound");
+        const int64_t lo = slice_bound(slice.args[0].get(), 0);
+        const int64_t hi = slice_bound(slice.args[1].get(), 0);
+        if (lo < 0 || hi < 0)
+            fail(slice.span, ErrorKind::Value,
+                 who() + "slice bounds cannot be negative for arrays in starred expressions");
+        for (int64_t i = lo; i < hi; i += step) out.push_back(element(base, i, span));
         return;
     }
     Value v = eval(x);

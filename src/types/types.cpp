@@ -97,7 +97,7 @@ const Type* vector_type(int length, ScalarType scalar) {
 }
 
 const Type* matrix_type(int rows, int cols, ScalarType scalar) {
-    TREADLE_ASSERT(rows >= 1 && rows <= k_max_matrix_dim && cols >= 1 && cols <= k_max_matrix_dim);
+    TREADLE_ASSERT(rows >= 0 && rows <= k_max_matrix_dim && cols >= 0 && cols <= k_max_matrix_dim);
     const Type* s = scalar_type(scalar);
     Type t;
     t.kind = TypeKind::Matrix;
@@ -110,7 +110,8 @@ const Type* matrix_type(int rows, int cols, ScalarType scalar) {
                        "), dtype=" + s->name + ")";
     if (rows == 6 && cols == 6 && spatial_name(scalar))
         t.name = std::string("spatial_matrix") + scalar_suffix(scalar);
-    set_layout(t, abi::composite(layout_of(s), (size_t)rows * cols));
+    // a matrix of no elements still occupies one, as the native mat_t<0, 0, T> does
+    set_layout(t, abi::composite(layout_of(s), rows * cols > 0 ? (size_t)rows * cols : 1));
     return interner().intern(
         "matrix:" + std::to_string(rows) + ":" + std::to_string(cols) + ":" + s->name, t);
 }

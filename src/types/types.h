@@ -114,7 +114,8 @@ inline constexpr int k_max_matrix_dim = 64;
 /// A vector of `length` components (0..k_max_vector_length; a vector of no components is
 /// what an empty slice gives, it stores one unused component as Warp's does) of a scalar.
 const Type* vector_type(int length, ScalarType scalar);
-/// A matrix of rows x cols (1..k_max_matrix_dim each) of a scalar.
+/// A matrix of rows x cols (0..k_max_matrix_dim each; one of no elements, what an empty slice
+/// gives, stores one unused element) of a scalar.
 const Type* matrix_type(int rows, int cols, ScalarType scalar);
 const Type* quat_type(ScalarType scalar);
 /// A struct named `qualname` (the Python class's module and qualified name) with `fields`

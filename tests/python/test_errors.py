@@ -40,7 +40,7 @@ def test_error_case(name):
         assert err.lineno == line
         assert err.offset >= 1
         assert err.text.strip() != ""
-    elif exc_type is RuntimeError:
+    elif exc_type in (RuntimeError, ValueError):
         # Warp's layout for these: the location, the source line and a caret, then the message
         lines = str(err).splitlines()
         assert lines[0].startswith(f"{path}:{line}:") and lines[0].endswith(":"), lines

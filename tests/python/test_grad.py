@@ -509,3 +509,21 @@ def test_arrays_inside_structs_get_gradients(device):
         wp.launch(struct_of_arrays, 2, inputs=[p, out], device=device)
     tape.backward(grads={out: wp.array(np.ones(2), dtype=wp.float64, device=device)})
     np.testing.assert_allclose(pos.grad.numpy(), 4.0 * pos.numpy())
+
+
+@wp.kernel
+def fmod_of(x: wp.array(dtype=float), y: wp.array(dtype=float), out: wp.array(dtype=float)):
+    out[0] = x[0] % y[0]
+
+
+def test_mod_gradient_is_warps(device):
+    # Warp's adjoint of a % b passes the gradient to a only (none to b)
+    x = wp.array([7.5], dtype=float, device=device, requires_grad=True)
+    y = wp.array([2.0], dtype=float, device=device, requires_grad=True)
+    out = wp.zeros(1, dtype=float, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(fmod_of, 1, inputs=[x, y, out], device=device)
+    tape.backward(loss=out)
+    assert out.numpy()[0] == 1.5
+    assert x.grad.numpy()[0] == 1.0 and y.grad.numpy()[0] == 0.0

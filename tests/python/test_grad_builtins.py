@@ -180,6 +180,9 @@ def test_builtin_adjoint_matches_finite_differences(case, device):
                                       device=device, eps=1e-3 if single else 1e-6)
     assert ad, f"{name}: nothing to differentiate"
     for key in ad:
+        if name == "mod" and key[0] == 1:  # Warp's rule: b of a % b gets no gradient
+            assert not np.any(ad[key]), f"{name}{list(args)}: d output / d b"
+            continue
         np.testing.assert_allclose(ad[key], fd[key], rtol=1e-2 if single else 1e-5,
                                    atol=2e-3 if single else 1e-6,
                                    err_msg=f"{name}{list(args)}: d output {key[1]} / d input {key[0]}")

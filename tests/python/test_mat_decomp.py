@@ -175,3 +175,50 @@ def test_svd2_matches_numpy(device):
     np.testing.assert_allclose(un @ (sn[:, :, None] * np.swapaxes(vn, 1, 2)), m, atol=1e-5)
     np.testing.assert_allclose(np.swapaxes(un, 1, 2) @ un, np.broadcast_to(np.eye(2), un.shape),
                                atol=1e-5)
+
+
+mat33h = wp.types.matrix((3, 3), dtype=wp.float16)
+mat22h = wp.types.matrix((2, 2), dtype=wp.float16)
+
+
+@wp.kernel
+def half_decompositions(a: wp.array(dtype=mat33h), b: wp.array(dtype=mat22h),
+                        out: wp.array(dtype=mat33h), sv: wp.array(dtype=wp.vec3h),
+                        loss: wp.array(dtype=wp.float16)):
+    U, s, V = wp.svd3(a[0])
+    out[0] = U * wp.diag(s) * wp.transpose(V)
+    Q, R = wp.qr3(a[0])
+    out[1] = Q * R
+    E, d = wp.eig3(a[0] + wp.transpose(a[0]))
+    out[2] = E * wp.diag(d) * wp.transpose(E)
+    U2, s2, V2 = wp.svd2(b[0])
+    sv[0] = s
+    sv[1] = wp.vec3h(s2[0], s2[1], wp.float16(0.0))
+    loss[0] = s[0] + s[1] + s[2]
+
+
+def test_float16_decompositions_are_computed_in_float32(device):
+    rng = np.random.default_rng(5)
+    m = (rng.normal(size=(3, 3)) + 3.0 * np.eye(3)).astype(np.float16)
+    m2 = m[:2, :2].copy()
+    a = wp.array(m[None], dtype=mat33h, device=device, requires_grad=True)
+    b = wp.array(m2[None], dtype=mat22h, device=device)
+    out = wp.zeros(3, dtype=mat33h, device=device)
+    sv = wp.zeros(2, dtype=wp.vec3h, device=device)
+    loss = wp.zeros(1, dtype=wp.float16, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(half_decompositions, 1, inputs=[a, b, out, sv, loss], device=device)
+    tape.backward(loss=loss)
+    m32 = m.astype(np.float32)
+    got = out.numpy().astype(np.float32)
+    np.testing.assert_allclose(got[0], m32, atol=2e-2)
+    np.testing.assert_allclose(got[1], m32, atol=2e-2)
+    np.testing.assert_allclose(got[2], m32 + m32.T, atol=4e-2)
+    s = np.linalg.svd(m32, compute_uv=False)
+    np.testing.assert_allclose(np.abs(sv.numpy()[0].astype(np.float32)), s, rtol=5e-3)
+    np.testing.assert_allclose(sv.numpy()[1][:2].astype(np.float32),
+                               np.linalg.svd(m2.astype(np.float32), compute_uv=False), rtol=5e-3)
+    # d(sum of singular values)/dA = U V^T (the polar rotation)
+    u, _, vt = np.linalg.svd(m32)
+    np.testing.assert_allclose(a.grad.numpy()[0].astype(np.float32), u @ vt, atol=2e-2)

@@ -77,7 +77,7 @@ def test_generic_placeholders_match_concrete_types():
         (lambda: T.vector(3, T.vector(3, T.scalar("float32"))), TypeError,
          "vector(): the element type must be a scalar (got vec3f)"),
         (lambda: T.matrix(3, 65, T.scalar("float32")), ValueError,
-         "matrix(): shape must be within 1..64 x 1..64 (got (3, 65))"),
+         "matrix(): shape must be within 0..64 x 0..64 (got (3, 65))"),
         (lambda: T.quat(T.scalar("int32")), TypeError,
          "quat(): the scalar must be a float type (got int32)"),
         (lambda: T.transform(T.array(T.scalar("float32"), 1)), TypeError,

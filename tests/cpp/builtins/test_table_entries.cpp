@@ -114,7 +114,7 @@ TEST(BuiltinTableEntries, AtomicsHaveValueOperandsAndAnAdjoint) {
         EXPECT_EQ(params[0].name, "a");
         EXPECT_TRUE(params[1].variadic);
     }
-    EXPECT_EQ(atomics, 6);
+    EXPECT_EQ(atomics, 9);
 }
 
 TEST(BuiltinTableEntries, LinearEntriesAreDifferentiable) {

@@ -107,12 +107,21 @@ TEST(NativeAdjoint, BinaryAgainstFiniteDifferences) {
     BINARY(sub, ({-1.7, 0.6, 2.2}), ({-1.3, 0.8, 2.9}));
     BINARY(mul, ({-1.7, 0.6, 2.2}), ({-1.3, 0.8, 2.9}));
     BINARY(div, ({-1.7, 0.6, 2.2}), ({-1.3, 0.8, 2.9}));
-    BINARY(mod, ({-1.7, 0.6, 2.2}), ({-1.3, 0.8, 2.9}));
     BINARY(floordiv, ({-1.7, 0.6, 2.2}), ({-1.3, 0.8, 2.9}));
     BINARY(min, ({-1.7, 0.6, 2.2}), ({-1.3, 0.8, 2.9}));
     BINARY(max, ({-1.7, 0.6, 2.2}), ({-1.3, 0.8, 2.9}));
     BINARY(pow, ({0.6, 2.2, 3.1}), ({-1.3, 0.8, 2.9}));
     BINARY(atan2, ({-1.7, 0.6, 2.2}), ({-1.3, 0.8, 2.9}));
+}
+
+// Warp's adjoint of mod (fmod): the gradient goes to a only; b gets none (not -trunc(a/b)).
+TEST(NativeAdjoint, ModPassesTheGradientToAOnly) {
+    for (double a : {-1.7, 0.6, 2.2}) {
+        double ga = kAdjInit, gb = kAdjInit;
+        wp::adj_mod(a, 0.8, ga, gb, kAdjRet);
+        expect_close(ga - kAdjInit, kAdjRet, "mod a", a);
+        expect_close(gb, kAdjInit, "mod b", a);
+    }
 }
 
 TEST(NativeAdjoint, ClampAgainstFiniteDifferences) {
