@@ -309,7 +309,8 @@ def load_module(module=None, device=None, recursive=False, block_dim=None):
     caller's; with `recursive`, its submodules' too), the builds in parallel."""
     name = _module_name(module)
     _load([m for m in list(_modules.values())
-           if m.name == name or (recursive and m.name.startswith(name + "."))], device, block_dim)
+           if m.name == name or (recursive and isinstance(m.name, str)
+                                 and m.name.startswith(name + "."))], device, block_dim)
 
 
 def force_load(device=None, modules=None, block_dim=None):
