@@ -192,6 +192,17 @@ class Function:
             overloads=overloads, **fields)
 
     def __call__(self, *args, **kwargs):
+        """Runs the function in Python; of several overloads, the first whose parameter
+        annotations take the arguments (exactly, else with an int where a float is declared),
+        or RuntimeError when none does, as Warp resolves such calls."""
+        if len(getattr(self, "_overloads", ())) > 1 and not kwargs:
+            for widen in (False, True):
+                for o in self._overloads:
+                    if _host_call_fits(o.func, args, widen):
+                        return o.func(*args)
+            raise RuntimeError(
+                f"Error calling function '{self.__name__}', no overload found for arguments "
+                f"{args!r}")
         return self.func(*args, **kwargs)
 
     def __repr__(self):
@@ -378,6 +389,32 @@ class Kernel(Function):
 
     def __repr__(self):
         return f"<treadle kernel {self.__qualname__}>"
+
+
+def _host_value_fits(annotation, value, widen):
+    """Whether a Python call's argument `value` fits a parameter annotated `annotation`."""
+    if annotation is inspect.Parameter.empty:
+        return True
+    if annotation is bool:
+        return isinstance(value, bool)
+    if annotation is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if annotation is float:
+        number = (float, int) if widen else (float,)
+        return isinstance(value, number) and not isinstance(value, bool)
+    if isinstance(annotation, type):
+        return isinstance(value, annotation)
+    return True  # a generic marker (typing.Any, wp.Float, ...)
+
+
+def _host_call_fits(func, args, widen):
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    if len(params) != len(args):
+        return False
+    return all(_host_value_fits(p.annotation, a, widen) for p, a in zip(params, args))
 
 
 _LINE_DIRECTIVE = re.compile(r"^#line .*\n?", re.M)
