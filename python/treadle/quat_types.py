@@ -67,6 +67,18 @@ class transform_base(vector_base):
     __slots__ = ()
     _wp_generic_type_str_ = "transform_t"
 
+    def __mul__(self, other):
+        if isinstance(other, transform_base):  # Warp's mul of transforms: the composition
+            self._same(other, "multiply")
+            a = self._data.astype(np.float64)
+            b = other._data.astype(np.float64)
+            conj = np.array([-a[3], -a[4], -a[5], a[6]])
+            moved = _hamilton(_hamilton(a[3:], np.array([b[0], b[1], b[2], 0.0])), conj)[:3]
+            out = np.concatenate([moved + a[:3], _hamilton(a[3:], b[3:])])
+            with np.errstate(over="ignore"):
+                return type(self)._new(out.astype(self._data.dtype))
+        return super().__mul__(other)
+
     def __init__(self, *args, **kwargs):
         for name in kwargs:
             if name not in ("p", "q"):

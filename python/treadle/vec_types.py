@@ -259,13 +259,17 @@ def _remainder(a, b):
         return np.fmod(a, b)
 
 
+class NoMatchingFunctionError(RuntimeError, TypeError):
+    """No overload of a builtin takes these host arguments: Warp's RuntimeError, and a
+    TypeError as Python's operators raise."""
+
+
 def _mul(a, b):
     """Warp's ``mul`` of two composites: matrix-vector, vector-matrix, matrix-matrix."""
     if a._np_dtype != b._np_dtype:
-        raise TypeError(
-            f"cannot multiply {type(a).__name__} and {type(b).__name__}: the scalar "
-            "types must match"
-        )
+        raise NoMatchingFunctionError(
+            f"Couldn't find a function 'mul' compatible with the arguments "
+            f"'{type(a).__name__}, {type(b).__name__}'")
     am, bm = isinstance(a, matrix_base), isinstance(b, matrix_base)
     if not am and not bm:
         raise TypeError(

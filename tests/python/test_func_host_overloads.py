@@ -1,5 +1,6 @@
 """Calling an overloaded @wp.func from Python picks the overload whose annotations take the
-arguments (Warp's resolution), and refuses arguments no overload takes."""
+arguments (Warp's resolution), and refuses arguments no overload takes; host products of
+transforms compose them, and mismatched matrices raise Warp's error."""
 
 import pytest
 
@@ -31,3 +32,13 @@ def test_arguments_no_overload_takes_are_refused():
     with pytest.raises(RuntimeError, match=r"^Error calling function 'bump', no overload found "
                                            r"for arguments \('a',\)$"):
         bump("a")
+
+
+def test_host_products_of_transforms_and_mismatched_matrices():
+    t = wp.transform(wp.vec3(1.0, 2.0, 3.0), wp.quat_from_axis_angle(wp.vec3(0.0, 0.0, 1.0), 0.5))
+    assert list(t * t) == list(wp.transform_multiply(t, t))
+    with pytest.raises(RuntimeError, match=r"^Couldn't find a function 'mul' compatible with the "
+                                           r"arguments 'mat22f, mat22d'$"):
+        wp.mat22f(1.0, 2.0, 3.0, 4.0) * wp.mat22d(1.0, 2.0, 3.0, 4.0)
+    with pytest.raises(TypeError):  # also what Python's operators raise
+        wp.mat22f(1.0, 2.0, 3.0, 4.0) * wp.mat22d(1.0, 2.0, 3.0, 4.0)
