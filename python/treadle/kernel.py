@@ -12,11 +12,17 @@ import sys
 import tokenize
 import types
 import unicodedata
+from builtins import bool as builtins_bool
+from builtins import float as builtins_float
+from builtins import int as builtins_int
+
+import numpy as np
 
 from . import _treadle, config
 from . import cpu_capture as _cpu_capture
 from . import generics as _generics
 from . import module as _module
+from . import scalar_types as _scalar_types
 from . import tape as _tape
 from .context import get_device
 from .builtin_functions import BUILTINS as builtins  # noqa: F401 - kernel.builtins
@@ -192,10 +198,10 @@ class Function:
             overloads=overloads, **fields)
 
     def __call__(self, *args, **kwargs):
-        """Runs the function in Python; of several overloads, the first whose parameter
-        annotations take the arguments (exactly, else with an int where a float is declared),
-        or RuntimeError when none does, as Warp resolves such calls."""
-        if len(getattr(self, "_overloads", ())) > 1 and not kwargs:
+        """Runs the function in Python: the first overload whose parameter annotations take
+        the arguments (exactly, else with an int where a float is declared), or RuntimeError
+        when none does, as Warp resolves such calls."""
+        if getattr(self, "_overloads", None) and not kwargs:
             for widen in (False, True):
                 for o in self._overloads:
                     if _host_call_fits(o.func, args, widen):
@@ -392,19 +398,27 @@ class Kernel(Function):
 
 
 def _host_value_fits(annotation, value, widen):
-    """Whether a Python call's argument `value` fits a parameter annotated `annotation`."""
+    """Whether a Python call's argument `value` fits a parameter annotated `annotation`: the
+    annotation's own class, a Python or numpy number of its kind (int for int32, float for
+    float32; with `widen`, an int for a float too), a numpy scalar of a scalar class's dtype."""
     if annotation is inspect.Parameter.empty:
         return True
-    if annotation is bool:
-        return isinstance(value, bool)
-    if annotation is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if annotation is float:
-        number = (float, int) if widen else (float,)
-        return isinstance(value, number) and not isinstance(value, bool)
+    integer = (isinstance(value, (builtins_int, np.integer, _scalar_types.int_base))
+               and not isinstance(value, (builtins_bool, np.bool_)))
+    real = isinstance(value, (builtins_float, np.floating, _scalar_types.float_base))
+    if annotation is builtins_bool:
+        return isinstance(value, (builtins_bool, np.bool_))
+    if annotation is builtins_int:
+        return integer
+    if annotation is builtins_float:
+        return real or (widen and integer)
     if isinstance(annotation, type):
-        return isinstance(value, annotation)
-    return True  # a generic marker (typing.Any, wp.Float, ...)
+        if isinstance(value, annotation):
+            return True
+        np_dtype = getattr(annotation, "_np_dtype", None)
+        return (np_dtype is not None and isinstance(value, np.generic)
+                and value.dtype == np_dtype)
+    return True  # a generic marker (typing.Any, wp.Float, ...) or an array annotation
 
 
 def _host_call_fits(func, args, widen):

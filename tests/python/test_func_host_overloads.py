@@ -2,6 +2,7 @@
 arguments (Warp's resolution), and refuses arguments no overload takes; host products of
 transforms compose them, and mismatched matrices raise Warp's error."""
 
+import numpy as np
 import pytest
 
 import treadle as wp
@@ -42,3 +43,24 @@ def test_host_products_of_transforms_and_mismatched_matrices():
         wp.mat22f(1.0, 2.0, 3.0, 4.0) * wp.mat22d(1.0, 2.0, 3.0, 4.0)
     with pytest.raises(TypeError):  # also what Python's operators raise
         wp.mat22f(1.0, 2.0, 3.0, 4.0) * wp.mat22d(1.0, 2.0, 3.0, 4.0)
+
+
+@wp.func
+def halve64(x: wp.float64):
+    return x / wp.float64(2.0)
+
+
+@wp.func
+def unit(v: wp.vec3):
+    return wp.normalize(v)
+
+
+def test_a_single_definition_checks_its_arguments_too():
+    assert halve64(wp.float64(3.0)) == 1.5
+    assert halve64(np.float64(3.0)) == 1.5  # a numpy scalar of the parameter's dtype
+    with pytest.raises(RuntimeError, match=r"^Error calling function 'halve64', no overload "
+                                           r"found for arguments \(1.0,\)$"):
+        halve64(1.0)  # a Python float is a float32, as in Warp
+    with pytest.raises(RuntimeError, match=r"^Error calling function 'unit', no overload found "
+                                           r"for arguments \(1.0,\)$"):
+        unit(1.0)
