@@ -33,6 +33,8 @@ enum class ErrorKind {
     Key,            ///< a name that kernel source uses and nothing defines (KeyError)
     Codegen,        ///< kernel source that cannot be compiled, of no more specific kind
                     ///< (Python: WarpCodegenError from the compiler, else RuntimeError)
+    Attribute,      ///< an attribute that kernel source reads and its object lacks
+                    ///< (Python: AttributeError)
 };
 
 /// Base of every exception a user can cause. `what()` is the full message including

@@ -22,6 +22,7 @@ PyObject* g_codegen_type_error = nullptr;
 PyObject* g_codegen_value_error = nullptr;
 PyObject* g_codegen_index_error = nullptr;
 PyObject* g_codegen_key_error = nullptr;
+PyObject* g_codegen_attribute_error = nullptr;
 
 /// Raises `cls`(msg, (filename, lineno, offset, text)), a SyntaxError class, so that Python
 /// prints the location and caret the usual way.
@@ -70,6 +71,14 @@ void set_python_error(const treadle::Error& e, bool from_compiler) {
             return;
         case treadle::ErrorKind::Key:
             PyErr_SetString(from_compiler ? g_codegen_key_error : PyExc_KeyError, e.what());
+            return;
+        case treadle::ErrorKind::Attribute:
+            if (from_compiler && e.where().line > 0) {  // the message last, as Warp's
+                PyErr_SetString(g_codegen_attribute_error, message_last(e).c_str());
+                return;
+            }
+            PyErr_SetString(from_compiler ? g_codegen_attribute_error : PyExc_AttributeError,
+                            e.what());
             return;
         case treadle::ErrorKind::Codegen:
             PyErr_SetString(from_compiler ? g_codegen_error : PyExc_RuntimeError, e.what());
@@ -148,8 +157,9 @@ void export_codegen_errors(nb::module_& m) {
                                           "A value error in kernel source.", PyExc_ValueError);
     g_codegen_index_error = new_exception(m, module, "WarpCodegenIndexError",
                                           "An index error in kernel source.", PyExc_IndexError);
-    new_exception(m, module, "WarpCodegenAttributeError", "An attribute error in kernel source.",
-                  PyExc_AttributeError);
+    g_codegen_attribute_error =
+        new_exception(m, module, "WarpCodegenAttributeError",
+                      "An attribute error in kernel source.", PyExc_AttributeError);
     g_codegen_key_error = new_exception(m, module, "WarpCodegenKeyError",
                                         "A key error in kernel source.", PyExc_KeyError);
     // KeyError's str() quotes its argument (a missing key); this one holds a message with a

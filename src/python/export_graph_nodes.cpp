@@ -32,6 +32,10 @@ void export_graph_nodes(nb::module_& m) {
     m.def(
         "cuda_free", [](int ordinal, uintptr_t ptr) { cuda::free(ordinal, as_handle(ptr)); },
         nb::arg("ordinal"), nb::arg("ptr"), "Frees device memory from cuda_alloc_outside_capture.");
+    m.def("cuda_graph_memory_in_use", &cuda::graph_memory_in_use, nb::arg("ordinal"),
+          "Bytes of device memory graphs' allocations hold now.");
+    m.def("cuda_graph_memory_trim", &cuda::graph_memory_trim, nb::arg("ordinal"),
+          "Gives the memory graphs no longer use back to the system.");
     m.def("cuda_alloc_tracker_enable", &cuda::alloc_tracker_enable, nb::arg("enable"),
           "Notes device allocations from now on (True) or stops noting them.");
     m.def("cuda_alloc_tracker_reset", &cuda::alloc_tracker_reset,

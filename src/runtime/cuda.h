@@ -227,6 +227,10 @@ void resume_capture(int ordinal, Stream stream, void* graph);
 void* graph_insert_empty_node(int ordinal, Stream stream = nullptr);
 void* graph_insert_alloc_node(int ordinal, size_t bytes, Stream stream = nullptr);
 void* graph_insert_free_node(int ordinal, void* alloc_node, Stream stream = nullptr);
+/// Bytes of device memory that graphs' allocations hold now (cuDeviceGetGraphMemAttribute),
+/// and giving the memory graphs no longer use back to the system (cuDeviceGraphMemTrim).
+uint64_t graph_memory_in_use(int ordinal);
+void graph_memory_trim(int ordinal);
 /// 0 when `node` runs after `ancestor` in the graph, 1 when not, -1 on error.
 int graph_node_depends_on(void* node, void* ancestor);
 /// Whether `node` may use the memory of `alloc_node`: 0 it may (it runs after the allocation

@@ -92,6 +92,8 @@ TREADLE_CU_ENTRY(cuGraphNodeGetDependentNodes, false, (CUgraphNode, CUgraphNode*
 TREADLE_CU_ENTRY(cuGraphNodeGetType, false, (CUgraphNode, int*))
 TREADLE_CU_ENTRY(cuGraphMemAllocNodeGetParams, false, (CUgraphNode, MemAllocNodeParams*))
 TREADLE_CU_ENTRY(cuGraphMemFreeNodeGetParams, false, (CUgraphNode, CUdeviceptr*))
+TREADLE_CU_ENTRY(cuDeviceGetGraphMemAttribute, false, (CUdevice, int, void*))
+TREADLE_CU_ENTRY(cuDeviceGraphMemTrim, false, (CUdevice))
 
 // Conditional graph nodes (CUDA 12.3+) and linking with the device runtime library
 TREADLE_CU_ENTRY(cuGraphConditionalHandleCreate, false,

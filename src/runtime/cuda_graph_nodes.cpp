@@ -288,6 +288,21 @@ void* graph_insert_free_node(int ordinal, void* alloc_node, Stream stream) {
     return find_free_node(t, static_cast<drv::CUgraphNode>(alloc_node));
 }
 
+uint64_t graph_memory_in_use(int ordinal) {
+    Device& d = enter(ordinal);
+    const drv::Table& t = drv::get();
+    if (!t.cuDeviceGetGraphMemAttribute) return 0;
+    uint64_t used = 0;
+    TREADLE_CU_WITH(t, cuDeviceGetGraphMemAttribute, d.handle, 0, &used);  // USED_MEM_CURRENT
+    return used;
+}
+
+void graph_memory_trim(int ordinal) {
+    Device& d = enter(ordinal);
+    const drv::Table& t = drv::get();
+    if (t.cuDeviceGraphMemTrim) TREADLE_CU_WITH(t, cuDeviceGraphMemTrim, d.handle);
+}
+
 int graph_node_depends_on(void* node, void* ancestor) {
     try {
         return descends(node_table(), static_cast<drv::CUgraphNode>(node),

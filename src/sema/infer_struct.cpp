@@ -33,7 +33,16 @@ VarId Builder::coerce_assigned(const Value& v, const types::Type* t, const ast::
 Value Builder::struct_field(VarId base, const ast::Expr& e) {
     const types::Type* st = m_fn.type_of(base);
     const types::StructField* f = st->field(e.name);
-    if (!f) type_error(e.span, who() + "'" + st->name + "' has no field '" + e.name + "'");
+    if (!f) {
+        // Warp's AttributeError: "`x` is not an attribute of 'foo' (module.Foo)"
+        const ast::Expr& object = *e.args[0];
+        const std::string held =
+            object.kind == ast::ExprKind::Name ? object.name : std::string("value");
+        std::string qualname = st->name;
+        if (st->key.rfind("struct:", 0) == 0) qualname = st->key.substr(7, st->key.find('{') - 7);
+        fail(e.span, ErrorKind::Attribute,
+             "`" + e.name + "` is not an attribute of '" + held + "' (" + qualname + ")");
+    }
     VarId dst = emit_value(InstrKind::Field, e.span.line, f->type, {base});
     m_block->back().text = f->name;
     return Value{Value::Kind::Var, dst};

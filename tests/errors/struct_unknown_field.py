@@ -1,4 +1,4 @@
-# expect: TypeError: struct_unknown_field(): 'Particle' has no field 'velocity'
+# expect: AttributeError: `velocity` is not an attribute of 'p' (error_case_struct_unknown_field.Particle)
 # line: 17
 import treadle as wp
 

@@ -10,7 +10,7 @@ import traceback
 
 import treadle as wp
 from treadle import _treadle
-from treadle._src.codegen import CompileError, WarpCodegenKeyError
+from treadle._src.codegen import CompileError, WarpCodegenAttributeError, WarpCodegenKeyError
 
 TYPED = (TypeError, ValueError, SyntaxError, IndexError, OverflowError, NotImplementedError,
          FloatingPointError, ZeroDivisionError, RuntimeError, MemoryError)
@@ -74,7 +74,8 @@ def classify(exc, path):
     if not in_treadle and not ours:
         return "python_reject", text  # raised by the case's own Python, outside treadle
     internal = (AttributeError, KeyError, AssertionError, RecursionError, SystemError, NameError)
-    if isinstance(exc, WarpCodegenKeyError):  # an undefined name in the case: a typed error
+    if isinstance(exc, (WarpCodegenKeyError, WarpCodegenAttributeError)):
+        # an undefined name or a missing attribute in the case: a typed error
         return ("clean_loc" if located else "clean_noloc"), text
     if isinstance(exc, internal) or type(exc).__name__ == "TokenError" or not isinstance(exc, TYPED):
         return "leak", text

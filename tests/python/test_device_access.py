@@ -1,9 +1,12 @@
 """Which device reaches which memory (Device.can_access, the peer and memory-pool access
 functions), capture options (wp.CaptureMode, apic) and config.launch_array_access_mode."""
 
+import ctypes
+
 import pytest
 
 import treadle as wp
+from treadle._src.context import runtime
 
 CUDA = wp.is_cuda_available()
 
@@ -65,3 +68,13 @@ def test_launch_array_access_mode_exists_and_launches_stay_checked():
     modes = wp.config.LaunchArrayAccessMode
     assert wp.config.launch_array_access_mode == modes.RELAXED
     assert (int(modes.RELAXED), int(modes.CHECKED), int(modes.STRICT)) == (0, 1, 2)
+
+
+def test_graph_memory_functions_are_bound_as_warp_declares_them():
+    current = runtime.core.wp_cuda_device_get_graph_mem_current
+    trim = runtime.core.wp_cuda_device_graph_mem_trim
+    assert current.argtypes == [ctypes.c_int] and current.restype is ctypes.c_uint64
+    assert trim.argtypes == [ctypes.c_int] and trim.restype is None
+    if CUDA:
+        assert current(0) >= 0
+        trim(0)

@@ -12,7 +12,7 @@ ERRORS_DIR = os.path.join(os.path.dirname(__file__), "..", "errors")
 CASES = sorted(f for f in os.listdir(ERRORS_DIR) if f.endswith(".py"))
 EXCEPTIONS = {"TypeError": TypeError, "SyntaxError": SyntaxError, "ValueError": ValueError,
               "RuntimeError": RuntimeError, "KeyError": KeyError,
-              "WarpCodegenError": wp.WarpCodegenError}
+              "WarpCodegenError": wp.WarpCodegenError, "AttributeError": AttributeError}
 
 
 def load_case(name):
@@ -40,7 +40,7 @@ def test_error_case(name):
         assert err.lineno == line
         assert err.offset >= 1
         assert err.text.strip() != ""
-    elif exc_type in (RuntimeError, ValueError):
+    elif exc_type in (RuntimeError, ValueError, AttributeError):
         # Warp's layout for these: the location, the source line and a caret, then the message
         lines = str(err).splitlines()
         assert lines[0].startswith(f"{path}:{line}:") and lines[0].endswith(":"), lines

@@ -5,6 +5,8 @@ device allocations, over treadle's own runtime (a compatibility layer, not tread
 Contexts are CUDA context handles (``Device.context``); nodes are CUgraphNode handles as ints,
 valid while their graph lives."""
 
+import ctypes
+
 from .. import _treadle
 from .. import context as _context
 
@@ -17,8 +19,30 @@ def _ordinal(context):
     raise ValueError(f"no CUDA device has the context {context!r}")
 
 
+def _graph_mem_current(ordinal):
+    return _treadle.cuda_graph_memory_in_use(ordinal)
+
+
+def _graph_mem_trim(ordinal):
+    _treadle.cuda_graph_memory_trim(ordinal)
+
+
+# Bound as ctypes functions (argtypes and restype as Warp's bindings declare them), so that a
+# program can call them the same way.
+_GRAPH_MEM_CURRENT = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_int)(_graph_mem_current)
+_GRAPH_MEM_CURRENT.argtypes = [ctypes.c_int]
+_GRAPH_MEM_TRIM = ctypes.CFUNCTYPE(None, ctypes.c_int)(_graph_mem_trim)
+_GRAPH_MEM_TRIM.argtypes = [ctypes.c_int]
+
+
 class NativeCore:
-    """Warp's ``runtime.core`` functions treadle provides (the graph topology queries)."""
+    """Warp's ``runtime.core`` functions treadle provides (the graph topology queries, the
+    graph memory of a device, the allocation tracker)."""
+
+    wp_cuda_device_get_graph_mem_current = _GRAPH_MEM_CURRENT
+    """Bytes of device memory graphs' allocations on device `ordinal` hold now."""
+    wp_cuda_device_graph_mem_trim = _GRAPH_MEM_TRIM
+    """Gives the memory graphs on device `ordinal` no longer use back to the system."""
 
     @staticmethod
     def wp_cuda_graph_insert_empty_node(context):
