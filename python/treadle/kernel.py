@@ -423,12 +423,13 @@ def _host_value_fits(annotation, value, widen):
 
 def _host_call_fits(func, args, widen):
     try:
-        params = list(inspect.signature(func).parameters.values())
+        signature = inspect.signature(func)
+        bound = signature.bind(*args)  # parameters with defaults may be left out
     except (TypeError, ValueError):
         return False
-    if len(params) != len(args):
-        return False
-    return all(_host_value_fits(p.annotation, a, widen) for p, a in zip(params, args))
+    params = signature.parameters
+    return all(_host_value_fits(params[name].annotation, value, widen)
+               for name, value in bound.arguments.items())
 
 
 _LINE_DIRECTIVE = re.compile(r"^#line .*\n?", re.M)

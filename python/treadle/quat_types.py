@@ -72,8 +72,9 @@ class transform_base(vector_base):
             self._same(other, "multiply")
             a = self._data.astype(np.float64)
             b = other._data.astype(np.float64)
-            conj = np.array([-a[3], -a[4], -a[5], a[6]])
-            moved = _hamilton(_hamilton(a[3:], np.array([b[0], b[1], b[2], 0.0])), conj)[:3]
+            u, w, v = a[3:6], a[6], b[:3]
+            # quat_rotate's formula (for a unit q, q v q^-1; Warp's result for any q)
+            moved = v * (2.0 * w * w - 1.0) + np.cross(u, v) * (2.0 * w) + u * (2.0 * np.dot(u, v))
             out = np.concatenate([moved + a[:3], _hamilton(a[3:], b[3:])])
             with np.errstate(over="ignore"):
                 return type(self)._new(out.astype(self._data.dtype))

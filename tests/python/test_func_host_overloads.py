@@ -64,3 +64,20 @@ def test_a_single_definition_checks_its_arguments_too():
     with pytest.raises(RuntimeError, match=r"^Error calling function 'unit', no overload found "
                                            r"for arguments \(1.0,\)$"):
         unit(1.0)
+
+
+@wp.func
+def scaled(x: float, s: float = 2.0):
+    return x * s
+
+
+def test_parameters_with_defaults_may_be_left_out():
+    assert scaled(1.5) == 3.0 and scaled(1.5, 3.0) == 4.5
+
+
+def test_host_transform_products_follow_quat_rotate_for_any_quaternion():
+    a = wp.transform(wp.vec3(1.0, 2.0, 3.0), wp.quat(1.0, 2.0, 3.0, 4.0))  # not unit length
+    b = wp.transform(wp.vec3(4.0, 5.0, 6.0), wp.quat(0.0, 0.0, 0.0, 1.0))
+    u, w, v = np.array([1.0, 2.0, 3.0]), 4.0, np.array([4.0, 5.0, 6.0])
+    moved = v * (2 * w * w - 1) + np.cross(u, v) * 2 * w + u * 2 * np.dot(u, v)
+    np.testing.assert_allclose(list(a * b)[:3], moved + [1.0, 2.0, 3.0])
