@@ -413,7 +413,10 @@ def _host_value_fits(annotation, value, widen):
     if annotation is builtins_float:
         return real or (widen and integer)
     if isinstance(annotation, type):
-        if isinstance(value, annotation):
+        try:
+            if isinstance(value, annotation):
+                return True
+        except TypeError:  # typing.Any and other markers that refuse isinstance()
             return True
         np_dtype = getattr(annotation, "_np_dtype", None)
         return (np_dtype is not None and isinstance(value, np.generic)

@@ -2,6 +2,8 @@
 arguments (Warp's resolution), and refuses arguments no overload takes; host products of
 transforms compose them, and mismatched matrices raise Warp's error."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,12 @@ def test_host_transform_products_follow_quat_rotate_for_any_quaternion():
     u, w, v = np.array([1.0, 2.0, 3.0]), 4.0, np.array([4.0, 5.0, 6.0])
     moved = v * (2 * w * w - 1) + np.cross(u, v) * 2 * w + u * 2 * np.dot(u, v)
     np.testing.assert_allclose(list(a * b)[:3], moved + [1.0, 2.0, 3.0])
+
+
+@wp.func
+def generic_twice(x: Any):
+    return x + x
+
+
+def test_generic_parameters_take_anything():
+    assert generic_twice(2) == 4 and generic_twice(1.5) == 3.0
