@@ -208,12 +208,8 @@ void export_indexed_writes(nb::class_<Array>& cls) {
             [](const Array& self) {
                 Array dst = self;  // a private handle: `self` may be re-initialised meanwhile
                 nb::gil_scoped_release nogil;
-                if (dst.device().is_cuda() && !dst.is_contiguous()) {
-                    std::vector<unsigned char> zero(dst.dtype().size(), 0);
-                    treadle::fill_array(dst, zero.data(), zero.size());
-                } else {
-                    dst.zero_();
-                }
+                std::vector<unsigned char> zero(dst.dtype().size(), 0);
+                treadle::fill_array(dst, zero.data(), zero.size());  // memset where it can
             })
         .def(
             "_fill_indexed",

@@ -180,14 +180,7 @@ void end_body_capture(int ordinal, Stream stream) {
     const std::string where = "conditional body capture(" + device_name(ordinal) + ")";
     {
         std::lock_guard<std::mutex> lock(d.track);
-        for (auto it = d.captures.rbegin(); it != d.captures.rend(); ++it) {
-            if (it->stream != s || it->paused) continue;
-            try {
-                join_capture_streams(d, *it);  // streams the body forked and did not join
-            } catch (const Error&) {           // ending the body reports what went wrong
-            }
-            break;
-        }
+        join_open_capture(d, s);  // streams the body forked and did not join
     }
     drv::CUgraph graph = nullptr;
     const drv::CUresult ended = t.cuStreamEndCapture(s, &graph);  // the body: the node owns it

@@ -32,22 +32,29 @@ const drv::Table& node_table() {
     return t;
 }
 
-std::vector<drv::CUgraphNode> dependencies(const drv::Table& t, drv::CUgraphNode node) {
+/// The nodes `node` depends on (`get` = cuGraphNodeGetDependencies) or that depend on it
+/// (cuGraphNodeGetDependentNodes).
+using EdgeQuery = drv::CUresult (*)(drv::CUgraphNode, drv::CUgraphNode*, size_t*);
+
+std::vector<drv::CUgraphNode> neighbours(const drv::Table& t, EdgeQuery get, const char* call,
+                                         drv::CUgraphNode node) {
     size_t n = 0;
-    TREADLE_CU_WITH(t, cuGraphNodeGetDependencies, node, nullptr, &n);
-    std::vector<drv::CUgraphNode> deps(n);
-    if (n) TREADLE_CU_WITH(t, cuGraphNodeGetDependencies, node, deps.data(), &n);
-    deps.resize(n);
-    return deps;
+    if (drv::CUresult r = get(node, nullptr, &n); r != drv::CUDA_SUCCESS)
+        fail(t, call, r, "graph node query");
+    std::vector<drv::CUgraphNode> out(n);
+    if (n)
+        if (drv::CUresult r = get(node, out.data(), &n); r != drv::CUDA_SUCCESS)
+            fail(t, call, r, "graph node query");
+    out.resize(n);
+    return out;
+}
+
+std::vector<drv::CUgraphNode> dependencies(const drv::Table& t, drv::CUgraphNode node) {
+    return neighbours(t, t.cuGraphNodeGetDependencies, "cuGraphNodeGetDependencies", node);
 }
 
 std::vector<drv::CUgraphNode> dependents(const drv::Table& t, drv::CUgraphNode node) {
-    size_t n = 0;
-    TREADLE_CU_WITH(t, cuGraphNodeGetDependentNodes, node, nullptr, &n);
-    std::vector<drv::CUgraphNode> deps(n);
-    if (n) TREADLE_CU_WITH(t, cuGraphNodeGetDependentNodes, node, deps.data(), &n);
-    deps.resize(n);
-    return deps;
+    return neighbours(t, t.cuGraphNodeGetDependentNodes, "cuGraphNodeGetDependentNodes", node);
 }
 
 /// Whether `node` runs after `ancestor` (a path of edges leads from `ancestor` to it).
@@ -171,6 +178,15 @@ void add_free_node(Device& d, const Capture& c, drv::CUdeviceptr ptr, drv::CUgra
     for (drv::CUstream s : reached)
         TREADLE_CU_WITH(t, cuStreamUpdateCaptureDependencies, s, &node, 1,
                         drv::CU_STREAM_ADD_CAPTURE_DEPENDENCIES);
+}
+
+void join_open_capture(Device& d, drv::CUstream s) {
+    Capture* c = capture_on(d, s, false);
+    if (!c) return;
+    try {
+        join_capture_streams(d, *c);
+    } catch (const Error&) {  // ending the capture reports what went wrong
+    }
 }
 
 void join_capture_streams(Device& d, const Capture& c) {

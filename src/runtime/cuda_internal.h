@@ -151,6 +151,9 @@ void add_free_node(Device& d, const Capture& c, drv::CUdeviceptr ptr, drv::CUgra
 /// Makes the origin stream of `c` wait for the other streams of the capture (forked from it and
 /// not joined back), so that the capture can end.
 void join_capture_streams(Device& d, const Capture& c);
+/// join_capture_streams for the innermost open capture on `s` (none: nothing); a failure is
+/// left for ending the capture to report.
+void join_open_capture(Device& d, drv::CUstream s);
 /// Pauses the innermost open capture on `s` (joining its streams; the stream leaves capture
 /// mode) and returns its graph; resume_paused_capture continues the innermost paused one
 /// (`graph`, when given, must be its graph). `who` names the caller in errors.

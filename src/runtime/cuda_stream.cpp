@@ -296,18 +296,13 @@ std::shared_ptr<Graph> end_capture(int ordinal, Stream stream) {
         // Streams forked from the capture and not joined back would make it fail to end.
         std::lock_guard<std::mutex> lock(d.track);
         for (Capture& c : d.captures) {
-            if (c.stream != s) continue;
-            if (c.paused) {  // taken off below, as an open capture would be
-                paused = c.paused_graph;
-                c.paused = false;
-                c.paused_graph = nullptr;
-                break;
-            }
-            try {
-                join_capture_streams(d, c);
-            } catch (const Error&) {  // ending the capture reports what went wrong
-            }
+            if (c.stream != s || !c.paused) continue;
+            paused = c.paused_graph;  // taken off below, as an open capture would be
+            c.paused = false;
+            c.paused_graph = nullptr;
+            break;
         }
+        if (!paused) join_open_capture(d, s);
     }
     if (paused) {  // the capture is dropped, with what it captured
         unregister_capture(d, s, false);
