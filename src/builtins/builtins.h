@@ -127,6 +127,10 @@ struct Traits {
     bool callable = true;
     Devices devices = k_all_devices;
     TemplateArgs template_args = TemplateArgs::None;
+    /// The native header (below native/treadle/) that defines the builtin when the prologue
+    /// does not: geometry builtins ("mesh.h"); a kernel source includes it only when it calls
+    /// the builtin, so other kernels do not pay for compiling it. Null: in the prologue.
+    const char* header = nullptr;
 };
 
 /// One documented parameter of a builtin, parsed from its signature.
