@@ -51,6 +51,8 @@ std::vector<Builtin> transforms();
 std::vector<Builtin> random_numbers();
 /// entries_utility.cpp
 std::vector<Builtin> utility();
+/// entries_geometry.cpp
+std::vector<Builtin> geometry();
 /// entries_internal.cpp (last in the table)
 std::vector<Builtin> inference_helpers();
 
