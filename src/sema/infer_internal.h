@@ -477,6 +477,17 @@ public:
     int m_col = 0;  ///< column of the expression being evaluated (see eval)
     /// Mutable variables carried around each enclosing loop (innermost last).
     std::vector<std::map<std::string, ir::VarId>> m_loop_carried;
+    /// Locals first bound in the body of each enclosing dynamic loop (innermost last): each
+    /// exit of the body (its end, break, continue) assigns their current values to mutable
+    /// variables that stay visible after the loop, as in Python (zero when no iteration bound
+    /// them). A name bound with different types at two exits is not exported.
+    struct LoopExports {
+        Scope before;        ///< the scope the body started from
+        std::string target;  ///< a for loop's variable (not exported)
+        std::map<std::string, ir::VarId> vars;
+        std::set<std::string> conflicting;
+    };
+    std::vector<LoopExports> m_loop_exports;
     /// Set after a return/break/continue until the end of the current block.
     bool m_terminated = false;
     const types::Type* m_return_type = nullptr;  ///< from the annotation or the first return

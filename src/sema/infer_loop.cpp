@@ -141,17 +141,25 @@ void Builder::loop_stmt(const ast::Stmt& s) {
     std::map<std::string, VarId> carried = carry_loop_variables(s.body, line);
     Scope before_body = m_scope;
     ir::Block* parent = m_block;
-    if (s.kind == StmtKind::For)
+    m_loop_exports.push_back({before_body, "", {}, {}});
+    if (s.kind == StmtKind::For) {
+        if (s.targets[0]->kind == ast::ExprKind::Name)
+            m_loop_exports.back().target = s.targets[0]->name;
         for_range_header(s, carried);
-    else
+    } else {
         while_header(s, carried);
+    }
     m_terminated = false;
     block(s.body);
     if (!m_terminated) write_back_carried(line);
     m_loop_carried.pop_back();
+    LoopExports exports = std::move(m_loop_exports.back());
+    m_loop_exports.pop_back();
     m_terminated = false;
     m_block = parent;
     m_scope = before_body;
+    for (const auto& [name, v] : exports.vars)
+        if (!exports.conflicting.count(name)) m_scope[name] = v;
 }
 
 std::map<std::string, VarId> Builder::carry_loop_variables(const std::vector<ast::StmtPtr>& body,
@@ -282,6 +290,21 @@ void Builder::write_back_carried(int line) {
         VarId cur = m_scope.at(name);
         if (cur == l) continue;
         emit(InstrKind::Assign, line).dsts = {l};
+        m_block->back().args = {cur};
+    }
+    LoopExports& exports = m_loop_exports.back();
+    for (const auto& [name, cur] : m_scope) {
+        if (exports.before.count(name) || name == exports.target) continue;
+        const types::Type* t = m_fn.type_of(cur);
+        if (!t->is_element()) continue;  // no zero value (an array): not visible after
+        auto it = exports.vars.find(name);
+        if (it == exports.vars.end())
+            it = exports.vars.emplace(name, m_fn.new_var(t, name, true)).first;
+        if (m_fn.type_of(it->second) != t) {
+            exports.conflicting.insert(name);
+            continue;
+        }
+        emit(InstrKind::Assign, line).dsts = {it->second};
         m_block->back().args = {cur};
     }
 }
