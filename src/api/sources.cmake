@@ -1,11 +1,13 @@
 # src/api/sources.cmake -- sources of src/api (the public C++ API)
-# Modules, kernels, launch arguments and the tape.
+# Modules, kernels, launch arguments, the tape, and isosurface extraction.
 list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
   src/api/array_fill.cpp
   src/api/kernel.cpp
   src/api/kernel_builds.cpp
   src/api/launch_args.cpp
+  src/api/marching_cubes.cpp
+  src/api/marching_cubes_tables.cpp
   src/api/module.cpp
   src/api/module_resolver.cpp
   src/api/tape.cpp

@@ -47,3 +47,5 @@ void export_builtins(nb::module_& m);
 void export_stream(nb::module_& m);
 /// Capture pause/resume and the shape queries of captured graphs.
 void export_graph_nodes(nb::module_& m);
+/// Isosurface extraction (marching cubes) and its tables.
+void export_geometry(nb::module_& m);

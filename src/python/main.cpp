@@ -18,4 +18,5 @@ NB_MODULE(_treadle, m) {
     export_builtins(m);
     export_stream(m);
     export_graph_nodes(m);
+    export_geometry(m);
 }
