@@ -199,6 +199,9 @@ from .stream import wait_stream as wait_stream
 from .utils import ScopedTimer as ScopedTimer
 from .utils import transform_expand as transform_expand
 
+# --- geometry ------------------------------------------------------------------------------
+from .marching_cubes import MarchingCubes as MarchingCubes
+
 # --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
 from .logger import LOG_DEBUG as LOG_DEBUG
 from .logger import LOG_ERROR as LOG_ERROR
