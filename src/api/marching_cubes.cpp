@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "api/marching_cubes.h"
 #include "treadle/error.h"
 #include "treadle/marching_cubes.h"
 #include "treadle/module.h"
@@ -266,6 +267,8 @@ std::vector<KernelArg> vert_args(const Array& field, float threshold, const std:
 }
 
 }  // namespace
+
+const char* marching_cubes_kernel_source() { return k_source; }
 
 SurfaceMesh extract_surface(const Array& field, float threshold, const SurfaceBounds& bounds,
                             Tape* tape) {

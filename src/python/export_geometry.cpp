@@ -7,6 +7,7 @@
 
 #include <tuple>
 
+#include "api/marching_cubes.h"
 #include "exports.h"
 #include "treadle/marching_cubes.h"
 
@@ -32,6 +33,8 @@ void export_geometry(nb::module_& m) {
             return std::make_tuple(corners, edges, t.case_first, t.tri_edges);
         },
         "(corner offsets, edge corners, case_first, tri_edges): the marching-cubes tables");
+    m.def("marching_cubes_kernel_source", &treadle::marching_cubes_kernel_source,
+          "The DSL module text of the extraction's kernels (for compile checks)");
     m.def(
         "extract_surface",
         [](const Array& field, float threshold, const Corner& lower, const Corner& upper) {
