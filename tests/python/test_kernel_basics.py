@@ -431,3 +431,37 @@ def test_kernel_may_be_annotated_to_return_none(device):
     assert out.numpy()[0] == 1.0
     wp.launch(annotated_none_type, 1, inputs=[out], device=device)
     assert out.numpy()[0] == 2.0
+
+
+@wp.kernel
+def bound_in_loops(x: wp.array(dtype=float), n: int, out: wp.array(dtype=float)):
+    i = int(0)
+    while i < n:
+        last = x[i] * 2.0  # first bound in the body: visible after the loop
+        i = i + 1
+    for j in range(n):
+        stop = x[j]
+        if j == 1:
+            break
+    for k in range(n):
+        if k < 0:
+            never = 5.0
+    out[0] = last
+    out[1] = stop
+    out[2] = never
+
+
+def test_locals_first_bound_in_loops_stay_visible(device):
+    # As in Python: the last value bound (at the end of the body or at a break); the zero of the
+    # type when no iteration bound it.
+    x = wp.array([1.0, 2.0, 3.0], dtype=float, device=device, requires_grad=True)
+    out = wp.zeros(3, dtype=float, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(bound_in_loops, 1, inputs=[x, 3, out], device=device)
+    np.testing.assert_array_equal(out.numpy(), [6.0, 2.0, 0.0])
+    out.grad.fill_(1.0)
+    tape.backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 1.0, 2.0])
+    wp.launch(bound_in_loops, 1, inputs=[x, 0, out], device=device)
+    np.testing.assert_array_equal(out.numpy(), [0.0, 0.0, 0.0])

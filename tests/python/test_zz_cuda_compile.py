@@ -43,6 +43,7 @@ MODULES = [
     "test_vector_kinds",
     "test_func_native",
     "test_launch_bounds",
+    "test_geometry_functions",
     "treadle.examples.heat_diffusion",
 ]
 
