@@ -46,8 +46,7 @@ struct EdgeEdge {
 
 template <typename T>
 CUDA_CALLABLE EdgeEdge<T> solve_edge_edge(const vec_t<3, T>& p1, const vec_t<3, T>& q1,
-                                          const vec_t<3, T>& p2, const vec_t<3, T>& q2,
-                                          T epsilon) {
+                                          const vec_t<3, T>& p2, const vec_t<3, T>& q2, T epsilon) {
     const vec_t<3, T> d1 = sub(q1, p1), d2 = sub(q2, p2), r = sub(p1, p2);
     const T a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
     EdgeEdge<T> out{T(0), T(0), false, false};
@@ -307,8 +306,7 @@ CUDA_CALLABLE int32 intersect_tri_tri(vec_t<3, T> v0, vec_t<3, T> v1, vec_t<3, T
     if (same_side(du)) return 0;
     plane_distances(v, u0, nu, plane_tolerance<T>() * length(nu) * size, dv);
     if (same_side(dv)) return 0;
-    if (du[0] == T(0) && du[1] == T(0) && du[2] == T(0))
-        return coplanar_overlap(v, u, nv) ? 1 : 0;
+    if (du[0] == T(0) && du[1] == T(0) && du[2] == T(0)) return coplanar_overlap(v, u, nv) ? 1 : 0;
     // Coordinates along the intersection line, on the axis the line is most aligned with.
     const vec_t<3, T> line = cross(nv, nu);
     const T lx = abs(line.c[0]), ly = abs(line.c[1]), lz = abs(line.c[2]);

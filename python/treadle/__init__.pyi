@@ -26,6 +26,7 @@ from .logger import LOG_INFO as LOG_INFO
 from .logger import LOG_WARNING as LOG_WARNING
 from .launch import Launch as Launch
 from .logger import Logger as Logger
+from .marching_cubes import MarchingCubes as MarchingCubes
 from .module import Module as Module
 from .constants import NAN as NAN
 from .constants import PHI as PHI
@@ -1520,3 +1521,32 @@ def atomic_xor(a: array, *i_and_value: Any) -> Any:
     Atomically stores a[i...] ^ value in the array element a[i...] (arrays of [u]int32 or
     [u]int64 scalars, vectors or matrices, componentwise) and returns the element's old value;
     also what a[i] ^= value does."""
+
+def closest_point_edge_edge(p1: vec3f, q1: vec3f, p2: vec3f, q2: vec3f, epsilon: float32) -> vec3f:
+    """closest_point_edge_edge(p1: vec3f, q1: vec3f, p2: vec3f, q2: vec3f, epsilon: float32) ->
+    vec3f
+
+    The closest points of the segments [p1, q1] and [p2, q2], as a vec3 (s, t, d): the point p1 +
+    s (q1 - p1) of the first segment and p2 + t (q2 - p2) of the second, s and t in [0, 1], are
+    closest, and d is their distance. A segment whose squared length is at most epsilon counts as
+    the point at its start (its weight is 0). The gradient of d moves the closest points along
+    their separation; those of s and t follow the closest points where they lie strictly inside
+    their segments.
+
+    Differentiable."""
+
+def intersect_tri_tri(v0: vec3, v1: vec3, v2: vec3, u0: vec3, u1: vec3, u2: vec3) -> int32:
+    """intersect_tri_tri(v0: vec3, v1: vec3, v2: vec3, u0: vec3, u1: vec3, u2: vec3) -> int32
+
+    1 when the triangles (v0, v1, v2) and (u0, u1, u2) intersect (touching counts), else 0, by
+    Moller's interval test; triangles in one plane intersect when they overlap in it. Vertices
+    are vec3f or vec3d (all six alike); the float32 form may misjudge nearly degenerate
+    configurations, which the float64 form resolves better."""
+
+def triangle_closest_point_barycentric(a: vec3, b: vec3, c: vec3, p: vec3) -> vec3:
+    """triangle_closest_point_barycentric(a: vec3, b: vec3, c: vec3, p: vec3) -> vec3
+
+    The barycentric weights (wa, wb, wc) of the point of triangle abc closest to p (the point is
+    wa a + wb b + wc c): exactly (1, 0, 0) and its permutations when a vertex is closest, a
+    weight exactly 0 for the vertex opposite the closest edge. vec3f or vec3d (all four alike).
+    Beyond Warp 1.17, which has no builtin of this name."""

@@ -6,12 +6,13 @@
 // `add_chunk_offsets`, recursing on the chunk totals); the totals size the outputs; `mc_verts`
 // writes each crossed edge's vertex (differentiable: its backward pass is the extraction's) and
 // `mc_tris` each cell's triangles, mapping a case's edges to vertex numbers through the scan.
+#include "api/marching_cubes.h"
+
 #include <algorithm>
 #include <map>
 #include <mutex>
 #include <string>
 
-#include "api/marching_cubes.h"
 #include "treadle/error.h"
 #include "treadle/marching_cubes.h"
 #include "treadle/module.h"
@@ -238,8 +239,9 @@ std::string element_name(const DType& t) {
 
 void check_field(const Array& field) {
     if (field.ndim() != 3)
-        throw Error(ErrorKind::Value, "Expected a 3D array for 'field', but got an array with shape " +
-                                          shape_text(field) + ".");
+        throw Error(ErrorKind::Value,
+                    "Expected a 3D array for 'field', but got an array with shape " +
+                        shape_text(field) + ".");
     if (field.size() == 0) throw Error(ErrorKind::Value, "The 'field' array cannot be empty.");
     if (field.dtype() != DType(ScalarType::Float32))
         throw Error(ErrorKind::Type, "Expected a dtype of wp.float32 for 'field', but got " +
@@ -261,7 +263,8 @@ void placement(const Array& field, const SurfaceBounds& bounds, std::array<float
     for (int d = 0; d < 3; ++d) spacing[d] = (upper[d] - lower[d]) / (float)(field.shape(d) - 1);
 }
 
-std::vector<KernelArg> vert_args(const Array& field, float threshold, const std::array<float, 3>& lower,
+std::vector<KernelArg> vert_args(const Array& field, float threshold,
+                                 const std::array<float, 3>& lower,
                                  const std::array<float, 3>& spacing, const SurfaceMesh& mesh) {
     return {field, threshold, lower, spacing, mesh.vertex_ends, mesh.verts};
 }

@@ -50,7 +50,8 @@ Vec midpoint2(int e) { return corner(k_edges[e][0]) + corner(k_edges[e][1]); }
 
 int edge_between(int a, int b) {
     for (int e = 0; e < 12; ++e)
-        if ((k_edges[e][0] == a && k_edges[e][1] == b) || (k_edges[e][0] == b && k_edges[e][1] == a))
+        if ((k_edges[e][0] == a && k_edges[e][1] == b) ||
+            (k_edges[e][0] == b && k_edges[e][1] == a))
             return e;
     return -1;
 }
@@ -142,7 +143,8 @@ std::vector<std::array<int, 3>> case_triangles(int c, const std::array<Face, 6>&
             e = it->second;
             next.erase(it);
         }
-        for (size_t k = 1; k + 1 < loop.size(); ++k) tris.push_back({loop[0], loop[k], loop[k + 1]});
+        for (size_t k = 1; k + 1 < loop.size(); ++k)
+            tris.push_back({loop[0], loop[k], loop[k + 1]});
     }
     return tris;
 }

@@ -53,9 +53,9 @@ std::vector<Builtin> geometry() {
          "The closest points of the segments [p1, q1] and [p2, q2], as a vec3 (s, t, d): the "
          "point p1 + s (q1 - p1) of the first segment and p2 + t (q2 - p2) of the second, s and "
          "t in [0, 1], are closest, and d is their distance. A segment whose squared length is "
-         "at most epsilon counts as the point at its start (its weight is 0). Differentiable: "
-         "d's gradient moves the closest points apart; s's and t's follow the closest points "
-         "where they lie strictly inside their segments.",
+         "at most epsilon counts as the point at its start (its weight is 0). The gradient of d "
+         "moves the closest points along their separation; those of s and t follow the "
+         "closest points where they lie strictly inside their segments.",
          true, rule_closest_point_edge_edge, with().header("geometry.h")},
         {"intersect_tri_tri", "intersect_tri_tri", BuiltinKind::Regular, "Geometry",
          "intersect_tri_tri(v0: vec3, v1: vec3, v2: vec3, u0: vec3, u1: vec3, u2: vec3) -> int32",
@@ -70,7 +70,7 @@ std::vector<Builtin> geometry() {
          "The barycentric weights (wa, wb, wc) of the point of triangle abc closest to p (the "
          "point is wa a + wb b + wc c): exactly (1, 0, 0) and its permutations when a vertex "
          "is closest, a weight exactly 0 for the vertex opposite the closest edge. vec3f or "
-         "vec3d (all four alike).",
+         "vec3d (all four alike). Beyond Warp 1.17, which has no builtin of this name.",
          false, rule_triangle_closest_point, with().header("geometry.h")},
     };
 }

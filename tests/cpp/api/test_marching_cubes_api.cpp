@@ -21,9 +21,9 @@ Array sphere_field(int n, float cx, float cy, float cz, float radius) {
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
             for (int k = 0; k < n; ++k)
-                values.push_back(std::sqrt((i - cx) * (i - cx) + (j - cy) * (j - cy) +
-                                           (k - cz) * (k - cz)) -
-                                 radius);
+                values.push_back(
+                    std::sqrt((i - cx) * (i - cx) + (j - cy) * (j - cy) + (k - cz) * (k - cz)) -
+                    radius);
     return treadle::from_vector(values).reshape({n, n, n});
 }
 
@@ -75,8 +75,7 @@ TEST(MarchingCubesApi, BoundsPlaceTheCornerNodes) {
     const std::vector<float> a = coordinates(plain.verts), b = coordinates(scaled.verts);
     ASSERT_EQ(a.size(), b.size());
     const float spacing[3] = {1.0f / 7.0f, 2.0f / 7.0f, 7.0f / 7.0f};
-    for (size_t i = 0; i < a.size(); ++i)
-        EXPECT_NEAR(b[i], 1.0f + a[i] * spacing[i % 3], 1e-5f);
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(b[i], 1.0f + a[i] * spacing[i % 3], 1e-5f);
 }
 
 TEST(MarchingCubesApi, AdjointMatchesFiniteDifferences) {
@@ -124,7 +123,8 @@ TEST(MarchingCubesApi, RefusesFieldsThatAreNot3DFloat32) {
         FAIL();
     } catch (const treadle::Error& e) {
         EXPECT_EQ(e.kind(), treadle::ErrorKind::Value);
-        EXPECT_STREQ(e.what(), "Expected a 3D array for 'field', but got an array with shape (4, 5).");
+        EXPECT_STREQ(e.what(),
+                     "Expected a 3D array for 'field', but got an array with shape (4, 5).");
     }
     try {
         treadle::extract_surface(treadle::zeros<double>({3, 3, 3}), 0.0f);
