@@ -9,6 +9,7 @@
 #include "api/marching_cubes.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -156,7 +157,7 @@ def mc_tris(field: wp.array(dtype=wp.float32, ndim=3), threshold: float,
     c = cube_case(field, i, j, k, threshold)
     first = case_first[c]
     last = case_first[c + 1]
-    out = tri_ends[node] * 3 - (last - first)
+    out = wp.int64(tri_ends[node]) * wp.int64(3) - wp.int64(last - first)
     for e in range(first, last):
         edge = tri_edges[e]
         ni = i + edge_places[4 * edge]
@@ -166,7 +167,7 @@ def mc_tris(field: wp.array(dtype=wp.float32, ndim=3), threshold: float,
         v = vertex_start(vertex_ends, (ni * ny + nj) * nz + nk)
         for a in range(axis):
             v = v + edge_crossed(field, ni, nj, nk, a, threshold)
-        indices[out + e - first] = v
+        indices[out + wp.int64(e - first)] = v
 )";
 
 /// The module's kernels and the tables as arrays, for one device.
@@ -251,6 +252,11 @@ void check_field(const Array& field) {
             throw Error(ErrorKind::Value,
                         "The 'field' array needs at least 2 nodes along each axis, but has shape " +
                             shape_text(field) + ".");
+    // Node numbers, vertex and index counts are int32 in the kernels and the outputs.
+    if (field.size() > INT32_MAX / 3)
+        throw Error(ErrorKind::Value, "The 'field' array has " + std::to_string(field.size()) +
+                                          " nodes; at most " + std::to_string(INT32_MAX / 3) +
+                                          " are supported.");
 }
 
 /// The launch arguments lower and spacing of mc_verts.
@@ -287,6 +293,9 @@ SurfaceMesh extract_surface(const Array& field, float threshold, const SurfaceBo
     inclusive_scan(k, mesh.vertex_ends);
     inclusive_scan(k, tri_ends);
     const int64_t n_verts = last_element(mesh.vertex_ends), n_tris = last_element(tri_ends);
+    if (n_tris < 0 || 3 * n_tris > INT32_MAX)
+        throw Error(ErrorKind::Value,
+                    "extract_surface: the surface has too many triangles for int32 indices");
     DType vec3(ScalarType::Float32);
     vec3.rows = 3;
     mesh.verts = Array::empty(vec3, {n_verts}, device);
