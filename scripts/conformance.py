@@ -55,7 +55,8 @@ CI_FILES = [
     "test_vec_constructors", "matrix/test_mat_lite", "test_lvalue", "test_overwrite", "test_iter",
     "test_tuple", "test_copy", "test_fp16", "test_lerp", "test_enum", "test_builtins_resolution",
     "test_assert", "cuda/test_streams", "cuda/test_mempool", "cuda/test_conditional_captures",
-    "test_math", "test_dense", "test_bf16",
+    "test_math", "test_dense", "test_bf16", "geometry/test_marching_cubes",
+    "test_closest_point_edge_edge", "test_intersect", "test_triangle_closest_point",
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.

@@ -38,8 +38,13 @@ void export_geometry(nb::module_& m) {
     m.def(
         "extract_surface",
         [](const Array& field, float threshold, const Corner& lower, const Corner& upper) {
-            treadle::SurfaceMesh mesh =
-                treadle::extract_surface(field, threshold, bounds_of(lower, upper));
+            treadle::SurfaceMesh mesh;
+            {
+                // The extraction never calls back into Python: other threads may run meanwhile
+                // (its first use compiles the kernels).
+                nb::gil_scoped_release released;
+                mesh = treadle::extract_surface(field, threshold, bounds_of(lower, upper));
+            }
             return std::make_tuple(mesh.verts, mesh.indices, mesh.vertex_ends);
         },
         nb::arg("field"), nb::arg("threshold"), nb::arg("lower").none(), nb::arg("upper").none(),
@@ -50,6 +55,7 @@ void export_geometry(nb::module_& m) {
            const Array& verts, const Array& indices, const Array& vertex_ends,
            const Array& adj_verts, const Array& adj_field) {
             treadle::SurfaceMesh mesh{verts, indices, vertex_ends};
+            nb::gil_scoped_release released;
             treadle::extract_surface_adjoint(field, threshold, bounds_of(lower, upper), mesh,
                                              adj_verts, adj_field);
         },
