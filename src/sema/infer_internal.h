@@ -253,6 +253,12 @@ public:
     Value call_print(const Builtin& b, const ast::Expr& e);
     /// A Random builtin: advances the local uint32 state named by its first argument.
     Value call_random(const Builtin& b, const ast::Expr& e);
+    /// A QueryNext builtin: advances the local query and index its first two arguments name
+    /// (infer_query.cpp).
+    Value call_query_next(const Builtin& b, const ast::Expr& e);
+    /// `for i in <query>`: a loop over a geometry query's results (infer_query.cpp); false
+    /// when the loop iterates over range(...) or reversed(...), which are not queries.
+    bool query_loop(const ast::Stmt& s);
     Value call_where(const ast::Expr& e);
     Value call_len(const ast::Expr& e);
     /// atomic_add(a, i..., value) and the other atomics on an array element.

@@ -137,7 +137,7 @@ void Builder::loop_stmt(const ast::Stmt& s) {
     if (!s.orelse.empty())
         fail(s.span, ErrorKind::Syntax,
              who() + "an 'else' clause on a loop is not supported in kernels");
-    if (s.kind == StmtKind::For && try_unroll(s)) return;
+    if (s.kind == StmtKind::For && (try_unroll(s) || query_loop(s))) return;
     std::map<std::string, VarId> carried = carry_loop_variables(s.body, line);
     Scope before_body = m_scope;
     ir::Block* parent = m_block;
