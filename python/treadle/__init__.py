@@ -59,6 +59,11 @@ from .fabricarray import fabricarray as fabricarray
 from .fabricarray import fabricarrayarray as fabricarrayarray
 from .fabricarray import indexedfabricarray as indexedfabricarray
 from .fabricarray import indexedfabricarrayarray as indexedfabricarrayarray
+from .geometry_types import BvhQuery as BvhQuery
+from .geometry_types import HashGridQuery as HashGridQuery
+from .geometry_types import MeshQueryAABB as MeshQueryAABB
+from .geometry_types import MeshQueryPoint as MeshQueryPoint
+from .geometry_types import MeshQueryRay as MeshQueryRay
 from .types import tile as tile
 from .array_like import ones as ones
 from .array_like import ones_like as ones_like

@@ -5,6 +5,7 @@
 import typing as _typing
 from typing import Any
 
+from .geometry_types import BvhQuery as BvhQuery
 from .stream import CaptureMode as CaptureMode
 from .context import Device as Device
 from .constants import E as E
@@ -13,6 +14,7 @@ from .scalar_types import Float as Float
 from .kernel import Function as Function
 from .stream import Graph as Graph
 from .constants import HALF_PI as HALF_PI
+from .geometry_types import HashGridQuery as HashGridQuery
 from .constants import INF as INF
 from .scalar_types import Int as Int
 from .kernel import Kernel as Kernel
@@ -27,6 +29,9 @@ from .logger import LOG_WARNING as LOG_WARNING
 from .launch import Launch as Launch
 from .logger import Logger as Logger
 from .marching_cubes import MarchingCubes as MarchingCubes
+from .geometry_types import MeshQueryAABB as MeshQueryAABB
+from .geometry_types import MeshQueryPoint as MeshQueryPoint
+from .geometry_types import MeshQueryRay as MeshQueryRay
 from .module import Module as Module
 from .constants import NAN as NAN
 from .constants import PHI as PHI

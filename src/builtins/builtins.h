@@ -49,6 +49,11 @@ enum class BuiltinKind {
     /// parameters. Also callable in Warp's out-argument form `svd3(A, U, sigma, V)`, which
     /// re-binds the local variables U, sigma, V (the rule is applied to the inputs only).
     Multi,
+    /// The next result of a geometry query (hash_grid_query_next(query, index) -> bool): the
+    /// first two arguments, a local query state and a local int32, are advanced by the call
+    /// (Rebinds::Query); the rule sees every argument. A for loop over a query
+    /// (`for i in wp.hash_grid_query(...)`) calls the QueryNext builtin of the query's type.
+    QueryNext,
     /// Spelled by inference itself (vector fills and casts, component access and updates,
     /// transform_from); not reachable by name from kernels. In the table for their traits.
     Internal,
@@ -86,6 +91,7 @@ enum class Rebinds : uint8_t {
     Outputs,  ///< Warp's out-argument form: the arguments after the inputs (svd3(A, U, s, V))
     First,    ///< the first argument, given the call's result as if assigned to it
               ///< (transform_set_translation(t, p))
+    Query,    ///< the first two: a query state and the index it yields (QueryNext builtins)
 };
 
 /// The template arguments of a builtin's C++ function, spelled from the Call's result type.
@@ -158,6 +164,10 @@ struct Builtin {
 /// of a Random builtin, the out-arguments of a Multi builtin): loops treat those names as
 /// assigned in their body.
 bool builtin_writes_arguments(const Builtin& b);
+
+/// The QueryNext builtin that advances a query of native struct type `query` (for loops over
+/// queries), or null.
+const Builtin* find_query_next(const types::Type* query);
 
 /// The whole table, in documentation order (internal builtins last).
 const std::vector<Builtin>& builtin_table();

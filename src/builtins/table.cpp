@@ -25,6 +25,15 @@ const std::vector<Builtin>& builtin_table() {
 
 bool builtin_writes_arguments(const Builtin& b) { return b.traits.rebinds != Rebinds::None; }
 
+const Builtin* find_query_next(const types::Type* query) {
+    for (const Builtin& b : builtin_table()) {
+        if (b.kind != BuiltinKind::QueryNext || !b.rule) continue;
+        std::vector<ArgInfo> args{{query, false}, {types::int32_type(), false}};
+        if (b.rule(args)) return &b;
+    }
+    return nullptr;
+}
+
 const Builtin* find_builtin(std::string_view name) {
     static const std::map<std::string, const Builtin*, std::less<>> k_index = [] {
         std::map<std::string, const Builtin*, std::less<>> m;

@@ -134,7 +134,7 @@ void collect_structs(const types::Type* t, std::vector<const types::Type*>& out)
         for (const types::Type* e : t->elements) collect_structs(e, out);
         return;
     }
-    if (!t->is_struct()) return;
+    if (!t->is_struct() || t->is_native_struct()) return;  // native ones: the library's
     for (const types::Type* seen : out)
         if (seen == t) return;
     for (const types::StructField& f : t->fields) collect_structs(f.type, out);

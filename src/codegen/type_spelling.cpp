@@ -95,7 +95,7 @@ std::string c_type(const types::Type* t) {
             return std::string(t->indexed ? "wp::indexedarray_t<" : "wp::array_t<") +
                    c_type(t->dtype) + ">";
         case TypeKind::Struct:
-            return struct_name(t);
+            return t->native.empty() ? struct_name(t) : "wp::" + t->native;
         case TypeKind::Generic:
             return "<generic " + t->name + ">";
     }

@@ -41,6 +41,8 @@ const char* kind_name(BuiltinKind k) {
             return "random";
         case BuiltinKind::Multi:
             return "multi";
+        case BuiltinKind::QueryNext:
+            return "query_next";
         case BuiltinKind::Internal:
             return "internal";
     }
@@ -71,6 +73,8 @@ const char* rebinds_name(treadle::builtins::Rebinds r) {
             return "outputs";
         case treadle::builtins::Rebinds::First:
             return "first";
+        case treadle::builtins::Rebinds::Query:
+            return "query";
     }
     return "?";
 }

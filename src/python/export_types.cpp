@@ -185,6 +185,9 @@ void export_types(nb::module_& m) {
                      "An interned compiler type: equal exactly when it is the same type. Made by "
                      "the factories of _treadle.types.")
         .def_prop_ro("kind", [](const Type& t) { return kind_name(t.kind); })
+        .def_prop_ro(
+            "native", [](const Type& t) { return t.native; },
+            "A struct the native library defines: its C++ name; empty otherwise.")
         .def_prop_ro("name", [](const Type& t) { return t.name; })
         .def_prop_ro("scalar",
                      [](const Type& t) -> nb::object {
@@ -260,6 +263,17 @@ void export_types(nb::module_& m) {
     t.def("array", &make_array, nb::arg("dtype"), nb::arg("ndim") = 1, nb::arg("indexed") = false,
           nb::arg("fabric") = false, k_ref);
     t.def("struct", &make_struct, nb::arg("name"), nb::arg("fields"), k_ref);
+    t.def(
+        "native_struct",
+        [](const std::string& name) {
+            const Type* t = treadle::types::native_struct_by_name(name);
+            if (!t)
+                throw treadle::Error(treadle::ErrorKind::Value,
+                                     "native_struct(): no native struct is called '" + name + "'");
+            return t;
+        },
+        nb::arg("name"), k_ref);
+    t.def("native_struct_names", &treadle::types::native_struct_names);
     t.def(
         "tuple",
         [](const std::vector<const Type*>& elements) {

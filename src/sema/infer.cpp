@@ -348,8 +348,9 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
         if (b && builtins::builtin_writes_arguments(*b)) {
             bool state = b->traits.rebinds == builtins::Rebinds::State ||
                          b->traits.rebinds == builtins::Rebinds::First;
-            size_t first = state ? 1 : 2;
-            size_t last = state ? 2 : e.args.size();
+            bool query = b->traits.rebinds == builtins::Rebinds::Query;
+            size_t first = state || query ? 1 : 2;
+            size_t last = state ? 2 : query ? 3 : e.args.size();
             for (size_t i = first; i < last && i < e.args.size(); ++i)
                 if (e.args[i]->kind == ast::ExprKind::Name) out.push_back(e.args[i]->name);
         }

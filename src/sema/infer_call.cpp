@@ -243,6 +243,8 @@ Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
             return call_print(b, e);
         case BuiltinKind::Random:
             return call_random(b, e);
+        case BuiltinKind::QueryNext:
+            return call_query_next(b, e);
         case BuiltinKind::Where:
             return call_where(e);
         case BuiltinKind::Len:

@@ -253,6 +253,12 @@ public:
     Value call_print(const Builtin& b, const ast::Expr& e);
     /// A Random builtin: advances the local uint32 state named by its first argument.
     Value call_random(const Builtin& b, const ast::Expr& e);
+    /// A QueryNext builtin: advances the local query and index its first two arguments name
+    /// (infer_query.cpp).
+    Value call_query_next(const Builtin& b, const ast::Expr& e);
+    /// `for i in <query>`: a loop over a geometry query's results (infer_query.cpp); false
+    /// when the loop iterates over range(...) or reversed(...), which are not queries.
+    bool query_loop(const ast::Stmt& s);
     Value call_where(const ast::Expr& e);
     Value call_len(const ast::Expr& e);
     /// atomic_add(a, i..., value) and the other atomics on an array element.
@@ -450,8 +456,14 @@ public:
                               const ast::Expr& at);
     /// Emits the Loop of `while test:`, enters its body and breaks when the test fails.
     void while_header(const ast::Stmt& s, const std::map<std::string, ir::VarId>& carried);
-    /// Assigns the current value of each variable the innermost loop carries to it.
+    /// Assigns the current value of each variable the innermost loop carries to it, and of each
+    /// local first bound in its body to the variable that exports it (LoopExports).
     void write_back_carried(int line);
+    /// Starts the exports of a dynamic loop whose body starts from `before` (`target`: a for
+    /// loop's variable, not exported); pair with leave_loop_exports().
+    void enter_loop_exports(const Scope& before, const std::string& target);
+    /// After the loop, with the scope back to `before`: binds the exported locals.
+    void leave_loop_exports();
     /// `break` / `continue`: writes the carried variables back, then jumps.
     void jump_stmt(const ast::Stmt& s);
 

@@ -137,27 +137,33 @@ void Builder::loop_stmt(const ast::Stmt& s) {
     if (!s.orelse.empty())
         fail(s.span, ErrorKind::Syntax,
              who() + "an 'else' clause on a loop is not supported in kernels");
-    if (s.kind == StmtKind::For && try_unroll(s)) return;
+    if (s.kind == StmtKind::For && (try_unroll(s) || query_loop(s))) return;
     std::map<std::string, VarId> carried = carry_loop_variables(s.body, line);
     Scope before_body = m_scope;
     ir::Block* parent = m_block;
-    m_loop_exports.push_back({before_body, "", {}, {}});
-    if (s.kind == StmtKind::For) {
-        if (s.targets[0]->kind == ast::ExprKind::Name)
-            m_loop_exports.back().target = s.targets[0]->name;
+    const bool named = s.kind == StmtKind::For && s.targets[0]->kind == ast::ExprKind::Name;
+    enter_loop_exports(before_body, named ? s.targets[0]->name : "");
+    if (s.kind == StmtKind::For)
         for_range_header(s, carried);
-    } else {
+    else
         while_header(s, carried);
-    }
     m_terminated = false;
     block(s.body);
     if (!m_terminated) write_back_carried(line);
     m_loop_carried.pop_back();
-    LoopExports exports = std::move(m_loop_exports.back());
-    m_loop_exports.pop_back();
     m_terminated = false;
     m_block = parent;
     m_scope = before_body;
+    leave_loop_exports();
+}
+
+void Builder::enter_loop_exports(const Scope& before, const std::string& target) {
+    m_loop_exports.push_back({before, target, {}, {}});
+}
+
+void Builder::leave_loop_exports() {
+    LoopExports exports = std::move(m_loop_exports.back());
+    m_loop_exports.pop_back();
     for (const auto& [name, v] : exports.vars)
         if (!exports.conflicting.count(name)) m_scope[name] = v;
 }

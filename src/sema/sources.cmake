@@ -14,6 +14,7 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_loop.cpp
   src/sema/infer_operator.cpp
   src/sema/infer_overload.cpp
+  src/sema/infer_query.cpp
   src/sema/infer_slice.cpp
   src/sema/infer_starred.cpp
   src/sema/infer_stmt.cpp

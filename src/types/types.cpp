@@ -221,6 +221,21 @@ const Type* struct_type(const std::string& qualname,
     return interner().intern(key, std::move(t));
 }
 
+const Type* native_struct_type(const std::string& name, const std::string& native,
+                               const std::vector<std::pair<std::string, const Type*>>& fields) {
+    Type t;
+    t.kind = TypeKind::Struct;
+    t.name = name;
+    t.native = native;
+    t.key = "native:" + native;
+    abi::StructLayout layout;
+    for (const auto& [field, ft] : fields)
+        t.fields.push_back(StructField{field, ft, layout.add(layout_of(ft))});
+    set_layout(t, fields.empty() ? abi::Layout{1, 1} : layout.finish());
+    std::string key = t.key;
+    return interner().intern(key, std::move(t));
+}
+
 const Type* tuple_type(const std::vector<const Type*>& elements) {
     std::string key = "tuple";
     std::string name = "tuple(";

@@ -53,10 +53,14 @@ struct Type {
     std::vector<const Type*> elements;        ///< Tuple members
     std::vector<StructField> fields;          ///< Struct fields, in declaration order
     std::string key;                          ///< Struct: its type_key (name and fields)
-    std::string name;                         ///< Warp-style name for messages: "float32",
-                                              ///< "array(dtype=float32, ndim=2)"
-    size_t size = 0;                          ///< bytes as a kernel parameter (types/abi.h)
-    size_t align = 1;                         ///< alignment as a kernel parameter
+    /// Struct: the C++ type (in namespace wp) of a struct the native library defines (the
+    /// results and states of geometry queries: MeshQueryPoint is wp::mesh_query_point_t);
+    /// empty for @wp.struct classes, which codegen defines.
+    std::string native;
+    std::string name;  ///< Warp-style name for messages: "float32",
+                       ///< "array(dtype=float32, ndim=2)"
+    size_t size = 0;   ///< bytes as a kernel parameter (types/abi.h)
+    size_t align = 1;  ///< alignment as a kernel parameter
 
     bool is_scalar() const { return kind == TypeKind::Scalar; }
     bool is_float() const { return is_scalar() && treadle::is_float(scalar); }
@@ -70,8 +74,11 @@ struct Type {
     bool is_quat() const { return kind == TypeKind::Quat; }
     bool is_transform() const { return kind == TypeKind::Transform; }
     bool is_struct() const { return kind == TypeKind::Struct; }
-    /// What an array can hold: a value type or a struct.
-    bool is_element() const { return is_value() || is_struct(); }
+    /// A struct the native library defines (see `native`).
+    bool is_native_struct() const { return is_struct() && !native.empty(); }
+    /// What an array can hold: a value type or a struct (not a native one: a query's state
+    /// lives in a kernel's locals only).
+    bool is_element() const { return is_value() || (is_struct() && native.empty()); }
     /// The field `name` of a struct, or null.
     const StructField* field(const std::string& name) const {
         for (const StructField& f : fields)
@@ -126,6 +133,18 @@ const Type* quat_type(ScalarType scalar);
 const Type* struct_type(const std::string& qualname,
                         const std::vector<std::pair<std::string, const Type*>>& fields,
                         std::string* error = nullptr);
+/// A struct defined by the native library as `wp::<native>` (a geometry query's result or
+/// state), called `name` in messages and in Python (`MeshQueryPoint`). `fields` are those a
+/// kernel may read (`q.face`); the C++ type may hold more (a query's traversal state). Its
+/// values are kernel locals: never kernel parameters, array elements or struct fields.
+/// Interned by `native`.
+const Type* native_struct_type(const std::string& name, const std::string& native,
+                               const std::vector<std::pair<std::string, const Type*>>& fields);
+/// The native struct Warp calls `name` (HashGridQuery, BvhQuery, MeshQueryAABB,
+/// MeshQueryPoint, MeshQueryRay: src/types/native_structs.cpp), or null.
+const Type* native_struct_by_name(const std::string& name);
+/// The names native_struct_by_name knows, in table order.
+std::vector<std::string> native_struct_names();
 const Type* transform_type(ScalarType scalar);
 /// The generic placeholder "Any", "Float", "Int" or "Scalar"; nullptr for other names.
 const Type* generic_type(const std::string& name);

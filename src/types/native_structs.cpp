@@ -1,0 +1,62 @@
+// src/types/native_structs.cpp -- the structs the native library defines (geometry queries)
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "types/types.h"
+
+namespace treadle::types {
+
+namespace {
+
+struct NativeStruct {
+    const char* name;    ///< Warp's name (wp.MeshQueryPoint)
+    const char* native;  ///< the C++ type in namespace wp
+    std::vector<std::pair<std::string, const Type*>> fields;
+};
+
+const std::vector<NativeStruct>& native_structs() {
+    static const std::vector<NativeStruct> table = [] {
+        const Type* b = bool_type();
+        const Type* f = float32_type();
+        const Type* i = int32_type();
+        const Type* v3 = vector_type(3, ScalarType::Float32);
+        return std::vector<NativeStruct>{
+            // one per coordinate precision of the grid (wp.HashGridQuery[wp.float16], ...)
+            {"HashGridQuery", "hash_grid_query_f", {}},
+            {"HashGridQueryH", "hash_grid_query_h", {}},
+            {"HashGridQueryD", "hash_grid_query_d", {}},
+            {"BvhQuery", "bvh_query_t", {}},
+            {"MeshQueryAABB", "mesh_query_aabb_t", {}},
+            {"MeshQueryPoint",
+             "mesh_query_point_t",
+             {{"result", b}, {"sign", f}, {"face", i}, {"u", f}, {"v", f}}},
+            {"MeshQueryRay",
+             "mesh_query_ray_t",
+             {{"result", b},
+              {"sign", f},
+              {"face", i},
+              {"t", f},
+              {"u", f},
+              {"v", f},
+              {"normal", v3}}},
+        };
+    }();
+    return table;
+}
+
+}  // namespace
+
+const Type* native_struct_by_name(const std::string& name) {
+    for (const NativeStruct& s : native_structs())
+        if (name == s.name) return native_struct_type(s.name, s.native, s.fields);
+    return nullptr;
+}
+
+std::vector<std::string> native_struct_names() {
+    std::vector<std::string> out;
+    for (const NativeStruct& s : native_structs()) out.push_back(s.name);
+    return out;
+}
+
+}  // namespace treadle::types
