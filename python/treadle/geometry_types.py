@@ -7,7 +7,7 @@ the value a query builtin returns inside a kernel, with the fields a kernel may 
 query values live in kernel locals only, never in arrays or kernel arguments.
 """
 
-from . import _treadle
+from . import _treadle, scalar_types
 from .type_classes import register
 
 
@@ -32,8 +32,6 @@ MeshQueryRay = _query_class("MeshQueryRay")
 def hash_grid_query_type(dtype):
     """The query type of a hash grid of coordinate type ``dtype`` (float16, float32, float64):
     ``wp.HashGridQuery[dtype]``."""
-    from . import scalar_types
-
     name = getattr(scalar_types.resolve_dtype(dtype), "__name__", "")
     found = {"float16": _HashGridQueryH, "float32": HashGridQuery, "float64": _HashGridQueryD}
     if name not in found:
