@@ -205,6 +205,7 @@ from .utils import ScopedTimer as ScopedTimer
 from .utils import transform_expand as transform_expand
 
 # --- geometry ------------------------------------------------------------------------------
+from .hash_grid import HashGrid as HashGrid
 from .marching_cubes import MarchingCubes as MarchingCubes
 
 # --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
@@ -255,3 +256,17 @@ from .tape import Tape as Tape
 
 # --- constants (Warp's names: wp.pi, wp.e, wp.inf, ...) ------------------------------------
 from .constants import *  # noqa: F403
+
+
+def __getattr__(name):
+    """Warp's deprecated query aliases: ``wp.HashGridQueryH`` and ``wp.HashGridQueryD`` (now
+    ``wp.HashGridQuery[wp.float16]`` and ``[wp.float64]``)."""
+    if name in ("HashGridQueryH", "HashGridQueryD"):
+        from . import geometry_types as _geometry_types
+        from .logger import log_warning as _log_warning
+
+        dtype = "float16" if name.endswith("H") else "float64"
+        _log_warning(f"wp.{name} is deprecated; use wp.HashGridQuery[wp.{dtype}] instead.",
+                     DeprecationWarning, stacklevel=2)
+        return getattr(_geometry_types, "_" + name)
+    raise AttributeError(f"module 'treadle' has no attribute '{name}'")
