@@ -209,6 +209,8 @@ from .marching_cubes import MarchingCubes as MarchingCubes
 
 # --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
 from .logger import LOG_DEBUG as LOG_DEBUG
+from .memory_tracker import ScopedMemoryTracker as ScopedMemoryTracker
+from .memory_tracker import print_memory_report as print_memory_report
 from .logger import LOG_ERROR as LOG_ERROR
 from .logger import LOG_INFO as LOG_INFO
 from .logger import LOG_WARNING as LOG_WARNING

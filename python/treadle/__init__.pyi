@@ -41,6 +41,7 @@ from .stream import ScopedCapture as ScopedCapture
 from .context import ScopedDevice as ScopedDevice
 from .logger import ScopedLogLevel as ScopedLogLevel
 from .logger import ScopedLogger as ScopedLogger
+from .memory_tracker import ScopedMemoryTracker as ScopedMemoryTracker
 from .stream import ScopedMempool as ScopedMempool
 from .device_access import ScopedMempoolAccess as ScopedMempoolAccess
 from .device_access import ScopedPeerAccess as ScopedPeerAccess
@@ -158,6 +159,7 @@ from .array_like import ones_like as ones_like
 from .kernel import overload as overload
 from .constants import phi as phi
 from .constants import pi as pi
+from .memory_tracker import print_memory_report as print_memory_report
 from .types import quat as quat
 from .types import quatd as quatd
 from .types import quatf as quatf

@@ -92,3 +92,7 @@ enable_graph_capture_module_load_by_default: bool = True
 """Compile every kernel for the device before a graph capture begins (capture_begin()'s
 ``force_module_load=None``); only with CUDA drivers older than 12.3, which cannot load kernels
 during capture."""
+
+track_memory: bool = False
+"""Note every allocation (size, device, label, Python file:line) even outside a
+wp.ScopedMemoryTracker scope, so that wp.print_memory_report can list them."""
