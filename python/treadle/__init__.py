@@ -202,6 +202,9 @@ from .stream import wait_stream as wait_stream
 
 # --- utilities -----------------------------------------------------------------------------
 from .utils import ScopedTimer as ScopedTimer
+from .cuda_profiler import ScopedCudaProfiler as ScopedCudaProfiler
+from .cuda_profiler import cuda_profiler_start as cuda_profiler_start
+from .cuda_profiler import cuda_profiler_stop as cuda_profiler_stop
 from .utils import transform_expand as transform_expand
 
 # --- geometry ------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from .constants import PHI as PHI
 from .constants import PI as PI
 from .scalar_types import Scalar as Scalar
 from .stream import ScopedCapture as ScopedCapture
+from .cuda_profiler import ScopedCudaProfiler as ScopedCudaProfiler
 from .context import ScopedDevice as ScopedDevice
 from .logger import ScopedLogLevel as ScopedLogLevel
 from .logger import ScopedLogger as ScopedLogger
@@ -75,6 +76,8 @@ from .array import clone as clone
 from . import config as config
 from .kernel import constant as constant
 from .array_copy import copy as copy
+from .cuda_profiler import cuda_profiler_start as cuda_profiler_start
+from .cuda_profiler import cuda_profiler_stop as cuda_profiler_stop
 from .scalar_types import dtype_from_numpy as dtype_from_numpy
 from .scalar_types import dtype_to_numpy as dtype_to_numpy
 from .constants import e as e

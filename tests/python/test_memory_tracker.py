@@ -65,3 +65,19 @@ def test_config_track_memory():
     finally:
         wp.config.track_memory = old
     del a
+
+
+def test_cuda_profiler_cpu_is_noop():
+    calls = []
+    saved = (core.wp_cuda_profiler_start, core.wp_cuda_profiler_stop)
+    type(core).wp_cuda_profiler_start = staticmethod(lambda c: calls.append(("start", c)))
+    type(core).wp_cuda_profiler_stop = staticmethod(lambda c: calls.append(("stop", c)))
+    try:
+        wp.cuda_profiler_start(device="cpu")
+        with wp.ScopedCudaProfiler(device="cpu"):
+            pass
+        wp.cuda_profiler_stop(device="cpu")
+    finally:
+        type(core).wp_cuda_profiler_start = staticmethod(saved[0])
+        type(core).wp_cuda_profiler_stop = staticmethod(saved[1])
+    assert calls == []

@@ -103,6 +103,9 @@ class _Runtime:
         (native_core.NativeCore)."""
         return _native_core.core
 
+    is_cuda_enabled = True
+    """treadle always supports CUDA: the driver and NVRTC are loaded at run time when present."""
+
     def get_device(self, ident=None):
         """The Device for `ident` (None: the current default device); as wp.get_device."""
         return _context.get_device(ident)

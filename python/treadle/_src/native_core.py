@@ -9,6 +9,7 @@ import ctypes
 
 from .. import _treadle
 from .. import context as _context
+from .. import cuda_profiler as _cuda_profiler
 from .. import memory_tracker as _memory_tracker
 
 
@@ -74,6 +75,16 @@ class NativeCore:
         error."""
         return _treadle.cuda_graph_alloc_query(int(alloc_node), int(node))
 
+
+    @staticmethod
+    def wp_cuda_profiler_start(context):
+        """Starts CUDA profiler collection in `context` (cuProfilerStart)."""
+        _cuda_profiler.profiler_start_native(context)
+
+    @staticmethod
+    def wp_cuda_profiler_stop(context):
+        """Stops CUDA profiler collection in `context` (cuProfilerStop)."""
+        _cuda_profiler.profiler_stop_native(context)
 
     @staticmethod
     def wp_alloc_tracker_enable(enable):
