@@ -6,6 +6,7 @@ import numpy as np
 from . import _treadle, config
 from . import context as _context
 from . import cpu_capture as _cpu_capture
+from . import logger as _logger
 from . import tape as _tape
 from .context import get_device
 from .generics import kernel_parameters, specialise_for_arguments
@@ -77,6 +78,8 @@ def launch(
     if _tape._recording[0] and record_tape and _tape.current() is not None:
         _tape.current()._record_launch(kernel, handle, dim, args, len(inputs), device, stream,
                                       max_blocks, block_dim)
+    if config.print_launches:
+        _logger.log_info(f"kernel: {kernel.key} dim: {dim} device: {handle.device}")
     if _cpu_capture.depth[0] and _cpu_capture.active() is not None and handle.device == "cpu":
         # recorded with the compiled kernel it resolved now, replayed by capture_launch
         args = list(args)
