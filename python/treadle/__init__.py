@@ -202,6 +202,17 @@ from .stream import wait_stream as wait_stream
 
 # --- utilities -----------------------------------------------------------------------------
 from .utils import ScopedTimer as ScopedTimer
+from .timeline import TIMING_ALL as TIMING_ALL
+from .timeline import TIMING_GRAPH as TIMING_GRAPH
+from .timeline import TIMING_KERNEL as TIMING_KERNEL
+from .timeline import TIMING_KERNEL_BUILTIN as TIMING_KERNEL_BUILTIN
+from .timeline import TIMING_MEMCPY as TIMING_MEMCPY
+from .timeline import TIMING_MEMSET as TIMING_MEMSET
+from .timeline import TimingResult as TimingResult
+from .timeline import timing_begin as timing_begin
+from .timeline import timing_end as timing_end
+from .timeline import timing_export_chrome_trace as timing_export_chrome_trace
+from .timeline import timing_print as timing_print
 from .cuda_profiler import ScopedCudaProfiler as ScopedCudaProfiler
 from .cuda_profiler import cuda_profiler_start as cuda_profiler_start
 from .cuda_profiler import cuda_profiler_stop as cuda_profiler_stop

@@ -50,7 +50,14 @@ from .stream import ScopedStream as ScopedStream
 from .utils import ScopedTimer as ScopedTimer
 from .context import Stream as Stream
 from .constants import TAU as TAU
+from .timeline import TIMING_ALL as TIMING_ALL
+from .timeline import TIMING_GRAPH as TIMING_GRAPH
+from .timeline import TIMING_KERNEL as TIMING_KERNEL
+from .timeline import TIMING_KERNEL_BUILTIN as TIMING_KERNEL_BUILTIN
+from .timeline import TIMING_MEMCPY as TIMING_MEMCPY
+from .timeline import TIMING_MEMSET as TIMING_MEMSET
 from .tape import Tape as Tape
+from .timeline import TimingResult as TimingResult
 from ._treadle import WarpCodegenAttributeError as WarpCodegenAttributeError
 from ._treadle import WarpCodegenError as WarpCodegenError
 from ._treadle import WarpCodegenIndexError as WarpCodegenIndexError
@@ -192,6 +199,10 @@ from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .constants import tau as tau
 from .type_queries import tile as tile
+from .timeline import timing_begin as timing_begin
+from .timeline import timing_end as timing_end
+from .timeline import timing_export_chrome_trace as timing_export_chrome_trace
+from .timeline import timing_print as timing_print
 from .types import transform as transform
 from .utils import transform_expand as transform_expand
 from .types import transformd as transformd

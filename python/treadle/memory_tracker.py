@@ -34,6 +34,14 @@ class _State:
         self.current_bytes = 0
         self.peak_bytes = 0
         self.scope_totals = {}  # scope path -> [count, bytes]
+        self.device_bytes = {}  # device alias -> live bytes
+        self.history = []  # (host clock in ms, device alias, live bytes on it) per change
+
+
+def _changed(st, device, delta):
+    live = st.device_bytes.get(device, 0) + delta
+    st.device_bytes[device] = live
+    st.history.append((time.perf_counter_ns() / 1.0e6, device, live))
 
 
 _state = _State()
@@ -84,6 +92,7 @@ def _note_free(key):
         rec = _state.live.pop(key, None)
         if rec is not None:
             _state.current_bytes -= rec["bytes"]
+            _changed(_state, rec["device"], -rec["bytes"])
 
 
 def note_allocation(owner, nbytes, device, label, pinned=False):
@@ -101,6 +110,7 @@ def note_allocation(owner, nbytes, device, label, pinned=False):
         st.total_bytes += rec["bytes"]
         st.current_bytes += rec["bytes"]
         st.peak_bytes = max(st.peak_bytes, st.current_bytes)
+        _changed(st, rec["device"], rec["bytes"])
         totals = st.scope_totals.setdefault(scope, [0, 0])
         totals[0] += 1
         totals[1] += rec["bytes"]
@@ -120,6 +130,13 @@ def note_if_tracking(arr, pinned=False):
     """Notes a freshly allocated array when tracking is on; a flag test otherwise."""
     if _enabled or config.track_memory:
         note_array(arr, pinned)
+
+
+def history():
+    """The live bytes of each device after every noted allocation and free since the last
+    reset: (host clock in ms, device alias, live bytes) triples."""
+    with _lock:
+        return list(_state.history)
 
 
 def counters():
