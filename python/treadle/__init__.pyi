@@ -38,9 +38,11 @@ from .constants import PHI as PHI
 from .constants import PI as PI
 from .scalar_types import Scalar as Scalar
 from .stream import ScopedCapture as ScopedCapture
+from .cuda_profiler import ScopedCudaProfiler as ScopedCudaProfiler
 from .context import ScopedDevice as ScopedDevice
 from .logger import ScopedLogLevel as ScopedLogLevel
 from .logger import ScopedLogger as ScopedLogger
+from .memory_tracker import ScopedMemoryTracker as ScopedMemoryTracker
 from .stream import ScopedMempool as ScopedMempool
 from .device_access import ScopedMempoolAccess as ScopedMempoolAccess
 from .device_access import ScopedPeerAccess as ScopedPeerAccess
@@ -48,7 +50,14 @@ from .stream import ScopedStream as ScopedStream
 from .utils import ScopedTimer as ScopedTimer
 from .context import Stream as Stream
 from .constants import TAU as TAU
+from .timeline import TIMING_ALL as TIMING_ALL
+from .timeline import TIMING_GRAPH as TIMING_GRAPH
+from .timeline import TIMING_KERNEL as TIMING_KERNEL
+from .timeline import TIMING_KERNEL_BUILTIN as TIMING_KERNEL_BUILTIN
+from .timeline import TIMING_MEMCPY as TIMING_MEMCPY
+from .timeline import TIMING_MEMSET as TIMING_MEMSET
 from .tape import Tape as Tape
+from .timeline import TimingResult as TimingResult
 from ._treadle import WarpCodegenAttributeError as WarpCodegenAttributeError
 from ._treadle import WarpCodegenError as WarpCodegenError
 from ._treadle import WarpCodegenIndexError as WarpCodegenIndexError
@@ -74,6 +83,8 @@ from .array import clone as clone
 from . import config as config
 from .kernel import constant as constant
 from .array_copy import copy as copy
+from .cuda_profiler import cuda_profiler_start as cuda_profiler_start
+from .cuda_profiler import cuda_profiler_stop as cuda_profiler_stop
 from .scalar_types import dtype_from_numpy as dtype_from_numpy
 from .scalar_types import dtype_to_numpy as dtype_to_numpy
 from .constants import e as e
@@ -158,6 +169,7 @@ from .array_like import ones_like as ones_like
 from .kernel import overload as overload
 from .constants import phi as phi
 from .constants import pi as pi
+from .memory_tracker import print_memory_report as print_memory_report
 from .types import quat as quat
 from .types import quatd as quatd
 from .types import quatf as quatf
@@ -187,6 +199,10 @@ from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .constants import tau as tau
 from .type_queries import tile as tile
+from .timeline import timing_begin as timing_begin
+from .timeline import timing_end as timing_end
+from .timeline import timing_export_chrome_trace as timing_export_chrome_trace
+from .timeline import timing_print as timing_print
 from .types import transform as transform
 from .utils import transform_expand as transform_expand
 from .types import transformd as transformd

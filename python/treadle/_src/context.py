@@ -15,6 +15,7 @@ import sys  # noqa: F401 - and warp._src.context.sys._getframe
 from .. import _treadle
 from .. import config as _config
 from .. import context as _context
+from .. import memory_tracker as _memory_tracker
 from ..builtin_functions import BUILTINS as builtin_functions  # noqa: F401
 from ..context import init as init  # noqa: F401
 from ..logger import log_warning as log_warning  # noqa: F401
@@ -102,6 +103,9 @@ class _Runtime:
         (native_core.NativeCore)."""
         return _native_core.core
 
+    is_cuda_enabled = True
+    """treadle always supports CUDA: the driver and NVRTC are loaded at run time when present."""
+
     def get_device(self, ident=None):
         """The Device for `ident` (None: the current default device); as wp.get_device."""
         return _context.get_device(ident)
@@ -135,3 +139,8 @@ def _is_graph_capture_allocation_enabled(device=None):
     if device.is_cpu:
         return True
     return _is_graph_capture_allocation_supported(device) and device.is_mempool_enabled
+
+
+def alloc_tracker_report_text(sort_order=0, max_items=10):
+    """The memory tracker's report as text (Warp's ``alloc_tracker_report_text``)."""
+    return _memory_tracker.report_text(sort_order, max_items)
