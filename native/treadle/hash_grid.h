@@ -45,12 +45,12 @@ using hash_grid_query_d = hash_grid_query_t<double>;
 
 namespace hash_grid_detail {
 
-CUDA_CALLABLE inline int wrap(int v, int n) {
+CUDA_CALLABLE int wrap(int v, int n) {
     int r = v % n;
     return r < 0 ? r + n : r;
 }
 
-CUDA_CALLABLE inline int cell_of(const hash_grid_t& g, int x, int y, int z) {
+CUDA_CALLABLE int cell_of(const hash_grid_t& g, int x, int y, int z) {
     return (wrap(z, g.dim_z) * g.dim_y + wrap(y, g.dim_y)) * g.dim_x + wrap(x, g.dim_x);
 }
 
@@ -65,17 +65,17 @@ struct calc<double> {
 };
 
 template <typename T>
-CUDA_CALLABLE inline double as_double(T v) {
+CUDA_CALLABLE double as_double(T v) {
     return double(float(v));
 }
 template <>
-CUDA_CALLABLE inline double as_double<double>(double v) {
+CUDA_CALLABLE double as_double<double>(double v) {
     return v;
 }
 
 /// floor(v / w) as an int, v in the query's precision (half computed in float).
 template <typename T>
-CUDA_CALLABLE inline int lattice(T v, double w) {
+CUDA_CALLABLE int lattice(T v, double w) {
     typedef typename calc<T>::type C;
     C q = C(as_double(v)) / C(w);
     C f = q < C(0) ? C(int(q)) - (C(int(q)) != q ? C(1) : C(0)) : C(int(q));
@@ -85,7 +85,7 @@ CUDA_CALLABLE inline int lattice(T v, double w) {
 }  // namespace hash_grid_detail
 
 template <typename T>
-CUDA_CALLABLE inline hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point,
+CUDA_CALLABLE hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point,
                                                           T max_dist) {
     using namespace hash_grid_detail;
     hash_grid_query_t<T> q;
@@ -113,7 +113,7 @@ CUDA_CALLABLE inline hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T>
 /// A query that visits only the points of group `group` (a grid built without groups has
 /// none in any group).
 template <typename T>
-CUDA_CALLABLE inline hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point,
+CUDA_CALLABLE hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point,
                                                           T max_dist, int32 group) {
     hash_grid_query_t<T> q = hash_grid_query(id, point, max_dist);
     q.group = group;
@@ -123,7 +123,7 @@ CUDA_CALLABLE inline hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T>
 
 /// Writes the next point index of the query into `index`; false when none is left.
 template <typename T>
-CUDA_CALLABLE inline bool hash_grid_query_next(hash_grid_query_t<T>& q, int32& index) {
+CUDA_CALLABLE bool hash_grid_query_next(hash_grid_query_t<T>& q, int32& index) {
     using namespace hash_grid_detail;
     const hash_grid_t* g = (const hash_grid_t*)q.id;
     if (!g || q.x_end < q.x_start) return false;
@@ -151,23 +151,23 @@ CUDA_CALLABLE inline bool hash_grid_query_next(hash_grid_query_t<T>& q, int32& i
 }
 
 /// The index of the point at sorted position `index` (-1 outside the grid's points).
-CUDA_CALLABLE inline int32 hash_grid_point_id(uint64 id, int32 index) {
+CUDA_CALLABLE int32 hash_grid_point_id(uint64 id, int32 index) {
     const hash_grid_t* g = (const hash_grid_t*)id;
     if (!g || !g->point_ids || index < 0 || index >= g->num_points) return -1;
     return g->point_ids[index];
 }
 
 template <typename T>
-CUDA_CALLABLE inline void adj_hash_grid_query(uint64, vec_t<3, T>, T, uint64&, vec_t<3, T>&,
+CUDA_CALLABLE void adj_hash_grid_query(uint64, vec_t<3, T>, T, uint64&, vec_t<3, T>&,
                                               T&, const hash_grid_query_t<T>&) {}
 template <typename T>
-CUDA_CALLABLE inline void adj_hash_grid_query(uint64, vec_t<3, T>, T, int32, uint64&,
+CUDA_CALLABLE void adj_hash_grid_query(uint64, vec_t<3, T>, T, int32, uint64&,
                                               vec_t<3, T>&, T&, int32&,
                                               const hash_grid_query_t<T>&) {}
 template <typename T>
-CUDA_CALLABLE inline void adj_hash_grid_query_next(hash_grid_query_t<T>&, int32&,
+CUDA_CALLABLE void adj_hash_grid_query_next(hash_grid_query_t<T>&, int32&,
                                                    hash_grid_query_t<T>&, int32&, bool) {}
-CUDA_CALLABLE inline void adj_hash_grid_point_id(uint64, int32, uint64&, int32&, int32) {}
+CUDA_CALLABLE void adj_hash_grid_point_id(uint64, int32, uint64&, int32&, int32) {}
 
 }  // namespace wp
 

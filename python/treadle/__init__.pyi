@@ -14,6 +14,7 @@ from .scalar_types import Float as Float
 from .kernel import Function as Function
 from .stream import Graph as Graph
 from .constants import HALF_PI as HALF_PI
+from .hash_grid import HashGrid as HashGrid
 from .geometry_types import HashGridQuery as HashGridQuery
 from .constants import INF as INF
 from .scalar_types import Int as Int
@@ -1571,3 +1572,26 @@ def triangle_closest_point_barycentric(a: vec3, b: vec3, c: vec3, p: vec3) -> ve
     wa a + wb b + wc c): exactly (1, 0, 0) and its permutations when a vertex is closest, a
     weight exactly 0 for the vertex opposite the closest edge. vec3f or vec3d (all four alike).
     Beyond Warp 1.17, which has no builtin of this name."""
+
+def hash_grid_query(id: uint64, point: vec3, max_dist: Float, group: int32 = ...) -> HashGridQuery:
+    """hash_grid_query(id: uint64, point: vec3, max_dist: Float, group: int32 = ...) ->
+    HashGridQuery
+
+    Starts a query of the hash grid `id` for the points near `point`: the query visits every
+    point of every cell that the box of half-width `max_dist` around `point` touches (callers
+    compare distances themselves); with `group`, only the points built in that group
+    (HashGrid.build(..., groups=...)). The point is vec3h, vec3f or vec3d like the grid's points;
+    the result is wp.HashGridQuery[dtype] of that precision."""
+
+def hash_grid_query_next(query: HashGridQuery, index: int32) -> bool:
+    """hash_grid_query_next(query: HashGridQuery, index: int32) -> bool
+
+    Advances `query` to its next point and writes that point's index into `index`; false once the
+    query has visited every point (index is then unchanged)."""
+
+def hash_grid_point_id(id: uint64, index: int32) -> int:
+    """hash_grid_point_id(id: uint64, index: int32) -> int
+
+    The index of the point at position `index` of the grid's cell order (points of one cell are
+    adjacent in that order, which makes it a good thread order for neighbour loops); -1 when the
+    grid has not been built or `index` is not below its point count."""
