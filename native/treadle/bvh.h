@@ -31,14 +31,14 @@ struct bvh_node_t {
 /// A built BVH as kernels see it (all pointers in the memory of the BVH's device).
 struct bvh_t {
     const bvh_node_t* nodes;
-    const int32* items;        ///< item indices, leaves' ranges index into it
-    const vec3* item_lowers;   ///< the items' boxes, by item index
+    const int32* items;       ///< item indices, leaves' ranges index into it
+    const vec3* item_lowers;  ///< the items' boxes, by item index
     const vec3* item_uppers;
     const int32* group_roots;  ///< by group id
     int32 num_nodes;
     int32 num_items;
     int32 num_groups;
-    int32 root;                ///< the global root node (-1 when the BVH holds no item)
+    int32 root;  ///< the global root node (-1 when the BVH holds no item)
 };
 
 /// The deepest tree a query can walk (the host build keeps every BVH below it).
@@ -47,14 +47,14 @@ constexpr int32 bvh_max_depth = 64;
 /// The traversal state of a BVH query (wp.BvhQuery).
 struct bvh_query_t {
     uint64 bvh;
-    int32 kind;         ///< 0 box, 1 ray, 2 sphere, 3 capsule
-    vec3 a;             ///< box lower / ray start / sphere centre / capsule start
-    vec3 b;             ///< box upper / ray direction / capsule direction
-    vec3 inv_dir;       ///< 1 / b per axis (rays and capsules)
-    float32 radius;     ///< spheres and capsules
-    int32 leaf_next;    ///< the next item of the leaf being reported
+    int32 kind;       ///< 0 box, 1 ray, 2 sphere, 3 capsule
+    vec3 a;           ///< box lower / ray start / sphere centre / capsule start
+    vec3 b;           ///< box upper / ray direction / capsule direction
+    vec3 inv_dir;     ///< 1 / b per axis (rays and capsules)
+    float32 radius;   ///< spheres and capsules
+    int32 leaf_next;  ///< the next item of the leaf being reported
     int32 leaf_end;
-    int32 count;        ///< entries on the stack
+    int32 count;  ///< entries on the stack
     int32 stack[bvh_max_depth * 2];
 };
 
@@ -93,7 +93,8 @@ CUDA_CALLABLE float32 ray_box_entry(const vec3& o, const vec3& inv, float32 r, c
 CUDA_CALLABLE float32 box_distance_sq(const vec3& p, const vec3& l, const vec3& u) {
     float32 d = 0.0f;
     for (int i = 0; i < 3; ++i) {
-        const float32 e = p.c[i] < l.c[i] ? l.c[i] - p.c[i] : (p.c[i] > u.c[i] ? p.c[i] - u.c[i] : 0.0f);
+        const float32 e =
+            p.c[i] < l.c[i] ? l.c[i] - p.c[i] : (p.c[i] > u.c[i] ? p.c[i] - u.c[i] : 0.0f);
         d += e * e;
     }
     return d;
@@ -199,10 +200,10 @@ CUDA_CALLABLE void adj_bvh_query_ray(uint64, vec3, vec3, int32, uint64&, vec3&, 
                                      const bvh_query_t&) {}
 CUDA_CALLABLE void adj_bvh_query_sphere(uint64, vec3, float32, int32, uint64&, vec3&, float32&,
                                         int32&, const bvh_query_t&) {}
-CUDA_CALLABLE void adj_bvh_query_capsule(uint64, vec3, vec3, float32, int32, uint64&, vec3&,
-                                         vec3&, float32&, int32&, const bvh_query_t&) {}
-CUDA_CALLABLE void adj_bvh_query_next(bvh_query_t&, int32&, float32, bvh_query_t&, int32&,
-                                      float32&, bool) {}
+CUDA_CALLABLE void adj_bvh_query_capsule(uint64, vec3, vec3, float32, int32, uint64&, vec3&, vec3&,
+                                         float32&, int32&, const bvh_query_t&) {}
+CUDA_CALLABLE void adj_bvh_query_next(bvh_query_t&, int32&, float32, bvh_query_t&, int32&, float32&,
+                                      bool) {}
 CUDA_CALLABLE void adj_bvh_get_group_root(uint64, int32, uint64&, int32&, int32) {}
 
 }  // namespace wp

@@ -3,6 +3,7 @@
 import enum
 import sys
 import types
+import warnings
 
 version: str = "0.1.0"
 """treadle's version string."""
@@ -109,6 +110,11 @@ _DEPRECATED = {
 }
 
 
+_warn = [warnings.warn]
+"""How a deprecation is reported: the logger installs its log_warning here when it is imported
+(it reads this module, so this module cannot import it)."""
+
+
 def _warn_deprecated(name, caller):
     """Warns once that `name` is deprecated, unless `caller` (a frame) is treadle's or Warp's."""
     module = caller.f_globals.get("__name__", "") if caller is not None else ""
@@ -118,10 +124,8 @@ def _warn_deprecated(name, caller):
     if globals()[flag]:
         return
     globals()[flag] = True
-    from . import logger  # imported here: logger imports this module
-
     # stacklevel 3: _warn_deprecated, the module's attribute hook, then the user's line
-    logger.log_warning(_DEPRECATED[name], DeprecationWarning, stacklevel=3)
+    _warn[0](_DEPRECATED[name], DeprecationWarning, stacklevel=3)
 
 
 def __getattr__(name):

@@ -11,6 +11,8 @@ default). When timing is off the launch path pays one flag test.
 import json
 import time
 
+from . import context, memory_tracker
+
 TIMING_KERNEL = 1
 """Timing flag for user-defined kernel launches."""
 TIMING_KERNEL_BUILTIN = 2
@@ -53,8 +55,6 @@ def record_kernel(key, device_alias, start_ns):
     """Records the launch of kernel `key` on `device_alias` that began at `start_ns`."""
     if not _filter[0] & TIMING_KERNEL:
         return
-    from . import context
-
     device = context.get_device(device_alias)
     if device.is_cuda:
         context.synchronize_device(device)
@@ -66,8 +66,6 @@ def record_kernel(key, device_alias, start_ns):
 def timing_begin(cuda_filter=TIMING_ALL, synchronize=True):
     """Starts recording activities of the kinds in `cuda_filter` (TIMING_* flags), after
     waiting for every device when `synchronize` is true."""
-    from . import context
-
     if synchronize:
         context.synchronize()
     _results.clear()
@@ -77,8 +75,6 @@ def timing_begin(cuda_filter=TIMING_ALL, synchronize=True):
 
 def timing_end(synchronize=True):
     """Stops recording and returns the list of TimingResult recorded since timing_begin."""
-    from . import context
-
     if synchronize:
         context.synchronize()
     active[0] = False
@@ -153,8 +149,6 @@ def timing_export_chrome_trace(results, path, memory_events=None):
     """Writes `results` (and the memory tracker's live-bytes history, by default) to `path` as
     Chrome trace JSON, for chrome://tracing or ui.perfetto.dev."""
     if memory_events is None:
-        from . import memory_tracker
-
         memory_events = memory_tracker.history()
     with open(path, "w") as f:
         json.dump(chrome_trace(results, memory_events), f)

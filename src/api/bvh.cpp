@@ -3,12 +3,13 @@
 // Nodes are laid out as native/treadle/bvh.h reads them. A build splits item ranges top-down
 // until a range fits a leaf; below depth k_exact_depth every split halves its range, so no tree
 // is deeper than the fixed traversal stack allows (32 + 31 levels for 2^31 items).
+#include "treadle/bvh.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
 
-#include "treadle/bvh.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -92,8 +93,9 @@ private:
             if (mid > begin && mid < end) return mid;
         }
         const int32_t mid = begin + (end - begin) / 2;
-        std::nth_element(m_items.begin() + begin, m_items.begin() + mid, m_items.begin() + end,
-                         [&](int32_t a, int32_t b) { return m_centre[a][axis] < m_centre[b][axis]; });
+        std::nth_element(
+            m_items.begin() + begin, m_items.begin() + mid, m_items.begin() + end,
+            [&](int32_t a, int32_t b) { return m_centre[a][axis] < m_centre[b][axis]; });
         return mid;
     }
 
@@ -133,9 +135,8 @@ private:
             }
         }
         if (best_axis < 0) return begin;
-        auto it = std::partition(m_items.begin() + begin, m_items.begin() + end, [&](int32_t i) {
-            return bin_of(i, best_axis, cb) <= best_bin;
-        });
+        auto it = std::partition(m_items.begin() + begin, m_items.begin() + end,
+                                 [&](int32_t i) { return bin_of(i, best_axis, cb) <= best_bin; });
         return static_cast<int32_t>(it - m_items.begin());
     }
 
@@ -169,8 +170,9 @@ private:
         if (first == last) return begin + (end - begin) / 2;
         const uint32_t bit = 1u << (31 - __builtin_clz(first ^ last));
         const uint32_t prefix = first & ~(bit * 2 - 1);
-        auto it = std::partition_point(m_items.begin() + begin, m_items.begin() + end,
-                                       [&](int32_t i) { return (m_code[i] & ~(bit - 1)) == prefix; });
+        auto it =
+            std::partition_point(m_items.begin() + begin, m_items.begin() + end,
+                                 [&](int32_t i) { return (m_code[i] & ~(bit - 1)) == prefix; });
         return static_cast<int32_t>(it - m_items.begin());
     }
 
@@ -214,8 +216,8 @@ BvhConstructor bvh_constructor_from_name(const std::string& name) {
     if (name == "sah") return BvhConstructor::Sah;
     if (name == "median") return BvhConstructor::Median;
     if (name == "lbvh") return BvhConstructor::Lbvh;
-    throw Error(ErrorKind::Value, "Unrecognized BVH constructor '" + name +
-                                      "': expected 'sah', 'median' or 'lbvh'");
+    throw Error(ErrorKind::Value,
+                "Unrecognized BVH constructor '" + name + "': expected 'sah', 'median' or 'lbvh'");
 }
 
 Bvh::Bvh(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstructor constructor,

@@ -6,9 +6,9 @@
 
 #include <cstdio>
 
-#include "treadle/error.h"
 #include "compile/cache_files.h"
 #include "compile/sha256.h"
+#include "treadle/error.h"
 
 namespace treadle {
 
@@ -18,8 +18,7 @@ namespace {
 bool holds_headers(const std::string& dir) {
     for (const NativeHeader& h : native_headers()) {
         std::string text;
-        if (!cache_files::read_small_file(dir + "/treadle/" + h.name, text, true) ||
-            text != h.text)
+        if (!cache_files::read_small_file(dir + "/treadle/" + h.name, text, true) || text != h.text)
             return false;
     }
     return true;

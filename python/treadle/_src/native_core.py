@@ -9,7 +9,7 @@ import ctypes
 
 from .. import _treadle
 from .. import context as _context
-from .. import cuda_profiler as _cuda_profiler
+from .. import profiler_driver as _profiler_driver
 from .. import memory_tracker as _memory_tracker
 
 
@@ -79,12 +79,12 @@ class NativeCore:
     @staticmethod
     def wp_cuda_profiler_start(context):
         """Starts CUDA profiler collection in `context` (cuProfilerStart)."""
-        _cuda_profiler.profiler_start_native(context)
+        _profiler_driver.profiler_start_native(context)
 
     @staticmethod
     def wp_cuda_profiler_stop(context):
         """Stops CUDA profiler collection in `context` (cuProfilerStop)."""
-        _cuda_profiler.profiler_stop_native(context)
+        _profiler_driver.profiler_stop_native(context)
 
     @staticmethod
     def wp_alloc_tracker_enable(enable):

@@ -85,9 +85,9 @@ TEST_P(BvhConstructors, RayQueriesFindEveryBoxTheRayMeets) {
         const float max_dist = t % 2 ? 20.0f : 3.4e38f;
         std::set<int> expect;
         for (int i = 0; i < desc->num_items; ++i) {
-            const float e = wp::bvh_detail::ray_box_entry(o, wp::vec3(1.0f / d.c[0], 1.0f / d.c[1],
-                                                                      1.0f / d.c[2]),
-                                                          0.0f, v(b.lo[i]), v(b.hi[i]));
+            const float e = wp::bvh_detail::ray_box_entry(
+                o, wp::vec3(1.0f / d.c[0], 1.0f / d.c[1], 1.0f / d.c[2]), 0.0f, v(b.lo[i]),
+                v(b.hi[i]));
             if (e >= 0.0f && e <= max_dist) expect.insert(i);
         }
         wp::bvh_query_t q = wp::bvh_query_ray(bvh.id(), o, d);
@@ -176,10 +176,13 @@ TEST(BvhApi, MistakesRaiseValueErrors) {
     };
     const Boxes b = random_boxes(4, 1);
     EXPECT_TRUE(value_error([&] { treadle::Bvh x(b.lo, {}); }));
-    EXPECT_TRUE(value_error([&] { treadle::Bvh x(b.lo, b.hi, treadle::BvhConstructor::Sah, {0}); }));
-    EXPECT_TRUE(value_error(
-        [&] { treadle::Bvh x(b.lo, b.hi, treadle::BvhConstructor::Sah, {0, 1, -1, 0}); }));
-    EXPECT_TRUE(value_error([&] { treadle::Bvh x(b.lo, b.hi, treadle::BvhConstructor::Sah, {}, 0); }));
+    EXPECT_TRUE(
+        value_error([&] { treadle::Bvh x(b.lo, b.hi, treadle::BvhConstructor::Sah, {0}); }));
+    EXPECT_TRUE(value_error([&] {
+        treadle::Bvh x(b.lo, b.hi, treadle::BvhConstructor::Sah, {0, 1, -1, 0});
+    }));
+    EXPECT_TRUE(
+        value_error([&] { treadle::Bvh x(b.lo, b.hi, treadle::BvhConstructor::Sah, {}, 0); }));
     EXPECT_TRUE(value_error([&] { treadle::bvh_constructor_from_name("octree"); }));
     EXPECT_EQ(treadle::bvh_constructor_from_name("lbvh"), treadle::BvhConstructor::Lbvh);
     treadle::Bvh ok(b.lo, b.hi);

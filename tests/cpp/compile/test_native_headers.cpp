@@ -1,6 +1,4 @@
 // tests/cpp/compile/test_native_headers.cpp -- the native headers embedded in the library
-#include "compile/native_headers.h"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "compile/native_headers.h"
 #include "temp_dir.h"
 
 namespace treadle {
