@@ -85,8 +85,7 @@ CUDA_CALLABLE int lattice(T v, double w) {
 }  // namespace hash_grid_detail
 
 template <typename T>
-CUDA_CALLABLE hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point,
-                                                          T max_dist) {
+CUDA_CALLABLE hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point, T max_dist) {
     using namespace hash_grid_detail;
     hash_grid_query_t<T> q;
     q.id = id;
@@ -113,8 +112,8 @@ CUDA_CALLABLE hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point,
 /// A query that visits only the points of group `group` (a grid built without groups has
 /// none in any group).
 template <typename T>
-CUDA_CALLABLE hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point,
-                                                          T max_dist, int32 group) {
+CUDA_CALLABLE hash_grid_query_t<T> hash_grid_query(uint64 id, vec_t<3, T> point, T max_dist,
+                                                   int32 group) {
     hash_grid_query_t<T> q = hash_grid_query(id, point, max_dist);
     q.group = group;
     q.grouped = true;
@@ -158,15 +157,14 @@ CUDA_CALLABLE int32 hash_grid_point_id(uint64 id, int32 index) {
 }
 
 template <typename T>
-CUDA_CALLABLE void adj_hash_grid_query(uint64, vec_t<3, T>, T, uint64&, vec_t<3, T>&,
-                                              T&, const hash_grid_query_t<T>&) {}
+CUDA_CALLABLE void adj_hash_grid_query(uint64, vec_t<3, T>, T, uint64&, vec_t<3, T>&, T&,
+                                       const hash_grid_query_t<T>&) {}
 template <typename T>
-CUDA_CALLABLE void adj_hash_grid_query(uint64, vec_t<3, T>, T, int32, uint64&,
-                                              vec_t<3, T>&, T&, int32&,
-                                              const hash_grid_query_t<T>&) {}
+CUDA_CALLABLE void adj_hash_grid_query(uint64, vec_t<3, T>, T, int32, uint64&, vec_t<3, T>&, T&,
+                                       int32&, const hash_grid_query_t<T>&) {}
 template <typename T>
-CUDA_CALLABLE void adj_hash_grid_query_next(hash_grid_query_t<T>&, int32&,
-                                                   hash_grid_query_t<T>&, int32&, bool) {}
+CUDA_CALLABLE void adj_hash_grid_query_next(hash_grid_query_t<T>&, int32&, hash_grid_query_t<T>&,
+                                            int32&, bool) {}
 CUDA_CALLABLE void adj_hash_grid_point_id(uint64, int32, uint64&, int32&, int32) {}
 
 }  // namespace wp

@@ -273,16 +273,5 @@ from .tape import Tape as Tape
 # --- constants (Warp's names: wp.pi, wp.e, wp.inf, ...) ------------------------------------
 from .constants import *  # noqa: F403
 
-
-def __getattr__(name):
-    """Warp's deprecated query aliases: ``wp.HashGridQueryH`` and ``wp.HashGridQueryD`` (now
-    ``wp.HashGridQuery[wp.float16]`` and ``[wp.float64]``)."""
-    if name in ("HashGridQueryH", "HashGridQueryD"):
-        from . import geometry_types as _geometry_types
-        from .logger import log_warning as _log_warning
-
-        dtype = "float16" if name.endswith("H") else "float64"
-        _log_warning(f"wp.{name} is deprecated; use wp.HashGridQuery[wp.{dtype}] instead.",
-                     DeprecationWarning, stacklevel=2)
-        return getattr(_geometry_types, "_" + name)
-    raise AttributeError(f"module 'treadle' has no attribute '{name}'")
+# --- deprecated names (answered, not listed) --------------------------------------------------
+from .deprecated_names import __getattr__ as __getattr__

@@ -124,8 +124,21 @@ class HashGrid:
 
     def reserve(self, num_points, with_groups=False):
         """Allocates the sort buffers for `num_points` points (and their groups), so that later
-        builds of at most that many points allocate nothing."""
+        builds of at most that many points allocate nothing. Not during a graph capture, where
+        it would allocate: reserve before the capture, with the largest point count."""
         num_points = int(num_points)
+        if self._grows(num_points, with_groups) and self.device.is_capturing:
+            raise NotImplementedError(
+                f"HashGrid.reserve({num_points}) would allocate during a graph capture on "
+                f"{self.device}; call reserve before capture with the largest point count")
+        self._reserve(num_points, with_groups)
+
+    def _grows(self, num_points, with_groups):
+        return num_points > self._capacity or (
+            with_groups and (self._groups is None or self._groups.size < max(num_points,
+                                                                              self._capacity)))
+
+    def _reserve(self, num_points, with_groups):
         if num_points > self._capacity:
             self._keys = empty(2 * num_points, dtype=int, device=self.device)
             self._values = empty(2 * num_points, dtype=int, device=self.device)
@@ -177,7 +190,7 @@ class HashGrid:
         if points.ndim != 1:
             points = points.flatten() if points.is_contiguous else points.contiguous().flatten()
         n = points.shape[0]
-        self.reserve(max(n, 1), with_groups=groups is not None or self._with_groups)
+        self._reserve(max(n, 1), groups is not None or self._with_groups)
         self._num_points = n
         self._radius = radius
         self._with_groups = groups is not None

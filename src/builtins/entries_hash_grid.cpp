@@ -25,8 +25,7 @@ const types::Type* query_type_of(ScalarType s) {
 
 bool is_id(const ArgInfo& a) {
     return a.type && a.type->is_integer() &&
-           (a.type->scalar == ScalarType::UInt64 || a.type->scalar == ScalarType::Int64 ||
-            a.weak);
+           (a.type->scalar == ScalarType::UInt64 || a.type->scalar == ScalarType::Int64 || a.weak);
 }
 
 /// hash_grid_query(id: uint64, point: vec3, max_dist: scalar of point) -> HashGridQuery.

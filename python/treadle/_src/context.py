@@ -16,6 +16,7 @@ from .. import _treadle
 from .. import config as _config
 from .. import context as _context
 from .. import memory_tracker as _memory_tracker
+from ..array import array as _array
 from ..builtin_functions import BUILTINS as builtin_functions  # noqa: F401
 from ..context import init as init  # noqa: F401
 from ..logger import log_warning as log_warning  # noqa: F401
@@ -27,6 +28,17 @@ from ..module import caller_module_name as _get_caller_module_name  # noqa: F401
 from ..stream import capture_pause as capture_pause  # noqa: F401
 from ..stream import capture_resume as capture_resume  # noqa: F401
 from . import native_core as _native_core
+
+
+def type_str(t):
+    """The name Warp's messages give type `t`: an array as ``array(ndim=N, dtype=...)``, a
+    tuple of types as ``Tuple[...]``, anything else by its class name (the three hash grid
+    query types are all ``HashGridQuery``)."""
+    if isinstance(t, (tuple, list)):
+        return "Tuple[" + ", ".join(type_str(x) for x in t) + "]"
+    if isinstance(t, _array):
+        return f"array(ndim={t.ndim}, dtype={type_str(t.dtype)})"
+    return getattr(t, "__name__", str(t))
 
 
 def _is_cuda_target(device):
