@@ -11,6 +11,7 @@ CUDA and "sah" on the CPU, with a warning."""
 import numpy as np
 
 from . import _treadle
+from . import memory_tracker as _memory_tracker
 from .logger import log_warning
 from .types import int32, vec3
 
@@ -85,6 +86,13 @@ class Bvh:
         self._native = _treadle.Bvh(_host(self.lowers), _host(self.uppers), self.constructor,
                                     host_groups, self.leaf_size, self.device.alias)
         self.id = self._native.id
+        if _memory_tracker.is_enabled():
+            # nodes (32 bytes), item indices and boxes, group roots: what the build holds
+            n = len(self.lowers)
+            groups = 0 if self.groups is None else len(self.groups)
+            nbytes = 32 * self._native.num_nodes + 28 * n + 4 * groups
+            _memory_tracker.note_allocation(self, nbytes, self.device, "bvh",
+                                            native="bvh")
 
     def refit(self):
         """Recomputes the node boxes from the current contents of lowers and uppers, keeping
