@@ -63,6 +63,7 @@ from .geometry_types import BvhQuery as BvhQuery
 from .geometry_types import HashGridQuery as HashGridQuery
 from .geometry_types import MeshQueryAABB as MeshQueryAABB
 from .geometry_types import MeshQueryPoint as MeshQueryPoint
+from .geometry_types import MeshQuery as MeshQuery
 from .geometry_types import MeshQueryRay as MeshQueryRay
 from .types import tile as tile
 from .array_like import ones as ones

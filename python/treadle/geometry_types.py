@@ -1,5 +1,5 @@
 """Warp's geometry query types: ``wp.HashGridQuery``, ``wp.BvhQuery``, ``wp.MeshQueryAABB``,
-``wp.MeshQueryPoint`` and ``wp.MeshQueryRay``.
+``wp.MeshQuery``, ``wp.MeshQueryPoint`` and ``wp.MeshQueryRay``.
 
 Each class stands for a struct the native library defines (``_treadle.types.native_struct``):
 the value a query builtin returns inside a kernel, with the fields a kernel may read
@@ -29,6 +29,7 @@ _HashGridQueryH = _query_class("HashGridQueryH", "HashGridQuery")
 _HashGridQueryD = _query_class("HashGridQueryD", "HashGridQuery")
 BvhQuery = _query_class("BvhQuery")
 MeshQueryAABB = _query_class("MeshQueryAABB")
+MeshQuery = _query_class("MeshQuery")
 MeshQueryPoint = _query_class("MeshQueryPoint")
 MeshQueryRay = _query_class("MeshQueryRay")
 

@@ -55,6 +55,8 @@ std::vector<Builtin> utility();
 std::vector<Builtin> geometry();
 /// entries_bvh.cpp
 std::vector<Builtin> bvh_queries();
+/// entries_mesh.cpp
+std::vector<Builtin> mesh_queries();
 /// The hash-grid queries (entries_hash_grid.cpp).
 std::vector<Builtin> hash_grid();
 /// entries_internal.cpp (last in the table)

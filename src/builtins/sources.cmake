@@ -12,6 +12,7 @@ list(APPEND TREADLE_SOURCES
   src/builtins/entries_hash_grid.cpp
   src/builtins/entries_internal.cpp
   src/builtins/entries_math.cpp
+  src/builtins/entries_mesh.cpp
   src/builtins/entries_random.cpp
   src/builtins/entries_rigid.cpp
   src/builtins/entries_utility.cpp

@@ -284,6 +284,9 @@ public:
                                            std::vector<ir::VarId> args, int line);
     /// A Multi builtin in Warp's out-argument form f(inputs..., outputs...): re-binds the
     /// local variables named as outputs; fails when no split of the arguments fits the rule.
+    /// A Regular builtin whose overload takes output locals (Signature::outputs_from).
+    Value call_with_output_locals(const Builtin& b, const builtins::Signature& sig,
+                                  const std::vector<Value>& vals, const ast::Expr& e);
     Value call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
                                   const std::vector<ArgInfo>& infos, const ast::Expr& e);
 

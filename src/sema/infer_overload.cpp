@@ -29,6 +29,7 @@ Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
     if (!sig)
         type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
                                " (signature: " + b.signature + ")");
+    if (sig->outputs_from < vals.size()) return call_with_output_locals(b, *sig, vals, e);
     std::vector<VarId> args;
     for (size_t i = 0; i < vals.size(); ++i)  // defaults filled in are reported at the call
         args.push_back(coerce(vals[i], sig->params[i], i + 1 < e.args.size() ? *e.args[i + 1] : e));
@@ -42,6 +43,34 @@ Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
     for (VarId d : emit_multi_call(b, sig->ret, std::move(args), line))
         r.elements.push_back(var_value(d));
     return r;
+}
+
+Value Builder::call_with_output_locals(const Builtin& b, const builtins::Signature& sig,
+                                       const std::vector<Value>& vals, const ast::Expr& e) {
+    // Each output local is copied, the copy passed by reference, and the name re-bound to it:
+    // the native function writes it or leaves the old value, and loops carry it
+    // (collect_call_writes counts the names a Rebinds::Outputs builtin is given).
+    const int line = e.span.line;
+    std::vector<VarId> args;
+    std::vector<std::pair<std::string, VarId>> rebound;
+    for (size_t i = 0; i < vals.size(); ++i) {
+        const ast::Expr& a = i + 1 < e.args.size() ? *e.args[i + 1] : e;
+        if (i < sig.outputs_from) {
+            args.push_back(coerce(vals[i], sig.params[i], a));
+            continue;
+        }
+        if (a.kind != ExprKind::Name || !m_scope.count(a.name) ||
+            m_fn.type_of(m_scope.at(a.name)) != sig.params[i])
+            type_error(a.span, std::string(b.name) + "(): output argument " +
+                                   std::to_string(i - sig.outputs_from) +
+                                   " must be a local variable of type " + sig.params[i]->name);
+        args.push_back(emit_value(InstrKind::Copy, line, sig.params[i], {m_scope.at(a.name)}));
+        rebound.emplace_back(a.name, args.back());
+    }
+    VarId r = emit_call(line, sig.ret, std::move(args), b);
+    for (size_t j = 0; j < rebound.size(); ++j)
+        bind(rebound[j].first, rebound[j].second, e.args[sig.outputs_from + j + 1]->span);
+    return var_value(r);
 }
 
 bool Builder::fill_numeric_defaults(const Builtin& b, std::vector<Value>& vals,

@@ -21,6 +21,7 @@ const std::vector<NativeStruct>& native_structs() {
         const Type* f = float32_type();
         const Type* i = int32_type();
         const Type* v3 = vector_type(3, ScalarType::Float32);
+        const Type* points = array_type(v3, 1);
         return std::vector<NativeStruct>{
             // one per coordinate precision of the grid (wp.HashGridQuery[wp.float16], ...)
             {"HashGridQuery", "hash_grid_query_f", {}},
@@ -28,6 +29,8 @@ const std::vector<NativeStruct>& native_structs() {
             {"HashGridQueryD", "hash_grid_query_d", {}},
             {"BvhQuery", "bvh_query_t", {}},
             {"MeshQueryAABB", "mesh_query_aabb_t", {}},
+            // mesh_query_sphere's query: the same native state as a box query's
+            {"MeshQuery", "mesh_query_aabb_t", {}},
             {"MeshQueryPoint",
              "mesh_query_point_t",
              {{"result", b}, {"sign", f}, {"face", i}, {"u", f}, {"v", f}}},
@@ -40,6 +43,10 @@ const std::vector<NativeStruct>& native_structs() {
               {"u", f},
               {"v", f},
               {"normal", v3}}},
+            // mesh_get(id): the mesh's arrays, as wp.Mesh exposes them in kernels
+            {"Mesh",
+             "mesh_t",
+             {{"points", points}, {"velocities", points}, {"indices", array_type(i, 1)}}},
         };
     }();
     return table;
