@@ -96,6 +96,9 @@ inline TriMesh soup(int n, unsigned seed) {
     return m;
 }
 
+/// A Mesh owning copies of m's points and indices (default options).
+inline treadle::Mesh make_mesh(const TriMesh& m) { return treadle::Mesh(m.points, m.indices); }
+
 inline void face(const TriMesh& m, int f, wp::vec3& a, wp::vec3& b, wp::vec3& c) {
     a = v(m.points[m.indices[3 * f]]);
     b = v(m.points[m.indices[3 * f + 1]]);
