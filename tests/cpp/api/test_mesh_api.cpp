@@ -246,6 +246,34 @@ TEST(MeshApi, RayThroughASharedEdgeHitsOnce) {
     EXPECT_LT(in.sign, 0.0f);
 }
 
+TEST_P(MeshConstructors, RaysOnEdgesAndSlabBoundariesHit) {
+    // a square of two triangles sharing the diagonal from (0, 0.5) to (0.5, 0)
+    TriMesh square;
+    square.points = {{0, 0, 0}, {0, 0.5f, 0}, {0.5f, 0, 0}, {0.5f, 0.5f, 0}};
+    square.indices = {1, 0, 2, 1, 2, 3};
+    for (int leaf : {1, 2, 4}) {
+        treadle::Mesh mesh = make(square, false, GetParam(), leaf);
+        for (int i = 0; i < 30; ++i)
+            for (int j = 0; j < 30; ++j) {
+                const wp::vec3 o(0.1f + 0.01f * i, 0.1f + 0.01f * j, 1.0f);
+                EXPECT_TRUE(wp::mesh_query_ray(mesh.id(), o, wp::vec3(0, 0, -1), 1e6f).result)
+                    << o.c[0] << " " << o.c[1];
+            }
+    }
+    // rays parallel to the x and y slabs, starting on the mesh box's faces
+    TriMesh quad;
+    quad.points = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0}};
+    quad.indices = {0, 1, 2, 0, 2, 3};
+    treadle::Mesh mesh = make(quad, false, GetParam());
+    for (const wp::vec3 o : {wp::vec3(2, 1, 1), wp::vec3(0, 1, 1), wp::vec3(1, 2, 1),
+                             wp::vec3(1, 0, 1), wp::vec3(1, 1, 1)}) {
+        const wp::vec3 d(0, 0, -1);
+        EXPECT_GE(wp::mesh_query_ray_count_intersections(mesh.id(), o, d), 1);
+        EXPECT_TRUE(wp::mesh_query_ray(mesh.id(), o, d, 10.0f).result);
+        EXPECT_TRUE(wp::mesh_query_ray_anyhit(mesh.id(), o, d, 10.0f));
+    }
+}
+
 TEST_P(MeshConstructors, BoxAndSphereQueriesMatchBruteForce) {
     const TriMesh tm = soup(400, 8);
     treadle::Mesh mesh = make(tm, false, GetParam());
