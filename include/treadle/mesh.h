@@ -84,6 +84,11 @@ public:
     /// Borrows new points (same count; may be the old memory) and refits.
     void set_points(const Vec3* points, int32_t num_points);
 
+    /// Borrows new velocities (one per point, or null for none); no refit is needed.
+    void set_velocities(const Vec3* velocities, int32_t num_velocities);
+    /// Replaces the velocities (empty or one per point; owned from now on).
+    void set_velocities(std::vector<Vec3> velocities);
+
     /// The owned points, to change in place before refit(); throws treadle::Error: Value for
     /// a Mesh that borrows its points.
     std::vector<Vec3>& points();

@@ -246,6 +246,24 @@ void Mesh::set_points(const Vec3* points, int32_t num_points) {
     refit();
 }
 
+void Mesh::set_velocities(const Vec3* velocities, int32_t num_velocities) {
+    if (velocities && num_velocities != m_desc.num_points)
+        throw Error(ErrorKind::Value, "Mesh.velocities: expected " +
+                                          std::to_string(m_desc.num_points) + " velocities, got " +
+                                          std::to_string(num_velocities));
+    m_desc.velocities = view(velocities, velocities ? num_velocities : 0, sizeof(Vec3));
+}
+
+void Mesh::set_velocities(std::vector<Vec3> velocities) {
+    if (!velocities.empty() && static_cast<int32_t>(velocities.size()) != m_desc.num_points)
+        throw Error(ErrorKind::Value, "Mesh.velocities: expected " +
+                                          std::to_string(m_desc.num_points) + " velocities, got " +
+                                          std::to_string(velocities.size()));
+    m_velocities = std::move(velocities);
+    m_desc.velocities = view(m_velocities.empty() ? nullptr : m_velocities.data(),
+                             static_cast<int32_t>(m_velocities.size()), sizeof(Vec3));
+}
+
 std::vector<Vec3>& Mesh::points() {
     if (!m_owns_points) throw Error(ErrorKind::Value, "Mesh.points: this mesh borrows its points");
     return m_points;

@@ -410,6 +410,17 @@ TEST(MeshApi, BorrowedArraysAreReadInPlace) {
     mesh.refit();
     EXPECT_GT(wp::mesh_query_point(mesh.id(), wp::vec3(0.5f, 0.5f, 0.5f), 1e6f).sign, 0.0f);
     EXPECT_LT(wp::mesh_query_point(mesh.id(), wp::vec3(10.5f, 0.5f, 0.5f), 1e6f).sign, 0.0f);
+    // new points and velocities, as wp.Mesh's points and velocities setters give them
+    std::vector<Vec> moved = cube().points, vel(8, Vec{1.0f, 2.0f, 3.0f});
+    for (Vec& p : moved) p[1] -= 4.0f;
+    mesh.set_points(moved.data(), 8);
+    mesh.set_velocities(vel.data(), 8);
+    EXPECT_LT(wp::mesh_query_point(mesh.id(), wp::vec3(0.5f, -3.5f, 0.5f), 1e6f).sign, 0.0f);
+    EXPECT_EQ(wp::mesh_eval_velocity(mesh.id(), 3, 0.2f, 0.3f).c[2], 3.0f);
+    EXPECT_THROW(mesh.set_points(moved.data(), 7), treadle::Error);
+    EXPECT_THROW(mesh.set_velocities(vel.data(), 7), treadle::Error);
+    mesh.set_velocities(nullptr, 0);
+    EXPECT_EQ(wp::mesh_eval_velocity(mesh.id(), 3, 0.2f, 0.3f).c[2], 0.0f);
 }
 
 TEST(MeshApi, BadInputsThrow) {
