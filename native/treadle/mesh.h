@@ -66,7 +66,17 @@
 //       indices). No gradients.
 //   mesh_get_group_root(id, group): the BVH node of a group's faces, -1 when it has none;
 //   mesh_get_bvh(id): the id of the mesh's BVH (for the bvh_query_* functions; items are
-//       faces); mesh_get(id): the mesh_t.
+//       faces); mesh_get(id): the mesh_t (members points, velocities, indices as array_t,
+//       the fields wp.Mesh exposes in a kernel).
+// Builtin names to native functions: Warp's mesh_query_next and mesh_query_aabb_next map to
+// mesh_query_aabb_next (box query), mesh_query_sphere_next (sphere query) or
+// mesh_query_next_dynamic (either; it reads the kind stored in the query); all three accept
+// both kinds.
+// Adjoints follow the table's convention adj_f(args..., adj_args..., adj_ret): an out-argument
+// form takes its primal outputs by value in their argument positions and their gradients in
+// the matching adjoint slots (adj_u, adj_v, adj_t; the bool result's adjoint is last). Query
+// adjoints never need the forward result: they run the query again. Functions without a
+// gradient have no-op adjoints of the same shape.
 #pragma once
 
 #include "geometry.h"

@@ -92,6 +92,7 @@ struct tri_hit_t {
 CUDA_CALLABLE bool ray_triangle(const vec3& o, const vec3& d, const vec3& a, const vec3& b,
                                 const vec3& c, tri_hit_t& hit) {
     const int32 kz = dominant_axis(d);
+    if (!(abs(d.c[kz]) > 0.0f)) return false;  // a zero (or NaN) direction meets nothing
     int32 kx = kz == 2 ? 0 : kz + 1;
     int32 ky = kx == 2 ? 0 : kx + 1;
     if (d.c[kz] < 0.0f) {
@@ -117,6 +118,7 @@ CUDA_CALLABLE bool ray_triangle(const vec3& o, const vec3& d, const vec3& a, con
     const float32 tt = eu * (sz * pa.c[kz]) + ev * (sz * pb.c[kz]) + ew * (sz * pc.c[kz]);
     if ((det < 0.0f) != (tt < 0.0f) && tt != 0.0f) return false;
     const float32 inv = 1.0f / det;
+    if (!(tt * inv >= 0.0f)) return false;  // NaN from non-finite input
     hit.t = tt * inv;
     hit.u = eu * inv;
     hit.v = ev * inv;

@@ -238,6 +238,12 @@ TEST(MeshApi, RayThroughASharedEdgeHitsOnce) {
     EXPECT_EQ(wp::mesh_query_ray_count_intersections(mesh.id(), wp::vec3(0.3f, 0.6f, 0.5f),
                                                      wp::vec3(0, 0, 1)),
               1);
+    // a zero direction meets nothing
+    EXPECT_EQ(wp::mesh_query_ray_count_intersections(mesh.id(), wp::vec3(0.3f, 0.6f, 0.5f),
+                                                     wp::vec3(0, 0, 0)),
+              0);
+    EXPECT_FALSE(
+        wp::mesh_query_ray_anyhit(mesh.id(), wp::vec3(0.3f, 0.6f, 0.5f), wp::vec3(0, 0, 0), 1e6f));
     // from inside, the top face is hit from behind
     const wp::mesh_query_ray_t in =
         wp::mesh_query_ray(mesh.id(), wp::vec3(0.3f, 0.6f, 0.5f), wp::vec3(0, 0, 2), 1e6f);
