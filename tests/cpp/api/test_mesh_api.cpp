@@ -163,6 +163,22 @@ TEST(MeshApi, WindingNumberIsOneInsideAndZeroOutside) {
         EXPECT_NEAR(wp::mesh_detail::winding_number(m, wp::vec3(3.0f, 1.0f, 0.5f), accuracy), 0.0f,
                     0.02f);
     }
+    // on a soup, the far-field expansion stays close to the exact sum of solid angles
+    const TriMesh tm = soup(300, 21);
+    treadle::Mesh sm = make(tm, true);
+    const wp::mesh_t& smd = *reinterpret_cast<const wp::mesh_t*>(sm.id());
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> pos(-7.0f, 7.0f);
+    for (int t = 0; t < 50; ++t) {
+        const wp::vec3 p(pos(rng), pos(rng), pos(rng));
+        double exact = 0.0;
+        for (size_t f = 0; f < tm.indices.size() / 3; ++f) {
+            wp::vec3 a, b, c;
+            face(tm, int(f), a, b, c);
+            exact += wp::mesh_detail::triangle_solid_angle(a, b, c, p) / (4.0 * M_PI);
+        }
+        EXPECT_NEAR(wp::mesh_detail::winding_number(smd, p, 2.0f), exact, 5e-3);
+    }
     // an open mesh (the sphere without its southern cap) gives a fraction near the hole
     TriMesh open = s;
     open.indices.resize(open.indices.size() - 3 * 20);
