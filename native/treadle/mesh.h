@@ -58,12 +58,13 @@
 //       index) -> bool: the next face into index; false, index unchanged, when none is left.
 // Evaluation and access:
 //   mesh_eval_position(id, face, u, v), mesh_eval_velocity(id, face, u, v): u x0 + v x1 +
-//       (1 - u - v) x2 of the face's points / velocities (zero vector when the mesh has none);
+//       (1 - u - v) x2 of the face's points / velocities (zero vector when the mesh has none
+//       or face is outside [0, num_tris));
 //       adjoints to u and v only (not to the mesh's points).
 //   mesh_eval_face_normal(id, face): normalize(cross(p1 - p0, p2 - p0)); no gradient.
 //   mesh_get_point(id, i), mesh_get_velocity(id, i): points / velocities[indices[i]], i a
-//       face-vertex index in [0, 3 num_tris); mesh_get_index(id, i): indices[i] (-1 without
-//       indices). No gradients.
+//       face-vertex index in [0, 3 num_tris); mesh_get_index(id, i): indices[i]. Outside that
+//       range (or without the array) they give the zero vector / -1. No gradients.
 //   mesh_get_group_root(id, group): the BVH node of a group's faces, -1 when it has none;
 //   mesh_get_bvh(id): the id of the mesh's BVH (for the bvh_query_* functions; items are
 //       faces); mesh_get(id): the mesh_t (members points, velocities, indices as array_t,
@@ -192,6 +193,11 @@ CUDA_CALLABLE void adj_mesh_get_bvh(uint64, uint64&, uint64) {}
 
 namespace mesh_detail {
 
+/// Whether face f exists (outside that range the evaluations give zero, never a stray read).
+CUDA_CALLABLE bool valid_face(const mesh_t& m, int32 f) { return f >= 0 && f < m.num_tris; }
+/// Whether face-vertex index i exists (in [0, 3 num_tris)).
+CUDA_CALLABLE bool valid_corner(const mesh_t& m, int32 i) { return i >= 0 && i < 3 * m.num_tris; }
+
 /// u x[i0] + v x[i1] + (1 - u - v) x[i2] of face f's vertices in `x`.
 CUDA_CALLABLE vec3 interpolate(const mesh_t& m, const array_t<vec3>& x, int32 f, float32 u,
                                float32 v) {
@@ -210,29 +216,30 @@ CUDA_CALLABLE void adj_interpolate(const mesh_t& m, const array_t<vec3>& x, int3
 
 CUDA_CALLABLE vec3 mesh_eval_position(uint64 id, int32 face, float32 u, float32 v) {
     const mesh_t& m = mesh_detail::mesh_of(id);
-    if (!m.points.data) return vec3(0.0f, 0.0f, 0.0f);
+    if (!m.points.data || !mesh_detail::valid_face(m, face)) return vec3(0.0f, 0.0f, 0.0f);
     return mesh_detail::interpolate(m, m.points, face, u, v);
 }
 CUDA_CALLABLE vec3 mesh_eval_velocity(uint64 id, int32 face, float32 u, float32 v) {
     const mesh_t& m = mesh_detail::mesh_of(id);
-    if (!m.velocities.data) return vec3(0.0f, 0.0f, 0.0f);
+    if (!m.velocities.data || !mesh_detail::valid_face(m, face)) return vec3(0.0f, 0.0f, 0.0f);
     return mesh_detail::interpolate(m, m.velocities, face, u, v);
 }
 CUDA_CALLABLE void adj_mesh_eval_position(uint64 id, int32 face, float32, float32, uint64&, int32&,
                                           float32& adj_u, float32& adj_v, const vec3& adj_ret) {
     const mesh_t& m = mesh_detail::mesh_of(id);
-    if (m.points.data) mesh_detail::adj_interpolate(m, m.points, face, adj_u, adj_v, adj_ret);
+    if (m.points.data && mesh_detail::valid_face(m, face))
+        mesh_detail::adj_interpolate(m, m.points, face, adj_u, adj_v, adj_ret);
 }
 CUDA_CALLABLE void adj_mesh_eval_velocity(uint64 id, int32 face, float32, float32, uint64&, int32&,
                                           float32& adj_u, float32& adj_v, const vec3& adj_ret) {
     const mesh_t& m = mesh_detail::mesh_of(id);
-    if (m.velocities.data)
+    if (m.velocities.data && mesh_detail::valid_face(m, face))
         mesh_detail::adj_interpolate(m, m.velocities, face, adj_u, adj_v, adj_ret);
 }
 
 CUDA_CALLABLE vec3 mesh_eval_face_normal(uint64 id, int32 face) {
     const mesh_t& m = mesh_detail::mesh_of(id);
-    if (!m.points.data) return vec3(0.0f, 0.0f, 0.0f);
+    if (!m.points.data || !mesh_detail::valid_face(m, face)) return vec3(0.0f, 0.0f, 0.0f);
     vec3 a, b, c;
     mesh_detail::face_points(m, face, a, b, c);
     return normalize(cross(sub(b, a), sub(c, a)));
@@ -241,17 +248,17 @@ CUDA_CALLABLE void adj_mesh_eval_face_normal(uint64, int32, uint64&, int32&, con
 
 CUDA_CALLABLE vec3 mesh_get_point(uint64 id, int32 index) {
     const mesh_t& m = mesh_detail::mesh_of(id);
-    if (!m.points.data) return vec3(0.0f, 0.0f, 0.0f);
+    if (!m.points.data || !mesh_detail::valid_corner(m, index)) return vec3(0.0f, 0.0f, 0.0f);
     return m.points[m.indices[index]];
 }
 CUDA_CALLABLE vec3 mesh_get_velocity(uint64 id, int32 index) {
     const mesh_t& m = mesh_detail::mesh_of(id);
-    if (!m.velocities.data) return vec3(0.0f, 0.0f, 0.0f);
+    if (!m.velocities.data || !mesh_detail::valid_corner(m, index)) return vec3(0.0f, 0.0f, 0.0f);
     return m.velocities[m.indices[index]];
 }
 CUDA_CALLABLE int32 mesh_get_index(uint64 id, int32 index) {
     const mesh_t& m = mesh_detail::mesh_of(id);
-    if (!m.indices.data) return -1;
+    if (!m.indices.data || !mesh_detail::valid_corner(m, index)) return -1;
     return m.indices[index];
 }
 CUDA_CALLABLE int32 mesh_get_group_root(uint64 id, int32 group) {

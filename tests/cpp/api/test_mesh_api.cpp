@@ -398,6 +398,11 @@ TEST(MeshApi, AccessorsAndVelocities) {
         EXPECT_FLOAT_EQ(v.c[k], 0.25f * vel[4][k] + 0.5f * vel[5][k] + 0.25f * vel[7][k]);
     const wp::vec3 n = wp::mesh_eval_face_normal(mesh.id(), 4);
     EXPECT_FLOAT_EQ(n.c[1], -1.0f);
+    // indices outside the mesh give zeros and -1, never a stray read
+    EXPECT_EQ(wp::length(wp::mesh_eval_position(mesh.id(), 12, 0.2f, 0.3f)), 0.0f);
+    EXPECT_EQ(wp::length(wp::mesh_eval_face_normal(mesh.id(), -1)), 0.0f);
+    EXPECT_EQ(wp::length(wp::mesh_get_point(mesh.id(), 36)), 0.0f);
+    EXPECT_EQ(wp::mesh_get_index(mesh.id(), -2), -1);
     // a mesh without velocities evaluates them as zero
     treadle::Mesh plain = make(c);
     EXPECT_EQ(wp::length(wp::mesh_eval_velocity(plain.id(), 0, 0.3f, 0.3f)), 0.0f);
