@@ -1,5 +1,5 @@
 # src/api/sources.cmake -- sources of src/api (the public C++ API)
-# Modules, kernels, launch arguments, the tape, isosurface extraction and BVHs.
+# Modules, kernels, launch arguments, the tape, isosurface extraction, BVHs and meshes.
 list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
   src/api/array_fill.cpp
@@ -9,6 +9,7 @@ list(APPEND TREADLE_SOURCES
   src/api/launch_args.cpp
   src/api/marching_cubes.cpp
   src/api/marching_cubes_tables.cpp
+  src/api/mesh.cpp
   src/api/module.cpp
   src/api/module_resolver.cpp
   src/api/tape.cpp

@@ -5,6 +5,8 @@ list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_adjoint.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_builds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_marching_cubes_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_mesh_adjoint.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_mesh_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_module_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_module_generics.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_module_structs.cpp

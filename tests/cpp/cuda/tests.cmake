@@ -2,4 +2,5 @@
 list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_cuda_driver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_nvrtc.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_nvrtc_mesh.cpp
 )

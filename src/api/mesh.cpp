@@ -1,0 +1,272 @@
+// src/api/mesh.cpp -- host construction and refitting of treadle::Mesh (face BVH, winding moments)
+//
+// A Mesh builds a treadle::Bvh over its faces' boxes and publishes a MeshDescriptor laid out as
+// native/treadle/mesh.h's wp::mesh_t reads it, with a copy of the Bvh's descriptor embedded
+// (so mesh_get_bvh is an address inside the mesh). Every refit recomputes the face boxes, the
+// Bvh's node boxes, the winding moments and the average edge length, then copies the Bvh's
+// descriptor again (its arrays may have moved).
+#include "treadle/mesh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "treadle/error.h"
+
+namespace treadle {
+
+namespace {
+
+using Vec3 = Mesh::Vec3;
+
+Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec3 cross(const Vec3& a, const Vec3& b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+float norm(const Vec3& a) { return std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
+
+MeshArrayView view(const void* data, int32_t count, int64_t stride) {
+    MeshArrayView v{};
+    v.data = const_cast<void*>(data);
+    v.shape[0] = count;
+    v.strides[0] = stride;
+    v.ndim = 1;
+    return v;
+}
+
+/// Moments of one subtree (area-weighted centre sum, area vector, area) for the winding nodes.
+struct Moments {
+    double cx = 0, cy = 0, cz = 0;  ///< sum of area * centroid
+    double nx = 0, ny = 0, nz = 0;
+    double area = 0;
+    double count = 0;               ///< faces, for the plain mean of zero-area subtrees
+    double mx = 0, my = 0, mz = 0;  ///< sum of centroids
+};
+
+class WindingBuilder {
+public:
+    WindingBuilder(const Mesh& m, const Bvh& bvh, std::vector<MeshWindingNode>& out)
+        : m_mesh(m), m_bvh(bvh), m_out(out) {
+        m_out.assign(bvh.nodes().size(), MeshWindingNode{});
+    }
+
+    Moments node(int32_t id) {
+        const BvhNode& n = m_bvh.nodes()[id];
+        Moments s;
+        MeshWindingNode& w = m_out[id];
+        if (n.left < 0) {
+            for (int32_t i = ~n.left; i < n.right; ++i) add_face(s, m_bvh.items()[i]);
+            w.centre = centre(s);
+            w.radius = 0.0f;
+            for (int32_t i = ~n.left; i < n.right; ++i)
+                for (int k = 0; k < 3; ++k)
+                    w.radius = std::max(w.radius, norm(sub(vertex(m_bvh.items()[i], k), w.centre)));
+        } else {
+            const Moments l = node(n.left), r = node(n.right);
+            s = merge(l, r);
+            w.centre = centre(s);
+            // bounds the subtree's vertices from the children's spheres
+            for (int32_t c : {n.left, n.right})
+                w.radius =
+                    std::max(w.radius, norm(sub(m_out[c].centre, w.centre)) + m_out[c].radius);
+        }
+        w.normal = {float(s.nx), float(s.ny), float(s.nz)};
+        w.area = float(s.area);
+        return s;
+    }
+
+private:
+    Vec3 vertex(int32_t face, int k) const {
+        return m_mesh.point_data()[m_mesh.index_data()[face * 3 + k]];
+    }
+
+    void add_face(Moments& s, int32_t f) const {
+        const Vec3 a = vertex(f, 0), b = vertex(f, 1), c = vertex(f, 2);
+        const Vec3 n = cross(sub(b, a), sub(c, a));
+        const double area = 0.5 * norm(n);
+        double cen[3];
+        for (int k = 0; k < 3; ++k) cen[k] = (double(a[k]) + b[k] + c[k]) / 3.0;
+        s.cx += area * cen[0];
+        s.cy += area * cen[1];
+        s.cz += area * cen[2];
+        s.mx += cen[0];
+        s.my += cen[1];
+        s.mz += cen[2];
+        s.nx += 0.5 * n[0];
+        s.ny += 0.5 * n[1];
+        s.nz += 0.5 * n[2];
+        s.area += area;
+        s.count += 1;
+    }
+
+    static Moments merge(const Moments& a, const Moments& b) {
+        Moments s;
+        s.cx = a.cx + b.cx, s.cy = a.cy + b.cy, s.cz = a.cz + b.cz;
+        s.nx = a.nx + b.nx, s.ny = a.ny + b.ny, s.nz = a.nz + b.nz;
+        s.mx = a.mx + b.mx, s.my = a.my + b.my, s.mz = a.mz + b.mz;
+        s.area = a.area + b.area;
+        s.count = a.count + b.count;
+        return s;
+    }
+
+    static Vec3 centre(const Moments& s) {
+        if (s.area > 0) return {float(s.cx / s.area), float(s.cy / s.area), float(s.cz / s.area)};
+        if (s.count > 0)
+            return {float(s.mx / s.count), float(s.my / s.count), float(s.mz / s.count)};
+        return {0.0f, 0.0f, 0.0f};
+    }
+
+    const Mesh& m_mesh;
+    const Bvh& m_bvh;
+    std::vector<MeshWindingNode>& m_out;
+};
+
+}  // namespace
+
+Mesh::Mesh(std::vector<Vec3> points, std::vector<int32_t> indices, std::vector<Vec3> velocities,
+           bool support_winding_number, BvhConstructor constructor, std::vector<int32_t> groups,
+           int leaf_size)
+    : m_points(std::move(points)),
+      m_velocities(std::move(velocities)),
+      m_indices(std::move(indices)),
+      m_owns_points(true),
+      m_winding_support(support_winding_number) {
+    if (!m_velocities.empty() && m_velocities.size() != m_points.size())
+        throw Error(ErrorKind::Value, "Mesh: velocities must have one entry per point (" +
+                                          std::to_string(m_points.size()) + "), got " +
+                                          std::to_string(m_velocities.size()));
+    init(m_points.data(), static_cast<int32_t>(m_points.size()), m_indices.data(),
+         static_cast<int32_t>(m_indices.size()),
+         m_velocities.empty() ? nullptr : m_velocities.data(), constructor, std::move(groups),
+         leaf_size);
+}
+
+Mesh::Mesh(const Vec3* points, int32_t num_points, const int32_t* indices, int32_t num_indices,
+           const Vec3* velocities, bool support_winding_number, BvhConstructor constructor,
+           std::vector<int32_t> groups, int leaf_size)
+    : m_winding_support(support_winding_number) {
+    init(points, num_points, indices, num_indices, velocities, constructor, std::move(groups),
+         leaf_size);
+}
+
+void Mesh::init(const Vec3* points, int32_t num_points, const int32_t* indices, int32_t num_indices,
+                const Vec3* velocities, BvhConstructor constructor, std::vector<int32_t> groups,
+                int leaf_size) {
+    if (num_points < 0 || num_indices < 0)
+        throw Error(ErrorKind::Value, "Mesh: point and index counts must be non-negative");
+    if (num_indices % 3 != 0)
+        throw Error(ErrorKind::Value, "Mesh: the number of indices (" +
+                                          std::to_string(num_indices) +
+                                          ") must be a multiple of 3 (three per triangle)");
+    for (int32_t i = 0; i < num_indices; ++i)
+        if (indices[i] < 0 || indices[i] >= num_points)
+            throw Error(ErrorKind::Value,
+                        "Mesh: index " + std::to_string(i) + " (" + std::to_string(indices[i]) +
+                            ") is out of range for " + std::to_string(num_points) + " points");
+    const int32_t num_tris = num_indices / 3;
+    if (!groups.empty() && static_cast<int32_t>(groups.size()) != num_tris)
+        throw Error(ErrorKind::Value, "Mesh: groups must have one entry per triangle (" +
+                                          std::to_string(num_tris) + "), got " +
+                                          std::to_string(groups.size()));
+    m_desc.points = view(points, num_points, sizeof(Vec3));
+    m_desc.velocities = view(velocities, velocities ? num_points : 0, sizeof(Vec3));
+    m_desc.indices = view(indices, num_indices, sizeof(int32_t));
+    m_desc.num_points = num_points;
+    m_desc.num_tris = num_tris;
+    std::vector<Vec3> lowers, uppers;
+    face_boxes(lowers, uppers);
+    m_bvh = std::make_unique<Bvh>(std::move(lowers), std::move(uppers), constructor,
+                                  std::move(groups), leaf_size);
+    update_derived();
+}
+
+void Mesh::face_boxes(std::vector<Vec3>& lowers, std::vector<Vec3>& uppers) const {
+    const int32_t n = m_desc.num_tris;
+    lowers.resize(n);
+    uppers.resize(n);
+    for (int32_t f = 0; f < n; ++f) {
+        Vec3 lo = point_data()[index_data()[f * 3]], hi = lo;
+        for (int k = 1; k < 3; ++k) {
+            const Vec3& p = point_data()[index_data()[f * 3 + k]];
+            for (int a = 0; a < 3; ++a) {
+                lo[a] = std::min(lo[a], p[a]);
+                hi[a] = std::max(hi[a], p[a]);
+            }
+        }
+        lowers[f] = lo;
+        uppers[f] = hi;
+    }
+}
+
+void Mesh::update_derived() {
+    const int32_t n = m_desc.num_tris;
+    double total = 0.0;
+    for (int32_t f = 0; f < n; ++f)
+        for (int k = 0; k < 3; ++k) {
+            const Vec3& a = point_data()[index_data()[f * 3 + k]];
+            const Vec3& b = point_data()[index_data()[f * 3 + (k + 1) % 3]];
+            total += norm(sub(b, a));
+        }
+    m_desc.average_edge_length = n > 0 ? float(total / (3.0 * n)) : 0.0f;
+    m_desc.bvh = *reinterpret_cast<const BvhDescriptor*>(m_bvh->id());
+    m_desc.winding = nullptr;
+    if (m_winding_support) {
+        m_winding.clear();
+        if (m_bvh->root() >= 0) {
+            WindingBuilder builder(*this, *m_bvh, m_winding);
+            builder.node(m_bvh->root());
+        }
+        m_desc.winding = m_winding.empty() ? nullptr : m_winding.data();
+    }
+}
+
+void Mesh::refit() {
+    std::vector<Vec3> lowers, uppers;
+    face_boxes(lowers, uppers);
+    m_bvh->refit(std::move(lowers), std::move(uppers));
+    update_derived();
+}
+
+void Mesh::refit(std::vector<Vec3> points) {
+    if (static_cast<int32_t>(points.size()) != m_desc.num_points)
+        throw Error(ErrorKind::Value, "Mesh.refit: expected " + std::to_string(m_desc.num_points) +
+                                          " points, got " + std::to_string(points.size()));
+    m_points = std::move(points);
+    m_owns_points = true;
+    m_desc.points.data = m_points.data();
+    refit();
+}
+
+void Mesh::set_points(const Vec3* points, int32_t num_points) {
+    if (num_points != m_desc.num_points)
+        throw Error(ErrorKind::Value, "Mesh.points: expected " + std::to_string(m_desc.num_points) +
+                                          " points, got " + std::to_string(num_points));
+    m_desc.points.data = const_cast<Vec3*>(points);
+    m_owns_points = points == m_points.data() && !m_points.empty();
+    refit();
+}
+
+void Mesh::set_velocities(const Vec3* velocities, int32_t num_velocities) {
+    if (velocities && num_velocities != m_desc.num_points)
+        throw Error(ErrorKind::Value, "Mesh.velocities: expected " +
+                                          std::to_string(m_desc.num_points) + " velocities, got " +
+                                          std::to_string(num_velocities));
+    m_desc.velocities = view(velocities, velocities ? num_velocities : 0, sizeof(Vec3));
+}
+
+void Mesh::set_velocities(std::vector<Vec3> velocities) {
+    if (!velocities.empty() && static_cast<int32_t>(velocities.size()) != m_desc.num_points)
+        throw Error(ErrorKind::Value, "Mesh.velocities: expected " +
+                                          std::to_string(m_desc.num_points) + " velocities, got " +
+                                          std::to_string(velocities.size()));
+    m_velocities = std::move(velocities);
+    m_desc.velocities = view(m_velocities.empty() ? nullptr : m_velocities.data(),
+                             static_cast<int32_t>(m_velocities.size()), sizeof(Vec3));
+}
+
+std::vector<Vec3>& Mesh::points() {
+    if (!m_owns_points) throw Error(ErrorKind::Value, "Mesh.points: this mesh borrows its points");
+    return m_points;
+}
+
+}  // namespace treadle
