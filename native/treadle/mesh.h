@@ -91,7 +91,7 @@
 
 namespace wp {
 
-// ---- box and sphere queries----------------------------------------------------------------------
+// ---- box and sphere queries ------------------------------------------------------------------
 
 /// The traversal state of mesh_query_aabb and mesh_query_sphere (wp.MeshQueryAABB): a BVH
 /// query over the faces' boxes, filtered by the exact sphere test for kind 1.
