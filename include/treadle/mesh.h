@@ -26,6 +26,9 @@ struct MeshWindingNode {
     float radius;                 ///< largest distance from centre to one of their vertices
     std::array<float, 3> normal;  ///< sum of cross(b - a, c - a) / 2 over them
     float area;
+    float first[9];    ///< sum of normal_i (face centroid - centre)_j, row-major
+    float second[18];  ///< second moments, see wp::mesh_winding_node_t
+    float pad;
 };
 
 /// Host mirror of wp::mesh_t: what a kernel's mesh id points at.

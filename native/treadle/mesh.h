@@ -32,9 +32,10 @@
 //       point (dot > 0), else inside (-1).
 //   mesh_query_point_sign_winding_number(id, point, max_dist[, inside, face, u, v],
 //       accuracy = 2, threshold = 0.5): the closest point; inside when the mesh's winding
-//       number at point exceeds threshold (fast winding number: nodes farther than accuracy
-//       times their radius count as dipoles). A mesh built without support_winding_number
-//       falls back to mesh_query_point's sign.
+//       number at point exceeds threshold (fast winding number: a BVH node farther than
+//       accuracy times its radius counts by its moments' second-order expansion, nearer ones
+//       exactly). A mesh built without support_winding_number falls back to
+//       mesh_query_point's sign.
 //   mesh_query_point_sign_parity(id, point, max_dist[, inside, face, u, v], n_sample = 1,
 //       perturbation_scale = 0.1): the closest point; inside when at least half of n_sample
 //       rays along (1, 1, 1) + uniform offsets in [-scale, scale) (fixed seed 42) cross the
@@ -90,7 +91,7 @@
 
 namespace wp {
 
-// ---- box and sphere queries----------------------------------------------------------------------
+// ---- box and sphere queries ------------------------------------------------------------------
 
 /// The traversal state of mesh_query_aabb and mesh_query_sphere (wp.MeshQueryAABB): a BVH
 /// query over the faces' boxes, filtered by the exact sphere test for kind 1.

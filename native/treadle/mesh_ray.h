@@ -22,15 +22,27 @@
 
 namespace wp {
 
-/// Moments of one BVH node's triangles for the fast winding number: the area-weighted centre,
-/// the sum of area-weighted normals (cross(b - a, c - a) / 2) and the largest distance from
-/// that centre to a vertex of the node's triangles.
+/// Moments of one BVH node's triangles for the fast winding number, about the area-weighted
+/// centre c, with n_t = cross(b - a, c - a) / 2 a triangle's area vector and d = x - c:
+/// normal N = sum_t n_t; first M_ij = sum_t (n_t)_i int_t d_j dA / area_t (row-major);
+/// second T_ijk = sum_t (n_t)_i int_t d_j d_k dA / area_t, stored as second[6 i + s(j, k)]
+/// with s = 0..5 for jk = 00, 01, 02, 11, 12, 22; radius: the largest distance from c to a
+/// vertex of the node's triangles.
 struct mesh_winding_node_t {
     vec3 centre;
     float32 radius;
     vec3 normal;
     float32 area;
+    float32 first[9];
+    float32 second[18];
+    float32 pad;
 };
+
+/// The slot of the symmetric pair (j, k) in mesh_winding_node_t::second's rows.
+CUDA_CALLABLE int32 mesh_sym_slot(int32 j, int32 k) {
+    const int32 a = j < k ? j : k, b = j < k ? k : j;
+    return a == 0 ? b : (a == 1 ? 2 + b : 5);
+}
 
 /// A triangle mesh as kernels see it (all pointers in the memory of the mesh's device). Face f
 /// has vertices points[indices[3 f]], points[indices[3 f + 1]], points[indices[3 f + 2]].
@@ -265,9 +277,35 @@ CUDA_CALLABLE float32 triangle_solid_angle(const vec3& a, const vec3& b, const v
     return 2.0f * atan2(num, den);
 }
 
+/// The far-field solid angle of a node's triangles seen from p: the expansion of
+/// sum_t int_t n.f(x - p) dA, f(r) = r / |r|^3, to second order about the node's centre
+/// (r = c - p): N.f(r) + J_ij M_ij + H_ijk T_ijk / 2 with J and H f's first and second
+/// derivatives.
+CUDA_CALLABLE float32 far_solid_angle(const mesh_winding_node_t& w, const vec3& r) {
+    const float32 r2 = length_sq(r);
+    const float32 inv3 = 1.0f / (r2 * sqrt(r2)), inv5 = inv3 / r2, inv7 = inv5 / r2;
+    float32 trace = 0.0f, rmr = 0.0f, ra = 0.0f, rb = 0.0f, rrrt = 0.0f;
+    for (int32 i = 0; i < 3; ++i) {
+        trace += w.first[4 * i];
+        float32 a = 0.0f, b = 0.0f, rtr = 0.0f;
+        for (int32 j = 0; j < 3; ++j) {
+            rmr += r.c[i] * w.first[3 * i + j] * r.c[j];
+            a += w.second[6 * j + mesh_sym_slot(j, i)];  // sum_j T_jji
+            b += w.second[6 * i + mesh_sym_slot(j, j)];  // sum_j T_ijj
+            for (int32 k = 0; k < 3; ++k)
+                rtr += r.c[j] * w.second[6 * i + mesh_sym_slot(j, k)] * r.c[k];
+        }
+        ra += r.c[i] * a;
+        rb += r.c[i] * b;
+        rrrt += r.c[i] * rtr;
+    }
+    return (dot(r, w.normal) + trace) * inv3 - 3.0f * rmr * inv5 +
+           0.5f * ((-6.0f * ra - 3.0f * rb) * inv5 + 15.0f * rrrt * inv7);
+}
+
 /// The winding number of the mesh at p (Barill et al. 2018): a node whose moments' centre is
-/// farther from p than accuracy times its radius counts as a dipole (its area-weighted normal
-/// at its centre); nearer nodes are opened and their leaves summed exactly.
+/// farther from p than accuracy times its radius contributes its far-field expansion
+/// (far_solid_angle); nearer nodes are opened and their leaves summed exactly.
 CUDA_CALLABLE float32 winding_number(const mesh_t& m, const vec3& p, float32 accuracy) {
     if (m.bvh.root < 0) return 0.0f;
     int32 stack[stack_size];
@@ -279,9 +317,8 @@ CUDA_CALLABLE float32 winding_number(const mesh_t& m, const vec3& p, float32 acc
         const bvh_node_t& node = m.bvh.nodes[n];
         const mesh_winding_node_t& w = m.winding[n];
         const vec3 r = sub(w.centre, p);
-        const float32 r2 = length_sq(r);
-        if (node.left >= 0 && r2 > accuracy * accuracy * w.radius * w.radius) {
-            omega += dot(r, w.normal) / (r2 * sqrt(r2));
+        if (node.left >= 0 && length_sq(r) > accuracy * accuracy * w.radius * w.radius) {
+            omega += far_solid_angle(w, r);
             continue;
         }
         if (node.left < 0) {

@@ -58,17 +58,25 @@ public:
             for (int32_t i = ~n.left; i < n.right; ++i) add_face(s, m_bvh.items()[i]);
             w.centre = centre(s);
             w.radius = 0.0f;
-            for (int32_t i = ~n.left; i < n.right; ++i)
+            double first[9] = {}, second[18] = {};
+            for (int32_t i = ~n.left; i < n.right; ++i) {
+                const int32_t f = m_bvh.items()[i];
                 for (int k = 0; k < 3; ++k)
-                    w.radius = std::max(w.radius, norm(sub(vertex(m_bvh.items()[i], k), w.centre)));
+                    w.radius = std::max(w.radius, norm(sub(vertex(f, k), w.centre)));
+                add_moments(first, second, f, w.centre);
+            }
+            for (int k = 0; k < 9; ++k) w.first[k] = float(first[k]);
+            for (int k = 0; k < 18; ++k) w.second[k] = float(second[k]);
         } else {
             const Moments l = node(n.left), r = node(n.right);
             s = merge(l, r);
             w.centre = centre(s);
             // bounds the subtree's vertices from the children's spheres
-            for (int32_t c : {n.left, n.right})
+            for (int32_t c : {n.left, n.right}) {
                 w.radius =
                     std::max(w.radius, norm(sub(m_out[c].centre, w.centre)) + m_out[c].radius);
+                shift_moments(m_out[c], w);
+            }
         }
         w.normal = {float(s.nx), float(s.ny), float(s.nz)};
         w.area = float(s.area);
@@ -97,6 +105,52 @@ private:
         s.nz += 0.5 * n[2];
         s.area += area;
         s.count += 1;
+    }
+
+    /// Adds face f's first and second moments about `about` (d = x - about over the face:
+    /// int d dA = area s / 3 and int d d^T dA = area (sum_v d_v d_v^T + s s^T) / 12, s the
+    /// sum of the vertices' offsets), each times the face's area vector, divided by its area.
+    void add_moments(double* first, double* second, int32_t f, const Vec3& about) const {
+        double v[3][3], s[3] = {0, 0, 0};
+        for (int k = 0; k < 3; ++k)
+            for (int j = 0; j < 3; ++j) {
+                v[k][j] = double(vertex(f, k)[j]) - about[j];
+                s[j] += v[k][j];
+            }
+        const Vec3 a = vertex(f, 0), b = vertex(f, 1), c = vertex(f, 2);
+        const Vec3 n = cross(sub(b, a), sub(c, a));
+        for (int i = 0; i < 3; ++i) {
+            const double ni = 0.5 * n[i];
+            for (int j = 0; j < 3; ++j) {
+                first[3 * i + j] += ni * s[j] / 3.0;
+                for (int k = j; k < 3; ++k) {
+                    const double dd = v[0][j] * v[0][k] + v[1][j] * v[1][k] + v[2][j] * v[2][k];
+                    second[6 * i + wp_sym_slot(j, k)] += ni * (dd + s[j] * s[k]) / 12.0;
+                }
+            }
+        }
+    }
+
+    /// Adds a child's moments to its parent's, moved from the child's centre to the parent's
+    /// (d = d_child + t, t = c_child - c).
+    static void shift_moments(const MeshWindingNode& child, MeshWindingNode& w) {
+        const Vec3 t = sub(child.centre, w.centre);
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                const float mij = child.first[3 * i + j];
+                w.first[3 * i + j] += mij + child.normal[i] * t[j];
+                for (int k = j; k < 3; ++k) {
+                    const int slot = wp_sym_slot(j, k);
+                    w.second[6 * i + slot] += child.second[6 * i + slot] + mij * t[k] +
+                                              child.first[3 * i + k] * t[j] +
+                                              child.normal[i] * t[j] * t[k];
+                }
+            }
+    }
+
+    static int wp_sym_slot(int j, int k) {
+        const int a = std::min(j, k), b = std::max(j, k);
+        return a == 0 ? b : (a == 1 ? 2 + b : 5);
     }
 
     static Moments merge(const Moments& a, const Moments& b) {
