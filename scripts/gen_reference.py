@@ -75,7 +75,8 @@ def builtin_stub(entry, doc):
             returns = re.sub(rf"\b{var}\b", "Any", returns)
     name = entry["name"]
     body = docstring(doc, 4)
-    if entry["rebinds"] != "outputs":
+    if entry["rebinds"] != "outputs" or not returns.startswith("tuple["):
+        # (mesh queries' output-local forms are described in their docstrings)
         return f"def {name}({params}) -> {returns}:\n{body}\n"
     # Multi builtins: the tuple form and Warp's out-argument form f(inputs..., outputs...)
     outs = re.match(r"tuple\[(.*)\]$", returns).group(1).split(", ")

@@ -224,6 +224,7 @@ from .bvh import Bvh as Bvh
 from .bvh import is_cubql_available as is_cubql_available
 from .hash_grid import HashGrid as HashGrid
 from .marching_cubes import MarchingCubes as MarchingCubes
+from .mesh import Mesh as Mesh
 
 # --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
 from .logger import LOG_DEBUG as LOG_DEBUG

@@ -31,6 +31,8 @@ from .logger import LOG_WARNING as LOG_WARNING
 from .launch import Launch as Launch
 from .logger import Logger as Logger
 from .marching_cubes import MarchingCubes as MarchingCubes
+from .mesh import Mesh as Mesh
+from .geometry_types import MeshQuery as MeshQuery
 from .geometry_types import MeshQueryAABB as MeshQueryAABB
 from .geometry_types import MeshQueryPoint as MeshQueryPoint
 from .geometry_types import MeshQueryRay as MeshQueryRay
@@ -1617,6 +1619,165 @@ def bvh_get_group_root(id: uint64, group: int32) -> int32:
 
     The root node of the items of group `group` of the BVH `id` (built with groups=), to start
     queries from; -1 (the global root) when the group has no item."""
+
+def mesh_query_point(id: uint64, point: vec3f, max_dist: float32) -> MeshQueryPoint:
+    """mesh_query_point(id: uint64, point: vec3f, max_dist: float32) -> MeshQueryPoint
+
+    The point of the mesh `id` closest to `point`, among faces closer than max_dist; sign < 0
+    when `point` is inside (at least two of three rays along +x, +y, +z first meet a face from
+    its back), else 1.
+
+    Differentiable."""
+
+def mesh_query_point_no_sign(id: uint64, point: vec3f, max_dist: float32) -> MeshQueryPoint:
+    """mesh_query_point_no_sign(id: uint64, point: vec3f, max_dist: float32) -> MeshQueryPoint
+
+    The point of the mesh `id` closest to `point`, among faces closer than max_dist, without a
+    sign (sign stays 0; output form: ..., face, u, v).
+
+    Differentiable."""
+
+def mesh_query_furthest_point_no_sign(id: uint64, point: vec3f, min_dist: float32) -> MeshQueryPoint:
+    """mesh_query_furthest_point_no_sign(id: uint64, point: vec3f, min_dist: float32) ->
+    MeshQueryPoint
+
+    The point of the mesh `id` farthest from `point` (a vertex), if farther than min_dist; no
+    sign (output form: ..., face, u, v).
+
+    Differentiable."""
+
+def mesh_query_point_sign_normal(id: uint64, point: vec3f, max_dist: float32, epsilon: float32 = ...) -> MeshQueryPoint:
+    """mesh_query_point_sign_normal(id: uint64, point: vec3f, max_dist: float32, epsilon: float32 =
+    1e-3) -> MeshQueryPoint
+
+    The closest point as mesh_query_point, signed by the angle-weighted pseudo-normal of the
+    faces within epsilon (a fraction of the average edge length) of the closest distance: robust
+    for watertight meshes.
+
+    Differentiable."""
+
+def mesh_query_point_sign_winding_number(id: uint64, point: vec3f, max_dist: float32, accuracy: float32 = ..., threshold: float32 = ...) -> MeshQueryPoint:
+    """mesh_query_point_sign_winding_number(id: uint64, point: vec3f, max_dist: float32, accuracy:
+    float32 = 2.0, threshold: float32 = 0.5) -> MeshQueryPoint
+
+    The closest point as mesh_query_point, inside when the mesh's winding number at `point`
+    exceeds threshold (fast winding number: BVH nodes farther than accuracy times their radius
+    count as dipoles). Needs wp.Mesh(..., support_winding_number=True); otherwise the sign falls
+    back to mesh_query_point's.
+
+    Differentiable."""
+
+def mesh_query_point_sign_parity(id: uint64, point: vec3f, max_dist: float32, n_sample: int32 = ..., perturbation_scale: float32 = ...) -> MeshQueryPoint:
+    """mesh_query_point_sign_parity(id: uint64, point: vec3f, max_dist: float32, n_sample: int32 =
+    1, perturbation_scale: float32 = 0.1) -> MeshQueryPoint
+
+    The closest point as mesh_query_point, inside when at least half of n_sample rays along (1,
+    1, 1) plus uniform offsets in [-perturbation_scale, perturbation_scale) cross the mesh an odd
+    number of times.
+
+    Differentiable."""
+
+def mesh_query_ray(id: uint64, start: vec3f, dir: vec3f, max_t: float32, root: int32 = ...) -> MeshQueryRay:
+    """mesh_query_ray(id: uint64, start: vec3f, dir: vec3f, max_t: float32, root: int32 = -1) ->
+    MeshQueryRay
+
+    The closest hit of the ray start + t dir with 0 <= t < max_t (t in multiples of |dir|) on the
+    mesh `id`: MeshQueryRay {result, sign (> 0 front face, < 0 back), face, t, u, v, normal (the
+    face's unit normal)}. `root` confines the search to a group (mesh_get_group_root). The older
+    form (..., max_t, t, u, v, sign, normal, face) returns result and writes the locals.
+    Differentiable in start and dir through t, u, v.
+
+    Differentiable."""
+
+def mesh_query_ray_anyhit(id: uint64, start: vec3f, dir: vec3f, max_t: float32, root: int32 = ...) -> bool:
+    """mesh_query_ray_anyhit(id: uint64, start: vec3f, dir: vec3f, max_t: float32, root: int32 = -1)
+    -> bool
+
+    Whether the ray start + t dir meets the mesh `id` for some 0 <= t < max_t (stops at the first
+    hit found)."""
+
+def mesh_query_ray_count_intersections(id: uint64, start: vec3f, dir: vec3f, root: int32 = ...) -> int32:
+    """mesh_query_ray_count_intersections(id: uint64, start: vec3f, dir: vec3f, root: int32 = -1) ->
+    int32
+
+    The number of faces of the mesh `id` the ray start + t dir (t >= 0) meets."""
+
+def mesh_query_aabb(id: uint64, low: vec3f, high: vec3f) -> MeshQueryAABB:
+    """mesh_query_aabb(id: uint64, low: vec3f, high: vec3f) -> MeshQueryAABB
+
+    A query over the faces of the mesh `id` whose bounding boxes overlap [low, high] (touching
+    counts; a broad phase), advanced by mesh_query_next."""
+
+def mesh_query_sphere(id: uint64, center: vec3f, radius: float32) -> MeshQuery:
+    """mesh_query_sphere(id: uint64, center: vec3f, radius: float32) -> MeshQuery
+
+    A query over the faces of the mesh `id` that come within `radius` of `center` (the exact
+    triangle distance), advanced by mesh_query_next."""
+
+def mesh_query_next(query: MeshQueryAABB | MeshQuery, index: int32) -> bool:
+    """mesh_query_next(query: MeshQueryAABB | MeshQuery, index: int32) -> bool
+
+    Advances a box or sphere query to its next face and writes the face's index to `index`;
+    false, `index` unchanged, once none is left. Both are local variables."""
+
+def mesh_query_aabb_next(query: MeshQueryAABB | MeshQuery, index: int32) -> bool:
+    """mesh_query_aabb_next(query: MeshQueryAABB | MeshQuery, index: int32) -> bool
+
+    The same as mesh_query_next (Warp's older name)."""
+
+def mesh_eval_position(id: uint64, face: int32, bary_u: float32, bary_v: float32) -> vec3f:
+    """mesh_eval_position(id: uint64, face: int32, bary_u: float32, bary_v: float32) -> vec3f
+
+    The point u p0 + v p1 + (1 - u - v) p2 of face `face` of the mesh `id`. Differentiable in
+    bary_u and bary_v.
+
+    Differentiable."""
+
+def mesh_eval_velocity(id: uint64, face: int32, bary_u: float32, bary_v: float32) -> vec3f:
+    """mesh_eval_velocity(id: uint64, face: int32, bary_u: float32, bary_v: float32) -> vec3f
+
+    The velocity at barycentric (u, v) of face `face`, interpolated as mesh_eval_position
+    interpolates points (zero for a mesh without velocities).
+
+    Differentiable."""
+
+def mesh_eval_face_normal(id: uint64, face: int32) -> vec3f:
+    """mesh_eval_face_normal(id: uint64, face: int32) -> vec3f
+
+    The unit normal normalize(cross(p1 - p0, p2 - p0)) of face `face`."""
+
+def mesh_get_point(id: uint64, index: int32) -> vec3f:
+    """mesh_get_point(id: uint64, index: int32) -> vec3f
+
+    The point of face-vertex `index` (in [0, 3 * faces)): points[indices[index]]."""
+
+def mesh_get_velocity(id: uint64, index: int32) -> vec3f:
+    """mesh_get_velocity(id: uint64, index: int32) -> vec3f
+
+    The velocity of face-vertex `index`: velocities[indices[index]]."""
+
+def mesh_get_index(id: uint64, index: int32) -> int32:
+    """mesh_get_index(id: uint64, index: int32) -> int32
+
+    The point index of face-vertex `index`: indices[index]."""
+
+def mesh_get_group_root(id: uint64, group: int32) -> int32:
+    """mesh_get_group_root(id: uint64, group: int32) -> int32
+
+    The BVH node holding the faces of group `group` (wp.Mesh(..., groups=...)), to pass as a ray
+    query's root; -1 (the whole mesh) when the group has no face."""
+
+def mesh_get_bvh(id: uint64) -> uint64:
+    """mesh_get_bvh(id: uint64) -> uint64
+
+    The id of the mesh's BVH over its faces' boxes (items are face indices), for the bvh_query_*
+    builtins."""
+
+def mesh_get(id: uint64) -> Mesh:
+    """mesh_get(id: uint64) -> Mesh
+
+    The mesh `id` as a struct of its arrays: points, velocities and indices (flat, three per
+    face)."""
 
 def hash_grid_query(id: uint64, point: vec3, max_dist: Float, group: int32 = ...) -> HashGridQuery:
     """hash_grid_query(id: uint64, point: vec3, max_dist: Float, group: int32 = ...) ->

@@ -27,7 +27,7 @@ def _host(array):
     return np.ascontiguousarray(array.numpy(), dtype=np.float32).reshape(-1, 3)
 
 
-def _constructor_name(constructor, device, grouped):
+def constructor_name(constructor, device, grouped):
     """The host build a `constructor=` value stands for on `device`."""
     if constructor is None:
         return "sah"
@@ -73,7 +73,7 @@ class Bvh:
         self.device = lowers.device
         self.lowers, self.uppers, self.groups = lowers, uppers, groups
         self.leaf_size = int(leaf_size)
-        self.constructor = _constructor_name(constructor, self.device, groups is not None)
+        self.constructor = constructor_name(constructor, self.device, groups is not None)
         self._build()
 
     def __del__(self):
@@ -103,7 +103,7 @@ class Bvh:
         """Builds the tree anew from the current lowers and uppers (with `constructor`, or the
         one it was built with); the id stays the same."""
         if constructor is not None:
-            self.constructor = _constructor_name(constructor, self.device, self.groups is not None)
+            self.constructor = constructor_name(constructor, self.device, self.groups is not None)
         self._native.rebuild(_host(self.lowers), _host(self.uppers), self.constructor)
 
 

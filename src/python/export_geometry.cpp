@@ -12,6 +12,7 @@
 #include "api/marching_cubes.h"
 #include "exports.h"
 #include "treadle/bvh.h"
+#include "treadle/mesh.h"
 #include "treadle/marching_cubes.h"
 
 namespace {
@@ -61,10 +62,45 @@ void export_bvh(nb::module_& m) {
         });
 }
 
+using Vec3 = treadle::Mesh::Vec3;
+
+const Vec3* vec3_at(uint64_t address) { return reinterpret_cast<const Vec3*>(address); }
+
+/// treadle::Mesh for Python over host memory the caller keeps alive (wp.Mesh passes its
+/// arrays' addresses: points and velocities contiguous vec3, indices contiguous int32).
+void export_mesh(nb::module_& m) {
+    nb::class_<treadle::Mesh>(m, "Mesh")
+        .def(
+            "__init__",
+            [](treadle::Mesh* self, uint64_t points, int32_t num_points, uint64_t indices,
+               int32_t num_indices, uint64_t velocities, bool winding,
+               const std::string& constructor, std::optional<Ids> groups, int leaf_size) {
+                std::vector<int32_t> g;
+                if (groups) g.assign(groups->data(), groups->data() + groups->shape(0));
+                new (self) treadle::Mesh(
+                    vec3_at(points), num_points, reinterpret_cast<const int32_t*>(indices),
+                    num_indices, velocities ? vec3_at(velocities) : nullptr, winding,
+                    treadle::bvh_constructor_from_name(constructor), std::move(g), leaf_size);
+            },
+            nb::arg("points"), nb::arg("num_points"), nb::arg("indices"), nb::arg("num_indices"),
+            nb::arg("velocities"), nb::arg("support_winding_number"), nb::arg("constructor"),
+            nb::arg("groups").none(), nb::arg("leaf_size"))
+        .def_prop_ro("id", &treadle::Mesh::id)
+        .def_prop_ro("bvh_id", &treadle::Mesh::bvh_id)
+        .def_prop_ro("num_nodes", [](const treadle::Mesh& x) { return x.bvh().nodes().size(); })
+        .def("refit", [](treadle::Mesh& x) { x.refit(); })
+        .def("set_points", [](treadle::Mesh& x, uint64_t points,
+                              int32_t n) { x.set_points(vec3_at(points), n); })
+        .def("set_velocities", [](treadle::Mesh& x, uint64_t velocities, int32_t n) {
+            x.set_velocities(velocities ? vec3_at(velocities) : nullptr, n);
+        });
+}
+
 }  // namespace
 
 void export_geometry(nb::module_& m) {
     export_bvh(m);
+    export_mesh(m);
     m.def(
         "marching_cubes_tables",
         [] {

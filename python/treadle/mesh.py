@@ -1,0 +1,118 @@
+"""wp.Mesh: a triangle mesh with a BVH over its faces (Warp 1.17's class), over treadle::Mesh
+(include/treadle/mesh.h); kernels take ``mesh.id`` as a uint64 and query it with the mesh_*
+builtins (closest points, rays, boxes, spheres, evaluation).
+
+On the CPU the mesh borrows the points, indices and velocities arrays it was given (they stay
+alive with it; writing to ``mesh.points`` and calling ``refit()`` moves the mesh)."""
+
+import numpy as np
+
+from . import _treadle
+from . import memory_tracker as _memory_tracker
+from .bvh import constructor_name
+from .types import int32, vec3
+
+
+def _check(array, dtype, what):
+    if array.dtype != dtype:
+        name = getattr(dtype, "__name__", str(dtype))
+        raise RuntimeError(f"Mesh {what} should be a Warp array of type wp.{name}")
+    if array.ndim != 1:
+        raise RuntimeError(f"Mesh {what} should be a one-dimensional array, got {array.ndim} "
+                           f"dimensions")
+    if not array.is_contiguous:
+        raise RuntimeError(f"Mesh {what} should be a contiguous array")
+
+
+class Mesh:
+    """A triangle mesh over `points` (wp.vec3) and `indices` (int32, three per face), with
+    optional per-point `velocities`; `groups` (int32 per face) lets ray queries be confined to a
+    group (mesh_get_group_root); `support_winding_number` keeps what
+    mesh_query_point_sign_winding_number needs."""
+
+    def __init__(self, points, indices, velocities=None, support_winding_number=False,
+                 bvh_constructor=None, bvh_leaf_size=None, groups=None):
+        self._native = None
+        self.id = 0
+        if points.device != indices.device:
+            raise RuntimeError("Mesh points and indices must live on the same device")
+        _check(points, vec3, "points")
+        _check(indices, int32, "indices")
+        if velocities is not None:
+            if velocities.device != points.device:
+                raise RuntimeError("Mesh velocities must live on the same device as its points")
+            _check(velocities, vec3, "velocities")
+            if len(velocities) != len(points):
+                raise RuntimeError("Mesh velocities must have one entry per point")
+        if groups is not None:
+            if groups.device != points.device:
+                raise RuntimeError("Mesh groups must live on the same device as its points")
+            _check(groups, int32, "groups")
+        self.device = points.device
+        constructor = constructor_name(bvh_constructor, self.device, groups is not None)
+        if support_winding_number and str(getattr(bvh_constructor, "name", bvh_constructor)
+                                           ).lower() == "cubql":
+            raise RuntimeError("Winding number support is not available with the cubql "
+                               "constructor")
+        if self.device.is_cuda:
+            raise RuntimeError("wp.Mesh on a CUDA device is not supported yet")
+        leaf = 4 if bvh_leaf_size is None else int(bvh_leaf_size)
+        if leaf < 1:
+            raise ValueError(f"bvh_leaf_size must be at least 1, got {bvh_leaf_size}")
+        self._points, self._velocities, self.indices, self.groups = (points, velocities,
+                                                                     indices, groups)
+        self.support_winding_number = bool(support_winding_number)
+        self.bvh_constructor = constructor
+        host_groups = None
+        if groups is not None:
+            host_groups = np.ascontiguousarray(groups.numpy(), dtype=np.int32).reshape(-1)
+        try:
+            self._native = _treadle.Mesh(points.ptr, len(points), indices.ptr, len(indices),
+                                         velocities.ptr if velocities is not None else 0,
+                                         self.support_winding_number, constructor, host_groups,
+                                         leaf)
+        except ValueError as e:
+            raise RuntimeError(f"Failed to create mesh: {e}") from None
+        self.id = self._native.id
+        if _memory_tracker.is_enabled():
+            nbytes = 32 * self._native.num_nodes + 28 * (len(indices) // 3)
+            _memory_tracker.note_allocation(self, nbytes, self.device, "mesh bvh",
+                                            native="mesh")
+
+    def __del__(self):
+        self._native = None
+
+    @property
+    def points(self):
+        """The mesh's points (wp.vec3 array). Assigning another array of the same length
+        makes it the mesh's points and refits."""
+        return self._points
+
+    @points.setter
+    def points(self, points):
+        _check(points, vec3, "points")
+        if points.device != self.device or len(points) != len(self._points):
+            raise RuntimeError("Mesh points can only be replaced by an array of the same length "
+                               "on the same device")
+        self._points = points
+        self._native.set_points(points.ptr, len(points))
+
+    @property
+    def velocities(self):
+        """The mesh's per-point velocities (wp.vec3 array), or None."""
+        return self._velocities
+
+    @velocities.setter
+    def velocities(self, velocities):
+        if velocities is not None:
+            _check(velocities, vec3, "velocities")
+            if velocities.device != self.device or len(velocities) != len(self._points):
+                raise RuntimeError("Mesh velocities must be one per point, on the mesh's device")
+        self._velocities = velocities
+        self._native.set_velocities(velocities.ptr if velocities is not None else 0,
+                                    len(self._points) if velocities is not None else 0)
+
+    def refit(self):
+        """Updates the BVH (and winding-number data) after the points moved; the tree's shape
+        is kept."""
+        self._native.refit()
