@@ -62,6 +62,13 @@ public:
     uint64_t id() const;
     /// The device whose kernels can query the tree.
     Device device() const { return m_device; }
+    /// Moves the tree's kernel-side copy to `device` (uploading it to a CUDA device now and
+    /// after every later build and refit); the id changes to that device's descriptor.
+    void set_device(Device device);
+    /// The descriptor naming the host arrays.
+    const BvhDescriptor& host_descriptor() const { return m_desc; }
+    /// On a CUDA device, the descriptor naming the device copies (what id() addresses there).
+    const BvhDescriptor& device_descriptor() const { return m_device_view; }
     /// New item boxes (same count), the tree's shape kept; node boxes are recomputed.
     void refit(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers);
     /// New item boxes (same count), the tree built anew with the Bvh's constructor.
@@ -97,6 +104,7 @@ private:
     /// and the descriptor naming them (allocated once, so the id never changes).
     std::vector<Array> m_device_buffers;
     Array m_device_desc;
+    BvhDescriptor m_device_view{};  ///< the host copy of m_device_desc's contents
 };
 
 }  // namespace treadle

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -70,10 +71,20 @@ public:
     Mesh(const Mesh&) = delete;
     Mesh& operator=(const Mesh&) = delete;
 
-    /// The id kernels take (the address of the descriptor; stable for the Mesh's lifetime).
-    uint64_t id() const { return reinterpret_cast<uint64_t>(&m_desc); }
+    /// The id kernels take (the address of the descriptor, in the memory of device(); stable
+    /// for the Mesh's lifetime once bound).
+    uint64_t id() const;
     /// The id of the face BVH (what mesh_get_bvh returns).
-    uint64_t bvh_id() const { return reinterpret_cast<uint64_t>(&m_desc.bvh); }
+    uint64_t bvh_id() const { return id() + offsetof(MeshDescriptor, bvh); }
+    /// Makes the mesh queryable by kernels on CUDA `device`: a copy of the descriptor lives
+    /// there, naming device copies of the BVH and winding moments and the given device memory
+    /// for the points, indices and velocities (null: none) -- borrowed, holding what the
+    /// host-side points and indices hold; it is uploaded again after every refit. id() then
+    /// addresses it. Call again to change the device views (new velocities).
+    void bind_device(Device device, const Vec3* points, const int32_t* indices,
+                     const Vec3* velocities);
+    /// The device whose kernels can query the mesh (the CPU unless bound to a CUDA device).
+    Device device() const { return m_device; }
     const Bvh& bvh() const { return *m_bvh; }
     const MeshDescriptor& descriptor() const { return m_desc; }
 
@@ -109,6 +120,7 @@ private:
               int leaf_size);
     void face_boxes(std::vector<Vec3>& lowers, std::vector<Vec3>& uppers) const;
     void update_derived();
+    void upload();
 
     std::vector<Vec3> m_points, m_velocities;
     std::vector<int32_t> m_indices;
@@ -117,6 +129,9 @@ private:
     std::vector<MeshWindingNode> m_winding;
     std::unique_ptr<Bvh> m_bvh;
     MeshDescriptor m_desc{};
+    Device m_device;
+    MeshArrayView m_device_points{}, m_device_indices{}, m_device_velocities{};
+    Array m_device_winding, m_device_desc;
 };
 
 }  // namespace treadle

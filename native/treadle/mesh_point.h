@@ -428,6 +428,40 @@ CUDA_CALLABLE void adj_mesh_query_point_sign_parity(uint64 id, vec3 point, float
     mesh_detail::adj_point_query(id, point, max_dist, false, adj_u, adj_v, adj_point);
 }
 
+// Out-argument forms called without their trailing defaulted arguments (epsilon, accuracy,
+// threshold, n_sample, perturbation_scale): the gradients do not depend on them.
+CUDA_CALLABLE void adj_mesh_query_point_sign_normal(uint64 id, vec3 point, float32 max_dist,
+                                                    float32, int32, float32, float32, uint64&,
+                                                    vec3& adj_point, float32&, float32&, int32&,
+                                                    float32& adj_u, float32& adj_v, bool) {
+    mesh_detail::adj_point_query(id, point, max_dist, false, adj_u, adj_v, adj_point);
+}
+CUDA_CALLABLE void adj_mesh_query_point_sign_winding_number(uint64 id, vec3 point, float32 max_dist,
+                                                            float32, int32, float32, float32,
+                                                            uint64&, vec3& adj_point, float32&,
+                                                            float32&, int32&, float32& adj_u,
+                                                            float32& adj_v, bool) {
+    mesh_detail::adj_point_query(id, point, max_dist, false, adj_u, adj_v, adj_point);
+}
+CUDA_CALLABLE void adj_mesh_query_point_sign_winding_number(
+    uint64 id, vec3 point, float32 max_dist, float32, int32, float32, float32, float32, uint64&,
+    vec3& adj_point, float32&, float32&, int32&, float32& adj_u, float32& adj_v, float32&, bool) {
+    mesh_detail::adj_point_query(id, point, max_dist, false, adj_u, adj_v, adj_point);
+}
+CUDA_CALLABLE void adj_mesh_query_point_sign_parity(uint64 id, vec3 point, float32 max_dist,
+                                                    float32, int32, float32, float32, uint64&,
+                                                    vec3& adj_point, float32&, float32&, int32&,
+                                                    float32& adj_u, float32& adj_v, bool) {
+    mesh_detail::adj_point_query(id, point, max_dist, false, adj_u, adj_v, adj_point);
+}
+CUDA_CALLABLE void adj_mesh_query_point_sign_parity(uint64 id, vec3 point, float32 max_dist,
+                                                    float32, int32, float32, float32, int32,
+                                                    uint64&, vec3& adj_point, float32&, float32&,
+                                                    int32&, float32& adj_u, float32& adj_v, int32&,
+                                                    bool) {
+    mesh_detail::adj_point_query(id, point, max_dist, false, adj_u, adj_v, adj_point);
+}
+
 }  // namespace wp
 
 #if !defined(__CUDACC__)

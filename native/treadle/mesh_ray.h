@@ -448,6 +448,19 @@ CUDA_CALLABLE void adj_mesh_query_ray(uint64 id, vec3 start, vec3 dir, float32 m
                        g);
 }
 
+/// The out-argument form called without a root (the whole mesh).
+CUDA_CALLABLE void adj_mesh_query_ray(uint64 id, vec3 start, vec3 dir, float32 max_t, float32 t,
+                                      float32 u, float32 v, float32 sign, vec3 normal, int32 face,
+                                      uint64& adj_id, vec3& adj_start, vec3& adj_dir,
+                                      float32& adj_max_t, float32& adj_t, float32& adj_u,
+                                      float32& adj_v, float32& adj_sign, vec3& adj_normal,
+                                      int32& adj_face, bool adj_ret) {
+    int32 adj_root = 0;
+    adj_mesh_query_ray(id, start, dir, max_t, t, u, v, sign, normal, face, -1, adj_id, adj_start,
+                       adj_dir, adj_max_t, adj_t, adj_u, adj_v, adj_sign, adj_normal, adj_face,
+                       adj_root, adj_ret);
+}
+
 CUDA_CALLABLE void adj_mesh_query_ray_anyhit(uint64, vec3, vec3, float32, int32, uint64&, vec3&,
                                              vec3&, float32&, int32&, bool) {}
 CUDA_CALLABLE void adj_mesh_query_ray_count_intersections(uint64, vec3, vec3, int32, uint64&, vec3&,

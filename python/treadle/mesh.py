@@ -3,7 +3,9 @@
 builtins (closest points, rays, boxes, spheres, evaluation).
 
 On the CPU the mesh borrows the points, indices and velocities arrays it was given (they stay
-alive with it; writing to ``mesh.points`` and calling ``refit()`` moves the mesh)."""
+alive with it; writing to ``mesh.points`` and calling ``refit()`` moves the mesh). On a CUDA
+device the BVH is built on the host from copies of the points and indices and copied to the
+device, whose kernels read the arrays given (refit reads the points back to rebuild the boxes)."""
 
 import numpy as np
 
@@ -22,6 +24,14 @@ def _check(array, dtype, what):
                            f"dimensions")
     if not array.is_contiguous:
         raise RuntimeError(f"Mesh {what} should be a contiguous array")
+
+
+def _host_points(points):
+    return np.ascontiguousarray(points.numpy(), dtype=np.float32).reshape(-1, 3)
+
+
+def _host_indices(indices):
+    return np.ascontiguousarray(indices.numpy(), dtype=np.int32).reshape(-1)
 
 
 class Mesh:
@@ -54,8 +64,6 @@ class Mesh:
                                            ).lower() == "cubql":
             raise RuntimeError("Winding number support is not available with the cubql "
                                "constructor")
-        if self.device.is_cuda:
-            raise RuntimeError("wp.Mesh on a CUDA device is not supported yet")
         leaf = 4 if bvh_leaf_size is None else int(bvh_leaf_size)
         if leaf < 1:
             raise ValueError(f"bvh_leaf_size must be at least 1, got {bvh_leaf_size}")
@@ -67,10 +75,18 @@ class Mesh:
         if groups is not None:
             host_groups = np.ascontiguousarray(groups.numpy(), dtype=np.int32).reshape(-1)
         try:
-            self._native = _treadle.Mesh(points.ptr, len(points), indices.ptr, len(indices),
-                                         velocities.ptr if velocities is not None else 0,
-                                         self.support_winding_number, constructor, host_groups,
-                                         leaf)
+            if self.device.is_cuda:
+                self._native = _treadle.Mesh.from_host(_host_points(points),
+                                                       _host_indices(indices),
+                                                       self.support_winding_number, constructor,
+                                                       host_groups, leaf)
+                self._bind()
+            else:
+                self._native = _treadle.Mesh(points.ptr, len(points), indices.ptr,
+                                             len(indices),
+                                             velocities.ptr if velocities is not None else 0,
+                                             self.support_winding_number, constructor,
+                                             host_groups, leaf)
         except ValueError as e:
             raise RuntimeError(f"Failed to create mesh: {e}") from None
         self.id = self._native.id
@@ -81,6 +97,12 @@ class Mesh:
 
     def __del__(self):
         self._native = None
+
+    def _bind(self):
+        """Names the current device arrays in the mesh's CUDA descriptor."""
+        v = self._velocities
+        self._native.bind_device(self.device.alias, self._points.ptr, self.indices.ptr,
+                                 v.ptr if v is not None else 0)
 
     @property
     def points(self):
@@ -95,7 +117,11 @@ class Mesh:
             raise RuntimeError("Mesh points can only be replaced by an array of the same length "
                                "on the same device")
         self._points = points
-        self._native.set_points(points.ptr, len(points))
+        if self.device.is_cuda:
+            self._bind()
+            self._native.refit_points(_host_points(points))
+        else:
+            self._native.set_points(points.ptr, len(points))
 
     @property
     def velocities(self):
@@ -109,10 +135,16 @@ class Mesh:
             if velocities.device != self.device or len(velocities) != len(self._points):
                 raise RuntimeError("Mesh velocities must be one per point, on the mesh's device")
         self._velocities = velocities
+        if self.device.is_cuda:
+            self._bind()
+            return
         self._native.set_velocities(velocities.ptr if velocities is not None else 0,
                                     len(self._points) if velocities is not None else 0)
 
     def refit(self):
         """Updates the BVH (and winding-number data) after the points moved; the tree's shape
         is kept."""
-        self._native.refit()
+        if self.device.is_cuda:
+            self._native.refit_points(_host_points(self._points))
+        else:
+            self._native.refit()

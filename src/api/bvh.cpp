@@ -335,11 +335,23 @@ void Bvh::upload() {
     d.item_lowers = m_device_buffers[2].data_as<const std::array<float, 3>>();
     d.item_uppers = m_device_buffers[3].data_as<const std::array<float, 3>>();
     d.group_roots = m_device_buffers[4].data_as<const int32_t>();
+    m_device_view = d;
     const int64_t bytes = static_cast<int64_t>(sizeof(d));
-    if (m_device_desc.is_null())
+    if (m_device_desc.is_null() || m_device_desc.device() != m_device)
         m_device_desc = Array::empty(DType(ScalarType::UInt8), {bytes}, m_device);
     m_device_desc.assign(
         Array::wrap(&d, DType(ScalarType::UInt8), {bytes}, {1}, Device::cpu(), nullptr));
+}
+
+void Bvh::set_device(Device device) {
+    m_device = device;
+    if (m_device.is_cuda()) {
+        upload();
+    } else {
+        m_device_buffers.clear();
+        m_device_desc = Array();
+        m_device_view = BvhDescriptor{};
+    }
 }
 
 uint64_t Bvh::id() const {

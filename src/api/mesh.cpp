@@ -262,7 +262,7 @@ void Mesh::update_derived() {
             total += norm(sub(b, a));
         }
     m_desc.average_edge_length = n > 0 ? float(total / (3.0 * n)) : 0.0f;
-    m_desc.bvh = *reinterpret_cast<const BvhDescriptor*>(m_bvh->id());
+    m_desc.bvh = m_bvh->host_descriptor();
     m_desc.winding = nullptr;
     if (m_winding_support) {
         m_winding.clear();
@@ -272,6 +272,45 @@ void Mesh::update_derived() {
         }
         m_desc.winding = m_winding.empty() ? nullptr : m_winding.data();
     }
+    if (m_device.is_cuda()) upload();
+}
+
+uint64_t Mesh::id() const {
+    if (m_device.is_cuda()) return reinterpret_cast<uint64_t>(m_device_desc.data());
+    return reinterpret_cast<uint64_t>(&m_desc);
+}
+
+void Mesh::bind_device(Device device, const Vec3* points, const int32_t* indices,
+                       const Vec3* velocities) {
+    if (!device.is_cuda()) throw Error(ErrorKind::Value, "Mesh.bind_device: not a CUDA device");
+    m_device = device;
+    m_device_points = view(points, m_desc.num_points, sizeof(Vec3));
+    m_device_indices = view(indices, m_desc.num_tris * 3, sizeof(int32_t));
+    m_device_velocities = view(velocities, velocities ? m_desc.num_points : 0, sizeof(Vec3));
+    m_bvh->set_device(device);
+    upload();
+}
+
+void Mesh::upload() {
+    auto bytes_of = [](const void* data, size_t n) {
+        return Array::wrap(const_cast<void*>(data), DType(ScalarType::UInt8),
+                           {static_cast<int64_t>(n)}, {1}, Device::cpu(), nullptr);
+    };
+    MeshDescriptor d = m_desc;
+    d.points = m_device_points;
+    d.indices = m_device_indices;
+    d.velocities = m_device_velocities;
+    d.bvh = m_bvh->device_descriptor();
+    m_device_winding = Array();
+    if (!m_winding.empty()) {
+        m_device_winding =
+            bytes_of(m_winding.data(), m_winding.size() * sizeof(MeshWindingNode)).clone(m_device);
+        d.winding = m_device_winding.data_as<const MeshWindingNode>();
+    }
+    if (m_device_desc.is_null() || m_device_desc.device() != m_device)
+        m_device_desc =
+            Array::empty(DType(ScalarType::UInt8), {static_cast<int64_t>(sizeof(d))}, m_device);
+    m_device_desc.assign(bytes_of(&d, sizeof(d)));
 }
 
 void Mesh::refit() {

@@ -27,10 +27,11 @@ struct Signature {
     std::vector<const types::Type*> params;
     const types::Type* ret = nullptr;
     /// Warp's out-argument forms of Regular builtins (mesh_query_point(id, p, d, inside, face,
-    /// u, v) -> bool): the arguments from this index on are local variables of exactly their
-    /// parameter's type, passed to the native function by reference and re-bound to what it
-    /// writes (it may leave them unchanged). SIZE_MAX: none.
+    /// u, v) -> bool): the `outputs` arguments from index `outputs_from` are local variables of
+    /// exactly their parameter's type, passed to the native function by reference and re-bound
+    /// to what it writes (it may leave them unchanged). SIZE_MAX: none.
     size_t outputs_from = SIZE_MAX;
+    size_t outputs = 0;
 };
 
 /// How inference handles a builtin. Regular builtins become one `Call` of `wp::<native>`;

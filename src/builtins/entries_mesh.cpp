@@ -62,13 +62,17 @@ std::optional<Signature> shaped(const std::vector<ArgInfo>& a, const char* shape
     for (size_t i = 0; i < s.size(); ++i) {
         if (!fits(a[i], s[i])) return std::nullopt;
         sig.params.push_back(type_of(s[i]));
-        if (s[i] >= 'A' && s[i] <= 'Z' && sig.outputs_from == SIZE_MAX) sig.outputs_from = i;
+        if (s[i] >= 'A' && s[i] <= 'Z') {
+            if (sig.outputs_from == SIZE_MAX) sig.outputs_from = i;
+            ++sig.outputs;
+        }
     }
     return sig;
 }
 
 /// The first of `shapes` that `a` fits: lower-case-only shapes give `ret`, shapes with
-/// output locals give bool.
+/// output locals give bool. Struct forms list only their full shape: inference fills the
+/// documented defaults of the trailing arguments, so the adjoint sees every argument.
 std::optional<Signature> first_fit(const std::vector<ArgInfo>& a,
                                    std::initializer_list<const char*> shapes,
                                    const types::Type* ret) {
@@ -87,24 +91,22 @@ std::optional<Signature> rule_point_no_sign(const std::vector<ArgInfo>& a) {
     return first_fit(a, {"uvf", "uvfIFF"}, point_result());
 }
 std::optional<Signature> rule_point_normal(const std::vector<ArgInfo>& a) {
-    return first_fit(a, {"uvf", "uvff", "uvfFIFF", "uvfFIFFf"}, point_result());
+    return first_fit(a, {"uvff", "uvfFIFF", "uvfFIFFf"}, point_result());
 }
 std::optional<Signature> rule_point_winding(const std::vector<ArgInfo>& a) {
-    return first_fit(a, {"uvf", "uvff", "uvfff", "uvfFIFF", "uvfFIFFf", "uvfFIFFff"},
-                     point_result());
+    return first_fit(a, {"uvfff", "uvfFIFF", "uvfFIFFf", "uvfFIFFff"}, point_result());
 }
 std::optional<Signature> rule_point_parity(const std::vector<ArgInfo>& a) {
-    return first_fit(a, {"uvf", "uvfi", "uvfif", "uvfFIFF", "uvfFIFFi", "uvfFIFFif"},
-                     point_result());
+    return first_fit(a, {"uvfif", "uvfFIFF", "uvfFIFFi", "uvfFIFFif"}, point_result());
 }
 std::optional<Signature> rule_ray(const std::vector<ArgInfo>& a) {
-    return first_fit(a, {"uvvf", "uvvfi", "uvvfFFFFVI", "uvvfFFFFVIi"}, ray_result());
+    return first_fit(a, {"uvvfi", "uvvfFFFFVI", "uvvfFFFFVIi"}, ray_result());
 }
 std::optional<Signature> rule_anyhit(const std::vector<ArgInfo>& a) {
-    return first_fit(a, {"uvvf", "uvvfi"}, types::bool_type());
+    return first_fit(a, {"uvvfi"}, types::bool_type());
 }
 std::optional<Signature> rule_count(const std::vector<ArgInfo>& a) {
-    return first_fit(a, {"uvv", "uvvi"}, types::int32_type());
+    return first_fit(a, {"uvvi"}, types::int32_type());
 }
 std::optional<Signature> rule_aabb(const std::vector<ArgInfo>& a) {
     return shaped(a, "uvv", aabb_query());
@@ -211,8 +213,8 @@ std::vector<Builtin> mesh_queries() {
          BuiltinKind::Regular, "Geometry",
          "mesh_query_ray_count_intersections(id: uint64, start: vec3f, dir: vec3f, root: int32 "
          "= -1) -> int32",
-         "The number of faces of the mesh `id` the ray start + t dir (t >= 0) meets.",
-         false, rule_count, with().header("mesh.h")},
+         "The number of faces of the mesh `id` the ray start + t dir (t >= 0) meets.", false,
+         rule_count, with().header("mesh.h")},
         {"mesh_query_aabb", "mesh_query_aabb", BuiltinKind::Regular, "Geometry",
          "mesh_query_aabb(id: uint64, low: vec3f, high: vec3f) -> MeshQueryAABB",
          "A query over the faces of the mesh `id` whose bounding boxes overlap [low, high] "
@@ -230,8 +232,8 @@ std::vector<Builtin> mesh_queries() {
          false, rule_next, with().rebinds(Rebinds::Query).header("mesh.h")},
         {"mesh_query_aabb_next", "mesh_query_next_dynamic", BuiltinKind::QueryNext, "Geometry",
          "mesh_query_aabb_next(query: MeshQueryAABB | MeshQuery, index: int32) -> bool",
-         "The same as mesh_query_next (Warp's older name).",
-         false, rule_next, with().rebinds(Rebinds::Query).header("mesh.h")},
+         "The same as mesh_query_next (Warp's older name).", false, rule_next,
+         with().rebinds(Rebinds::Query).header("mesh.h")},
         {"mesh_eval_position", "mesh_eval_position", BuiltinKind::Regular, "Geometry",
          "mesh_eval_position(id: uint64, face: int32, bary_u: float32, bary_v: float32) -> "
          "vec3f",
@@ -246,20 +248,20 @@ std::vector<Builtin> mesh_queries() {
          true, rule_eval, with().header("mesh.h")},
         {"mesh_eval_face_normal", "mesh_eval_face_normal", BuiltinKind::Regular, "Geometry",
          "mesh_eval_face_normal(id: uint64, face: int32) -> vec3f",
-         "The unit normal normalize(cross(p1 - p0, p2 - p0)) of face `face`.",
-         false, rule_face_vec, with().header("mesh.h")},
+         "The unit normal normalize(cross(p1 - p0, p2 - p0)) of face `face`.", false, rule_face_vec,
+         with().header("mesh.h")},
         {"mesh_get_point", "mesh_get_point", BuiltinKind::Regular, "Geometry",
          "mesh_get_point(id: uint64, index: int32) -> vec3f",
-         "The point of face-vertex `index` (in [0, 3 * faces)): points[indices[index]].",
-         false, rule_face_vec, with().header("mesh.h")},
+         "The point of face-vertex `index` (in [0, 3 * faces)): points[indices[index]].", false,
+         rule_face_vec, with().header("mesh.h")},
         {"mesh_get_velocity", "mesh_get_velocity", BuiltinKind::Regular, "Geometry",
          "mesh_get_velocity(id: uint64, index: int32) -> vec3f",
-         "The velocity of face-vertex `index`: velocities[indices[index]].",
-         false, rule_face_vec, with().header("mesh.h")},
+         "The velocity of face-vertex `index`: velocities[indices[index]].", false, rule_face_vec,
+         with().header("mesh.h")},
         {"mesh_get_index", "mesh_get_index", BuiltinKind::Regular, "Geometry",
          "mesh_get_index(id: uint64, index: int32) -> int32",
-         "The point index of face-vertex `index`: indices[index].",
-         false, rule_face_int, with().header("mesh.h")},
+         "The point index of face-vertex `index`: indices[index].", false, rule_face_int,
+         with().header("mesh.h")},
         {"mesh_get_group_root", "mesh_get_group_root", BuiltinKind::Regular, "Geometry",
          "mesh_get_group_root(id: uint64, group: int32) -> int32",
          "The BVH node holding the faces of group `group` (wp.Mesh(..., groups=...)), to pass "
@@ -270,8 +272,7 @@ std::vector<Builtin> mesh_queries() {
          "The id of the mesh's BVH over its faces' boxes (items are face indices), for the "
          "bvh_query_* builtins.",
          false, rule_get_bvh, with().header("mesh.h")},
-        {"mesh_get", "mesh_get", BuiltinKind::Regular, "Geometry",
-         "mesh_get(id: uint64) -> Mesh",
+        {"mesh_get", "mesh_get", BuiltinKind::Regular, "Geometry", "mesh_get(id: uint64) -> Mesh",
          "The mesh `id` as a struct of its arrays: points, velocities and indices (flat, three "
          "per face).",
          false, rule_get, with().header("mesh.h")},

@@ -12,8 +12,8 @@
 #include "api/marching_cubes.h"
 #include "exports.h"
 #include "treadle/bvh.h"
-#include "treadle/mesh.h"
 #include "treadle/marching_cubes.h"
+#include "treadle/mesh.h"
 
 namespace {
 
@@ -85,12 +85,36 @@ void export_mesh(nb::module_& m) {
             nb::arg("points"), nb::arg("num_points"), nb::arg("indices"), nb::arg("num_indices"),
             nb::arg("velocities"), nb::arg("support_winding_number"), nb::arg("constructor"),
             nb::arg("groups").none(), nb::arg("leaf_size"))
+        .def_static(
+            "from_host",
+            [](const Boxes& points, const Ids& indices, bool winding,
+               const std::string& constructor, std::optional<Ids> groups, int leaf_size) {
+                std::vector<int32_t> g, idx(indices.data(), indices.data() + indices.shape(0));
+                if (groups) g.assign(groups->data(), groups->data() + groups->shape(0));
+                return new treadle::Mesh(corners_of(points), std::move(idx), {}, winding,
+                                         treadle::bvh_constructor_from_name(constructor),
+                                         std::move(g), leaf_size);
+            },
+            nb::arg("points"), nb::arg("indices"), nb::arg("support_winding_number"),
+            nb::arg("constructor"), nb::arg("groups").none(), nb::arg("leaf_size"),
+            "A mesh owning copies of host arrays (built for a CUDA device, then bind_device)")
+        .def(
+            "bind_device",
+            [](treadle::Mesh& x, const std::string& device, uint64_t points, uint64_t indices,
+               uint64_t velocities) {
+                x.bind_device(treadle::Device::parse(device), vec3_at(points),
+                              reinterpret_cast<const int32_t*>(indices),
+                              velocities ? vec3_at(velocities) : nullptr);
+            },
+            nb::arg("device"), nb::arg("points"), nb::arg("indices"), nb::arg("velocities"))
+        .def("refit_points",
+             [](treadle::Mesh& x, const Boxes& points) { x.refit(corners_of(points)); })
         .def_prop_ro("id", &treadle::Mesh::id)
         .def_prop_ro("bvh_id", &treadle::Mesh::bvh_id)
         .def_prop_ro("num_nodes", [](const treadle::Mesh& x) { return x.bvh().nodes().size(); })
         .def("refit", [](treadle::Mesh& x) { x.refit(); })
-        .def("set_points", [](treadle::Mesh& x, uint64_t points,
-                              int32_t n) { x.set_points(vec3_at(points), n); })
+        .def("set_points",
+             [](treadle::Mesh& x, uint64_t points, int32_t n) { x.set_points(vec3_at(points), n); })
         .def("set_velocities", [](treadle::Mesh& x, uint64_t velocities, int32_t n) {
             x.set_velocities(velocities ? vec3_at(velocities) : nullptr, n);
         });

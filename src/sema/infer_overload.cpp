@@ -55,7 +55,7 @@ Value Builder::call_with_output_locals(const Builtin& b, const builtins::Signatu
     std::vector<std::pair<std::string, VarId>> rebound;
     for (size_t i = 0; i < vals.size(); ++i) {
         const ast::Expr& a = i + 1 < e.args.size() ? *e.args[i + 1] : e;
-        if (i < sig.outputs_from) {
+        if (i < sig.outputs_from || i >= sig.outputs_from + sig.outputs) {
             args.push_back(coerce(vals[i], sig.params[i], a));
             continue;
         }
@@ -70,6 +70,7 @@ Value Builder::call_with_output_locals(const Builtin& b, const builtins::Signatu
     VarId r = emit_call(line, sig.ret, std::move(args), b);
     for (size_t j = 0; j < rebound.size(); ++j)
         bind(rebound[j].first, rebound[j].second, e.args[sig.outputs_from + j + 1]->span);
+    // (the outputs are consecutive, so argument outputs_from + j is output j)
     return var_value(r);
 }
 

@@ -46,6 +46,7 @@ MODULES = [
     "test_geometry_functions",
     "test_bvh",
     "test_hash_grid",
+    "test_mesh",
     "treadle.examples.heat_diffusion",
 ]
 
