@@ -34,7 +34,7 @@ struct BvhDescriptor {
     const int32_t* items;
     const std::array<float, 3>* item_lowers;
     const std::array<float, 3>* item_uppers;
-    const int32_t* group_roots;
+    const int32_t* group_roots;  ///< num_groups (group id, root node) pairs, ids increasing
     int32_t num_nodes;
     int32_t num_items;
     int32_t num_groups;

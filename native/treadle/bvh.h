@@ -7,7 +7,8 @@
 //
 //   nodes: node i is internal when left >= 0 (children left and right) and a leaf otherwise,
 //       holding the items items[~left .. right). Each node's box bounds its subtree's items.
-//   group_roots[g]: the node whose subtree holds exactly the items of group g (-1: no item).
+//   group_roots: (group id, node) pairs by increasing id, the node's subtree holding exactly
+//       the items of that group (ids may be sparse); bvh_get_group_root searches them.
 //   Queries walk the tree with a fixed stack: an internal node pushes the children whose boxes
 //   pass the query's test; a leaf yields its items whose own boxes pass it.
 #pragma once
@@ -34,7 +35,7 @@ struct bvh_t {
     const int32* items;       ///< item indices, leaves' ranges index into it
     const vec3* item_lowers;  ///< the items' boxes, by item index
     const vec3* item_uppers;
-    const int32* group_roots;  ///< by group id
+    const int32* group_roots;  ///< num_groups (group id, root node) pairs, ids increasing
     int32 num_nodes;
     int32 num_items;
     int32 num_groups;
@@ -189,8 +190,18 @@ CUDA_CALLABLE bool bvh_query_next(bvh_query_t& q, int32& index, float32 max_dist
 /// bvh_get_group_root(id, group): the root node of a group's items (-1 when it has none).
 CUDA_CALLABLE int32 bvh_get_group_root(uint64 id, int32 group) {
     const bvh_t* bvh = reinterpret_cast<const bvh_t*>(id);
-    if (!bvh || group < 0 || group >= bvh->num_groups) return -1;
-    return bvh->group_roots[group];
+    if (!bvh) return -1;
+    int32 lo = 0, hi = bvh->num_groups;
+    while (lo < hi) {
+        const int32 mid = (lo + hi) / 2;
+        if (bvh->group_roots[2 * mid] < group)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < bvh->num_groups && bvh->group_roots[2 * lo] == group)
+        return bvh->group_roots[2 * lo + 1];
+    return -1;
 }
 
 // Queries carry no gradient.

@@ -266,8 +266,6 @@ void Bvh::build() {
     } else {
         std::stable_sort(m_items.begin(), m_items.end(),
                          [&](int32_t a, int32_t c) { return m_groups[a] < m_groups[c]; });
-        const int32_t max_group = *std::max_element(m_groups.begin(), m_groups.end());
-        m_group_roots.assign(static_cast<size_t>(max_group) + 1, -1);
         // the group subtrees hang below a top tree over the groups, built by halving
         std::vector<std::pair<int32_t, int32_t>> ranges;
         for (int32_t i = 0; i < n;) {
@@ -281,7 +279,9 @@ void Bvh::build() {
         std::vector<int32_t> roots;
         for (auto [i, j] : ranges) {
             roots.push_back(b.build(i, j, top_depth));
-            m_group_roots[m_groups[m_items[i]]] = roots.back();
+            // (group id, root) pairs in increasing group order: ids may be sparse (INT32_MAX)
+            m_group_roots.push_back(m_groups[m_items[i]]);
+            m_group_roots.push_back(roots.back());
         }
         while (roots.size() > 1) {
             std::vector<int32_t> up;
@@ -307,7 +307,7 @@ void Bvh::publish() {
     m_desc.group_roots = m_group_roots.data();
     m_desc.num_nodes = static_cast<int32_t>(m_nodes.size());
     m_desc.num_items = static_cast<int32_t>(m_items.size());
-    m_desc.num_groups = static_cast<int32_t>(m_group_roots.size());
+    m_desc.num_groups = static_cast<int32_t>(m_group_roots.size() / 2);
     if (m_device.is_cuda()) upload();
 }
 
@@ -381,8 +381,17 @@ void Bvh::rebuild(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstruct
 }
 
 int32_t Bvh::group_root(int32_t group) const {
-    if (group < 0 || group >= static_cast<int32_t>(m_group_roots.size())) return -1;
-    return m_group_roots[group];
+    size_t lo = 0, hi = m_group_roots.size() / 2;
+    while (lo < hi) {
+        const size_t mid = (lo + hi) / 2;
+        if (m_group_roots[2 * mid] < group)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < m_group_roots.size() / 2 && m_group_roots[2 * lo] == group)
+        return m_group_roots[2 * lo + 1];
+    return -1;
 }
 
 int Bvh::depth() const { return subtree_depth(m_nodes, m_desc.root); }

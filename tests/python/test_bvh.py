@@ -179,3 +179,20 @@ def test_sphere_and_capsule_queries(device):
     got = capsule.numpy().astype(bool)
     assert np.all(got[dist <= r * 0.999])
     assert not np.any(got[dist > r * np.sqrt(3.0) * 1.001])
+
+
+def test_sparse_group_ids():
+    # a group id as large as INT32_MAX costs no memory: roots are kept per group present
+    lo, hi = _boxes(40, 6)
+    groups = np.where(np.arange(40) < 20, 3, 2**31 - 1).astype(np.int32)
+    bvh = wp.Bvh(wp.array(lo, dtype=wp.vec3), wp.array(hi, dtype=wp.vec3),
+                 groups=wp.array(groups, dtype=wp.int32))
+    qlo, qhi = np.full(3, -20.0, np.float32), np.full(3, 20.0, np.float32)
+    for g in (3, 2**31 - 1):
+        hits = wp.zeros(40, dtype=int)
+        count = wp.zeros(1, dtype=int)
+        root = bvh._native.group_root(g)
+        wp.launch(_aabb_while, dim=1, inputs=[bvh.id, wp.vec3(*qlo), wp.vec3(*qhi), root, hits,
+                                             count])
+        np.testing.assert_array_equal(hits.numpy(), (groups == g).astype(int))
+    assert bvh._native.group_root(4) == -1
