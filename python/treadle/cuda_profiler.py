@@ -7,7 +7,7 @@ machine without the CUDA driver, makes them do nothing.
 """
 
 from . import context as _context
-from ._src import native_core as _native_core
+from . import runtime_core as _native_core
 
 
 def cuda_profiler_start(device=None):
