@@ -206,6 +206,7 @@ from .utils import transform_expand as transform_expand
 
 # --- geometry ------------------------------------------------------------------------------
 from .marching_cubes import MarchingCubes as MarchingCubes
+from .volume import Volume as Volume
 
 # --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
 from .logger import LOG_DEBUG as LOG_DEBUG

@@ -53,6 +53,8 @@ std::vector<Builtin> random_numbers();
 std::vector<Builtin> utility();
 /// entries_geometry.cpp
 std::vector<Builtin> geometry();
+/// entries_volume.cpp
+std::vector<Builtin> volumes();
 /// entries_internal.cpp (last in the table)
 std::vector<Builtin> inference_helpers();
 

@@ -8,6 +8,7 @@ list(APPEND TREADLE_SOURCES
 # The entries, one file per group of the reference, and their type rules.
 list(APPEND TREADLE_SOURCES
   src/builtins/entries_geometry.cpp
+  src/builtins/entries_volume.cpp
   src/builtins/entries_internal.cpp
   src/builtins/entries_math.cpp
   src/builtins/entries_random.cpp
