@@ -14,6 +14,7 @@ import numpy as np
 from .array import array
 from .context import get_device
 from .scalar_types import uint8
+from .volume_build import build_grid
 
 _MAGIC_FILE = b"NanoVDB0"
 _MAGIC_GRID = (b"NanoVDB0", b"NanoVDB1")
@@ -102,6 +103,15 @@ class Volume:
         host = np.frombuffer(grids[0], dtype=np.uint8).copy()
         device = get_device(device)
         return cls(array(host, dtype=uint8, device=device), copy=False)
+
+    @classmethod
+    def load_from_numpy(cls, ndarray, min_world=(0.0, 0.0, 0.0), voxel_size=1.0, bg_value=0.0,
+                        device=None):
+        """A volume holding a dense 3-D array (scalars, or 3-vectors in a last axis of 3): voxel
+        (i, j, k) holds ndarray[i, j, k] at world point min_world + voxel_size * (i, j, k)."""
+        grid = build_grid(np.asarray(ndarray), min_world, voxel_size, bg_value)
+        host = np.frombuffer(grid, dtype=np.uint8).copy()
+        return cls(array(host, dtype=uint8, device=get_device(device)), copy=False)
 
     def _u32(self, offset):
         return int(struct.unpack_from("<I", self._host, offset)[0])
