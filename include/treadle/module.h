@@ -211,6 +211,8 @@ private:
 void synchronize(Device device);
 
 /// Sets the folder that holds the native headers (treadle/core.h ...) used to build kernels.
+/// Optional: by default the library uses the headers it was built with, which it carries and
+/// writes into the kernel cache, so an installed or moved package needs no source tree.
 void set_native_dir(const std::string& dir);
 /// Empties the kernel cache on disk and forgets loaded kernels.
 void clear_kernel_cache();

@@ -202,14 +202,31 @@ from .stream import wait_stream as wait_stream
 
 # --- utilities -----------------------------------------------------------------------------
 from .utils import ScopedTimer as ScopedTimer
+from .timeline import TIMING_ALL as TIMING_ALL
+from .timeline import TIMING_GRAPH as TIMING_GRAPH
+from .timeline import TIMING_KERNEL as TIMING_KERNEL
+from .timeline import TIMING_KERNEL_BUILTIN as TIMING_KERNEL_BUILTIN
+from .timeline import TIMING_MEMCPY as TIMING_MEMCPY
+from .timeline import TIMING_MEMSET as TIMING_MEMSET
+from .timeline import TimingResult as TimingResult
+from .timeline import timing_begin as timing_begin
+from .timeline import timing_end as timing_end
+from .timeline import timing_export_chrome_trace as timing_export_chrome_trace
+from .timeline import timing_print as timing_print
+from .cuda_profiler import ScopedCudaProfiler as ScopedCudaProfiler
+from .cuda_profiler import cuda_profiler_start as cuda_profiler_start
+from .cuda_profiler import cuda_profiler_stop as cuda_profiler_stop
 from .utils import transform_expand as transform_expand
 
 # --- geometry ------------------------------------------------------------------------------
+from .hash_grid import HashGrid as HashGrid
 from .marching_cubes import MarchingCubes as MarchingCubes
 from .volume import Volume as Volume
 
 # --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
 from .logger import LOG_DEBUG as LOG_DEBUG
+from .memory_tracker import ScopedMemoryTracker as ScopedMemoryTracker
+from .memory_tracker import print_memory_report as print_memory_report
 from .logger import LOG_ERROR as LOG_ERROR
 from .logger import LOG_INFO as LOG_INFO
 from .logger import LOG_WARNING as LOG_WARNING
@@ -256,3 +273,6 @@ from .tape import Tape as Tape
 
 # --- constants (Warp's names: wp.pi, wp.e, wp.inf, ...) ------------------------------------
 from .constants import *  # noqa: F403
+
+# --- deprecated names (answered, not listed) --------------------------------------------------
+from .deprecated_names import __getattr__ as __getattr__

@@ -14,6 +14,7 @@ from .scalar_types import Float as Float
 from .kernel import Function as Function
 from .stream import Graph as Graph
 from .constants import HALF_PI as HALF_PI
+from .hash_grid import HashGrid as HashGrid
 from .geometry_types import HashGridQuery as HashGridQuery
 from .constants import INF as INF
 from .scalar_types import Int as Int
@@ -38,9 +39,11 @@ from .constants import PHI as PHI
 from .constants import PI as PI
 from .scalar_types import Scalar as Scalar
 from .stream import ScopedCapture as ScopedCapture
+from .cuda_profiler import ScopedCudaProfiler as ScopedCudaProfiler
 from .context import ScopedDevice as ScopedDevice
 from .logger import ScopedLogLevel as ScopedLogLevel
 from .logger import ScopedLogger as ScopedLogger
+from .memory_tracker import ScopedMemoryTracker as ScopedMemoryTracker
 from .stream import ScopedMempool as ScopedMempool
 from .device_access import ScopedMempoolAccess as ScopedMempoolAccess
 from .device_access import ScopedPeerAccess as ScopedPeerAccess
@@ -48,7 +51,14 @@ from .stream import ScopedStream as ScopedStream
 from .utils import ScopedTimer as ScopedTimer
 from .context import Stream as Stream
 from .constants import TAU as TAU
+from .timeline import TIMING_ALL as TIMING_ALL
+from .timeline import TIMING_GRAPH as TIMING_GRAPH
+from .timeline import TIMING_KERNEL as TIMING_KERNEL
+from .timeline import TIMING_KERNEL_BUILTIN as TIMING_KERNEL_BUILTIN
+from .timeline import TIMING_MEMCPY as TIMING_MEMCPY
+from .timeline import TIMING_MEMSET as TIMING_MEMSET
 from .tape import Tape as Tape
+from .timeline import TimingResult as TimingResult
 from ._treadle import WarpCodegenAttributeError as WarpCodegenAttributeError
 from ._treadle import WarpCodegenError as WarpCodegenError
 from ._treadle import WarpCodegenIndexError as WarpCodegenIndexError
@@ -74,6 +84,8 @@ from .array import clone as clone
 from . import config as config
 from .kernel import constant as constant
 from .array_copy import copy as copy
+from .cuda_profiler import cuda_profiler_start as cuda_profiler_start
+from .cuda_profiler import cuda_profiler_stop as cuda_profiler_stop
 from .scalar_types import dtype_from_numpy as dtype_from_numpy
 from .scalar_types import dtype_to_numpy as dtype_to_numpy
 from .constants import e as e
@@ -158,6 +170,7 @@ from .array_like import ones_like as ones_like
 from .kernel import overload as overload
 from .constants import phi as phi
 from .constants import pi as pi
+from .memory_tracker import print_memory_report as print_memory_report
 from .types import quat as quat
 from .types import quatd as quatd
 from .types import quatf as quatf
@@ -187,6 +200,10 @@ from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .constants import tau as tau
 from .type_queries import tile as tile
+from .timeline import timing_begin as timing_begin
+from .timeline import timing_end as timing_end
+from .timeline import timing_export_chrome_trace as timing_export_chrome_trace
+from .timeline import timing_print as timing_print
 from .types import transform as transform
 from .utils import transform_expand as transform_expand
 from .types import transformd as transformd
@@ -1555,3 +1572,26 @@ def triangle_closest_point_barycentric(a: vec3, b: vec3, c: vec3, p: vec3) -> ve
     wa a + wb b + wc c): exactly (1, 0, 0) and its permutations when a vertex is closest, a
     weight exactly 0 for the vertex opposite the closest edge. vec3f or vec3d (all four alike).
     Beyond Warp 1.17, which has no builtin of this name."""
+
+def hash_grid_query(id: uint64, point: vec3, max_dist: Float, group: int32 = ...) -> HashGridQuery:
+    """hash_grid_query(id: uint64, point: vec3, max_dist: Float, group: int32 = ...) ->
+    HashGridQuery
+
+    Starts a query of the hash grid `id` for the points near `point`: the query visits every
+    point of every cell that the box of half-width `max_dist` around `point` touches (callers
+    compare distances themselves); with `group`, only the points built in that group
+    (HashGrid.build(..., groups=...)). The point is vec3h, vec3f or vec3d like the grid's points;
+    the result is wp.HashGridQuery[dtype] of that precision."""
+
+def hash_grid_query_next(query: HashGridQuery, index: int32) -> bool:
+    """hash_grid_query_next(query: HashGridQuery, index: int32) -> bool
+
+    Advances `query` to its next point and writes that point's index into `index`; false once the
+    query has visited every point (index is then unchanged)."""
+
+def hash_grid_point_id(id: uint64, index: int32) -> int:
+    """hash_grid_point_id(id: uint64, index: int32) -> int
+
+    The index of the point at position `index` of the grid's cell order (points of one cell are
+    adjacent in that order, which makes it a good thread order for neighbour loops); -1 when the
+    grid has not been built or `index` is not below its point count."""

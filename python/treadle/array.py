@@ -9,6 +9,7 @@ import numpy as np
 from . import _treadle, scalar_types
 from . import cpu_capture as _cpu_capture
 from . import array_grad as _array_grad
+from . import memory_tracker as _memory_tracker
 from . import tape as _tape
 from .array_arithmetic import ArrayArithmetic
 from .context import get_device
@@ -138,6 +139,8 @@ class array(ArrayArithmetic, _treadle.Array):
                 raise TypeError("array(): a dtype is required to allocate an array from a shape")
             self._init_empty(resolve_dtype(dtype)._type, list(shape_tuple(shape)), dev.alias,
                              False, _check_pinned(pinned, dev))
+        if ptr is None:
+            _memory_tracker.note_if_tracking(self, self._pinned)
         if ndim is not None and self._ndim != ndim:
             raise ValueError(f"array(): the data has {self._ndim} dimensions, but ndim={ndim}")
         if grad is not None:
@@ -732,6 +735,7 @@ def _allocate(shape, dtype, device, requires_grad, zero, pinned=False, retain_gr
     dev = get_device(device)
     out = _new_null()
     out._init_empty(dt._type, list(shape_tuple(shape)), dev.alias, zero, _check_pinned(pinned, dev))
+    _memory_tracker.note_if_tracking(out, out._pinned)
     if requires_grad:
         out.requires_grad = True
     out.retain_grad = retain_grad
@@ -762,6 +766,7 @@ def _pinned_copy(src):
     """A contiguous copy of a CPU array in pinned memory (plain memory without CUDA)."""
     out = _new_null()
     out._init_empty(src._dtype, list(src.shape), "cpu", False, True)
+    _memory_tracker.note_if_tracking(out, True)
     out._assign(src)
     return out
 

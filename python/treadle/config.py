@@ -1,6 +1,9 @@
 """Global settings of treadle, read at use time (Warp's ``warp.config`` attributes)."""
 
 import enum
+import sys
+import types
+import warnings
 
 version: str = "0.1.0"
 """treadle's version string."""
@@ -33,8 +36,9 @@ is recorded, so it works during graph capture."""
 verify_cuda: bool = False
 """Check for CUDA errors after every launch (CUDA devices only)."""
 
-verbose: bool = False
-"""Print extra diagnostics while compiling and loading modules."""
+_verbose_value: bool = False
+# ``verbose`` (deprecated: log_level = LOG_DEBUG) lives here and is reached through the
+# module's __getattr__, so that reading it from outside treadle warns once.
 
 verbose_warnings: bool = False
 """Add the source location to warnings."""
@@ -92,3 +96,54 @@ enable_graph_capture_module_load_by_default: bool = True
 """Compile every kernel for the device before a graph capture begins (capture_begin()'s
 ``force_module_load=None``); only with CUDA drivers older than 12.3, which cannot load kernels
 during capture."""
+
+track_memory: bool = False
+"""Note every allocation (size, device, label, Python file:line) even outside a
+wp.ScopedMemoryTracker scope, so that wp.print_memory_report can list them."""
+
+
+_deprecated_verbose_warning_seen = False
+_deprecated_quiet_warning_seen = False
+_DEPRECATED = {
+    "verbose": "warp.config.verbose is deprecated; set warp.config.log_level = warp.LOG_DEBUG",
+    "quiet": "warp.config.quiet is deprecated; set warp.config.log_level = warp.LOG_WARNING",
+}
+
+
+_warn = [warnings.warn]
+"""How a deprecation is reported: the logger installs its log_warning here when it is imported
+(it reads this module, so this module cannot import it)."""
+
+
+def _warn_deprecated(name, caller):
+    """Warns once that `name` is deprecated, unless `caller` (a frame) is treadle's or Warp's."""
+    module = caller.f_globals.get("__name__", "") if caller is not None else ""
+    if module.split(".")[0] in ("treadle", "warp"):
+        return
+    flag = f"_deprecated_{name}_warning_seen"
+    if globals()[flag]:
+        return
+    globals()[flag] = True
+    # stacklevel 3: _warn_deprecated, the module's attribute hook, then the user's line
+    _warn[0](_DEPRECATED[name], DeprecationWarning, stacklevel=3)
+
+
+def __getattr__(name):
+    if name == "verbose":
+        _warn_deprecated(name, sys._getframe(1))
+        return _verbose_value
+    raise AttributeError(f"module 'treadle.config' has no attribute '{name}'")
+
+
+class _ConfigModule(types.ModuleType):
+    """The config module's type: assigning a deprecated setting warns."""
+
+    def __setattr__(self, name, value):
+        if name in _DEPRECATED:
+            _warn_deprecated(name, sys._getframe(1))
+            if name == "verbose":
+                name = "_verbose_value"
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _ConfigModule

@@ -11,18 +11,22 @@ from . import _treadle, scalar_types
 from .type_classes import register
 
 
-def _query_class(name):
+def _query_class(name, shown=None):
+    """The class of native struct `name`, called `shown` (default: `name`) in Python."""
     t = _treadle.types.native_struct(name)
-    doc = f"The kernel type {name}" + (
+    shown = shown or name
+    doc = f"The kernel type {shown}" + (
         f" (fields: {', '.join(f[0] for f in t.fields)})." if t.fields else " (a query's state)."
     )
-    return register(type(name, (), {"_type": t, "__module__": "treadle", "__doc__": doc}))
+    return register(type(shown, (), {"_type": t, "__module__": "treadle", "__doc__": doc}))
 
 
 HashGridQuery = _query_class("HashGridQuery")
 HashGridQuery.__class_getitem__ = classmethod(lambda cls, dtype: hash_grid_query_type(dtype))
-_HashGridQueryH = _query_class("HashGridQueryH")
-_HashGridQueryD = _query_class("HashGridQueryD")
+# The half and double queries are HashGridQuery[wp.float16] / [wp.float64]: Warp names all
+# three HashGridQuery.
+_HashGridQueryH = _query_class("HashGridQueryH", "HashGridQuery")
+_HashGridQueryD = _query_class("HashGridQueryD", "HashGridQuery")
 BvhQuery = _query_class("BvhQuery")
 MeshQueryAABB = _query_class("MeshQueryAABB")
 MeshQueryPoint = _query_class("MeshQueryPoint")

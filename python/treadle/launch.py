@@ -6,7 +6,9 @@ import numpy as np
 from . import _treadle, config
 from . import context as _context
 from . import cpu_capture as _cpu_capture
+from . import logger as _logger
 from . import tape as _tape
+from . import timeline as _timeline
 from .context import get_device
 from .generics import kernel_parameters, specialise_for_arguments
 from .kernel import Kernel
@@ -77,12 +79,15 @@ def launch(
     if _tape._recording[0] and record_tape and _tape.current() is not None:
         _tape.current()._record_launch(kernel, handle, dim, args, len(inputs), device, stream,
                                       max_blocks, block_dim)
+    if config.print_launches:
+        _logger.log_info(f"kernel: {kernel.key} dim: {dim} device: {handle.device}")
     if _cpu_capture.depth[0] and _cpu_capture.active() is not None and handle.device == "cpu":
         # recorded with the compiled kernel it resolved now, replayed by capture_launch
         args = list(args)
         _cpu_capture.active().add(lambda: _treadle.launch(handle, dim, args, 0, False, None,
                                                           max_blocks, block_dim))
         return
+    timed = _timeline.now() if _timeline.active[0] else 0
     try:
         if max_blocks or block_dim != 256:
             _treadle.launch(handle, dim, args, handle_of_stream, False, None, max_blocks,
@@ -94,6 +99,8 @@ def launch(
         if fixed is None:
             raise
         _treadle.launch(handle, dim, fixed, handle_of_stream, False, None, max_blocks, block_dim)
+    if timed:
+        _timeline.record_kernel(kernel.key, handle.device, timed)
 
 
 def _launch_adjoint(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, device, stream,

@@ -137,6 +137,9 @@ def log_warning(message: str, category=None, stacklevel=1, once=False) -> None:
         _warnings_seen.add((category, message))
 
 
+config._warn[0] = log_warning  # deprecated settings in config warn through the logger
+
+
 def log_error(message: str) -> None:
     """Sends an error message, whatever the log level."""
     _active_logger.error(message)

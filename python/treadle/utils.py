@@ -6,7 +6,7 @@ import builtins
 import cProfile
 import time
 
-from . import context
+from . import context, timeline
 from .array_sort import radix_sort_pairs as radix_sort_pairs
 from .array_sort import runlength_encode as runlength_encode
 from .array_sort import segmented_sort_pairs as segmented_sort_pairs
@@ -80,6 +80,8 @@ class ScopedTimer:
                 self._profile = cProfile.Profile()
                 self._profile.enable()
             ScopedTimer.indent += 1
+            if self.cuda_filter:
+                timeline.timing_begin(self.cuda_filter, synchronize=False)
             self._start = time.perf_counter_ns()
         return self
 
@@ -99,7 +101,11 @@ class ScopedTimer:
         if self.print:
             extra = f" {self.extra_msg}" if self.extra_msg else ""
             builtins.print(f"{indent}{self.name} took {self.elapsed:.2f} ms{extra}")
-        if self.cuda_filter and self.report_func is not None:
-            self.report_func(self.timing_results, indent)
+        if self.cuda_filter:
+            self.timing_results = timeline.timing_end(synchronize=False)
+            if self.report_func is not None:
+                self.report_func(self.timing_results, indent)
+            elif self.print:
+                timeline.timing_print(self.timing_results, indent)
         ScopedTimer.indent -= 1
         return False

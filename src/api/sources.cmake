@@ -1,8 +1,9 @@
 # src/api/sources.cmake -- sources of src/api (the public C++ API)
-# Modules, kernels, launch arguments, the tape, and isosurface extraction.
+# Modules, kernels, launch arguments, the tape, isosurface extraction and BVHs.
 list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
   src/api/array_fill.cpp
+  src/api/bvh.cpp
   src/api/kernel.cpp
   src/api/kernel_builds.cpp
   src/api/launch_args.cpp

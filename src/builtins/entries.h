@@ -53,7 +53,9 @@ std::vector<Builtin> random_numbers();
 std::vector<Builtin> utility();
 /// entries_geometry.cpp
 std::vector<Builtin> geometry();
-/// entries_volume.cpp
+/// The hash-grid queries (entries_hash_grid.cpp).
+std::vector<Builtin> hash_grid();
+/// The NanoVDB volume builtins (entries_volume.cpp).
 std::vector<Builtin> volumes();
 /// entries_internal.cpp (last in the table)
 std::vector<Builtin> inference_helpers();

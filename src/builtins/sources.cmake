@@ -8,13 +8,14 @@ list(APPEND TREADLE_SOURCES
 # The entries, one file per group of the reference, and their type rules.
 list(APPEND TREADLE_SOURCES
   src/builtins/entries_geometry.cpp
-  src/builtins/entries_volume.cpp
+  src/builtins/entries_hash_grid.cpp
   src/builtins/entries_internal.cpp
   src/builtins/entries_math.cpp
   src/builtins/entries_random.cpp
   src/builtins/entries_rigid.cpp
   src/builtins/entries_utility.cpp
   src/builtins/entries_vector.cpp
+  src/builtins/entries_volume.cpp
   src/builtins/rules.cpp
   src/builtins/rules_generic.cpp
 )

@@ -23,6 +23,7 @@
 #include "common/assert.h"
 #include "compile/host_compiler.h"
 #include "compile/kernel_cache.h"
+#include "compile/native_headers.h"
 #include "compile/nvrtc.h"
 #include "compile/sha256.h"
 #include "passes/adjoint_plan.h"
@@ -41,11 +42,6 @@ namespace {
 
 std::mutex g_mutex;
 std::string g_native_dir;
-
-bool is_dir(const std::string& p) {
-    struct stat st;
-    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -157,21 +153,10 @@ const std::string& native_dir() {
     std::lock_guard<std::mutex> lock(g_mutex);
     if (g_native_dir.empty()) {
         const char* env = std::getenv("TREADLE_NATIVE_DIR");
-        if (env && *env) {
-            g_native_dir = env;
-        } else {
-#ifdef TREADLE_BUILD_NATIVE_DIR
-            if (is_dir(TREADLE_BUILD_NATIVE_DIR)) g_native_dir = TREADLE_BUILD_NATIVE_DIR;
-#endif
-#ifdef TREADLE_INSTALL_NATIVE_DIR
-            if (g_native_dir.empty() && is_dir(TREADLE_INSTALL_NATIVE_DIR))
-                g_native_dir = TREADLE_INSTALL_NATIVE_DIR;
-#endif
-        }
-        if (g_native_dir.empty())
-            throw Error(ErrorKind::Runtime,
-                        "treadle cannot find its native headers; set TREADLE_NATIVE_DIR to the "
-                        "folder that holds treadle/core.h");
+        // Without a folder named by the front end or the environment, the headers this library
+        // was built with are written into the kernel cache: no source or install tree needed.
+        g_native_dir =
+            env && *env ? std::string(env) : extract_native_headers(kernel_cache().active_root());
     }
     return g_native_dir;
 }

@@ -64,8 +64,9 @@ std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda
                                    bool adjoint = false, bool verify_fp = false,
                                    codegen::CudaLaunchBounds launch_bounds = {});
 
-/// Directory holding native/treadle/*.h (set by the front end; defaults to the build tree,
-/// then the install tree, overridable with TREADLE_NATIVE_DIR).
+/// Directory holding treadle/*.h, the native headers kernels include: the one set here (the
+/// Python package points at its own copy), else $TREADLE_NATIVE_DIR, else the headers embedded
+/// in the library, written into the kernel cache on first use (compile/native_headers.h).
 void set_native_dir(const std::string& dir);
 const std::string& native_dir();
 

@@ -5,6 +5,7 @@ list(APPEND TREADLE_SOURCES
   src/compile/cache_files.cpp
   src/compile/host_compiler.cpp
   src/compile/kernel_cache.cpp
+  src/compile/native_headers.cpp
   src/compile/sha256.cpp
 )
 # The pipeline, from a kernel's source to a loaded kernel (runtime/loaded_kernel.h).

@@ -336,6 +336,8 @@ void collect_target(const ast::Expr& t, std::vector<std::string>& out,
     }
 }
 
+}  // namespace
+
 /// Names that calls inside `e` may re-bind: the generator state of a Random builtin
 /// (`wp.randf(state)`), the first argument of a setter (`wp.transform_set_rotation(t, q)`),
 /// the out-arguments of a Multi builtin (`wp.svd3(A, U, s, V)`).
@@ -360,7 +362,6 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
     for (const auto& k : e.keywords)
         if (k.value) collect_call_writes(*k.value, out);
 }
-}  // namespace
 
 void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out,
                       std::vector<std::string>* roots) {

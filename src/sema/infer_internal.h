@@ -444,10 +444,12 @@ public:
     /// past the compile budget: k_unroll_copy_budget copies or k_instruction_budget
     /// instructions over the whole program.
     void check_unroll_budget(const ast::Stmt& s);
-    /// Makes each existing local that `body` assigns a mutable variable, initialised before the
+    /// Makes each existing local that `body` assigns (or that calls in `test`, a while loop's
+    /// condition evaluated each iteration, re-bind) a mutable variable, initialised before the
     /// loop and bound in the scope; returns them by name.
     std::map<std::string, ir::VarId> carry_loop_variables(const std::vector<ast::StmtPtr>& body,
-                                                          int line);
+                                                          int line,
+                                                          const ast::Expr* test = nullptr);
     /// Emits the ForRange of `for i in range(...)`, enters its body and binds the loop variable.
     void for_range_header(const ast::Stmt& s, const std::map<std::string, ir::VarId>& carried);
     /// Replaces the (start, stop, step) variables of range() by those of reversed(range()),
@@ -546,5 +548,8 @@ const char* operator_text(const std::string& name);
 /// which such an assignment may re-bind.
 void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out,
                       std::vector<std::string>* roots = nullptr);
+/// The local names calls inside `e` may re-bind (a Random builtin's state, a query and its
+/// index, out-arguments), in order.
+void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out);
 
 }  // namespace treadle::sema

@@ -138,7 +138,8 @@ void Builder::loop_stmt(const ast::Stmt& s) {
         fail(s.span, ErrorKind::Syntax,
              who() + "an 'else' clause on a loop is not supported in kernels");
     if (s.kind == StmtKind::For && (try_unroll(s) || query_loop(s))) return;
-    std::map<std::string, VarId> carried = carry_loop_variables(s.body, line);
+    std::map<std::string, VarId> carried =
+        carry_loop_variables(s.body, line, s.kind == StmtKind::While ? s.test.get() : nullptr);
     Scope before_body = m_scope;
     ir::Block* parent = m_block;
     const bool named = s.kind == StmtKind::For && s.targets[0]->kind == ast::ExprKind::Name;
@@ -169,8 +170,9 @@ void Builder::leave_loop_exports() {
 }
 
 std::map<std::string, VarId> Builder::carry_loop_variables(const std::vector<ast::StmtPtr>& body,
-                                                           int line) {
+                                                           int line, const ast::Expr* test) {
     std::vector<std::string> names, roots;
+    if (test) collect_call_writes(*test, names);
     collect_assigned(body, names, &roots);
     // A component or field assignment re-binds its vector/struct; arrays are written
     // in place and never re-bound that way.

@@ -63,6 +63,34 @@ def test_streams_match_the_pcg_reference(device):
     np.testing.assert_array_equal(s0[:1], [1223963391])
 
 
+@wp.kernel
+def draws_until_small(seed: int, count: wp.array(dtype=int)):
+    i = wp.tid()
+    state = wp.rand_init(seed, i)
+    n = int(0)
+    while wp.randu(state) % wp.uint32(8) != wp.uint32(0):  # the condition advances the state
+        n += 1
+    count[i] = n
+
+
+def test_a_while_condition_advances_the_state_each_iteration(device):
+    # the state the condition re-binds is carried round the loop: without that every
+    # iteration would draw the same number and the loop would never end (or end at once)
+    out = wp.zeros(64, dtype=int, device=device)
+    wp.launch(draws_until_small, dim=64, inputs=[7, out], device=device)
+    ref = []
+    for i in range(64):
+        s, n = pcg((7 + pcg(i)) & MASK), 0
+        while True:
+            s = pcg(s)
+            if s % 8 == 0:
+                break
+            n += 1
+        ref.append(n)
+    np.testing.assert_array_equal(out.numpy(), ref)
+    assert max(ref) > 1
+
+
 def test_state_must_be_a_local_uint32():
     @wp.kernel
     def bad(x: wp.array(dtype=float)):

@@ -15,6 +15,8 @@ import sys  # noqa: F401 - and warp._src.context.sys._getframe
 from .. import _treadle
 from .. import config as _config
 from .. import context as _context
+from .. import memory_tracker as _memory_tracker
+from ..array import array as _array
 from ..builtin_functions import BUILTINS as builtin_functions  # noqa: F401
 from ..context import init as init  # noqa: F401
 from ..logger import log_warning as log_warning  # noqa: F401
@@ -26,6 +28,17 @@ from ..module import caller_module_name as _get_caller_module_name  # noqa: F401
 from ..stream import capture_pause as capture_pause  # noqa: F401
 from ..stream import capture_resume as capture_resume  # noqa: F401
 from . import native_core as _native_core
+
+
+def type_str(t):
+    """The name Warp's messages give type `t`: an array as ``array(ndim=N, dtype=...)``, a
+    tuple of types as ``Tuple[...]``, anything else by its class name (the three hash grid
+    query types are all ``HashGridQuery``)."""
+    if isinstance(t, (tuple, list)):
+        return "Tuple[" + ", ".join(type_str(x) for x in t) + "]"
+    if isinstance(t, _array):
+        return f"array(ndim={t.ndim}, dtype={type_str(t.dtype)})"
+    return getattr(t, "__name__", str(t))
 
 
 def _is_cuda_target(device):
@@ -102,6 +115,9 @@ class _Runtime:
         (native_core.NativeCore)."""
         return _native_core.core
 
+    is_cuda_enabled = True
+    """treadle always supports CUDA: the driver and NVRTC are loaded at run time when present."""
+
     def get_device(self, ident=None):
         """The Device for `ident` (None: the current default device); as wp.get_device."""
         return _context.get_device(ident)
@@ -135,3 +151,8 @@ def _is_graph_capture_allocation_enabled(device=None):
     if device.is_cpu:
         return True
     return _is_graph_capture_allocation_supported(device) and device.is_mempool_enabled
+
+
+def alloc_tracker_report_text(sort_order=0, max_items=10):
+    """The memory tracker's report as text (Warp's ``alloc_tracker_report_text``)."""
+    return _memory_tracker.report_text(sort_order, max_items)

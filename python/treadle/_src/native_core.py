@@ -9,6 +9,8 @@ import ctypes
 
 from .. import _treadle
 from .. import context as _context
+from .. import profiler_driver as _profiler_driver
+from .. import memory_tracker as _memory_tracker
 
 
 def _ordinal(context):
@@ -75,19 +77,56 @@ class NativeCore:
 
 
     @staticmethod
+    def wp_cuda_profiler_start(context):
+        """Starts CUDA profiler collection in `context` (cuProfilerStart)."""
+        _profiler_driver.profiler_start_native(context)
+
+    @staticmethod
+    def wp_cuda_profiler_stop(context):
+        """Stops CUDA profiler collection in `context` (cuProfilerStop)."""
+        _profiler_driver.profiler_stop_native(context)
+
+    @staticmethod
     def wp_alloc_tracker_enable(enable):
-        """Notes device allocations from now on (nonzero) or stops noting them."""
+        """Notes allocations from now on (nonzero) or stops noting them (the memory tracker's
+        records, and the CUDA runtime's count of device allocations)."""
+        _memory_tracker.set_enabled(bool(enable))
         _treadle.cuda_alloc_tracker_enable(bool(enable))
+
+    @staticmethod
+    def wp_alloc_tracker_is_enabled():
+        """Whether allocations are noted now (an open tracker scope or config.track_memory)."""
+        return _memory_tracker.is_enabled()
 
     @staticmethod
     def wp_alloc_tracker_reset():
         """Forgets the allocations noted so far."""
-        _treadle.cuda_alloc_tracker_reset()
+        _memory_tracker.reset()
 
     @staticmethod
     def wp_alloc_tracker_get_live_count():
-        """How many noted device allocations are not freed yet."""
-        return _treadle.cuda_alloc_tracker_live_count()
+        """How many noted allocations are not freed yet (arrays and device allocations)."""
+        return _memory_tracker.counters()[2] + _treadle.cuda_alloc_tracker_live_count()
+
+    @staticmethod
+    def wp_alloc_tracker_get_total_alloc_count():
+        """How many allocations were noted since the last reset."""
+        return _memory_tracker.counters()[0]
+
+    @staticmethod
+    def wp_alloc_tracker_get_total_alloc_bytes():
+        """Bytes of all allocations noted since the last reset."""
+        return _memory_tracker.counters()[1]
+
+    @staticmethod
+    def wp_alloc_tracker_get_current_bytes():
+        """Bytes of the noted allocations not freed yet."""
+        return _memory_tracker.counters()[3]
+
+    @staticmethod
+    def wp_alloc_tracker_get_peak_bytes():
+        """The most bytes live at once since the last reset."""
+        return _memory_tracker.counters()[4]
 
 
 core = NativeCore()

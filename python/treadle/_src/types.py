@@ -19,6 +19,7 @@ from .. import scalar_types as _scalar_types
 from .. import types as _types
 from .. import vec_types as _vec_types
 from ..array import array as array
+from ..geometry_types import hash_grid_query_type as hash_grid_query_type
 from ..indexedarray import indexedarray as indexedarray
 from ..quat_types import quaternion as quaternion
 from ..quat_types import transformation as transformation

@@ -1,0 +1,85 @@
+// include/treadle/bvh.h -- bounding volume hierarchies of axis-aligned boxes (wp.Bvh)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace treadle {
+
+/// How a Bvh splits its items: Sah (binned surface-area heuristic, the best trees), Median
+/// (halves along the widest axis of the centres) or Lbvh (Morton order of the centres).
+enum class BvhConstructor { Sah, Median, Lbvh };
+
+/// The constructor of Warp's `constructor=` name ("sah", "median", "lbvh"); throws
+/// treadle::Error: Value for another name.
+BvhConstructor bvh_constructor_from_name(const std::string& name);
+
+/// One node as kernels read it (native/treadle/bvh.h's wp::bvh_node_t): internal when
+/// left >= 0 (children left and right), else a leaf holding items[~left .. right).
+struct BvhNode {
+    std::array<float, 3> lower;
+    int32_t left;
+    std::array<float, 3> upper;
+    int32_t right;
+};
+
+/// Host mirror of wp::bvh_t: what a kernel's BVH id points at.
+struct BvhDescriptor {
+    const BvhNode* nodes;
+    const int32_t* items;
+    const std::array<float, 3>* item_lowers;
+    const std::array<float, 3>* item_uppers;
+    const int32_t* group_roots;
+    int32_t num_nodes;
+    int32_t num_items;
+    int32_t num_groups;
+    int32_t root;
+};
+
+/// A BVH over item boxes, built and kept in host memory; its id addresses its descriptor, so
+/// kernels launched on the CPU can query it (a kernel takes the id as a uint64).
+class Bvh {
+public:
+    /// Builds over the boxes [lowers[i], uppers[i]] (equal counts). `groups` (empty, or one
+    /// non-negative id per item) builds one subtree per group (bvh_get_group_root). Leaves hold
+    /// at most `leaf_size` items (at least 1). Throws treadle::Error: Value on mismatched sizes,
+    /// a negative group or a leaf size below 1.
+    Bvh(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers,
+        BvhConstructor constructor = BvhConstructor::Sah, std::vector<int32_t> groups = {},
+        int leaf_size = 1);
+    Bvh(const Bvh&) = delete;
+    Bvh& operator=(const Bvh&) = delete;
+
+    /// The id kernels take (the address of the descriptor; stable for the Bvh's lifetime).
+    uint64_t id() const { return reinterpret_cast<uint64_t>(&m_desc); }
+    /// New item boxes (same count), the tree's shape kept; node boxes are recomputed.
+    void refit(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers);
+    /// New item boxes (same count), the tree built anew with the Bvh's constructor.
+    void rebuild(std::vector<std::array<float, 3>> lowers,
+                 std::vector<std::array<float, 3>> uppers);
+
+    const std::vector<BvhNode>& nodes() const { return m_nodes; }
+    const std::vector<int32_t>& items() const { return m_items; }
+    int32_t root() const { return m_desc.root; }
+    /// The root node of group `group`'s items, -1 when it has none.
+    int32_t group_root(int32_t group) const;
+    /// The deepest path from the root, in nodes (a leaf-only tree has depth 1).
+    int depth() const;
+
+private:
+    void check_boxes(const std::vector<std::array<float, 3>>& lowers,
+                     const std::vector<std::array<float, 3>>& uppers) const;
+    void build();
+    void publish();
+
+    std::vector<std::array<float, 3>> m_lowers, m_uppers;
+    std::vector<int32_t> m_groups, m_group_roots, m_items;
+    std::vector<BvhNode> m_nodes;
+    BvhConstructor m_constructor;
+    int m_leaf_size;
+    BvhDescriptor m_desc{};
+};
+
+}  // namespace treadle

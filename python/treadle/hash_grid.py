@@ -1,0 +1,211 @@
+"""wp.HashGrid: a uniform grid of hashed cells over a point set for neighbour queries (Warp
+1.17's class), built by treadle kernels on the points' device.
+
+A build assigns every point the cell ``floor(p / radius)`` of the infinite lattice, wrapped
+modulo the grid's dimensions, sorts the (cell, point index) pairs with radix_sort_pairs, and
+records each cell's [start, end) range in the sorted order. The grid's id is the address of a
+descriptor (native/treadle/hash_grid.h: hash_grid_t) in the device's memory naming those
+arrays; a rebuild rewrites the descriptor in place, so an id stays valid for the grid's life."""
+
+from typing import Any
+
+import numpy as np
+
+from . import types as _types
+from .array import array, empty, zeros
+from .array_copy import copy
+from .array_sort import radix_sort_pairs
+from .array_utils import run
+from .builtin_functions import floor, tid
+from .context import get_device
+from .kernel import kernel
+
+_MAX_CELLS = 2**31 - 1
+_DESC_WORDS = 8  # hash_grid_t: a double, four pointers, four int32
+
+
+@kernel(enable_backward=False)
+def _cells_f32(points: array(dtype=Any), width: float, dx: int, dy: int, dz: int,
+               keys: array(dtype=int), values: array(dtype=int)):
+    i = tid()
+    p = points[i]
+    x = int(floor(float(p[0]) / width))
+    y = int(floor(float(p[1]) / width))
+    z = int(floor(float(p[2]) / width))
+    x = ((x % dx) + dx) % dx
+    y = ((y % dy) + dy) % dy
+    z = ((z % dz) + dz) % dz
+    keys[i] = (z * dy + y) * dx + x
+    values[i] = i
+
+
+@kernel(enable_backward=False)
+def _cells_f64(points: array(dtype=Any), width: _types.float64, dx: int, dy: int, dz: int,
+               keys: array(dtype=int), values: array(dtype=int)):
+    i = tid()
+    p = points[i]
+    x = int(floor(p[0] / width))
+    y = int(floor(p[1] / width))
+    z = int(floor(p[2] / width))
+    x = ((x % dx) + dx) % dx
+    y = ((y % dy) + dy) % dy
+    z = ((z % dz) + dz) % dz
+    keys[i] = (z * dy + y) * dx + x
+    values[i] = i
+
+
+@kernel(enable_backward=False)
+def _ranges(keys: array(dtype=int), count: int, starts: array(dtype=int), ends: array(dtype=int)):
+    i = tid()
+    k = keys[i]
+    if i == 0:
+        starts[k] = i
+    elif keys[i - 1] != k:
+        starts[k] = i
+    if i == count - 1:
+        ends[k] = i + 1
+    elif keys[i + 1] != k:
+        ends[k] = i + 1
+
+
+@kernel(enable_backward=False)
+def _sorted_groups(values: array(dtype=int), groups: array(dtype=int), out: array(dtype=int)):
+    i = tid()
+    out[i] = groups[values[i]]
+
+
+_VEC3 = {"float16": "vec3h", "float32": "vec3f", "float64": "vec3d"}
+
+
+def _scalar_name(dtype):
+    return getattr(dtype, "__name__", str(dtype))
+
+
+class HashGrid:
+    """A hash grid of ``dim_x * dim_y * dim_z`` cells over points of `dtype` (float16, float32
+    or float64 coordinates; the points given to build() are vec3 of it)."""
+
+    def __init__(self, dim_x, dim_y, dim_z, device=None, dtype=float):
+        self.id = 0
+        self._desc = None
+        if dtype is float:
+            dtype = _types.float32
+        name = _scalar_name(dtype)
+        if name not in _VEC3:
+            raise TypeError(f"HashGrid dtype must be float16, float32 or float64, got {name}")
+        dims = []
+        for d in (dim_x, dim_y, dim_z):
+            if int(d) != d or int(d) <= 0:
+                raise ValueError(f"HashGrid dimensions must be positive integers, got "
+                                 f"({dim_x}, {dim_y}, {dim_z})")
+            dims.append(int(d))
+        if dims[0] * dims[1] * dims[2] > _MAX_CELLS:
+            raise RuntimeError(
+                f"HashGrid cell count exceeds supported limit: {dims[0]} * {dims[1]} * "
+                f"{dims[2]} cells, at most {_MAX_CELLS}")
+        self.dtype = dtype
+        self.device = get_device(device)
+        self.dim_x, self.dim_y, self.dim_z = dims
+        self.reserved = False
+        self._capacity = 0
+        self._with_groups = False
+        cells = dims[0] * dims[1] * dims[2]
+        self.cell_starts = zeros(cells, dtype=int, device=self.device)
+        self.cell_ends = zeros(cells, dtype=int, device=self.device)
+        self._keys = self._values = self._groups = None
+        self._num_points = 0
+        self._radius = 0.0
+        self._desc = zeros(_DESC_WORDS, dtype=_types.int64, device=self.device)
+        self.id = self._desc.ptr
+        self._write_descriptor()
+
+    def __del__(self):
+        self._desc = None
+
+    def reserve(self, num_points, with_groups=False):
+        """Allocates the sort buffers for `num_points` points (and their groups), so that later
+        builds of at most that many points allocate nothing. Not during a graph capture, where
+        it would allocate: reserve before the capture, with the largest point count."""
+        num_points = int(num_points)
+        if self._grows(num_points, with_groups) and self.device.is_capturing:
+            raise NotImplementedError(
+                f"HashGrid.reserve({num_points}) would allocate during a graph capture on "
+                f"{self.device}; call reserve before capture with the largest point count")
+        self._reserve(num_points, with_groups)
+
+    def _grows(self, num_points, with_groups):
+        return num_points > self._capacity or (
+            with_groups and (self._groups is None or self._groups.size < max(num_points,
+                                                                              self._capacity)))
+
+    def _reserve(self, num_points, with_groups):
+        if num_points > self._capacity:
+            self._keys = empty(2 * num_points, dtype=int, device=self.device)
+            self._values = empty(2 * num_points, dtype=int, device=self.device)
+            self._capacity = num_points
+            self._groups = None
+        if with_groups and (self._groups is None or self._groups.size < self._capacity):
+            self._groups = empty(self._capacity, dtype=int, device=self.device)
+        self.reserved = True
+
+    def _write_descriptor(self):
+        words = np.zeros(_DESC_WORDS, dtype=np.int64)
+        words[0:1].view(np.float64)[0] = self._radius
+        n = self._num_points
+        words[1] = self._values.ptr if n > 0 else 0
+        words[2] = self.cell_starts.ptr
+        words[3] = self.cell_ends.ptr
+        words[4] = self._groups.ptr if (n > 0 and self._with_groups) else 0
+        ints = words[5:7].view(np.int32)
+        ints[:] = [self.dim_x, self.dim_y, self.dim_z, n]
+        copy(self._desc, array(words, dtype=_types.int64, device="cpu"))
+
+    def build(self, points, radius, groups=None):
+        """Sorts `points` (an array of vec3 of the grid's dtype, any shape or strides) into the
+        grid's cells of width `radius`; with `groups` (int32 per point), queries given a group
+        see only that group's points."""
+        if not isinstance(points, array):
+            raise TypeError(f"HashGrid.build() expects a warp array of points, got "
+                            f"{type(points).__name__}")
+        if get_device(points.device) != self.device:
+            raise RuntimeError(f"HashGrid points must live on the same device as the grid "
+                               f"({self.device}), got {points.device}")
+        want = _VEC3[_scalar_name(self.dtype)]
+        got = getattr(points.dtype, "__name__", str(points.dtype))
+        if got != want and not (want == "vec3f" and got == "vec3"):
+            raise TypeError(f"HashGrid of dtype {_scalar_name(self.dtype)} expects points of "
+                            f"type {want}, got {got}")
+        radius = float(radius)
+        if not radius > 0.0:
+            raise ValueError(f"HashGrid.build() radius must be positive, got {radius}")
+        if groups is not None:
+            if not isinstance(groups, array):
+                raise TypeError("HashGrid.build() expects groups as a warp array of int32")
+            if get_device(groups.device) != self.device:
+                raise RuntimeError(f"HashGrid groups must live on the same device as the grid "
+                                   f"({self.device}), got {groups.device}")
+            if groups.size != points.size:
+                raise ValueError(f"HashGrid.build() needs one group per point: {points.size} "
+                                 f"points, {groups.size} groups")
+        if points.ndim != 1:
+            points = points.flatten() if points.is_contiguous else points.contiguous().flatten()
+        n = points.shape[0]
+        self._reserve(max(n, 1), groups is not None or self._with_groups)
+        self._num_points = n
+        self._radius = radius
+        self._with_groups = groups is not None
+        self.cell_starts.zero_()
+        self.cell_ends.zero_()
+        dev = self.device.alias
+        if n > 0:
+            dims = (self.dim_x, self.dim_y, self.dim_z)
+            if want == "vec3d":
+                run(_cells_f64, n, [points, radius, *dims, self._keys, self._values], dev)
+            else:
+                run(_cells_f32, n, [points, radius, *dims, self._keys, self._values], dev)
+            radix_sort_pairs(self._keys, self._values, n)
+            run(_ranges, n, [self._keys, n, self.cell_starts, self.cell_ends], dev)
+            if groups is not None:
+                g = groups if groups.ndim == 1 else groups.flatten()
+                run(_sorted_groups, n, [self._values, g, self._groups], dev)
+        self._write_descriptor()

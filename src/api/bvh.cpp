@@ -1,0 +1,332 @@
+// src/api/bvh.cpp -- host construction and refitting of treadle::Bvh (SAH, median, LBVH splits)
+//
+// Nodes are laid out as native/treadle/bvh.h reads them. A build splits item ranges top-down
+// until a range fits a leaf; below depth k_exact_depth every split halves its range, so no tree
+// is deeper than the fixed traversal stack allows (32 + 31 levels for 2^31 items).
+#include "treadle/bvh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+
+#include "treadle/error.h"
+
+namespace treadle {
+
+namespace {
+
+using Vec = std::array<float, 3>;
+constexpr int k_exact_depth = 32;
+constexpr int k_bins = 16;
+
+struct Box {
+    Vec lo{INFINITY, INFINITY, INFINITY};
+    Vec hi{-INFINITY, -INFINITY, -INFINITY};
+    void grow(const Vec& l, const Vec& u) {
+        for (int i = 0; i < 3; ++i) {
+            lo[i] = std::min(lo[i], l[i]);
+            hi[i] = std::max(hi[i], u[i]);
+        }
+    }
+    float area() const {
+        const float x = hi[0] - lo[0], y = hi[1] - lo[1], z = hi[2] - lo[2];
+        return x < 0.0f ? 0.0f : 2.0f * (x * y + y * z + z * x);
+    }
+};
+
+uint32_t spread_bits(uint32_t v) {
+    v = (v * 0x00010001u) & 0xFF0000FFu;
+    v = (v * 0x00000101u) & 0x0F00F00Fu;
+    v = (v * 0x00000011u) & 0xC30C30C3u;
+    v = (v * 0x00000005u) & 0x49249249u;
+    return v;
+}
+
+/// Builds the subtree of one item range; ranges of m_items are reordered in place.
+class Builder {
+public:
+    Builder(const std::vector<Vec>& lo, const std::vector<Vec>& hi, std::vector<int32_t>& items,
+            std::vector<BvhNode>& nodes, BvhConstructor c, int leaf)
+        : m_lo(lo), m_hi(hi), m_items(items), m_nodes(nodes), m_c(c), m_leaf(leaf) {
+        m_centre.resize(lo.size());
+        for (size_t i = 0; i < lo.size(); ++i)
+            for (int k = 0; k < 3; ++k) m_centre[i][k] = 0.5f * (lo[i][k] + hi[i][k]);
+    }
+
+    int32_t build(int32_t begin, int32_t end, int depth) {
+        if (m_c == BvhConstructor::Lbvh) sort_morton(begin, end);
+        return node(begin, end, depth);
+    }
+
+private:
+    int32_t node(int32_t begin, int32_t end, int depth) {
+        const int32_t id = static_cast<int32_t>(m_nodes.size());
+        m_nodes.push_back(BvhNode{});
+        Box box;
+        for (int32_t i = begin; i < end; ++i) box.grow(m_lo[m_items[i]], m_hi[m_items[i]]);
+        if (end - begin <= m_leaf) {
+            m_nodes[id] = BvhNode{box.lo, ~begin, box.hi, end};
+            return id;
+        }
+        const int32_t mid = depth >= k_exact_depth ? begin + (end - begin) / 2 : split(begin, end);
+        const int32_t left = node(begin, mid, depth + 1);
+        const int32_t right = node(mid, end, depth + 1);
+        m_nodes[id] = BvhNode{box.lo, left, box.hi, right};
+        return id;
+    }
+
+    Box centres(int32_t begin, int32_t end) const {
+        Box b;
+        for (int32_t i = begin; i < end; ++i) b.grow(m_centre[m_items[i]], m_centre[m_items[i]]);
+        return b;
+    }
+
+    int32_t split(int32_t begin, int32_t end) {
+        if (m_c == BvhConstructor::Lbvh) return split_morton(begin, end);
+        const Box cb = centres(begin, end);
+        int axis = 0;
+        for (int k = 1; k < 3; ++k)
+            if (cb.hi[k] - cb.lo[k] > cb.hi[axis] - cb.lo[axis]) axis = k;
+        if (m_c == BvhConstructor::Sah && cb.hi[axis] > cb.lo[axis]) {
+            const int32_t mid = split_sah(begin, end, cb);
+            if (mid > begin && mid < end) return mid;
+        }
+        const int32_t mid = begin + (end - begin) / 2;
+        std::nth_element(
+            m_items.begin() + begin, m_items.begin() + mid, m_items.begin() + end,
+            [&](int32_t a, int32_t b) { return m_centre[a][axis] < m_centre[b][axis]; });
+        return mid;
+    }
+
+    /// The binned SAH split over all three axes (begin when no split beats a leaf-like cut).
+    int32_t split_sah(int32_t begin, int32_t end, const Box& cb) {
+        float best = INFINITY;
+        int best_axis = -1, best_bin = 0;
+        for (int axis = 0; axis < 3; ++axis) {
+            const float extent = cb.hi[axis] - cb.lo[axis];
+            if (!(extent > 0.0f)) continue;
+            Box bins[k_bins];
+            int count[k_bins] = {};
+            for (int32_t i = begin; i < end; ++i) {
+                const int b = bin_of(m_items[i], axis, cb);
+                bins[b].grow(m_lo[m_items[i]], m_hi[m_items[i]]);
+                ++count[b];
+            }
+            float right_cost[k_bins];
+            Box acc;
+            int n = 0;
+            for (int b = k_bins - 1; b > 0; --b) {
+                acc.grow(bins[b].lo, bins[b].hi);
+                n += count[b];
+                right_cost[b] = acc.area() * static_cast<float>(n);
+            }
+            acc = Box{};
+            n = 0;
+            for (int b = 0; b < k_bins - 1; ++b) {
+                acc.grow(bins[b].lo, bins[b].hi);
+                n += count[b];
+                const float cost = acc.area() * static_cast<float>(n) + right_cost[b + 1];
+                if (n > 0 && n < end - begin && cost < best) {
+                    best = cost;
+                    best_axis = axis;
+                    best_bin = b;
+                }
+            }
+        }
+        if (best_axis < 0) return begin;
+        auto it = std::partition(m_items.begin() + begin, m_items.begin() + end,
+                                 [&](int32_t i) { return bin_of(i, best_axis, cb) <= best_bin; });
+        return static_cast<int32_t>(it - m_items.begin());
+    }
+
+    int bin_of(int32_t item, int axis, const Box& cb) const {
+        const float f = (m_centre[item][axis] - cb.lo[axis]) / (cb.hi[axis] - cb.lo[axis]);
+        return std::clamp(static_cast<int>(f * k_bins), 0, k_bins - 1);
+    }
+
+    void sort_morton(int32_t begin, int32_t end) {
+        const Box cb = centres(begin, end);
+        m_code.assign(m_lo.size(), 0);
+        for (int32_t i = begin; i < end; ++i) {
+            const int32_t it = m_items[i];
+            uint32_t code = 0;
+            for (int k = 0; k < 3; ++k) {
+                const float e = cb.hi[k] - cb.lo[k];
+                const float f = e > 0.0f ? (m_centre[it][k] - cb.lo[k]) / e : 0.0f;
+                const uint32_t q = static_cast<uint32_t>(std::clamp(f * 1023.0f, 0.0f, 1023.0f));
+                code |= spread_bits(q) << (2 - k);
+            }
+            m_code[it] = code;
+        }
+        std::stable_sort(m_items.begin() + begin, m_items.begin() + end,
+                         [&](int32_t a, int32_t b) { return m_code[a] < m_code[b]; });
+    }
+
+    /// The first item whose Morton code differs from the range's first in the highest bit
+    /// where the range's codes differ (the middle when all are equal).
+    int32_t split_morton(int32_t begin, int32_t end) const {
+        const uint32_t first = m_code[m_items[begin]], last = m_code[m_items[end - 1]];
+        if (first == last) return begin + (end - begin) / 2;
+        const uint32_t bit = 1u << (31 - __builtin_clz(first ^ last));
+        const uint32_t prefix = first & ~(bit * 2 - 1);
+        auto it =
+            std::partition_point(m_items.begin() + begin, m_items.begin() + end,
+                                 [&](int32_t i) { return (m_code[i] & ~(bit - 1)) == prefix; });
+        return static_cast<int32_t>(it - m_items.begin());
+    }
+
+    const std::vector<Vec>& m_lo;
+    const std::vector<Vec>& m_hi;
+    std::vector<int32_t>& m_items;
+    std::vector<BvhNode>& m_nodes;
+    BvhConstructor m_c;
+    int m_leaf;
+    std::vector<Vec> m_centre;
+    std::vector<uint32_t> m_code;
+};
+
+/// Recomputes the boxes of node `id`'s subtree from the items' boxes.
+void refit_node(std::vector<BvhNode>& nodes, const std::vector<int32_t>& items,
+                const std::vector<Vec>& lo, const std::vector<Vec>& hi, int32_t id) {
+    BvhNode& n = nodes[id];
+    Box box;
+    if (n.left < 0) {
+        for (int32_t i = ~n.left; i < n.right; ++i) box.grow(lo[items[i]], hi[items[i]]);
+    } else {
+        refit_node(nodes, items, lo, hi, n.left);
+        refit_node(nodes, items, lo, hi, n.right);
+        box.grow(nodes[n.left].lower, nodes[n.left].upper);
+        box.grow(nodes[n.right].lower, nodes[n.right].upper);
+    }
+    n.lower = box.lo;
+    n.upper = box.hi;
+}
+
+int subtree_depth(const std::vector<BvhNode>& nodes, int32_t id) {
+    if (id < 0) return 0;
+    const BvhNode& n = nodes[id];
+    if (n.left < 0) return 1;
+    return 1 + std::max(subtree_depth(nodes, n.left), subtree_depth(nodes, n.right));
+}
+
+}  // namespace
+
+BvhConstructor bvh_constructor_from_name(const std::string& name) {
+    if (name == "sah") return BvhConstructor::Sah;
+    if (name == "median") return BvhConstructor::Median;
+    if (name == "lbvh") return BvhConstructor::Lbvh;
+    throw Error(ErrorKind::Value,
+                "Unrecognized BVH constructor '" + name + "': expected 'sah', 'median' or 'lbvh'");
+}
+
+Bvh::Bvh(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstructor constructor,
+         std::vector<int32_t> groups, int leaf_size)
+    : m_groups(std::move(groups)), m_constructor(constructor), m_leaf_size(leaf_size) {
+    check_boxes(lowers, uppers);
+    if (leaf_size < 1) throw Error(ErrorKind::Value, "Bvh: leaf_size must be at least 1");
+    if (!m_groups.empty() && m_groups.size() != lowers.size())
+        throw Error(ErrorKind::Value, "Bvh: groups must have one entry per item (" +
+                                          std::to_string(lowers.size()) + "), got " +
+                                          std::to_string(m_groups.size()));
+    for (int32_t g : m_groups)
+        if (g < 0) throw Error(ErrorKind::Value, "Bvh: group ids must be non-negative");
+    m_lowers = std::move(lowers);
+    m_uppers = std::move(uppers);
+    build();
+}
+
+void Bvh::check_boxes(const std::vector<Vec>& lowers, const std::vector<Vec>& uppers) const {
+    if (lowers.size() != uppers.size())
+        throw Error(ErrorKind::Value, "Bvh: lowers and uppers must have the same length (" +
+                                          std::to_string(lowers.size()) + " and " +
+                                          std::to_string(uppers.size()) + ")");
+    if (!m_lowers.empty() && lowers.size() != m_lowers.size())
+        throw Error(ErrorKind::Value, "Bvh: the number of items cannot change (" +
+                                          std::to_string(m_lowers.size()) + ", got " +
+                                          std::to_string(lowers.size()) + ")");
+    if (lowers.size() > static_cast<size_t>(INT32_MAX / 2))
+        throw Error(ErrorKind::Value, "Bvh: too many items");
+}
+
+void Bvh::build() {
+    const int32_t n = static_cast<int32_t>(m_lowers.size());
+    m_items.resize(n);
+    std::iota(m_items.begin(), m_items.end(), 0);
+    m_nodes.clear();
+    m_nodes.reserve(2 * static_cast<size_t>(n));
+    m_group_roots.clear();
+    Builder b(m_lowers, m_uppers, m_items, m_nodes, m_constructor, m_leaf_size);
+    int32_t root = -1;
+    if (m_groups.empty()) {
+        if (n > 0) root = b.build(0, n, 0);
+    } else {
+        std::stable_sort(m_items.begin(), m_items.end(),
+                         [&](int32_t a, int32_t c) { return m_groups[a] < m_groups[c]; });
+        const int32_t max_group = *std::max_element(m_groups.begin(), m_groups.end());
+        m_group_roots.assign(static_cast<size_t>(max_group) + 1, -1);
+        // the group subtrees hang below a top tree over the groups, built by halving
+        std::vector<std::pair<int32_t, int32_t>> ranges;
+        for (int32_t i = 0; i < n;) {
+            int32_t j = i;
+            while (j < n && m_groups[m_items[j]] == m_groups[m_items[i]]) ++j;
+            ranges.emplace_back(i, j);
+            i = j;
+        }
+        int top_depth = 0;
+        while ((size_t{1} << top_depth) < ranges.size()) ++top_depth;
+        std::vector<int32_t> roots;
+        for (auto [i, j] : ranges) {
+            roots.push_back(b.build(i, j, top_depth));
+            m_group_roots[m_groups[m_items[i]]] = roots.back();
+        }
+        while (roots.size() > 1) {
+            std::vector<int32_t> up;
+            for (size_t k = 0; k + 1 < roots.size(); k += 2) {
+                up.push_back(static_cast<int32_t>(m_nodes.size()));
+                m_nodes.push_back(BvhNode{{}, roots[k], {}, roots[k + 1]});
+            }
+            if (roots.size() % 2) up.push_back(roots.back());
+            roots = std::move(up);
+        }
+        root = roots.empty() ? -1 : roots[0];
+    }
+    m_desc.root = root;
+    if (root >= 0) refit_node(m_nodes, m_items, m_lowers, m_uppers, root);
+    publish();
+}
+
+void Bvh::publish() {
+    m_desc.nodes = m_nodes.data();
+    m_desc.items = m_items.data();
+    m_desc.item_lowers = m_lowers.data();
+    m_desc.item_uppers = m_uppers.data();
+    m_desc.group_roots = m_group_roots.data();
+    m_desc.num_nodes = static_cast<int32_t>(m_nodes.size());
+    m_desc.num_items = static_cast<int32_t>(m_items.size());
+    m_desc.num_groups = static_cast<int32_t>(m_group_roots.size());
+}
+
+void Bvh::refit(std::vector<Vec> lowers, std::vector<Vec> uppers) {
+    check_boxes(lowers, uppers);
+    m_lowers = std::move(lowers);
+    m_uppers = std::move(uppers);
+    if (m_desc.root >= 0) refit_node(m_nodes, m_items, m_lowers, m_uppers, m_desc.root);
+    publish();
+}
+
+void Bvh::rebuild(std::vector<Vec> lowers, std::vector<Vec> uppers) {
+    check_boxes(lowers, uppers);
+    m_lowers = std::move(lowers);
+    m_uppers = std::move(uppers);
+    build();
+}
+
+int32_t Bvh::group_root(int32_t group) const {
+    if (group < 0 || group >= static_cast<int32_t>(m_group_roots.size())) return -1;
+    return m_group_roots[group];
+}
+
+int Bvh::depth() const { return subtree_depth(m_nodes, m_desc.root); }
+
+}  // namespace treadle
