@@ -28,6 +28,7 @@ struct TraitsBuilder {
     TraitsBuilder& op(const char* v) { return t.op = v, *this; }
     TraitsBuilder& not_callable() { return t.callable = false, *this; }
     TraitsBuilder& template_args(TemplateArgs v) { return t.template_args = v, *this; }
+    TraitsBuilder& returns_first_result() { return t.returns_first_result = true, *this; }
     TraitsBuilder& header(const char* v) { return t.header = v, *this; }
     operator Traits() const { return t; }
 };

@@ -14,24 +14,39 @@ Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
     int line = e.span.line;
     std::vector<Value> vals;
     std::vector<ArgInfo> infos;
+    std::vector<const ast::Expr*> exprs;  // the expression of each value argument
+    std::vector<ArgInfo> type_args;       // dtype=wp.vec3 of TemplateArgs::Dtype builtins
+    const bool takes_types = b.traits.template_args == builtins::TemplateArgs::Dtype;
     for (size_t i = 1; i < e.args.size(); ++i) {
-        vals.push_back(eval(*e.args[i]));
+        Value v = eval(*e.args[i]);
+        if (takes_types && v.kind == Value::Kind::Type) {
+            type_args.push_back({v.type, false, true});
+            continue;
+        }
+        vals.push_back(v);
         infos.push_back(arg_info(vals.back(), *e.args[i]));
+        exprs.push_back(e.args[i].get());
     }
-    auto sig = b.rule(infos);
-    if (!sig && fill_numeric_defaults(b, vals, infos)) sig = b.rule(infos);
-    if (!sig && b.kind == BuiltinKind::Multi) return call_with_out_arguments(b, vals, infos, e);
+    auto with_types = [&](std::vector<ArgInfo> in) {
+        in.insert(in.end(), type_args.begin(), type_args.end());
+        return in;
+    };
+    auto sig = b.rule(with_types(infos));
+    if (!sig && type_args.empty() && fill_numeric_defaults(b, vals, infos)) sig = b.rule(infos);
+    if (!sig && b.kind == BuiltinKind::Multi)
+        return call_with_out_arguments(b, vals, infos, exprs, type_args, e);
     const std::string name = b.name;
     if (!sig && (name == "expect_eq" || name == "expect_neq") && infos.size() == 2 &&
         infos[0].type != infos[1].type)  // Warp's error for checks of unlike values
         fail(e.span, ErrorKind::Runtime,
              who() + "Can't test equality for objects with different types");
     if (!sig)
-        type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
-                               " (signature: " + b.signature + ")");
+        type_error(e.span, std::string(b.name) + "(): no overload accepts " +
+                               describe_args(with_types(infos)) + " (signature: " + b.signature +
+                               ")");
     std::vector<VarId> args;
     for (size_t i = 0; i < vals.size(); ++i)  // defaults filled in are reported at the call
-        args.push_back(coerce(vals[i], sig->params[i], i + 1 < e.args.size() ? *e.args[i + 1] : e));
+        args.push_back(coerce(vals[i], sig->params[i], i < exprs.size() ? *exprs[i] : e));
     if (b.traits.prints) {  // a check: its result is a dummy, None in the kernel
         emit_call(line, sig->ret, std::move(args), b);
         return Value{};
@@ -81,18 +96,24 @@ std::vector<VarId> Builder::emit_multi_call(const Builtin& b, const types::Type*
 }
 
 Value Builder::call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
-                                       const std::vector<ArgInfo>& infos, const ast::Expr& e) {
+                                       const std::vector<ArgInfo>& infos,
+                                       const std::vector<const ast::Expr*>& exprs,
+                                       const std::vector<ArgInfo>& type_args,
+                                       const ast::Expr& e) {
     // Warp's form f(inputs..., out_0, ..., out_k-1): the rule accepts the inputs and gives k
-    // results, each of the type of the local variable that receives it.
+    // results (k + 1 when the builtin returns its first), each of the type of the local
+    // variable that receives it.
+    const size_t first_out = b.traits.returns_first_result ? 1 : 0;
     for (size_t k = 1; k < vals.size(); ++k) {
         size_t n = vals.size() - k;
         std::vector<ArgInfo> inputs(infos.begin(), infos.begin() + n);
+        inputs.insert(inputs.end(), type_args.begin(), type_args.end());
         auto sig = b.rule(inputs);
-        if (!sig || !sig->ret->is_tuple() || sig->ret->elements.size() != k) continue;
+        if (!sig || !sig->ret->is_tuple() || sig->ret->elements.size() != k + first_out) continue;
         std::vector<std::string> outs;
         for (size_t j = 0; j < k; ++j) {
-            const ast::Expr& oe = *e.args[n + j + 1];
-            const types::Type* want = sig->ret->elements[j];
+            const ast::Expr& oe = *exprs[n + j];
+            const types::Type* want = sig->ret->elements[j + first_out];
             if (oe.kind != ExprKind::Name || !m_scope.count(oe.name))
                 type_error(oe.span, std::string(b.name) + "(): output argument " +
                                         std::to_string(j) + " must be a local variable of type " +
@@ -104,13 +125,14 @@ Value Builder::call_with_out_arguments(const Builtin& b, const std::vector<Value
             outs.push_back(oe.name);
         }
         std::vector<VarId> args;
-        for (size_t i = 0; i < n; ++i)
-            args.push_back(coerce(vals[i], sig->params[i], *e.args[i + 1]));
+        for (size_t i = 0; i < n; ++i) args.push_back(coerce(vals[i], sig->params[i], *exprs[i]));
         std::vector<VarId> dsts = emit_multi_call(b, sig->ret, std::move(args), e.span.line);
-        for (size_t j = 0; j < k; ++j) bind(outs[j], dsts[j], e.args[n + j + 1]->span);
-        return Value{};
+        for (size_t j = 0; j < k; ++j) bind(outs[j], dsts[j + first_out], exprs[n + j]->span);
+        return first_out ? var_value(dsts[0]) : Value{};
     }
-    type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(infos) +
+    std::vector<ArgInfo> all = infos;
+    all.insert(all.end(), type_args.begin(), type_args.end());
+    type_error(e.span, std::string(b.name) + "(): no overload accepts " + describe_args(all) +
                            " (signature: " + b.signature + ")");
 }
 
