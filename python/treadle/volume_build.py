@@ -1,10 +1,13 @@
-"""NanoVDB grid buffers built from dense numpy arrays (wp.Volume.load_from_numpy).
+"""NanoVDB grid buffers built on the host: from dense numpy arrays (Volume.load_from_numpy), from
+leaf origins (Volume.allocate, allocate_by_tiles) and from active voxels (allocate_by_voxels,
+an OnIndex grid).
 
-The buffer follows the published NanoVDB layout: GridData (672 bytes), TreeData (64 bytes),
-the root with its tile table, then upper (32^3), lower (16^3) and leaf (8^3) nodes, each
-32-byte aligned; child references are byte offsets from the parent node. Every element of the
-array becomes an active voxel at its index (i, j, k); the rest of each leaf holds the
-background."""
+The buffer follows the published NanoVDB layout: GridData (672 bytes), TreeData (64 bytes), the
+root with its tile table (one tile per upper node, sorted by key), then the upper (32^3), lower
+(16^3) and leaf (8^3) nodes, each 32-byte aligned; child references are byte offsets from the
+parent node. Header sizes follow native/treadle/volume_layout.h: values of N components of a
+scalar align to the scalar; statistics are 8 bytes for 8-byte values, else 4 (uint64 for index
+grids, whose 96-byte leaves hold the index of their first active voxel and prefix counts)."""
 
 import struct
 
@@ -12,114 +15,179 @@ import numpy as np
 
 _GRID_HEADER = 672
 _TREE_HEADER = 64
-_UPPER_HEADER = 8256
-_LOWER_HEADER = 1088
-_VERSION = 67111939  # NanoVDB 32.3.3, the version of the grids Warp 1.17 reads and writes
+_VERSION = 32 << 21 | 3 << 10 | 3  # NanoVDB 32.3.3, the version of the grids Warp 1.17 writes
+_ONINDEX = 20
 
 
-def _align32(n):
-    return (n + 31) & ~31
+def _up(n, a):
+    return (n + a - 1) // a * a
 
 
 def _mask(bits):
     return np.packbits(np.asarray(bits, dtype=bool).reshape(-1), bitorder="little").tobytes()
 
 
-def _value_kind(values):
-    """(grid type, value dtype, components) of a dense array."""
+class _Kind:
+    """A value type's grid type, numpy scalar, components and layout sizes."""
+
+    def __init__(self, gtype, scalar, comps):
+        self.gtype, self.scalar, self.comps = gtype, np.dtype(scalar), comps
+        self.align = self.scalar.itemsize
+        self.size = self.align * comps
+        self.stats = 8 if self.size == 8 else 4
+        self.root_bg = _up(28, self.align)
+        self.root_header = _up(_up(self.root_bg + 3 * self.size, self.stats) + 2 * self.stats, 32)
+        self.tile_value = _up(20, self.align)
+        self.root_tile = _up(self.tile_value + self.size, 32)
+        self.node_tile = _up(max(self.size, 8), max(self.align, 8))
+        self.upper_table = _up(_up(32 + 8192 + 2 * self.size, self.stats) + 2 * self.stats, 32)
+        self.lower_table = _up(_up(32 + 1024 + 2 * self.size, self.stats) + 2 * self.stats, 32)
+        self.leaf_values = _up(_up(80 + 2 * self.size, self.stats) + 2 * self.stats, 32)
+        self.leaf_size = 96 if gtype == _ONINDEX else self.leaf_values + 512 * self.size
+
+
+def _kind_of_value(bg_value):
+    """The value kind a background value selects (float32, int32, vec3f or vec4f)."""
+    v = np.asarray(bg_value)
+    if v.ndim == 0:
+        return _Kind(4, np.int32, 1) if np.issubdtype(v.dtype, np.integer) else _Kind(1, np.float32, 1)
+    if v.shape == (3,):
+        return _Kind(6, np.float32, 3)
+    if v.shape == (4,):
+        return _Kind(17, np.float32, 4)
+    raise RuntimeError(f"bg_value must be a scalar or a 3- or 4-vector, got {bg_value!r}")
+
+
+def build_from_dense(values, min_world, voxel_size, bg_value):
+    """A grid (bytes) holding `values` (nx, ny, nz[, 3]) at voxels [0, shape) of index space."""
     if values.ndim == 4 and values.shape[3] == 3:
-        return 6, np.float32, 3
-    if values.ndim != 3:
+        kind = _Kind(6, np.float32, 3)
+    elif values.ndim == 3:
+        kind = _Kind(4, np.int32, 1) if np.issubdtype(values.dtype, np.integer) else _Kind(1, np.float32, 1)
+    else:
         raise RuntimeError("load_from_numpy expects a 3-D array of scalars or of 3-vectors")
-    if np.issubdtype(values.dtype, np.integer):
-        return 4, np.int32, 1
-    return 1, np.float32, 1
-
-
-def build_grid(values, min_world, voxel_size, bg_value):
-    """A NanoVDB grid buffer (bytes) holding `values` at voxels [0, shape) of the index space."""
-    values = np.asarray(values)
-    gtype, vdtype, comps = _value_kind(values)
-    values = values.astype(vdtype)
-    vsize = 4 * comps
-    bg = np.broadcast_to(np.asarray(bg_value, dtype=vdtype), (comps,)).copy()
+    values = values.astype(kind.scalar).reshape(values.shape[:3] + (kind.comps,))
     nx, ny, nz = values.shape[:3]
-    if min(nx, ny, nz) == 0 or max(nx, ny, nz) > 4096:
-        raise RuntimeError("load_from_numpy expects every dimension in [1, 4096]")
-    node_tile = 16 if vsize > 8 else 8
-    leaf_header = _align32(80 + 2 * vsize + 8)
-    leaf_size = leaf_header + 512 * vsize
-    lower_size = _LOWER_HEADER + 4096 * node_tile
-    upper_size = _UPPER_HEADER + 32768 * node_tile
-    root_header = _align32(28 + 3 * vsize + 8)
-    leaves = [(x, y, z) for x in range(0, nx, 8) for y in range(0, ny, 8) for z in range(0, nz, 8)]
-    lowers = sorted({(x & ~127, y & ~127, z & ~127) for x, y, z in leaves})
+    if min(nx, ny, nz) == 0:
+        raise RuntimeError("load_from_numpy expects an array without empty dimensions")
+    bg = np.broadcast_to(np.asarray(bg_value, dtype=kind.scalar), (kind.comps,))
+    leaves = []
+    for x in range(0, nx, 8):
+        for y in range(0, ny, 8):
+            for z in range(0, nz, 8):
+                block = np.empty((8, 8, 8, kind.comps), dtype=kind.scalar)
+                block[:] = bg
+                part = values[x : x + 8, y : y + 8, z : z + 8]
+                block[: part.shape[0], : part.shape[1], : part.shape[2]] = part
+                active = np.zeros((8, 8, 8), dtype=bool)
+                active[: part.shape[0], : part.shape[1], : part.shape[2]] = True
+                leaves.append(((x, y, z), block, active))
+    mat = np.diag(np.asarray(voxel_size, dtype=np.float64))
+    return _build(kind, bg, leaves, mat, min_world)
+
+
+def build_from_leaves(origins, active, bg_value, translation, voxel_size, transform):
+    """A grid (bytes) with a leaf at each origin: every voxel active and bg_value (active None),
+    or an OnIndex grid whose active voxels are `active` (bg_value None)."""
+    if transform is not None:
+        mat = np.asarray(transform, dtype=np.float64).reshape(3, 3)
+    else:
+        mat = np.diag(np.asarray(voxel_size, dtype=np.float64))
+    origins = np.unique(np.asarray(origins, dtype=np.int64).reshape(-1, 3), axis=0)
+    if active is None:
+        kind = _kind_of_value(bg_value)
+        bg = np.broadcast_to(np.asarray(bg_value, dtype=kind.scalar), (kind.comps,))
+        block = np.broadcast_to(bg, (8, 8, 8, kind.comps))
+        full = np.ones((8, 8, 8), dtype=bool)
+        leaves = [(tuple(int(c) for c in o), block, full) for o in origins]
+        return _build(kind, bg, leaves, mat, translation)
+    kind = _Kind(_ONINDEX, np.uint64, 1)
+    masks = {tuple(int(c) for c in o): np.zeros((8, 8, 8), dtype=bool) for o in origins}
+    for p in np.asarray(active, dtype=np.int64).reshape(-1, 3):
+        masks[tuple(int(c) for c in p & ~7)][tuple(int(c) for c in p & 7)] = True
+    leaves = [(o, None, masks[o]) for o in sorted(masks)]
+    return _build(kind, np.zeros(1, dtype=np.uint64), leaves, mat, translation)
+
+
+def _build(kind, bg, leaves, mat, translation):
+    """The grid buffer of `leaves` [(origin, values (8, 8, 8, comps) or None, mask (8, 8, 8))]."""
+    leaves = sorted(leaves, key=lambda leaf: leaf[0])
+    lowers = sorted({tuple(c & ~127 for c in o) for o, _, _ in leaves})
+    uppers = sorted({tuple(c & ~4095 for c in o) for o in lowers}, key=_root_key)
+    lower_size = kind.lower_table + 4096 * kind.node_tile
+    upper_size = kind.upper_table + 32768 * kind.node_tile
     root = _GRID_HEADER + _TREE_HEADER
-    upper = root + root_header + 32
-    lower0 = upper + upper_size
+    upper0 = root + kind.root_header + kind.root_tile * len(uppers)
+    lower0 = upper0 + upper_size * len(uppers)
     leaf0 = lower0 + lower_size * len(lowers)
-    total = leaf0 + leaf_size * len(leaves)
+    total = leaf0 + kind.leaf_size * len(leaves)
     buf = bytearray(total)
+    upper_at = {o: upper0 + n * upper_size for n, o in enumerate(uppers)}
     lower_at = {o: lower0 + n * lower_size for n, o in enumerate(lowers)}
+    tile = np.zeros(kind.node_tile, dtype=np.uint8)
+    tile[: kind.size] = np.frombuffer(np.asarray(bg, dtype=kind.scalar).tobytes(), dtype=np.uint8)
     lower_children = {o: [] for o in lowers}
-    for n, (x, y, z) in enumerate(leaves):
-        at = leaf0 + n * leaf_size
-        block = np.empty((8, 8, 8, comps), dtype=vdtype)
-        block[:] = bg
-        part = values[x : x + 8, y : y + 8, z : z + 8]
-        part = part.reshape(part.shape[:3] + (comps,))
-        block[: part.shape[0], : part.shape[1], : part.shape[2]] = part
-        active = np.zeros((8, 8, 8), dtype=bool)
-        active[: part.shape[0], : part.shape[1], : part.shape[2]] = True
-        struct.pack_into("<3i3BB", buf, at, x, y, z, 7, 7, 7, 0)
-        buf[at + 16 : at + 80] = _mask(active)
-        buf[at + leaf_header : at + leaf_size] = block.tobytes()
-        lo = (x & ~127, y & ~127, z & ~127)
-        lower_children[lo].append((((x & 127) >> 3) << 8 | ((y & 127) >> 3) << 4 | ((z & 127) >> 3), at))
-    upper_bits = np.zeros(32768, dtype=bool)
+    upper_children = {o: [] for o in uppers}
+    active_count, offset = 0, 1
+    for n, (o, values, mask) in enumerate(leaves):
+        at = leaf0 + n * kind.leaf_size
+        struct.pack_into("<3i3BB", buf, at, *o, 7, 7, 7, 0)
+        buf[at + 16 : at + 80] = _mask(mask)
+        count = int(mask.sum())
+        if values is None:  # OnIndex: the first active voxel's index and the prefix counts
+            words = np.asarray(mask, dtype=bool).reshape(8, 64).sum(axis=1)
+            prefix = 0
+            for w in range(1, 8):
+                prefix |= int(words[:w].sum()) << (9 * (w - 1))
+            struct.pack_into("<QQ", buf, at + 80, offset if count else 0, prefix)
+            offset += count
+        else:
+            buf[at + kind.leaf_values : at + kind.leaf_size] = np.ascontiguousarray(values).tobytes()
+        active_count += count
+        lo = tuple(c & ~127 for c in o)
+        lower_children[lo].append(((((o[0] & 127) >> 3) << 8) | (((o[1] & 127) >> 3) << 4) | ((o[2] & 127) >> 3), at))
     for o in lowers:
-        at = lower_at[o]
-        _node_header(buf, at, o, 128)
-        bits = np.zeros(4096, dtype=bool)
-        tiles = np.zeros((4096, node_tile // 4), dtype=np.uint32)
-        tiles[:, :comps] = bg.view(np.uint32)
-        buf[at + _LOWER_HEADER : at + lower_size] = tiles.tobytes()
-        for n, child in lower_children[o]:
+        upper_children[tuple(c & ~4095 for c in o)].append(
+            ((((o[0] & 4095) >> 7) << 10) | (((o[1] & 4095) >> 7) << 5) | ((o[2] & 4095) >> 7), lower_at[o]))
+    nodes = [(o, at, 128, lower_children[o]) for o, at in lower_at.items()]
+    nodes += [(o, at, 4096, upper_children[o]) for o, at in upper_at.items()]
+    for o, at, dim, kids in nodes:
+        table_at, count, mask_bytes = (kind.lower_table, 4096, 512) if dim == 128 else (kind.upper_table, 32768, 4096)
+        struct.pack_into("<6iQ", buf, at, *o, *(c + dim - 1 for c in o), 0)
+        buf[at + table_at : at + table_at + count * kind.node_tile] = np.tile(tile, count).tobytes()
+        bits = np.zeros(count, dtype=bool)
+        for n, child in kids:
             bits[n] = True
-            struct.pack_into("<q", buf, at + _LOWER_HEADER + n * node_tile, child - at)
-        buf[at + 32 + 512 : at + 32 + 1024] = _mask(bits)
-        nu = (o[0] >> 7) << 10 | (o[1] >> 7) << 5 | (o[2] >> 7)
-        upper_bits[nu] = True
-    _node_header(buf, upper, (0, 0, 0), 4096)
-    table = np.zeros((32768, node_tile // 4), dtype=np.uint32)
-    table[:, :comps] = bg.view(np.uint32)
-    buf[upper + _UPPER_HEADER : upper + upper_size] = table.tobytes()
-    for o in lowers:
-        nu = (o[0] >> 7) << 10 | (o[1] >> 7) << 5 | (o[2] >> 7)
-        struct.pack_into("<q", buf, upper + _UPPER_HEADER + nu * node_tile, lower_at[o] - upper)
-    buf[upper + 32 + 4096 : upper + 32 + 8192] = _mask(upper_bits)
-    struct.pack_into("<6iI", buf, root, 0, 0, 0, nx - 1, ny - 1, nz - 1, 1)
-    buf[root + 28 : root + 28 + vsize] = bg.tobytes()
-    struct.pack_into("<Qq", buf, root + root_header, 0, upper - root)
+            struct.pack_into("<q", buf, at + table_at + n * kind.node_tile, child - at)
+        buf[at + 32 + mask_bytes : at + 32 + 2 * mask_bytes] = _mask(bits)
+    lo_box = np.min([o for o, _, _ in leaves], axis=0) if leaves else np.zeros(3, dtype=np.int64)
+    hi_box = np.max([o for o, _, _ in leaves], axis=0) + 7 if leaves else np.zeros(3, dtype=np.int64)
+    struct.pack_into("<6iI", buf, root, *lo_box, *hi_box, len(uppers))
+    buf[root + kind.root_bg : root + kind.root_bg + kind.size] = tile[: kind.size].tobytes()
+    for n, o in enumerate(uppers):
+        struct.pack_into("<Qq", buf, root + kind.root_header + n * kind.root_tile, _root_key(o), upper_at[o] - root)
     tree = _GRID_HEADER
-    struct.pack_into("<4q3I3IQ", buf, tree, leaf0 - tree, lower0 - tree, upper - tree, root - tree,
-                     len(leaves), len(lowers), 1, 0, 0, 0, nx * ny * nz)
-    _grid_header(buf, total, gtype, min_world, voxel_size, (nx, ny, nz))
+    struct.pack_into("<4q3I3IQ", buf, tree, leaf0 - tree, lower0 - tree, upper0 - tree, root - tree,
+                     len(leaves), len(lowers), len(uppers), 0, 0, 0, active_count)
+    _grid_header(buf, total, kind.gtype, mat, translation, lo_box, hi_box)
     return bytes(buf)
 
 
-def _node_header(buf, at, origin, dim):
-    x, y, z = origin
-    struct.pack_into("<6iQ", buf, at, x, y, z, x + dim - 1, y + dim - 1, z + dim - 1, 0)
+def _root_key(o):
+    i, j, k = (int(c) & 0xFFFFFFFF for c in o)
+    return (k >> 12) | ((j >> 12) << 21) | ((i >> 12) << 42)
 
 
-def _grid_header(buf, total, gtype, min_world, voxel_size, shape):
-    """GridData: magic, version, size, the map index -> min_world + voxel_size * index."""
-    vs = float(voxel_size)
-    t = [float(v) for v in min_world]
+def _grid_header(buf, total, gtype, mat, translation, lo_box, hi_box):
+    """GridData: magic, version, size, the map index -> mat @ index + translation."""
+    t = [float(v) for v in translation]
+    inv = np.linalg.inv(mat)
     struct.pack_into("<8sQIIIIQ", buf, 0, b"NanoVDB0", 0, _VERSION, 0, 0, 1, total)
-    mat = [vs, 0, 0, 0, vs, 0, 0, 0, vs]
-    inv = [1.0 / vs, 0, 0, 0, 1.0 / vs, 0, 0, 0, 1.0 / vs]
-    struct.pack_into("<9f9f3ff9d9d3dd", buf, 296, *mat, *inv, *t, 1.0, *mat, *inv, *t, 1.0)
-    hi = [t[a] + vs * shape[a] for a in range(3)]
-    struct.pack_into("<6d3dII", buf, 560, *t, *hi, vs, vs, vs, 0, gtype)
+    name = b"treadle"
+    buf[40 : 40 + len(name)] = name
+    m, i = mat.reshape(-1).tolist(), inv.reshape(-1).tolist()
+    struct.pack_into("<9f9f3ff9d9d3dd", buf, 296, *m, *i, *t, 1.0, *m, *i, *t, 1.0)
+    corners = [mat @ np.asarray(c, dtype=np.float64) + t for c in (lo_box, np.asarray(hi_box) + 1)]
+    wlo, whi = np.minimum(*corners), np.maximum(*corners)
+    vs = mat @ np.ones(3)
+    struct.pack_into("<6d3dII", buf, 560, *wlo, *whi, *vs, 0, gtype)
