@@ -247,10 +247,12 @@ CUDA_CALLABLE vec3f affine(const float32* m, const vec3f& p, const float32* t) {
     return r;
 }
 
-/// adj_p += m^T adj.
+/// The adjoint of a point or direction map: adj_p += m adj. Warp 1.17 applies the map's
+/// linear part itself here, not its transpose (the same for the symmetric maps of axis-aligned
+/// volumes; a rotated volume's gradients follow Warp's, which its tests check).
 CUDA_CALLABLE void adj_affine(const float32* m, const vec3f& adj, vec3f& adj_p) {
-    for (int col = 0; col < 3; ++col)
-        adj_p.c[col] += m[col] * adj.c[0] + m[3 + col] * adj.c[1] + m[6 + col] * adj.c[2];
+    const vec3f d = affine(m, adj, nullptr);
+    for (int row = 0; row < 3; ++row) adj_p.c[row] += d.c[row];
 }
 
 /// The float map: 0 the index-to-world matrix, 9 its inverse, 18 the translation.

@@ -153,7 +153,8 @@ def leaf_origins(buf):
     at = first + size * np.arange(count, dtype=np.int64)
     raw = np.frombuffer(bytes(buf[: grid_size(buf)]), dtype=np.uint8)
     idx = at[:, None] + np.arange(12)[None, :]
-    return raw[idx].copy().view(np.int32).reshape(count, 3), raw, at
+    bbox_min = raw[idx].copy().view(np.int32).reshape(count, 3)  # of the leaf's active voxels
+    return bbox_min & ~7, raw, at
 
 
 def leaf_size(code):
