@@ -47,13 +47,12 @@ CUDA_CALLABLE void adj_volume_sample(uint64 id, const vec3f& uvw, int32 mode, ui
                                      vec3f& adj_uvw, int32&, const T& adj_ret) {
     const auto s = volume_detail::sample<T>(volume_detail::GridReader<T>(id), uvw, mode);
     volume_detail::adj_position<T, typename volume_detail::Grad<T>::type>(s, adj_ret, nullptr,
-                                                                         adj_uvw);
+                                                                          adj_uvw);
 }
 
 /// A sample and its gradient in uvw, written to `value` and `grad`.
 template <typename T, typename G>
-CUDA_CALLABLE void volume_sample_grad(uint64 id, const vec3f& uvw, int32 mode, T& value,
-                                      G& grad) {
+CUDA_CALLABLE void volume_sample_grad(uint64 id, const vec3f& uvw, int32 mode, T& value, G& grad) {
     volume_detail::write<T>(volume_detail::sample<T>(volume_detail::GridReader<T>(id), uvw, mode),
                             value, &grad);
 }
@@ -90,31 +89,28 @@ CUDA_CALLABLE int32 volume_lookup_i(uint64 id, int32 i, int32 j, int32 k) {
 CUDA_CALLABLE float32 volume_sample_f(uint64 id, const vec3f& uvw, int32 mode) {
     return volume_sample<float32>(id, uvw, mode);
 }
-CUDA_CALLABLE void adj_volume_sample_f(uint64 id, const vec3f& uvw, int32 mode,
-                                              uint64& adj_id, vec3f& adj_uvw, int32& adj_mode,
-                                              const float32& adj_ret) {
+CUDA_CALLABLE void adj_volume_sample_f(uint64 id, const vec3f& uvw, int32 mode, uint64& adj_id,
+                                       vec3f& adj_uvw, int32& adj_mode, const float32& adj_ret) {
     adj_volume_sample<float32>(id, uvw, mode, adj_id, adj_uvw, adj_mode, adj_ret);
 }
 CUDA_CALLABLE vec3f volume_sample_v(uint64 id, const vec3f& uvw, int32 mode) {
     return volume_sample<vec3f>(id, uvw, mode);
 }
-CUDA_CALLABLE void adj_volume_sample_v(uint64 id, const vec3f& uvw, int32 mode,
-                                              uint64& adj_id, vec3f& adj_uvw, int32& adj_mode,
-                                              const vec3f& adj_ret) {
+CUDA_CALLABLE void adj_volume_sample_v(uint64 id, const vec3f& uvw, int32 mode, uint64& adj_id,
+                                       vec3f& adj_uvw, int32& adj_mode, const vec3f& adj_ret) {
     adj_volume_sample<vec3f>(id, uvw, mode, adj_id, adj_uvw, adj_mode, adj_ret);
 }
 CUDA_CALLABLE int32 volume_sample_i(uint64 id, const vec3f& uvw) {
     return volume_sample<int32>(id, uvw, 0);
 }
-CUDA_CALLABLE void volume_sample_grad_f(uint64 id, const vec3f& uvw, int32 mode,
-                                               float32& value, vec3f& grad) {
+CUDA_CALLABLE void volume_sample_grad_f(uint64 id, const vec3f& uvw, int32 mode, float32& value,
+                                        vec3f& grad) {
     volume_sample_grad<float32>(id, uvw, mode, value, grad);
 }
 CUDA_CALLABLE void adj_volume_sample_grad_f(uint64 id, const vec3f& uvw, int32 mode,
-                                                   const float32& value, const vec3f& grad,
-                                                   uint64& adj_id, vec3f& adj_uvw,
-                                                   int32& adj_mode, const float32& adj_value,
-                                                   const vec3f& adj_grad) {
+                                            const float32& value, const vec3f& grad, uint64& adj_id,
+                                            vec3f& adj_uvw, int32& adj_mode,
+                                            const float32& adj_value, const vec3f& adj_grad) {
     adj_volume_sample_grad<float32>(id, uvw, mode, value, grad, adj_id, adj_uvw, adj_mode,
                                     adj_value, adj_grad);
 }
@@ -145,10 +141,9 @@ CUDA_CALLABLE int32 volume_voxel_count(uint64 id) {
 
 /// The per-voxel values `data` sampled at uvw by voxel index (`background` outside leaves).
 template <typename T>
-CUDA_CALLABLE T volume_sample_index(uint64 id, const vec3f& uvw, int32 mode,
-                                    const array_t<T>& data, const T& background) {
-    const volume_detail::IndexReader<T> read{volume_detail::grid_of(id), data, background,
-                                             nullptr};
+CUDA_CALLABLE T volume_sample_index(uint64 id, const vec3f& uvw, int32 mode, const array_t<T>& data,
+                                    const T& background) {
+    const volume_detail::IndexReader<T> read{volume_detail::grid_of(id), data, background, nullptr};
     T v;
     volume_detail::write<T>(volume_detail::sample<T>(read, uvw, mode), v, nullptr);
     return v;
@@ -156,9 +151,9 @@ CUDA_CALLABLE T volume_sample_index(uint64 id, const vec3f& uvw, int32 mode,
 
 template <typename T, typename A>
 CUDA_CALLABLE void adj_volume_sample_index(uint64 id, const vec3f& uvw, int32 mode,
-                                           const array_t<T>& data, const T& background,
-                                           uint64&, vec3f& adj_uvw, int32&, A&,
-                                           T& adj_background, const T& adj_ret) {
+                                           const array_t<T>& data, const T& background, uint64&,
+                                           vec3f& adj_uvw, int32&, A&, T& adj_background,
+                                           const T& adj_ret) {
     const volume_detail::IndexReader<T> read{volume_detail::grid_of(id), data, background,
                                              &adj_background};
     const auto s = volume_detail::sample<T>(read, uvw, mode);
@@ -171,33 +166,32 @@ CUDA_CALLABLE void adj_volume_sample_index(uint64 id, const vec3f& uvw, int32 mo
 /// volume_sample_index with the gradient in uvw, written to `value` and `grad`.
 template <typename T, typename G>
 CUDA_CALLABLE void volume_sample_grad_index(uint64 id, const vec3f& uvw, int32 mode,
-                                            const array_t<T>& data, const T& background,
-                                            T& value, G& grad) {
-    const volume_detail::IndexReader<T> read{volume_detail::grid_of(id), data, background,
-                                             nullptr};
+                                            const array_t<T>& data, const T& background, T& value,
+                                            G& grad) {
+    const volume_detail::IndexReader<T> read{volume_detail::grid_of(id), data, background, nullptr};
     volume_detail::write<T>(volume_detail::sample<T>(read, uvw, mode), value, &grad);
 }
 
 template <typename T, typename G, typename A>
 CUDA_CALLABLE void adj_volume_sample_grad_index(uint64 id, const vec3f& uvw, int32 mode,
                                                 const array_t<T>& data, const T& background,
-                                                const T&, const G&, uint64&, vec3f& adj_uvw,
-                                                int32&, A&, T& adj_background,
-                                                const T& adj_value, const G& adj_grad) {
+                                                const T&, const G&, uint64&, vec3f& adj_uvw, int32&,
+                                                A&, T& adj_background, const T& adj_value,
+                                                const G& adj_grad) {
     const volume_detail::IndexReader<T> read{volume_detail::grid_of(id), data, background,
                                              &adj_background};
     const auto s = volume_detail::sample<T>(read, uvw, mode);
     volume_detail::adj_position<T, G>(s, adj_value, &adj_grad, adj_uvw);
-    volume_detail::scatter_sample<T, volume_detail::IndexReader<T>, G>(read, uvw, mode,
-                                                                       adj_value, &adj_grad);
+    volume_detail::scatter_sample<T, volume_detail::IndexReader<T>, G>(read, uvw, mode, adj_value,
+                                                                       &adj_grad);
 }
 
 /// The world-space point of index-space point uvw.
 CUDA_CALLABLE vec3f volume_index_to_world(uint64 id, const vec3f& uvw) {
     return volume_detail::affine(volume_detail::map_f(id, 0), uvw, volume_detail::map_f(id, 18));
 }
-CUDA_CALLABLE void adj_volume_index_to_world(uint64 id, const vec3f&, uint64&,
-                                                    vec3f& adj_uvw, const vec3f& adj_ret) {
+CUDA_CALLABLE void adj_volume_index_to_world(uint64 id, const vec3f&, uint64&, vec3f& adj_uvw,
+                                             const vec3f& adj_ret) {
     volume_detail::adj_affine(volume_detail::map_f(id, 0), adj_ret, adj_uvw);
 }
 
@@ -207,8 +201,8 @@ CUDA_CALLABLE vec3f volume_world_to_index(uint64 id, const vec3f& xyz) {
     const vec3f d(xyz.c[0] - t[0], xyz.c[1] - t[1], xyz.c[2] - t[2]);
     return volume_detail::affine(volume_detail::map_f(id, 9), d, nullptr);
 }
-CUDA_CALLABLE void adj_volume_world_to_index(uint64 id, const vec3f&, uint64&,
-                                                    vec3f& adj_xyz, const vec3f& adj_ret) {
+CUDA_CALLABLE void adj_volume_world_to_index(uint64 id, const vec3f&, uint64&, vec3f& adj_xyz,
+                                             const vec3f& adj_ret) {
     volume_detail::adj_affine(volume_detail::map_f(id, 9), adj_ret, adj_xyz);
 }
 
@@ -216,8 +210,8 @@ CUDA_CALLABLE void adj_volume_world_to_index(uint64 id, const vec3f&, uint64&,
 CUDA_CALLABLE vec3f volume_index_to_world_dir(uint64 id, const vec3f& uvw) {
     return volume_detail::affine(volume_detail::map_f(id, 0), uvw, nullptr);
 }
-CUDA_CALLABLE void adj_volume_index_to_world_dir(uint64 id, const vec3f&, uint64&,
-                                                        vec3f& adj_uvw, const vec3f& adj_ret) {
+CUDA_CALLABLE void adj_volume_index_to_world_dir(uint64 id, const vec3f&, uint64&, vec3f& adj_uvw,
+                                                 const vec3f& adj_ret) {
     volume_detail::adj_affine(volume_detail::map_f(id, 0), adj_ret, adj_uvw);
 }
 
@@ -225,8 +219,8 @@ CUDA_CALLABLE void adj_volume_index_to_world_dir(uint64 id, const vec3f&, uint64
 CUDA_CALLABLE vec3f volume_world_to_index_dir(uint64 id, const vec3f& xyz) {
     return volume_detail::affine(volume_detail::map_f(id, 9), xyz, nullptr);
 }
-CUDA_CALLABLE void adj_volume_world_to_index_dir(uint64 id, const vec3f&, uint64&,
-                                                        vec3f& adj_xyz, const vec3f& adj_ret) {
+CUDA_CALLABLE void adj_volume_world_to_index_dir(uint64 id, const vec3f&, uint64&, vec3f& adj_xyz,
+                                                 const vec3f& adj_ret) {
     volume_detail::adj_affine(volume_detail::map_f(id, 9), adj_ret, adj_xyz);
 }
 

@@ -150,18 +150,29 @@ CUDA_CALLABLE Found find(uint8* grid, int32 i, int32 j, int32 k) {
 /// The leaf size of a grid of NanoVDB type `code` (0 for types the builtins do not read).
 CUDA_CALLABLE uint64 leaf_size_of(uint32 code) {
     switch (code) {
-        case 1: return Layout<float32>::leaf_size();
-        case 2: return Layout<float64>::leaf_size();
-        case 4: return Layout<int32>::leaf_size();
-        case 5: return Layout<int64>::leaf_size();
-        case 6: return Layout<vec3f>::leaf_size();
-        case 7: return Layout<vec3d>::leaf_size();
-        case 10: return Layout<uint32>::leaf_size();
-        case 17: return Layout<vec4f>::leaf_size();
-        case 18: return Layout<vec4d>::leaf_size();
+        case 1:
+            return Layout<float32>::leaf_size();
+        case 2:
+            return Layout<float64>::leaf_size();
+        case 4:
+            return Layout<int32>::leaf_size();
+        case 5:
+            return Layout<int64>::leaf_size();
+        case 6:
+            return Layout<vec3f>::leaf_size();
+        case 7:
+            return Layout<vec3d>::leaf_size();
+        case 10:
+            return Layout<uint32>::leaf_size();
+        case 17:
+            return Layout<vec4f>::leaf_size();
+        case 18:
+            return Layout<vec4d>::leaf_size();
         case kGridIndex:
-        case kGridOnIndex: return 96;
-        default: return 0;
+        case kGridOnIndex:
+            return 96;
+        default:
+            return 0;
     }
 }
 

@@ -45,18 +45,29 @@ struct GridReader {
 /// Where voxel (i, j, k) resolves in a grid of any value type the builtins read.
 CUDA_CALLABLE Found find_any(uint8* g, int32 i, int32 j, int32 k) {
     switch (grid_type(g)) {
-        case 1: return find<float32>(g, i, j, k);
-        case 2: return find<float64>(g, i, j, k);
-        case 4: return find<int32>(g, i, j, k);
-        case 5: return find<int64>(g, i, j, k);
-        case 6: return find<vec3f>(g, i, j, k);
-        case 7: return find<vec3d>(g, i, j, k);
-        case 10: return find<uint32>(g, i, j, k);
-        case 17: return find<vec4f>(g, i, j, k);
-        case 18: return find<vec4d>(g, i, j, k);
+        case 1:
+            return find<float32>(g, i, j, k);
+        case 2:
+            return find<float64>(g, i, j, k);
+        case 4:
+            return find<int32>(g, i, j, k);
+        case 5:
+            return find<int64>(g, i, j, k);
+        case 6:
+            return find<vec3f>(g, i, j, k);
+        case 7:
+            return find<vec3d>(g, i, j, k);
+        case 10:
+            return find<uint32>(g, i, j, k);
+        case 17:
+            return find<vec4f>(g, i, j, k);
+        case 18:
+            return find<vec4d>(g, i, j, k);
         case kGridIndex:
-        case kGridOnIndex: return find<uint64>(g, i, j, k);
-        default: return {nullptr, nullptr, 0, 3};
+        case kGridOnIndex:
+            return find<uint64>(g, i, j, k);
+        default:
+            return {nullptr, nullptr, 0, 3};
     }
 }
 
@@ -234,7 +245,8 @@ CUDA_CALLABLE void write(const Sample<T>& s, T& value, typename Grad<T>::type* g
     for (int r = 0; r < Value<T>::N; ++r) {
         comp(value, r) = s.value[r];
         if (grad)
-            for (int c = 0; c < 3; ++c) grad_at<typename Grad<T>::type, S>(*grad, r, c) = s.grad[r][c];
+            for (int c = 0; c < 3; ++c)
+                grad_at<typename Grad<T>::type, S>(*grad, r, c) = s.grad[r][c];
     }
 }
 

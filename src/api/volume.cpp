@@ -69,7 +69,8 @@ std::vector<uint8_t> grids_of_file(const std::vector<uint8_t>& b) {
     std::vector<uint8_t> out;
     for (const auto& [grid, stored] : sizes) {
         if (codec == 0) {
-            if (at + stored > b.size()) throw Error(ErrorKind::Runtime, "NanoVDB file is truncated");
+            if (at + stored > b.size())
+                throw Error(ErrorKind::Runtime, "NanoVDB file is truncated");
             out.insert(out.end(), b.begin() + at, b.begin() + at + stored);
             at += stored;
             continue;

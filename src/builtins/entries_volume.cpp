@@ -159,9 +159,9 @@ Builtin entry(const char* name, const char* sig, const char* doc, bool different
 /// A sample with its gradient: Multi, Warp's form returns the value and writes `grad`.
 Builtin with_gradient(const char* name, const char* sig, const char* doc, TypeRule rule,
                       TemplateArgs templ) {
-    Builtin b = entry(name, sig, doc, true, rule,
-                      with().results(2).rebinds(Rebinds::Outputs).returns_first_result()
-                          .template_args(templ));
+    Builtin b = entry(
+        name, sig, doc, true, rule,
+        with().results(2).rebinds(Rebinds::Outputs).returns_first_result().template_args(templ));
     b.kind = BuiltinKind::Multi;
     return b;
 }
@@ -263,8 +263,8 @@ std::vector<Builtin> volumes() {
               rule_map),
         entry("volume_world_to_index_dir",
               "volume_world_to_index_dir(id: uint64, xyz: vec3f) -> vec3f",
-              "A world-space direction in index space (the inverse map without translation).",
-              true, rule_map),
+              "A world-space direction in index space (the inverse map without translation).", true,
+              rule_map),
     };
 }
 

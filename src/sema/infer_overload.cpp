@@ -98,8 +98,7 @@ std::vector<VarId> Builder::emit_multi_call(const Builtin& b, const types::Type*
 Value Builder::call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
                                        const std::vector<ArgInfo>& infos,
                                        const std::vector<const ast::Expr*>& exprs,
-                                       const std::vector<ArgInfo>& type_args,
-                                       const ast::Expr& e) {
+                                       const std::vector<ArgInfo>& type_args, const ast::Expr& e) {
     // Warp's form f(inputs..., out_0, ..., out_k-1): the rule accepts the inputs and gives k
     // results (k + 1 when the builtin returns its first), each of the type of the local
     // variable that receives it.
