@@ -19,6 +19,11 @@ from .context import get_device
 from .scalar_types import float32, float64, int32, int64, uint8, uint32
 from .vec_types import vec3d, vec3f, vec4d, vec4f
 from .volume_build import build_from_dense, build_from_leaves
+from .volume_topology import (NOT_REBUILDABLE, REBUILD_INVALID_INPUT, REBUILD_LEAF_CAPACITY_EXCEEDED,
+                              REBUILD_LOWER_CAPACITY_EXCEEDED, REBUILD_SUCCESS,
+                              REBUILD_UPPER_CAPACITY_EXCEEDED, REBUILD_VOXEL_CAPACITY_EXCEEDED,
+                              ActiveStats, RebuildInfo, Topology, host_points, limits_of,
+                              write_status)
 
 GridInfo = namedtuple(
     "GridInfo",
@@ -54,6 +59,23 @@ def voxel_size_of(voxel_size):
     return sizes
 
 
+def _space(voxel_size, translation, transform):
+    """(index-to-world matrix, translation) of a volume allocated by tiles or voxels."""
+    if transform is not None:
+        mat = np.asarray(transform, dtype=np.float64).reshape(3, 3)
+    else:
+        mat = np.diag(voxel_size_of(voxel_size))
+    return mat, np.asarray(translation, dtype=np.float64).reshape(3)
+
+
+def _grid_of(topo, points, point_mask):
+    """(grid bytes, REBUILD_* flags) of a tile or voxel topology over `points`."""
+    origins, active, flags = topo.select(host_points(points, point_mask))
+    grid = build_from_leaves(origins, active, topo.value_kind, topo.bg, topo.space[0],
+                             topo.space[1], topo.capacity_bytes())
+    return grid, flags
+
+
 class Volume:
     """A NanoVDB grid on a device; kernels read it through its ``id``."""
 
@@ -62,6 +84,14 @@ class Volume:
     __treadle_namespace__ = True  # kernels read wp.Volume.CLOSEST and wp.Volume.LINEAR
     GridInfo = GridInfo
     FeatureArrayInfo = FeatureArrayInfo
+    RebuildInfo = RebuildInfo
+    ActiveStats = ActiveStats
+    REBUILD_SUCCESS = REBUILD_SUCCESS
+    REBUILD_LEAF_CAPACITY_EXCEEDED = REBUILD_LEAF_CAPACITY_EXCEEDED
+    REBUILD_LOWER_CAPACITY_EXCEEDED = REBUILD_LOWER_CAPACITY_EXCEEDED
+    REBUILD_UPPER_CAPACITY_EXCEEDED = REBUILD_UPPER_CAPACITY_EXCEEDED
+    REBUILD_VOXEL_CAPACITY_EXCEEDED = REBUILD_VOXEL_CAPACITY_EXCEEDED
+    REBUILD_INVALID_INPUT = REBUILD_INVALID_INPUT
 
     def __init__(self, data: array, copy: bool = True):
         """A volume over ``data``, a uint8 array holding NanoVDB grid buffers."""
@@ -75,6 +105,7 @@ class Volume:
         self.buf = array(self._host, dtype=uint8, device=self.device) if copy else data
         self.id = self.buf.ptr
         self._previous_grid = None
+        self._topology = None  # how allocate_by_tiles / allocate_by_voxels built it
 
     def __del__(self):
         self.id = 0
@@ -122,40 +153,66 @@ class Volume:
         hi = np.floor(hi).astype(np.int64) // 8
         axes = [np.arange(lo[a], hi[a] + 1) * 8 for a in range(3)]
         tiles = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
-        return cls.allocate_by_tiles(tiles, sizes, bg_value, translation, device)
+        return cls.allocate_by_tiles(tiles.astype(np.int32), sizes, bg_value, translation, device)
 
     @classmethod
     def allocate_by_tiles(cls, tile_points, voxel_size=1.0, bg_value=0.0,
-                          translation=(0.0, 0.0, 0.0), device=None, transform=None):
-        """A volume whose leaves are those holding the given index-space points (an array of
-        vec3i / (n, 3) int32, or world points as vec3 / (n, 3) float32), voxels bg_value."""
-        pts = tile_points.numpy() if hasattr(tile_points, "numpy") else np.asarray(tile_points)
-        pts = np.asarray(pts).reshape(-1, 3)
-        sizes = voxel_size_of(voxel_size)
-        if np.issubdtype(pts.dtype, np.floating):
-            pts = np.floor((pts - np.asarray(translation)) / sizes).astype(np.int64)
-        origins = np.unique(pts.astype(np.int64) & ~7, axis=0)
-        grid = build_from_leaves(origins, None, bg_value, translation, sizes, transform)
-        return cls._of_bytes(grid, device if device is not None else getattr(tile_points, "device", None))
+                          translation=(0.0, 0.0, 0.0), device=None, transform=None,
+                          rebuildable=False, max_tiles=None, max_lower_nodes=None,
+                          max_upper_nodes=None, status=None, point_mask=None):
+        """A volume whose leaves are those holding the given points (integer index-space
+        points, or world-space float points), each voxel active and holding bg_value (None: an
+        OnIndex grid). Rebuildable volumes reserve max_tiles leaves and the node counts given."""
+        limits = (limits_of("tiles", None, max_tiles, max_lower_nodes, max_upper_nodes)
+                  if rebuildable else None)
+        topo = Topology("tiles", bg_value, _space(voxel_size, translation, transform), limits)
+        return cls._allocate(topo, tile_points, point_mask, status, device)
 
     @classmethod
     def allocate_by_voxels(cls, voxel_points, voxel_size=1.0, translation=(0.0, 0.0, 0.0),
-                           device=None, transform=None):
-        """An index volume (OnIndex) whose active voxels are the given points."""
-        pts = voxel_points.numpy() if hasattr(voxel_points, "numpy") else np.asarray(voxel_points)
-        pts = np.asarray(pts).reshape(-1, 3)
-        if transform is not None:
-            m = np.asarray(transform, dtype=np.float64).reshape(3, 3)
-            if np.issubdtype(pts.dtype, np.floating):
-                pts = np.floor(np.linalg.solve(m, (pts - np.asarray(translation)).T).T + 0.5)
-            sizes = None
-        else:
-            sizes = voxel_size_of(voxel_size)
-            if np.issubdtype(pts.dtype, np.floating):
-                pts = np.floor((pts - np.asarray(translation)) / sizes + 0.5)
-        active = np.unique(pts.astype(np.int64), axis=0)
-        grid = build_from_leaves(active & ~7, active, None, translation, sizes, transform)
-        return cls._of_bytes(grid, device if device is not None else getattr(voxel_points, "device", None))
+                           device=None, transform=None, rebuildable=False,
+                           max_active_voxels=None, max_leaf_nodes=None, max_lower_nodes=None,
+                           max_upper_nodes=None, status=None, point_mask=None):
+        """An index volume (OnIndex) whose active voxels are the given points (integer
+        index-space points, or world-space float points rounded to the nearest voxel)."""
+        limits = (limits_of("voxels", max_active_voxels, max_leaf_nodes, max_lower_nodes,
+                            max_upper_nodes) if rebuildable else None)
+        topo = Topology("voxels", None, _space(voxel_size, translation, transform), limits)
+        return cls._allocate(topo, voxel_points, point_mask, status, device)
+
+    @classmethod
+    def _allocate(cls, topo, points, point_mask, status, device):
+        grid, flags = _grid_of(topo, points, point_mask)
+        vol = cls._of_bytes(grid, device if device is not None else getattr(points, "device", None))
+        vol._topology = topo
+        write_status(status, flags)
+        return vol
+
+    def rebuild(self, points, status=None, point_mask=None):
+        """Replaces the topology of a rebuildable volume by the one of `points` (tiles or voxels,
+        as it was allocated), in place: the id and the grid's size stay."""
+        if self._topology is None or self._topology.limits is None:
+            raise RuntimeError("This volume is not rebuildable (allocate it with rebuildable=True)")
+        grid, flags = _grid_of(self._topology, points, point_mask)
+        host = np.frombuffer(grid, dtype=np.uint8).copy()
+        self.buf.assign(array(host, dtype=uint8, device=self.device))
+        self._host = host
+        write_status(status, flags)
+
+    @property
+    def is_rebuildable(self):
+        """Whether rebuild() may replace the volume's topology."""
+        return self._topology is not None and self._topology.limits is not None
+
+    def get_rebuild_info(self):
+        """The rebuild kind ("tiles", "voxels" or None) and the capacity reserved."""
+        return NOT_REBUILDABLE if self._topology is None else self._topology.rebuild_info()
+
+    def get_active_stats(self):
+        """Active voxel, leaf, lower and upper node counts of the current topology."""
+        counts = struct.unpack_from("<3IQ", self._host, nvdb.GRID_HEADER + 32)
+        voxels = struct.unpack_from("<Q", self._host, nvdb.GRID_HEADER + 56)[0]
+        return ActiveStats(int(voxels), int(counts[0]), int(counts[1]), int(counts[2]))
 
     def get_grid_info(self):
         """The grid's name, size, index, count, type and map (Warp's GridInfo)."""
@@ -172,6 +229,7 @@ class Volume:
         """The value type of the grid (None for index grids)."""
         return _DTYPES.get(nvdb.grid_type(self._host))
 
+    @property
     def is_index(self):
         """Whether this is an index grid (Index or OnIndex)."""
         return nvdb.grid_type(self._host) in nvdb.INDEX_GRIDS
@@ -185,7 +243,10 @@ class Volume:
         return int(struct.unpack_from("<I", self._host, nvdb.GRID_HEADER + 32)[0])
 
     def get_voxel_count(self):
-        """The number of indexable voxels (OnIndex grids: active ones; others: 512 per leaf)."""
+        """The number of indexable voxels (OnIndex grids: active ones; others: 512 per leaf;
+        rebuildable volumes: their capacity)."""
+        if self.is_rebuildable:
+            return self._topology.limits[0]
         return nvdb.voxel_count(self._host)
 
     def get_tiles(self, out=None):

@@ -46,8 +46,21 @@ class _Kind:
         self.leaf_size = 96 if gtype == _ONINDEX else self.leaf_values + 512 * self.size
 
 
-def _kind_of_value(bg_value):
-    """The value kind a background value selects (float32, int32, vec3f or vec4f)."""
+_SCALAR_KINDS = {"float32": (1, np.float32), "float64": (2, np.float64), "int32": (4, np.int32),
+                 "int64": (5, np.int64), "uint32": (10, np.uint32)}
+_VECTOR_KINDS = {("float32", 3): 6, ("float64", 3): 7, ("float32", 4): 17, ("float64", 4): 18}
+
+
+def kind_of_value(bg_value):
+    """The value kind a background selects: its treadle type (wp.float64(3.0), wp.vec3d(...)),
+    else float32, int32, vec3f or vec4f by its Python shape; None selects an OnIndex grid."""
+    if bg_value is None:
+        return _Kind(_ONINDEX, np.uint64, 1)
+    t = getattr(type(bg_value), "_type", None)
+    if t is not None and t.kind == "scalar" and t.scalar.name in _SCALAR_KINDS:
+        return _Kind(*_SCALAR_KINDS[t.scalar.name], 1)
+    if t is not None and t.kind == "vector" and (t.scalar.name, t.length) in _VECTOR_KINDS:
+        return _Kind(_VECTOR_KINDS[(t.scalar.name, t.length)], np.dtype(t.scalar.name), t.length)
     v = np.asarray(bg_value)
     if v.ndim == 0:
         return _Kind(4, np.int32, 1) if np.issubdtype(v.dtype, np.integer) else _Kind(1, np.float32, 1)
@@ -56,6 +69,13 @@ def _kind_of_value(bg_value):
     if v.shape == (4,):
         return _Kind(17, np.float32, 4)
     raise RuntimeError(f"bg_value must be a scalar or a 3- or 4-vector, got {bg_value!r}")
+
+
+def reserved_size(kind, leaves, lowers, uppers):
+    """The bytes of a grid of `kind` with these node counts (a rebuildable volume's buffer)."""
+    return (_GRID_HEADER + _TREE_HEADER + kind.root_header + kind.root_tile * uppers
+            + (kind.upper_table + 32768 * kind.node_tile) * uppers
+            + (kind.lower_table + 4096 * kind.node_tile) * lowers + kind.leaf_size * leaves)
 
 
 def build_from_dense(values, min_world, voxel_size, bg_value):
@@ -86,30 +106,29 @@ def build_from_dense(values, min_world, voxel_size, bg_value):
     return _build(kind, bg, leaves, mat, min_world)
 
 
-def build_from_leaves(origins, active, bg_value, translation, voxel_size, transform):
-    """A grid (bytes) with a leaf at each origin: every voxel active and bg_value (active None),
-    or an OnIndex grid whose active voxels are `active` (bg_value None)."""
-    if transform is not None:
-        mat = np.asarray(transform, dtype=np.float64).reshape(3, 3)
-    else:
-        mat = np.diag(np.asarray(voxel_size, dtype=np.float64))
+def build_from_leaves(origins, active, kind, bg, mat, translation, capacity=None):
+    """A grid (bytes) with a leaf at each origin: every voxel active and `bg` (value kinds), or
+    an OnIndex grid whose active voxels are `active`; padded to `capacity` bytes when given (the
+    grid's size is then the capacity)."""
     origins = np.unique(np.asarray(origins, dtype=np.int64).reshape(-1, 3), axis=0)
-    if active is None:
-        kind = _kind_of_value(bg_value)
-        bg = np.broadcast_to(np.asarray(bg_value, dtype=kind.scalar), (kind.comps,))
+    if kind.gtype != _ONINDEX:
+        bg = np.broadcast_to(np.asarray(bg, dtype=kind.scalar), (kind.comps,))
         block = np.broadcast_to(bg, (8, 8, 8, kind.comps))
         full = np.ones((8, 8, 8), dtype=bool)
         leaves = [(tuple(int(c) for c in o), block, full) for o in origins]
-        return _build(kind, bg, leaves, mat, translation)
-    kind = _Kind(_ONINDEX, np.uint64, 1)
+        return _build(kind, bg, leaves, mat, translation, capacity)
     masks = {tuple(int(c) for c in o): np.zeros((8, 8, 8), dtype=bool) for o in origins}
-    for p in np.asarray(active, dtype=np.int64).reshape(-1, 3):
-        masks[tuple(int(c) for c in p & ~7)][tuple(int(c) for c in p & 7)] = True
+    if active is None:
+        for m in masks.values():
+            m[:] = True
+    else:
+        for p in np.asarray(active, dtype=np.int64).reshape(-1, 3):
+            masks[tuple(int(c) for c in p & ~7)][tuple(int(c) for c in p & 7)] = True
     leaves = [(o, None, masks[o]) for o in sorted(masks)]
-    return _build(kind, np.zeros(1, dtype=np.uint64), leaves, mat, translation)
+    return _build(kind, np.zeros(1, dtype=np.uint64), leaves, mat, translation, capacity)
 
 
-def _build(kind, bg, leaves, mat, translation):
+def _build(kind, bg, leaves, mat, translation, capacity=None):
     """The grid buffer of `leaves` [(origin, values (8, 8, 8, comps) or None, mask (8, 8, 8))]."""
     leaves = sorted(leaves, key=lambda leaf: leaf[0])
     lowers = sorted({tuple(c & ~127 for c in o) for o, _, _ in leaves})
@@ -121,6 +140,10 @@ def _build(kind, bg, leaves, mat, translation):
     lower0 = upper0 + upper_size * len(uppers)
     leaf0 = lower0 + lower_size * len(lowers)
     total = leaf0 + kind.leaf_size * len(leaves)
+    if capacity is not None:
+        if total > capacity:
+            raise RuntimeError("the volume's topology exceeds its reserved capacity")
+        total = capacity
     buf = bytearray(total)
     upper_at = {o: upper0 + n * upper_size for n, o in enumerate(uppers)}
     lower_at = {o: lower0 + n * lower_size for n, o in enumerate(lowers)}
