@@ -264,8 +264,9 @@ class Volume:
         if out.device != self.device or out.shape[0] < len(values):
             raise RuntimeError(
                 f"'out' array must an array with at least {len(values)} rows on device {self.device}")
-        out.assign(array(values.reshape(out.shape) if out.ndim == 2 else values, device=self.device,
-                         dtype=out.dtype))
+        host = out.numpy().reshape(-1, 3).copy()  # rows past the count keep their values
+        host[: len(values)] = values
+        out.assign(array(host.reshape(out.numpy().shape), dtype=out.dtype, device=self.device))
         return out
 
     def get_feature_array_count(self):
