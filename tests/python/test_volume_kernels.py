@@ -215,6 +215,30 @@ def test_allocate_by_tiles_and_voxels():
     np.testing.assert_array_equal(idx.numpy(), [0, 1])
 
 
+def test_rebuild_keeps_the_id_and_reports_capacity():
+    start = wp.array([[0, 0, 0]], dtype=wp.vec3i, device="cpu")
+    status = wp.zeros(1, dtype=wp.uint32, device="cpu")
+    vol = wp.Volume.allocate_by_voxels(start, device="cpu", rebuildable=True, max_active_voxels=4,
+                                       max_leaf_nodes=2, max_lower_nodes=1, max_upper_nodes=1,
+                                       status=status)
+    vid, size = vol.id, vol.get_grid_info().size_in_bytes
+    assert vol.get_rebuild_info() == wp.Volume.RebuildInfo("voxels", 4, 2, 1, 1)
+    pts = np.array([[1, 2, 3], [9, 0, 0], [1, 2, 4], [0, 0, 0], [20, 0, 0]], dtype=np.int32)
+    mask = wp.array([1, 1, 1, 0, 1], dtype=wp.int32, device="cpu")
+    vol.rebuild(wp.array(pts, dtype=wp.vec3i, device="cpu"), status=status, point_mask=mask)
+    # sorted: (1, 2, 3), (1, 2, 4) in leaf (0, 0, 0), (9, 0, 0) in leaf (8, 0, 0); (20, 0, 0)
+    # would be a third leaf
+    assert status.numpy()[0] == wp.Volume.REBUILD_LEAF_CAPACITY_EXCEEDED
+    assert vol.id == vid and vol.get_grid_info().size_in_bytes == size
+    assert vol.get_active_stats() == wp.Volume.ActiveStats(3, 2, 1, 1)
+    assert sorted(map(tuple, vol.get_voxels().numpy())) == [(1, 2, 3), (1, 2, 4), (9, 0, 0)]
+    idx, n = wp.zeros(3, dtype=wp.int32, device="cpu"), wp.zeros(1, dtype=wp.int32, device="cpu")
+    wp.launch(_indices, dim=3, inputs=[vol.id, vol.get_voxels(), idx, n])
+    np.testing.assert_array_equal(idx.numpy(), [0, 1, 2])
+    with pytest.raises(RuntimeError, match="This volume is not rebuildable"):
+        _vol().rebuild(start)
+
+
 def test_save_and_load_round_trip():
     vol = _vol()
     for codec in ("none", "zip"):
