@@ -14,7 +14,8 @@
 //   volume_store(id, i, j, k, v): writes a voxel that has leaf storage, else nothing.
 //   volume_lookup_index / volume_voxel_count / volume_sample_index: voxel indices (OnIndex grids:
 //       their active voxels; other grids: leaf * 512 + voxel) and samples of per-voxel arrays.
-//   volume_index_to_world(_dir), volume_world_to_index(_dir): the grid's float affine map.
+//   volume_index_to_world(_dir), volume_world_to_index(_dir): the grid's affine map (vec3f
+//       points use its float map, vec3d points its double map).
 // Adjoints: samples are differentiable in uvw (index samples also in their array and
 // background); a LINEAR sample's derivative at an integer plane is the positive side's.
 #pragma once
@@ -222,6 +223,38 @@ CUDA_CALLABLE vec3f volume_world_to_index_dir(uint64 id, const vec3f& xyz) {
 CUDA_CALLABLE void adj_volume_world_to_index_dir(uint64 id, const vec3f&, uint64&, vec3f& adj_xyz,
                                                  const vec3f& adj_ret) {
     volume_detail::adj_affine(volume_detail::map_f(id, 9), adj_ret, adj_xyz);
+}
+
+// The float64 overloads: the grid's double map.
+CUDA_CALLABLE vec3d volume_index_to_world(uint64 id, const vec3d& uvw) {
+    return volume_detail::affine_d(volume_detail::map_d(id, 0), uvw, volume_detail::map_d(id, 18));
+}
+CUDA_CALLABLE void adj_volume_index_to_world(uint64 id, const vec3d&, uint64&, vec3d& adj_uvw,
+                                             const vec3d& adj_ret) {
+    volume_detail::adj_affine_d(volume_detail::map_d(id, 0), adj_ret, adj_uvw);
+}
+CUDA_CALLABLE vec3d volume_world_to_index(uint64 id, const vec3d& xyz) {
+    const float64* t = volume_detail::map_d(id, 18);
+    const vec3d d(xyz.c[0] - t[0], xyz.c[1] - t[1], xyz.c[2] - t[2]);
+    return volume_detail::affine_d(volume_detail::map_d(id, 9), d, nullptr);
+}
+CUDA_CALLABLE void adj_volume_world_to_index(uint64 id, const vec3d&, uint64&, vec3d& adj_xyz,
+                                             const vec3d& adj_ret) {
+    volume_detail::adj_affine_d(volume_detail::map_d(id, 9), adj_ret, adj_xyz);
+}
+CUDA_CALLABLE vec3d volume_index_to_world_dir(uint64 id, const vec3d& uvw) {
+    return volume_detail::affine_d(volume_detail::map_d(id, 0), uvw, nullptr);
+}
+CUDA_CALLABLE void adj_volume_index_to_world_dir(uint64 id, const vec3d&, uint64&, vec3d& adj_uvw,
+                                                 const vec3d& adj_ret) {
+    volume_detail::adj_affine_d(volume_detail::map_d(id, 0), adj_ret, adj_uvw);
+}
+CUDA_CALLABLE vec3d volume_world_to_index_dir(uint64 id, const vec3d& xyz) {
+    return volume_detail::affine_d(volume_detail::map_d(id, 9), xyz, nullptr);
+}
+CUDA_CALLABLE void adj_volume_world_to_index_dir(uint64 id, const vec3d&, uint64&, vec3d& adj_xyz,
+                                                 const vec3d& adj_ret) {
+    volume_detail::adj_affine_d(volume_detail::map_d(id, 9), adj_ret, adj_xyz);
 }
 
 }  // namespace wp

@@ -272,6 +272,26 @@ CUDA_CALLABLE const float32* map_f(uint64 id, int which) {
     return reinterpret_cast<const float32*>(grid_of(id) + kMapOffset) + which;
 }
 
+/// The double map (after the float one's 88 bytes), laid out as map_f.
+CUDA_CALLABLE const float64* map_d(uint64 id, int which) {
+    return reinterpret_cast<const float64*>(grid_of(id) + kMapOffset + 88) + which;
+}
+
+/// m (row-major 3x3) times p, plus t when not null, in double precision.
+CUDA_CALLABLE vec3d affine_d(const float64* m, const vec3d& p, const float64* t) {
+    vec3d r;
+    for (int row = 0; row < 3; ++row)
+        r.c[row] = m[3 * row] * p.c[0] + m[3 * row + 1] * p.c[1] + m[3 * row + 2] * p.c[2] +
+                   (t ? t[row] : 0.0);
+    return r;
+}
+
+/// The adjoint of a double map: adj_p += m^T adj (Warp's float64 overloads transpose).
+CUDA_CALLABLE void adj_affine_d(const float64* m, const vec3d& adj, vec3d& adj_p) {
+    for (int col = 0; col < 3; ++col)
+        adj_p.c[col] += m[col] * adj.c[0] + m[3 + col] * adj.c[1] + m[6 + col] * adj.c[2];
+}
+
 }  // namespace volume_detail
 
 }  // namespace wp

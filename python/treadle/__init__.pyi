@@ -1715,29 +1715,30 @@ def volume_voxel_count(id: uint64) -> int32:
     The number of indexable voxels (OnIndex grids: active voxels; other grids: 512 per leaf),
     capped at 2^31 - 1."""
 
-def volume_index_to_world(id: uint64, uvw: vec3f) -> vec3f:
-    """volume_index_to_world(id: uint64, uvw: vec3f) -> vec3f
+def volume_index_to_world(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d:
+    """volume_index_to_world(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d
 
-    The world-space point of index-space point uvw (the grid's affine map).
+    The world-space point of index-space point uvw (the grid's affine map, in the precision of
+    uvw).
 
     Differentiable."""
 
-def volume_world_to_index(id: uint64, xyz: vec3f) -> vec3f:
-    """volume_world_to_index(id: uint64, xyz: vec3f) -> vec3f
+def volume_world_to_index(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d:
+    """volume_world_to_index(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d
 
     The index-space point of world-space point xyz (the inverse map).
 
     Differentiable."""
 
-def volume_index_to_world_dir(id: uint64, uvw: vec3f) -> vec3f:
-    """volume_index_to_world_dir(id: uint64, uvw: vec3f) -> vec3f
+def volume_index_to_world_dir(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d:
+    """volume_index_to_world_dir(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d
 
     An index-space direction in world space (the map without its translation).
 
     Differentiable."""
 
-def volume_world_to_index_dir(id: uint64, xyz: vec3f) -> vec3f:
-    """volume_world_to_index_dir(id: uint64, xyz: vec3f) -> vec3f
+def volume_world_to_index_dir(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d:
+    """volume_world_to_index_dir(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d
 
     A world-space direction in index space (the inverse map without translation).
 

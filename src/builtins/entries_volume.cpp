@@ -145,9 +145,12 @@ std::optional<Signature> rule_voxel_count(const std::vector<ArgInfo>& a) {
     if (a.size() != 1 || !is_id(a[0])) return std::nullopt;
     return Signature{{u64()}, i32()};
 }
+/// (id, point: vec3f or vec3d) -> the point's type (float or double map).
 std::optional<Signature> rule_map(const std::vector<ArgInfo>& a) {
-    if (a.size() != 2 || !is_id(a[0]) || !is_vec3f(a[1])) return std::nullopt;
-    return Signature{{u64(), vec3f()}, vec3f()};
+    if (a.size() != 2 || !is_id(a[0]) || !is_value(a[1])) return std::nullopt;
+    const Type* vec3d = types::vector_type(3, ScalarType::Float64);
+    if (a[1].type != vec3f() && a[1].type != vec3d) return std::nullopt;
+    return Signature{{u64(), a[1].type}, a[1].type};
 }
 
 Builtin entry(const char* name, const char* sig, const char* doc, bool differentiable,
@@ -252,17 +255,20 @@ std::vector<Builtin> volumes() {
               "The number of indexable voxels (OnIndex grids: active voxels; other grids: 512 "
               "per leaf), capped at 2^31 - 1.",
               false, rule_voxel_count),
-        entry("volume_index_to_world", "volume_index_to_world(id: uint64, uvw: vec3f) -> vec3f",
-              "The world-space point of index-space point uvw (the grid's affine map).", true,
-              rule_map),
-        entry("volume_world_to_index", "volume_world_to_index(id: uint64, xyz: vec3f) -> vec3f",
+        entry("volume_index_to_world",
+              "volume_index_to_world(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d",
+              "The world-space point of index-space point uvw (the grid's affine map, in the "
+              "precision of uvw).",
+              true, rule_map),
+        entry("volume_world_to_index",
+              "volume_world_to_index(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d",
               "The index-space point of world-space point xyz (the inverse map).", true, rule_map),
         entry("volume_index_to_world_dir",
-              "volume_index_to_world_dir(id: uint64, uvw: vec3f) -> vec3f",
+              "volume_index_to_world_dir(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d",
               "An index-space direction in world space (the map without its translation).", true,
               rule_map),
         entry("volume_world_to_index_dir",
-              "volume_world_to_index_dir(id: uint64, xyz: vec3f) -> vec3f",
+              "volume_world_to_index_dir(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d",
               "A world-space direction in index space (the inverse map without translation).", true,
               rule_map),
     };

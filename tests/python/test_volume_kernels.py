@@ -77,6 +77,15 @@ def _indices(vol: wp.uint64, ijk: wp.array2d(dtype=wp.int32), out: wp.array(dtyp
     count[0] = wp.volume_voxel_count(vol)
 
 
+@wp.kernel
+def _map_d(vol: wp.uint64, pts: wp.array(dtype=wp.vec3d), w: wp.vec3d,
+           out: wp.array(dtype=wp.float64), back: wp.array(dtype=wp.vec3d)):
+    i = wp.tid()
+    x = wp.volume_index_to_world(vol, pts[i])
+    back[i] = wp.volume_world_to_index(vol, x)
+    out[i] = wp.dot(x, w)
+
+
 def _vol():
     return wp.Volume.load_from_numpy(FIELD, voxel_size=0.5, bg_value=2.0, device="cpu")
 
@@ -239,6 +248,24 @@ def test_rebuild_keeps_the_id_and_reports_capacity():
         _vol().rebuild(start)
 
 
+def test_double_map_and_its_adjoint():
+    mat = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 2.0]])
+    vol = wp.Volume.allocate_by_voxels(wp.array([[1, 1, 2]], dtype=wp.vec3i, device="cpu"),
+                                       translation=(1.0, 2.0, 3.0), transform=mat, device="cpu")
+    pts = RNG.uniform(-3.0, 3.0, size=(5, 3))
+    p = wp.array(pts, dtype=wp.vec3d, device="cpu", requires_grad=True)
+    out = wp.zeros(5, dtype=wp.float64, device="cpu", requires_grad=True)
+    back = wp.zeros(5, dtype=wp.vec3d, device="cpu")
+    w = np.array([0.5, -2.0, 1.5])
+    tape = wp.Tape()
+    with tape:
+        wp.launch(_map_d, dim=5, inputs=[vol.id, p, wp.vec3d(*w), out, back])
+    tape.backward(grads={out: wp.ones(5, dtype=wp.float64, device="cpu")})
+    np.testing.assert_allclose(out.numpy(), (pts @ mat.T + [1.0, 2.0, 3.0]) @ w, rtol=1e-12)
+    np.testing.assert_allclose(back.numpy(), pts, atol=1e-12)
+    np.testing.assert_allclose(p.grad.numpy(), np.tile(mat.T @ w, (5, 1)), rtol=1e-12)
+
+
 def test_save_and_load_round_trip():
     vol = _vol()
     for codec in ("none", "zip"):
@@ -274,7 +301,7 @@ def test_bad_arguments_raise():
 
 @pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
 @pytest.mark.parametrize("k", [_generic, _sample_grad, _sample_grad_v, _loss, _store,
-                               _index_sample, _indices])
+                               _index_sample, _indices, _map_d])
 def test_volume_kernels_compile_for_cuda(k):
     ok, log = _treadle.check_cuda_compile(k._function_source(), 90)
     assert ok, log
