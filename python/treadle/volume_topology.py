@@ -40,14 +40,15 @@ def host_points(points, point_mask):
     return pts
 
 
-def index_points(pts, space, rounding):
+def index_points(pts, space):
     """Integer index coordinates of points: integer points as they are, float points mapped from
-    world space by `space` = (matrix, translation) and floored (tiles) or rounded (voxels)."""
+    world space by `space` = (matrix, translation) and rounded to the nearest voxel (as Warp
+    does for tiles and voxels alike)."""
     if not np.issubdtype(pts.dtype, np.floating):
         return pts.astype(np.int64)
     mat, t = space
     local = np.linalg.solve(mat, (pts.astype(np.float64) - t).T).T if len(pts) else pts.astype(np.float64)
-    return np.floor(local + (0.5 if rounding else 0.0)).astype(np.int64)
+    return np.floor(local + 0.5).astype(np.int64)
 
 
 class Topology:
@@ -69,7 +70,7 @@ class Topology:
         """(leaf origins, active voxels or None, status flags) of index points, within the
         capacity: points are taken in sorted order while their leaf, lower and upper nodes (and,
         for voxels, the voxel count) fit."""
-        ijk = np.unique(index_points(pts, self.space, self.kind == "voxels"), axis=0)
+        ijk = np.unique(index_points(pts, self.space), axis=0)
         if self.kind == "tiles":
             ijk = np.unique(ijk & ~7, axis=0)
         if self.limits is None:
