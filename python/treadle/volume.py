@@ -103,6 +103,7 @@ class Volume:
         if self._host.size < 736 or bytes(self._host[:8]) not in nvdb.MAGIC_GRID:
             raise RuntimeError("Invalid NanoVDB grid buffer: the magic number is wrong")
         self.buf = array(self._host, dtype=uint8, device=self.device) if copy else data
+        self.buf.deleter = None  # as Warp reports a volume's buffer: the volume frees it
         self.id = self.buf.ptr
         self._previous_grid = None
         self._topology = None  # how allocate_by_tiles / allocate_by_voxels built it
