@@ -314,4 +314,4 @@ class Volume:
 
     def save_to_nvdb(self, path, codec="none"):
         """Writes this volume's grids to a NanoVDB file (codec "none", "zip" or "blosc")."""
-        return nvdb.write_file(path, self._host, codec)
+        return nvdb.write_file(path, self.buf.numpy(), codec)  # with the values kernels stored

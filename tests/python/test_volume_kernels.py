@@ -268,12 +268,16 @@ def test_double_map_and_its_adjoint():
 
 def test_save_and_load_round_trip():
     vol = _vol()
+    back = wp.zeros(1, dtype=float, device="cpu")
+    ijk = wp.array([(3, 4, 5)], dtype=wp.vec3i, device="cpu")
+    wp.launch(_store, dim=1, inputs=[vol.id, ijk, wp.array([42.0], dtype=float, device="cpu"), back])
     for codec in ("none", "zip"):
         fd, path = tempfile.mkstemp(suffix=".nvdb")
         os.close(fd)
         try:
             vol.save_to_nvdb(path, codec=codec)
             again = wp.Volume.load_from_nvdb(path)
+            # the file holds the value the kernel stored
             np.testing.assert_array_equal(again.array().numpy(), vol.array().numpy())
         finally:
             os.remove(path)
