@@ -1,4 +1,4 @@
-// src/api/volume.cpp -- treadle::Volume: NanoVDB files read into host memory (raw and ZIP codec)
+// src/api/volume.cpp -- treadle::Volume: NanoVDB files read onto a device (raw and ZIP codec)
 //
 // A file is a header (magic "NanoVDB0", version, grid count, codec), one metadata record per
 // grid (176 bytes, then the grid's name), then the grids, each prefixed by its compressed size
@@ -86,19 +86,19 @@ std::vector<uint8_t> grids_of_file(const std::vector<uint8_t>& b) {
 
 }  // namespace
 
-Volume Volume::load_from_bytes(const std::vector<uint8_t>& bytes) {
+Volume Volume::load_from_bytes(const std::vector<uint8_t>& bytes, Device device) {
     if (bytes.size() < 16 || !is_grid_magic(bytes, 0))
         throw Error(ErrorKind::Runtime, "NanoVDB signature not found");
-    if (is_grid_chain(bytes)) return Volume(bytes);
-    return Volume(grids_of_file(bytes));
+    if (is_grid_chain(bytes)) return Volume(bytes, device);
+    return Volume(grids_of_file(bytes), device);
 }
 
-Volume Volume::load_from_nvdb(const std::string& path) {
+Volume Volume::load_from_nvdb(const std::string& path, Device device) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw Error(ErrorKind::Runtime, "Volume: cannot open '" + path + "'");
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
                                std::istreambuf_iterator<char>());
-    return load_from_bytes(bytes);
+    return load_from_bytes(bytes, device);
 }
 
 uint32_t Volume::grid_type() const { return read<uint32_t>(m_buffer, 636); }

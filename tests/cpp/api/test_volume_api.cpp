@@ -31,6 +31,9 @@ TEST(VolumeApi, LoadsAZipFileAndKernelsReadItById) {
     EXPECT_EQ(vol.grid_type(), 1u);
     EXPECT_EQ(vol.grid_count(), 1u);
     EXPECT_EQ(vol.grid_size(), vol.buffer().size());
+    EXPECT_TRUE(vol.device().is_cpu());
+    EXPECT_EQ(vol.id(), reinterpret_cast<uint64_t>(vol.array().data()));
+    EXPECT_EQ(vol.array().size(), static_cast<int64_t>(vol.buffer().size()));
     EXPECT_EQ(vol.voxel_size()[1], 0.5);
 
     auto module = treadle::Module::load_string(k_module, "volume_probe.py");
