@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "treadle/array.h"
+#include "treadle/device.h"
+
 namespace treadle {
 
 /// How a Bvh splits its items: Sah (binned surface-area heuristic, the best trees), Median
@@ -38,8 +41,10 @@ struct BvhDescriptor {
     int32_t root;
 };
 
-/// A BVH over item boxes, built and kept in host memory; its id addresses its descriptor, so
-/// kernels launched on the CPU can query it (a kernel takes the id as a uint64).
+/// A BVH over item boxes, built in host memory. On the CPU its id addresses the host descriptor;
+/// for a CUDA device the built tree (nodes, items, item boxes, group roots) and a descriptor
+/// naming those copies are uploaded to the device after every build and refit, and the id
+/// addresses that device descriptor. Kernels take the id as a uint64, on the BVH's device only.
 class Bvh {
 public:
     /// Builds over the boxes [lowers[i], uppers[i]] (equal counts). `groups` (empty, or one
@@ -48,17 +53,23 @@ public:
     /// a negative group or a leaf size below 1.
     Bvh(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers,
         BvhConstructor constructor = BvhConstructor::Sah, std::vector<int32_t> groups = {},
-        int leaf_size = 1);
+        int leaf_size = 1, Device device = {});
     Bvh(const Bvh&) = delete;
     Bvh& operator=(const Bvh&) = delete;
 
-    /// The id kernels take (the address of the descriptor; stable for the Bvh's lifetime).
-    uint64_t id() const { return reinterpret_cast<uint64_t>(&m_desc); }
+    /// The id kernels on device() take (the address of the descriptor in that device's memory;
+    /// stable for the Bvh's lifetime).
+    uint64_t id() const;
+    /// The device whose kernels can query the tree.
+    Device device() const { return m_device; }
     /// New item boxes (same count), the tree's shape kept; node boxes are recomputed.
     void refit(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers);
     /// New item boxes (same count), the tree built anew with the Bvh's constructor.
     void rebuild(std::vector<std::array<float, 3>> lowers,
                  std::vector<std::array<float, 3>> uppers);
+    /// The same with another constructor, used from now on.
+    void rebuild(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers,
+                 BvhConstructor constructor);
 
     const std::vector<BvhNode>& nodes() const { return m_nodes; }
     const std::vector<int32_t>& items() const { return m_items; }
@@ -73,6 +84,7 @@ private:
                      const std::vector<std::array<float, 3>>& uppers) const;
     void build();
     void publish();
+    void upload();
 
     std::vector<std::array<float, 3>> m_lowers, m_uppers;
     std::vector<int32_t> m_groups, m_group_roots, m_items;
@@ -80,6 +92,11 @@ private:
     BvhConstructor m_constructor;
     int m_leaf_size;
     BvhDescriptor m_desc{};
+    Device m_device;
+    /// On a CUDA device: the uploaded nodes, items, item lowers, item uppers and group roots,
+    /// and the descriptor naming them (allocated once, so the id never changes).
+    std::vector<Array> m_device_buffers;
+    Array m_device_desc;
 };
 
 }  // namespace treadle

@@ -219,6 +219,8 @@ from .cuda_profiler import cuda_profiler_stop as cuda_profiler_stop
 from .utils import transform_expand as transform_expand
 
 # --- geometry ------------------------------------------------------------------------------
+from .bvh import Bvh as Bvh
+from .bvh import is_cubql_available as is_cubql_available
 from .hash_grid import HashGrid as HashGrid
 from .marching_cubes import MarchingCubes as MarchingCubes
 from .volume import Volume as Volume

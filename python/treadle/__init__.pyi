@@ -5,6 +5,7 @@
 import typing as _typing
 from typing import Any
 
+from .bvh import Bvh as Bvh
 from .geometry_types import BvhQuery as BvhQuery
 from .stream import CaptureMode as CaptureMode
 from .context import Device as Device
@@ -138,6 +139,7 @@ from .types import int64 as int64
 from .types import int8 as int8
 from .context import is_conditional_graph_supported as is_conditional_graph_supported
 from .context import is_cpu_available as is_cpu_available
+from .bvh import is_cubql_available as is_cubql_available
 from .context import is_cuda_available as is_cuda_available
 from .context import is_device_available as is_device_available
 from .device_access import is_mempool_access_enabled as is_mempool_access_enabled
@@ -1573,6 +1575,49 @@ def triangle_closest_point_barycentric(a: vec3, b: vec3, c: vec3, p: vec3) -> ve
     wa a + wb b + wc c): exactly (1, 0, 0) and its permutations when a vertex is closest, a
     weight exactly 0 for the vertex opposite the closest edge. vec3f or vec3d (all four alike).
     Beyond Warp 1.17, which has no builtin of this name."""
+
+def bvh_query_aabb(id: uint64, low: vec3f, high: vec3f, root: int32 = ...) -> BvhQuery:
+    """bvh_query_aabb(id: uint64, low: vec3f, high: vec3f, root: int32 = -1) -> BvhQuery
+
+    A query over the items of the BVH `id` whose boxes overlap the box [low, high] (touching
+    counts), advanced by bvh_query_next. `root` starts the traversal at a node (a group's root
+    from bvh_get_group_root); -1 starts at the global root."""
+
+def bvh_query_ray(id: uint64, start: vec3f, dir: vec3f, root: int32 = ...) -> BvhQuery:
+    """bvh_query_ray(id: uint64, start: vec3f, dir: vec3f, root: int32 = -1) -> BvhQuery
+
+    A query over the items of the BVH `id` whose boxes the ray start + t dir (t >= 0) meets,
+    advanced by bvh_query_next (whose max_dist bounds t). `root` as in bvh_query_aabb."""
+
+def bvh_query_sphere(id: uint64, center: vec3f, radius: float32, root: int32 = ...) -> BvhQuery:
+    """bvh_query_sphere(id: uint64, center: vec3f, radius: float32, root: int32 = -1) -> BvhQuery
+
+    A query over the items of the BVH `id` whose boxes come within `radius` of `center`, advanced
+    by bvh_query_next. `root` as in bvh_query_aabb."""
+
+def bvh_query_capsule(id: uint64, start: vec3f, dir: vec3f, radius: float32, root: int32 = ...) -> BvhQuery:
+    """bvh_query_capsule(id: uint64, start: vec3f, dir: vec3f, radius: float32, root: int32 = -1) ->
+    BvhQuery
+
+    A query over the items of the BVH `id` whose boxes, grown by `radius`, the ray start + t dir
+    meets for t in [0, max_dist] (bvh_query_next's; pass dir = p1 - p0 and max_dist = 1 to sweep
+    a capsule from p0 to p1). It reports every item the capsule touches, and may report items
+    near its ends' corners too. `root` as in bvh_query_aabb."""
+
+def bvh_query_next(query: BvhQuery, index: int32, max_dist: float32 = ...) -> bool:
+    """bvh_query_next(query: BvhQuery, index: int32, max_dist: float32 = inf) -> bool
+
+    Advances `query` to its next item and writes the item's index (into the lowers and uppers of
+    wp.Bvh) to `index`: true when one was found, false once none is left (`index` then
+    unchanged). For ray and capsule queries `max_dist` bounds how far along the ray to look, in
+    multiples of dir's length; only reducing it during a query is safe. Both arguments are local
+    variables."""
+
+def bvh_get_group_root(id: uint64, group: int32) -> int32:
+    """bvh_get_group_root(id: uint64, group: int32) -> int32
+
+    The root node of the items of group `group` of the BVH `id` (built with groups=), to start
+    queries from; -1 (the global root) when the group has no item."""
 
 def hash_grid_query(id: uint64, point: vec3, max_dist: Float, group: int32 = ...) -> HashGridQuery:
     """hash_grid_query(id: uint64, point: vec3, max_dist: Float, group: int32 = ...) ->

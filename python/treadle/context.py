@@ -12,7 +12,7 @@ import threading
 
 from . import _treadle, config
 from . import cpu_capture as _cpu_capture
-from .logger import log_info
+from .logger import log_banner
 
 
 class Device:
@@ -208,8 +208,8 @@ hashes made before it)."""
 
 def init():
     """Initialises the runtime (idempotent). Called implicitly by the first device or array
-    use; prints a one-line banner listing the devices the first time unless ``config.quiet``
-    is set. The default device is the preferred one: ``"cuda:0"`` when CUDA is available,
+    use; prints a one-line banner listing the devices (to stderr, or to an installed logger)
+    the first time unless ``config.quiet`` is set. The default device is the preferred one: ``"cuda:0"`` when CUDA is available,
     else ``"cpu"``."""
     global _initialized, _default_device
     if _initialized:
@@ -227,7 +227,7 @@ def init():
     for hook in on_init:
         hook()
     if not config.quiet:
-        log_info(_banner(cpu))
+        log_banner(_banner(cpu))
 
 
 def get_device(ident=None):

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from . import memory_tracker as _memory_tracker
 from . import types as _types
 from .array import array, empty, zeros
-from .array_copy import copy
 from .array_sort import radix_sort_pairs
 from .array_utils import run
 from .builtin_functions import floor, tid
@@ -69,6 +69,19 @@ def _ranges(keys: array(dtype=int), count: int, starts: array(dtype=int), ends: 
 
 
 @kernel(enable_backward=False)
+def _store_words(desc: array(dtype=_types.int64), w0: _types.int64, w1: _types.int64,
+                 w2: _types.int64, w3: _types.int64, w4: _types.int64, w5: _types.int64,
+                 w6: _types.int64):
+    desc[0] = w0
+    desc[1] = w1
+    desc[2] = w2
+    desc[3] = w3
+    desc[4] = w4
+    desc[5] = w5
+    desc[6] = w6
+
+
+@kernel(enable_backward=False)
 def _sorted_groups(values: array(dtype=int), groups: array(dtype=int), out: array(dtype=int)):
     i = tid()
     out[i] = groups[values[i]]
@@ -110,12 +123,13 @@ class HashGrid:
         self._capacity = 0
         self._with_groups = False
         cells = dims[0] * dims[1] * dims[2]
-        self.cell_starts = zeros(cells, dtype=int, device=self.device)
-        self.cell_ends = zeros(cells, dtype=int, device=self.device)
+        with _memory_tracker.native_allocations("hashgrid"):
+            self.cell_starts = zeros(cells, dtype=int, device=self.device)
+            self.cell_ends = zeros(cells, dtype=int, device=self.device)
+            self._desc = zeros(_DESC_WORDS, dtype=_types.int64, device=self.device)
         self._keys = self._values = self._groups = None
         self._num_points = 0
         self._radius = 0.0
-        self._desc = zeros(_DESC_WORDS, dtype=_types.int64, device=self.device)
         self.id = self._desc.ptr
         self._write_descriptor()
 
@@ -139,6 +153,10 @@ class HashGrid:
                                                                               self._capacity)))
 
     def _reserve(self, num_points, with_groups):
+        with _memory_tracker.native_allocations("hashgrid"):
+            self._allocate(num_points, with_groups)
+
+    def _allocate(self, num_points, with_groups):
         if num_points > self._capacity:
             self._keys = empty(2 * num_points, dtype=int, device=self.device)
             self._values = empty(2 * num_points, dtype=int, device=self.device)
@@ -149,6 +167,7 @@ class HashGrid:
         self.reserved = True
 
     def _write_descriptor(self):
+        # by a kernel, not a host copy, so that a build inside a graph capture records it
         words = np.zeros(_DESC_WORDS, dtype=np.int64)
         words[0:1].view(np.float64)[0] = self._radius
         n = self._num_points
@@ -158,7 +177,7 @@ class HashGrid:
         words[4] = self._groups.ptr if (n > 0 and self._with_groups) else 0
         ints = words[5:7].view(np.int32)
         ints[:] = [self.dim_x, self.dim_y, self.dim_z, n]
-        copy(self._desc, array(words, dtype=_types.int64, device="cpu"))
+        run(_store_words, 1, [self._desc, *(int(w) for w in words[:7])], self.device.alias)
 
     def build(self, points, radius, groups=None):
         """Sorts `points` (an array of vec3 of the grid's dtype, any shape or strides) into the

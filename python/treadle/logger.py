@@ -122,6 +122,18 @@ def log_info(message: str) -> None:
         _active_logger.info(message)
 
 
+def log_banner(message: str) -> None:
+    """An informational message about treadle itself (the start-up banner), sent as log_info
+    sends it, except that the default logger writes it to stderr: a program's stdout stays its
+    own (JSON lines, CSV)."""
+    if _level()[0] > LOG_INFO:
+        return
+    if type(_active_logger) is LoggerBasic:
+        sys.stderr.write(message + "\n")
+    else:
+        _active_logger.info(message)
+
+
 def log_warning(message: str, category=None, stacklevel=1, once=False) -> None:
     """Sends a warning when ``config.log_level <= LOG_WARNING``. With ``once`` (always for a
     DeprecationWarning) a (category, message) pair is shown only the first time; `stacklevel`

@@ -76,7 +76,27 @@ def _scope_stack():
     return stack
 
 
+class native_allocations:
+    """Within this block, allocations of this thread are reported as the native object's
+    (``(native:<kind>)`` instead of a Python line): the buffers of a HashGrid, say."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __enter__(self):
+        self.saved = getattr(_local, "native", None)
+        _local.native = self.kind
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _local.native = self.saved
+        return False
+
+
 def _callsite():
+    native = getattr(_local, "native", None)
+    if native is not None:
+        return f"(native:{native})"
     frame = sys._getframe(2)
     while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)).startswith(
         _package_dir
@@ -95,11 +115,12 @@ def _note_free(key):
             _changed(_state, rec["device"], -rec["bytes"])
 
 
-def note_allocation(owner, nbytes, device, label, pinned=False):
-    """Notes an allocation of `nbytes` owned by `owner` (freed when `owner` is collected)."""
+def note_allocation(owner, nbytes, device, label, pinned=False, native=None):
+    """Notes an allocation of `nbytes` owned by `owner` (freed when `owner` is collected);
+    `native` names the native object kind that made it (reported as ``(native:<kind>)``)."""
     stack = _scope_stack()
     scope = stack[-1] if stack else ""
-    site = _callsite()
+    site = f"(native:{native})" if native else _callsite()
     with _lock:
         st = _state
         key = next(_ids)

@@ -221,8 +221,11 @@ BvhConstructor bvh_constructor_from_name(const std::string& name) {
 }
 
 Bvh::Bvh(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstructor constructor,
-         std::vector<int32_t> groups, int leaf_size)
-    : m_groups(std::move(groups)), m_constructor(constructor), m_leaf_size(leaf_size) {
+         std::vector<int32_t> groups, int leaf_size, Device device)
+    : m_groups(std::move(groups)),
+      m_constructor(constructor),
+      m_leaf_size(leaf_size),
+      m_device(device) {
     check_boxes(lowers, uppers);
     if (leaf_size < 1) throw Error(ErrorKind::Value, "Bvh: leaf_size must be at least 1");
     if (!m_groups.empty() && m_groups.size() != lowers.size())
@@ -305,6 +308,43 @@ void Bvh::publish() {
     m_desc.num_nodes = static_cast<int32_t>(m_nodes.size());
     m_desc.num_items = static_cast<int32_t>(m_items.size());
     m_desc.num_groups = static_cast<int32_t>(m_group_roots.size());
+    if (m_device.is_cuda()) upload();
+}
+
+namespace {
+
+/// A copy of `values` in the memory of `device` (a null Array when empty).
+template <typename T>
+Array upload_vector(const std::vector<T>& values, Device device) {
+    if (values.empty()) return Array();
+    const int64_t bytes = static_cast<int64_t>(values.size() * sizeof(T));
+    Array host = Array::wrap(const_cast<T*>(values.data()), DType(ScalarType::UInt8), {bytes}, {1},
+                             Device::cpu(), nullptr);
+    return host.clone(device);
+}
+
+}  // namespace
+
+void Bvh::upload() {
+    m_device_buffers = {upload_vector(m_nodes, m_device), upload_vector(m_items, m_device),
+                        upload_vector(m_lowers, m_device), upload_vector(m_uppers, m_device),
+                        upload_vector(m_group_roots, m_device)};
+    BvhDescriptor d = m_desc;
+    d.nodes = m_device_buffers[0].data_as<const BvhNode>();
+    d.items = m_device_buffers[1].data_as<const int32_t>();
+    d.item_lowers = m_device_buffers[2].data_as<const std::array<float, 3>>();
+    d.item_uppers = m_device_buffers[3].data_as<const std::array<float, 3>>();
+    d.group_roots = m_device_buffers[4].data_as<const int32_t>();
+    const int64_t bytes = static_cast<int64_t>(sizeof(d));
+    if (m_device_desc.is_null())
+        m_device_desc = Array::empty(DType(ScalarType::UInt8), {bytes}, m_device);
+    m_device_desc.assign(
+        Array::wrap(&d, DType(ScalarType::UInt8), {bytes}, {1}, Device::cpu(), nullptr));
+}
+
+uint64_t Bvh::id() const {
+    if (m_device.is_cuda()) return reinterpret_cast<uint64_t>(m_device_desc.data());
+    return reinterpret_cast<uint64_t>(&m_desc);
 }
 
 void Bvh::refit(std::vector<Vec> lowers, std::vector<Vec> uppers) {
@@ -320,6 +360,12 @@ void Bvh::rebuild(std::vector<Vec> lowers, std::vector<Vec> uppers) {
     m_lowers = std::move(lowers);
     m_uppers = std::move(uppers);
     build();
+}
+
+void Bvh::rebuild(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstructor constructor) {
+    check_boxes(lowers, uppers);
+    m_constructor = constructor;
+    rebuild(std::move(lowers), std::move(uppers));
 }
 
 int32_t Bvh::group_root(int32_t group) const {

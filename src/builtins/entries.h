@@ -54,6 +54,8 @@ std::vector<Builtin> random_numbers();
 std::vector<Builtin> utility();
 /// entries_geometry.cpp
 std::vector<Builtin> geometry();
+/// entries_bvh.cpp
+std::vector<Builtin> bvh_queries();
 /// The hash-grid queries (entries_hash_grid.cpp).
 std::vector<Builtin> hash_grid();
 /// The NanoVDB volume builtins (entries_volume.cpp).

@@ -7,6 +7,7 @@ list(APPEND TREADLE_SOURCES
 )
 # The entries, one file per group of the reference, and their type rules.
 list(APPEND TREADLE_SOURCES
+  src/builtins/entries_bvh.cpp
   src/builtins/entries_geometry.cpp
   src/builtins/entries_hash_grid.cpp
   src/builtins/entries_internal.cpp

@@ -14,7 +14,8 @@ const std::vector<Builtin>& builtin_table() {
         for (Group group : {entries::operators, entries::scalar_math, entries::vector_math,
                             entries::quaternions, entries::spatial, entries::transforms,
                             entries::random_numbers, entries::utility, entries::geometry,
-                            entries::hash_grid, entries::volumes, entries::inference_helpers}) {
+                            entries::bvh_queries, entries::hash_grid, entries::volumes,
+                            entries::inference_helpers}) {
             std::vector<Builtin> part = group();
             all.insert(all.end(), part.begin(), part.end());
         }

@@ -1,7 +1,9 @@
 // src/python/export_geometry.cpp -- isosurface extraction (treadle/marching_cubes.h) for Python
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
@@ -9,6 +11,7 @@
 
 #include "api/marching_cubes.h"
 #include "exports.h"
+#include "treadle/bvh.h"
 #include "treadle/marching_cubes.h"
 
 namespace {
@@ -20,9 +23,48 @@ treadle::SurfaceBounds bounds_of(const Corner& lower, const Corner& upper) {
     return treadle::SurfaceBounds{lower, upper};
 }
 
+using Boxes = nb::ndarray<const float, nb::shape<-1, 3>, nb::c_contig, nb::device::cpu>;
+using Ids = nb::ndarray<const int32_t, nb::shape<-1>, nb::c_contig, nb::device::cpu>;
+
+std::vector<std::array<float, 3>> corners_of(const Boxes& a) {
+    std::vector<std::array<float, 3>> out(a.shape(0));
+    for (size_t i = 0; i < out.size(); ++i)
+        for (int k = 0; k < 3; ++k) out[i][k] = a(i, k);
+    return out;
+}
+
+/// treadle::Bvh for Python: boxes as (n, 3) float32 host arrays, groups as int32.
+void export_bvh(nb::module_& m) {
+    nb::class_<treadle::Bvh>(m, "Bvh")
+        .def(
+            "__init__",
+            [](treadle::Bvh* self, const Boxes& lowers, const Boxes& uppers,
+               const std::string& constructor, std::optional<Ids> groups, int leaf_size,
+               const std::string& device) {
+                std::vector<int32_t> g;
+                if (groups) g.assign(groups->data(), groups->data() + groups->shape(0));
+                new (self) treadle::Bvh(corners_of(lowers), corners_of(uppers),
+                                        treadle::bvh_constructor_from_name(constructor),
+                                        std::move(g), leaf_size, treadle::Device::parse(device));
+            },
+            nb::arg("lowers"), nb::arg("uppers"), nb::arg("constructor"), nb::arg("groups").none(),
+            nb::arg("leaf_size"), nb::arg("device"))
+        .def_prop_ro("id", &treadle::Bvh::id)
+        .def_prop_ro("depth", &treadle::Bvh::depth)
+        .def_prop_ro("num_nodes", [](const treadle::Bvh& b) { return b.nodes().size(); })
+        .def("group_root", &treadle::Bvh::group_root)
+        .def("refit", [](treadle::Bvh& b, const Boxes& lo,
+                         const Boxes& hi) { b.refit(corners_of(lo), corners_of(hi)); })
+        .def("rebuild", [](treadle::Bvh& b, const Boxes& lo, const Boxes& hi,
+                           const std::string& name) {
+            b.rebuild(corners_of(lo), corners_of(hi), treadle::bvh_constructor_from_name(name));
+        });
+}
+
 }  // namespace
 
 void export_geometry(nb::module_& m) {
+    export_bvh(m);
     m.def(
         "marching_cubes_tables",
         [] {

@@ -63,9 +63,11 @@ Value Builder::call_query_next(const Builtin& b, const ast::Expr& e) {
 
 bool Builder::query_loop(const ast::Stmt& s) {
     const ast::Expr& iter = *s.value;
-    if (iter.kind != ExprKind::Call || iter.args.empty() ||
-        (iter.args[0]->kind == ExprKind::Name && !m_scope.count(iter.args[0]->name) &&
-         (iter.args[0]->name == "range" || iter.args[0]->name == "reversed")))
+    // for i in wp.bvh_query_aabb(...), or over a query held in a local: for i in q
+    const bool local = iter.kind == ExprKind::Name && m_scope.count(iter.name);
+    if (!local && (iter.kind != ExprKind::Call || iter.args.empty() ||
+                   (iter.args[0]->kind == ExprKind::Name && !m_scope.count(iter.args[0]->name) &&
+                    (iter.args[0]->name == "range" || iter.args[0]->name == "reversed"))))
         return false;
     const int line = s.span.line;
     Value qv = eval(iter);

@@ -82,17 +82,19 @@ def test_init_prints_banner_once(capsys, monkeypatch):
     wp.init()
     wp.init()
     wp.get_device()
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1
-    assert out.startswith(f"Treadle {wp.__version__} initialized:")
-    assert '"cpu"' in out
+    captured = capsys.readouterr()
+    assert captured.out == ""  # stdout stays the program's
+    assert captured.err.count("\n") == 1
+    assert captured.err.startswith(f"Treadle {wp.__version__} initialized:")
+    assert '"cpu"' in captured.err
 
 
 def test_init_quiet(capsys, monkeypatch):
     monkeypatch.setattr(context, "_initialized", False)
     monkeypatch.setattr(wp.config, "quiet", True)
     wp.init()
-    assert capsys.readouterr().out == ""
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
 
 
 def test_config_attributes():

@@ -81,3 +81,19 @@ def test_cuda_profiler_cpu_is_noop():
         type(core).wp_cuda_profiler_start = staticmethod(saved[0])
         type(core).wp_cuda_profiler_stop = staticmethod(saved[1])
     assert calls == []
+
+
+def test_geometry_objects_report_their_native_allocations():
+    with wp.ScopedMemoryTracker("geometry", print=False) as tracker:
+        core.wp_alloc_tracker_reset()
+        grid = wp.HashGrid(4, 4, 4, device="cpu")
+        lows = wp.zeros(3, dtype=wp.vec3, device="cpu")
+        bvh = wp.Bvh(lows, lows)
+        buf = io.StringIO()
+        tracker.report(file=buf)
+    text = buf.getvalue()
+    # the grid's cell ranges (64 int32 each) and the tree, each under its object's name
+    assert "256 bytes  array[int32, 64] on cpu  [geometry]  (native:hashgrid)" in text
+    assert "bvh on cpu  [geometry]  (native:bvh)" in text
+    assert "test_memory_tracker.py:" in text  # the array the test allocated itself
+    del grid, bvh

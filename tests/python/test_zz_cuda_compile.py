@@ -44,6 +44,8 @@ MODULES = [
     "test_func_native",
     "test_launch_bounds",
     "test_geometry_functions",
+    "test_bvh",
+    "test_hash_grid",
     "treadle.examples.heat_diffusion",
 ]
 
