@@ -11,11 +11,11 @@ const std::vector<Builtin>& builtin_table() {
     static const std::vector<Builtin> k_table = [] {
         using Group = std::vector<Builtin> (*)();
         std::vector<Builtin> all;
-        for (Group group : {entries::operators, entries::scalar_math, entries::vector_math,
-                            entries::quaternions, entries::spatial, entries::transforms,
-                            entries::random_numbers, entries::utility, entries::geometry,
-                            entries::bvh_queries, entries::hash_grid, entries::volumes,
-                            entries::inference_helpers}) {
+        for (Group group :
+             {entries::operators, entries::scalar_math, entries::vector_math, entries::quaternions,
+              entries::spatial, entries::transforms, entries::random_numbers, entries::utility,
+              entries::geometry, entries::bvh_queries, entries::hash_grid, entries::volumes,
+              entries::inference_helpers}) {
             std::vector<Builtin> part = group();
             all.insert(all.end(), part.begin(), part.end());
         }
