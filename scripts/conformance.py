@@ -57,7 +57,7 @@ CI_FILES = [
     "test_assert", "cuda/test_streams", "cuda/test_mempool", "cuda/test_conditional_captures",
     "test_math", "test_dense", "test_bf16", "geometry/test_marching_cubes",
     "test_closest_point_edge_edge", "test_intersect", "test_triangle_closest_point",
-    "test_cuda_profiler",
+    "test_cuda_profiler", "geometry/test_volume", "geometry/test_volume_write",
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.

@@ -75,11 +75,13 @@ def builtin_stub(entry, doc):
             returns = re.sub(rf"\b{var}\b", "Any", returns)
     name = entry["name"]
     body = docstring(doc, 4)
-    if entry["rebinds"] != "outputs" or not returns.startswith("tuple["):
-        # (mesh queries' output-local forms are described in their docstrings)
+    tuple_result = re.match(r"tuple\[(.*)\]$", returns)
+    if entry["rebinds"] != "outputs" or not tuple_result:
+        # (Multi builtins documented in Warp's out-argument form, volume_sample_grad(..., grad)
+        # -> value, and the mesh queries' output-local forms: one form, described in the doc)
         return f"def {name}({params}) -> {returns}:\n{body}\n"
     # Multi builtins: the tuple form and Warp's out-argument form f(inputs..., outputs...)
-    outs = re.match(r"tuple\[(.*)\]$", returns).group(1).split(", ")
+    outs = tuple_result.group(1).split(", ")
     out_params = ", ".join(f"out_{k}: {t}" for k, t in enumerate(outs))
     return (f"@_typing.overload\ndef {name}({params}) -> {returns}:\n{body}\n"
             f"@_typing.overload\ndef {name}({params}, {out_params}) -> None:\n{body}\n")

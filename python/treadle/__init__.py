@@ -225,6 +225,7 @@ from .bvh import is_cubql_available as is_cubql_available
 from .hash_grid import HashGrid as HashGrid
 from .marching_cubes import MarchingCubes as MarchingCubes
 from .mesh import Mesh as Mesh
+from .volume import Volume as Volume
 
 # --- messages (logger.py: Warp's logger protocol and levels) -------------------------------
 from .logger import LOG_DEBUG as LOG_DEBUG

@@ -62,6 +62,7 @@ from .timeline import TIMING_MEMCPY as TIMING_MEMCPY
 from .timeline import TIMING_MEMSET as TIMING_MEMSET
 from .tape import Tape as Tape
 from .timeline import TimingResult as TimingResult
+from .volume import Volume as Volume
 from ._treadle import WarpCodegenAttributeError as WarpCodegenAttributeError
 from ._treadle import WarpCodegenError as WarpCodegenError
 from ._treadle import WarpCodegenIndexError as WarpCodegenIndexError
@@ -1801,3 +1802,150 @@ def hash_grid_point_id(id: uint64, index: int32) -> int:
     The index of the point at position `index` of the grid's cell order (points of one cell are
     adjacent in that order, which makes it a good thread order for neighbour loops); -1 when the
     grid has not been built or `index` is not below its point count."""
+
+def volume_sample(id: uint64, uvw: vec3f, sampling_mode: int32, dtype: Any) -> Any:
+    """volume_sample(id: uint64, uvw: vec3f, sampling_mode: int32, dtype: Any) -> Any
+
+    The volume `id` of value type dtype sampled at index-space point uvw: the nearest voxel
+    (sampling_mode Volume.CLOSEST, halves rounded away from zero) or the trilinear interpolation
+    of the eight voxels around it (Volume.LINEAR; integer values always read the nearest voxel).
+    0 if the volume does not hold dtype values. Differentiable in uvw.
+
+    Differentiable."""
+
+def volume_sample_grad(id: uint64, uvw: vec3f, sampling_mode: int32, grad: Any, dtype: Any) -> Any:
+    """volume_sample_grad(id: uint64, uvw: vec3f, sampling_mode: int32, grad: Any, dtype: Any) ->
+    Any
+
+    volume_sample, also writing the gradient of the sample in uvw to the local grad (vec3 for
+    scalar values, a 3x3 matrix with a row per component for 3-vectors; zero for Volume.CLOSEST).
+
+    Differentiable."""
+
+def volume_lookup(id: uint64, i: int32, j: int32, k: int32, dtype: Any) -> Any:
+    """volume_lookup(id: uint64, i: int32, j: int32, k: int32, dtype: Any) -> Any
+
+    The value of type dtype that voxel (i, j, k) of the volume `id` resolves to (a leaf voxel, a
+    tile's value or the background); 0 if the volume does not hold dtype values."""
+
+def volume_store(id: uint64, i: int32, j: int32, k: int32, value: Any) -> None:
+    """volume_store(id: uint64, i: int32, j: int32, k: int32, value: Any) -> None
+
+    Writes value to voxel (i, j, k) of the volume `id` when the voxel has leaf storage and the
+    volume holds values of value's type; otherwise does nothing."""
+
+def volume_sample_f(id: uint64, uvw: vec3f, sampling_mode: int32) -> float32:
+    """volume_sample_f(id: uint64, uvw: vec3f, sampling_mode: int32) -> float32
+
+    volume_sample of a float32 volume.
+
+    Differentiable."""
+
+def volume_sample_grad_f(id: uint64, uvw: vec3f, sampling_mode: int32, grad: vec3f) -> float32:
+    """volume_sample_grad_f(id: uint64, uvw: vec3f, sampling_mode: int32, grad: vec3f) -> float32
+
+    volume_sample_grad of a float32 volume.
+
+    Differentiable."""
+
+def volume_lookup_f(id: uint64, i: int32, j: int32, k: int32) -> float32:
+    """volume_lookup_f(id: uint64, i: int32, j: int32, k: int32) -> float32
+
+    volume_lookup of a float32 volume."""
+
+def volume_store_f(id: uint64, i: int32, j: int32, k: int32, value: float32) -> None:
+    """volume_store_f(id: uint64, i: int32, j: int32, k: int32, value: float32) -> None
+
+    volume_store to a float32 volume."""
+
+def volume_sample_v(id: uint64, uvw: vec3f, sampling_mode: int32) -> vec3f:
+    """volume_sample_v(id: uint64, uvw: vec3f, sampling_mode: int32) -> vec3f
+
+    volume_sample of a vec3f volume.
+
+    Differentiable."""
+
+def volume_lookup_v(id: uint64, i: int32, j: int32, k: int32) -> vec3f:
+    """volume_lookup_v(id: uint64, i: int32, j: int32, k: int32) -> vec3f
+
+    volume_lookup of a vec3f volume."""
+
+def volume_store_v(id: uint64, i: int32, j: int32, k: int32, value: vec3f) -> None:
+    """volume_store_v(id: uint64, i: int32, j: int32, k: int32, value: vec3f) -> None
+
+    volume_store to a vec3f volume."""
+
+def volume_sample_i(id: uint64, uvw: vec3f) -> int32:
+    """volume_sample_i(id: uint64, uvw: vec3f) -> int32
+
+    The int32 volume `id` at the voxel nearest index-space point uvw."""
+
+def volume_lookup_i(id: uint64, i: int32, j: int32, k: int32) -> int32:
+    """volume_lookup_i(id: uint64, i: int32, j: int32, k: int32) -> int32
+
+    volume_lookup of an int32 volume."""
+
+def volume_store_i(id: uint64, i: int32, j: int32, k: int32, value: int32) -> None:
+    """volume_store_i(id: uint64, i: int32, j: int32, k: int32, value: int32) -> None
+
+    volume_store to an int32 volume."""
+
+def volume_sample_index(id: uint64, uvw: vec3f, sampling_mode: int32, voxel_data: array, background: Any) -> Any:
+    """volume_sample_index(id: uint64, uvw: vec3f, sampling_mode: int32, voxel_data:
+    array(dtype=Any), background: Any) -> Any
+
+    A sample at uvw (as volume_sample) of per-voxel values: voxel_data[n] for the voxel of index
+    n (volume_lookup_index), background for voxels without an index. Differentiable in uvw,
+    voxel_data and background.
+
+    Differentiable."""
+
+def volume_sample_grad_index(id: uint64, uvw: vec3f, sampling_mode: int32, voxel_data: array, background: Any, grad: Any) -> Any:
+    """volume_sample_grad_index(id: uint64, uvw: vec3f, sampling_mode: int32, voxel_data:
+    array(dtype=Any), background: Any, grad: Any) -> Any
+
+    volume_sample_index, also writing the sample's gradient in uvw to the local grad (as
+    volume_sample_grad).
+
+    Differentiable."""
+
+def volume_lookup_index(id: uint64, i: int32, j: int32, k: int32) -> int32:
+    """volume_lookup_index(id: uint64, i: int32, j: int32, k: int32) -> int32
+
+    The index of voxel (i, j, k): on OnIndex grids their active voxels' indices, on other grids
+    leaf * 512 + the voxel's place in its leaf; -1 for a voxel without one."""
+
+def volume_voxel_count(id: uint64) -> int32:
+    """volume_voxel_count(id: uint64) -> int32
+
+    The number of indexable voxels (OnIndex grids: active voxels; other grids: 512 per leaf),
+    capped at 2^31 - 1."""
+
+def volume_index_to_world(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d:
+    """volume_index_to_world(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d
+
+    The world-space point of index-space point uvw (the grid's affine map, in the precision of
+    uvw).
+
+    Differentiable."""
+
+def volume_world_to_index(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d:
+    """volume_world_to_index(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d
+
+    The index-space point of world-space point xyz (the inverse map).
+
+    Differentiable."""
+
+def volume_index_to_world_dir(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d:
+    """volume_index_to_world_dir(id: uint64, uvw: vec3f | vec3d) -> vec3f | vec3d
+
+    An index-space direction in world space (the map without its translation).
+
+    Differentiable."""
+
+def volume_world_to_index_dir(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d:
+    """volume_world_to_index_dir(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d
+
+    A world-space direction in index space (the inverse map without translation).
+
+    Differentiable."""

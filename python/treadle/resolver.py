@@ -81,9 +81,12 @@ def describe(obj):
         getattr(obj, "__module__", "") or ""
     ).startswith("treadle"):
         return ("builtin", obj.__name__)
-    if isinstance(obj, type) and not _is_treadle_module(sys.modules.get(obj.__module__)):
-        # A plain class (an IntEnum, a class of constants): a namespace whose attributes
-        # kernels may read (MyEnum.A, Consts.ONE)
+    if isinstance(obj, type) and (
+        not _is_treadle_module(sys.modules.get(obj.__module__))
+        or getattr(obj, "__treadle_namespace__", False)
+    ):
+        # A plain class (an IntEnum, a class of constants, a treadle class that says so, like
+        # wp.Volume): a namespace whose attributes kernels may read (MyEnum.A, wp.Volume.LINEAR)
         handle = f"py:{obj.__module__}.{obj.__qualname__}@{id(obj):x}"
         _module_handles[handle] = obj
         return ("module", handle)

@@ -166,6 +166,10 @@ class composite_base:
         return other._data
 
     def _elementwise(self, other, op, what, reverse=False):
+        if reverse and isinstance(other, np.ndarray) and other.ndim > 0:
+            # numpy_array + v: numpy's elementwise result, as with Warp's sequence vectors
+            with np.errstate(over="ignore"):
+                return op(other, self._data)
         o = self._same(other, what)
         if o is None:
             return NotImplemented

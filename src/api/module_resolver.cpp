@@ -481,6 +481,17 @@ GlobalValue ModuleResolver::attribute(const std::string& module, const std::stri
         g.type = types::generic_type("Any");
         return g;
     }
+    // wp.Volume.CLOSEST / LINEAR: the sampling modes (python/treadle/volume.py's constants)
+    if (module == "py:treadle" && attribute == "Volume") {
+        g.kind = GlobalValue::Kind::Module;
+        g.module = "py:treadle.Volume";
+        return g;
+    }
+    if (module == "py:treadle.Volume" && (attribute == "CLOSEST" || attribute == "LINEAR")) {
+        g.kind = GlobalValue::Kind::Constant;
+        g.constant = types::ConstValue{types::int32_type(), true, attribute == "LINEAR", 0.0};
+        return g;
+    }
     g.kind = GlobalValue::Kind::Unsupported;
     g.what = "attribute of module '" + module.substr(3) + "' (" + attribute + ")";
     return g;

@@ -1,5 +1,6 @@
 # src/api/sources.cmake -- sources of src/api (the public C++ API)
-# Modules, kernels, launch arguments, the tape, isosurface extraction, BVHs and meshes.
+# Modules, kernels, launch arguments, the tape, isosurface extraction, BVHs, meshes and
+# volumes.
 list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
   src/api/array_fill.cpp
@@ -13,6 +14,7 @@ list(APPEND TREADLE_SOURCES
   src/api/module.cpp
   src/api/module_resolver.cpp
   src/api/tape.cpp
+  src/api/volume.cpp
 )
 # Streams, events and graph capture (conditional nodes: their set-condition kernel).
 list(APPEND TREADLE_SOURCES

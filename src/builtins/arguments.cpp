@@ -27,7 +27,9 @@ std::string describe_args(const std::vector<ArgInfo>& args) {
     std::string s = "(";
     for (size_t i = 0; i < args.size(); ++i) {
         if (i) s += ", ";
-        if (args[i].weak)
+        if (args[i].is_type)
+            s += "dtype=" + args[i].type->name;
+        else if (args[i].weak)
             s += args[i].type->is_float() ? "float literal" : "int literal";
         else
             s += args[i].type ? args[i].type->name : "?";

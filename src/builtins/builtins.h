@@ -20,6 +20,9 @@ namespace treadle::builtins {
 struct ArgInfo {
     const types::Type* type = nullptr;
     bool weak = false;
+    /// A type given as an argument (`dtype=wp.vec3`) to a builtin with TemplateArgs::Dtype:
+    /// `type` is that type. Type arguments come after the values and are not passed to the call.
+    bool is_type = false;
 };
 
 /// A resolved overload: the types the arguments are converted to, and the result.
@@ -106,6 +109,10 @@ enum class TemplateArgs : uint8_t {
     Scalar,  ///< <T>: the result's scalar type (vec_cast<double>, quat_identity<float>)
     Length,  ///< <N, T>: the result's rows and scalar type (vec_fill<3, float>, identity<3, float>)
     Shape,   ///< <R, C, T>: the result's rows, columns and scalar type (mat_fill<3, 3, float>)
+    /// <T>: the C type of the (first) result, named in the call by a type argument
+    /// (volume_lookup(id, i, j, k, dtype=wp.vec3) calls volume_lookup<vec3f>); the rule sees
+    /// type arguments after the values, as ArgInfo with `is_type`.
+    Dtype,
 };
 
 /// Devices a builtin runs on (a bit set).
@@ -126,6 +133,9 @@ struct Traits {
     /// Atomics: value operands after the indices (atomic_cas: compare and value).
     int value_operands = 0;
     Rebinds rebinds = Rebinds::None;
+    /// A Multi builtin whose out-argument form returns its first result and writes the others
+    /// to its out arguments (`v = volume_sample_grad_f(id, uvw, mode, grad)`).
+    bool returns_first_result = false;
     /// Also callable on the host from Python (python/treadle/host_builtins.py has its
     /// implementation; a test checks the two agree).
     bool host = false;

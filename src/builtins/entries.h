@@ -28,6 +28,7 @@ struct TraitsBuilder {
     TraitsBuilder& op(const char* v) { return t.op = v, *this; }
     TraitsBuilder& not_callable() { return t.callable = false, *this; }
     TraitsBuilder& template_args(TemplateArgs v) { return t.template_args = v, *this; }
+    TraitsBuilder& returns_first_result() { return t.returns_first_result = true, *this; }
     TraitsBuilder& header(const char* v) { return t.header = v, *this; }
     operator Traits() const { return t; }
 };
@@ -59,6 +60,8 @@ std::vector<Builtin> bvh_queries();
 std::vector<Builtin> mesh_queries();
 /// The hash-grid queries (entries_hash_grid.cpp).
 std::vector<Builtin> hash_grid();
+/// The NanoVDB volume builtins (entries_volume.cpp).
+std::vector<Builtin> volumes();
 /// entries_internal.cpp (last in the table)
 std::vector<Builtin> inference_helpers();
 

@@ -308,11 +308,14 @@ private:
                             << ");\n";
                 return;
             case CallAdjoint::Builtin:
-                // adj_f(args..., [results... when several], adj_args..., adj_results...)
+                // adj_f(args..., [results... when several], adj_args..., adj_results...); an
+                // array argument has no adjoint variable: its slot is the array, whose gradient
+                // (array_t::grad) the native adjoint accumulates into (volume_sample_index)
                 line(depth) << "wp::adj_" << native_callee(m_f, in) << "(" << m_fe.args(in);
                 if (in.dsts.size() > 1)
                     for (VarId d : in.dsts) m_out << ", " << var(d);
-                for (VarId a : in.args) m_out << ", " << adj(a);
+                for (VarId a : in.args)
+                    m_out << ", " << (m_f.type_of(a)->is_array() ? var(a) : adj(a));
                 for (VarId d : in.dsts) m_out << ", " << adj(d);
                 m_out << ");\n";
                 for (VarId d : in.dsts) clear(d, depth);

@@ -170,6 +170,8 @@ std::string native_callee(const ir::Function& f, const Instr& in) {
         case builtins::TemplateArgs::Shape:
             return std::string(b.native) + "<" + std::to_string(r->rows) + ", " +
                    std::to_string(r->cols) + ", " + scalar + ">";
+        case builtins::TemplateArgs::Dtype:
+            return std::string(b.native) + "<" + c_type(r) + ">";
     }
     return b.native;
 }

@@ -282,13 +282,17 @@ public:
     /// One Call of a Multi builtin: a fresh result variable per member of the tuple `results`.
     std::vector<ir::VarId> emit_multi_call(const Builtin& b, const types::Type* results,
                                            std::vector<ir::VarId> args, int line);
-    /// A Multi builtin in Warp's out-argument form f(inputs..., outputs...): re-binds the
-    /// local variables named as outputs; fails when no split of the arguments fits the rule.
     /// A Regular builtin whose overload takes output locals (Signature::outputs_from).
     Value call_with_output_locals(const Builtin& b, const builtins::Signature& sig,
-                                  const std::vector<Value>& vals, const ast::Expr& e);
+                                  const std::vector<Value>& vals,
+                                  const std::vector<const ast::Expr*>& exprs, const ast::Expr& e);
+    /// A Multi builtin in Warp's out-argument form f(inputs..., outputs...): re-binds the
+    /// local variables named as outputs (`exprs`: the expression of each value); the type
+    /// arguments follow the inputs for the rule. Fails when no split of the arguments fits.
     Value call_with_out_arguments(const Builtin& b, const std::vector<Value>& vals,
-                                  const std::vector<ArgInfo>& infos, const ast::Expr& e);
+                                  const std::vector<ArgInfo>& infos,
+                                  const std::vector<const ast::Expr*>& exprs,
+                                  const std::vector<ArgInfo>& type_args, const ast::Expr& e);
 
     // --- constructions (infer_construct.cpp) ---
     /// int(x), float(x), wp.float64(x): a scalar conversion (constants convert at once).

@@ -354,3 +354,11 @@ def test_requires_grad_and_view():
     v = wp.zeros(2, dtype=wp.vec2).view(wp.float64)
     assert v.dtype is wp.float64 and v.shape == (2,)
     assert wp.zeros(2, dtype=wp.float64).view(wp.vec2i).dtype is wp.vec2i
+
+
+def test_numpy_array_plus_vector_is_elementwise():
+    v = wp.vec3(1.0, 2.0, 3.0)
+    out = np.array([0.5, 1.0, 1.5]) * 2.0 + v
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_array_equal(out, [2.0, 4.0, 6.0])
+    np.testing.assert_array_equal(np.array([4.0, 4.0, 4.0]) - v, [3.0, 2.0, 1.0])

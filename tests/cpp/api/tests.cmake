@@ -12,4 +12,5 @@ list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_module_structs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_stream_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_tape_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_volume_api.cpp
 )
