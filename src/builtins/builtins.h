@@ -101,6 +101,9 @@ enum class Rebinds : uint8_t {
     First,    ///< the first argument, given the call's result as if assigned to it
               ///< (transform_set_translation(t, p))
     Query,    ///< the first two: a query state and the index it yields (QueryNext builtins)
+    /// Regular builtins with overloads taking output locals (Signature::outputs_from: the
+    /// mesh queries' older forms); loops count every local named after the first argument.
+    OutputLocals,
 };
 
 /// The template arguments of a builtin's C++ function, spelled from the Call's result type.

@@ -154,20 +154,20 @@ std::vector<Builtin> mesh_queries() {
          "The point of the mesh `id` closest to `point`, among faces closer than max_dist; "
          "sign < 0 when `point` is inside (at least two of three rays along +x, +y, +z first "
          "meet a face from its back), else 1.",
-         true, rule_point, with().header("mesh.h").rebinds(Rebinds::Outputs)},
+         true, rule_point, with().header("mesh.h").rebinds(Rebinds::OutputLocals)},
         {"mesh_query_point_no_sign", "mesh_query_point_no_sign", BuiltinKind::Regular, "Geometry",
          "mesh_query_point_no_sign(id: uint64, point: vec3f, max_dist: float32) -> "
          "MeshQueryPoint",
          "The point of the mesh `id` closest to `point`, among faces closer than max_dist, "
          "without a sign (sign stays 0; output form: ..., face, u, v).",
-         true, rule_point_no_sign, with().header("mesh.h").rebinds(Rebinds::Outputs)},
+         true, rule_point_no_sign, with().header("mesh.h").rebinds(Rebinds::OutputLocals)},
         {"mesh_query_furthest_point_no_sign", "mesh_query_furthest_point_no_sign",
          BuiltinKind::Regular, "Geometry",
          "mesh_query_furthest_point_no_sign(id: uint64, point: vec3f, min_dist: float32) -> "
          "MeshQueryPoint",
          "The point of the mesh `id` farthest from `point` (a vertex), if farther than "
          "min_dist; no sign (output form: ..., face, u, v).",
-         true, rule_point_no_sign, with().header("mesh.h").rebinds(Rebinds::Outputs)},
+         true, rule_point_no_sign, with().header("mesh.h").rebinds(Rebinds::OutputLocals)},
         {"mesh_query_point_sign_normal", "mesh_query_point_sign_normal", BuiltinKind::Regular,
          "Geometry",
          "mesh_query_point_sign_normal(id: uint64, point: vec3f, max_dist: float32, epsilon: "
@@ -175,7 +175,7 @@ std::vector<Builtin> mesh_queries() {
          "The closest point as mesh_query_point, signed by the angle-weighted pseudo-normal of "
          "the faces within epsilon (a fraction of the average edge length) of the closest "
          "distance: robust for watertight meshes.",
-         true, rule_point_normal, with().header("mesh.h").rebinds(Rebinds::Outputs)},
+         true, rule_point_normal, with().header("mesh.h").rebinds(Rebinds::OutputLocals)},
         {"mesh_query_point_sign_winding_number", "mesh_query_point_sign_winding_number",
          BuiltinKind::Regular, "Geometry",
          "mesh_query_point_sign_winding_number(id: uint64, point: vec3f, max_dist: float32, "
@@ -184,7 +184,7 @@ std::vector<Builtin> mesh_queries() {
          "`point` exceeds threshold (fast winding number: BVH nodes farther than accuracy times "
          "their radius count as dipoles). Needs wp.Mesh(..., support_winding_number=True); "
          "otherwise the sign falls back to mesh_query_point's.",
-         true, rule_point_winding, with().header("mesh.h").rebinds(Rebinds::Outputs)},
+         true, rule_point_winding, with().header("mesh.h").rebinds(Rebinds::OutputLocals)},
         {"mesh_query_point_sign_parity", "mesh_query_point_sign_parity", BuiltinKind::Regular,
          "Geometry",
          "mesh_query_point_sign_parity(id: uint64, point: vec3f, max_dist: float32, n_sample: "
@@ -192,7 +192,7 @@ std::vector<Builtin> mesh_queries() {
          "The closest point as mesh_query_point, inside when at least half of n_sample rays "
          "along (1, 1, 1) plus uniform offsets in [-perturbation_scale, perturbation_scale) "
          "cross the mesh an odd number of times.",
-         true, rule_point_parity, with().header("mesh.h").rebinds(Rebinds::Outputs)},
+         true, rule_point_parity, with().header("mesh.h").rebinds(Rebinds::OutputLocals)},
         {"mesh_query_ray", "mesh_query_ray", BuiltinKind::Regular, "Geometry",
          "mesh_query_ray(id: uint64, start: vec3f, dir: vec3f, max_t: float32, root: int32 = "
          "-1) -> MeshQueryRay",
@@ -202,7 +202,7 @@ std::vector<Builtin> mesh_queries() {
          "(mesh_get_group_root). The older form (..., max_t, t, u, v, sign, normal, face) "
          "returns result and writes the locals. Differentiable in start and dir through t, u, "
          "v.",
-         true, rule_ray, with().header("mesh.h").rebinds(Rebinds::Outputs)},
+         true, rule_ray, with().header("mesh.h").rebinds(Rebinds::OutputLocals)},
         {"mesh_query_ray_anyhit", "mesh_query_ray_anyhit", BuiltinKind::Regular, "Geometry",
          "mesh_query_ray_anyhit(id: uint64, start: vec3f, dir: vec3f, max_t: float32, root: "
          "int32 = -1) -> bool",

@@ -75,6 +75,8 @@ const char* rebinds_name(treadle::builtins::Rebinds r) {
             return "first";
         case treadle::builtins::Rebinds::Query:
             return "query";
+        case treadle::builtins::Rebinds::OutputLocals:
+            return "output_locals";
     }
     return "?";
 }

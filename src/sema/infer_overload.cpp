@@ -66,7 +66,7 @@ Value Builder::call_with_output_locals(const Builtin& b, const builtins::Signatu
                                        const ast::Expr& e) {
     // Each output local is copied, the copy passed by reference, and the name re-bound to it:
     // the native function writes it or leaves the old value, and loops carry it
-    // (collect_call_writes counts the names a Rebinds::Outputs builtin is given).
+    // (collect_call_writes counts the names a Rebinds::OutputLocals builtin is given).
     const int line = e.span.line;
     std::vector<VarId> args;
     std::vector<std::pair<const ast::Expr*, VarId>> rebound;

@@ -21,6 +21,7 @@ TEST(BuiltinTable, KindsAndTraitsAgree) {
         EXPECT_EQ(b.kind == BuiltinKind::Random, b.traits.rebinds == Rebinds::State);
         EXPECT_EQ(b.kind == BuiltinKind::Multi, b.traits.rebinds == Rebinds::Outputs);
         EXPECT_EQ(b.kind == BuiltinKind::Multi, b.traits.results > 1);
+        if (b.traits.rebinds == Rebinds::OutputLocals) EXPECT_EQ(b.kind, BuiltinKind::Regular);
         EXPECT_EQ(b.kind == BuiltinKind::Atomic, b.traits.atomic != AtomicOp::None);
         EXPECT_EQ(b.kind == BuiltinKind::Atomic, b.traits.value_operands > 0);
         if (b.kind == BuiltinKind::Operator) EXPECT_NE(b.traits.op, nullptr);
