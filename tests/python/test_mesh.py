@@ -216,3 +216,42 @@ def test_mistakes_raise():
     with pytest.raises(Exception, match="no overload accepts"):
         wp.launch(bad, dim=1, inputs=[mesh.id, wp.zeros(1, dtype=int, device="cpu")],
                   device="cpu")
+
+
+@wp.kernel
+def _query_grads(mesh: wp.uint64, p: wp.array(dtype=wp.vec3), start: wp.array(dtype=wp.vec3),
+                 out: wp.array(dtype=float)):
+    r = wp.mesh_query_point_no_sign(mesh, p[0], 10.0)
+    h = wp.mesh_query_ray(mesh, start[0], wp.vec3(0.1, 0.2, 1.0), 100.0)
+    out[0] = 2.0 * r.u + 3.0 * r.v + h.t
+
+
+def test_query_gradients_match_finite_differences(device):
+    pts, faces, mesh = _mesh(device)
+    p0 = np.array([0.9, 0.3, 0.5], np.float32)  # above the tube: the closest point is on a face
+    s0 = np.array([1.1, 0.2, -2.0], np.float32)
+
+    def value(p, s):
+        out = wp.zeros(1, dtype=float, device=device)
+        wp.launch(_query_grads, dim=1, inputs=[mesh.id, wp.array([p], dtype=wp.vec3,
+                                                                device=device),
+                                               wp.array([s], dtype=wp.vec3, device=device), out],
+                  device=device)
+        return float(out.numpy()[0])
+
+    p = wp.array([p0], dtype=wp.vec3, device=device, requires_grad=True)
+    s = wp.array([s0], dtype=wp.vec3, device=device, requires_grad=True)
+    out = wp.zeros(1, dtype=float, device=device, requires_grad=True)
+    tape = wp.Tape()
+    with tape:
+        wp.launch(_query_grads, dim=1, inputs=[mesh.id, p, s, out], device=device)
+    tape.backward(grads={out: wp.ones(1, dtype=float, device=device)})
+    h = 1e-3
+    for k in range(3):
+        e = np.zeros(3, np.float32)
+        e[k] = h
+        fd_p = (value(p0 + e, s0) - value(p0 - e, s0)) / (2 * h)
+        fd_s = (value(p0, s0 + e) - value(p0, s0 - e)) / (2 * h)
+        assert p.grad.numpy()[0][k] == pytest.approx(fd_p, rel=2e-2, abs=2e-2)
+        assert s.grad.numpy()[0][k] == pytest.approx(fd_s, rel=2e-2, abs=2e-2)
+    assert np.abs(p.grad.numpy()).max() > 0.1 and np.abs(s.grad.numpy()).max() > 0.1
