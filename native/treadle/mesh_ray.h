@@ -99,6 +99,17 @@ struct tri_hit_t {
     float32 t, u, v, det;
 };
 
+/// a * b rounded on its own: never fused with a following add into one FMA (NVRTC contracts
+/// by default), so the edge functions of two faces sharing an edge are exact negations and
+/// no ray slips between them.
+CUDA_CALLABLE float32 mul_rn(float32 a, float32 b) {
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
 /// The watertight ray-triangle test (see the header comment); hits behind the start (t < 0)
 /// are rejected, so a hit has t >= 0.
 CUDA_CALLABLE bool ray_triangle(const vec3& o, const vec3& d, const vec3& a, const vec3& b,
@@ -114,10 +125,11 @@ CUDA_CALLABLE bool ray_triangle(const vec3& o, const vec3& d, const vec3& a, con
     }
     const float32 sx = d.c[kx] / d.c[kz], sy = d.c[ky] / d.c[kz], sz = 1.0f / d.c[kz];
     const vec3 pa = sub(a, o), pb = sub(b, o), pc = sub(c, o);
-    const float32 ax = pa.c[kx] - sx * pa.c[kz], ay = pa.c[ky] - sy * pa.c[kz];
-    const float32 bx = pb.c[kx] - sx * pb.c[kz], by = pb.c[ky] - sy * pb.c[kz];
-    const float32 cx = pc.c[kx] - sx * pc.c[kz], cy = pc.c[ky] - sy * pc.c[kz];
-    float32 eu = cx * by - cy * bx, ev = ax * cy - ay * cx, ew = bx * ay - by * ax;
+    const float32 ax = pa.c[kx] - mul_rn(sx, pa.c[kz]), ay = pa.c[ky] - mul_rn(sy, pa.c[kz]);
+    const float32 bx = pb.c[kx] - mul_rn(sx, pb.c[kz]), by = pb.c[ky] - mul_rn(sy, pb.c[kz]);
+    const float32 cx = pc.c[kx] - mul_rn(sx, pc.c[kz]), cy = pc.c[ky] - mul_rn(sy, pc.c[kz]);
+    float32 eu = mul_rn(cx, by) - mul_rn(cy, bx), ev = mul_rn(ax, cy) - mul_rn(ay, cx),
+            ew = mul_rn(bx, ay) - mul_rn(by, ax);
     if (eu == 0.0f || ev == 0.0f || ew == 0.0f) {
         eu = float32(float64(cx) * float64(by) - float64(cy) * float64(bx));
         ev = float32(float64(ax) * float64(cy) - float64(ay) * float64(cx));

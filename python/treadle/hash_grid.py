@@ -14,6 +14,7 @@ import numpy as np
 from . import memory_tracker as _memory_tracker
 from . import types as _types
 from .array import array, empty, zeros
+from .array_copy import copy
 from .array_sort import radix_sort_pairs
 from .array_utils import run
 from .builtin_functions import floor, tid
@@ -167,7 +168,8 @@ class HashGrid:
         self.reserved = True
 
     def _write_descriptor(self):
-        # by a kernel, not a host copy, so that a build inside a graph capture records it
+        # Inside a graph capture by a kernel, so that the capture records it; otherwise by a
+        # host copy, which also waits for the device's earlier work.
         words = np.zeros(_DESC_WORDS, dtype=np.int64)
         words[0:1].view(np.float64)[0] = self._radius
         n = self._num_points
@@ -177,7 +179,10 @@ class HashGrid:
         words[4] = self._groups.ptr if (n > 0 and self._with_groups) else 0
         ints = words[5:7].view(np.int32)
         ints[:] = [self.dim_x, self.dim_y, self.dim_z, n]
-        run(_store_words, 1, [self._desc, *(int(w) for w in words[:7])], self.device.alias)
+        if self.device.is_capturing:
+            run(_store_words, 1, [self._desc, *(int(w) for w in words[:7])], self.device.alias)
+        else:
+            copy(self._desc, array(words, dtype=_types.int64, device="cpu"))
 
     def build(self, points, radius, groups=None):
         """Sorts `points` (an array of vec3 of the grid's dtype, any shape or strides) into the

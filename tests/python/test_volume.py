@@ -10,6 +10,14 @@ import pytest
 import treadle as wp
 from treadle import _treadle
 
+@pytest.fixture(autouse=True)
+def _on_the_cpu():
+    """These tests build and query their volumes on the CPU, default arrays included (Warp's
+    volume tests run on cuda:0 through the conformance runner)."""
+    with wp.ScopedDevice("cpu"):
+        yield
+
+
 RNG = np.random.default_rng(7)
 FIELD = RNG.standard_normal((19, 11, 9)).astype(np.float32)
 BG = -5.0

@@ -12,6 +12,14 @@ import pytest
 import treadle as wp
 from treadle import _treadle
 
+@pytest.fixture(autouse=True)
+def _on_the_cpu():
+    """These tests build and query their volumes on the CPU, default arrays included (Warp's
+    volume tests run on cuda:0 through the conformance runner)."""
+    with wp.ScopedDevice("cpu"):
+        yield
+
+
 RNG = np.random.default_rng(11)
 FIELD = RNG.standard_normal((14, 9, 12)).astype(np.float32)
 VFIELD = RNG.standard_normal((9, 10, 11, 3)).astype(np.float32)
