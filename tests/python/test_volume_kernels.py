@@ -12,6 +12,7 @@ import pytest
 import treadle as wp
 from treadle import _treadle
 
+
 @pytest.fixture(autouse=True)
 def _on_the_cpu():
     """These tests build and query their volumes on the CPU, default arrays included (Warp's
