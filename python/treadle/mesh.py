@@ -9,8 +9,8 @@ device, whose kernels read the arrays given (refit reads the points back to rebu
 
 import numpy as np
 
-from . import _treadle
 from . import memory_tracker as _memory_tracker
+from . import runtime_core as _runtime_core
 from .bvh import constructor_name
 from .types import int32, vec3
 
@@ -44,6 +44,7 @@ class Mesh:
                  bvh_constructor=None, bvh_leaf_size=None, groups=None):
         self._native = None
         self.id = 0
+        self.runtime = _runtime_core.runtime
         if points.device != indices.device:
             raise RuntimeError("Mesh points and indices must live on the same device")
         _check(points, vec3, "points")
@@ -74,22 +75,23 @@ class Mesh:
         host_groups = None
         if groups is not None:
             host_groups = np.ascontiguousarray(groups.numpy(), dtype=np.int32).reshape(-1)
-        try:
-            if self.device.is_cuda:
-                self._native = _treadle.Mesh.from_host(_host_points(points),
-                                                       _host_indices(indices),
-                                                       self.support_winding_number, constructor,
-                                                       host_groups, leaf)
-                self._bind()
-            else:
-                self._native = _treadle.Mesh(points.ptr, len(points), indices.ptr,
-                                             len(indices),
-                                             velocities.ptr if velocities is not None else 0,
-                                             self.support_winding_number, constructor,
-                                             host_groups, leaf)
-        except ValueError as e:
-            raise RuntimeError(f"Failed to create mesh: {e}") from None
+        core = self.runtime.core
+        if self.device.is_cuda:
+            native = core.wp_mesh_create_device(_host_points(points), _host_indices(indices),
+                                                self.support_winding_number, constructor,
+                                                host_groups, leaf)
+        else:
+            native = core.wp_mesh_create_host(points.ptr, len(points), indices.ptr, len(indices),
+                                              velocities.ptr if velocities is not None else 0,
+                                              self.support_winding_number, constructor,
+                                              host_groups, leaf)
+        if not native:
+            raise RuntimeError(f"Failed to create mesh: {self.runtime.get_error_string()}")
+        self._native = native
+        if self.device.is_cuda:
+            self._bind()
         self.id = self._native.id
+        _runtime_core.register_mesh(self)
         if _memory_tracker.is_enabled():
             nbytes = 32 * self._native.num_nodes + 28 * (len(indices) // 3)
             _memory_tracker.note_allocation(self, nbytes, self.device, "mesh bvh",
@@ -113,9 +115,20 @@ class Mesh:
     @points.setter
     def points(self, points):
         _check(points, vec3, "points")
-        if points.device != self.device or len(points) != len(self._points):
-            raise RuntimeError("Mesh points can only be replaced by an array of the same length "
-                               "on the same device")
+        if len(points) != len(self._points):
+            raise RuntimeError(f"Mesh points can only be replaced by an array of the same length "
+                               f"({len(self._points)}), got {len(points)}")
+        core = self.runtime.core
+        setter = core.wp_mesh_set_points_host if self.device.is_cpu else \
+            core.wp_mesh_set_points_device
+        if not setter(self.id, points):
+            raise RuntimeError(f"Failed to set mesh points: {self.runtime.get_error_string()}")
+
+    def _set_points_now(self, points):
+        """Makes `points` the mesh's points and refits (through runtime.core)."""
+        if points.device != self.device:
+            raise RuntimeError(f"Mesh points must live on the mesh's device ({self.device}), got "
+                               f"{points.device}")
         self._points = points
         if self.device.is_cuda:
             self._bind()
@@ -144,6 +157,12 @@ class Mesh:
     def refit(self):
         """Updates the BVH (and winding-number data) after the points moved; the tree's shape
         is kept."""
+        core = self.runtime.core
+        refit = core.wp_mesh_refit_host if self.device.is_cpu else core.wp_mesh_refit_device
+        if not refit(self.id):
+            raise RuntimeError(f"Failed to refit mesh: {self.runtime.get_error_string()}")
+
+    def _refit_now(self):
         if self.device.is_cuda:
             self._native.refit_points(_host_points(self._points))
         else:

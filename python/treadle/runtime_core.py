@@ -6,8 +6,10 @@ Contexts are CUDA context handles (``Device.context``); nodes are CUgraphNode ha
 valid while their graph lives."""
 
 import ctypes
+import weakref
 
 from . import _treadle
+from . import config as _config
 from . import context as _context
 from . import memory_tracker as _memory_tracker
 from . import profiler_driver as _profiler_driver
@@ -35,6 +37,37 @@ _GRAPH_MEM_CURRENT = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_int)(_graph_mem_
 _GRAPH_MEM_CURRENT.argtypes = [ctypes.c_int]
 _GRAPH_MEM_TRIM = ctypes.CFUNCTYPE(None, ctypes.c_int)(_graph_mem_trim)
 _GRAPH_MEM_TRIM.argtypes = [ctypes.c_int]
+
+
+_last_error = [""]
+_meshes = {}  # mesh id -> weak reference to its wp.Mesh
+
+
+def _failed(error):
+    """Records `error` for runtime.get_error_string() and returns 0 (Warp's failure value)."""
+    _last_error[0] = str(error)
+    return 0
+
+
+def register_mesh(mesh):
+    """Lets the wp_mesh_* entry points find `mesh` (a wp.Mesh) by its id."""
+    _meshes[mesh.id] = weakref.ref(mesh)
+
+
+def _mesh(mesh_id):
+    ref = _meshes.get(int(mesh_id))
+    mesh = ref() if ref is not None else None
+    if mesh is None:
+        raise ValueError(f"no mesh has the id {mesh_id}")
+    return mesh
+
+
+def _mesh_call(mesh_id, method, *args):
+    try:
+        getattr(_mesh(mesh_id), method)(*args)
+    except (ValueError, RuntimeError) as e:
+        return _failed(e)
+    return 1
 
 
 class NativeCore:
@@ -128,5 +161,75 @@ class NativeCore:
         """The most bytes live at once since the last reset."""
         return _memory_tracker.counters()[4]
 
+    @staticmethod
+    def wp_mesh_create_host(*args):
+        """A host mesh over borrowed arrays (treadle's _treadle.Mesh arguments), or 0 with the
+        reason in runtime.get_error_string()."""
+        try:
+            return _treadle.Mesh(*args)
+        except ValueError as e:
+            return _failed(e)
+
+    @staticmethod
+    def wp_mesh_create_device(*args):
+        """A mesh built on the host from host copies, for binding to a CUDA device; or 0."""
+        try:
+            return _treadle.Mesh.from_host(*args)
+        except ValueError as e:
+            return _failed(e)
+
+    @staticmethod
+    def wp_mesh_refit_host(mesh_id):
+        """Refits the mesh `mesh_id` after its points moved: 1, or 0 on failure."""
+        return _mesh_call(mesh_id, "_refit_now")
+
+    wp_mesh_refit_device = wp_mesh_refit_host
+
+    @staticmethod
+    def wp_mesh_set_points_host(mesh_id, points):
+        """Makes `points` (a wp.array) the points of mesh `mesh_id` and refits: 1, or 0."""
+        return _mesh_call(mesh_id, "_set_points_now", points)
+
+    wp_mesh_set_points_device = wp_mesh_set_points_host
+
 
 core = NativeCore()
+
+
+class _Runtime:
+    """The runtime as Warp's private ``runtime`` object presents it, over treadle's state."""
+
+    @property
+    def device_map(self):
+        """Every device by alias ("cpu", "cuda:0", ...): treadle's registry itself."""
+        _context.init()
+        return _context._devices
+
+    @property
+    def core(self):
+        """The entry points of Warp's native library that treadle provides (NativeCore)."""
+        return core
+
+    is_cuda_enabled = True
+    """treadle always supports CUDA: the driver and NVRTC are loaded at run time when present."""
+
+    def get_device(self, ident=None):
+        """The Device for `ident` (None: the current default device); as wp.get_device."""
+        return _context.get_device(ident)
+
+    def get_error_string(self):
+        """Why the last failing entry point of ``core`` failed."""
+        return _last_error[0]
+
+    def verify_cuda_device(self, device=None):
+        """With ``config.verify_cuda``, waits for `device` (a CUDA device) and raises the
+        error an earlier kernel left on it; otherwise does nothing."""
+        if not _config.verify_cuda:
+            return
+        device = _context.get_device(device)
+        if device.is_cuda:
+            _context.synchronize_device(device)
+
+
+runtime = _Runtime()
+"""The runtime (Warp's ``warp._src.context.runtime``)."""

@@ -13,7 +13,6 @@ import inspect  # noqa: F401 - Warp's tests patch warp._src.context.inspect.getm
 import sys  # noqa: F401 - and warp._src.context.sys._getframe
 
 from .. import _treadle
-from .. import config as _config
 from .. import context as _context
 from .. import memory_tracker as _memory_tracker
 from ..array import array as _array
@@ -100,39 +99,7 @@ class ModuleBuilder:
                 [self.fatbins[s] for s in sorted(self.fatbins)])
 
 
-class _Runtime:
-    """The runtime as Warp's private ``runtime`` object presents it, over treadle's state."""
-
-    @property
-    def device_map(self):
-        """Every device by alias ("cpu", "cuda:0", ...): treadle's registry itself."""
-        _context.init()
-        return _context._devices
-
-    @property
-    def core(self):
-        """The entry points of Warp's native library that treadle provides
-        (native_core.NativeCore)."""
-        return _native_core.core
-
-    is_cuda_enabled = True
-    """treadle always supports CUDA: the driver and NVRTC are loaded at run time when present."""
-
-    def get_device(self, ident=None):
-        """The Device for `ident` (None: the current default device); as wp.get_device."""
-        return _context.get_device(ident)
-
-    def verify_cuda_device(self, device=None):
-        """With ``config.verify_cuda``, waits for `device` (a CUDA device) and raises the
-        error an earlier kernel left on it; otherwise does nothing."""
-        if not _config.verify_cuda:
-            return
-        device = _context.get_device(device)
-        if device.is_cuda:
-            _context.synchronize_device(device)
-
-
-runtime = _Runtime()
+runtime = _native_core.runtime
 """The runtime (Warp's ``warp._src.context.runtime``)."""
 
 

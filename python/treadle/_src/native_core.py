@@ -4,3 +4,4 @@ through it without loading this layer)."""
 
 from ..runtime_core import NativeCore as NativeCore  # noqa: F401
 from ..runtime_core import core as core  # noqa: F401
+from ..runtime_core import runtime as runtime  # noqa: F401
