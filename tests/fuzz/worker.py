@@ -73,6 +73,10 @@ def classify(exc, path):
         return ("clean_loc" if located else "gxx"), text
     if not in_treadle and not ours:
         return "python_reject", text  # raised by the case's own Python, outside treadle
+    if isinstance(exc, AttributeError) and str(exc).startswith("module 'treadle' has no attribute"):
+        # the package's module __getattr__ (deprecated names) answering a name it does not have,
+        # exactly as Python does for a module without one
+        return "python_reject", text
     internal = (AttributeError, KeyError, AssertionError, RecursionError, SystemError, NameError)
     if isinstance(exc, (WarpCodegenKeyError, WarpCodegenAttributeError)):
         # an undefined name or a missing attribute in the case: a typed error
