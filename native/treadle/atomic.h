@@ -13,6 +13,9 @@
 
 #include "array.h"
 #include "scalar.h"
+#if defined(WP_DETERMINISTIC)
+#include "det_record.h"
+#endif
 
 #if !defined(__CUDACC__)
 #pragma GCC visibility push(hidden)
@@ -91,6 +94,14 @@ template <int Op, typename T>
 CUDA_CALLABLE T atomic_rmw(T* p, T v) {
     static_assert(is_int_v<T> || is_float_v<T>, "atomics take integer or float elements");
     static_assert(is_int_v<T> || Op < atomic_op_and, "bitwise atomics take integer elements");
+#if defined(WP_DETERMINISTIC)
+    // deterministic builds: float add/sub/min/max are recorded and applied after the launch in
+    // sequential order (det_record.h); the old value is not known, and the compiler refuses
+    // kernels that read it
+    if constexpr (is_float_v<T> && Op <= atomic_op_max) {
+        if (det_record<Op>(p, v)) return T(0);
+    }
+#endif
 #if WP_DEVICE_CODE
     using ull = unsigned long long;
     constexpr bool i32 = is_same_v<T, int32> || is_same_v<T, uint32>;

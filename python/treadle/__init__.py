@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 from .builtin_functions import *  # noqa: F403
 
 from . import config as config
+from .config import DeterministicMode as DeterministicMode
 from . import types as types
 from . import utils as utils
 from . import array_ops as _array_ops  # noqa: F401 - registers the array operators

@@ -8,6 +8,7 @@ from typing import Any
 from .bvh import Bvh as Bvh
 from .geometry_types import BvhQuery as BvhQuery
 from .stream import CaptureMode as CaptureMode
+from .config import DeterministicMode as DeterministicMode
 from .context import Device as Device
 from .constants import E as E
 from .context import Event as Event

@@ -33,6 +33,33 @@ mode does, in every mode (an array on another device than the launch raises Valu
 that no kernel ever touches memory its device cannot reach; the check happens before a launch
 is recorded, so it works during graph capture."""
 
+class DeterministicMode(enum.IntEnum):
+    """How far float atomics repeat. NOT_GUARANTEED: as the hardware schedules them.
+    RUN_TO_RUN: float atomic_add/sub/min/max (scalars, composites, ``+=`` on array elements and
+    the backward pass's adjoint accumulations) are recorded during the launch and applied after
+    it in launch-index order, the same bits on every run and every CPU thread count (and
+    kernels that read the old value of an integer atomic, counters, run their indices in order
+    on the CPU). GPU_TO_GPU: that, and kernels compiled without floating-point contraction, so
+    the CPU and CUDA give the same bits for the same operations."""
+
+    NOT_GUARANTEED = 0
+    RUN_TO_RUN = 1
+    GPU_TO_GPU = 2
+
+
+deterministic: DeterministicMode = DeterministicMode.NOT_GUARANTEED
+"""The deterministic mode new modules start with (see DeterministicMode); per module:
+``wp.set_module_options({"deterministic": wp.DeterministicMode.RUN_TO_RUN})``. A kernel that
+reads the old value of a float atomic is refused in deterministic mode."""
+
+deterministic_max_records: int = 0
+"""Float atomic records one launch index may emit in deterministic mode, at least (0: the bound
+the compiler finds, where a dynamic loop's body counts once). A launch that emits more raises
+RuntimeError and applies nothing. Per module: the ``deterministic_max_records`` option."""
+
+deterministic_debug: bool = False
+"""Accepted for Warp's API; treadle reports overflows at the launch either way."""
+
 verify_cuda: bool = False
 """Check for CUDA errors after every launch (CUDA devices only)."""
 
@@ -139,6 +166,9 @@ class _ConfigModule(types.ModuleType):
     """The config module's type: assigning a deprecated setting warns."""
 
     def __setattr__(self, name, value):
+        if name == "deterministic" and not isinstance(value, DeterministicMode):
+            raise ValueError("warp.config.deterministic must be a wp.DeterministicMode value, "
+                             f"got {value!r}")
         if name in _DEPRECATED:
             _warn_deprecated(name, sys._getframe(1))
             if name == "verbose":

@@ -283,11 +283,13 @@ class Kernel(Function):
         return s
 
     def _build_options(self):
-        """(mode, max_unroll, verify_fp, launch_bounds, optimization_level, cpu_compiler_flags):
-        what a build depends on besides the source and device (launch_bounds: None or (max
-        threads per block, min blocks or 0); -1 and "" for the default level and flags)."""
+        """(mode, max_unroll, verify_fp, launch_bounds, optimization_level, cpu_compiler_flags,
+        deterministic, deterministic_max_records): what a build depends on besides the source
+        and device (launch_bounds: None or (max threads per block, min blocks or 0); -1 and ""
+        for the default level and flags)."""
         return (*self.module.build_options(self.options), self.options.get("launch_bounds"),
-                *self.module.compiler_options(self.options))
+                *self.module.compiler_options(self.options),
+                *self.module.deterministic_options(self.options))
 
     def _compile(self, device="cpu"):
         """The forward build for `device` (an alias such as "cpu" or "cuda:0"): compiled or
@@ -588,6 +590,7 @@ def _kernel_module(f, module, module_options):
             f"@wp.kernel for '{f.__name__}': unknown module_options: "
             f"{', '.join(repr(k) for k in unknown)}. Valid options are: "
             f"{', '.join(repr(k) for k in sorted(m.options))}.")
+    _module.check_options(module_options)
     _module.warn_unimplemented(module_options)
     m.options.update(module_options)
     return m

@@ -35,7 +35,22 @@ def _default_options():
         "block_dim": 256,
         "strip_hash": False,
         "verify_fp": None,
+        "deterministic": config.deterministic,
+        "deterministic_max_records": config.deterministic_max_records,
     }
+
+
+def check_options(options):
+    """ValueError for a module option treadle refuses: a deterministic mode that is not a
+    wp.DeterministicMode, a negative deterministic_max_records."""
+    if "deterministic" in options and not isinstance(options["deterministic"],
+                                                     config.DeterministicMode):
+        raise ValueError("module option 'deterministic' must be a wp.DeterministicMode value, got "
+                         f"{options['deterministic']!r}")
+    records = options.get("deterministic_max_records", 0)
+    if isinstance(records, bool) or not isinstance(records, int) or records < 0:
+        raise ValueError("module option 'deterministic_max_records' must be an int >= 0, got "
+                         f"{records!r}")
 
 
 # Warp's module options that treadle keeps in Module.options but does not act on yet, with the
@@ -119,6 +134,16 @@ class Module:
 
         return (str(pick("mode", config.mode)), int(pick("max_unroll", config.max_unroll)),
                 bool(pick("verify_fp", config.verify_fp)))
+
+    def deterministic_options(self, kernel_options):
+        """(mode, max_records) of a build as ints: the kernel's option, else the module's."""
+        mode = kernel_options.get("deterministic")
+        if mode is None:
+            mode = self.options.get("deterministic", config.deterministic)
+        records = kernel_options.get("deterministic_max_records")
+        if records is None:
+            records = self.options.get("deterministic_max_records", 0)
+        return int(mode), int(records)
 
     def compiler_options(self, kernel_options):
         """(optimization_level, cpu_compiler_flags) of a build, as the C++ builds take them
@@ -255,6 +280,7 @@ def set_module_options(options, module=None):
     "enable_backward", ..., and treadle's "verify_fp"); by default the caller's module. Its
     kernels are built again with them when next used."""
     m = get_module(_module_name(module))
+    check_options(options)
     warn_unimplemented(options)
     m.options.update(options)
     m.mark_modified()

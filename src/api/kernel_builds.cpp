@@ -26,6 +26,8 @@ std::shared_ptr<Kernel::Source> make_source(const sema::FunctionSource& function
     source->options.launch_bounds = options.launch_bounds;
     source->options.optimization_level = options.optimization_level;
     source->options.cpu_compiler_flags = options.cpu_compiler_flags;
+    source->options.deterministic = options.deterministic;
+    source->options.deterministic_max_records = options.deterministic_max_records;
     return source;
 }
 

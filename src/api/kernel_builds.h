@@ -29,12 +29,16 @@ struct BuildOptions {
     int optimization_level = -1;
     /// CPU builds: extra host compiler flags, split at spaces (Warp's cpu_compiler_flags).
     std::string cpu_compiler_flags;
+    /// Warp's DeterministicMode (0 off, 1 run to run, 2 GPU to GPU) and the record slots per
+    /// launch index it gives at least (see CompileOptions::deterministic).
+    int deterministic = 0;
+    int deterministic_max_records = 0;
 
     bool operator<(const BuildOptions& o) const {
         return std::tie(mode, max_unroll, verify_fp, launch_bounds, optimization_level,
-                        cpu_compiler_flags) < std::tie(o.mode, o.max_unroll, o.verify_fp,
-                                                       o.launch_bounds, o.optimization_level,
-                                                       o.cpu_compiler_flags);
+                        cpu_compiler_flags, deterministic, deterministic_max_records) <
+               std::tie(o.mode, o.max_unroll, o.verify_fp, o.launch_bounds, o.optimization_level,
+                        o.cpu_compiler_flags, o.deterministic, o.deterministic_max_records);
     }
 };
 

@@ -22,6 +22,11 @@ struct ParamLayout {
 /// Computes the parameter block layout of a kernel; returns its total size.
 size_t layout_params(const ir::Function& kernel, std::vector<ParamLayout>& out);
 
+/// Deterministic builds append a wp::det_launch_t (records, counts, per-thread slots) to the
+/// parameter block, at this offset of a block of `params_size` bytes.
+inline size_t det_launch_offset(size_t params_size) { return (params_size + 7) & ~size_t(7); }
+inline constexpr size_t k_det_launch_size = 24;
+
 /// A CUDA kernel's `__launch_bounds__(max_threads, min_blocks)`: launches may use at most
 /// `max_threads` threads per block. max_threads 0: none (min_blocks 0: only the first value).
 struct CudaLaunchBounds {
@@ -84,9 +89,13 @@ inline constexpr const char* k_adjoint_suffix = "_adj";
 /// With `verify_fp`, every store of a float-valued array element is followed by a check that
 /// records the first NaN/Inf of a launch (native/treadle/verify_fp.h).
 /// `launch_bounds` annotates the CUDA entry points (the kernel's @wp.kernel(launch_bounds=)).
+/// With `deterministic`, float atomics emit records that the runtime applies in sequential
+/// order after each launch (native/treadle/deterministic.h); the parameter block gains a
+/// trailing wp::det_launch_t at det_launch_offset().
 std::string generate_source(const ir::Program& program, const Backend& backend,
                             bool checked = false,
                             const passes::ProgramAdjointPlan* adjoint = nullptr,
-                            bool verify_fp = false, CudaLaunchBounds launch_bounds = {});
+                            bool verify_fp = false, CudaLaunchBounds launch_bounds = {},
+                            bool deterministic = false);
 
 }  // namespace treadle::codegen

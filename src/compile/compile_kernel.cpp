@@ -28,7 +28,9 @@
 #include "compile/sha256.h"
 #include "passes/adjoint_plan.h"
 #include "passes/array_access.h"
+#include "passes/deterministic.h"
 #include "runtime/cuda.h"
+#include "runtime/deterministic.h"
 #include "runtime/thread_pool.h"
 #include "sema/infer.h"
 
@@ -220,6 +222,7 @@ void build_cpu(const sema::FunctionSource& kernel, const PreparedKernel& prepare
     const HostCompiler& cxx = host_compiler();
     std::vector<std::string> flags =
         cpu_flags(mode, prepared.optimization_level, prepared.cpu_compiler_flags);
+    if (prepared.deterministic == 2) flags.push_back("-ffp-contract=off");
     std::vector<std::string> parts{k.source,     "cpu",         mode,
                                    cxx.identity, native_hash(), TREADLE_VERSION};
     parts.insert(parts.end(), flags.begin(), flags.end());
@@ -249,6 +252,11 @@ void build_cpu(const sema::FunctionSource& kernel, const PreparedKernel& prepare
             reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_bounds_error"));
     if (k.verify_fp)
         k.take_fp_error = reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_fp_error"));
+    if (k.det_per_thread > 0) {
+        k.det_apply = reinterpret_cast<decltype(k.det_apply)>(k.library->symbol("wp_det_apply"));
+        k.det_take_overflow =
+            reinterpret_cast<int (*)()>(k.library->symbol("wp_det_take_overflow"));
+    }
 }
 
 void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepared,
@@ -265,6 +273,7 @@ void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepar
         options = {"-lineinfo"};
     if (mode != "debug" && prepared.optimization_level >= 0)
         options.push_back("--ptxas-options=-O" + std::to_string(prepared.optimization_level));
+    if (prepared.deterministic == 2) options.push_back("--fmad=false");
     std::vector<std::string> parts{
         k.source,          "cuda",        mode,           std::to_string(k.arch),
         nvrtc::identity(), native_hash(), TREADLE_VERSION};
@@ -302,18 +311,68 @@ void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepar
             module, std::string(codegen::k_cuda_entry_symbol) + codegen::k_adjoint_suffix);
     if (k.checked) k.cuda_bounds_record = cuda::get_global(module, "_ZN2wp12bounds_errorE");
     if (k.verify_fp) k.cuda_fp_record = cuda::get_global(module, "_ZN2wp8fp_errorE");
+    if (k.det_per_thread > 0) {
+        k.cuda_det_keys = cuda::get_function(module, "wp_det_keys");
+        k.cuda_det_bitonic = cuda::get_function(module, "wp_det_bitonic");
+        k.cuda_det_apply = cuda::get_function(module, "wp_det_apply");
+        k.cuda_det_overflow = cuda::get_global(module, "_ZN2wp12det_overflowE");
+        k.det_scratch = make_det_scratch(ordinal);
+    }
+}
+
+/// Deterministic builds: the plan of `program` for `options`, its refusals (a counter on
+/// CUDA) and what the launch needs in `k`; whether the entries record float atomics.
+bool plan_deterministic_build(const ir::Program& program, const CompileOptions& options,
+                              CompiledKernel& k) {
+    k.deterministic = options.deterministic;
+    if (options.deterministic == 0) return false;
+    if (options.deterministic < 0 || options.deterministic > 2)
+        throw Error(ErrorKind::Value, k.name + "(): unknown deterministic mode " +
+                                          std::to_string(options.deterministic) +
+                                          " (expected a wp.DeterministicMode)");
+    passes::DeterministicPlan plan = passes::plan_deterministic(program, options.adjoint);
+    if (plan.counter_line) {
+        if (options.device.is_cuda()) {
+            const ir::Function& f = *program.kernel;
+            SourceLocation where;
+            if (f.source) {
+                where = SourceLocation{f.source->path, plan.counter_line, 1,
+                                       f.source->line_text(plan.counter_line)};
+                size_t col = where.line_text.find_first_not_of(" \t");
+                where.col = plan.counter_col > 0       ? plan.counter_col
+                            : col == std::string::npos ? 1
+                                                       : (int)col + 1;
+            }
+            throw Error(ErrorKind::Compile,
+                        k.name +
+                            "(): deterministic mode on CUDA does not support integer "
+                            "atomics whose old value the kernel reads (counters handing "
+                            "out slots) yet; they repeat on the CPU, where such kernels "
+                            "run their launch indices in order",
+                        where);
+        }
+        k.det_serial = true;
+    }
+    if (!plan.records) return false;
+    k.det_per_thread = std::max<uint32_t>(plan.per_thread,
+                                          (uint32_t)std::max(0, options.deterministic_max_records));
+    k.det_offset = codegen::det_launch_offset(k.params_size);
+    k.params_size = k.det_offset + codegen::k_det_launch_size;
+    return true;
 }
 
 }  // namespace
 
 std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda, bool adjoint,
-                                   bool verify_fp, codegen::CudaLaunchBounds launch_bounds) {
+                                   bool verify_fp, codegen::CudaLaunchBounds launch_bounds,
+                                   int deterministic) {
     const codegen::Backend& backend = cuda ? codegen::cuda_backend() : codegen::cpu_backend();
     std::unique_ptr<ir::Program> program = front_end(kernel);
     std::optional<passes::ProgramAdjointPlan> plan;
     plan = adjoint ? passes::plan_adjoint(*program) : passes::plan_forward_gradients(*program);
+    bool records = deterministic != 0 && passes::plan_deterministic(*program, adjoint).records;
     return codegen::generate_source(*program, backend, false, plan ? &*plan : nullptr, verify_fp,
-                                    launch_bounds);
+                                    launch_bounds, records);
 }
 
 PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileOptions& options) {
@@ -359,14 +418,19 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     // A forward build plans only the adjoints that wp.grad() calls in forward code.
     std::optional<passes::ProgramAdjointPlan> plan =
         options.adjoint ? passes::plan_adjoint(*program) : passes::plan_forward_gradients(*program);
+    bool records = plan_deterministic_build(*program, options, *result);
     result->source =
         codegen::generate_source(*program, backend, result->checked, plan ? &*plan : nullptr,
-                                 options.verify_fp, options.launch_bounds);
+                                 options.verify_fp, options.launch_bounds, records);
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());
-    return PreparedKernel{&kernel, options.mode, options.optimization_level,
-                          options.cpu_compiler_flags, std::move(result)};
+    return PreparedKernel{&kernel,
+                          options.mode,
+                          options.optimization_level,
+                          options.cpu_compiler_flags,
+                          options.deterministic,
+                          std::move(result)};
 }
 
 std::shared_ptr<const CompiledKernel> finish_kernel(PreparedKernel& prepared) {

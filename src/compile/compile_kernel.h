@@ -29,6 +29,12 @@ struct CompileOptions {
     int optimization_level = -1;
     /// CPU builds: extra host compiler flags, separated by spaces (part of the cache key).
     std::string cpu_compiler_flags;
+    /// Warp's DeterministicMode: 0 off; 1 (run to run) float atomics are recorded and applied
+    /// in sequential order after each launch (CPU counters run in order); 2 (GPU to GPU) also
+    /// compiles without floating-point contraction, so the CPU and CUDA agree bit for bit.
+    int deterministic = 0;
+    /// Record slots per launch index at least (0: the compiler's bound alone).
+    int deterministic_max_records = 0;
 };
 
 /// The pipeline, in order: parse → infer types (typed IR) → verify → generate C++ for the
@@ -44,6 +50,7 @@ struct PreparedKernel {
     std::string mode;
     int optimization_level = -1;             ///< CompileOptions::optimization_level
     std::string cpu_compiler_flags;          ///< CompileOptions::cpu_compiler_flags
+    int deterministic = 0;                   ///< CompileOptions::deterministic
     std::shared_ptr<CompiledKernel> result;  ///< everything but the build (key, binary, entries)
 };
 
@@ -62,7 +69,8 @@ std::vector<std::shared_ptr<const CompiledKernel>> finish_kernels(
 /// pass when `adjoint`; needs no GPU (compile-only checks and the golden tests use it).
 std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda,
                                    bool adjoint = false, bool verify_fp = false,
-                                   codegen::CudaLaunchBounds launch_bounds = {});
+                                   codegen::CudaLaunchBounds launch_bounds = {},
+                                   int deterministic = 0);
 
 /// Directory holding treadle/*.h, the native headers kernels include: the one set here (the
 /// Python package points at its own copy), else $TREADLE_NATIVE_DIR, else the headers embedded

@@ -34,7 +34,8 @@ treadle::codegen::CudaLaunchBounds launch_bounds_of(const LaunchBoundsArg& bound
 treadle::BuildOptions build_options(const std::string& mode, int max_unroll, bool verify_fp,
                                     const LaunchBoundsArg& launch_bounds,
                                     int optimization_level = -1,
-                                    const std::string& cpu_compiler_flags = "") {
+                                    const std::string& cpu_compiler_flags = "",
+                                    int deterministic = 0, int deterministic_max_records = 0) {
     treadle::BuildOptions options;
     options.mode = mode;
     options.max_unroll = max_unroll;
@@ -42,6 +43,8 @@ treadle::BuildOptions build_options(const std::string& mode, int max_unroll, boo
     options.launch_bounds = launch_bounds_of(launch_bounds);
     options.optimization_level = optimization_level;
     options.cpu_compiler_flags = cpu_compiler_flags;
+    options.deterministic = deterministic;
+    options.deterministic_max_records = deterministic_max_records;
     return options;
 }
 
@@ -60,7 +63,9 @@ std::vector<KernelHandle> build_all(nb::handle requests) {
             build_options(nb::cast<std::string>(t[3]), nb::cast<int>(t[4]), nb::cast<bool>(t[5]),
                           t.size() > 6 ? nb::cast<LaunchBoundsArg>(t[6]) : LaunchBoundsArg(),
                           t.size() > 7 ? nb::cast<int>(t[7]) : -1,
-                          t.size() > 8 ? nb::cast<std::string>(t[8]) : std::string()));
+                          t.size() > 8 ? nb::cast<std::string>(t[8]) : std::string(),
+                          t.size() > 9 ? nb::cast<int>(t[9]) : 0,
+                          t.size() > 10 ? nb::cast<int>(t[10]) : 0));
         if (p) pending.push_back(std::move(*p));
     }
     std::vector<treadle::Kernel> built;
@@ -84,34 +89,39 @@ void export_builds(nb::module_& m) {
             "find",
             [](const treadle::KernelBuilds& b, const std::string& device, const std::string& mode,
                int max_unroll, bool verify_fp, const LaunchBoundsArg& launch_bounds,
-               int optimization_level,
-               const std::string& cpu_compiler_flags) -> std::optional<KernelHandle> {
-                auto k = b.find(treadle::Device::parse(device),
-                                build_options(mode, max_unroll, verify_fp, launch_bounds,
-                                              optimization_level, cpu_compiler_flags));
+               int optimization_level, const std::string& cpu_compiler_flags, int deterministic,
+               int deterministic_max_records) -> std::optional<KernelHandle> {
+                auto k = b.find(
+                    treadle::Device::parse(device),
+                    build_options(mode, max_unroll, verify_fp, launch_bounds, optimization_level,
+                                  cpu_compiler_flags, deterministic, deterministic_max_records));
                 if (!k) return std::nullopt;
                 return KernelHandle(std::move(*k));
             },
             nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"), nb::arg("verify_fp"),
             nb::arg("launch_bounds").none() = nb::none(), nb::arg("optimization_level") = -1,
-            nb::arg("cpu_compiler_flags") = "",
+            nb::arg("cpu_compiler_flags") = "", nb::arg("deterministic") = 0,
+            nb::arg("deterministic_max_records") = 0,
             "The build for these options when it exists, else None; never compiles.")
         .def(
             "get",
             [](treadle::KernelBuilds& b, const FunctionSource& fn, const std::string& device,
                const std::string& mode, int max_unroll, bool verify_fp,
                const LaunchBoundsArg& launch_bounds, int optimization_level,
-               const std::string& cpu_compiler_flags) {
+               const std::string& cpu_compiler_flags, int deterministic,
+               int deterministic_max_records) {
                 return compiling([&] {
                     return KernelHandle(
                         b.get(fn, treadle::Device::parse(device),
                               build_options(mode, max_unroll, verify_fp, launch_bounds,
-                                            optimization_level, cpu_compiler_flags)));
+                                            optimization_level, cpu_compiler_flags, deterministic,
+                                            deterministic_max_records)));
                 });
             },
             nb::arg("function"), nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"),
             nb::arg("verify_fp"), nb::arg("launch_bounds").none() = nb::none(),
             nb::arg("optimization_level") = -1, nb::arg("cpu_compiler_flags") = "",
+            nb::arg("deterministic") = 0, nb::arg("deterministic_max_records") = 0,
             "The build for these options, compiled from `function` if new.")
         .def("clear", &treadle::KernelBuilds::clear, "Forgets every build.")
         .def("__len__", &treadle::KernelBuilds::size)
@@ -128,7 +138,8 @@ void export_builds(nb::module_& m) {
         [](nb::handle requests) { return compiling([&] { return build_all(requests); }); },
         nb::arg("requests"),
         "Builds (KernelBuilds, function, device, mode, max_unroll, verify_fp[, launch_bounds[, "
-        "optimization_level, cpu_compiler_flags]]) requests that are not built yet: front ends "
+        "optimization_level, cpu_compiler_flags[, deterministic, deterministic_max_records]]]) "
+        "requests that are not built yet: front ends "
         "in order, then the compiles in parallel on the build pool.");
 }
 
@@ -136,10 +147,11 @@ void export_builds(nb::module_& m) {
 /// returns (ok, log). For the compile-only check of every test kernel.
 std::pair<bool, std::string> check_cuda_compile(const FunctionSource& fn, int arch, bool adjoint,
                                                 bool verify_fp,
-                                                const LaunchBoundsArg& launch_bounds) {
+                                                const LaunchBoundsArg& launch_bounds,
+                                                int deterministic) {
     std::string source = compiling([&] {
         return treadle::generate_kernel_source(fn, true, adjoint, verify_fp,
-                                               launch_bounds_of(launch_bounds));
+                                               launch_bounds_of(launch_bounds), deterministic);
     });
     treadle::nvrtc::Result r =
         treadle::nvrtc::compile(source, fn.source->path, arch, {treadle::native_dir()}, {});
@@ -187,21 +199,22 @@ void export_kernel(nb::module_& m) {
             "on first use and kept with it).");
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("function"), nb::arg("arch"),
           nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
-          nb::arg("launch_bounds").none() = nb::none());
+          nb::arg("launch_bounds").none() = nb::none(), nb::arg("deterministic") = 0);
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
     m.def("nvrtc_supported_archs", &treadle::nvrtc::supported_archs,
           "The architectures NVRTC compiles for (75 for sm_75, ...), ascending; [] without NVRTC.");
     m.def(
         "kernel_source",
         [](const FunctionSource& fn, bool cuda, bool adjoint, const LaunchBoundsArg& bounds,
-           bool verify_fp) {
+           bool verify_fp, int deterministic) {
             return compiling([&] {
                 return treadle::generate_kernel_source(fn, cuda, adjoint, verify_fp,
-                                                       launch_bounds_of(bounds));
+                                                       launch_bounds_of(bounds), deterministic);
             });
         },
         nb::arg("function"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
         nb::arg("launch_bounds").none() = nb::none(), nb::arg("verify_fp") = false,
+        nb::arg("deterministic") = 0,
         "The generated CUDA or CPU source of a kernel (no GPU needed); launch_bounds: None or "
         "(max threads per block, min blocks per multiprocessor or 0); verify_fp: with the "
         "checks of stored floating-point values.");

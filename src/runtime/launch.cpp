@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/cuda.h"
+#include "runtime/deterministic.h"
 #include "runtime/thread_pool.h"
 #include "treadle/error.h"
 
@@ -132,8 +133,12 @@ void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* pa
     if (bounds.size == 0) return;
     CpuEntry entry = adjoint ? k.cpu_adj_entry : k.cpu_entry;
     if (!entry) throw_no_adjoint(k);
-    RunContext ctx{entry, params, &bounds};
-    cpu_pool().parallel_for(bounds.size, run_range, &ctx);
+    if (k.det_per_thread > 0 || k.det_serial) {
+        run_cpu_deterministic(k, bounds, params, entry, k.det_serial);
+    } else {
+        RunContext ctx{entry, params, &bounds};
+        cpu_pool().parallel_for(bounds.size, run_range, &ctx);
+    }
     if (k.take_bounds_error) {
         BoundsRecord record{};
         if (k.take_bounds_error(&record)) throw_bounds_error(record);
@@ -184,7 +189,12 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
     if (grid.max_blocks > 0 && blocks > grid.max_blocks) blocks = grid.max_blocks;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest
     int ordinal = k.device.ordinal();
-    cuda::launch_args(ordinal, function, (unsigned)blocks, (unsigned)grid.block_dim, args, stream);
+    if (k.det_per_thread > 0)
+        run_cuda_deterministic(k, bounds, args[1], stream, function, (unsigned)blocks,
+                               (unsigned)grid.block_dim);
+    else
+        cuda::launch_args(ordinal, function, (unsigned)blocks, (unsigned)grid.block_dim, args,
+                          stream);
     if (k.cuda_bounds_record) {
         // checked mode is for debugging: wait, and report the first bad index at once
         BoundsRecord record{};

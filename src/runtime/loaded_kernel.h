@@ -85,6 +85,27 @@ struct CompiledKernel {
     /// CUDA: the entry's __launch_bounds__ maximum of threads per block (0: none); a launch
     /// with a larger block_dim is refused, as the driver would.
     int max_block_dim = 0;
+
+    // --- deterministic builds (native/treadle/det_record.h, runtime/deterministic.h) ---
+    int deterministic = 0;  ///< the build's DeterministicMode: 0 off, 1 run to run, 2 GPU to GPU
+    /// >0: the entries record float atomics, this many slots per launch index, into the
+    /// wp::det_launch_t at det_offset of the parameter block; the runtime applies them.
+    uint32_t det_per_thread = 0;
+    size_t det_offset = 0;
+    /// CPU: the kernel reads the old value of an integer atomic (a counter): launch indices
+    /// run in order on one thread, so the slots it hands out repeat.
+    bool det_serial = false;
+    /// CPU: the module's wp_det_apply and wp_det_take_overflow (native/treadle/deterministic.h).
+    void (*det_apply)(const void* records, const uint32_t* counts, int64_t size,
+                      uint32_t per_thread) = nullptr;
+    int (*det_take_overflow)() = nullptr;
+    /// CUDA: the module's wp_det_keys, wp_det_bitonic and wp_det_apply, and wp::det_overflow.
+    void* cuda_det_keys = nullptr;
+    void* cuda_det_bitonic = nullptr;
+    void* cuda_det_apply = nullptr;
+    void* cuda_det_overflow = nullptr;
+    /// CUDA: record buffers kept between launches (runtime/deterministic.cpp).
+    std::shared_ptr<struct DetScratch> det_scratch;
 };
 
 }  // namespace treadle

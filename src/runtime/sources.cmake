@@ -10,6 +10,7 @@ list(APPEND TREADLE_SOURCES
 list(APPEND TREADLE_SOURCES
   src/runtime/launch.cpp
   src/runtime/launch_plan.cpp
+  src/runtime/deterministic.cpp
 )
 # Arrays and devices.
 list(APPEND TREADLE_SOURCES

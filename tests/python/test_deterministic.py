@@ -1,0 +1,365 @@
+"""Deterministic mode (wp.DeterministicMode): float atomics repeat bit for bit on every run,
+every CPU thread count and on CUDA, in the sequential (launch index) order."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import treadle as wp
+
+RUN_TO_RUN = wp.DeterministicMode.RUN_TO_RUN
+GPU_TO_GPU = wp.DeterministicMode.GPU_TO_GPU
+DEVICES = ["cpu"] + (["cuda:0"] if wp.get_cuda_device_count() > 0 else [])
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def det_kernel(mode=RUN_TO_RUN, **options):
+    return wp.kernel(module="unique", module_options={"deterministic": mode, **options})
+
+
+@det_kernel()
+def reduce_one(data: wp.array(dtype=float), out: wp.array(dtype=float)):
+    wp.atomic_add(out, 0, data[wp.tid()])
+
+
+@det_kernel()
+def scatter(data: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[idx[i]] += data[i]
+
+
+@det_kernel(GPU_TO_GPU)
+def scatter_strict(data: wp.array(dtype=float), idx: wp.array(dtype=int),
+                   out: wp.array(dtype=float)):
+    i = wp.tid()
+    wp.atomic_add(out, idx[i], data[i])
+
+
+@wp.func
+def spring_force(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), a: int, b: int,
+                 rest: float):
+    d = x[b] - x[a]
+    length = wp.length(d)
+    dir = d / length
+    return dir * ((length - rest) * 100.0 + wp.dot(v[b] - v[a], dir) * 0.5)
+
+
+@det_kernel()
+def springs(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3),
+            pairs: wp.array(dtype=int, ndim=2), rest: wp.array(dtype=float),
+            f: wp.array(dtype=wp.vec3)):
+    s = wp.tid()
+    a = pairs[s, 0]
+    b = pairs[s, 1]
+    force = spring_force(x, v, a, b, rest[s])
+    wp.atomic_add(f, a, force)
+    wp.atomic_sub(f, b, force)
+
+
+@wp.kernel
+def spring_forces(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3),
+                  pairs: wp.array(dtype=int, ndim=2), rest: wp.array(dtype=float),
+                  out: wp.array(dtype=wp.vec3)):
+    s = wp.tid()
+    out[s] = spring_force(x, v, pairs[s, 0], pairs[s, 1], rest[s])
+
+
+@det_kernel()
+def composites(m: wp.array(dtype=wp.mat33), d: wp.array(dtype=wp.float64),
+               h: wp.array(dtype=wp.float16), lo: wp.array(dtype=float),
+               hi: wp.array(dtype=float), out_m: wp.array(dtype=wp.mat33),
+               out_d: wp.array(dtype=wp.float64), out_h: wp.array(dtype=wp.float16),
+               out_lo: wp.array(dtype=float), out_hi: wp.array(dtype=float)):
+    i = wp.tid()
+    wp.atomic_add(out_m, i % 2, m[i])
+    wp.atomic_add(out_d, 0, d[i])
+    wp.atomic_add(out_h, 0, h[i])
+    wp.atomic_min(out_lo, 0, lo[i])
+    wp.atomic_max(out_hi, 0, hi[i])
+
+
+@det_kernel()
+def counter(c: wp.array(dtype=wp.int32), out: wp.array(dtype=wp.int32)):
+    i = wp.tid()
+    slot = wp.atomic_add(c, 0, 1)
+    out[slot] = i
+
+
+@det_kernel()
+def looped(counts: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    for _ in range(counts[i]):
+        wp.atomic_add(out, 0, 1.0)
+
+
+@det_kernel(deterministic_max_records=4)
+def looped_bounded(counts: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    for _ in range(counts[i]):
+        wp.atomic_add(out, 0, 1.0)
+
+
+@det_kernel()
+def gather(x: wp.array(dtype=wp.vec3), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = wp.dot(x[idx[i]], x[idx[i]]) * 0.5
+
+
+def sequential_sum(values, start=np.float32(0)):
+    """The float32 sum in order, one addition at a time."""
+    total = np.float32(start)
+    for v in np.asarray(values, np.float32):
+        total = np.float32(total + v)
+    return total
+
+
+def cloth(n=32, seed=3):
+    """A grid of n x n particles with structural and shear springs, jittered."""
+    rng = np.random.default_rng(seed)
+    grid = np.stack(np.meshgrid(np.arange(n), np.arange(n), indexing="ij"), -1).reshape(-1, 2)
+    x = np.concatenate([grid, np.zeros((n * n, 1))], 1).astype(np.float32) * np.float32(0.1)
+    x += rng.standard_normal(x.shape).astype(np.float32) * np.float32(0.01)
+    v = rng.standard_normal(x.shape).astype(np.float32)
+    ids = np.arange(n * n).reshape(n, n)
+    pairs = np.concatenate([
+        np.stack([ids[:-1, :].ravel(), ids[1:, :].ravel()], 1),
+        np.stack([ids[:, :-1].ravel(), ids[:, 1:].ravel()], 1),
+        np.stack([ids[:-1, :-1].ravel(), ids[1:, 1:].ravel()], 1),
+        np.stack([ids[1:, :-1].ravel(), ids[:-1, 1:].ravel()], 1),
+    ]).astype(np.int32)
+    rng.shuffle(pairs)
+    rest = np.linalg.norm(x[pairs[:, 1]] - x[pairs[:, 0]], axis=1).astype(np.float32) * 0.9
+    return x, v, pairs, rest
+
+
+def run_springs(device, x, v, pairs, rest):
+    f = wp.zeros(len(x), dtype=wp.vec3, device=device)
+    wp.launch(springs, dim=len(pairs), inputs=[wp.array(x, dtype=wp.vec3, device=device),
+                                               wp.array(v, dtype=wp.vec3, device=device),
+                                               wp.array(pairs, device=device),
+                                               wp.array(rest, device=device), f], device=device)
+    return f.numpy()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_million_element_reduction_repeats_and_is_sequential(device):
+    data = np.random.default_rng(0).standard_normal(10**6).astype(np.float32)
+    src = wp.array(data, device=device)
+    results = set()
+    for _ in range(20):
+        out = wp.zeros(1, dtype=float, device=device)
+        wp.launch(reduce_one, dim=len(data), inputs=[src, out], device=device)
+        results.add(out.numpy().tobytes())
+    assert len(results) == 1
+    expected = np.cumsum(data, dtype=np.float32)[-1]  # np.cumsum adds in order
+    assert np.frombuffer(results.pop(), np.float32)[0] == expected
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_cloth_springs_repeat_and_match_the_sequential_scatter(device):
+    x, v, pairs, rest = cloth()
+    runs = {run_springs(device, x, v, pairs, rest).tobytes() for _ in range(20)}
+    assert len(runs) == 1
+    # the same forces, stored per spring (no atomics), scattered in launch order by numpy
+    per_spring = wp.zeros(len(pairs), dtype=wp.vec3, device=device)
+    wp.launch(spring_forces, dim=len(pairs), inputs=[
+        wp.array(x, dtype=wp.vec3, device=device), wp.array(v, dtype=wp.vec3, device=device),
+        wp.array(pairs, device=device), wp.array(rest, device=device), per_spring], device=device)
+    forces = per_spring.numpy()
+    expected = np.zeros_like(x)
+    order = np.stack([pairs[:, 0], pairs[:, 1]], 1).ravel()
+    values = np.stack([forces, -forces], 1).reshape(-1, 3)
+    np.add.at(expected, order, values)  # unbuffered, in the order given
+    got = np.frombuffer(runs.pop(), np.float32).reshape(-1, 3)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_cpu_thread_counts_give_the_same_bits():
+    script = (
+        "import sys, numpy as np, treadle as wp\n"
+        f"sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})\n"
+        "import test_deterministic as t\n"
+        "data = np.random.default_rng(0).standard_normal(10**6).astype(np.float32)\n"
+        "out = wp.zeros(1, dtype=float)\n"
+        "wp.launch(t.reduce_one, dim=len(data), inputs=[wp.array(data), out])\n"
+        "x, v, pairs, rest = t.cloth()\n"
+        "print(out.numpy().tobytes().hex(), t.run_springs('cpu', x, v, pairs, rest).tobytes().hex())\n")
+    outputs = set()
+    for threads in ("1", "2", "3"):
+        env = dict(os.environ, TREADLE_NUM_THREADS=threads,
+                   PYTHONPATH=os.path.join(REPO, "python"))
+        proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        outputs.add(proc.stdout.strip().splitlines()[-1])
+    assert len(outputs) == 1
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_gpu_to_gpu_matches_the_canonical_order(device):
+    # cancellations make every other order give other bits
+    data = np.array([1.0e20, 1.0, -1.0e20, 3.5, -2.25, 2.0**-20, 1.0e10, -1.0e10, 7.0, -7.0,
+                     9.0, 1.0e-7], np.float32)
+    idx = np.array([0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 2, 2], np.int32)
+    out = wp.full(3, value=0.5, dtype=float, device=device)
+    wp.launch(scatter_strict, dim=len(data), inputs=[wp.array(data, device=device),
+                                                     wp.array(idx, device=device), out],
+              device=device)
+    expected = np.full(3, 0.5, np.float32)
+    for d, i in zip(data, idx):
+        expected[i] = np.float32(expected[i] + d)
+    np.testing.assert_array_equal(out.numpy().view(np.uint32), expected.view(np.uint32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_augmented_assignment_scatter_is_sequential(device):
+    rng = np.random.default_rng(5)
+    data = (rng.standard_normal(50000) * 1e4).astype(np.float32)
+    idx = rng.integers(0, 7, len(data)).astype(np.int32)
+    out = wp.zeros(7, dtype=float, device=device)
+    wp.launch(scatter, dim=len(data), inputs=[wp.array(data, device=device),
+                                              wp.array(idx, device=device), out], device=device)
+    expected = np.zeros(7, np.float32)
+    np.add.at(expected, idx, data)
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_composite_double_half_and_minmax_atomics(device):
+    rng = np.random.default_rng(6)
+    n = 4097
+    m = rng.standard_normal((n, 3, 3)).astype(np.float32)
+    d = rng.standard_normal(n) * 1e8
+    h = (rng.standard_normal(n) * 4).astype(np.float16)
+    lo = rng.standard_normal(n).astype(np.float32)
+    hi = rng.standard_normal(n).astype(np.float32)
+    outs = [wp.zeros(2, dtype=wp.mat33, device=device), wp.zeros(1, dtype=wp.float64, device=device),
+            wp.zeros(1, dtype=wp.float16, device=device), wp.full(1, 10.0, dtype=float, device=device),
+            wp.full(1, -10.0, dtype=float, device=device)]
+    ins = [wp.array(m, dtype=wp.mat33, device=device), wp.array(d, dtype=wp.float64, device=device),
+           wp.array(h, dtype=wp.float16, device=device), wp.array(lo, device=device),
+           wp.array(hi, device=device)]
+    wp.launch(composites, dim=n, inputs=ins + outs, device=device)
+    expected_m = np.zeros((2, 3, 3), np.float32)
+    np.add.at(expected_m, np.arange(n) % 2, m)
+    expected_h = np.float16(0)
+    for v in h:
+        expected_h = np.float16(np.float32(expected_h) + np.float32(v))
+    np.testing.assert_array_equal(outs[0].numpy(), expected_m)
+    assert outs[1].numpy()[0] == np.cumsum(d)[-1]
+    assert outs[2].numpy()[0] == expected_h
+    assert outs[3].numpy()[0] == lo.min() and outs[4].numpy()[0] == hi.max()
+
+
+def test_cpu_counters_hand_out_slots_in_launch_order():
+    for _ in range(3):
+        c = wp.zeros(1, dtype=wp.int32)
+        out = wp.full(1000, -1, dtype=wp.int32)
+        wp.launch(counter, dim=1000, inputs=[c, out])
+        np.testing.assert_array_equal(out.numpy(), np.arange(1000))
+        assert c.numpy()[0] == 1000
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_overflowing_the_record_bound_applies_nothing(device):
+    counts = wp.full(64, 3, dtype=int, device=device)
+    out = wp.full(1, 5.0, dtype=float, device=device)
+    with pytest.raises(RuntimeError, match="Deterministic scatter buffer overflow: a thread "
+                                           "emitted more than 1 float atomic records"):
+        wp.launch(looped, dim=64, inputs=[counts, out], device=device)
+    assert out.numpy()[0] == 5.0
+    wp.launch(looped_bounded, dim=64, inputs=[counts, out], device=device)
+    assert out.numpy()[0] == 5.0 + 64 * 3
+    # the next launch of the overflowing kernel that fits is fine again
+    wp.launch(looped, dim=64, inputs=[wp.ones(64, dtype=int, device=device), out], device=device)
+    assert out.numpy()[0] == 5.0 + 64 * 4
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_backward_accumulations_repeat(device):
+    rng = np.random.default_rng(8)
+    x_np = rng.standard_normal((16, 3)).astype(np.float32)
+    idx_np = rng.integers(0, 16, 30000).astype(np.int32)
+    x = wp.array(x_np, dtype=wp.vec3, device=device, requires_grad=True)
+    idx = wp.array(idx_np, device=device)
+    seeds = rng.standard_normal(len(idx_np)).astype(np.float32)
+    grads = set()
+    for _ in range(5):
+        x.grad.zero_()
+        out = wp.zeros(len(idx_np), dtype=float, device=device, requires_grad=True)
+        tape = wp.Tape()
+        with tape:
+            wp.launch(gather, dim=len(idx_np), inputs=[x, idx, out], device=device)
+        tape.backward(grads={out: wp.array(seeds, device=device)})
+        grads.add(x.grad.numpy().tobytes())
+    assert len(grads) == 1
+    expected = np.zeros_like(x_np)
+    np.add.at(expected, idx_np, x_np[idx_np] * seeds[:, None])
+    np.testing.assert_allclose(np.frombuffer(grads.pop(), np.float32).reshape(-1, 3), expected,
+                               rtol=1e-5, atol=1e-4)
+
+
+def test_reading_a_float_atomics_old_value_is_refused():
+    @det_kernel()
+    def leader(total: wp.array(dtype=float), log: wp.array(dtype=int)):
+        tid = wp.tid()
+        if wp.atomic_add(total, 0, 1.0) == 0.0:
+            log[0] = tid
+
+    with pytest.raises(wp.WarpCodegenError) as info:
+        wp.launch(leader, dim=4, inputs=[wp.zeros(1, dtype=float), wp.zeros(1, dtype=int)])
+    text = str(info.value)
+    assert ("leader(): deterministic mode supports consumed-return counter atomics only for "
+            "int32 counter arrays: the old value of a float atomic_add is not known until the "
+            "launch has ended") in text
+    line = leader.func.__code__.co_firstlineno + 3
+    assert f"{__file__}:{line}:" in text
+
+
+def test_mode_values_are_checked():
+    with pytest.raises(ValueError, match="DeterministicMode"):
+        wp.config.deterministic = True
+    with pytest.raises(ValueError, match="DeterministicMode"):
+        @wp.kernel(module="unique", module_options={"deterministic": "run_to_run"})
+        def bad(a: wp.array(dtype=float)):
+            a[0] = 1.0
+    with pytest.raises(ValueError, match="deterministic_max_records"):
+        wp.set_module_options({"deterministic_max_records": -1})
+
+
+def test_new_modules_take_the_configured_mode():
+    old = wp.config.deterministic, wp.config.deterministic_max_records
+    try:
+        wp.config.deterministic = RUN_TO_RUN
+        wp.config.deterministic_max_records = 7
+
+        @wp.kernel(module="unique")
+        def k(out: wp.array(dtype=float)):
+            wp.atomic_add(out, 0, 1.0)
+
+        options = k.module.resolve_options(wp.config)
+        assert options["deterministic"] == RUN_TO_RUN
+        assert options["deterministic_max_records"] == 7
+        out = wp.zeros(1, dtype=float)
+        wp.launch(k, dim=100, inputs=[out])
+        assert out.numpy()[0] == 100.0
+    finally:
+        wp.config.deterministic, wp.config.deterministic_max_records = old
+
+
+@pytest.mark.skipif(len(DEVICES) < 2, reason="needs a CUDA device")
+def test_gpu_to_gpu_cpu_and_cuda_agree():
+    rng = np.random.default_rng(9)
+    data = (rng.standard_normal(200000) * 1e3).astype(np.float32)
+    idx = rng.integers(0, 33, len(data)).astype(np.int32)
+    bits = []
+    for device in ("cpu", "cuda:0"):
+        out = wp.zeros(33, dtype=float, device=device)
+        wp.launch(scatter_strict, dim=len(data), inputs=[wp.array(data, device=device),
+                                                         wp.array(idx, device=device), out],
+                  device=device)
+        bits.append(out.numpy().tobytes())
+    assert bits[0] == bits[1]
