@@ -256,9 +256,9 @@ def test_composite_double_half_and_minmax_atomics(device):
 
 def test_cpu_counters_hand_out_slots_in_launch_order():
     for _ in range(3):
-        c = wp.zeros(1, dtype=wp.int32)
-        out = wp.full(1000, -1, dtype=wp.int32)
-        wp.launch(counter, dim=1000, inputs=[c, out])
+        c = wp.zeros(1, dtype=wp.int32, device="cpu")
+        out = wp.full(1000, -1, dtype=wp.int32, device="cpu")
+        wp.launch(counter, dim=1000, inputs=[c, out], device="cpu")
         np.testing.assert_array_equal(out.numpy(), np.arange(1000))
         assert c.numpy()[0] == 1000
 
@@ -300,6 +300,17 @@ def test_backward_accumulations_repeat(device):
     np.add.at(expected, idx_np, x_np[idx_np] * seeds[:, None])
     np.testing.assert_allclose(np.frombuffer(grads.pop(), np.float32).reshape(-1, 3), expected,
                                rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.skipif(len(DEVICES) < 2, reason="needs a CUDA device")
+def test_cuda_counters_are_refused_at_their_line():
+    c = wp.zeros(1, dtype=wp.int32, device="cuda:0")
+    out = wp.zeros(4, dtype=wp.int32, device="cuda:0")
+    with pytest.raises(wp.WarpCodegenError) as info:
+        wp.launch(counter, dim=4, inputs=[c, out], device="cuda:0")
+    assert "counter(): deterministic mode on CUDA does not support integer atomics" in str(
+        info.value)
+    assert f"{__file__}:{counter.func.__code__.co_firstlineno + 3}:" in str(info.value)
 
 
 def test_reading_a_float_atomics_old_value_is_refused():
