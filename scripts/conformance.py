@@ -59,6 +59,7 @@ CI_FILES = [
     "test_closest_point_edge_edge", "test_intersect", "test_triangle_closest_point",
     "test_cuda_profiler", "geometry/test_volume", "geometry/test_volume_write",
     "test_allocation_tracker", "geometry/test_mesh_query_point", "geometry/test_mesh_query_ray",
+    "deterministic/test_deterministic_scatter", "deterministic/test_deterministic_counter",
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.
