@@ -27,7 +27,8 @@ namespace wp {
 struct det_record_t {
     uint64 address;
     uint64 bits;  ///< the operand's bits, zero-extended
-    uint32 meta;  ///< operation (atomic_op_*) | scalar code << 8 (0 half, 1 float, 2 double, 3 bfloat16)
+    uint32 meta;  ///< operation (atomic_op_*) | scalar code << 8 (0 half, 1 float, 2 double, 3
+                  ///< bfloat16)
     uint32 pad_;
 };
 
@@ -68,10 +69,14 @@ CUDA_CALLABLE det_thread_t* det_current() {
 
 template <typename T>
 CUDA_CALLABLE constexpr uint32 det_scalar_code() {
-    if constexpr (is_same_v<T, half>) return 0;
-    else if constexpr (is_same_v<T, float>) return 1;
-    else if constexpr (is_same_v<T, double>) return 2;
-    else return 3;
+    if constexpr (is_same_v<T, half>)
+        return 0;
+    else if constexpr (is_same_v<T, float>)
+        return 1;
+    else if constexpr (is_same_v<T, double>)
+        return 2;
+    else
+        return 3;
 }
 
 /// Records `*p = op(*p, v)` for later; true when recorded (always, in a deterministic launch).

@@ -99,8 +99,8 @@ extern "C" __global__ void wp_det_bitonic(wp::det_key_t* keys, wp::uint64 n, wp:
     }
 }
 
-extern "C" __global__ void wp_det_apply(const wp::det_record_t* records,
-                                        const wp::det_key_t* keys, wp::uint64 n) {
+extern "C" __global__ void wp_det_apply(const wp::det_record_t* records, const wp::det_key_t* keys,
+                                        wp::uint64 n) {
     const wp::uint64 i = (wp::uint64)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n || wp::det_overflow != 0) return;
     const wp::uint64 address = keys[i].address;

@@ -27,8 +27,7 @@ bool float_valued(const types::Type* t) { return t && t->is_value() && is_float(
 
 bool recorded_op(builtins::AtomicOp op) {
     using builtins::AtomicOp;
-    return op == AtomicOp::Add || op == AtomicOp::Sub || op == AtomicOp::Min ||
-           op == AtomicOp::Max;
+    return op == AtomicOp::Add || op == AtomicOp::Sub || op == AtomicOp::Min || op == AtomicOp::Max;
 }
 
 void collect_uses(const Block& block, std::set<VarId>& uses) {
@@ -110,8 +109,9 @@ private:
             where.col = in.col > 0 ? in.col : col == std::string::npos ? 1 : (int)col + 1;
         }
         throw Error(ErrorKind::Compile,
-                    f.name + "(): deterministic mode supports consumed-return counter atomics "
-                             "only for int32 counter arrays: the old value of a float " +
+                    f.name +
+                        "(): deterministic mode supports consumed-return counter atomics "
+                        "only for int32 counter arrays: the old value of a float " +
                         in.builtin->name +
                         " is not known until the launch has ended (use the atomic as a "
                         "statement, or build this kernel with deterministic mode off)",

@@ -34,8 +34,9 @@ uint64_t slots_for(const CompiledKernel& k, int64_t size) {
     const uint64_t slots = uint64_t(size) * k.det_per_thread;
     if (slots > 0xffffffffull)
         throw Error(ErrorKind::Runtime,
-                    k.name + "(): deterministic mode supports launches of up to 2^32 threads "
-                             "and records; this launch of " +
+                    k.name +
+                        "(): deterministic mode supports launches of up to 2^32 threads "
+                        "and records; this launch of " +
                         std::to_string(size) + " threads needs " + std::to_string(slots) +
                         " record slots (" + std::to_string(k.det_per_thread) + " per thread)");
     return slots;
@@ -132,8 +133,8 @@ std::shared_ptr<DetScratch> make_det_scratch(int ordinal) {
     return s;
 }
 
-void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds,
-                           const void* params, CpuEntry entry, bool serial) {
+void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+                           CpuEntry entry, bool serial) {
     std::vector<uint8_t> block;
     std::unique_ptr<DetRecord[]> records;
     std::unique_ptr<uint32_t[]> counts;
@@ -154,9 +155,8 @@ void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds,
     k.det_apply(records.get(), counts.get(), bounds.size, k.det_per_thread);
 }
 
-void run_cuda_deterministic(const CompiledKernel& k, const LaunchBounds& bounds,
-                            const void* params, void* stream, void* function, unsigned blocks,
-                            unsigned block_dim) {
+void run_cuda_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+                            void* stream, void* function, unsigned blocks, unsigned block_dim) {
     const int ordinal = k.device.ordinal();
     const uint64_t slots = slots_for(k, bounds.size);
     uint64_t n = next_power_of_two(slots);
@@ -170,7 +170,7 @@ void run_cuda_deterministic(const CompiledKernel& k, const LaunchBounds& bounds,
     auto grid = [&](uint64_t count) { return (unsigned)((count + threads - 1) / threads); };
     uint32_t per_thread = k.det_per_thread;
     void* key_args[6] = {&b.records, &b.counts, &per_thread, const_cast<uint64_t*>(&slots),
-                         &n, &b.keys};
+                         &n,         &b.keys};
     cuda::launch_args(ordinal, k.cuda_det_keys, grid(n), threads, key_args, stream);
     for (uint64_t size = 2; size <= n; size <<= 1) {
         for (uint64_t j = size >> 1; j > 0; j >>= 1) {

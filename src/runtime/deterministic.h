@@ -19,14 +19,13 @@ std::shared_ptr<DetScratch> make_det_scratch(int ordinal);
 
 /// Runs a deterministic CPU build over `bounds` (launch indices in order on this thread when
 /// `serial`, else on the pool) and applies its records.
-void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds,
-                           const void* params, CpuEntry entry, bool serial);
+void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+                           CpuEntry entry, bool serial);
 
 /// Enqueues a deterministic CUDA build on `stream` (grid of `blocks` x `block_dim`), then the
 /// sort and the application of its records. Outside a capture it waits for the launch to
 /// check for overflow.
-void run_cuda_deterministic(const CompiledKernel& k, const LaunchBounds& bounds,
-                            const void* params, void* stream, void* function, unsigned blocks,
-                            unsigned block_dim);
+void run_cuda_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+                            void* stream, void* function, unsigned blocks, unsigned block_dim);
 
 }  // namespace treadle
