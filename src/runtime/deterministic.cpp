@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "runtime/cuda.h"
-#include "runtime/thread_pool.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -58,16 +57,6 @@ std::vector<uint8_t> patched_params(const CompiledKernel& k, const void* params,
     std::memcpy(block.data(), params, k.det_offset);
     std::memcpy(block.data() + k.det_offset, &launch, sizeof(launch));
     return block;
-}
-
-struct RunContext {
-    CpuEntry entry;
-    const void* params;
-    const LaunchBounds* bounds;
-};
-void run_range(void* ctx, int64_t begin, int64_t end) {
-    auto* c = static_cast<RunContext*>(ctx);
-    c->entry(c->params, c->bounds, begin, end);
 }
 
 uint64_t next_power_of_two(uint64_t n) {
@@ -147,8 +136,7 @@ void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, 
     if (serial) {
         entry(params, &bounds, 0, bounds.size);
     } else {
-        RunContext ctx{entry, params, &bounds};
-        cpu_pool().parallel_for(bounds.size, run_range, &ctx);
+        run_cpu_entry(entry, params, bounds);
     }
     if (k.det_per_thread == 0) return;
     if (k.det_take_overflow && k.det_take_overflow()) throw_overflow(k);

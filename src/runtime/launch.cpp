@@ -72,6 +72,14 @@ void run_range(void* ctx, int64_t begin, int64_t end) {
     auto* c = static_cast<RunContext*>(ctx);
     c->entry(c->params, c->bounds, begin, end);
 }
+}  // namespace
+
+void run_cpu_entry(CpuEntry entry, const void* params, const LaunchBounds& bounds) {
+    RunContext ctx{entry, params, &bounds};
+    cpu_pool().parallel_for(bounds.size, run_range, &ctx);
+}
+
+namespace {
 
 /// Host mirror of wp::bounds_error_t (native/treadle/array.h).
 struct BoundsRecord {
@@ -136,8 +144,7 @@ void run_cpu(const CompiledKernel& k, const LaunchBounds& bounds, const void* pa
     if (k.det_per_thread > 0 || k.det_serial) {
         run_cpu_deterministic(k, bounds, params, entry, k.det_serial);
     } else {
-        RunContext ctx{entry, params, &bounds};
-        cpu_pool().parallel_for(bounds.size, run_range, &ctx);
+        run_cpu_entry(entry, params, bounds);
     }
     if (k.take_bounds_error) {
         BoundsRecord record{};

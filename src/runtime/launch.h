@@ -37,6 +37,9 @@ const types::Type* type_of_dtype(const DType& d);
 /// otherwise), or `a` itself, with its own grad(), when `adj` is null.
 Array with_adjoint(const CompiledKernel& k, const KernelParam& p, const Array& a, const Array* adj);
 
+/// Runs a CPU entry over the launch range of `bounds` on the CPU thread pool.
+void run_cpu_entry(CpuEntry entry, const void* params, const LaunchBounds& bounds);
+
 /// Runs the kernel over `bounds` with the packed parameter block on the CPU thread pool and
 /// returns when every index has run.
 /// With `adjoint`, runs the backward entry of an adjoint build instead.
