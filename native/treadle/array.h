@@ -81,25 +81,32 @@ CUDA_CALLABLE T* byte_offset(T* p, int64 bytes) {
     return reinterpret_cast<T*>(reinterpret_cast<char*>(p) + bytes);
 }
 
-/// address(a, i...): pointer to element [i, j, k, l]; no bounds check. With fewer indices than
-/// a.ndim it points at the first element of the sub-array.
+/// A negative index counts from the end of its dimension (Warp's rule: -1 is the last element).
+CUDA_CALLABLE int64 wrap_index(int64 i, int32 n) { return i < 0 ? i + n : i; }
+
+/// address(a, i...): pointer to element [i, j, k, l] (negative indices count from the end); no
+/// bounds check. With fewer indices than a.ndim it points at the first element of the sub-array.
 template <typename T>
 CUDA_CALLABLE T* address(const array_t<T>& a, int32 i) {
-    return byte_offset(a.data, int64(i) * a.strides[0]);
+    return byte_offset(a.data, wrap_index(i, a.shape[0]) * a.strides[0]);
 }
 template <typename T>
 CUDA_CALLABLE T* address(const array_t<T>& a, int32 i, int32 j) {
-    return byte_offset(a.data, int64(i) * a.strides[0] + int64(j) * a.strides[1]);
+    return byte_offset(a.data, wrap_index(i, a.shape[0]) * a.strides[0] +
+                                   wrap_index(j, a.shape[1]) * a.strides[1]);
 }
 template <typename T>
 CUDA_CALLABLE T* address(const array_t<T>& a, int32 i, int32 j, int32 k) {
-    return byte_offset(a.data,
-                       int64(i) * a.strides[0] + int64(j) * a.strides[1] + int64(k) * a.strides[2]);
+    return byte_offset(a.data, wrap_index(i, a.shape[0]) * a.strides[0] +
+                                   wrap_index(j, a.shape[1]) * a.strides[1] +
+                                   wrap_index(k, a.shape[2]) * a.strides[2]);
 }
 template <typename T>
 CUDA_CALLABLE T* address(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l) {
-    return byte_offset(a.data, int64(i) * a.strides[0] + int64(j) * a.strides[1] +
-                                   int64(k) * a.strides[2] + int64(l) * a.strides[3]);
+    return byte_offset(a.data, wrap_index(i, a.shape[0]) * a.strides[0] +
+                                   wrap_index(j, a.shape[1]) * a.strides[1] +
+                                   wrap_index(k, a.shape[2]) * a.strides[2] +
+                                   wrap_index(l, a.shape[3]) * a.strides[3]);
 }
 
 /// Whether `a` has data: an array argument in a condition (`if a:`) is false for None.
@@ -121,23 +128,27 @@ CUDA_CALLABLE array_t<T> grad_view(const array_t<T>& a) {
 /// grad_address(a, i...): pointer to the gradient element [i, ...], or null without grad.
 template <typename T>
 CUDA_CALLABLE T* grad_address(const array_t<T>& a, int32 i) {
-    return a.grad ? byte_offset(a.grad, int64(i) * a.strides[0]) : nullptr;
+    return a.grad ? byte_offset(a.grad, wrap_index(i, a.shape[0]) * a.strides[0]) : nullptr;
 }
 template <typename T>
 CUDA_CALLABLE T* grad_address(const array_t<T>& a, int32 i, int32 j) {
-    return a.grad ? byte_offset(a.grad, int64(i) * a.strides[0] + int64(j) * a.strides[1])
+    return a.grad ? byte_offset(a.grad, wrap_index(i, a.shape[0]) * a.strides[0] +
+                                            wrap_index(j, a.shape[1]) * a.strides[1])
                   : nullptr;
 }
 template <typename T>
 CUDA_CALLABLE T* grad_address(const array_t<T>& a, int32 i, int32 j, int32 k) {
-    return a.grad ? byte_offset(a.grad, int64(i) * a.strides[0] + int64(j) * a.strides[1] +
-                                            int64(k) * a.strides[2])
+    return a.grad ? byte_offset(a.grad, wrap_index(i, a.shape[0]) * a.strides[0] +
+                                            wrap_index(j, a.shape[1]) * a.strides[1] +
+                                            wrap_index(k, a.shape[2]) * a.strides[2])
                   : nullptr;
 }
 template <typename T>
 CUDA_CALLABLE T* grad_address(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l) {
-    return a.grad ? byte_offset(a.grad, int64(i) * a.strides[0] + int64(j) * a.strides[1] +
-                                            int64(k) * a.strides[2] + int64(l) * a.strides[3])
+    return a.grad ? byte_offset(a.grad, wrap_index(i, a.shape[0]) * a.strides[0] +
+                                            wrap_index(j, a.shape[1]) * a.strides[1] +
+                                            wrap_index(k, a.shape[2]) * a.strides[2] +
+                                            wrap_index(l, a.shape[3]) * a.strides[3])
                   : nullptr;
 }
 
@@ -183,7 +194,7 @@ CUDA_CALLABLE void store(const array_t<T>& a, int32 i, int32 j, int32 k, int32 l
 template <typename T>
 CUDA_CALLABLE array_t<T> view(const array_t<T>& a, int32 i) {
     array_t<T> r;
-    const int64 off = int64(i) * a.strides[0];
+    const int64 off = wrap_index(i, a.shape[0]) * a.strides[0];
     r.data = byte_offset(a.data, off);
     r.grad = a.grad ? byte_offset(a.grad, off) : nullptr;
     for (int d = 0; d < 3; ++d) {
@@ -314,10 +325,11 @@ CUDA_CALLABLE T* bounds_dummy() {
     return &dummy;
 }
 
-/// The first index position d < n with idx[d] outside [0, shape[d]), or -1.
+/// The first index position d < n with idx[d] outside [-shape[d], shape[d]), or -1 (a
+/// negative index counts from the end).
 CUDA_CALLABLE int32 find_out_of_bounds(const int64* idx, const int32* shape, int32 n) {
     for (int32 d = 0; d < n; ++d) {
-        if (idx[d] < 0 || idx[d] >= int64(shape[d])) return d;
+        if (idx[d] < -int64(shape[d]) || idx[d] >= int64(shape[d])) return d;
     }
     return -1;
 }
@@ -332,12 +344,12 @@ CUDA_CALLABLE T* address_checked_n(const array_t<T>& a, const int64* idx, int32 
         return bounds_dummy<T>();
     }
     int64 off = 0;
-    for (int32 e = 0; e < n; ++e) off += idx[e] * a.strides[e];
+    for (int32 e = 0; e < n; ++e) off += wrap_index(idx[e], a.shape[e]) * a.strides[e];
     return byte_offset(a.data, off);
 }
 
 /// address_checked(a, i..., file, line, column, kernel): like address(), but an index outside
-/// [0, shape) records the error (see top of file) and returns a pointer to a dummy element.
+/// [-shape, shape) records the error (see top of file) and returns a pointer to a dummy element.
 template <typename T>
 CUDA_CALLABLE T* address_checked(const array_t<T>& a, int64 i, const char* file, int32 line,
                                  int32 column, const char* kernel) {
@@ -368,7 +380,7 @@ CUDA_CALLABLE T* address_checked(const array_t<T>& a, int64 i, int64 j, int64 k,
 template <typename T>
 CUDA_CALLABLE array_t<T> view_checked(const array_t<T>& a, int64 i, const char* file, int32 line,
                                       int32 column, const char* kernel) {
-    if (i >= 0 && i < int64(a.shape[0])) return view(a, int32(i));
+    if (i >= -int64(a.shape[0]) && i < int64(a.shape[0])) return view(a, int32(i));
     record_bounds_error(&i, a.shape, 1, 0, file, line, column, kernel);
     array_t<T> r = view(a, 0);
     r.data = bounds_dummy<T>();

@@ -34,9 +34,11 @@ CUDA_CALLABLE bool array_nonnull(const indexedarray_t<T>& a) {
     return a.arr.data != nullptr;
 }
 
-/// The index into dimension d of the underlying array for index i of the indexed array.
+/// The index into dimension d of the underlying array for index i of the indexed array (a
+/// negative i counts from the end of the indexed dimension).
 template <typename T>
 CUDA_CALLABLE int32 map_index(const indexedarray_t<T>& a, int d, int32 i) {
+    if (i < 0) i += a.shape[d];
     return a.indices[d] ? a.indices[d][i] : i;
 }
 
@@ -151,7 +153,13 @@ CUDA_CALLABLE T* address_checked_n(const indexedarray_t<T>& a, const int64* idx,
         return bounds_dummy<T>();
     }
     int64 mapped[4];
-    for (int32 e = 0; e < n; ++e) mapped[e] = map_index(a, e, int32(idx[e]));
+    for (int32 e = 0; e < n; ++e) {
+        mapped[e] = map_index(a, e, int32(idx[e]));
+        if (mapped[e] < 0) {  // an index array's entries count from the start only
+            record_bounds_error(mapped, a.arr.shape, e + 1, e, file, line, column, kernel);
+            return bounds_dummy<T>();
+        }
+    }
     return address_checked_n(a.arr, mapped, n, file, line, column, kernel);
 }
 template <typename T>
@@ -184,9 +192,14 @@ CUDA_CALLABLE T* address_checked(const indexedarray_t<T>& a, int64 i, int64 j, i
 template <typename T>
 CUDA_CALLABLE indexedarray_t<T> view_checked(const indexedarray_t<T>& a, int64 i, const char* file,
                                              int32 line, int32 column, const char* kernel) {
-    bool ok = i >= 0 && i < int64(a.shape[0]);
+    bool ok = i >= -int64(a.shape[0]) && i < int64(a.shape[0]);
     if (!ok) record_bounds_error(&i, a.shape, 1, 0, file, line, column, kernel);
     int32 m = ok ? map_index(a, 0, int32(i)) : -1;
+    if (ok && m < 0) {  // an index array's entries count from the start only
+        int64 bad = m;
+        record_bounds_error(&bad, a.arr.shape, 1, 0, file, line, column, kernel);
+        ok = false;
+    }
     indexedarray_t<T> r;
     r.arr =
         view_checked(a.arr, m, file, line, column, kernel);  // records a bad m (first error wins)

@@ -168,6 +168,16 @@ TEST(NativeArray, TidUnravelRowMajor) {
     EXPECT_EQ(j, 3);
 }
 
+TEST(NativeArray, NegativeIndicesCountFromTheEnd) {
+    wp_take_bounds_error(nullptr);
+    Strided s;  // shape (2, 3, 4)
+    EXPECT_EQ(wp::address(s.a, -1, -1, -1), wp::address(s.a, 1, 2, 3));
+    EXPECT_EQ(wp::address(s.a, -2, 0, -4), wp::address(s.a, 0, 0, 0));
+    EXPECT_EQ(wp::address_checked(s.a, -1, -3, -2, "a.py", 1, 5, "k"), wp::address(s.a, 1, 0, 2));
+    EXPECT_EQ(wp::view(s.a, -1).data, wp::view(s.a, 1).data);
+    EXPECT_EQ(wp_take_bounds_error(nullptr), 0);
+}
+
 TEST(NativeArray, CheckedAccessRecordsFirstFailure) {
     wp_take_bounds_error(nullptr);  // start clean
     Strided s;
@@ -178,8 +188,8 @@ TEST(NativeArray, CheckedAccessRecordsFirstFailure) {
     float* p = wp::address_checked(s.a, 1, 3, 0, "/src/model.py", 42, 5, "integrate");
     EXPECT_EQ(p, wp::bounds_dummy<float>());
     *p = 123.0f;  // writes land in the dummy, not in the array
-    float* q = wp::address_checked(s.a, -1, "/src/other.py", 7, 5, "other");
-    EXPECT_EQ(q, p);
+    float* q = wp::address_checked(s.a, -3, "/src/other.py", 7, 5, "other");
+    EXPECT_EQ(q, p);  // -2 is the first row of 2, -3 is before it
     EXPECT_EQ(wp::address_checked(s.a, 0, 0, 0, 4, "x", 1, 5, "y"), p);
 
     ASSERT_EQ(wp_take_bounds_error(&rec), 1);
