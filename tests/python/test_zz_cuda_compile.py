@@ -48,7 +48,15 @@ MODULES = [
     "test_hash_grid",
     "test_mesh",
     "treadle.examples.heat_diffusion",
+    "test_deterministic",
+    "test_negative_indices",
+    "treadle.examples.traced_cloth",
 ]
+
+
+def deterministic(k):
+    """The kernel's deterministic mode, as its builds take it."""
+    return k.module.deterministic_options(k.options)[0]
 
 
 def all_kernels():
@@ -74,7 +82,8 @@ def test_every_kernel_compiles_for_sm90():
     failures = []
     for k in kernels:
         ok, log = _treadle.check_cuda_compile(k._function_source(), 90,
-                                              launch_bounds=k.options.get("launch_bounds"))
+                                              launch_bounds=k.options.get("launch_bounds"),
+                                              deterministic=deterministic(k))
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
     assert not failures, "\n\n".join(failures)
@@ -94,7 +103,8 @@ def test_every_backward_pass_compiles_for_sm90():
     for k in kernels:
         try:
             ok, log = _treadle.check_cuda_compile(k._function_source(), 90, adjoint=True,
-                                                  launch_bounds=k.options.get("launch_bounds"))
+                                                  launch_bounds=k.options.get("launch_bounds"),
+                                                  deterministic=deterministic(k))
         except _treadle.CompileError as e:
             # The autodiff tests' kernels whose backward pass the compiler refuses (their own
             # tests check the refusal); whether gc has collected them yet differs from run to run.
