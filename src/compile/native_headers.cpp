@@ -59,25 +59,31 @@ std::string extract_native_headers(const std::string& cache_root) {
     const std::string target = parent + "/" + native_headers_hash().substr(0, 16);
     if (holds_headers(target)) return target;
     std::string problem = cache_files::make_private_dir(parent);
-    if (problem.empty()) {
+    // Processes starting at once on a cold cache race here: one may move aside the copy
+    // another has just published (it looked damaged while still being checked). A copy that
+    // does not verify is therefore written again a few times before it counts as a failure.
+    for (int attempt = 0; problem.empty() && attempt < 5; ++attempt) {
+        if (attempt > 0) ::usleep(useconds_t(2000 * attempt));
+        if (holds_headers(target)) return target;
         const std::string staging = target + ".tmp-" + std::to_string(::getpid());
         cache_files::remove_tree(staging);
         problem = cache_files::make_private_dir(staging);
         if (problem.empty()) problem = write_headers(staging);
-        if (problem.empty()) {
-            // A damaged copy is moved aside first; a concurrent writer's good copy wins.
-            if (!holds_headers(target)) {
-                const std::string old = target + ".old-" + std::to_string(::getpid());
-                if (::rename(target.c_str(), old.c_str()) == 0) cache_files::remove_tree(old);
-                ::rename(staging.c_str(), target.c_str());
-            }
+        if (!problem.empty()) {
             cache_files::remove_tree(staging);
-            if (holds_headers(target)) return target;
-            problem = "the copy in " + target + " does not match after writing it";
-        } else {
-            cache_files::remove_tree(staging);
+            break;
         }
+        // A damaged copy is moved aside first; a concurrent writer's good copy wins.
+        if (!holds_headers(target)) {
+            const std::string old = target + ".old-" + std::to_string(::getpid());
+            if (::rename(target.c_str(), old.c_str()) == 0) cache_files::remove_tree(old);
+            ::rename(staging.c_str(), target.c_str());
+        }
+        cache_files::remove_tree(staging);
+        if (holds_headers(target)) return target;
+        problem = "";
     }
+    if (problem.empty()) problem = "the copy in " + target + " does not match after writing it";
     throw Error(ErrorKind::Runtime,
                 "treadle cannot write its native headers into the kernel cache (" + problem +
                     "); set TREADLE_NATIVE_DIR to a folder that holds treadle/core.h");

@@ -1,10 +1,13 @@
 // tests/cpp/compile/test_native_headers.cpp -- the native headers embedded in the library
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "compile/native_headers.h"
 #include "temp_dir.h"
@@ -47,6 +50,33 @@ TEST(NativeHeaders, ExtractionWritesReusesAndRepairs) {
     EXPECT_EQ(extract_native_headers(root.path()), dir);
     for (const NativeHeader& h : native_headers())
         EXPECT_EQ(read(dir + "/treadle/" + h.name), h.text) << h.name;
+}
+
+TEST(NativeHeaders, ProcessesExtractingAtOnceAllSucceed) {
+    // Cold caches shared by processes that start together (ctest -j, a process pool).
+    for (int round = 0; round < 12; ++round) {
+        testing::TempDir root;
+        std::vector<pid_t> children;
+        for (int i = 0; i < 12; ++i) {
+            pid_t pid = ::fork();
+            ASSERT_GE(pid, 0);
+            if (pid == 0) {
+                int code = 0;
+                try {
+                    extract_native_headers(root.path());
+                } catch (...) {
+                    code = 1;
+                }
+                ::_exit(code);
+            }
+            children.push_back(pid);
+        }
+        for (pid_t pid : children) {
+            int status = 0;
+            ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+            EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
+        }
+    }
 }
 
 }  // namespace
