@@ -254,6 +254,8 @@ void build_cpu(const sema::FunctionSource& kernel, const PreparedKernel& prepare
         k.take_fp_error = reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_fp_error"));
     if (k.det_per_thread > 0) {
         k.det_apply = reinterpret_cast<decltype(k.det_apply)>(k.library->symbol("wp_det_apply"));
+        k.det_apply_windowed = reinterpret_cast<decltype(k.det_apply_windowed)>(
+            k.library->symbol("wp_det_apply_windowed"));
         k.det_take_overflow =
             reinterpret_cast<int (*)()>(k.library->symbol("wp_det_take_overflow"));
     }
@@ -314,6 +316,7 @@ void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepar
     if (k.det_per_thread > 0) {
         k.cuda_det_keys = cuda::get_function(module, "wp_det_keys");
         k.cuda_det_bitonic = cuda::get_function(module, "wp_det_bitonic");
+        k.cuda_det_runs = cuda::get_function(module, "wp_det_runs");
         k.cuda_det_apply = cuda::get_function(module, "wp_det_apply");
         k.cuda_det_overflow = cuda::get_global(module, "_ZN2wp12det_overflowE");
         k.det_scratch = make_det_scratch(ordinal);

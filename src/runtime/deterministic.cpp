@@ -72,6 +72,7 @@ struct DetBuffers {
     void* records = nullptr;
     void* counts = nullptr;
     void* keys = nullptr;
+    void* runs = nullptr;  ///< one DetRecord per key (the folded runs)
     uint64_t slots = 0, threads = 0, keys_count = 0;
 };
 
@@ -92,6 +93,7 @@ struct DetScratch {
             release(b.records);
             release(b.counts);
             release(b.keys);
+            release(b.runs);
         }
         for (void* p : retired) release(p);
     }
@@ -108,9 +110,11 @@ struct DetScratch {
             have = need;
         };
         uint64_t slots_have = b.slots, threads_have = b.threads, keys_have = b.keys_count;
+        uint64_t runs_have = b.keys_count;
         grow(b.records, slots_have, slots, sizeof(DetRecord));
         grow(b.counts, threads_have, threads, sizeof(uint32_t));
         grow(b.keys, keys_have, keys_count, k_key_size);
+        grow(b.runs, runs_have, keys_count, sizeof(DetRecord));
         b.slots = slots_have, b.threads = threads_have, b.keys_count = keys_have;
         return b;
     }
@@ -140,7 +144,8 @@ void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, 
     }
     if (k.det_per_thread == 0) return;
     if (k.det_take_overflow && k.det_take_overflow()) throw_overflow(k);
-    k.det_apply(records.get(), counts.get(), bounds.size, k.det_per_thread);
+    (k.deterministic == 2 ? k.det_apply_windowed : k.det_apply)(records.get(), counts.get(),
+                                                                bounds.size, k.det_per_thread);
 }
 
 void run_cuda_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
@@ -166,7 +171,9 @@ void run_cuda_deterministic(const CompiledKernel& k, const LaunchBounds& bounds,
             cuda::launch_args(ordinal, k.cuda_det_bitonic, grid(n), threads, sort_args, stream);
         }
     }
-    void* apply_args[3] = {&b.records, &b.keys, &n};
+    void* run_args[4] = {&b.records, &b.keys, &n, &b.runs};
+    cuda::launch_args(ordinal, k.cuda_det_runs, grid(n), threads, run_args, stream);
+    void* apply_args[3] = {&b.keys, &b.runs, &n};
     cuda::launch_args(ordinal, k.cuda_det_apply, grid(n), threads, apply_args, stream);
     if (cuda::is_capturing(ordinal, stream)) return;
     int32_t overflow = 0;

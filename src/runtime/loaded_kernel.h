@@ -95,13 +95,18 @@ struct CompiledKernel {
     /// CPU: the kernel reads the old value of an integer atomic (a counter): launch indices
     /// run in order on one thread, so the slots it hands out repeat.
     bool det_serial = false;
-    /// CPU: the module's wp_det_apply and wp_det_take_overflow (native/treadle/deterministic.h).
+    /// CPU: the module's wp_det_apply (RUN_TO_RUN), wp_det_apply_windowed (GPU_TO_GPU) and
+    /// wp_det_take_overflow (native/treadle/deterministic.h).
     void (*det_apply)(const void* records, const uint32_t* counts, int64_t size,
                       uint32_t per_thread) = nullptr;
+    void (*det_apply_windowed)(const void* records, const uint32_t* counts, int64_t size,
+                               uint32_t per_thread) = nullptr;
     int (*det_take_overflow)() = nullptr;
-    /// CUDA: the module's wp_det_keys, wp_det_bitonic and wp_det_apply, and wp::det_overflow.
+    /// CUDA: the module's wp_det_keys, wp_det_bitonic, wp_det_runs and wp_det_apply, and
+    /// wp::det_overflow.
     void* cuda_det_keys = nullptr;
     void* cuda_det_bitonic = nullptr;
+    void* cuda_det_runs = nullptr;
     void* cuda_det_apply = nullptr;
     void* cuda_det_overflow = nullptr;
     /// CUDA: record buffers kept between launches (runtime/deterministic.cpp).

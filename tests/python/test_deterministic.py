@@ -1,5 +1,6 @@
 """Deterministic mode (wp.DeterministicMode): float atomics repeat bit for bit on every run,
-every CPU thread count and on CUDA, in the sequential (launch index) order."""
+every CPU thread count and on CUDA: on the CPU in RUN_TO_RUN mode in the sequential (launch
+index) order, on CUDA and in GPU_TO_GPU mode in the windowed order (see windowed())."""
 
 import os
 import subprocess
@@ -47,16 +48,23 @@ def spring_force(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), a: int,
     return dir * ((length - rest) * 100.0 + wp.dot(v[b] - v[a], dir) * 0.5)
 
 
-@det_kernel()
-def springs(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3),
-            pairs: wp.array(dtype=int, ndim=2), rest: wp.array(dtype=float),
-            f: wp.array(dtype=wp.vec3)):
-    s = wp.tid()
-    a = pairs[s, 0]
-    b = pairs[s, 1]
-    force = spring_force(x, v, a, b, rest[s])
-    wp.atomic_add(f, a, force)
-    wp.atomic_sub(f, b, force)
+def make_springs(mode):
+    @det_kernel(mode)
+    def springs(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3),
+                pairs: wp.array(dtype=int, ndim=2), rest: wp.array(dtype=float),
+                f: wp.array(dtype=wp.vec3)):
+        s = wp.tid()
+        a = pairs[s, 0]
+        b = pairs[s, 1]
+        force = spring_force(x, v, a, b, rest[s])
+        wp.atomic_add(f, a, force)
+        wp.atomic_sub(f, b, force)
+
+    return springs
+
+
+springs = make_springs(RUN_TO_RUN)
+springs_strict = make_springs(GPU_TO_GPU)
 
 
 @wp.kernel
@@ -67,18 +75,25 @@ def spring_forces(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3),
     out[s] = spring_force(x, v, pairs[s, 0], pairs[s, 1], rest[s])
 
 
-@det_kernel()
-def composites(m: wp.array(dtype=wp.mat33), d: wp.array(dtype=wp.float64),
-               h: wp.array(dtype=wp.float16), lo: wp.array(dtype=float),
-               hi: wp.array(dtype=float), out_m: wp.array(dtype=wp.mat33),
-               out_d: wp.array(dtype=wp.float64), out_h: wp.array(dtype=wp.float16),
-               out_lo: wp.array(dtype=float), out_hi: wp.array(dtype=float)):
-    i = wp.tid()
-    wp.atomic_add(out_m, i % 2, m[i])
-    wp.atomic_add(out_d, 0, d[i])
-    wp.atomic_add(out_h, 0, h[i])
-    wp.atomic_min(out_lo, 0, lo[i])
-    wp.atomic_max(out_hi, 0, hi[i])
+def make_composites(mode):
+    @det_kernel(mode)
+    def composites(m: wp.array(dtype=wp.mat33), d: wp.array(dtype=wp.float64),
+                   h: wp.array(dtype=wp.float16), lo: wp.array(dtype=float),
+                   hi: wp.array(dtype=float), out_m: wp.array(dtype=wp.mat33),
+                   out_d: wp.array(dtype=wp.float64), out_h: wp.array(dtype=wp.float16),
+                   out_lo: wp.array(dtype=float), out_hi: wp.array(dtype=float)):
+        i = wp.tid()
+        wp.atomic_add(out_m, i % 2, m[i])
+        wp.atomic_add(out_d, 0, d[i])
+        wp.atomic_add(out_h, 0, h[i])
+        wp.atomic_min(out_lo, 0, lo[i])
+        wp.atomic_max(out_hi, 0, hi[i])
+
+    return composites
+
+
+composites = make_composites(RUN_TO_RUN)
+composites_strict = make_composites(GPU_TO_GPU)
 
 
 @det_kernel()
@@ -108,11 +123,43 @@ def gather(x: wp.array(dtype=wp.vec3), idx: wp.array(dtype=int), out: wp.array(d
     out[i] = wp.dot(x[idx[i]], x[idx[i]]) * 0.5
 
 
-def sequential_sum(values, start=np.float32(0)):
-    """The float32 sum in order, one addition at a time."""
-    total = np.float32(start)
-    for v in np.asarray(values, np.float32):
-        total = np.float32(total + v)
+WINDOW = 256  # record slots per window of the windowed order (native/treadle/deterministic.h)
+
+
+def windowed(initial, slots, targets, values):
+    """The windowed order's result of additive records (slot, target index, value): per
+    target, its records in slot order are folded per window of WINDOW slots, and the partials
+    are added to the initial value in order. CUDA applies records so, and so does the CPU in
+    GPU_TO_GPU mode; the CPU in RUN_TO_RUN mode adds them one by one in slot order."""
+    out = np.array(initial, copy=True)
+    flat = out.reshape(len(out), -1) if out.ndim > 1 else out.reshape(-1, 1)
+    slots, targets = np.asarray(slots), np.asarray(targets)
+    values = np.asarray(values, out.dtype).reshape(len(slots), -1)
+    order = np.lexsort((slots, targets))
+    for c in range(flat.shape[1]):
+        i = 0
+        while i < len(order):
+            t = targets[order[i]]
+            acc = flat[t, c]
+            while i < len(order) and targets[order[i]] == t:
+                w = slots[order[i]] // WINDOW
+                partial = values[order[i], c]
+                i += 1
+                while (i < len(order) and targets[order[i]] == t and
+                       slots[order[i]] // WINDOW == w):
+                    partial = (partial + values[order[i], c]).astype(out.dtype)
+                    i += 1
+                acc = (acc + partial).astype(out.dtype)
+            flat[t, c] = acc
+    return out
+
+
+def windowed_sum(values):
+    """windowed() of records of one target at slots 0, 1, 2, ... starting from 0."""
+    values = np.asarray(values, np.float32)
+    total = np.float32(0)
+    for start in range(0, len(values), WINDOW):
+        total = np.float32(total + np.cumsum(values[start:start + WINDOW], dtype=np.float32)[-1])
     return total
 
 
@@ -135,9 +182,9 @@ def cloth(n=32, seed=3):
     return x, v, pairs, rest
 
 
-def run_springs(device, x, v, pairs, rest):
+def run_springs(device, x, v, pairs, rest, kernel=None):
     f = wp.zeros(len(x), dtype=wp.vec3, device=device)
-    wp.launch(springs, dim=len(pairs), inputs=[wp.array(x, dtype=wp.vec3, device=device),
+    wp.launch(kernel or springs, dim=len(pairs), inputs=[wp.array(x, dtype=wp.vec3, device=device),
                                                wp.array(v, dtype=wp.vec3, device=device),
                                                wp.array(pairs, device=device),
                                                wp.array(rest, device=device), f], device=device)
@@ -154,14 +201,19 @@ def test_million_element_reduction_repeats_and_is_sequential(device):
         wp.launch(reduce_one, dim=len(data), inputs=[src, out], device=device)
         results.add(out.numpy().tobytes())
     assert len(results) == 1
-    expected = np.cumsum(data, dtype=np.float32)[-1]  # np.cumsum adds in order
+    if device == "cpu":
+        expected = np.cumsum(data, dtype=np.float32)[-1]  # np.cumsum adds in order
+    else:
+        expected = windowed_sum(data)
     assert np.frombuffer(results.pop(), np.float32)[0] == expected
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_cloth_springs_repeat_and_match_the_sequential_scatter(device):
+@pytest.mark.parametrize("strict", [False, True])
+def test_cloth_springs_repeat_and_match_the_reference_scatter(device, strict):
     x, v, pairs, rest = cloth()
-    runs = {run_springs(device, x, v, pairs, rest).tobytes() for _ in range(20)}
+    kernel = springs_strict if strict else springs
+    runs = {run_springs(device, x, v, pairs, rest, kernel).tobytes() for _ in range(20)}
     assert len(runs) == 1
     # the same forces, stored per spring (no atomics), scattered in launch order by numpy
     per_spring = wp.zeros(len(pairs), dtype=wp.vec3, device=device)
@@ -169,10 +221,18 @@ def test_cloth_springs_repeat_and_match_the_sequential_scatter(device):
         wp.array(x, dtype=wp.vec3, device=device), wp.array(v, dtype=wp.vec3, device=device),
         wp.array(pairs, device=device), wp.array(rest, device=device), per_spring], device=device)
     forces = per_spring.numpy()
-    expected = np.zeros_like(x)
     order = np.stack([pairs[:, 0], pairs[:, 1]], 1).ravel()
     values = np.stack([forces, -forces], 1).reshape(-1, 3)
-    np.add.at(expected, order, values)  # unbuffered, in the order given
+    if device == "cpu" and not strict:
+        expected = np.zeros_like(x)
+        np.add.at(expected, order, values)  # unbuffered, in the order given
+    else:
+        # 6 record slots per spring: the 3 components added to a, then the 3 taken from b
+        got_slots = np.arange(len(order)) // 2 * 6 + np.arange(len(order)) % 2 * 3
+        expected = np.zeros_like(x)
+        for c in range(3):
+            expected[:, c] = windowed(np.zeros(len(x), np.float32), got_slots + c, order,
+                                      values[:, c])
     got = np.frombuffer(runs.pop(), np.float32).reshape(-1, 3)
     np.testing.assert_array_equal(got, expected)
 
@@ -204,14 +264,31 @@ def test_gpu_to_gpu_matches_the_canonical_order(device):
     data = np.array([1.0e20, 1.0, -1.0e20, 3.5, -2.25, 2.0**-20, 1.0e10, -1.0e10, 7.0, -7.0,
                      9.0, 1.0e-7], np.float32)
     idx = np.array([0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 2, 2], np.int32)
-    out = wp.full(3, value=0.5, dtype=float, device=device)
-    wp.launch(scatter_strict, dim=len(data), inputs=[wp.array(data, device=device),
-                                                     wp.array(idx, device=device), out],
-              device=device)
-    expected = np.full(3, 0.5, np.float32)
-    for d, i in zip(data, idx):
-        expected[i] = np.float32(expected[i] + d)
-    np.testing.assert_array_equal(out.numpy().view(np.uint32), expected.view(np.uint32))
+    for start in (0.0, 0.5):
+        out = wp.full(3, value=start, dtype=float, device=device)
+        wp.launch(scatter_strict, dim=len(data), inputs=[wp.array(data, device=device),
+                                                         wp.array(idx, device=device), out],
+                  device=device)
+        expected = windowed(np.full(3, start, np.float32), np.arange(len(data)), idx, data)
+        np.testing.assert_array_equal(out.numpy().view(np.uint32), expected.view(np.uint32))
+        if start == 0.0:  # from zero, one window is the plain sequential sum
+            sequential = np.zeros(3, np.float32)
+            for d, i in zip(data, idx):
+                sequential[i] = np.float32(sequential[i] + d)
+            np.testing.assert_array_equal(expected.view(np.uint32), sequential.view(np.uint32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_gpu_to_gpu_windows_a_hot_address(device):
+    rng = np.random.default_rng(10)
+    n = 100000
+    data = (rng.standard_normal(n) * 1e3).astype(np.float32)
+    idx = np.where(rng.random(n) < 0.7, 0, rng.integers(1, 50, n)).astype(np.int32)
+    out = wp.full(50, value=0.25, dtype=float, device=device)
+    wp.launch(scatter_strict, dim=n, inputs=[wp.array(data, device=device),
+                                             wp.array(idx, device=device), out], device=device)
+    expected = windowed(np.full(50, 0.25, np.float32), np.arange(n), idx, data)
+    np.testing.assert_array_equal(out.numpy(), expected)
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -222,13 +299,17 @@ def test_augmented_assignment_scatter_is_sequential(device):
     out = wp.zeros(7, dtype=float, device=device)
     wp.launch(scatter, dim=len(data), inputs=[wp.array(data, device=device),
                                               wp.array(idx, device=device), out], device=device)
-    expected = np.zeros(7, np.float32)
-    np.add.at(expected, idx, data)
+    if device == "cpu":
+        expected = np.zeros(7, np.float32)
+        np.add.at(expected, idx, data)
+    else:
+        expected = windowed(np.zeros(7, np.float32), np.arange(len(data)), idx, data)
     np.testing.assert_array_equal(out.numpy(), expected)
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_composite_double_half_and_minmax_atomics(device):
+@pytest.mark.parametrize("strict", [False, True])
+def test_composite_double_half_and_minmax_atomics(device, strict):
     rng = np.random.default_rng(6)
     n = 4097
     m = rng.standard_normal((n, 3, 3)).astype(np.float32)
@@ -242,14 +323,27 @@ def test_composite_double_half_and_minmax_atomics(device):
     ins = [wp.array(m, dtype=wp.mat33, device=device), wp.array(d, dtype=wp.float64, device=device),
            wp.array(h, dtype=wp.float16, device=device), wp.array(lo, device=device),
            wp.array(hi, device=device)]
-    wp.launch(composites, dim=n, inputs=ins + outs, device=device)
-    expected_m = np.zeros((2, 3, 3), np.float32)
-    np.add.at(expected_m, np.arange(n) % 2, m)
-    expected_h = np.float16(0)
-    for v in h:
-        expected_h = np.float16(np.float32(expected_h) + np.float32(v))
+    wp.launch(composites_strict if strict else composites, dim=n, inputs=ins + outs,
+              device=device)
+    tid = np.arange(n)
+    if device == "cpu" and not strict:
+        expected_m = np.zeros((2, 3, 3), np.float32)
+        np.add.at(expected_m, tid % 2, m)
+        expected_d = np.cumsum(d)[-1]
+        expected_h = np.float16(0)
+        for v in h:
+            expected_h = np.float16(np.float32(expected_h) + np.float32(v))
+    else:
+        # 13 record slots per thread: 9 matrix components, then d, h, lo, hi
+        expected_m = np.zeros((2, 9), np.float32)
+        for c in range(9):
+            expected_m[:, c] = windowed(np.zeros(2, np.float32), tid * 13 + c, tid % 2,
+                                        m.reshape(n, 9)[:, c])
+        expected_m = expected_m.reshape(2, 3, 3)
+        expected_d = windowed(np.zeros(1), tid * 13 + 9, np.zeros(n, int), d)[0]
+        expected_h = windowed(np.zeros(1, np.float16), tid * 13 + 10, np.zeros(n, int), h)[0]
     np.testing.assert_array_equal(outs[0].numpy(), expected_m)
-    assert outs[1].numpy()[0] == np.cumsum(d)[-1]
+    assert outs[1].numpy()[0] == expected_d
     assert outs[2].numpy()[0] == expected_h
     assert outs[3].numpy()[0] == lo.min() and outs[4].numpy()[0] == hi.max()
 
