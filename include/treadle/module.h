@@ -153,6 +153,14 @@ struct ModuleOptions {
     /// The largest trip count of a `for` over a constant range that is unrolled (Python's
     /// "max_unroll" module option); a loop that uses wp.static() is unrolled whatever its count.
     int max_unroll = 16;
+    /// Python's "deterministic" option, Warp's DeterministicMode: 0 not guaranteed; 1 run to
+    /// run (float atomics are recorded and applied after each launch in an order fixed by the
+    /// launch indices, the same bits on every run and CPU thread count); 2 GPU to GPU (also
+    /// the same bits on the CPU and CUDA).
+    int deterministic = 0;
+    /// Record slots per launch index at least (Python's "deterministic_max_records"); 0: the
+    /// compiler's bound.
+    int deterministic_max_records = 0;
 };
 
 /// A module file written in the kernel DSL (the same text a Python program would import):

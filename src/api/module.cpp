@@ -27,6 +27,8 @@ struct Module::Impl {
         BuildOptions b;
         b.mode = options.mode;
         b.max_unroll = options.max_unroll;
+        b.deterministic = options.deterministic;
+        b.deterministic_max_records = options.deterministic_max_records;
         return b;
     }
 };

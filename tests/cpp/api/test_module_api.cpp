@@ -73,6 +73,39 @@ TEST(ModuleApi, LaunchesKernelsFromAModuleString) {
     EXPECT_EQ(h[3], 250000);
 }
 
+TEST(ModuleApi, DeterministicModeRepeatsFloatAtomicsInLaunchOrder) {
+    const char* source = R"(import treadle as wp
+
+
+@wp.kernel
+def total(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+    wp.atomic_add(out, 0, x[wp.tid()])
+)";
+    treadle::ModuleOptions options;
+    options.deterministic = 1;
+    auto module = treadle::Module::load_string(source, "det.py", options);
+    const int64_t n = 200000;
+    std::vector<float> xs(n);
+    for (int64_t i = 0; i < n; ++i) xs[i] = std::sin(float(i)) * 1000.0f;
+    float sequential = 0.0f;
+    for (float v : xs) sequential += v;
+    auto x = treadle::from_vector(xs);
+    for (int run = 0; run < 5; ++run) {
+        auto out = treadle::zeros<float>({1});
+        module.kernel("total").launch({n}, x, out);
+        EXPECT_EQ(treadle::to_vector<float>(out)[0], sequential) << "run " << run;
+    }
+    options.deterministic = 3;
+    auto bad = treadle::Module::load_string(source, "det.py", options);
+    try {
+        bad.kernel("total");
+        FAIL() << "expected a ValueError";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Value);
+        EXPECT_NE(std::string(e.what()).find("unknown deterministic mode 3"), std::string::npos);
+    }
+}
+
 TEST(ModuleApi, VectorAndQuaternionArguments) {
     auto module = treadle::Module::load_string(k_module, "kernels.py");
     treadle::DType vec3(treadle::ScalarType::Float32);
