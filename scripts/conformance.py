@@ -122,6 +122,10 @@ def reference_python(cache, wheel):
         subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
         subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check",
                         "--no-deps", wheel], check=True)
+        # the base interpreter of a virtual environment may lack numpy
+        if subprocess.run([py, "-c", "import numpy"], capture_output=True).returncode != 0:
+            subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                            "numpy"], check=True)
         with open(stamp, "w") as f:
             f.write(os.path.basename(wheel) + "\n")
     return py

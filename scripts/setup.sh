@@ -14,7 +14,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
 fi
 
-PYTHON=${PYTHON:-python3}
+. scripts/python_env.sh
 if ! "$PYTHON" -c "import nanobind, numpy, pytest, ruff, clang_format" 2>/dev/null; then
     echo "setup: installing Python build and test dependencies"
     "$PYTHON" -m pip install -q -r requirements-dev.txt

@@ -3,8 +3,8 @@
 # check that generated files are current, C++ tests (plain, then under ASan and UBSan), Python tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/python_env.sh
 bash scripts/setup.sh
-PYTHON=${PYTHON:-python3}
 
 echo "== file size check"
 bash scripts/check_file_sizes.sh
