@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# scripts/setup.sh -- installs treadle's build dependencies and builds it in build/ (idempotent)
+# scripts/setup.sh [TARGET...] -- installs treadle's build dependencies and builds it in build/
+# (idempotent): the named CMake targets, or everything
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,4 +25,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$(command -v "$PYTHON")" \
     "${launcher[@]}" >/dev/null
-cmake --build build
+# Targets may be named (the demo builds only the Python extension); none: everything.
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build build "${targets[@]}"
