@@ -468,3 +468,30 @@ def test_gpu_to_gpu_cpu_and_cuda_agree():
                   device=device)
         bits.append(out.numpy().tobytes())
     assert bits[0] == bits[1]
+
+
+@wp.kernel(module="unique", module_options={"deterministic": RUN_TO_RUN, "mode": "checked"})
+def scatter_2d_checked(data: wp.array(dtype=float, ndim=2), idx: wp.array(dtype=int, ndim=2),
+                       out: wp.array(dtype=float)):
+    i, j = wp.tid()
+    wp.atomic_add(out, idx[i, j], data[i, j])
+
+
+def test_2d_checked_and_recorded_launches_repeat_in_launch_order():
+    rng = np.random.default_rng(11)
+    data = (rng.standard_normal((300, 70)) * 100).astype(np.float32)
+    idx = rng.integers(-5, 5, data.shape).astype(np.int32)  # negative: from the end
+    expected = np.zeros(5, np.float32)
+    np.add.at(expected, (idx % 5).ravel(), data.ravel())
+    for _ in range(3):
+        out = wp.zeros(5, dtype=float)
+        wp.launch(scatter_2d_checked, dim=data.shape, inputs=[wp.array(data), wp.array(idx), out])
+        np.testing.assert_array_equal(out.numpy(), expected)
+    out = wp.zeros(5, dtype=float)
+    cmd = wp.launch(scatter_2d_checked, dim=data.shape, inputs=[wp.array(data), wp.array(idx), out],
+                    record_cmd=True)
+    cmd.launch()
+    np.testing.assert_array_equal(out.numpy(), expected)
+    bad = wp.full(data.shape, 5, dtype=int)
+    with pytest.raises(IndexError, match="out of bounds"):
+        wp.launch(scatter_2d_checked, dim=data.shape, inputs=[wp.array(data), bad, out])
