@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/test.sh -- sets up treadle and runs every test: size, layer, format and lint checks, the
-# check that generated files are current, C++ tests (plain, then under ASan and UBSan), Python tests
+# check that generated files are current, the documentation build, C++ tests (plain, then under
+# ASan and UBSan), Python tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/python_env.sh
@@ -17,6 +18,9 @@ bash scripts/check_format.sh
 
 echo "== generated stubs and builtin reference (python/treadle/__init__.pyi, docs/builtins.md)"
 PYTHONPATH=python "$PYTHON" scripts/gen_reference.py --check
+
+echo "== documentation (Sphinx, warnings as errors: scripts/build_docs.sh)"
+bash scripts/build_docs.sh build/docs
 
 echo "== C++ tests"
 # A private kernel cache, so tests never see (or disturb) the user's cache.

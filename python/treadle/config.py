@@ -37,7 +37,8 @@ class DeterministicMode(enum.IntEnum):
     """How far float atomics repeat. NOT_GUARANTEED: as the hardware schedules them.
     RUN_TO_RUN: float atomic_add/sub/min/max (scalars, composites, ``+=`` on array elements and
     the backward pass's adjoint accumulations) are recorded during the launch and applied after
-    it in launch-index order, the same bits on every run and every CPU thread count (and
+    it in an order fixed by the launch indices (on the CPU the sequential one), the same bits on
+    every run and every CPU thread count (and
     kernels that read the old value of an integer atomic, counters, run their indices in order
     on the CPU). GPU_TO_GPU: that, and kernels compiled without floating-point contraction, so
     the CPU and CUDA give the same bits for the same operations."""
