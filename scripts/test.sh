@@ -31,4 +31,4 @@ echo "== C++ tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-
 bash scripts/test_sanitize.sh
 
 echo "== Python tests"
-PYTHONPATH=python "$PYTHON" -m pytest -q tests/python
+PYTHONPATH=python "$PYTHON" -m pytest -q --durations=15 tests/python
