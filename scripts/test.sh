@@ -31,4 +31,5 @@ echo "== C++ tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-
 bash scripts/test_sanitize.sh
 
 echo "== Python tests"
-PYTHONPATH=python "$PYTHON" -m pytest -q --durations=15 tests/python
+# Two workers (pytest-xdist), each test file whole in one of them, in its order.
+PYTHONPATH=python "$PYTHON" -m pytest -q -n 2 --dist loadfile --durations=15 tests/python

@@ -1,17 +1,21 @@
 """Compile-only CUDA check: every test kernel's CUDA source builds with NVRTC for sm_90.
 
-Runs without a GPU (CI has NVRTC but no device). Named to run after the other test files, so
-kernels they created (closures included) are found too.
+Runs without a GPU (CI has NVRTC but no device). It checks every kernel defined at the top of
+a test module, and the kernels other test files of the same process compiled (closures
+included): named to run after them, which a parallel run does within each worker.
 """
 
 import gc
 import importlib
+import os
+import sys
 
 import pytest
 
 import treadle as wp
 from treadle import _treadle
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 MODULES = [
     "test_kernel_basics",
     "test_launch_and_cache",
@@ -59,10 +63,20 @@ def deterministic(k):
     return k.module.deterministic_options(k.options)[0]
 
 
+def test_modules():
+    """The listed test modules, and every other test module this process has imported (pytest
+    imports them all when it collects, also in each worker of a parallel run)."""
+    modules = {name: importlib.import_module(name) for name in MODULES}
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None) or ""
+        if name.startswith("test_") and os.path.dirname(os.path.abspath(path)) == HERE:
+            modules[name] = module
+    return modules.values()
+
+
 def all_kernels():
     found = {}
-    for name in MODULES:
-        module = importlib.import_module(name)
+    for module in test_modules():
         for value in vars(module).values():
             if isinstance(value, wp.Kernel):
                 found[id(value)] = value
@@ -81,9 +95,15 @@ def test_every_kernel_compiles_for_sm90():
     assert len(kernels) >= 15
     failures = []
     for k in kernels:
-        ok, log = _treadle.check_cuda_compile(k._function_source(), 90,
-                                              launch_bounds=k.options.get("launch_bounds"),
-                                              deterministic=deterministic(k))
+        try:
+            ok, log = _treadle.check_cuda_compile(k._function_source(), 90,
+                                                  launch_bounds=k.options.get("launch_bounds"),
+                                                  deterministic=deterministic(k))
+        except Exception as e:  # noqa: BLE001 - any error of the front end, at a Python line
+            # kernels the front end refuses on purpose (their own tests check the message):
+            # no CUDA source to compile
+            assert ".py:" in str(e), e
+            continue
         if not ok:
             failures.append(f"{k.__qualname__}:\n{log}")
     assert not failures, "\n\n".join(failures)
