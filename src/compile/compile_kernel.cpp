@@ -336,16 +336,8 @@ bool plan_deterministic_build(const ir::Program& program, const CompileOptions& 
     passes::DeterministicPlan plan = passes::plan_deterministic(program, options.adjoint);
     if (plan.counter_line) {
         if (options.device.is_cuda()) {
-            const ir::Function& f = *program.kernel;
-            SourceLocation where;
-            if (f.source) {
-                where = SourceLocation{f.source->path, plan.counter_line, 1,
-                                       f.source->line_text(plan.counter_line)};
-                size_t col = where.line_text.find_first_not_of(" \t");
-                where.col = plan.counter_col > 0       ? plan.counter_col
-                            : col == std::string::npos ? 1
-                                                       : (int)col + 1;
-            }
+            const SourceLocation where =
+                ir::source_location(*program.kernel, plan.counter_line, plan.counter_col);
             throw Error(ErrorKind::Compile,
                         k.name +
                             "(): deterministic mode on CUDA does not support integer "

@@ -135,6 +135,10 @@ inline bool prints_output(const Instr& in) {
     return b && b->traits.prints;
 }
 
+/// Where `f`'s Python line `line` is, for an error: its file, the line's text, and column
+/// `col` (0: the line's first non-blank character). Empty when `f` has no source.
+SourceLocation source_location(const Function& f, int line, int col = 0);
+
 /// Human-readable IR (TREADLE_DEBUG_CODEGEN=1 and golden tests).
 std::string print(const Function& f);
 std::string print(const Program& p);

@@ -291,15 +291,8 @@ private:
     // --- refusals ---
 
     [[noreturn]] void refuse(const Instr& in, const std::string& what) const {
-        SourceLocation where;
-        if (m_f.source) {
-            where.file = m_f.source->path;
-            where.line = in.line;
-            where.line_text = m_f.source->line_text(in.line);
-            size_t col = where.line_text.find_first_not_of(" \t");
-            where.col = col == std::string::npos ? 1 : (int)col + 1;
-        }
-        throw Error(ErrorKind::Compile, m_f.name + "(): cannot differentiate " + what, where);
+        throw Error(ErrorKind::Compile, m_f.name + "(): cannot differentiate " + what,
+                    ir::source_location(m_f, in.line));
     }
 
     /// Whether the value `v` an atomic returns reaches something whose adjoint needs it: the

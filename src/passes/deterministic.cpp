@@ -100,14 +100,7 @@ private:
     }
 
     [[noreturn]] void refuse(const Function& f, const Instr& in) const {
-        SourceLocation where;
-        if (f.source) {
-            where.file = f.source->path;
-            where.line = in.line;
-            where.line_text = f.source->line_text(in.line);
-            size_t col = where.line_text.find_first_not_of(" \t");
-            where.col = in.col > 0 ? in.col : col == std::string::npos ? 1 : (int)col + 1;
-        }
+        const SourceLocation where = ir::source_location(f, in.line, in.col);
         throw Error(ErrorKind::Compile,
                     f.name +
                         "(): deterministic mode supports consumed-return counter atomics "
