@@ -626,6 +626,7 @@ def kernel(f=None, *, name=None, enable_backward=None, launch_bounds=None, modul
     bounds = _launch_bounds(launch_bounds)
     if bounds is not None:
         options = {**(options or {}), "launch_bounds": bounds}
+    _module.check_options(options or {})
 
     def make(g):
         _check_python_function(g, "@wp.kernel")

@@ -433,6 +433,10 @@ def test_mode_values_are_checked():
             a[0] = 1.0
     with pytest.raises(ValueError, match="deterministic_max_records"):
         wp.set_module_options({"deterministic_max_records": -1})
+    with pytest.raises(ValueError, match="DeterministicMode"):
+        @wp.kernel(options={"deterministic": True})
+        def bad_kernel_option(a: wp.array(dtype=float)):
+            a[0] = 1.0
 
 
 def test_new_modules_take_the_configured_mode():
