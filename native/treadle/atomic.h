@@ -89,6 +89,41 @@ __device__ inline T atomic_cas_loop(T* p, T v) {
 }
 #endif
 
+#if defined(WP_DET_COUNTERS) && WP_DEVICE_CODE
+/// Counter kernels on CUDA run twice (src/runtime/deterministic.cpp). The counting pass
+/// records every int32 atomic_add (the counters and the plain increments alike: integer sums
+/// are exact) and drops every other atomic, store and print; the runtime then answers each
+/// record with the old value the sequential order (launch index, then program order) gives it
+/// and adds the totals. The replay runs the kernel for real, each int32 atomic_add taking its
+/// answer; a replay that reaches a different counter than the counting pass did (control flow
+/// that depends on a counter's value) flags the launch. True when handled; `old` is the result.
+template <int Op, typename T>
+__device__ bool det_counter(T* p, T v, T& old) {
+    det_thread_t* d = det_current();
+    const det_launch_t* l = det_launch();
+    constexpr bool counts = is_same_v<T, int32> && Op == atomic_op_add;
+    if (l->phase == 0) {
+        if constexpr (counts) det_append<Op>(d, l, p, v);
+        old = T(0);
+        return true;
+    }
+    if constexpr (!counts) {
+        return false;
+    } else {
+        const uint32 k = d->ccount++;
+        const uint32 index = d->first / l->per_thread;
+        const det_counter_t& r = l->results[d->first + k];
+        if (k >= l->counter_counts[index] || r.address != (uint64)p) {
+            det_flag(2);
+            old = T(0);
+            return true;
+        }
+        old = r.value;
+        return true;
+    }
+}
+#endif
+
 /// atomic_rmw<Op>(p, v): atomically *p = atomic_combine<Op>(*p, v); returns the old *p.
 template <int Op, typename T>
 CUDA_CALLABLE T atomic_rmw(T* p, T v) {
@@ -101,6 +136,13 @@ CUDA_CALLABLE T atomic_rmw(T* p, T v) {
     if constexpr (is_float_v<T> && Op <= atomic_op_max) {
         if (det_record<Op>(p, v)) return T(0);
     }
+#if defined(WP_DET_COUNTERS) && WP_DEVICE_CODE
+    // counter kernels on CUDA: integer atomics in two passes (det_counter above)
+    if constexpr (is_int_v<T>) {
+        T old;
+        if (det_counter<Op>(p, v, old)) return old;
+    }
+#endif
 #endif
 #if WP_DEVICE_CODE
     using ull = unsigned long long;

@@ -2,28 +2,26 @@
 //
 // A deterministic kernel's module holds, besides its entry points (which emit records, see
 // det_record.h), what the runtime runs after each launch to apply them:
-//  * CPU, RUN_TO_RUN: `void wp_det_apply(records, counts, size, per_thread)` applies every
-//    record in slot order on the calling thread (the order of a one-thread run).
-//  * CPU, GPU_TO_GPU: `wp_det_apply_windowed` (same arguments) applies them in the windowed
-//    order below, the CUDA path's, on the host.
+//  * CPU: `void wp_det_apply(records, counts, size, per_thread)` applies every record in slot
+//    order on the calling thread (the order of a one-thread run), in both modes.
 //  * `int wp_det_take_overflow()` answers (and clears) whether a thread emitted more records
 //    than it had slots. The CPU functions are found with dlsym.
 //  * CUDA: wp_det_keys writes one (address, slot) key per slot (address ~0 for an unused
 //    slot), wp_det_bitonic sorts the keys (a bitonic network over a power-of-two count, one
 //    launch per (k, j) step), wp_det_runs folds each run of an address (at most k_det_window
-//    records) and wp_det_apply has the first key of each address apply its runs in order.
-//    Both do nothing when wp::det_overflow is set.
+//    records) and wp_det_apply has the first key of each address apply its runs in order:
+//    RUN_TO_RUN. GPU_TO_GPU instead gathers the records in key order (wp_det_gather) and
+//    wp_det_sequential walks each address's records in slot order, the CPU's order.
+//    They do nothing when wp::det_overflow is set.
+//  * CUDA counter kernels: wp_det_scan_init / wp_det_scan_step / wp_det_counter_results /
+//    wp_det_counter_totals answer the counting pass's records (below).
 // The order depends only on the slots and the scalar operations are the same on both devices
-// (atomic_combine), so GPU_TO_GPU gives the same bits on the CPU and on CUDA.
+// (atomic_combine), so GPU_TO_GPU (sequential on both) gives the same bits on the CPU and on
+// CUDA; RUN_TO_RUN on CUDA folds windows in parallel, a different but fixed order.
 #pragma once
 
 #include "atomic.h"
 #include "det_record.h"
-
-#if !defined(__CUDACC__)
-#include <algorithm>
-#include <vector>
-#endif
 
 #if !defined(__CUDACC__)
 #pragma GCC visibility push(hidden)
@@ -80,7 +78,7 @@ CUDA_CALLABLE bool det_key_greater(const det_key_t& a, const det_key_t& b) {
     return a.address > b.address || (a.address == b.address && a.slot > b.slot);
 }
 
-// ---- windowed order (CUDA, and GPU_TO_GPU on the CPU) ----------------------------------------
+// ---- windowed order (RUN_TO_RUN on CUDA) -----------------------------------------------------
 //
 // The sorted keys group each address's records in slot order. A run is a maximal stretch of
 // them inside one window of k_det_window slots with one operation family (additive: add and
@@ -166,9 +164,136 @@ CUDA_CALLABLE void det_segment(const det_key_t* keys, const det_record_t* runs, 
     }
 }
 
+// ---- sequential order (GPU_TO_GPU on CUDA) ----------------------------------------------------
+//
+// The records, gathered into key order, are walked address by address: the first record of an
+// address finds its segment's end by binary search and applies the segment in slot order, as
+// a one-thread run would (the CPU's wp_det_apply gives the same bits).
+
+template <typename T>
+CUDA_CALLABLE void det_walk_as(const det_record_t* sorted, uint64 from, uint64 to) {
+    T* p = reinterpret_cast<T*>(sorted[from].address);
+    T x = *p;
+#if WP_DEVICE_CODE
+#pragma unroll 16
+#endif
+    for (uint64 s = from; s < to; ++s) {
+        const det_record_t r = sorted[s];
+        const T v = from_bits<T>(unsigned_t<T>(r.bits));
+        switch (r.meta & 0xffu) {
+            case atomic_op_add:
+                x = atomic_combine<atomic_op_add>(x, v);
+                break;
+            case atomic_op_sub:
+                x = atomic_combine<atomic_op_sub>(x, v);
+                break;
+            case atomic_op_min:
+                x = atomic_combine<atomic_op_min>(x, v);
+                break;
+            default:
+                x = atomic_combine<atomic_op_max>(x, v);
+                break;
+        }
+    }
+    *p = x;
+}
+
+/// When sorted[i] is an address's first record, applies that address's records in order.
+CUDA_CALLABLE void det_walk(const det_record_t* sorted, uint64 n, uint64 i) {
+    const uint64 address = sorted[i].address;
+    if (address == ~uint64(0) || (i > 0 && sorted[i - 1].address == address)) return;
+    uint64 lo = i + 1, hi = n;  // the first record past the segment, in [i + 1, n]
+    while (lo < hi) {
+        const uint64 mid = lo + (hi - lo) / 2;
+        if (sorted[mid].address == address)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    switch (sorted[i].meta >> 8) {
+        case 0:
+            det_walk_as<half>(sorted, i, lo);
+            break;
+        case 1:
+            det_walk_as<float>(sorted, i, lo);
+            break;
+        case 2:
+            det_walk_as<double>(sorted, i, lo);
+            break;
+        default:
+            det_walk_as<bfloat16>(sorted, i, lo);
+            break;
+    }
+}
+
+// ---- counters (CUDA; see det_counter in atomic.h) ----------------------------------------------
+//
+// The counting pass's records (int32 increments) are keyed and sorted like the float records.
+// A segmented inclusive scan over the sorted keys (one segment per address, Hillis-Steele
+// steps of distance 1, 2, 4, ...) gives each record the sum of its address's increments up to
+// and including it; the answer is the address's value plus the sum before it, and the
+// address then gains its segment's total. Integer sums wrap and are exact, so the answers are
+// those of the sequential order whatever the hardware's order.
+
+/// An element of the segmented scan: a running sum and whether a segment starts in its span.
+struct det_scan_t {
+    uint32 value;
+    uint32 head;
+};
+
+CUDA_CALLABLE det_scan_t det_scan_combine(det_scan_t a, det_scan_t b) {
+    return {b.head ? b.value : a.value + b.value, a.head | b.head};
+}
+
 }  // namespace wp
 
 #if WP_DEVICE_CODE
+extern "C" __global__ void wp_det_scan_init(const wp::det_record_t* records,
+                                            const wp::det_key_t* keys, wp::uint64 n,
+                                            wp::det_scan_t* scan) {
+    const wp::uint64 i = (wp::uint64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const wp::uint64 address = keys[i].address;
+    const bool used = address != ~wp::uint64(0);
+    scan[i].value = used ? wp::uint32(records[keys[i].slot].bits) : 0u;
+    scan[i].head = (i == 0 || keys[i - 1].address != address) ? 1u : 0u;
+}
+
+extern "C" __global__ void wp_det_scan_step(const wp::det_scan_t* in, wp::det_scan_t* out,
+                                            wp::uint64 n, wp::uint64 d) {
+    const wp::uint64 i = (wp::uint64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    out[i] = i >= d ? wp::det_scan_combine(in[i - d], in[i]) : in[i];
+}
+
+/// Each counter record's answer: its address's value plus the increments before it.
+extern "C" __global__ void wp_det_counter_results(const wp::det_record_t* records,
+                                                  const wp::det_key_t* keys,
+                                                  const wp::det_scan_t* scan, wp::uint64 n,
+                                                  wp::det_counter_t* results) {
+    const wp::uint64 i = (wp::uint64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n || wp::det_overflow != 0) return;
+    const wp::uint64 address = keys[i].address;
+    if (address == ~wp::uint64(0)) return;
+    const wp::uint64 slot = keys[i].slot;
+    const wp::uint32 before = scan[i].value - wp::uint32(records[slot].bits);
+    const wp::uint32 base = *reinterpret_cast<const wp::uint32*>(address);
+    results[slot].address = address;
+    results[slot].value = wp::int32(base + before);
+    results[slot].pad_ = 0;
+}
+
+/// The last record of each address adds the address's total (after every answer was read).
+extern "C" __global__ void wp_det_counter_totals(const wp::det_key_t* keys,
+                                                 const wp::det_scan_t* scan, wp::uint64 n) {
+    const wp::uint64 i = (wp::uint64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n || wp::det_overflow != 0) return;
+    const wp::uint64 address = keys[i].address;
+    if (address == ~wp::uint64(0) || (i + 1 < n && keys[i + 1].address == address)) return;
+    wp::uint32* p = reinterpret_cast<wp::uint32*>(address);
+    *p = *p + scan[i].value;
+}
+
 extern "C" __global__ void wp_det_keys(const wp::det_record_t* records, const wp::uint32* counts,
                                        wp::uint32 per_thread, wp::uint64 capacity, wp::uint64 n,
                                        wp::det_key_t* keys) {
@@ -201,6 +326,23 @@ extern "C" __global__ void wp_det_runs(const wp::det_record_t* records, const wp
     wp::det_run(records, keys, n, i, runs);
 }
 
+extern "C" __global__ void wp_det_gather(const wp::det_record_t* records, const wp::det_key_t* keys,
+                                         wp::uint64 n, wp::det_record_t* sorted) {
+    const wp::uint64 i = (wp::uint64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    if (keys[i].address == ~wp::uint64(0)) {
+        sorted[i].address = ~wp::uint64(0);
+        return;
+    }
+    sorted[i] = records[keys[i].slot];
+}
+
+extern "C" __global__ void wp_det_sequential(const wp::det_record_t* sorted, wp::uint64 n) {
+    const wp::uint64 i = (wp::uint64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n || wp::det_overflow != 0) return;
+    wp::det_walk(sorted, n, i);
+}
+
 extern "C" __global__ void wp_det_apply(const wp::det_key_t* keys, const wp::det_record_t* runs,
                                         wp::uint64 n) {
     const wp::uint64 i = (wp::uint64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -215,27 +357,6 @@ extern "C" __attribute__((visibility("default"), used)) inline void wp_det_apply
         const wp::det_record_t* r = records + t * (wp::int64)per_thread;
         for (wp::uint32 s = 0; s < counts[t]; ++s) wp::det_apply(r[s]);
     }
-}
-
-/// GPU_TO_GPU on the CPU: the windowed order of the CUDA path (the same run and segment
-/// functions over the keys sorted on the host), so both devices give the same bits.
-extern "C" __attribute__((visibility("default"), used)) inline void wp_det_apply_windowed(
-    const wp::det_record_t* records, const wp::uint32* counts, wp::int64 size,
-    wp::uint32 per_thread) {
-    std::vector<wp::det_key_t> keys;
-    for (wp::int64 t = 0; t < size; ++t) {
-        for (wp::uint32 s = 0; s < counts[t]; ++s) {
-            const wp::uint64 slot = wp::uint64(t) * per_thread + s;
-            keys.push_back({records[slot].address, slot});
-        }
-    }
-    std::sort(keys.begin(), keys.end(), [](const wp::det_key_t& a, const wp::det_key_t& b) {
-        return wp::det_key_greater(b, a);
-    });
-    const wp::uint64 n = keys.size();
-    std::vector<wp::det_record_t> runs(n);
-    for (wp::uint64 i = 0; i < n; ++i) wp::det_run(records, keys.data(), n, i, runs.data());
-    for (wp::uint64 i = 0; i < n; ++i) wp::det_segment(keys.data(), runs.data(), n, i);
 }
 
 extern "C" __attribute__((visibility("default"), used)) inline int wp_det_take_overflow() {

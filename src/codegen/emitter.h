@@ -25,7 +25,7 @@ size_t layout_params(const ir::Function& kernel, std::vector<ParamLayout>& out);
 /// Deterministic builds append a wp::det_launch_t (records, counts, per-thread slots) to the
 /// parameter block, at this offset of a block of `params_size` bytes.
 inline size_t det_launch_offset(size_t params_size) { return (params_size + 7) & ~size_t(7); }
-inline constexpr size_t k_det_launch_size = 24;
+inline constexpr size_t k_det_launch_size = 40;
 
 /// A CUDA kernel's `__launch_bounds__(max_threads, min_blocks)`: launches may use at most
 /// `max_threads` threads per block. max_threads 0: none (min_blocks 0: only the first value).
@@ -77,6 +77,12 @@ inline constexpr const char* k_cuda_entry_symbol = "treadle_cuda_entry";
 /// Suffix of the adjoint entry points ("treadle_cpu_entry_adj"), present in adjoint builds.
 inline constexpr const char* k_adjoint_suffix = "_adj";
 
+/// What a deterministic build adds to the source (see generate_source).
+struct DetBuild {
+    bool records = false;   ///< float atomics record; the parameter block has a wp::det_launch_t
+    bool counters = false;  ///< CUDA counter kernels: two passes, effects guarded
+};
+
 /// Generates the complete, deterministic C++ source of a program for `backend`. With
 /// `checked`, every array access goes through wp::address_checked / wp::view_checked, which
 /// record the first out-of-bounds index (kernel, Python file and line, index, shape) for the
@@ -89,13 +95,15 @@ inline constexpr const char* k_adjoint_suffix = "_adj";
 /// With `verify_fp`, every store of a float-valued array element is followed by a check that
 /// records the first NaN/Inf of a launch (native/treadle/verify_fp.h).
 /// `launch_bounds` annotates the CUDA entry points (the kernel's @wp.kernel(launch_bounds=)).
-/// With `deterministic`, float atomics emit records that the runtime applies in sequential
-/// order after each launch (native/treadle/deterministic.h); the parameter block gains a
-/// trailing wp::det_launch_t at det_launch_offset().
+/// With `deterministic.records`, float atomics emit records that the runtime applies in
+/// sequential order after each launch (native/treadle/deterministic.h); the parameter block
+/// gains a trailing wp::det_launch_t at det_launch_offset(). With `deterministic.counters`
+/// (CUDA), the entries also run as a counting pass and a replay (WP_DET_COUNTERS): stores and
+/// prints are guarded by wp::det_effects().
 std::string generate_source(const ir::Program& program, const Backend& backend,
                             bool checked = false,
                             const passes::ProgramAdjointPlan* adjoint = nullptr,
                             bool verify_fp = false, CudaLaunchBounds launch_bounds = {},
-                            bool deterministic = false);
+                            DetBuild deterministic = {});
 
 }  // namespace treadle::codegen

@@ -254,6 +254,16 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
     bool side_effect = in.kind == InstrKind::Store || in.kind == InstrKind::StoreField ||
                        in.kind == InstrKind::Print || in.kind == InstrKind::Printf;
     if (side_effect && m_replay) return;
+    if (m_guard_effects && (side_effect || ir::writes_last_array(in) || ir::prints_output(in))) {
+        indent(depth);
+        m_out << "if (wp::det_effects()) {\n";
+        m_guard_effects = false;
+        instr(in, depth + 1);
+        m_guard_effects = true;
+        indent(depth);
+        m_out << "}\n";
+        return;
+    }
     if (in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop) return loop(in, depth);
     indent(depth);
     std::string dst = in.dsts.empty() ? "" : var(in.dsts[0]);

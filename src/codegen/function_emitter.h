@@ -55,6 +55,9 @@ public:
                     bool verify_fp = false)
         : m_f(f), m_out(out), m_checked(checked), m_replay(replay), m_verify_fp(verify_fp) {}
 
+    /// Deterministic counter kernels (CUDA): every store, array-writing builtin and print
+    /// runs only where wp::det_effects() (not in the counting pass, det_record.h).
+    void guard_effects(bool on) { m_guard_effects = on; }
     /// The C++ name of variable `v` ("v12_x").
     std::string var(ir::VarId v) const;
     /// Declares every non-parameter variable (value-initialised).
@@ -99,12 +102,14 @@ private:
     bool m_checked;
     ReplayHooks* m_replay;
     bool m_verify_fp = false;
+    bool m_guard_effects = false;
     int m_line = -1;
 };
 
 /// Prints user function `f`: the forward version, or with `replay` its replay variant.
+/// With `det_guards`, its stores and prints are guarded as guard_effects() says.
 void emit_function(const ir::Function& f, const Backend& backend, Text& out, bool checked,
-                   ReplayHooks* replay, bool verify_fp = false);
+                   ReplayHooks* replay, bool verify_fp = false, bool det_guards = false);
 /// The opening of a kernel body function `body` up to the parameter copies.
 std::string kernel_body_header(const ir::Function& k, const Backend& backend,
                                const std::string& params, const std::string& body);

@@ -254,8 +254,6 @@ void build_cpu(const sema::FunctionSource& kernel, const PreparedKernel& prepare
         k.take_fp_error = reinterpret_cast<int (*)(void*)>(k.library->symbol("wp_take_fp_error"));
     if (k.det_per_thread > 0) {
         k.det_apply = reinterpret_cast<decltype(k.det_apply)>(k.library->symbol("wp_det_apply"));
-        k.det_apply_windowed = reinterpret_cast<decltype(k.det_apply_windowed)>(
-            k.library->symbol("wp_det_apply_windowed"));
         k.det_take_overflow =
             reinterpret_cast<int (*)()>(k.library->symbol("wp_det_take_overflow"));
     }
@@ -314,46 +312,51 @@ void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepar
     if (k.checked) k.cuda_bounds_record = cuda::get_global(module, "_ZN2wp12bounds_errorE");
     if (k.verify_fp) k.cuda_fp_record = cuda::get_global(module, "_ZN2wp8fp_errorE");
     if (k.det_per_thread > 0) {
-        k.cuda_det_keys = cuda::get_function(module, "wp_det_keys");
-        k.cuda_det_bitonic = cuda::get_function(module, "wp_det_bitonic");
-        k.cuda_det_runs = cuda::get_function(module, "wp_det_runs");
-        k.cuda_det_apply = cuda::get_function(module, "wp_det_apply");
-        k.cuda_det_overflow = cuda::get_global(module, "_ZN2wp12det_overflowE");
+        CompiledKernel::DetCudaKernels& d = k.cuda_det;
+        d.keys = cuda::get_function(module, "wp_det_keys");
+        d.bitonic = cuda::get_function(module, "wp_det_bitonic");
+        d.runs = cuda::get_function(module, "wp_det_runs");
+        d.apply = cuda::get_function(module, "wp_det_apply");
+        d.gather = cuda::get_function(module, "wp_det_gather");
+        d.sequential = cuda::get_function(module, "wp_det_sequential");
+        d.scan_init = cuda::get_function(module, "wp_det_scan_init");
+        d.scan_step = cuda::get_function(module, "wp_det_scan_step");
+        d.counter_results = cuda::get_function(module, "wp_det_counter_results");
+        d.counter_totals = cuda::get_function(module, "wp_det_counter_totals");
+        d.overflow = cuda::get_global(module, "_ZN2wp12det_overflowE");
         k.det_scratch = make_det_scratch(ordinal);
     }
 }
 
-/// Deterministic builds: the plan of `program` for `options`, its refusals (a counter on
-/// CUDA) and what the launch needs in `k`; whether the entries record float atomics.
-bool plan_deterministic_build(const ir::Program& program, const CompileOptions& options,
-                              CompiledKernel& k) {
+/// Deterministic builds: the plan of `program` for `options`, its refusals and what the
+/// launch needs in `k`; what the generated source adds.
+codegen::DetBuild plan_deterministic_build(const ir::Program& program,
+                                           const CompileOptions& options, CompiledKernel& k) {
     k.deterministic = options.deterministic;
-    if (options.deterministic == 0) return false;
+    if (options.deterministic == 0) return {};
     if (options.deterministic < 0 || options.deterministic > 2)
         throw Error(ErrorKind::Value, k.name + "(): unknown deterministic mode " +
                                           std::to_string(options.deterministic) +
                                           " (expected a wp.DeterministicMode)");
-    passes::DeterministicPlan plan = passes::plan_deterministic(program, options.adjoint);
+    const bool cuda = options.device.is_cuda();
+    passes::DeterministicPlan plan = passes::plan_deterministic(program, options.adjoint, cuda);
+    codegen::DetBuild det;
+    det.records = plan.records;
+    uint32_t per_thread = plan.records ? plan.per_thread : 0;
     if (plan.counter_line) {
-        if (options.device.is_cuda()) {
-            const SourceLocation where =
-                ir::source_location(*program.kernel, plan.counter_line, plan.counter_col);
-            throw Error(ErrorKind::Compile,
-                        k.name +
-                            "(): deterministic mode on CUDA does not support integer "
-                            "atomics whose old value the kernel reads (counters handing "
-                            "out slots) yet; they repeat on the CPU, where such kernels "
-                            "run their launch indices in order",
-                        where);
-        }
-        k.det_serial = true;
+        // CUDA: a counting pass and a replay; the CPU runs the launch indices in order
+        det.counters = cuda;
+        k.det_serial = !cuda;
+        k.det_counters = cuda;
+        if (cuda) per_thread = std::max(per_thread, plan.counter_per_thread);
     }
-    if (!plan.records) return false;
-    k.det_per_thread = std::max<uint32_t>(plan.per_thread,
-                                          (uint32_t)std::max(0, options.deterministic_max_records));
+    k.det_records = plan.records;
+    if (!det.records && !det.counters) return det;
+    k.det_per_thread =
+        std::max<uint32_t>(per_thread, (uint32_t)std::max(0, options.deterministic_max_records));
     k.det_offset = codegen::det_launch_offset(k.params_size);
     k.params_size = k.det_offset + codegen::k_det_launch_size;
-    return true;
+    return det;
 }
 
 }  // namespace
@@ -365,9 +368,14 @@ std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda
     std::unique_ptr<ir::Program> program = front_end(kernel);
     std::optional<passes::ProgramAdjointPlan> plan;
     plan = adjoint ? passes::plan_adjoint(*program) : passes::plan_forward_gradients(*program);
-    bool records = deterministic != 0 && passes::plan_deterministic(*program, adjoint).records;
+    codegen::DetBuild det;
+    if (deterministic != 0) {
+        passes::DeterministicPlan d = passes::plan_deterministic(*program, adjoint, cuda);
+        det.records = d.records;
+        det.counters = cuda && d.counter_line != 0;
+    }
     return codegen::generate_source(*program, backend, false, plan ? &*plan : nullptr, verify_fp,
-                                    launch_bounds, records);
+                                    launch_bounds, det);
 }
 
 PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileOptions& options) {
@@ -413,10 +421,10 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     // A forward build plans only the adjoints that wp.grad() calls in forward code.
     std::optional<passes::ProgramAdjointPlan> plan =
         options.adjoint ? passes::plan_adjoint(*program) : passes::plan_forward_gradients(*program);
-    bool records = plan_deterministic_build(*program, options, *result);
+    codegen::DetBuild det = plan_deterministic_build(*program, options, *result);
     result->source =
         codegen::generate_source(*program, backend, result->checked, plan ? &*plan : nullptr,
-                                 options.verify_fp, options.launch_bounds, records);
+                                 options.verify_fp, options.launch_bounds, det);
     if (debug_codegen())
         std::fprintf(stderr, "--- treadle IR ---\n%s--- treadle source ---\n%s\n",
                      ir::print(*program).c_str(), result->source.c_str());

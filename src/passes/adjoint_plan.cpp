@@ -364,8 +364,9 @@ private:
             if (atomic && !in.dsts.empty() && m_used.count(in.dsts[0]) &&
                 atomic_result_matters(in.dsts[0]))
                 refuse(in, std::string("code that uses the value ") + ir::called_builtin(in)->name +
-                               "() returns (the backward pass cannot recover it); compute "
-                               "the slot in a separate kernel that is not recorded");
+                               "() returns (the generated backward replay of consumed-return "
+                               "counter atomics cannot recover it); compute the slot in a "
+                               "separate kernel that is not recorded");
             if (atomic &&
                 builtins::atomic_adjoint(*ir::called_builtin(in)) ==
                     builtins::AtomicAdjoint::Refused &&

@@ -23,18 +23,22 @@ static_assert(sizeof(DetRecord) == 24, "must match wp::det_record_t");
 struct DetLaunch {
     void* records;
     uint32_t* counts;
-    uint32_t per_thread, pad;
+    void* results;             ///< wp::det_counter_t per slot (counter kernels' replay)
+    uint32_t* counter_counts;  ///< counter kernels' replay: the counting pass's counts
+    uint32_t per_thread, phase;
 };
-static_assert(sizeof(DetLaunch) == 24, "must match wp::det_launch_t");
+static_assert(sizeof(DetLaunch) == 40, "must match wp::det_launch_t");
 constexpr size_t k_key_size = 16;
+constexpr size_t k_counter_size = 16;  ///< wp::det_counter_t
+constexpr size_t k_scan_size = 8;      ///< wp::det_scan_t
 
 /// Record slots a launch of `size` indices needs; refuses what the keys cannot number.
 uint64_t slots_for(const CompiledKernel& k, int64_t size) {
     const uint64_t slots = uint64_t(size) * k.det_per_thread;
-    if (slots > 0xffffffffull)
+    if (slots > 0x7fffffffull)
         throw Error(ErrorKind::Runtime,
                     k.name +
-                        "(): deterministic mode supports launches of up to 2^32 threads "
+                        "(): deterministic mode supports launches of up to 2^31 - 1 threads "
                         "and records; this launch of " +
                         std::to_string(size) + " threads needs " + std::to_string(slots) +
                         " record slots (" + std::to_string(k.det_per_thread) + " per thread)");
@@ -48,6 +52,15 @@ uint64_t slots_for(const CompiledKernel& k, int64_t size) {
                     " float atomic records (the bound the compiler found; a dynamic loop's "
                     "body counts once), so no update was applied. Raise the module option "
                     "'deterministic_max_records' (or wp.config.deterministic_max_records)");
+}
+
+[[noreturn]] void throw_divergence(const CompiledKernel& k) {
+    throw Error(ErrorKind::Runtime,
+                k.name +
+                    "(): deterministic mode: the replay of a consumed-return counter kernel "
+                    "reached a different counter than its counting pass did (control flow "
+                    "that depends on a counter's result, or on memory the kernel writes), so "
+                    "its results are wrong; hand out the slots in a separate kernel");
 }
 
 /// The parameter block with its wp::det_launch_t filled in.
@@ -72,8 +85,10 @@ struct DetBuffers {
     void* records = nullptr;
     void* counts = nullptr;
     void* keys = nullptr;
-    void* runs = nullptr;  ///< one DetRecord per key (the folded runs)
-    uint64_t slots = 0, threads = 0, keys_count = 0;
+    void* runs = nullptr;            ///< one DetRecord per key (folded runs, sorted records, scans)
+    void* results = nullptr;         ///< counter kernels: one wp::det_counter_t per slot
+    void* counter_counts = nullptr;  ///< counter kernels: the counting pass's counts
+    uint64_t slots = 0, threads = 0, keys_count = 0, counter_slots = 0, counter_threads = 0;
 };
 
 struct DetScratch {
@@ -94,13 +109,16 @@ struct DetScratch {
             release(b.counts);
             release(b.keys);
             release(b.runs);
+            release(b.results);
+            release(b.counter_counts);
         }
         for (void* p : retired) release(p);
     }
 
     /// Buffers for a launch on `stream` of `slots` records over `threads` indices and
-    /// `keys_count` keys.
-    DetBuffers& get(void* stream, uint64_t slots, uint64_t threads, uint64_t keys_count) {
+    /// `keys_count` keys (with `counters`, the counter kernels' too).
+    DetBuffers& get(void* stream, uint64_t slots, uint64_t threads, uint64_t keys_count,
+                    bool counters) {
         std::lock_guard<std::mutex> lock(mutex);
         DetBuffers& b = by_stream[stream];
         auto grow = [&](void*& p, uint64_t& have, uint64_t need, size_t unit) {
@@ -116,6 +134,10 @@ struct DetScratch {
         grow(b.keys, keys_have, keys_count, k_key_size);
         grow(b.runs, runs_have, keys_count, sizeof(DetRecord));
         b.slots = slots_have, b.threads = threads_have, b.keys_count = keys_have;
+        if (counters) {
+            grow(b.results, b.counter_slots, slots, k_counter_size);
+            grow(b.counter_counts, b.counter_threads, threads, sizeof(uint32_t));
+        }
         return b;
     }
 };
@@ -134,7 +156,8 @@ void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, 
     if (k.det_per_thread > 0) {
         records.reset(new DetRecord[slots_for(k, bounds.size)]);
         counts.reset(new uint32_t[bounds.size]);
-        block = patched_params(k, params, {records.get(), counts.get(), k.det_per_thread, 0});
+        block = patched_params(
+            k, params, {records.get(), counts.get(), nullptr, nullptr, k.det_per_thread, 1});
         params = block.data();
     }
     if (serial) {
@@ -144,46 +167,133 @@ void run_cpu_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, 
     }
     if (k.det_per_thread == 0) return;
     if (k.det_take_overflow && k.det_take_overflow()) throw_overflow(k);
-    (k.deterministic == 2 ? k.det_apply_windowed : k.det_apply)(records.get(), counts.get(),
-                                                                bounds.size, k.det_per_thread);
+    k.det_apply(records.get(), counts.get(), bounds.size, k.det_per_thread);
 }
+
+namespace {
+
+/// The launches of one deterministic CUDA launch, on one stream.
+class CudaDetLaunch {
+public:
+    CudaDetLaunch(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
+                  void* stream)
+        : m_k(k),
+          m_bounds(bounds),
+          m_params(params),
+          m_stream(stream),
+          m_ordinal(k.device.ordinal()),
+          m_slots(slots_for(k, bounds.size)),
+          m_n(next_power_of_two(m_slots)),
+          m_b(k.det_scratch->get(stream, m_slots, (uint64_t)bounds.size, m_n, k.det_counters)) {}
+
+    /// The kernel's entry with `launch` in its parameter block.
+    void entry(void* function, unsigned blocks, unsigned block_dim, const DetLaunch& launch) {
+        std::vector<uint8_t> block = patched_params(m_k, m_params, launch);
+        void* args[2] = {const_cast<LaunchBounds*>(&m_bounds), block.data()};
+        cuda::launch_args(m_ordinal, function, blocks, block_dim, args, m_stream);
+    }
+
+    /// Keys of the records `counts` says were emitted, sorted by (address, slot).
+    void sort_keys(uint32_t* counts) {
+        uint32_t per_thread = m_k.det_per_thread;
+        void* key_args[6] = {&m_b.records, &counts, &per_thread, &m_slots, &m_n, &m_b.keys};
+        launch(m_k.cuda_det.keys, key_args);
+        for (uint64_t size = 2; size <= m_n; size <<= 1) {
+            for (uint64_t j = size >> 1; j > 0; j >>= 1) {
+                void* sort_args[4] = {&m_b.keys, &m_n, &j, &size};
+                launch(m_k.cuda_det.bitonic, sort_args);
+            }
+        }
+    }
+
+    /// Counter kernels: answers for the counting pass's records, then the counters' totals.
+    void answer_counters() {
+        void* scan_a = m_b.runs;
+        void* scan_b = static_cast<uint8_t*>(m_b.runs) + m_n * k_scan_size;
+        void* init_args[4] = {&m_b.records, &m_b.keys, &m_n, &scan_a};
+        launch(m_k.cuda_det.scan_init, init_args);
+        for (uint64_t d = 1; d < m_n; d <<= 1) {
+            void* step_args[4] = {&scan_a, &scan_b, &m_n, &d};
+            launch(m_k.cuda_det.scan_step, step_args);
+            std::swap(scan_a, scan_b);
+        }
+        void* result_args[5] = {&m_b.records, &m_b.keys, &scan_a, &m_n, &m_b.results};
+        launch(m_k.cuda_det.counter_results, result_args);
+        void* total_args[3] = {&m_b.keys, &scan_a, &m_n};
+        launch(m_k.cuda_det.counter_totals, total_args);
+    }
+
+    /// Applies the float records: RUN_TO_RUN folds windows, GPU_TO_GPU walks in slot order.
+    void apply_records() {
+        if (m_k.deterministic == 2) {
+            void* gather_args[4] = {&m_b.records, &m_b.keys, &m_n, &m_b.runs};
+            launch(m_k.cuda_det.gather, gather_args);
+            void* walk_args[2] = {&m_b.runs, &m_n};
+            launch(m_k.cuda_det.sequential, walk_args);
+            return;
+        }
+        void* run_args[4] = {&m_b.records, &m_b.keys, &m_n, &m_b.runs};
+        launch(m_k.cuda_det.runs, run_args);
+        void* apply_args[3] = {&m_b.keys, &m_b.runs, &m_n};
+        launch(m_k.cuda_det.apply, apply_args);
+    }
+
+    /// Outside a capture: waits, and reports an overflow or a diverged replay.
+    void check() {
+        if (cuda::is_capturing(m_ordinal, m_stream)) return;
+        int32_t flag = 0;
+        cuda::copy_device_to_host(m_ordinal, &flag, m_k.cuda_det.overflow, sizeof(flag), m_stream);
+        cuda::synchronize_stream(m_ordinal, m_stream);
+        if (flag == 0) return;
+        cuda::memset(m_ordinal, m_k.cuda_det.overflow, 0, 4, 1, m_stream);
+        cuda::synchronize_stream(m_ordinal, m_stream);
+        if (flag == 2) throw_divergence(m_k);
+        throw_overflow(m_k);
+    }
+
+    DetBuffers& buffers() { return m_b; }
+
+private:
+    void launch(void* function, void** args) {
+        const unsigned threads = 256;
+        cuda::launch_args(m_ordinal, function, (unsigned)((m_n + threads - 1) / threads), threads,
+                          args, m_stream);
+    }
+
+    const CompiledKernel& m_k;
+    const LaunchBounds& m_bounds;
+    const void* m_params;
+    void* m_stream;
+    int m_ordinal;
+    uint64_t m_slots, m_n;
+    DetBuffers& m_b;
+};
+
+}  // namespace
 
 void run_cuda_deterministic(const CompiledKernel& k, const LaunchBounds& bounds, const void* params,
                             void* stream, void* function, unsigned blocks, unsigned block_dim) {
-    const int ordinal = k.device.ordinal();
-    const uint64_t slots = slots_for(k, bounds.size);
-    uint64_t n = next_power_of_two(slots);
-    DetBuffers& b = k.det_scratch->get(stream, slots, (uint64_t)bounds.size, n);
-    std::vector<uint8_t> block = patched_params(
-        k, params, {b.records, static_cast<uint32_t*>(b.counts), k.det_per_thread, 0});
-    void* args[2] = {const_cast<LaunchBounds*>(&bounds), block.data()};
-    cuda::launch_args(ordinal, function, blocks, block_dim, args, stream);
-
-    const unsigned threads = 256;
-    auto grid = [&](uint64_t count) { return (unsigned)((count + threads - 1) / threads); };
-    uint32_t per_thread = k.det_per_thread;
-    void* key_args[6] = {&b.records, &b.counts, &per_thread, const_cast<uint64_t*>(&slots),
-                         &n,         &b.keys};
-    cuda::launch_args(ordinal, k.cuda_det_keys, grid(n), threads, key_args, stream);
-    for (uint64_t size = 2; size <= n; size <<= 1) {
-        for (uint64_t j = size >> 1; j > 0; j >>= 1) {
-            void* sort_args[4] = {&b.keys, &n, &j, &size};
-            cuda::launch_args(ordinal, k.cuda_det_bitonic, grid(n), threads, sort_args, stream);
-        }
+    CudaDetLaunch launch(k, bounds, params, stream);
+    DetBuffers& b = launch.buffers();
+    auto* counts = static_cast<uint32_t*>(b.counts);
+    if (k.det_counters) {
+        auto* counter_counts = static_cast<uint32_t*>(b.counter_counts);
+        // the counting pass: int32 increments recorded, every other effect dropped
+        launch.entry(function, blocks, block_dim,
+                     {b.records, counter_counts, nullptr, nullptr, k.det_per_thread, 0});
+        launch.sort_keys(counter_counts);
+        launch.answer_counters();
+        launch.entry(function, blocks, block_dim,
+                     {b.records, counts, b.results, counter_counts, k.det_per_thread, 1});
+    } else {
+        launch.entry(function, blocks, block_dim,
+                     {b.records, counts, nullptr, nullptr, k.det_per_thread, 1});
     }
-    void* run_args[4] = {&b.records, &b.keys, &n, &b.runs};
-    cuda::launch_args(ordinal, k.cuda_det_runs, grid(n), threads, run_args, stream);
-    void* apply_args[3] = {&b.keys, &b.runs, &n};
-    cuda::launch_args(ordinal, k.cuda_det_apply, grid(n), threads, apply_args, stream);
-    if (cuda::is_capturing(ordinal, stream)) return;
-    int32_t overflow = 0;
-    cuda::copy_device_to_host(ordinal, &overflow, k.cuda_det_overflow, sizeof(overflow), stream);
-    cuda::synchronize_stream(ordinal, stream);
-    if (overflow != 0) {
-        cuda::memset(ordinal, k.cuda_det_overflow, 0, 4, 1, stream);
-        cuda::synchronize_stream(ordinal, stream);
-        throw_overflow(k);
+    if (k.det_records) {
+        launch.sort_keys(counts);
+        launch.apply_records();
     }
+    launch.check();
 }
 
 }  // namespace treadle

@@ -88,27 +88,36 @@ struct CompiledKernel {
 
     // --- deterministic builds (native/treadle/det_record.h, runtime/deterministic.h) ---
     int deterministic = 0;  ///< the build's DeterministicMode: 0 off, 1 run to run, 2 GPU to GPU
-    /// >0: the entries record float atomics, this many slots per launch index, into the
-    /// wp::det_launch_t at det_offset of the parameter block; the runtime applies them.
+    /// >0: the entries record float atomics (and, CUDA counter kernels, the counting pass's
+    /// int32 increments), this many slots per launch index, into the wp::det_launch_t at
+    /// det_offset of the parameter block; the runtime applies them.
     uint32_t det_per_thread = 0;
     size_t det_offset = 0;
+    bool det_records = false;  ///< float atomics are recorded (else only counters)
     /// CPU: the kernel reads the old value of an integer atomic (a counter): launch indices
     /// run in order on one thread, so the slots it hands out repeat.
     bool det_serial = false;
-    /// CPU: the module's wp_det_apply (RUN_TO_RUN), wp_det_apply_windowed (GPU_TO_GPU) and
-    /// wp_det_take_overflow (native/treadle/deterministic.h).
+    /// CUDA: such a kernel runs as a counting pass and a replay (det_record.h).
+    bool det_counters = false;
+    /// CPU: the module's wp_det_apply and wp_det_take_overflow (native/treadle/deterministic.h).
     void (*det_apply)(const void* records, const uint32_t* counts, int64_t size,
                       uint32_t per_thread) = nullptr;
-    void (*det_apply_windowed)(const void* records, const uint32_t* counts, int64_t size,
-                               uint32_t per_thread) = nullptr;
     int (*det_take_overflow)() = nullptr;
-    /// CUDA: the module's wp_det_keys, wp_det_bitonic, wp_det_runs and wp_det_apply, and
+    /// CUDA: the module's deterministic kernels (native/treadle/deterministic.h) and
     /// wp::det_overflow.
-    void* cuda_det_keys = nullptr;
-    void* cuda_det_bitonic = nullptr;
-    void* cuda_det_runs = nullptr;
-    void* cuda_det_apply = nullptr;
-    void* cuda_det_overflow = nullptr;
+    struct DetCudaKernels {
+        void* keys = nullptr;
+        void* bitonic = nullptr;
+        void* runs = nullptr;
+        void* apply = nullptr;
+        void* gather = nullptr;
+        void* sequential = nullptr;
+        void* scan_init = nullptr;
+        void* scan_step = nullptr;
+        void* counter_results = nullptr;
+        void* counter_totals = nullptr;
+        void* overflow = nullptr;
+    } cuda_det;
     /// CUDA: record buffers kept between launches (runtime/deterministic.cpp).
     std::shared_ptr<struct DetScratch> det_scratch;
 };

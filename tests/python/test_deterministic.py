@@ -1,6 +1,8 @@
 """Deterministic mode (wp.DeterministicMode): float atomics repeat bit for bit on every run,
-every CPU thread count and on CUDA: on the CPU in RUN_TO_RUN mode in the sequential (launch
-index) order, on CUDA and in GPU_TO_GPU mode in the windowed order (see windowed())."""
+every CPU thread count and on CUDA: on the CPU (both modes) and in GPU_TO_GPU mode on CUDA in
+the sequential (launch index) order, in RUN_TO_RUN mode on CUDA in the windowed order (see
+windowed()). Counters (an int32 atomic_add whose result the kernel reads) hand out the slots of
+the sequential order on both devices."""
 
 import os
 import subprocess
@@ -67,12 +69,21 @@ springs = make_springs(RUN_TO_RUN)
 springs_strict = make_springs(GPU_TO_GPU)
 
 
-@wp.kernel
-def spring_forces(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3),
-                  pairs: wp.array(dtype=int, ndim=2), rest: wp.array(dtype=float),
-                  out: wp.array(dtype=wp.vec3)):
-    s = wp.tid()
-    out[s] = spring_force(x, v, pairs[s, 0], pairs[s, 1], rest[s])
+def make_spring_forces(mode):
+    # the same build flags as the atomic kernel of `mode` (GPU_TO_GPU: no contraction), so the
+    # forces are the same bits
+    @det_kernel(mode)
+    def spring_forces(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3),
+                      pairs: wp.array(dtype=int, ndim=2), rest: wp.array(dtype=float),
+                      out: wp.array(dtype=wp.vec3)):
+        s = wp.tid()
+        out[s] = spring_force(x, v, pairs[s, 0], pairs[s, 1], rest[s])
+
+    return spring_forces
+
+
+spring_forces = make_spring_forces(RUN_TO_RUN)
+spring_forces_strict = make_spring_forces(GPU_TO_GPU)
 
 
 def make_composites(mode):
@@ -94,13 +105,6 @@ def make_composites(mode):
 
 composites = make_composites(RUN_TO_RUN)
 composites_strict = make_composites(GPU_TO_GPU)
-
-
-@det_kernel()
-def counter(c: wp.array(dtype=wp.int32), out: wp.array(dtype=wp.int32)):
-    i = wp.tid()
-    slot = wp.atomic_add(c, 0, 1)
-    out[slot] = i
 
 
 @det_kernel()
@@ -129,8 +133,8 @@ WINDOW = 256  # record slots per window of the windowed order (native/treadle/de
 def windowed(initial, slots, targets, values):
     """The windowed order's result of additive records (slot, target index, value): per
     target, its records in slot order are folded per window of WINDOW slots, and the partials
-    are added to the initial value in order. CUDA applies records so, and so does the CPU in
-    GPU_TO_GPU mode; the CPU in RUN_TO_RUN mode adds them one by one in slot order."""
+    are added to the initial value in order. CUDA applies records so in RUN_TO_RUN mode; the
+    CPU, and CUDA in GPU_TO_GPU mode, add them one by one in slot order."""
     out = np.array(initial, copy=True)
     flat = out.reshape(len(out), -1) if out.ndim > 1 else out.reshape(-1, 1)
     slots, targets = np.asarray(slots), np.asarray(targets)
@@ -217,13 +221,13 @@ def test_cloth_springs_repeat_and_match_the_reference_scatter(device, strict):
     assert len(runs) == 1
     # the same forces, stored per spring (no atomics), scattered in launch order by numpy
     per_spring = wp.zeros(len(pairs), dtype=wp.vec3, device=device)
-    wp.launch(spring_forces, dim=len(pairs), inputs=[
+    wp.launch(spring_forces_strict if strict else spring_forces, dim=len(pairs), inputs=[
         wp.array(x, dtype=wp.vec3, device=device), wp.array(v, dtype=wp.vec3, device=device),
         wp.array(pairs, device=device), wp.array(rest, device=device), per_spring], device=device)
     forces = per_spring.numpy()
     order = np.stack([pairs[:, 0], pairs[:, 1]], 1).ravel()
     values = np.stack([forces, -forces], 1).reshape(-1, 3)
-    if device == "cpu" and not strict:
+    if device == "cpu" or strict:
         expected = np.zeros_like(x)
         np.add.at(expected, order, values)  # unbuffered, in the order given
     else:
@@ -259,7 +263,7 @@ def test_cpu_thread_counts_give_the_same_bits():
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_gpu_to_gpu_matches_the_canonical_order(device):
+def test_gpu_to_gpu_matches_the_sequential_order(device):
     # cancellations make every other order give other bits
     data = np.array([1.0e20, 1.0, -1.0e20, 3.5, -2.25, 2.0**-20, 1.0e10, -1.0e10, 7.0, -7.0,
                      9.0, 1.0e-7], np.float32)
@@ -269,17 +273,17 @@ def test_gpu_to_gpu_matches_the_canonical_order(device):
         wp.launch(scatter_strict, dim=len(data), inputs=[wp.array(data, device=device),
                                                          wp.array(idx, device=device), out],
                   device=device)
-        expected = windowed(np.full(3, start, np.float32), np.arange(len(data)), idx, data)
+        expected = np.full(3, start, np.float32)
+        for d, i in zip(data, idx):
+            expected[i] = np.float32(expected[i] + d)
         np.testing.assert_array_equal(out.numpy().view(np.uint32), expected.view(np.uint32))
-        if start == 0.0:  # from zero, one window is the plain sequential sum
-            sequential = np.zeros(3, np.float32)
-            for d, i in zip(data, idx):
-                sequential[i] = np.float32(sequential[i] + d)
-            np.testing.assert_array_equal(expected.view(np.uint32), sequential.view(np.uint32))
+        # the windowed order (RUN_TO_RUN on CUDA) gives other bits from 0.5
+        other = windowed(np.full(3, start, np.float32), np.arange(len(data)), idx, data)
+        assert (other.view(np.uint32) == expected.view(np.uint32)).all() == (start == 0.0)
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_gpu_to_gpu_windows_a_hot_address(device):
+def test_gpu_to_gpu_adds_a_hot_address_in_order(device):
     rng = np.random.default_rng(10)
     n = 100000
     data = (rng.standard_normal(n) * 1e3).astype(np.float32)
@@ -287,7 +291,8 @@ def test_gpu_to_gpu_windows_a_hot_address(device):
     out = wp.full(50, value=0.25, dtype=float, device=device)
     wp.launch(scatter_strict, dim=n, inputs=[wp.array(data, device=device),
                                              wp.array(idx, device=device), out], device=device)
-    expected = windowed(np.full(50, 0.25, np.float32), np.arange(n), idx, data)
+    expected = np.full(50, 0.25, np.float32)
+    np.add.at(expected, idx, data)  # unbuffered: one by one, in the order given
     np.testing.assert_array_equal(out.numpy(), expected)
 
 
@@ -326,7 +331,7 @@ def test_composite_double_half_and_minmax_atomics(device, strict):
     wp.launch(composites_strict if strict else composites, dim=n, inputs=ins + outs,
               device=device)
     tid = np.arange(n)
-    if device == "cpu" and not strict:
+    if device == "cpu" or strict:
         expected_m = np.zeros((2, 3, 3), np.float32)
         np.add.at(expected_m, tid % 2, m)
         expected_d = np.cumsum(d)[-1]
@@ -346,15 +351,6 @@ def test_composite_double_half_and_minmax_atomics(device, strict):
     assert outs[1].numpy()[0] == expected_d
     assert outs[2].numpy()[0] == expected_h
     assert outs[3].numpy()[0] == lo.min() and outs[4].numpy()[0] == hi.max()
-
-
-def test_cpu_counters_hand_out_slots_in_launch_order():
-    for _ in range(3):
-        c = wp.zeros(1, dtype=wp.int32, device="cpu")
-        out = wp.full(1000, -1, dtype=wp.int32, device="cpu")
-        wp.launch(counter, dim=1000, inputs=[c, out], device="cpu")
-        np.testing.assert_array_equal(out.numpy(), np.arange(1000))
-        assert c.numpy()[0] == 1000
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -394,17 +390,6 @@ def test_backward_accumulations_repeat(device):
     np.add.at(expected, idx_np, x_np[idx_np] * seeds[:, None])
     np.testing.assert_allclose(np.frombuffer(grads.pop(), np.float32).reshape(-1, 3), expected,
                                rtol=1e-5, atol=1e-4)
-
-
-@pytest.mark.skipif(len(DEVICES) < 2, reason="needs a CUDA device")
-def test_cuda_counters_are_refused_at_their_line():
-    c = wp.zeros(1, dtype=wp.int32, device="cuda:0")
-    out = wp.zeros(4, dtype=wp.int32, device="cuda:0")
-    with pytest.raises(wp.WarpCodegenError) as info:
-        wp.launch(counter, dim=4, inputs=[c, out], device="cuda:0")
-    assert "counter(): deterministic mode on CUDA does not support integer atomics" in str(
-        info.value)
-    assert f"{__file__}:{counter.func.__code__.co_firstlineno + 3}:" in str(info.value)
 
 
 def test_reading_a_float_atomics_old_value_is_refused():
@@ -487,15 +472,17 @@ def test_2d_checked_and_recorded_launches_repeat_in_launch_order():
     idx = rng.integers(-5, 5, data.shape).astype(np.int32)  # negative: from the end
     expected = np.zeros(5, np.float32)
     np.add.at(expected, (idx % 5).ravel(), data.ravel())
-    for _ in range(3):
+    with wp.ScopedDevice("cpu"):  # the sequential order: the CPU's RUN_TO_RUN
+        for _ in range(3):
+            out = wp.zeros(5, dtype=float)
+            wp.launch(scatter_2d_checked, dim=data.shape,
+                      inputs=[wp.array(data), wp.array(idx), out])
+            np.testing.assert_array_equal(out.numpy(), expected)
         out = wp.zeros(5, dtype=float)
-        wp.launch(scatter_2d_checked, dim=data.shape, inputs=[wp.array(data), wp.array(idx), out])
+        cmd = wp.launch(scatter_2d_checked, dim=data.shape,
+                        inputs=[wp.array(data), wp.array(idx), out], record_cmd=True)
+        cmd.launch()
         np.testing.assert_array_equal(out.numpy(), expected)
-    out = wp.zeros(5, dtype=float)
-    cmd = wp.launch(scatter_2d_checked, dim=data.shape, inputs=[wp.array(data), wp.array(idx), out],
-                    record_cmd=True)
-    cmd.launch()
-    np.testing.assert_array_equal(out.numpy(), expected)
-    bad = wp.full(data.shape, 5, dtype=int)
-    with pytest.raises(IndexError, match="out of bounds"):
-        wp.launch(scatter_2d_checked, dim=data.shape, inputs=[wp.array(data), bad, out])
+        bad = wp.full(data.shape, 5, dtype=int)
+        with pytest.raises(IndexError, match="out of bounds"):
+            wp.launch(scatter_2d_checked, dim=data.shape, inputs=[wp.array(data), bad, out])

@@ -53,6 +53,7 @@ MODULES = [
     "test_mesh",
     "treadle.examples.heat_diffusion",
     "test_deterministic",
+    "test_deterministic_counters",
     "test_negative_indices",
     "treadle.examples.traced_cloth",
 ]

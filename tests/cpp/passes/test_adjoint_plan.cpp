@@ -397,8 +397,8 @@ TEST(AdjointPlan, UsingTheValueAnAtomicReturnsIsRefused) {
     Error e = refusal(f);
     EXPECT_EQ(e.message(),
               "slots(): cannot differentiate code that uses the value atomic_add() returns (the "
-              "backward pass cannot recover it); compute the slot in a separate kernel that is "
-              "not recorded");
+              "generated backward replay of consumed-return counter atomics cannot recover it); "
+              "compute the slot in a separate kernel that is not recorded");
     EXPECT_EQ(e.where().line, 0);  // no source attached: no location
 }
 
