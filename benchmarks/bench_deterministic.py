@@ -1,6 +1,8 @@
 """Deterministic mode's cost: a 10^6-element float atomic_add reduction into one cell, a
 scatter into 1,024 bins, and cloth-spring forces (two vec3 atomics per spring, 128^2
-particles), each in the default mode and with wp.DeterministicMode.RUN_TO_RUN.
+particles), and a stream compaction of 10^6 values through a counter (an int32 atomic_add whose
+result is the slot), each in the default mode and with wp.DeterministicMode.RUN_TO_RUN and
+GPU_TO_GPU.
 
 Prints one JSON object per line (treadle, then Warp when it is importable):
 
@@ -38,7 +40,15 @@ def _kernels(wp, mode):
         wp.atomic_add(f, a, force)
         wp.atomic_sub(f, b, force)
 
-    return reduce_one, scatter, springs
+    @wp.kernel(module="unique", module_options=options)
+    def compact(data: wp.array(dtype=float), count: wp.array(dtype=wp.int32),
+                out: wp.array(dtype=float)):
+        i = wp.tid()
+        if data[i] > 0.0:
+            slot = wp.atomic_add(count, 0, 1)
+            out[slot] = data[i]
+
+    return reduce_one, scatter, springs, compact
 
 
 def _cloth(n):
@@ -72,16 +82,21 @@ def _bench(wp, name, device, reps):
     pairs = wp.array(pairs_np, device=device)
     rest = wp.array(rest_np, device=device)
     f = wp.zeros(len(xs), dtype=wp.vec3, device=device)
+    count = wp.zeros(1, dtype=wp.int32, device=device)
+    compacted = wp.zeros(10**6, dtype=float, device=device)
     row = {"bench": "deterministic", "impl": name, "device": str(device)}
     for label, mode in (("default", wp.DeterministicMode.NOT_GUARANTEED),
-                        ("run_to_run", wp.DeterministicMode.RUN_TO_RUN)):
-        reduce_one, scatter, springs = _kernels(wp, mode)
+                        ("run_to_run", wp.DeterministicMode.RUN_TO_RUN),
+                        ("gpu_to_gpu", wp.DeterministicMode.GPU_TO_GPU)):
+        reduce_one, scatter, springs, compact = _kernels(wp, mode)
         row[f"reduce_1e6_{label}_ms"] = _time(wp, device, reps, lambda: wp.launch(
             reduce_one, dim=10**6, inputs=[data, out1], device=device))
         row[f"scatter_1e6_1024_{label}_ms"] = _time(wp, device, reps, lambda: wp.launch(
             scatter, dim=10**6, inputs=[data, idx, bins], device=device))
         row[f"cloth_128_{label}_ms"] = _time(wp, device, reps, lambda: wp.launch(
             springs, dim=len(pairs_np), inputs=[x, pairs, rest, f], device=device))
+        row[f"compact_1e6_{label}_ms"] = _time(wp, device, reps, lambda: (count.zero_(), wp.launch(
+            compact, dim=10**6, inputs=[data, count, compacted], device=device)))
     print(json.dumps(row))
 
 

@@ -12,12 +12,13 @@ export TREADLE_CACHE_DIR=$PWD/build-device/cache
 CONF_FILES="${CONF_FILES:-deterministic/test_deterministic_scatter deterministic/test_deterministic_counter deterministic/test_deterministic_backward deterministic/test_deterministic_graph_capture deterministic/test_deterministic_options}" \
     CONF_JOBS=${CONF_JOBS:-8} bash scripts/device_conformance.sh 2>&1 | tail -40
 echo "== deterministic tests"
-PYTHONPATH=python python3 -m pytest -q -p no:cacheprovider tests/python/test_deterministic.py \
+PYTHONPATH=python python3 -m pytest -q -p no:cacheprovider tests/python/test_deterministic.py tests/python/test_deterministic_counters.py \
     ${PYTEST_ARGS:-} 2>&1 | tail -15
 warp_path=
 [ -d build/peers-warp/warp ] && warp_path=:$PWD/build/peers-warp
-for bench in "bench_deterministic.py --device cuda:0" "bench_mesh.py --device cuda:0" \
-    "bench_hash_grid.py --device cuda:0" "bench_deterministic.py --device cpu --reps 3"; do
+# BENCHES: which benchmarks (default all four)
+IFS=';' read -r -a benches <<< "${BENCHES:-bench_deterministic.py --device cuda:0;bench_mesh.py --device cuda:0;bench_hash_grid.py --device cuda:0;bench_deterministic.py --device cpu --reps 3}"
+for bench in "${benches[@]}"; do
     echo "== $bench"
     # shellcheck disable=SC2086 -- the benchmark and its arguments
     PYTHONPATH=python$warp_path timeout 300 python3 benchmarks/$bench 2>&1 | grep '^{' |
