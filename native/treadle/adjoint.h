@@ -9,6 +9,9 @@
 #include "array.h"
 #include "atomic.h"
 #include "transform.h"
+#if defined(WP_DETERMINISTIC)
+#include "deterministic.h"
+#endif
 
 #if !defined(__CUDACC__)
 #pragma GCC visibility push(hidden)
@@ -66,18 +69,28 @@ CUDA_CALLABLE void grad_add_owned(T* p, const T& v, const launch_bounds_t& bound
 /// atomic_sub subtracts it.
 template <typename T>
 CUDA_CALLABLE T grad_read(const T* p) {
-    return p ? *p : T{};
+    if (!p) return T{};
+    T g = *p;
+#if defined(WP_DETERMINISTIC)
+    det_own_pending(p, g, false);  // this thread's recorded accumulations count
+#endif
+    return g;
 }
 
 /// grad_take(a, p): the adjoint of a store a[i...] = v, Warp's final-write-wins rule: the
 /// gradient element at p (zero without a gradient) goes to v and is consumed (zeroed: the
 /// store overwrote the element, so earlier writes of it, in this launch or before, receive no
-/// gradient), unless the array was created with retain_grad=True.
+/// gradient), unless the array was created with retain_grad=True. Deterministic builds count
+/// the thread's own recorded accumulations of the element too (det_own_pending).
 template <typename A, typename T>
 CUDA_CALLABLE T grad_take(const A& a, T* p) {
     if (!p) return T{};
     T g = *p;
-    if (!(array_flags(a) & array_retain_grad)) *p = T{};
+    const bool consume = !(array_flags(a) & array_retain_grad);
+#if defined(WP_DETERMINISTIC)
+    det_own_pending(p, g, consume);  // and are consumed with the element
+#endif
+    if (consume) *p = T{};
     return g;
 }
 

@@ -68,6 +68,40 @@ CUDA_CALLABLE void det_apply(const det_record_t& r) {
     }
 }
 
+/// The bits of -0.0 in a record's scalar type: adding it changes nothing.
+CUDA_CALLABLE uint64 det_negative_zero(uint32 meta) {
+    switch (meta >> 8) {
+        case 1:
+            return 0x80000000ull;
+        case 2:
+            return 0x8000000000000000ull;
+        default:
+            return 0x8000ull;  // half, bfloat16
+    }
+}
+
+/// Backward passes read gradients their own launch index accumulated: `value`, read from `p`,
+/// gains the calling thread's pending records inside [p, p + sizeof(T)) in emission order, as
+/// if they had been applied; with `take` they are cancelled (the read consumed them).
+template <typename T>
+CUDA_CALLABLE void det_own_pending(const T* p, T& value, bool take) {
+    det_thread_t* d = det_current();
+    if (!d) return;
+    const det_launch_t* l = det_launch();
+    const uint64 lo = reinterpret_cast<uint64>(p), hi = lo + sizeof(T);
+    for (uint32 k = 0; k < d->count; ++k) {
+        det_record_t& r = l->records[d->first + k];
+        if (r.address < lo || r.address >= hi) continue;
+        det_record_t local = r;
+        local.address = reinterpret_cast<uint64>(&value) + (r.address - lo);
+        det_apply(local);
+        if (take) {
+            r.meta = uint32(atomic_op_add) | (r.meta & 0xff00u);
+            r.bits = det_negative_zero(r.meta);
+        }
+    }
+}
+
 /// A sort key of the CUDA path: records of one address, in slot order.
 struct det_key_t {
     uint64 address;

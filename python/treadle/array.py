@@ -12,6 +12,7 @@ from . import array_grad as _array_grad
 from . import memory_tracker as _memory_tracker
 from . import tape as _tape
 from .array_arithmetic import ArrayArithmetic
+from .array_ctypes import ArrayCtypes
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
 from .shapes import check_ndim, is_int, shape_tuple, subscript_params, view_layout
@@ -82,7 +83,7 @@ class _Deleter:
         self.deleter(self.ptr, self.size)
 
 
-class array(ArrayArithmetic, _treadle.Array):
+class array(ArrayArithmetic, ArrayCtypes, _treadle.Array):
     """A fixed-size array of 1 to 4 dimensions on a device (Warp's ``wp.array``).
 
     ``wp.array(data)`` copies a numpy array, list or tuple (dtype inferred like numpy:
@@ -370,8 +371,7 @@ class array(ArrayArithmetic, _treadle.Array):
 
     @property
     def ptr(self):
-        """Address of the first element as an int (None for annotations, null arrays and
-        arrays without elements, as in Warp)."""
+        """The first element's address (None for annotations, null and empty arrays)."""
         return None if self._is_null or self._size == 0 else self._ptr
 
     @property

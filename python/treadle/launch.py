@@ -196,9 +196,12 @@ class Launch:
 
     def set_param_at_index_from_ctype(self, index, value):
         """As set_param_at_index: treadle has no ctypes parameter records, so `value` is the
-        argument itself (a ctypes object is a TypeError)."""
+        argument itself (a ctypes object, such as an array's ``__ctype__()``, is a
+        LaunchArgumentError: a TypeError and a RuntimeError)."""
         if type(value).__module__ == "ctypes" or hasattr(value, "_fields_"):
-            raise TypeError("Launch: treadle takes argument values, not ctypes records")
+            raise _treadle.LaunchArgumentError(
+                f"Launch: {self.kernel.key} takes argument values, not raw ctypes records (pass "
+                f"the array or value itself to set_param_at_index / set_param_by_name)")
         self.set_param_at_index(index, value)
 
     def set_param_by_name_from_ctype(self, name, value):

@@ -143,8 +143,8 @@ class CaptureMode(enum.IntEnum):
 def _check_capture_options(apic, capture_mode, what):
     if apic:
         raise NotImplementedError(
-            f"{what}: apic=True (recording the capture for serialisation to a .wrp file with "
-            "capture_save()) is not supported by treadle")
+            f"{what}: apic=True (APIC serialization: recording the capture for a .wrp file "
+            "with capture_save()) is not supported by treadle")
     try:
         return int(CaptureMode(capture_mode))
     except ValueError:

@@ -80,14 +80,16 @@ private:
                     }
                     break;
                 case InstrKind::CallFunc: {
-                    // the callee's reads come before its writes; a write-after-read inside
-                    // it is one here too
+                    // a callee that writes after it reads does so here too; one that both
+                    // reads and writes, but never after a read, writes first
                     const std::vector<uint8_t>* bits = in.func ? &callee(*in.func) : nullptr;
                     for (size_t i = 0; i < in.args.size(); ++i) {
                         uint8_t a =
                             bits && i < bits->size() ? (*bits)[i] : k_access_read | k_access_write;
-                        mark(in.args[i], a & k_access_read);
+                        const bool writes_first = !(a & k_access_write_after_read);
+                        if (!writes_first) mark(in.args[i], a & k_access_read);
                         mark(in.args[i], a & (k_access_write | k_access_write_after_read));
+                        if (writes_first) mark(in.args[i], a & k_access_read);
                         mark(in.args[i], a & k_access_null_tested);
                     }
                     break;
@@ -96,6 +98,8 @@ private:
                     break;
             }
             walk(in.body);
+            // a loop's next iteration writes after this one read
+            if (in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop) walk(in.body);
             walk(in.orelse);
         }
     }

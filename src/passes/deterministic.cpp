@@ -126,6 +126,7 @@ private:
             return {0, increment ? 1u : 0u};
         }
         if (consumed) refuse_float(f, in);
+        one_family(f, in);
         m_plan.records = true;
         return {components(value), 0};
     }
@@ -156,6 +157,23 @@ private:
                    "custom adjoint (wp.func_grad): the backward pass cannot hand out the "
                    "forward order's slots");
         m_counters[&f].push_back(&in);
+    }
+
+    /// Float reductions of different families (add and sub; min; max) on one array are
+    /// refused, as Warp refuses them: the order between families would matter.
+    void one_family(const Function& f, const Instr& in) {
+        using builtins::AtomicOp;
+        AtomicOp op = in.builtin->traits.atomic;
+        if (op == AtomicOp::Sub) op = AtomicOp::Add;
+        auto [it, fresh] = m_families[&f].try_emplace(in.args[0], &in);
+        AtomicOp first = it->second->builtin->traits.atomic;
+        if (first == AtomicOp::Sub) first = AtomicOp::Add;
+        if (!fresh && first != op)
+            refuse(f, in,
+                   std::string("deterministic mode does not support mixing ") +
+                       it->second->builtin->name + " (line " + std::to_string(it->second->line) +
+                       ") and " + in.builtin->name +
+                       " on one array: the result would depend on how the two interleave");
     }
 
     /// Two passes: an integer atomic on a counter's array that is not itself a counter would
@@ -192,6 +210,7 @@ private:
     int m_in_custom_grad = 0;
     std::map<const Function*, Counts> m_counts;
     std::map<const Function*, std::vector<const Instr*>> m_counters, m_plain;
+    std::map<const Function*, std::map<VarId, const Instr*>> m_families;
 };
 
 }  // namespace

@@ -34,14 +34,16 @@ constexpr size_t k_scan_size = 8;      ///< wp::det_scan_t
 
 /// Record slots a launch of `size` indices needs; refuses what the keys cannot number.
 uint64_t slots_for(const CompiledKernel& k, int64_t size) {
+    // slots are numbered in 32 bits; counters' answers are int32
     const uint64_t slots = uint64_t(size) * k.det_per_thread;
-    if (slots > 0x7fffffffull)
+    const uint64_t limit = k.det_counters ? 0x7fffffffull : 0x100000000ull;
+    if (slots > limit || uint64_t(size) > limit)
         throw Error(ErrorKind::Runtime,
-                    k.name +
-                        "(): deterministic mode supports launches of up to 2^31 - 1 threads "
-                        "and records; this launch of " +
-                        std::to_string(size) + " threads needs " + std::to_string(slots) +
-                        " record slots (" + std::to_string(k.det_per_thread) + " per thread)");
+                    k.name + "(): deterministic mode supports launches of up to " +
+                        (k.det_counters ? "2^31 - 1" : "2^32") +
+                        " threads and records; this launch of " + std::to_string(size) +
+                        " threads needs " + std::to_string(slots) + " record slots (" +
+                        std::to_string(k.det_per_thread) + " per thread)");
     return slots;
 }
 

@@ -486,3 +486,58 @@ def test_2d_checked_and_recorded_launches_repeat_in_launch_order():
         bad = wp.full(data.shape, 5, dtype=int)
         with pytest.raises(IndexError, match="out of bounds"):
             wp.launch(scatter_2d_checked, dim=data.shape, inputs=[wp.array(data), bad, out])
+
+
+@wp.func
+def square_via(scratch: wp.array(dtype=float), x: float):
+    scratch[0] = x
+    return scratch[0] * scratch[0]
+
+
+def make_square_through_scratch(mode):
+    @det_kernel(mode)
+    def square_through_scratch(x: wp.array(dtype=float), scratch: wp.array(dtype=float),
+                               loss: wp.array(dtype=float)):
+        loss[0] = square_via(scratch, x[0])
+
+    return square_through_scratch
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_stores_adjoint_takes_the_threads_own_recorded_gradient(device):
+    # the backward pass records scratch's gradient (from the load), then the store's adjoint
+    # takes it: it must see the record, as the default mode sees the applied atomic
+    grads = []
+    for mode in (wp.DeterministicMode.NOT_GUARANTEED, RUN_TO_RUN, GPU_TO_GPU):
+        x = wp.array([3.0], dtype=float, device=device, requires_grad=True)
+        scratch = wp.zeros(1, dtype=float, device=device, requires_grad=True)
+        loss = wp.zeros(1, dtype=float, device=device, requires_grad=True)
+        tape = wp.Tape()
+        with tape:
+            wp.launch(make_square_through_scratch(mode), dim=1, inputs=[x, scratch, loss],
+                      device=device)
+        tape.backward(grads={loss: wp.ones(1, dtype=float, device=device)})
+        assert loss.numpy()[0] == 9.0
+        grads.append((x.grad.numpy()[0], scratch.grad.numpy()[0]))
+    assert grads == [(6.0, 0.0)] * 3
+
+
+def test_mixing_reduction_families_on_one_array_is_refused():
+    @det_kernel()
+    def add_and_max(data: wp.array(dtype=float), out: wp.array(dtype=float)):
+        wp.atomic_add(out, 0, data[wp.tid()])
+        wp.atomic_max(out, 0, 1.0)
+
+    with pytest.raises(wp.WarpCodegenError) as info:
+        wp.launch(add_and_max, dim=4, inputs=[wp.ones(4), wp.zeros(1)], device="cpu")
+    line = add_and_max.func.__code__.co_firstlineno
+    assert (f"add_and_max(): deterministic mode does not support mixing atomic_add (line "
+            f"{line + 2}) and atomic_max on one array") in str(info.value)
+    assert f"{__file__}:{line + 3}:" in str(info.value)
+
+
+def test_launches_beyond_the_slot_numbering_are_refused():
+    with pytest.raises(RuntimeError, match=r"reduce_one\(\): deterministic mode supports "
+                                           r"launches of up to 2\^32 threads and records"):
+        wp.launch(reduce_one, dim=(65536, 65537), inputs=[wp.ones(1), wp.zeros(1)],
+                  device="cpu")

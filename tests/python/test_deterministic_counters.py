@@ -180,8 +180,8 @@ def test_counters_the_two_passes_cannot_run_are_refused_at_their_line():
            f"(line {mixed.func.__code__.co_firstlineno + 3})" in text
     assert f"{__file__}:{mixed.func.__code__.co_firstlineno + 2}:" in text
     # the CPU runs them in order: their results are the sequential ones
-    c = wp.zeros(1, dtype=wp.int32)
-    out = wp.zeros(16, dtype=wp.int32)
+    c = wp.zeros(1, dtype=wp.int32, device="cpu")
+    out = wp.zeros(16, dtype=wp.int32, device="cpu")
     wp.launch(mixed, dim=4, inputs=[c, out], device="cpu")
     np.testing.assert_array_equal(out.numpy()[[1, 3, 5, 7]], [0, 1, 2, 3])
 

@@ -56,9 +56,23 @@ def test_empty_launch_takes_zero_defaults():
     np.testing.assert_array_equal(out.numpy(), [0.0, 0.0, 0.0])
     with pytest.raises(NotImplementedError, match="hooks and params_addr"):
         wp.Launch(affine, "cpu", hooks=object())
-    with pytest.raises(TypeError, match="not ctypes records"):
-        import ctypes
-        cmd.set_param_at_index_from_ctype(1, ctypes.c_int(3))
+    import ctypes
+
+    for record in (ctypes.c_int(3), out.__ctype__()):
+        with pytest.raises(TypeError, match="takes argument values, not raw ctypes records"):
+            cmd.set_param_at_index_from_ctype(1, record)
+        with pytest.raises(RuntimeError, match="not raw ctypes records"):
+            cmd.set_param_by_name_from_ctype("out", record)
+
+
+def test_array_ctype_describes_the_array():
+    a = wp.zeros((3, 4), dtype=float, device="cpu", requires_grad=True)
+    view = a[:, 1]
+    record = view.__ctype__()
+    assert record.data == view.ptr and record.grad == view.grad.ptr
+    assert record.ndim == 1
+    assert list(record.shape) == [3, 0, 0, 0] and list(record.strides) == [16, 0, 0, 0]
+    assert wp.array(dtype=float).__ctype__().data == 0
 
 
 def test_adjoint_launch_commands():
