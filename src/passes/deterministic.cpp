@@ -137,6 +137,11 @@ private:
             m_plan.counter_line = in.line;
             m_plan.counter_col = in.col;
         }
+        if (m_in_custom_grad)
+            refuse(f, in,
+                   "deterministic mode does not support consumed-return counter atomics in a "
+                   "custom adjoint (wp.func_grad): the backward pass cannot hand out the "
+                   "forward order's slots");
         if (!m_two_pass) return;
         if (in.builtin->traits.atomic != builtins::AtomicOp::Add)
             refuse(f, in,
@@ -151,11 +156,6 @@ private:
                    "counter arrays: " +
                        atomic_name(in) + " on " + f.type_of(in.args.back())->name +
                        " elements cannot be handed out in order");
-        if (m_in_custom_grad)
-            refuse(f, in,
-                   "deterministic mode does not support consumed-return counter atomics in a "
-                   "custom adjoint (wp.func_grad): the backward pass cannot hand out the "
-                   "forward order's slots");
         m_counters[&f].push_back(&in);
     }
 

@@ -30,10 +30,11 @@ struct DeterministicPlan {
 
 /// Analyses `program` for a deterministic build (`adjoint`: with the backward pass). Throws a
 /// treadle::Error (ErrorKind::Compile, at the atomic's line) for a float atomic whose old
-/// value the kernel reads: it is not known until the launch has ended. With `two_pass` (CUDA
+/// value the kernel reads: it is not known until the launch has ended; float reductions of
+/// two families on one array; a counter inside a custom adjoint. With `two_pass` (CUDA
 /// counters, run as a counting pass and a replay) it also refuses, at their lines, a consumed
-/// integer atomic other than an int32 atomic_add, another integer atomic on a counter's
-/// array, and a counter inside a custom adjoint.
+/// integer atomic other than an int32 atomic_add and another integer atomic on a counter's
+/// array.
 DeterministicPlan plan_deterministic(const ir::Program& program, bool adjoint,
                                      bool two_pass = false);
 
