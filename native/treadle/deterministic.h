@@ -7,8 +7,9 @@
 //  * `int wp_det_take_overflow()` answers (and clears) whether a thread emitted more records
 //    than it had slots. The CPU functions are found with dlsym.
 //  * CUDA: wp_det_keys writes one (address, slot) key per slot (address ~0 for an unused
-//    slot), wp_det_bitonic sorts the keys (a bitonic network over a power-of-two count, one
-//    launch per (k, j) step), wp_det_runs folds each run of an address (at most k_det_window
+//    slot), wp_det_bitonic_tile and wp_det_bitonic sort them (a bitonic network over a
+//    power-of-two count: the steps inside a tile of 1024 keys in shared memory, the longer
+//    ones one launch per step), wp_det_runs folds each run of an address (at most k_det_window
 //    records) and wp_det_apply has the first key of each address apply its runs in order:
 //    RUN_TO_RUN. GPU_TO_GPU instead gathers the records in key order (wp_det_gather) and
 //    wp_det_sequential walks each address's records in slot order, the CPU's order.
@@ -122,6 +123,8 @@ CUDA_CALLABLE bool det_key_greater(const det_key_t& a, const det_key_t& b) {
 // costs one thread k_det_window records per run plus one step per run.
 
 inline constexpr uint64 k_det_window = 256;
+/// Keys one block sorts in shared memory (wp_det_bitonic_tile; 16 KiB).
+inline constexpr uint64 k_det_tile = 1024;
 
 /// The operation family of a record's op: atomic_op_add (add, sub), atomic_op_min, atomic_op_max.
 CUDA_CALLABLE uint32 det_family(uint32 meta) {
@@ -351,6 +354,38 @@ extern "C" __global__ void wp_det_bitonic(wp::det_key_t* keys, wp::uint64 n, wp:
         keys[i] = b;
         keys[l] = a;
     }
+}
+
+/// The steps of the bitonic network that stay inside one tile of k_det_tile keys, in shared
+/// memory: for every stage k in [k_first, k_last] (powers of two, k_last <= k_det_tile), the
+/// steps j = min(j_first, k / 2), ..., 1 (j_first 0: from k / 2). Launched with one block of
+/// k_det_tile / 2 threads per tile; n is a multiple of k_det_tile.
+extern "C" __global__ void wp_det_bitonic_tile(wp::det_key_t* keys, wp::uint64 n,
+                                               wp::uint64 k_first, wp::uint64 k_last,
+                                               wp::uint64 j_first) {
+    __shared__ wp::det_key_t tile[wp::k_det_tile];
+    const wp::uint64 base = (wp::uint64)blockIdx.x * wp::k_det_tile;
+    const unsigned t = threadIdx.x;
+    if (base >= n) return;  // uniform per block
+    tile[t] = keys[base + t];
+    tile[t + wp::k_det_tile / 2] = keys[base + t + wp::k_det_tile / 2];
+    __syncthreads();
+    for (wp::uint64 k = k_first; k <= k_last; k <<= 1) {
+        wp::uint64 j = k >> 1;
+        if (j_first != 0 && j_first < j) j = j_first;
+        for (; j > 0; j >>= 1) {
+            const wp::uint64 i = 2 * j * (t / j) + (t % j);  // the pair's lower index
+            const wp::det_key_t a = tile[i], b = tile[i + j];
+            const bool ascending = ((base + i) & k) == 0;
+            if (ascending ? wp::det_key_greater(a, b) : wp::det_key_greater(b, a)) {
+                tile[i] = b;
+                tile[i + j] = a;
+            }
+            __syncthreads();
+        }
+    }
+    keys[base + t] = tile[t];
+    keys[base + t + wp::k_det_tile / 2] = tile[t + wp::k_det_tile / 2];
 }
 
 extern "C" __global__ void wp_det_runs(const wp::det_record_t* records, const wp::det_key_t* keys,

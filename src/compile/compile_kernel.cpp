@@ -315,6 +315,7 @@ void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepar
         CompiledKernel::DetCudaKernels& d = k.cuda_det;
         d.keys = cuda::get_function(module, "wp_det_keys");
         d.bitonic = cuda::get_function(module, "wp_det_bitonic");
+        d.bitonic_tile = cuda::get_function(module, "wp_det_bitonic_tile");
         d.runs = cuda::get_function(module, "wp_det_runs");
         d.apply = cuda::get_function(module, "wp_det_apply");
         d.gather = cuda::get_function(module, "wp_det_gather");

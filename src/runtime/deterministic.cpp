@@ -200,11 +200,17 @@ public:
         uint32_t per_thread = m_k.det_per_thread;
         void* key_args[6] = {&m_b.records, &counts, &per_thread, &m_slots, &m_n, &m_b.keys};
         launch(m_k.cuda_det.keys, key_args);
-        for (uint64_t size = 2; size <= m_n; size <<= 1) {
-            for (uint64_t j = size >> 1; j > 0; j >>= 1) {
-                void* sort_args[4] = {&m_b.keys, &m_n, &j, &size};
-                launch(m_k.cuda_det.bitonic, sort_args);
-            }
+        if (m_n < k_tile) {  // one short network: a launch per step
+            for (uint64_t size = 2; size <= m_n; size <<= 1)
+                for (uint64_t j = size >> 1; j > 0; j >>= 1) global_step(j, size);
+            return;
+        }
+        // every stage up to a tile's size inside the tiles; then, per longer stage, the steps
+        // that cross tiles one launch each and the rest inside the tiles
+        tile_steps(2, k_tile, 0);
+        for (uint64_t size = 2 * k_tile; size <= m_n; size <<= 1) {
+            for (uint64_t j = size >> 1; j >= k_tile; j >>= 1) global_step(j, size);
+            tile_steps(size, size, k_tile / 2);
         }
     }
 
@@ -256,6 +262,19 @@ public:
     DetBuffers& buffers() { return m_b; }
 
 private:
+    static constexpr uint64_t k_tile = 1024;  ///< wp::k_det_tile
+
+    void global_step(uint64_t j, uint64_t size) {
+        void* sort_args[4] = {&m_b.keys, &m_n, &j, &size};
+        launch(m_k.cuda_det.bitonic, sort_args);
+    }
+
+    void tile_steps(uint64_t k_first, uint64_t k_last, uint64_t j_first) {
+        void* args[5] = {&m_b.keys, &m_n, &k_first, &k_last, &j_first};
+        cuda::launch_args(m_ordinal, m_k.cuda_det.bitonic_tile, (unsigned)(m_n / k_tile),
+                          (unsigned)(k_tile / 2), args, m_stream);
+    }
+
     void launch(void* function, void** args) {
         const unsigned threads = 256;
         cuda::launch_args(m_ordinal, function, (unsigned)((m_n + threads - 1) / threads), threads,

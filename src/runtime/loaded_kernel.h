@@ -108,6 +108,7 @@ struct CompiledKernel {
     struct DetCudaKernels {
         void* keys = nullptr;
         void* bitonic = nullptr;
+        void* bitonic_tile = nullptr;
         void* runs = nullptr;
         void* apply = nullptr;
         void* gather = nullptr;

@@ -539,5 +539,5 @@ def test_mixing_reduction_families_on_one_array_is_refused():
 def test_launches_beyond_the_slot_numbering_are_refused():
     with pytest.raises(RuntimeError, match=r"reduce_one\(\): deterministic mode supports "
                                            r"launches of up to 2\^32 threads and records"):
-        wp.launch(reduce_one, dim=(65536, 65537), inputs=[wp.ones(1), wp.zeros(1)],
-                  device="cpu")
+        wp.launch(reduce_one, dim=(65536, 65537),
+                  inputs=[wp.ones(1, device="cpu"), wp.zeros(1, device="cpu")], device="cpu")
