@@ -153,8 +153,10 @@ std::pair<bool, std::string> check_cuda_compile(const FunctionSource& fn, int ar
         return treadle::generate_kernel_source(fn, true, adjoint, verify_fp,
                                                launch_bounds_of(launch_bounds), deterministic);
     });
+    const std::string path = fn.source->path;
+    nb::gil_scoped_release release;  // NVRTC runs alone: callers compile on several threads
     treadle::nvrtc::Result r =
-        treadle::nvrtc::compile(source, fn.source->path, arch, {treadle::native_dir()}, {});
+        treadle::nvrtc::compile(source, path, arch, {treadle::native_dir()}, {});
     return {r.ok, r.log};
 }
 

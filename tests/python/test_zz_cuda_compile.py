@@ -9,6 +9,7 @@ import gc
 import importlib
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -75,6 +76,13 @@ def test_modules():
     return modules.values()
 
 
+def compile_each(kernels, compile_one):
+    """compile_one(k) for every kernel, on two threads (NVRTC runs without the GIL); the
+    results in order."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(compile_one, kernels))
+
+
 def all_kernels():
     found = {}
     for module in test_modules():
@@ -94,19 +102,19 @@ def all_kernels():
 def test_every_kernel_compiles_for_sm90():
     kernels = all_kernels()
     assert len(kernels) >= 15
-    failures = []
-    for k in kernels:
+    def compile_one(k):
         try:
-            ok, log = _treadle.check_cuda_compile(k._function_source(), 90,
-                                                  launch_bounds=k.options.get("launch_bounds"),
-                                                  deterministic=deterministic(k))
+            return _treadle.check_cuda_compile(k._function_source(), 90,
+                                               launch_bounds=k.options.get("launch_bounds"),
+                                               deterministic=deterministic(k))
         except Exception as e:  # noqa: BLE001 - any error of the front end, at a Python line
             # kernels the front end refuses on purpose (their own tests check the message):
             # no CUDA source to compile
             assert ".py:" in str(e), e
-            continue
-        if not ok:
-            failures.append(f"{k.__qualname__}:\n{log}")
+            return True, ""
+
+    results = compile_each(kernels, compile_one)
+    failures = [f"{k.__qualname__}:\n{log}" for k, (ok, log) in zip(kernels, results) if not ok]
     assert not failures, "\n\n".join(failures)
 
 
@@ -119,22 +127,21 @@ def test_every_backward_pass_compiles_for_sm90():
     ]
     kernels = [k for k in kernels if k.options.get("enable_backward") is not False]
     assert len(kernels) >= 10
-    failures = []
-    compiled = 0
-    for k in kernels:
+    def compile_one(k):
         try:
-            ok, log = _treadle.check_cuda_compile(k._function_source(), 90, adjoint=True,
-                                                  launch_bounds=k.options.get("launch_bounds"),
-                                                  deterministic=deterministic(k))
+            return _treadle.check_cuda_compile(k._function_source(), 90, adjoint=True,
+                                               launch_bounds=k.options.get("launch_bounds"),
+                                               deterministic=deterministic(k))
         except _treadle.CompileError as e:
             # The autodiff tests' kernels whose backward pass the compiler refuses (their own
             # tests check the refusal); whether gc has collected them yet differs from run to run.
             assert "(): cannot differentiate " in str(e), e
-            continue
-        compiled += 1
-        if not ok:
-            failures.append(f"{k.__qualname__}:\n{log}")
-    assert compiled >= 10
+            return None
+
+    results = compile_each(kernels, compile_one)
+    assert sum(r is not None for r in results) >= 10
+    failures = [f"{k.__qualname__}:\n{r[1]}" for k, r in zip(kernels, results)
+                if r is not None and not r[0]]
     assert not failures, "\n\n".join(failures)
 
 
