@@ -18,6 +18,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "codegen/emitter.h"
 #include "common/assert.h"
@@ -313,17 +314,20 @@ void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepar
     if (k.verify_fp) k.cuda_fp_record = cuda::get_global(module, "_ZN2wp8fp_errorE");
     if (k.det_per_thread > 0) {
         CompiledKernel::DetCudaKernels& d = k.cuda_det;
-        d.keys = cuda::get_function(module, "wp_det_keys");
-        d.bitonic = cuda::get_function(module, "wp_det_bitonic");
-        d.bitonic_tile = cuda::get_function(module, "wp_det_bitonic_tile");
-        d.runs = cuda::get_function(module, "wp_det_runs");
-        d.apply = cuda::get_function(module, "wp_det_apply");
-        d.gather = cuda::get_function(module, "wp_det_gather");
-        d.sequential = cuda::get_function(module, "wp_det_sequential");
-        d.scan_init = cuda::get_function(module, "wp_det_scan_init");
-        d.scan_step = cuda::get_function(module, "wp_det_scan_step");
-        d.counter_results = cuda::get_function(module, "wp_det_counter_results");
-        d.counter_totals = cuda::get_function(module, "wp_det_counter_totals");
+        const std::pair<void**, const char*> kernels[] = {
+            {&d.keys, "wp_det_keys"},
+            {&d.bitonic, "wp_det_bitonic"},
+            {&d.bitonic_tile, "wp_det_bitonic_tile"},
+            {&d.runs, "wp_det_runs"},
+            {&d.apply, "wp_det_apply"},
+            {&d.gather, "wp_det_gather"},
+            {&d.sequential, "wp_det_sequential"},
+            {&d.scan_init, "wp_det_scan_init"},
+            {&d.scan_step, "wp_det_scan_step"},
+            {&d.counter_results, "wp_det_counter_results"},
+            {&d.counter_totals, "wp_det_counter_totals"},
+        };
+        for (const auto& [slot, name] : kernels) *slot = cuda::get_function(module, name);
         d.overflow = cuda::get_global(module, "_ZN2wp12det_overflowE");
         k.det_scratch = make_det_scratch(ordinal);
     }

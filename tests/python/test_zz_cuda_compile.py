@@ -65,7 +65,7 @@ def deterministic(k):
     return k.module.deterministic_options(k.options)[0]
 
 
-def test_modules():
+def listed_modules():
     """The listed test modules, and every other test module this process has imported (pytest
     imports them all when it collects, also in each worker of a parallel run)."""
     modules = {name: importlib.import_module(name) for name in MODULES}
@@ -85,7 +85,7 @@ def compile_each(kernels, compile_one):
 
 def all_kernels():
     found = {}
-    for module in test_modules():
+    for module in listed_modules():
         for value in vars(module).values():
             if isinstance(value, wp.Kernel):
                 found[id(value)] = value
