@@ -160,6 +160,17 @@ def _float_type(dtype):
     return t
 
 
+_DOCS = {
+    "quat_base": "{name}: a quaternion of {s} (Warp's ``wp.{name}``): components x, y, z (the "
+                 "vector part) and w (the real part), in that order. ``{name}(x, y, z, w)`` or a "
+                 "sequence of 4. Rotations compose "
+                 "with ``*`` as Warp's.",
+    "transform_base": "{name}: a rigid transform of {s} (Warp's ``wp.{name}``): a position p "
+                      "(vec3) and a rotation q (quaternion), 7 components. ``{name}(p, q)`` or a "
+                      "sequence of 7; ``.p`` and ``.q`` read and set its parts.",
+}
+
+
 def _make(base, name, length, scalar, bound):
     """The class ``name`` of the quaternion or transform Type ``bound`` (registered in
     type_classes)."""
@@ -169,6 +180,7 @@ def _make(base, name, length, scalar, bound):
         {
             "__slots__": (),
             "__module__": "treadle.types",
+            "__doc__": _DOCS[base.__name__].format(name=name, s=scalar.__name__),
             "_wp_scalar_type_": scalar,
             "_wp_type_params_": [length, scalar],
             "_type": bound,

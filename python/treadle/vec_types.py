@@ -548,6 +548,23 @@ def _numeric_type(dtype):
     return t
 
 
+def _composite_doc(name, shape, scalar):
+    """The docstring of vector or matrix class ``name``."""
+    s = scalar.__name__
+    if len(shape) == 1:
+        n = shape[0]
+        named = "".join(f", ``.{c}``" for c in "xyzw"[:n]) if n <= 4 else ""
+        return (f"{name}: a vector of {n} {s} components (Warp's ``wp.{name}``), in kernels and "
+                f"in Python. ``{name}()`` is zero, ``{name}(a)`` sets every component to a, "
+                f"``{name}(c0, ..., c{n - 1})`` or a sequence of {n} sets them in order. "
+                f"Components: ``v[i]``{named}; elementwise +, -, scalar * and /, as Warp's.")
+    rows, cols = shape
+    return (f"{name}: a {rows}x{cols} matrix of {s} (Warp's ``wp.{name}``), row-major. "
+            f"``{name}()`` is zero, ``{name}(a)`` sets every entry to a, ``{name}(m00, m01, "
+            f"...)`` takes its {rows * cols} entries row by row. Entries ``m[i, j]``, rows "
+            f"``m[i]``; ``@`` and ``*`` multiply as Warp's.")
+
+
 def _make(base, name, shape, scalar, bound):
     """The class ``name`` of the vector-like Type ``bound`` (registered in type_classes)."""
     length = math.prod(shape)
@@ -557,6 +574,7 @@ def _make(base, name, shape, scalar, bound):
         {
             "__slots__": (),
             "__module__": "treadle.types",
+            "__doc__": _composite_doc(name, shape, scalar),
             "_wp_scalar_type_": scalar,
             "_wp_type_params_": [*shape, scalar],
             "_type": bound,
