@@ -41,7 +41,7 @@ def print_array(a: wp.array(dtype=float)):
 
 def test_print_array_has_no_contents(capfd):
     # Warp prints no array contents, only this placeholder
-    wp.launch(print_array, 1, inputs=[wp.ones(4, dtype=float)], device="cpu")
+    wp.launch(print_array, 1, inputs=[wp.ones(4, dtype=float, device="cpu")], device="cpu")
     wp.synchronize()
     out = capfd.readouterr().out.splitlines()
     assert out == ["<type without print implementation>",
