@@ -19,6 +19,9 @@ bash scripts/check_format.sh
 echo "== generated stubs and builtin reference (python/treadle/__init__.pyi, docs/builtins.md)"
 PYTHONPATH=python "$PYTHON" scripts/gen_reference.py --check
 
+echo "== the status page is current (docs/status.md from docs/conformance/)"
+"$PYTHON" scripts/gen_status_page.py --check
+
 echo "== documentation (Sphinx, warnings as errors: scripts/build_docs.sh)"
 bash scripts/build_docs.sh build/docs
 
