@@ -60,7 +60,7 @@ CI_FILES = [
     "test_cuda_profiler", "geometry/test_volume", "geometry/test_volume_write",
     "test_allocation_tracker", "geometry/test_mesh_query_point", "geometry/test_mesh_query_ray",
     "deterministic/test_deterministic_scatter", "deterministic/test_deterministic_counter",
-    "deterministic/test_deterministic_backward",
+    "deterministic/test_deterministic_backward", "geometry/test_grouped_bvh", "geometry/test_mesh",
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.
