@@ -333,6 +333,15 @@ void build_cuda(const sema::FunctionSource& kernel, const PreparedKernel& prepar
     }
 }
 
+/// What the generated source of a deterministic build adds for `plan` (counters run in two
+/// passes on CUDA only; the CPU runs their launch indices in order).
+codegen::DetBuild det_build(const passes::DeterministicPlan& plan, bool cuda) {
+    codegen::DetBuild det;
+    det.records = plan.records;
+    det.counters = cuda && plan.counter_line != 0;
+    return det;
+}
+
 /// Deterministic builds: the plan of `program` for `options`, its refusals and what the
 /// launch needs in `k`; what the generated source adds.
 codegen::DetBuild plan_deterministic_build(const ir::Program& program,
@@ -345,16 +354,11 @@ codegen::DetBuild plan_deterministic_build(const ir::Program& program,
                                           " (expected a wp.DeterministicMode)");
     const bool cuda = options.device.is_cuda();
     passes::DeterministicPlan plan = passes::plan_deterministic(program, options.adjoint, cuda);
-    codegen::DetBuild det;
-    det.records = plan.records;
+    const codegen::DetBuild det = det_build(plan, cuda);
     uint32_t per_thread = plan.records ? plan.per_thread : 0;
-    if (plan.counter_line) {
-        // CUDA: a counting pass and a replay; the CPU runs the launch indices in order
-        det.counters = cuda;
-        k.det_serial = !cuda;
-        k.det_counters = cuda;
-        if (cuda) per_thread = std::max(per_thread, plan.counter_per_thread);
-    }
+    k.det_serial = plan.counter_line != 0 && !cuda;
+    k.det_counters = det.counters;
+    if (det.counters) per_thread = std::max(per_thread, plan.counter_per_thread);
     k.det_records = plan.records;
     if (!det.records && !det.counters) return det;
     k.det_per_thread =
@@ -374,11 +378,8 @@ std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda
     std::optional<passes::ProgramAdjointPlan> plan;
     plan = adjoint ? passes::plan_adjoint(*program) : passes::plan_forward_gradients(*program);
     codegen::DetBuild det;
-    if (deterministic != 0) {
-        passes::DeterministicPlan d = passes::plan_deterministic(*program, adjoint, cuda);
-        det.records = d.records;
-        det.counters = cuda && d.counter_line != 0;
-    }
+    if (deterministic != 0)
+        det = det_build(passes::plan_deterministic(*program, adjoint, cuda), cuda);
     return codegen::generate_source(*program, backend, false, plan ? &*plan : nullptr, verify_fp,
                                     launch_bounds, det);
 }
