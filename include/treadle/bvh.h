@@ -11,6 +11,10 @@
 
 namespace treadle {
 
+namespace bvh_refit {
+struct Tree;
+}  // namespace bvh_refit
+
 /// How a Bvh splits its items: Sah (binned surface-area heuristic, the best trees), Median
 /// (halves along the widest axis of the centres) or Lbvh (Morton order of the centres).
 enum class BvhConstructor { Sah, Median, Lbvh };
@@ -74,11 +78,17 @@ public:
     /// New item boxes (same count), the tree built anew with the Bvh's constructor.
     void rebuild(std::vector<std::array<float, 3>> lowers,
                  std::vector<std::array<float, 3>> uppers);
+    /// Refits to item boxes in the memory of device() (float32 or vec3 arrays, contiguous, 3
+    /// floats per item): on a CUDA device by kernels on its current stream, reading nothing back
+    /// (so it can be captured in a graph); the host copy of the nodes is fetched again when
+    /// nodes() is next read. Throws treadle::Error: Value for arrays of another device or size.
+    void refit(const Array& lowers, const Array& uppers);
     /// The same with another constructor, used from now on.
     void rebuild(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers,
                  BvhConstructor constructor);
 
-    const std::vector<BvhNode>& nodes() const { return m_nodes; }
+    /// The nodes (after a refit on a CUDA device, copied back from it first).
+    const std::vector<BvhNode>& nodes() const;
     const std::vector<int32_t>& items() const { return m_items; }
     int32_t root() const { return m_desc.root; }
     /// The root node of group `group`'s items, -1 when it has none.
@@ -87,22 +97,34 @@ public:
     int depth() const;
 
 private:
+    friend class Mesh;
+    /// On a CUDA device: refits to the faces of a mesh (its items) over device `points` and
+    /// `indices`, as refit(lowers, uppers) does.
+    void refit_faces(const Array& points, const Array& indices);
+    /// The device buffers as the refit kernels take them.
+    bvh_refit::Tree device_tree() const;
     void check_boxes(const std::vector<std::array<float, 3>>& lowers,
                      const std::vector<std::array<float, 3>>& uppers) const;
     void build();
     void publish();
     void upload();
 
-    std::vector<std::array<float, 3>> m_lowers, m_uppers;
+    /// After a refit on the device: copies its node and item boxes back to the host copies.
+    void sync_host() const;
+
+    mutable std::vector<std::array<float, 3>> m_lowers, m_uppers;
     std::vector<int32_t> m_groups, m_group_roots, m_items;
-    std::vector<BvhNode> m_nodes;
+    mutable std::vector<BvhNode> m_nodes;
+    mutable bool m_host_stale = false;  ///< the device's boxes are newer than the host's
     BvhConstructor m_constructor;
     int m_leaf_size;
     BvhDescriptor m_desc{};
     Device m_device;
     /// On a CUDA device: the uploaded nodes, items, item lowers, item uppers and group roots,
-    /// and the descriptor naming them (allocated once, so the id never changes).
+    /// then the refit's parents, leaves and counters (src/api/bvh_refit.h), and the descriptor
+    /// naming them (allocated once, so the id never changes).
     std::vector<Array> m_device_buffers;
+    int32_t m_num_leaves = 0;
     Array m_device_desc;
     BvhDescriptor m_device_view{};  ///< the host copy of m_device_desc's contents
 };

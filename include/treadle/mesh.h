@@ -90,7 +90,9 @@ public:
 
     /// Recomputes the face boxes, node boxes and winding moments from the current points
     /// (after they changed in place: owned ones through points(), borrowed ones by their
-    /// owner); the tree's shape is kept.
+    /// owner); the tree's shape is kept. Bound to a CUDA device, it refits from the device's
+    /// points with kernels on the device's current stream, reading nothing back; a mesh with
+    /// winding-number support copies the points to the host and computes the moments there.
     void refit();
     /// Replaces the points (same count; owned from now on) and refits. Throws
     /// treadle::Error: Value on another count.
@@ -111,7 +113,8 @@ public:
     const Vec3* velocity_data() const { return static_cast<const Vec3*>(m_desc.velocities.data); }
     int32_t num_points() const { return m_desc.num_points; }
     int32_t num_tris() const { return m_desc.num_tris; }
-    float average_edge_length() const { return m_desc.average_edge_length; }
+    /// The mean length of the faces' edges (from the device after a refit there).
+    float average_edge_length() const;
     bool supports_winding_number() const { return m_winding_support; }
 
 private:
@@ -121,6 +124,7 @@ private:
     void face_boxes(std::vector<Vec3>& lowers, std::vector<Vec3>& uppers) const;
     void update_derived();
     void upload();
+    void refit_on_device();
 
     std::vector<Vec3> m_points, m_velocities;
     std::vector<int32_t> m_indices;
@@ -128,7 +132,8 @@ private:
     bool m_winding_support = false;
     std::vector<MeshWindingNode> m_winding;
     std::unique_ptr<Bvh> m_bvh;
-    MeshDescriptor m_desc{};
+    mutable MeshDescriptor m_desc{};
+    mutable bool m_host_stale = false;  ///< the device's average edge length is newer
     Device m_device;
     MeshArrayView m_device_points{}, m_device_indices{}, m_device_velocities{};
     Array m_device_winding, m_device_desc;

@@ -4,8 +4,8 @@ wp.bvh_query_aabb, _ray, _sphere, _capsule and wp.bvh_query_next.
 
 Every constructor builds on the host ("sah": binned surface-area heuristic, "median", "lbvh":
 Morton order); for arrays on a CUDA device the built tree is copied to that device after each
-build and refit, and ``id`` names the device copy, so kernels query it on the arrays' device
-only. "cubql" (an external CUDA builder) is not part of treadle: it falls back to "lbvh" on
+build, refits run there (src/api/bvh_refit.h), and ``id`` names the device copy, so kernels
+query it on the arrays' device only. "cubql" (an external CUDA builder) is not part of treadle: it falls back to "lbvh" on
 CUDA and "sah" on the CPU, with a warning."""
 
 import numpy as np
@@ -96,8 +96,11 @@ class Bvh:
 
     def refit(self):
         """Recomputes the node boxes from the current contents of lowers and uppers, keeping
-        the tree's shape."""
-        self._native.refit(_host(self.lowers), _host(self.uppers))
+        the tree's shape (on a CUDA device by kernels there, so a graph can capture it)."""
+        if self.device.is_cuda:
+            self._native.refit_device(self.lowers.ptr, self.uppers.ptr, len(self.lowers))
+        else:
+            self._native.refit(_host(self.lowers), _host(self.uppers))
 
     def rebuild(self, constructor=None):
         """Builds the tree anew from the current lowers and uppers (with `constructor`, or the

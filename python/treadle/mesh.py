@@ -5,7 +5,9 @@ builtins (closest points, rays, boxes, spheres, evaluation).
 On the CPU the mesh borrows the points, indices and velocities arrays it was given (they stay
 alive with it; writing to ``mesh.points`` and calling ``refit()`` moves the mesh). On a CUDA
 device the BVH is built on the host from copies of the points and indices and copied to the
-device, whose kernels read the arrays given (refit reads the points back to rebuild the boxes)."""
+device, whose kernels read the arrays given; refit() runs there, by kernels on the device
+(src/api/bvh_refit.h), except that a mesh with winding-number support computes its moments
+on the host from a copy of the points."""
 
 import numpy as np
 
@@ -132,7 +134,7 @@ class Mesh:
         self._points = points
         if self.device.is_cuda:
             self._bind()
-            self._native.refit_points(_host_points(points))
+            self._native.refit()
         else:
             self._native.set_points(points.ptr, len(points))
 
@@ -163,7 +165,4 @@ class Mesh:
             raise RuntimeError(f"Failed to refit mesh: {self.runtime.get_error_string()}")
 
     def _refit_now(self):
-        if self.device.is_cuda:
-            self._native.refit_points(_host_points(self._points))
-        else:
-            self._native.refit()
+        self._native.refit()

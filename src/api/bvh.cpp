@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <numeric>
 
+#include "api/bvh_refit.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -253,6 +254,7 @@ void Bvh::check_boxes(const std::vector<Vec>& lowers, const std::vector<Vec>& up
 }
 
 void Bvh::build() {
+    m_host_stale = false;
     const int32_t n = static_cast<int32_t>(m_lowers.size());
     m_items.resize(n);
     std::iota(m_items.begin(), m_items.end(), 0);
@@ -326,9 +328,13 @@ Array upload_vector(const std::vector<T>& values, Device device) {
 }  // namespace
 
 void Bvh::upload() {
-    m_device_buffers = {upload_vector(m_nodes, m_device), upload_vector(m_items, m_device),
-                        upload_vector(m_lowers, m_device), upload_vector(m_uppers, m_device),
-                        upload_vector(m_group_roots, m_device)};
+    sync_host();  // a refit on the device it leaves may be newer than the host copy
+    bvh_refit::Tree t = bvh_refit::make_tree(m_nodes, m_items, m_lowers, m_uppers, m_device);
+    m_num_leaves = t.num_leaves;
+    m_device_buffers = {
+        t.nodes,   t.items,  t.lowers,  t.uppers, upload_vector(m_group_roots, m_device),
+        t.parents, t.leaves, t.counters};
+    m_host_stale = false;
     BvhDescriptor d = m_desc;
     d.nodes = m_device_buffers[0].data_as<const BvhNode>();
     d.items = m_device_buffers[1].data_as<const int32_t>();
@@ -344,6 +350,7 @@ void Bvh::upload() {
 }
 
 void Bvh::set_device(Device device) {
+    sync_host();
     m_device = device;
     if (m_device.is_cuda()) {
         upload();
@@ -361,6 +368,7 @@ uint64_t Bvh::id() const {
 
 void Bvh::refit(std::vector<Vec> lowers, std::vector<Vec> uppers) {
     check_boxes(lowers, uppers);
+    m_host_stale = false;  // the host's boxes replace everything a device refit wrote
     m_lowers = std::move(lowers);
     m_uppers = std::move(uppers);
     if (m_desc.root >= 0) refit_node(m_nodes, m_items, m_lowers, m_uppers, m_desc.root);
@@ -380,6 +388,72 @@ void Bvh::rebuild(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstruct
     rebuild(std::move(lowers), std::move(uppers));
 }
 
+namespace {
+
+/// `a` as float32 words (3 per item) when it is a host array of `count` items' corners.
+std::vector<Vec> host_corners(const Array& a, size_t count, const char* what) {
+    if (!a.is_contiguous() || a.dtype().scalar != ScalarType::Float32 || a.dtype().is_struct() ||
+        static_cast<size_t>(a.size()) * (a.dtype().size() / 4) != 3 * count)
+        throw Error(ErrorKind::Value, std::string("Bvh refit: ") + what +
+                                          " must be contiguous float32 with 3 per item (" +
+                                          std::to_string(count) + " items)");
+    const Vec* p = a.data_as<const Vec>();
+    return std::vector<Vec>(p, p + count);
+}
+
+}  // namespace
+
+void Bvh::refit(const Array& lowers, const Array& uppers) {
+    if (!m_device.is_cuda()) {
+        if (lowers.device() != m_device || uppers.device() != m_device)
+            throw Error(ErrorKind::Value,
+                        "Bvh refit: the boxes must be in the memory of " + m_device.alias());
+        refit(host_corners(lowers, m_lowers.size(), "lowers"),
+              host_corners(uppers, m_uppers.size(), "uppers"));
+        return;
+    }
+    bvh_refit::from_boxes(device_tree(), lowers, uppers);
+    m_host_stale = true;
+}
+
+void Bvh::refit_faces(const Array& points, const Array& indices) {
+    bvh_refit::from_faces(device_tree(), points, indices);
+    m_host_stale = true;
+}
+
+bvh_refit::Tree Bvh::device_tree() const {
+    const std::vector<Array>& b = m_device_buffers;  // null arrays when there are no items
+    return bvh_refit::Tree{b[0], b[1], b[2], b[3], b[5], b[6], b[7], m_num_leaves};
+}
+
+namespace {
+
+/// Copies device bytes `from` into the host vector `to` (of the same size).
+template <typename T>
+void download(const Array& from, std::vector<T>& to) {
+    if (to.empty()) return;
+    Array host =
+        Array::wrap(to.data(), DType(ScalarType::UInt8),
+                    {static_cast<int64_t>(to.size() * sizeof(T))}, {1}, Device::cpu(), nullptr);
+    host.assign(Array::wrap(from.data(), DType(ScalarType::UInt8), {host.size()}, {1},
+                            from.device(), from.buffer()));
+}
+
+}  // namespace
+
+void Bvh::sync_host() const {
+    if (!m_host_stale) return;
+    download(m_device_buffers[0], m_nodes);
+    download(m_device_buffers[2], m_lowers);
+    download(m_device_buffers[3], m_uppers);
+    m_host_stale = false;
+}
+
+const std::vector<BvhNode>& Bvh::nodes() const {
+    sync_host();
+    return m_nodes;
+}
+
 int32_t Bvh::group_root(int32_t group) const {
     size_t lo = 0, hi = m_group_roots.size() / 2;
     while (lo < hi) {
@@ -394,6 +468,6 @@ int32_t Bvh::group_root(int32_t group) const {
     return -1;
 }
 
-int Bvh::depth() const { return subtree_depth(m_nodes, m_desc.root); }
+int Bvh::depth() const { return subtree_depth(m_nodes, m_desc.root); }  // shape only
 
 }  // namespace treadle

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <string>
 
+#include "api/bvh_refit.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -253,6 +254,7 @@ void Mesh::face_boxes(std::vector<Vec3>& lowers, std::vector<Vec3>& uppers) cons
 }
 
 void Mesh::update_derived() {
+    m_host_stale = false;
     const int32_t n = m_desc.num_tris;
     double total = 0.0;
     for (int32_t f = 0; f < n; ++f)
@@ -314,10 +316,55 @@ void Mesh::upload() {
 }
 
 void Mesh::refit() {
+    if (m_device.is_cuda()) {
+        refit_on_device();
+        return;
+    }
     std::vector<Vec3> lowers, uppers;
     face_boxes(lowers, uppers);
     m_bvh->refit(std::move(lowers), std::move(uppers));
     update_derived();
+}
+
+void Mesh::refit_on_device() {
+    const int64_t np = m_desc.num_points, ni = 3 * static_cast<int64_t>(m_desc.num_tris);
+    const Array points = Array::wrap(m_device_points.data, DType(ScalarType::Float32), {3 * np},
+                                     {4}, m_device, nullptr);
+    const Array indices =
+        Array::wrap(m_device_indices.data, DType(ScalarType::Int32), {ni}, {4}, m_device, nullptr);
+    if (m_winding_support) {
+        // the winding moments are computed on the host: from a copy of the device's points
+        m_points.resize(static_cast<size_t>(np));
+        Array host = Array::wrap(m_points.data(), DType(ScalarType::Float32), {3 * np}, {4},
+                                 Device::cpu(), nullptr);
+        host.assign(points);
+        m_owns_points = true;
+        m_desc.points.data = m_points.data();
+        std::vector<Vec3> lowers, uppers;
+        face_boxes(lowers, uppers);
+        m_bvh->refit(std::move(lowers), std::move(uppers));
+        update_derived();
+        return;
+    }
+    m_bvh->refit_faces(points, indices);
+    auto* desc = static_cast<uint8_t*>(m_device_desc.data());
+    bvh_refit::mean_edge_length(
+        points, indices, m_desc.num_tris,
+        reinterpret_cast<float*>(desc + offsetof(MeshDescriptor, average_edge_length)));
+    m_host_stale = true;
+}
+
+float Mesh::average_edge_length() const {
+    if (m_host_stale) {
+        const auto* desc = static_cast<uint8_t*>(m_device_desc.data());
+        Array host = Array::wrap(&m_desc.average_edge_length, DType(ScalarType::Float32), {1}, {4},
+                                 Device::cpu(), nullptr);
+        host.assign(
+            Array::wrap(const_cast<uint8_t*>(desc) + offsetof(MeshDescriptor, average_edge_length),
+                        DType(ScalarType::Float32), {1}, {4}, m_device, nullptr));
+        m_host_stale = false;
+    }
+    return m_desc.average_edge_length;
 }
 
 void Mesh::refit(std::vector<Vec3> points) {

@@ -34,6 +34,51 @@ std::string decorator_kind(const ast::Expr& d, const std::map<std::string, Globa
     return "";
 }
 
+/// The snippets of `@wp.func_native(snippet, adj_snippet=None, replay_snippet=None)`: string
+/// literals, by position or keyword.
+std::shared_ptr<ir::NativeSnippets> native_snippets(const ast::Expr& d,
+                                                    const ast::SourceFile& src) {
+    if (d.kind != ExprKind::Call)
+        throw Error(ErrorKind::Type, "func_native(): expects the C++/CUDA snippet of the body",
+                    ast::location(src, d.span));
+    static const char* const names[] = {"snippet", "adj_snippet", "replay_snippet"};
+    std::string texts[3];
+    bool have[3] = {false, false, false};
+    auto take = [&](int slot, const ast::Expr& e) {
+        const bool none = e.kind == ExprKind::Constant && e.const_kind == ast::ConstKind::None;
+        if (none && slot > 0) return;
+        if (e.kind != ExprKind::Constant || e.const_kind != ast::ConstKind::Str)
+            throw Error(ErrorKind::Type,
+                        std::string("func_native(): ") + names[slot] + " must be a string literal",
+                        ast::location(src, e.span));
+        texts[slot] = e.str_value;
+        have[slot] = true;
+    };
+    for (size_t i = 1; i < d.args.size(); ++i) {
+        if (i > 3)
+            throw Error(ErrorKind::Type, "func_native(): takes at most three snippets",
+                        ast::location(src, d.args[i]->span));
+        take(static_cast<int>(i) - 1, *d.args[i]);
+    }
+    for (const auto& kw : d.keywords) {
+        int slot = -1;
+        for (int k = 0; k < 3; ++k)
+            if (kw.name == names[k]) slot = k;
+        if (slot < 0)
+            throw Error(ErrorKind::Type, "func_native(): unexpected keyword '" + kw.name + "'",
+                        ast::location(src, kw.value->span));
+        take(slot, *kw.value);
+    }
+    if (!have[0])
+        throw Error(ErrorKind::Type, "func_native(): expects the C++/CUDA snippet of the body",
+                    ast::location(src, d.span));
+    auto out = std::make_shared<ir::NativeSnippets>();
+    out->forward = texts[0];
+    if (have[1]) out->adjoint = texts[1];
+    if (have[2]) out->replay = texts[2];
+    return out;
+}
+
 /// Evaluates a constant expression of the module's top level; false when it is not one.
 bool eval_constant(const ast::Expr& e, const std::map<std::string, GlobalValue>& names,
                    types::ConstValue& out) {
@@ -303,9 +348,14 @@ ModuleResolver::ModuleResolver(std::shared_ptr<const ast::Module> module)
 void ModuleResolver::define_function(const ast::Stmt& s, const std::shared_ptr<Resolver>& self) {
     std::string kind;
     const ast::Expr* forward = nullptr;  // the function a func_grad / func_replay is for
+    std::shared_ptr<ir::NativeSnippets> native;
     for (const auto& d : s.decorators) {
         std::string k = decorator_kind(*d, m_names);
         if (k == "kernel" || k == "func" || k == "overload") kind = k;
+        if (k == "func_native") {
+            kind = "func";
+            native = native_snippets(*d, *m_module->source);
+        }
         if (k == "func_grad" || k == "func_replay") {
             kind = k;
             forward = d->kind == ExprKind::Call && d->args.size() == 2 ? d->args[1].get() : nullptr;
@@ -340,6 +390,7 @@ void ModuleResolver::define_function(const ast::Stmt& s, const std::shared_ptr<R
     fn->is_kernel = kind == "kernel";
     fn->parsed = m_module;
     fn->def = &s;
+    fn->native = native;
     g.kind = GlobalValue::Kind::Function;
     g.function = fn;
     if (kind == "func_grad" || kind == "func_replay") {

@@ -5,6 +5,7 @@ list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
   src/api/array_fill.cpp
   src/api/bvh.cpp
+  src/api/bvh_refit.cpp
   src/api/kernel.cpp
   src/api/kernel_builds.cpp
   src/api/launch_args.cpp

@@ -9,6 +9,7 @@
 
 #include <tuple>
 
+#include "api/bvh_refit.h"
 #include "api/marching_cubes.h"
 #include "exports.h"
 #include "treadle/bvh.h"
@@ -56,6 +57,18 @@ void export_bvh(nb::module_& m) {
         .def("group_root", &treadle::Bvh::group_root)
         .def("refit", [](treadle::Bvh& b, const Boxes& lo,
                          const Boxes& hi) { b.refit(corners_of(lo), corners_of(hi)); })
+        .def(
+            "refit_device",
+            [](treadle::Bvh& b, uint64_t lowers, uint64_t uppers, int64_t count) {
+                auto words = [&](uint64_t p) {
+                    return Array::wrap(reinterpret_cast<void*>(p),
+                                       treadle::DType(treadle::ScalarType::Float32), {3 * count},
+                                       {4}, b.device(), nullptr);
+                };
+                b.refit(words(lowers), words(uppers));
+            },
+            nb::arg("lowers"), nb::arg("uppers"), nb::arg("count"),
+            "Refits to contiguous vec3 boxes in the memory of the BVH's device (addresses)")
         .def("rebuild", [](treadle::Bvh& b, const Boxes& lo, const Boxes& hi,
                            const std::string& name) {
             b.rebuild(corners_of(lo), corners_of(hi), treadle::bvh_constructor_from_name(name));
@@ -135,6 +148,8 @@ void export_geometry(nb::module_& m) {
             return std::make_tuple(corners, edges, t.case_first, t.tri_edges);
         },
         "(corner offsets, edge corners, case_first, tri_edges): the marching-cubes tables");
+    m.def("bvh_refit_kernel_source", &treadle::bvh_refit::kernel_source,
+          "The DSL module text of the BVH refit kernels (for compile checks)");
     m.def("marching_cubes_kernel_source", &treadle::marching_cubes_kernel_source,
           "The DSL module text of the extraction's kernels (for compile checks)");
     m.def(

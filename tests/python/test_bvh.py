@@ -196,3 +196,74 @@ def test_sparse_group_ids():
                                              count])
         np.testing.assert_array_equal(hits.numpy(), (groups == g).astype(int))
     assert bvh._native.group_root(4) == -1
+
+
+@wp.kernel
+def _shift_boxes(lo: wp.array(dtype=wp.vec3), hi: wp.array(dtype=wp.vec3), by: wp.vec3):
+    i = wp.tid()
+    lo[i] = lo[i] + by
+    hi[i] = hi[i] + by
+
+
+@pytest.mark.parametrize("leaf_size", [1, 4])
+def test_refit_on_the_device_replays_in_a_graph(device, leaf_size):
+    # the boxes move by a kernel; refit and query run in the same stream (and, on CUDA, in one
+    # captured graph replayed several times); every replay's query matches brute force
+    lo, hi = _boxes(2000, 9)
+    lows = wp.array(lo, dtype=wp.vec3, device=device)
+    highs = wp.array(hi, dtype=wp.vec3, device=device)
+    bvh = wp.Bvh(lows, highs, constructor="lbvh", leaf_size=leaf_size)
+    qlo, qhi = np.array([-3.0, -2.0, -4.0], np.float32), np.array([2.0, 3.0, 1.0], np.float32)
+    hits = wp.zeros(2000, dtype=int, device=device)
+    count = wp.zeros(1, dtype=int, device=device)
+    by = np.array([0.25, -0.5, 0.125], np.float32)
+
+    def step():
+        wp.launch(_shift_boxes, dim=2000, inputs=[lows, highs, wp.vec3(*by)], device=device)
+        bvh.refit()
+        hits.zero_()
+        count.zero_()
+        wp.launch(_aabb_while, dim=1,
+                  inputs=[bvh.id, wp.vec3(*qlo), wp.vec3(*qhi), -1, hits, count], device=device)
+
+    graph = None
+    if wp.get_device(device).is_cuda:
+        with wp.ScopedCapture(device=device) as capture:
+            step()
+        graph = capture.graph
+    for k in range(1, 4):
+        if graph is None:
+            step()
+        else:
+            wp.capture_launch(graph)
+        cur_lo, cur_hi = lo + k * by, hi + k * by
+        np.testing.assert_allclose(lows.numpy(), cur_lo, rtol=0, atol=1e-5)
+        expect = _overlaps(lows.numpy(), highs.numpy(), qlo, qhi)
+        assert expect
+        assert set(np.nonzero(hits.numpy())[0].tolist()) == expect
+        assert count.numpy()[0] == len(expect)
+    # a rebuild after device refits starts from the current boxes
+    bvh.rebuild("sah")
+    hits.zero_()
+    count.zero_()
+    wp.launch(_aabb_while, dim=1, inputs=[bvh.id, wp.vec3(*qlo), wp.vec3(*qhi), -1, hits, count],
+              device=device)
+    assert set(np.nonzero(hits.numpy())[0].tolist()) == expect
+
+
+@pytest.mark.skipif(not wp._treadle.nvrtc_available(), reason="NVRTC is not installed")
+def test_refit_kernels_compile_for_sm90(tmp_path):
+    # the refit's kernel module is Python syntax: imported, its kernels are checked as any
+    import importlib.util
+
+    path = tmp_path / "treadle_bvh_refit_kernels.py"
+    path.write_text(wp._treadle.bvh_refit_kernel_source())
+    spec = importlib.util.spec_from_file_location("treadle_bvh_refit_kernels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    kernels = [v for v in vars(module).values() if isinstance(v, wp.Kernel)]
+    assert sorted(k.key.split(".")[-1] for k in kernels) == [
+        "edge_mean", "edge_sums", "refit_boxes", "refit_faces"]
+    for k in kernels:
+        ok, log = wp._treadle.check_cuda_compile(k._function_source(), 90)
+        assert ok, f"{k.key}:\n{log}"
