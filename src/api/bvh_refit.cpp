@@ -167,15 +167,23 @@ def edge_sums(points: wp.array(dtype=wp.float32), indices: wp.array(dtype=wp.int
 
 
 @wp.kernel(enable_backward=False)
-def edge_mean(partial: wp.array(dtype=wp.float64), count: wp.int32, num_tris: wp.int32,
-              out: wp.array(dtype=wp.float32)):
+def sum_chunks(values: wp.array(dtype=wp.float64), count: wp.int32, chunk: wp.int32,
+               out: wp.array(dtype=wp.float64)):
+    c = wp.tid()
     total = wp.float64(0.0)
-    for c in range(count):
-        total = total + partial[c]
-    out[0] = wp.float32(total / (wp.float64(3.0) * wp.float64(num_tris)))
+    for i in range(c * chunk, wp.min(c * chunk + chunk, count)):
+        total = total + values[i]
+    out[c] = total
+
+
+@wp.kernel(enable_backward=False)
+def edge_mean(total: wp.array(dtype=wp.float64), num_tris: wp.int32,
+              out: wp.array(dtype=wp.float32)):
+    out[0] = wp.float32(total[0] / (wp.float64(3.0) * wp.float64(num_tris)))
 )";
 
-constexpr int32_t k_edge_chunk = 1024;
+constexpr int32_t k_edge_chunk = 16;  ///< faces a thread sums
+constexpr int32_t k_sum_chunk = 64;   ///< partial sums a thread adds
 
 Kernel refit_kernel(const char* name, Device device) {
     static std::mutex mutex;
@@ -276,11 +284,20 @@ void from_faces(const Tree& tree, const Array& points, const Array& indices) {
 void mean_edge_length(const Array& points, const Array& indices, int32_t num_tris, float* out) {
     if (num_tris <= 0) return;
     const Device device = points.device();
-    const int32_t chunks = (num_tris + k_edge_chunk - 1) / k_edge_chunk;
-    const Array partial = Array::empty(DType(ScalarType::Float64), {chunks}, device);
+    // face chunks, then chunks of partial sums, until one total is left: the same tree of
+    // additions on every run (and threads enough to keep a GPU busy at each level)
+    int32_t count = (num_tris + k_edge_chunk - 1) / k_edge_chunk;
+    Array partial = Array::empty(DType(ScalarType::Float64), {count}, device);
+    refit_kernel("edge_sums", device).launch({count}, points, indices, num_tris, k_edge_chunk, partial);
+    while (count > 1) {
+        const int32_t next = (count + k_sum_chunk - 1) / k_sum_chunk;
+        Array sums = Array::empty(DType(ScalarType::Float64), {next}, device);
+        refit_kernel("sum_chunks", device).launch({next}, partial, count, k_sum_chunk, sums);
+        partial = sums;
+        count = next;
+    }
     const Array result = Array::wrap(out, DType(ScalarType::Float32), {1}, {4}, device, nullptr);
-    refit_kernel("edge_sums", device).launch({chunks}, points, indices, num_tris, k_edge_chunk, partial);
-    refit_kernel("edge_mean", device).launch({1}, partial, chunks, num_tris, result);
+    refit_kernel("edge_mean", device).launch({1}, partial, num_tris, result);
 }
 
 }  // namespace treadle::bvh_refit

@@ -175,6 +175,37 @@ TEST(ModuleApi, TypeErrorsPointAtThePythonLine) {
     }
 }
 
+TEST(ModuleApi, NativeFunctionsTakeTheirBodyFromTheSnippet) {
+    const char* src =
+        "import treadle as wp\n\n"
+        "@wp.func_native(\"return a * b + 1.0f;\", adj_snippet=None)\n"
+        "def fma1(a: float, b: float) -> float:\n    ...\n\n"
+        "@wp.func_native(snippet=\"out[i] = i * 3;\")\n"
+        "def put(out: wp.array(dtype=int), i: int):\n    ...\n\n"
+        "@wp.kernel\ndef k(x: wp.array(dtype=float), y: wp.array(dtype=int)):\n"
+        "    i = wp.tid()\n    x[i] = fma1(x[i], 2.0)\n    put(y, i)\n";
+    auto module = treadle::Module::load_string(src, "native.py");
+    treadle::Array x = treadle::from_vector(std::vector<float>{1.0f, 2.5f, -3.0f});
+    treadle::Array y = treadle::Array::zeros(treadle::DType(treadle::ScalarType::Int32), {3});
+    module.kernel("k").launch({3}, x, y);
+    EXPECT_EQ(treadle::to_vector<float>(x), (std::vector<float>{3.0f, 6.0f, -5.0f}));
+    EXPECT_EQ(treadle::to_vector<int32_t>(y), (std::vector<int32_t>{0, 3, 6}));
+
+    const char* bad =
+        "import treadle as wp\n\nbody = 'return 1;'\n\n@wp.func_native(body)\n"
+        "def f() -> int:\n    ...\n";
+    try {
+        treadle::Module::load_string(bad, "bad_native.py");
+        FAIL() << "expected an error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Type);
+        EXPECT_EQ(e.where().file, "bad_native.py");
+        EXPECT_EQ(e.where().line, 5);
+        EXPECT_EQ(e.where().col, 17);
+        EXPECT_EQ(e.message(), "func_native(): snippet must be a string literal");
+    }
+}
+
 TEST(ModuleApi, SyntaxErrorsCarryFileLineAndColumn) {
     try {
         treadle::Module::load_string("import treadle as wp\n\ndef f(:\n    pass\n", "syn.py");
