@@ -15,7 +15,7 @@ from . import memory_tracker as _memory_tracker
 from . import types as _types
 from .array import array, empty, zeros
 from .array_copy import copy
-from .array_sort import radix_sort_pairs
+from .array_sort import sort_pairs_by_low_bits
 from .array_utils import run
 from .builtin_functions import floor, tid
 from .context import get_device
@@ -227,7 +227,9 @@ class HashGrid:
                 run(_cells_f64, n, [points, radius, *dims, self._keys, self._values], dev)
             else:
                 run(_cells_f32, n, [points, radius, *dims, self._keys, self._values], dev)
-            radix_sort_pairs(self._keys, self._values, n)
+            # cell ids are below dim_x * dim_y * dim_z: only their low bits need sorting
+            bits = max(1, (self.dim_x * self.dim_y * self.dim_z - 1).bit_length())
+            sort_pairs_by_low_bits(self._keys, self._values, n, bits)
             run(_ranges, n, [self._keys, n, self.cell_starts, self.cell_ends], dev)
             if groups is not None:
                 g = groups if groups.ndim == 1 else groups.flatten()
