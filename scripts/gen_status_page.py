@@ -2,7 +2,7 @@
 conformance results committed in docs/conformance/ (one summary per device).
 
     # after sweeps with the reference (scripts/conformance.py FILES --reference --json R.json):
-    python3 scripts/gen_status_page.py --summarise R1.json [R2.json ...] --command "how"
+    python3 scripts/gen_status_page.py --summarise R1.json [R2.json ...] --command "how" [--merge]
     python3 scripts/gen_status_page.py          # writes docs/status.md from the summaries
     python3 scripts/gen_status_page.py --check  # fails when docs/status.md is not current
 
@@ -23,9 +23,11 @@ PAGE = os.path.join(REPO, "docs", "status.md")
 CAUSES = 12  # failure causes kept per summary
 
 
-def summarise(results_paths, command):
+def summarise(results_paths, command, merge=False):
     """Writes docs/conformance/<device>.json from runners' --json results (with reference) of
-    one device (several sweeps of different files merge)."""
+    one device (several sweeps of different files merge). With `merge`, the device's committed
+    summary is the starting point: files the new sweeps ran replace their records, the others
+    stay, failure causes add up and the commands are listed together."""
     files, causes, device, version = {}, {}, None, None
     for path in results_paths:
         with open(path) as f:
@@ -43,6 +45,15 @@ def summarise(results_paths, command):
             # the checkout's absolute paths say nothing to a reader
             cause = c["cause"].replace(REPO + "/", "")
             causes[cause] = causes.get(cause, 0) + (c["warp_passes_lost"] or 0)
+    path = os.path.join(SUMMARIES, device.replace(":", "_") + ".json")
+    if merge and os.path.exists(path):
+        with open(path) as f:
+            old = json.load(f)
+        for r in old["files"]:
+            files.setdefault(r["file"], r)
+        for c in old["causes"]:
+            causes[c["cause"]] = causes.get(c["cause"], 0) + c["tests"]
+        command = f"{old['command']}; {command}" if command else old["command"]
     out = {
         "warp_version": version,
         "device": device,
@@ -55,7 +66,6 @@ def summarise(results_paths, command):
                    for c, n in sorted(causes.items(), key=lambda kv: -kv[1])[:CAUSES]],
     }
     os.makedirs(SUMMARIES, exist_ok=True)
-    path = os.path.join(SUMMARIES, device.replace(":", "_") + ".json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")
@@ -131,10 +141,12 @@ def main():
     ap.add_argument("--summarise", metavar="RESULTS", nargs="+",
                     help="write the device's summary from runners' --json results")
     ap.add_argument("--command", default="", help="the sweep's command line (with --summarise)")
+    ap.add_argument("--merge", action="store_true",
+                    help="with --summarise: keep the device's other files from its summary")
     ap.add_argument("--check", action="store_true", help="fail when docs/status.md is stale")
     args = ap.parse_args()
     if args.summarise:
-        summarise(args.summarise, args.command)
+        summarise(args.summarise, args.command, args.merge)
         return
     text = render(load_summaries())
     if args.check:
