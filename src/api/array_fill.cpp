@@ -11,10 +11,9 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <string>
 
+#include "api/internal_module.h"
 #include "treadle/error.h"
 #include "treadle/module.h"
 
@@ -75,17 +74,10 @@ std::string kernels_for(const std::string& type) {
 }
 
 Kernel word_kernel(const char* what, int word, Device device) {
-    static std::mutex mutex;
-    static std::map<std::string, Module> modules;  // one module per device
+    static const std::string source =
+        k_source + kernels_for("uint32") + kernels_for("uint16") + kernels_for("uint8");
     const char* type = word == 4 ? "uint32" : word == 2 ? "uint16" : "uint8";
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = modules.find(device.alias());
-    if (it == modules.end()) {
-        const std::string source =
-            k_source + kernels_for("uint32") + kernels_for("uint16") + kernels_for("uint8");
-        it = modules.emplace(device.alias(), Module::load_string(source, "<array_fill>")).first;
-    }
-    return it->second.kernel(std::string(what) + "_" + type, device);
+    return internal_kernel("<array_fill>", source.c_str(), std::string(what) + "_" + type, device);
 }
 
 /// One side of a kernel fill or copy: the memory as an array of words, and per dimension (the

@@ -9,10 +9,9 @@
 #include "api/bvh_refit.h"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <string>
 
+#include "api/internal_module.h"
 #include "treadle/error.h"
 #include "treadle/module.h"
 
@@ -186,20 +185,15 @@ constexpr int32_t k_edge_chunk = 16;  ///< faces a thread sums
 constexpr int32_t k_sum_chunk = 64;   ///< partial sums a thread adds
 
 Kernel refit_kernel(const char* name, Device device) {
-    static std::mutex mutex;
-    static std::map<std::string, Module> modules;  // one module per device
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = modules.find(device.alias());
-    if (it == modules.end())
-        it = modules.emplace(device.alias(), Module::load_string(k_source, "<bvh_refit>")).first;
-    return it->second.kernel(name, device);
+    return internal_kernel("<bvh_refit>", k_source, name, device);
 }
 
 /// The float32 words of `a` (contiguous, 3 per item for `count` items), checked.
 Array words(const Array& a, int64_t count, const char* what, Device device) {
     if (a.device() != device)
-        throw Error(ErrorKind::Value, std::string("Bvh refit: ") + what + " must be in the memory of " +
-                                          device.alias() + ", got " + a.device().alias());
+        throw Error(ErrorKind::Value, std::string("Bvh refit: ") + what +
+                                          " must be in the memory of " + device.alias() + ", got " +
+                                          a.device().alias());
     if (!a.is_contiguous() || a.dtype().scalar != ScalarType::Float32 || a.dtype().is_struct() ||
         static_cast<int64_t>(a.size()) * static_cast<int64_t>(a.dtype().size() / 4) != 3 * count)
         throw Error(ErrorKind::Value, std::string("Bvh refit: ") + what +
@@ -210,8 +204,8 @@ Array words(const Array& a, int64_t count, const char* what, Device device) {
 
 /// Node bytes as float32 and as int32 words.
 Array node_words(const Tree& t, ScalarType type) {
-    return Array::wrap(t.nodes.data(), DType(type), {static_cast<int64_t>(t.nodes.size()) / 4},
-                       {4}, t.nodes.device(), t.nodes.buffer());
+    return Array::wrap(t.nodes.data(), DType(type), {static_cast<int64_t>(t.nodes.size()) / 4}, {4},
+                       t.nodes.device(), t.nodes.buffer());
 }
 
 /// A copy of `values` in the memory of `device` (a null Array when empty).
@@ -265,8 +259,10 @@ void from_boxes(const Tree& tree, const Array& lowers, const Array& uppers) {
     if (tree.num_leaves == 0) return;
     const Device device = tree.nodes.device();
     const int64_t count = static_cast<int64_t>(tree.lowers.size()) / 3;
-    const Array lo = words(lowers, count, "lowers", device), hi = words(uppers, count, "uppers", device);
-    const Array boxes = node_words(tree, ScalarType::Float32), links = node_words(tree, ScalarType::Int32);
+    const Array lo = words(lowers, count, "lowers", device),
+                hi = words(uppers, count, "uppers", device);
+    const Array boxes = node_words(tree, ScalarType::Float32),
+                links = node_words(tree, ScalarType::Int32);
     refit_kernel("refit_boxes", device)
         .launch({tree.num_leaves}, tree.leaves, tree.items, lo, hi, tree.lowers, tree.uppers, boxes,
                 links, tree.parents, tree.counters);
@@ -275,7 +271,8 @@ void from_boxes(const Tree& tree, const Array& lowers, const Array& uppers) {
 void from_faces(const Tree& tree, const Array& points, const Array& indices) {
     if (tree.num_leaves == 0) return;
     const Device device = tree.nodes.device();
-    const Array boxes = node_words(tree, ScalarType::Float32), links = node_words(tree, ScalarType::Int32);
+    const Array boxes = node_words(tree, ScalarType::Float32),
+                links = node_words(tree, ScalarType::Int32);
     refit_kernel("refit_faces", device)
         .launch({tree.num_leaves}, tree.leaves, tree.items, points, indices, tree.lowers,
                 tree.uppers, boxes, links, tree.parents, tree.counters);
@@ -288,7 +285,8 @@ void mean_edge_length(const Array& points, const Array& indices, int32_t num_tri
     // additions on every run (and threads enough to keep a GPU busy at each level)
     int32_t count = (num_tris + k_edge_chunk - 1) / k_edge_chunk;
     Array partial = Array::empty(DType(ScalarType::Float64), {count}, device);
-    refit_kernel("edge_sums", device).launch({count}, points, indices, num_tris, k_edge_chunk, partial);
+    refit_kernel("edge_sums", device)
+        .launch({count}, points, indices, num_tris, k_edge_chunk, partial);
     while (count > 1) {
         const int32_t next = (count + k_sum_chunk - 1) / k_sum_chunk;
         Array sums = Array::empty(DType(ScalarType::Float64), {next}, device);

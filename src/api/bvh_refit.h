@@ -20,9 +20,9 @@ namespace treadle::bvh_refit {
 
 /// A tree's arrays in the memory of one device, as the refit kernels take them.
 struct Tree {
-    Array nodes;     ///< BvhNode records, as uint8 bytes (32 per node)
-    Array items;     ///< int32 item indices; leaves' ranges index into it
-    Array lowers;    ///< the tree's own item boxes: float32, 3 per item
+    Array nodes;   ///< BvhNode records, as uint8 bytes (32 per node)
+    Array items;   ///< int32 item indices; leaves' ranges index into it
+    Array lowers;  ///< the tree's own item boxes: float32, 3 per item
     Array uppers;
     Array parents;   ///< int32 per node, -1 at a root
     Array leaves;    ///< int32 ids of the leaf nodes

@@ -6,6 +6,8 @@ list(APPEND TREADLE_SOURCES
   src/api/array_fill.cpp
   src/api/bvh.cpp
   src/api/bvh_refit.cpp
+  src/api/device_sort.cpp
+  src/api/internal_module.cpp
   src/api/kernel.cpp
   src/api/kernel_builds.cpp
   src/api/launch_args.cpp

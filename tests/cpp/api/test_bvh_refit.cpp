@@ -70,8 +70,8 @@ TEST_P(RefitKernels, BoxesMatchTheHostRefitAndCountersReturnToZero) {
             if (grouped)
                 for (int i = 0; i < 3000; ++i) groups.push_back(i % 7 == 0 ? 40 : i % 3);
             treadle::Bvh host(b.lo, b.hi, GetParam(), groups, leaf);
-            refit::Tree t = refit::make_tree(host.nodes(), host.items(), b.lo, b.hi,
-                                             treadle::Device::cpu());
+            refit::Tree t =
+                refit::make_tree(host.nodes(), host.items(), b.lo, b.hi, treadle::Device::cpu());
             // two refits in a row: the second sees counters the first left at zero
             for (unsigned round = 0; round < 2; ++round) {
                 Boxes moved = random_boxes(3000, 100 + round, 20.0f);
@@ -103,8 +103,8 @@ TEST(RefitKernels, FacesAndEdgeLengthMatchTheHostMesh) {
     for (Vec& p : mesh.points()) p = {2.0f * p[0] + 1.0f, 0.5f * p[1], p[2] - 3.0f};
     mesh.refit();
     std::vector<Vec> points = mesh.points();
-    Array idx = Array::wrap(m.indices.data(), DType(ScalarType::Int32),
-                            {(int64_t)m.indices.size()}, {4}, treadle::Device::cpu(), nullptr);
+    Array idx = Array::wrap(m.indices.data(), DType(ScalarType::Int32), {(int64_t)m.indices.size()},
+                            {4}, treadle::Device::cpu(), nullptr);
     refit::from_faces(t, words(points), idx);
     expect_same_nodes(nodes_of(t), mesh.bvh().nodes());
     float mean = 0.0f;
