@@ -332,8 +332,8 @@ void Bvh::upload() {
     bvh_refit::Tree t = bvh_refit::make_tree(m_nodes, m_items, m_lowers, m_uppers, m_device);
     m_num_leaves = t.num_leaves;
     m_device_buffers = {
-        t.nodes,   t.items,  t.lowers,  t.uppers, upload_vector(m_group_roots, m_device),
-        t.parents, t.leaves, t.counters};
+        t.nodes,   t.items,  t.lowers,   t.uppers,    upload_vector(m_group_roots, m_device),
+        t.parents, t.leaves, t.counters, t.leaf_count};
     m_host_stale = false;
     BvhDescriptor d = m_desc;
     d.nodes = m_device_buffers[0].data_as<const BvhNode>();
@@ -423,7 +423,7 @@ void Bvh::refit_faces(const Array& points, const Array& indices) {
 
 bvh_refit::Tree Bvh::device_tree() const {
     const std::vector<Array>& b = m_device_buffers;  // null arrays when there are no items
-    return bvh_refit::Tree{b[0], b[1], b[2], b[3], b[5], b[6], b[7], m_num_leaves};
+    return bvh_refit::Tree{b[0], b[1], b[2], b[3], b[5], b[6], b[7], b[8], m_num_leaves};
 }
 
 namespace {

@@ -99,8 +99,12 @@ def refit_boxes(leaves: wp.array(dtype=wp.int32), items: wp.array(dtype=wp.int32
                 src_lo: wp.array(dtype=wp.float32), src_hi: wp.array(dtype=wp.float32),
                 dst_lo: wp.array(dtype=wp.float32), dst_hi: wp.array(dtype=wp.float32),
                 boxes: wp.array(dtype=wp.float32), links: wp.array(dtype=wp.int32),
-                parents: wp.array(dtype=wp.int32), counters: wp.array(dtype=wp.int32)):
-    node = leaves[wp.tid()]
+                parents: wp.array(dtype=wp.int32), counters: wp.array(dtype=wp.int32),
+                leaf_count: wp.array(dtype=wp.int32)):
+    t = wp.tid()
+    if t >= leaf_count[0]:
+        return
+    node = leaves[t]
     base = wp.int64(node) * wp.int64(8)
     first = -1 - links[base + wp.int64(3)]
     end = links[base + wp.int64(7)]
@@ -126,8 +130,12 @@ def refit_faces(leaves: wp.array(dtype=wp.int32), items: wp.array(dtype=wp.int32
                 points: wp.array(dtype=wp.float32), indices: wp.array(dtype=wp.int32),
                 dst_lo: wp.array(dtype=wp.float32), dst_hi: wp.array(dtype=wp.float32),
                 boxes: wp.array(dtype=wp.float32), links: wp.array(dtype=wp.int32),
-                parents: wp.array(dtype=wp.int32), counters: wp.array(dtype=wp.int32)):
-    node = leaves[wp.tid()]
+                parents: wp.array(dtype=wp.int32), counters: wp.array(dtype=wp.int32),
+                leaf_count: wp.array(dtype=wp.int32)):
+    t = wp.tid()
+    if t >= leaf_count[0]:
+        return
+    node = leaves[t]
     base = wp.int64(node) * wp.int64(8)
     first = -1 - links[base + wp.int64(3)]
     end = links[base + wp.int64(7)]
@@ -252,6 +260,8 @@ Tree make_tree(const std::vector<BvhNode>& nodes, const std::vector<int32_t>& it
     t.counters = Array::zeros(DType(ScalarType::Int32),
                               {std::max<int64_t>(1, static_cast<int64_t>(nodes.size()))}, device);
     t.num_leaves = static_cast<int32_t>(leaves.size());
+    t.leaf_count = upload(std::vector<int32_t>{t.num_leaves}, device);
+    t.leaf_count = as_words(t.leaf_count, ScalarType::Int32);
     return t;
 }
 
@@ -265,7 +275,7 @@ void from_boxes(const Tree& tree, const Array& lowers, const Array& uppers) {
                 links = node_words(tree, ScalarType::Int32);
     refit_kernel("refit_boxes", device)
         .launch({tree.num_leaves}, tree.leaves, tree.items, lo, hi, tree.lowers, tree.uppers, boxes,
-                links, tree.parents, tree.counters);
+                links, tree.parents, tree.counters, tree.leaf_count);
 }
 
 void from_faces(const Tree& tree, const Array& points, const Array& indices) {
@@ -275,7 +285,7 @@ void from_faces(const Tree& tree, const Array& points, const Array& indices) {
                 links = node_words(tree, ScalarType::Int32);
     refit_kernel("refit_faces", device)
         .launch({tree.num_leaves}, tree.leaves, tree.items, points, indices, tree.lowers,
-                tree.uppers, boxes, links, tree.parents, tree.counters);
+                tree.uppers, boxes, links, tree.parents, tree.counters, tree.leaf_count);
 }
 
 void mean_edge_length(const Array& points, const Array& indices, int32_t num_tris, float* out) {

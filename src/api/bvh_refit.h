@@ -24,10 +24,11 @@ struct Tree {
     Array items;   ///< int32 item indices; leaves' ranges index into it
     Array lowers;  ///< the tree's own item boxes: float32, 3 per item
     Array uppers;
-    Array parents;   ///< int32 per node, -1 at a root
-    Array leaves;    ///< int32 ids of the leaf nodes
-    Array counters;  ///< int32 per node, zero between refits
-    int32_t num_leaves = 0;
+    Array parents;           ///< int32 per node, -1 at a root
+    Array leaves;            ///< int32 ids of the leaf nodes (the first leaf_count[0] of them)
+    Array counters;          ///< int32 per node, zero between refits
+    Array leaf_count;        ///< one int32: how many leaves there are (a device build counts them)
+    int32_t num_leaves = 0;  ///< threads a refit launches: the leaves' array length
 };
 
 /// A copy of a built tree in the memory of `device`, with its parents, leaves and counters.

@@ -95,7 +95,8 @@ const char* kernel_source() { return k_source; }
 void exclusive_scan(const Array& values, int64_t count) {
     check(values, count, "values");
     if (count <= 0) return;
-    if (count > INT32_MAX) throw Error(ErrorKind::Value, "exclusive_scan: more than 2^31 - 1 values");
+    if (count > INT32_MAX)
+        throw Error(ErrorKind::Value, "exclusive_scan: more than 2^31 - 1 values");
     const Device device = values.device();
     const int32_t n = static_cast<int32_t>(count);
     const int32_t chunks = (n + k_scan_chunk - 1) / k_scan_chunk;
@@ -112,7 +113,8 @@ void sort_pairs(const Array& keys, const Array& values, int64_t count, int bits)
     if (keys.device() != values.device())
         throw Error(ErrorKind::Value, "sort_pairs: keys and values must be on one device");
     if (bits < 1 || bits > 31)
-        throw Error(ErrorKind::Value, "sort_pairs: bits must be 1 to 31, got " + std::to_string(bits));
+        throw Error(ErrorKind::Value,
+                    "sort_pairs: bits must be 1 to 31, got " + std::to_string(bits));
     if (count > INT32_MAX) throw Error(ErrorKind::Value, "sort_pairs: more than 2^31 - 1 pairs");
     if (count <= 1) return;
     const Device device = keys.device();

@@ -2,6 +2,7 @@
 list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_array_fill.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bvh_api.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bvh_lbvh.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bvh_refit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_device_sort.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_adjoint.cpp

@@ -1,0 +1,249 @@
+// src/api/bvh_lbvh.cpp -- the kernels and launches of src/api/bvh_lbvh.h
+#include "api/bvh_lbvh.h"
+
+#include <algorithm>
+#include <string>
+
+#include "api/device_sort.h"
+#include "api/internal_module.h"
+#include "treadle/error.h"
+
+namespace treadle::bvh_lbvh {
+
+namespace {
+
+const char* const k_source = R"(import treadle as wp
+
+
+@wp.func_native("""
+#if WP_DEVICE_CODE
+    return __clz(x);
+#else
+    return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x));
+#endif
+""")
+def clz(x: wp.int32) -> wp.int32:
+    ...
+
+
+@wp.func
+def centre(lo: wp.array(dtype=wp.float32), hi: wp.array(dtype=wp.float32), i: wp.int32):
+    b = wp.int64(i) * wp.int64(3)
+    l = wp.vec3(lo[b], lo[b + wp.int64(1)], lo[b + wp.int64(2)])
+    u = wp.vec3(hi[b], hi[b + wp.int64(1)], hi[b + wp.int64(2)])
+    return 0.5 * (l + u)
+
+
+@wp.kernel(enable_backward=False)
+def init_bounds(bounds: wp.array(dtype=wp.float32)):
+    i = wp.tid()
+    if i < 3:
+        bounds[i] = 3.4e38
+    else:
+        bounds[i] = -3.4e38
+
+
+@wp.kernel(enable_backward=False)
+def centre_bounds(lo: wp.array(dtype=wp.float32), hi: wp.array(dtype=wp.float32),
+                  count: wp.int32, chunk: wp.int32, bounds: wp.array(dtype=wp.float32)):
+    c = wp.tid()
+    start = c * chunk
+    end = wp.min(start + chunk, count)
+    low = centre(lo, hi, start)
+    high = low
+    for i in range(start + 1, end):
+        p = centre(lo, hi, i)
+        low = wp.min(low, p)
+        high = wp.max(high, p)
+    for k in range(3):
+        wp.atomic_min(bounds, k, low[k])
+        wp.atomic_max(bounds, k + 3, high[k])
+
+
+@wp.kernel(enable_backward=False)
+def morton(lo: wp.array(dtype=wp.float32), hi: wp.array(dtype=wp.float32),
+           bounds: wp.array(dtype=wp.float32), keys: wp.array(dtype=wp.int32),
+           values: wp.array(dtype=wp.int32)):
+    i = wp.tid()
+    p = centre(lo, hi, i)
+    code = wp.int32(0)
+    for k in range(3):
+        extent = bounds[k + 3] - bounds[k]
+        f = float(0.0)
+        if extent > 0.0:
+            f = (p[k] - bounds[k]) / extent
+        q = wp.int32(wp.clamp(f * 1023.0, 0.0, 1023.0))
+        for b in range(10):
+            code = code | (((q >> b) & 1) << (3 * b + 2 - k))
+    keys[i] = code
+    values[i] = i
+
+
+@wp.func
+def prefix(keys: wp.array(dtype=wp.int32), count: wp.int32, i: wp.int32, j: wp.int32):
+    # the common prefix of sorted codes i and j, their indices breaking ties; -1 outside
+    if j < 0 or j >= count:
+        return -1
+    a = keys[i]
+    b = keys[j]
+    if a == b:
+        return 32 + clz(i ^ j)
+    return clz(a ^ b)
+
+
+@wp.kernel(enable_backward=False)
+def hierarchy(keys: wp.array(dtype=wp.int32), count: wp.int32, links: wp.array(dtype=wp.int32),
+              parents: wp.array(dtype=wp.int32), first_of: wp.array(dtype=wp.int32),
+              last_of: wp.array(dtype=wp.int32)):
+    i = wp.tid()
+    d = 1
+    if prefix(keys, count, i, i + 1) < prefix(keys, count, i, i - 1):
+        d = -1
+    floor_prefix = prefix(keys, count, i, i - d)
+    reach = 2
+    while prefix(keys, count, i, i + reach * d) > floor_prefix:
+        reach = reach * 2
+    length = 0
+    step = reach // 2
+    while step >= 1:
+        if prefix(keys, count, i, i + (length + step) * d) > floor_prefix:
+            length = length + step
+        step = step // 2
+    j = i + length * d
+    node_prefix = prefix(keys, count, i, j)
+    split = 0
+    div = 2
+    while True:
+        step = (length + div - 1) // div
+        if prefix(keys, count, i, i + (split + step) * d) > node_prefix:
+            split = split + step
+        if step <= 1:
+            break
+        div = div * 2
+    gamma = i + split * d + wp.min(d, 0)
+    first = wp.min(i, j)
+    last = wp.max(i, j)
+    left = gamma
+    if first == gamma:
+        left = count - 1 + gamma
+    right = gamma + 1
+    if last == gamma + 1:
+        right = count - 1 + gamma + 1
+    base = wp.int64(i) * wp.int64(8)
+    links[base + wp.int64(3)] = left
+    links[base + wp.int64(7)] = right
+    parents[left] = i
+    parents[right] = i
+    first_of[i] = first
+    last_of[i] = last
+
+
+@wp.kernel(enable_backward=False)
+def mark_leaves(count: wp.int32, leaf_size: wp.int32, first_of: wp.array(dtype=wp.int32),
+                last_of: wp.array(dtype=wp.int32), parents: wp.array(dtype=wp.int32),
+                links: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32),
+                slots: wp.array(dtype=wp.int32)):
+    node = wp.tid()
+    first = node - (count - 1)
+    last = first
+    if node < count - 1:
+        first = first_of[node]
+        last = last_of[node]
+    leaf = 0
+    if last - first + 1 <= leaf_size:
+        if node == 0:
+            leaf = 1
+        else:
+            p = parents[node]
+            if last_of[p] - first_of[p] + 1 > leaf_size:
+                leaf = 1
+    if node == 0:
+        parents[0] = -1
+    if leaf == 1:
+        base = wp.int64(node) * wp.int64(8)
+        links[base + wp.int64(3)] = -1 - first
+        links[base + wp.int64(7)] = last + 1
+    flags[node] = leaf
+    slots[node] = leaf
+
+
+@wp.kernel(enable_backward=False)
+def list_leaves(flags: wp.array(dtype=wp.int32), slots: wp.array(dtype=wp.int32),
+                nodes: wp.int32, leaves: wp.array(dtype=wp.int32),
+                leaf_count: wp.array(dtype=wp.int32)):
+    node = wp.tid()
+    if flags[node] == 1:
+        leaves[slots[node]] = node
+    if node == nodes - 1:
+        leaf_count[0] = slots[node] + flags[node]
+)";
+
+constexpr int32_t k_bounds_chunk = 64;  ///< centres a thread bounds
+
+Kernel lbvh_kernel(const char* name, Device device) {
+    return internal_kernel("<bvh_lbvh>", k_source, name, device);
+}
+
+Array ints(int64_t n, Device device) {
+    return Array::empty(DType(ScalarType::Int32), {std::max<int64_t>(n, 1)}, device);
+}
+
+/// The float32 words of `a` (contiguous, 3 per item for `count` items), checked.
+Array words(const Array& a, int64_t count, const char* what) {
+    if (!a.is_contiguous() || a.dtype().scalar != ScalarType::Float32 || a.dtype().is_struct() ||
+        static_cast<int64_t>(a.size()) * static_cast<int64_t>(a.dtype().size() / 4) != 3 * count)
+        throw Error(ErrorKind::Value, std::string("Bvh build: ") + what +
+                                          " must be contiguous float32 with 3 per item (" +
+                                          std::to_string(count) + " items)");
+    return Array::wrap(a.data(), DType(ScalarType::Float32), {3 * count}, {4}, a.device(),
+                       a.buffer());
+}
+
+}  // namespace
+
+const char* kernel_source() { return k_source; }
+
+bvh_refit::Tree build(const Array& lowers, const Array& uppers, int64_t count, int leaf_size) {
+    if (count < 1 || count > INT32_MAX / 2)
+        throw Error(ErrorKind::Value, "Bvh build: needs 1 to 2^30 - 1 items, got " +
+                                          std::to_string(count));
+    if (leaf_size < 1) throw Error(ErrorKind::Value, "Bvh: leaf_size must be at least 1");
+    const Device device = lowers.device();
+    if (uppers.device() != device)
+        throw Error(ErrorKind::Value, "Bvh build: lowers and uppers must be on one device");
+    const Array lo = words(lowers, count, "lowers"), hi = words(uppers, count, "uppers");
+    const int32_t n = static_cast<int32_t>(count), nodes = 2 * n - 1;
+
+    const Array bounds = Array::empty(DType(ScalarType::Float32), {6}, device);
+    lbvh_kernel("init_bounds", device).launch({6}, bounds);
+    const int32_t chunks = (n + k_bounds_chunk - 1) / k_bounds_chunk;
+    lbvh_kernel("centre_bounds", device).launch({chunks}, lo, hi, n, k_bounds_chunk, bounds);
+    const Array keys = ints(n, device);
+    bvh_refit::Tree t;
+    t.items = ints(n, device);
+    lbvh_kernel("morton", device).launch({n}, lo, hi, bounds, keys, t.items);
+    device_sort::sort_pairs(keys, t.items, n, 30);
+
+    t.nodes = Array::zeros(DType(ScalarType::UInt8), {int64_t{32} * nodes}, device);
+    const Array links = Array::wrap(t.nodes.data(), DType(ScalarType::Int32), {int64_t{8} * nodes},
+                                    {4}, device, t.nodes.buffer());
+    t.parents = ints(nodes, device);
+    const Array first_of = ints(n - 1, device), last_of = ints(n - 1, device);
+    if (n > 1)
+        lbvh_kernel("hierarchy", device).launch({n - 1}, keys, n, links, t.parents, first_of, last_of);
+    const Array flags = ints(nodes, device), slots = ints(nodes, device);
+    lbvh_kernel("mark_leaves", device)
+        .launch({nodes}, n, leaf_size, first_of, last_of, t.parents, links, flags, slots);
+    device_sort::exclusive_scan(slots, nodes);
+    t.leaves = ints(n, device);
+    t.leaf_count = ints(1, device);
+    lbvh_kernel("list_leaves", device).launch({nodes}, flags, slots, nodes, t.leaves, t.leaf_count);
+    t.num_leaves = n;  // threads a refit launches; those past leaf_count return at once
+    t.counters = Array::zeros(DType(ScalarType::Int32), {nodes}, device);
+    t.lowers = Array::empty(DType(ScalarType::Float32), {3 * count}, device);
+    t.uppers = Array::empty(DType(ScalarType::Float32), {3 * count}, device);
+    bvh_refit::from_boxes(t, lo, hi);
+    return t;
+}
+
+}  // namespace treadle::bvh_lbvh

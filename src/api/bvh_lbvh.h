@@ -1,0 +1,29 @@
+// src/api/bvh_lbvh.h -- building a Bvh in the memory of its device: a linear BVH (Karras 2012)
+//
+// The items' box centres are bounded, quantised to 10 bits per axis and interleaved into
+// 30-bit Morton codes; the (code, item) pairs are sorted (device_sort.h, stable, so equal codes
+// keep item order); then a thread per internal node finds the node's item range and split from
+// the longest common prefixes of neighbouring codes (ties broken by index), which fixes the
+// whole hierarchy: internal node i is node i, the leaf of sorted item j is node n - 1 + j, the
+// root is node 0. Nodes whose range holds at most leaf_size items become leaves of that range
+// (the nodes below them are left unreachable); a scan lists the leaves, and the refit
+// (bvh_refit.h) computes every box. Nothing is read back to the host: a build can be captured.
+#pragma once
+
+#include <cstdint>
+
+#include "api/bvh_refit.h"
+#include "treadle/array.h"
+
+namespace treadle::bvh_lbvh {
+
+/// Builds the tree of `count` items whose boxes are `lowers`, `uppers` (contiguous float32 or
+/// vec3, 3 floats per item, in the memory of one device); leaves hold at most `leaf_size`
+/// items. The tree has 2 count - 1 node records (some unreachable). Throws treadle::Error: Value
+/// on bad sizes.
+bvh_refit::Tree build(const Array& lowers, const Array& uppers, int64_t count, int leaf_size);
+
+/// The kernel module's text, for compile checks.
+const char* kernel_source();
+
+}  // namespace treadle::bvh_lbvh

@@ -1,0 +1,125 @@
+// tests/cpp/api/test_bvh_lbvh.cpp -- the device LBVH build (src/api/bvh_lbvh.h) run on the CPU
+// device: every item in exactly one reachable leaf, boxes that bound their subtrees, queries
+// that match brute force
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <vector>
+
+#include "../../../native/treadle/bvh.h"
+#include "api/bvh_lbvh.h"
+#include "treadle/error.h"
+
+namespace {
+
+using Vec = std::array<float, 3>;
+using treadle::Array;
+
+struct Boxes {
+    std::vector<Vec> lo, hi;
+};
+
+Boxes boxes(int n, unsigned seed, bool clustered) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> pos(-10.0f, 10.0f), size(0.0f, 1.5f);
+    Boxes b;
+    for (int i = 0; i < n; ++i) {
+        Vec l{pos(rng), pos(rng), pos(rng)};
+        if (clustered && i % 2) l = {1.0f, 2.0f, 3.0f};  // many equal Morton codes
+        b.lo.push_back(l);
+        b.hi.push_back({l[0] + size(rng), l[1] + size(rng), l[2] + size(rng)});
+    }
+    return b;
+}
+
+Array words(std::vector<Vec>& v) {
+    return Array::wrap(v.data(), treadle::DType(treadle::ScalarType::Float32),
+                       {3 * (int64_t)v.size()}, {4}, treadle::Device::cpu(), nullptr);
+}
+
+struct Walk {
+    const treadle::BvhNode* nodes;
+    std::vector<int> seen;  // per sorted item slot
+    int leaves = 0, max_leaf = 0;
+
+    /// The node's depth below it; checks every box bounds its subtree's.
+    int visit(int id, Vec lo, Vec hi) {
+        const treadle::BvhNode& n = nodes[id];
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_LE(lo[k], n.lower[k]) << "node " << id;
+            EXPECT_GE(hi[k], n.upper[k]) << "node " << id;
+        }
+        if (n.left < 0) {
+            ++leaves;
+            max_leaf = std::max(max_leaf, n.right - ~n.left);
+            for (int s = ~n.left; s < n.right; ++s) ++seen[s];
+            return 1;
+        }
+        return 1 + std::max(visit(n.left, n.lower, n.upper), visit(n.right, n.lower, n.upper));
+    }
+};
+
+class Lbvh : public ::testing::TestWithParam<std::tuple<int, int, bool>> {};
+
+TEST_P(Lbvh, BuildsAValidTreeThatQueriesMatchBruteForce) {
+    const auto [n, leaf, clustered] = GetParam();
+    Boxes b = boxes(n, 11 + n, clustered);
+    treadle::bvh_refit::Tree t = treadle::bvh_lbvh::build(words(b.lo), words(b.hi), n, leaf);
+    const auto* nodes = t.nodes.data_as<const treadle::BvhNode>();
+    const int32_t leaf_count = t.leaf_count.data_as<const int32_t>()[0];
+    Walk w{nodes, std::vector<int>(n, 0)};
+    const Vec inf{1e30f, 1e30f, 1e30f}, ninf{-1e30f, -1e30f, -1e30f};
+    const int depth = w.visit(0, ninf, inf);
+    EXPECT_LE(depth, wp::bvh_max_depth);
+    EXPECT_EQ(w.leaves, leaf_count);
+    EXPECT_LE(w.max_leaf, leaf);
+    for (int s = 0; s < n; ++s) ASSERT_EQ(w.seen[s], 1) << "slot " << s;
+    std::set<int32_t> items(t.items.data_as<const int32_t>(), t.items.data_as<const int32_t>() + n);
+    EXPECT_EQ(static_cast<int>(items.size()), n);
+    // the tree's own item boxes are the given ones
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) ASSERT_EQ(t.lowers.data_as<const float>()[3 * i + k], b.lo[i][k]);
+    // box queries through the native traversal
+    treadle::BvhDescriptor d{nodes, t.items.data_as<const int32_t>(),
+                             t.lowers.data_as<const std::array<float, 3>>(),
+                             t.uppers.data_as<const std::array<float, 3>>(), nullptr,
+                             2 * n - 1, n, 0, 0};
+    std::mt19937 rng(2);
+    std::uniform_real_distribution<float> pos(-11.0f, 11.0f);
+    for (int q = 0; q < 30; ++q) {
+        Vec l{pos(rng), pos(rng), pos(rng)}, u{l[0] + 3.0f, l[1] + 2.0f, l[2] + 4.0f};
+        wp::bvh_query_t query = wp::bvh_query_aabb(reinterpret_cast<uint64_t>(&d),
+                                                   wp::vec3(l[0], l[1], l[2]),
+                                                   wp::vec3(u[0], u[1], u[2]), -1);
+        std::set<int> got, want;
+        int i = -1;
+        while (wp::bvh_query_next(query, i)) EXPECT_TRUE(got.insert(i).second);
+        for (int k = 0; k < n; ++k) {
+            bool hit = true;
+            for (int a = 0; a < 3; ++a) hit = hit && b.lo[k][a] <= u[a] && b.hi[k][a] >= l[a];
+            if (hit) want.insert(k);
+        }
+        EXPECT_EQ(got, want);
+    }
+    // a refit of the device-built tree to moved boxes keeps queries exact
+    Boxes moved = boxes(n, 99, false);
+    treadle::bvh_refit::from_boxes(t, words(moved.lo), words(moved.hi));
+    Walk w2{nodes, std::vector<int>(n, 0)};
+    w2.visit(0, ninf, inf);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, Lbvh,
+                         ::testing::Values(std::make_tuple(1, 1, false), std::make_tuple(2, 1, false),
+                                           std::make_tuple(3, 4, false), std::make_tuple(1000, 1, false),
+                                           std::make_tuple(1000, 4, true), std::make_tuple(777, 3, true),
+                                           std::make_tuple(5000, 8, false)));
+
+TEST(Lbvh, BadSizesAreValueErrors) {
+    Boxes b = boxes(4, 1, false);
+    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 5, 1), treadle::Error);
+    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 0, 1), treadle::Error);
+    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 4, 0), treadle::Error);
+}
+
+}  // namespace
