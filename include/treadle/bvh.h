@@ -58,6 +58,13 @@ public:
     Bvh(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers,
         BvhConstructor constructor = BvhConstructor::Sah, std::vector<int32_t> groups = {},
         int leaf_size = 1, Device device = {});
+    /// Builds over item boxes in the memory of one device (contiguous float32 or vec3 arrays,
+    /// 3 floats per item). On a CUDA device with Lbvh and no groups the build runs there, by
+    /// kernels on its current stream (nothing is read back; the host copies of the tree are
+    /// fetched when read); otherwise the boxes are copied to the host and built there (and the
+    /// tree uploaded to a CUDA device). The same checks and errors as the constructor above.
+    Bvh(const Array& lowers, const Array& uppers, BvhConstructor constructor,
+        std::vector<int32_t> groups = {}, int leaf_size = 1);
     Bvh(const Bvh&) = delete;
     Bvh& operator=(const Bvh&) = delete;
 
@@ -86,10 +93,19 @@ public:
     /// The same with another constructor, used from now on.
     void rebuild(std::vector<std::array<float, 3>> lowers, std::vector<std::array<float, 3>> uppers,
                  BvhConstructor constructor);
+    /// Builds anew from item boxes in the memory of device() (same count), as the array
+    /// constructor builds; a rebuild on the device of as many items keeps the tree's device
+    /// arrays, so the descriptor is not written again and a graph can capture it.
+    void rebuild(const Array& lowers, const Array& uppers);
+    /// The same with another constructor, used from now on.
+    void rebuild(const Array& lowers, const Array& uppers, BvhConstructor constructor);
 
     /// The nodes (after a refit on a CUDA device, copied back from it first).
     const std::vector<BvhNode>& nodes() const;
-    const std::vector<int32_t>& items() const { return m_items; }
+    const std::vector<int32_t>& items() const {
+        sync_host();
+        return m_items;
+    }
     int32_t root() const { return m_desc.root; }
     /// The root node of group `group`'s items, -1 when it has none.
     int32_t group_root(int32_t group) const;
@@ -103,6 +119,11 @@ private:
     void refit_faces(const Array& points, const Array& indices);
     /// The device buffers as the refit kernels take them.
     bvh_refit::Tree device_tree() const;
+    void check_groups(size_t count) const;
+    /// Builds the tree of `count` items by kernels on the CUDA device of the boxes.
+    void build_on_device(const Array& lowers, const Array& uppers, int64_t count);
+    /// Writes the device descriptor naming the device buffers (unless it already does).
+    void write_device_descriptor();
     void check_boxes(const std::vector<std::array<float, 3>>& lowers,
                      const std::vector<std::array<float, 3>>& uppers) const;
     void build();
@@ -113,7 +134,8 @@ private:
     void sync_host() const;
 
     mutable std::vector<std::array<float, 3>> m_lowers, m_uppers;
-    std::vector<int32_t> m_groups, m_group_roots, m_items;
+    std::vector<int32_t> m_groups, m_group_roots;
+    mutable std::vector<int32_t> m_items;
     mutable std::vector<BvhNode> m_nodes;
     mutable bool m_host_stale = false;  ///< the device's boxes are newer than the host's
     BvhConstructor m_constructor;

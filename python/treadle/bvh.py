@@ -2,10 +2,12 @@
 (include/treadle/bvh.h); kernels take ``bvh.id`` as a uint64 and query it with
 wp.bvh_query_aabb, _ray, _sphere, _capsule and wp.bvh_query_next.
 
-Every constructor builds on the host ("sah": binned surface-area heuristic, "median", "lbvh":
-Morton order); for arrays on a CUDA device the built tree is copied to that device after each
-build, refits run there (src/api/bvh_refit.h), and ``id`` names the device copy, so kernels
-query it on the arrays' device only. "cubql" (an external CUDA builder) is not part of treadle: it falls back to "lbvh" on
+On the CPU every constructor builds on the host ("sah", the default: binned surface-area
+heuristic; "median"; "lbvh": Morton order). On a CUDA device "lbvh" (the default there, as in
+Warp) builds on the device without reading anything back (src/api/bvh_lbvh.h); "sah",
+"median" and grouped BVHs build on the host from copies of the boxes and are copied to the
+device. Refits run on the device (src/api/bvh_refit.h), and ``id`` names the device copy, so
+kernels query it on the arrays' device only. "cubql" (an external CUDA builder) is not part of treadle: it falls back to "lbvh" on
 CUDA and "sah" on the CPU, with a warning."""
 
 import numpy as np
@@ -30,7 +32,7 @@ def _host(array):
 def constructor_name(constructor, device, grouped):
     """The host build a `constructor=` value stands for on `device`."""
     if constructor is None:
-        return "sah"
+        return "lbvh" if device.is_cuda else "sah"
     name = str(getattr(constructor, "name", constructor)).lower()
     if name not in _CONSTRUCTORS:
         raise ValueError(f"Unknown BVH constructor '{constructor}', expected one of: "
@@ -83,8 +85,14 @@ class Bvh:
         host_groups = None
         if self.groups is not None:
             host_groups = np.ascontiguousarray(self.groups.numpy(), dtype=np.int32).reshape(-1)
-        self._native = _treadle.Bvh(_host(self.lowers), _host(self.uppers), self.constructor,
-                                    host_groups, self.leaf_size, self.device.alias)
+        if self.device.is_cuda:
+            # lbvh without groups builds on the device; the others copy the boxes to the host
+            self._native = _treadle.Bvh.from_device(
+                self.lowers.ptr, self.uppers.ptr, len(self.lowers), self.constructor,
+                host_groups, self.leaf_size, self.device.alias)
+        else:
+            self._native = _treadle.Bvh(_host(self.lowers), _host(self.uppers), self.constructor,
+                                        host_groups, self.leaf_size, self.device.alias)
         self.id = self._native.id
         if _memory_tracker.is_enabled():
             # nodes (32 bytes), item indices and boxes, group roots: what the build holds
@@ -107,7 +115,11 @@ class Bvh:
         one it was built with); the id stays the same."""
         if constructor is not None:
             self.constructor = constructor_name(constructor, self.device, self.groups is not None)
-        self._native.rebuild(_host(self.lowers), _host(self.uppers), self.constructor)
+        if self.device.is_cuda:
+            self._native.rebuild_device(self.lowers.ptr, self.uppers.ptr, len(self.lowers),
+                                        self.constructor)
+        else:
+            self._native.rebuild(_host(self.lowers), _host(self.uppers), self.constructor)
 
 
 def is_cubql_available():

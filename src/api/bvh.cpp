@@ -229,15 +229,19 @@ Bvh::Bvh(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstructor constr
       m_device(device) {
     check_boxes(lowers, uppers);
     if (leaf_size < 1) throw Error(ErrorKind::Value, "Bvh: leaf_size must be at least 1");
-    if (!m_groups.empty() && m_groups.size() != lowers.size())
-        throw Error(ErrorKind::Value, "Bvh: groups must have one entry per item (" +
-                                          std::to_string(lowers.size()) + "), got " +
-                                          std::to_string(m_groups.size()));
-    for (int32_t g : m_groups)
-        if (g < 0) throw Error(ErrorKind::Value, "Bvh: group ids must be non-negative");
+    check_groups(lowers.size());
     m_lowers = std::move(lowers);
     m_uppers = std::move(uppers);
     build();
+}
+
+void Bvh::check_groups(size_t count) const {
+    if (!m_groups.empty() && m_groups.size() != count)
+        throw Error(ErrorKind::Value, "Bvh: groups must have one entry per item (" +
+                                          std::to_string(count) + "), got " +
+                                          std::to_string(m_groups.size()));
+    for (int32_t g : m_groups)
+        if (g < 0) throw Error(ErrorKind::Value, "Bvh: group ids must be non-negative");
 }
 
 void Bvh::check_boxes(const std::vector<Vec>& lowers, const std::vector<Vec>& uppers) const {
@@ -313,62 +317,9 @@ void Bvh::publish() {
     if (m_device.is_cuda()) upload();
 }
 
-namespace {
-
-/// A copy of `values` in the memory of `device` (a null Array when empty).
-template <typename T>
-Array upload_vector(const std::vector<T>& values, Device device) {
-    if (values.empty()) return Array();
-    const int64_t bytes = static_cast<int64_t>(values.size() * sizeof(T));
-    Array host = Array::wrap(const_cast<T*>(values.data()), DType(ScalarType::UInt8), {bytes}, {1},
-                             Device::cpu(), nullptr);
-    return host.clone(device);
-}
-
-}  // namespace
-
-void Bvh::upload() {
-    sync_host();  // a refit on the device it leaves may be newer than the host copy
-    bvh_refit::Tree t = bvh_refit::make_tree(m_nodes, m_items, m_lowers, m_uppers, m_device);
-    m_num_leaves = t.num_leaves;
-    m_device_buffers = {
-        t.nodes,   t.items,  t.lowers,   t.uppers,    upload_vector(m_group_roots, m_device),
-        t.parents, t.leaves, t.counters, t.leaf_count};
-    m_host_stale = false;
-    BvhDescriptor d = m_desc;
-    d.nodes = m_device_buffers[0].data_as<const BvhNode>();
-    d.items = m_device_buffers[1].data_as<const int32_t>();
-    d.item_lowers = m_device_buffers[2].data_as<const std::array<float, 3>>();
-    d.item_uppers = m_device_buffers[3].data_as<const std::array<float, 3>>();
-    d.group_roots = m_device_buffers[4].data_as<const int32_t>();
-    m_device_view = d;
-    const int64_t bytes = static_cast<int64_t>(sizeof(d));
-    if (m_device_desc.is_null() || m_device_desc.device() != m_device)
-        m_device_desc = Array::empty(DType(ScalarType::UInt8), {bytes}, m_device);
-    m_device_desc.assign(
-        Array::wrap(&d, DType(ScalarType::UInt8), {bytes}, {1}, Device::cpu(), nullptr));
-}
-
-void Bvh::set_device(Device device) {
-    sync_host();
-    m_device = device;
-    if (m_device.is_cuda()) {
-        upload();
-    } else {
-        m_device_buffers.clear();
-        m_device_desc = Array();
-        m_device_view = BvhDescriptor{};
-    }
-}
-
-uint64_t Bvh::id() const {
-    if (m_device.is_cuda()) return reinterpret_cast<uint64_t>(m_device_desc.data());
-    return reinterpret_cast<uint64_t>(&m_desc);
-}
-
 void Bvh::refit(std::vector<Vec> lowers, std::vector<Vec> uppers) {
     check_boxes(lowers, uppers);
-    m_host_stale = false;  // the host's boxes replace everything a device refit wrote
+    sync_host();  // the tree's shape (a device build's) is needed on the host
     m_lowers = std::move(lowers);
     m_uppers = std::move(uppers);
     if (m_desc.root >= 0) refit_node(m_nodes, m_items, m_lowers, m_uppers, m_desc.root);
@@ -388,72 +339,6 @@ void Bvh::rebuild(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstruct
     rebuild(std::move(lowers), std::move(uppers));
 }
 
-namespace {
-
-/// `a` as float32 words (3 per item) when it is a host array of `count` items' corners.
-std::vector<Vec> host_corners(const Array& a, size_t count, const char* what) {
-    if (!a.is_contiguous() || a.dtype().scalar != ScalarType::Float32 || a.dtype().is_struct() ||
-        static_cast<size_t>(a.size()) * (a.dtype().size() / 4) != 3 * count)
-        throw Error(ErrorKind::Value, std::string("Bvh refit: ") + what +
-                                          " must be contiguous float32 with 3 per item (" +
-                                          std::to_string(count) + " items)");
-    const Vec* p = a.data_as<const Vec>();
-    return std::vector<Vec>(p, p + count);
-}
-
-}  // namespace
-
-void Bvh::refit(const Array& lowers, const Array& uppers) {
-    if (!m_device.is_cuda()) {
-        if (lowers.device() != m_device || uppers.device() != m_device)
-            throw Error(ErrorKind::Value,
-                        "Bvh refit: the boxes must be in the memory of " + m_device.alias());
-        refit(host_corners(lowers, m_lowers.size(), "lowers"),
-              host_corners(uppers, m_uppers.size(), "uppers"));
-        return;
-    }
-    bvh_refit::from_boxes(device_tree(), lowers, uppers);
-    m_host_stale = true;
-}
-
-void Bvh::refit_faces(const Array& points, const Array& indices) {
-    bvh_refit::from_faces(device_tree(), points, indices);
-    m_host_stale = true;
-}
-
-bvh_refit::Tree Bvh::device_tree() const {
-    const std::vector<Array>& b = m_device_buffers;  // null arrays when there are no items
-    return bvh_refit::Tree{b[0], b[1], b[2], b[3], b[5], b[6], b[7], b[8], m_num_leaves};
-}
-
-namespace {
-
-/// Copies device bytes `from` into the host vector `to` (of the same size).
-template <typename T>
-void download(const Array& from, std::vector<T>& to) {
-    if (to.empty()) return;
-    Array host =
-        Array::wrap(to.data(), DType(ScalarType::UInt8),
-                    {static_cast<int64_t>(to.size() * sizeof(T))}, {1}, Device::cpu(), nullptr);
-    host.assign(Array::wrap(from.data(), DType(ScalarType::UInt8), {host.size()}, {1},
-                            from.device(), from.buffer()));
-}
-
-}  // namespace
-
-void Bvh::sync_host() const {
-    if (!m_host_stale) return;
-    download(m_device_buffers[0], m_nodes);
-    download(m_device_buffers[2], m_lowers);
-    download(m_device_buffers[3], m_uppers);
-    m_host_stale = false;
-}
-
-const std::vector<BvhNode>& Bvh::nodes() const {
-    sync_host();
-    return m_nodes;
-}
-
 int32_t Bvh::group_root(int32_t group) const {
     size_t lo = 0, hi = m_group_roots.size() / 2;
     while (lo < hi) {
@@ -468,6 +353,6 @@ int32_t Bvh::group_root(int32_t group) const {
     return -1;
 }
 
-int Bvh::depth() const { return subtree_depth(m_nodes, m_desc.root); }  // shape only
+int Bvh::depth() const { return subtree_depth(nodes(), m_desc.root); }
 
 }  // namespace treadle

@@ -188,6 +188,12 @@ Array ints(int64_t n, Device device) {
     return Array::empty(DType(ScalarType::Int32), {std::max<int64_t>(n, 1)}, device);
 }
 
+/// `a` when it is an array of `n` values of `type` on `device`, else a new one.
+Array reuse(const Array& a, ScalarType type, int64_t n, Device device) {
+    if (!a.is_null() && a.device() == device && a.dtype() == DType(type) && a.size() == n) return a;
+    return Array::empty(DType(type), {n}, device);
+}
+
 /// The float32 words of `a` (contiguous, 3 per item for `count` items), checked.
 Array words(const Array& a, int64_t count, const char* what) {
     if (!a.is_contiguous() || a.dtype().scalar != ScalarType::Float32 || a.dtype().is_struct() ||
@@ -203,10 +209,11 @@ Array words(const Array& a, int64_t count, const char* what) {
 
 const char* kernel_source() { return k_source; }
 
-bvh_refit::Tree build(const Array& lowers, const Array& uppers, int64_t count, int leaf_size) {
+void build(const Array& lowers, const Array& uppers, int64_t count, int leaf_size,
+           bvh_refit::Tree& t) {
     if (count < 1 || count > INT32_MAX / 2)
-        throw Error(ErrorKind::Value, "Bvh build: needs 1 to 2^30 - 1 items, got " +
-                                          std::to_string(count));
+        throw Error(ErrorKind::Value,
+                    "Bvh build: needs 1 to 2^30 - 1 items, got " + std::to_string(count));
     if (leaf_size < 1) throw Error(ErrorKind::Value, "Bvh: leaf_size must be at least 1");
     const Device device = lowers.device();
     if (uppers.device() != device)
@@ -219,31 +226,32 @@ bvh_refit::Tree build(const Array& lowers, const Array& uppers, int64_t count, i
     const int32_t chunks = (n + k_bounds_chunk - 1) / k_bounds_chunk;
     lbvh_kernel("centre_bounds", device).launch({chunks}, lo, hi, n, k_bounds_chunk, bounds);
     const Array keys = ints(n, device);
-    bvh_refit::Tree t;
-    t.items = ints(n, device);
+    t.items = reuse(t.items, ScalarType::Int32, n, device);
     lbvh_kernel("morton", device).launch({n}, lo, hi, bounds, keys, t.items);
     device_sort::sort_pairs(keys, t.items, n, 30);
 
-    t.nodes = Array::zeros(DType(ScalarType::UInt8), {int64_t{32} * nodes}, device);
+    if (t.nodes.is_null() || t.nodes.size() != int64_t{32} * nodes || t.nodes.device() != device)
+        t.nodes = Array::zeros(DType(ScalarType::UInt8), {int64_t{32} * nodes}, device);
     const Array links = Array::wrap(t.nodes.data(), DType(ScalarType::Int32), {int64_t{8} * nodes},
                                     {4}, device, t.nodes.buffer());
-    t.parents = ints(nodes, device);
+    t.parents = reuse(t.parents, ScalarType::Int32, nodes, device);
     const Array first_of = ints(n - 1, device), last_of = ints(n - 1, device);
     if (n > 1)
-        lbvh_kernel("hierarchy", device).launch({n - 1}, keys, n, links, t.parents, first_of, last_of);
+        lbvh_kernel("hierarchy", device)
+            .launch({n - 1}, keys, n, links, t.parents, first_of, last_of);
     const Array flags = ints(nodes, device), slots = ints(nodes, device);
     lbvh_kernel("mark_leaves", device)
         .launch({nodes}, n, leaf_size, first_of, last_of, t.parents, links, flags, slots);
     device_sort::exclusive_scan(slots, nodes);
-    t.leaves = ints(n, device);
-    t.leaf_count = ints(1, device);
+    t.leaves = reuse(t.leaves, ScalarType::Int32, n, device);
+    t.leaf_count = reuse(t.leaf_count, ScalarType::Int32, 1, device);
     lbvh_kernel("list_leaves", device).launch({nodes}, flags, slots, nodes, t.leaves, t.leaf_count);
     t.num_leaves = n;  // threads a refit launches; those past leaf_count return at once
-    t.counters = Array::zeros(DType(ScalarType::Int32), {nodes}, device);
-    t.lowers = Array::empty(DType(ScalarType::Float32), {3 * count}, device);
-    t.uppers = Array::empty(DType(ScalarType::Float32), {3 * count}, device);
+    if (t.counters.is_null() || t.counters.size() != nodes || t.counters.device() != device)
+        t.counters = Array::zeros(DType(ScalarType::Int32), {nodes}, device);  // zero after refits
+    t.lowers = reuse(t.lowers, ScalarType::Float32, 3 * count, device);
+    t.uppers = reuse(t.uppers, ScalarType::Float32, 3 * count, device);
     bvh_refit::from_boxes(t, lo, hi);
-    return t;
 }
 
 }  // namespace treadle::bvh_lbvh

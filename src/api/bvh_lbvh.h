@@ -17,11 +17,13 @@
 
 namespace treadle::bvh_lbvh {
 
-/// Builds the tree of `count` items whose boxes are `lowers`, `uppers` (contiguous float32 or
-/// vec3, 3 floats per item, in the memory of one device); leaves hold at most `leaf_size`
-/// items. The tree has 2 count - 1 node records (some unreachable). Throws treadle::Error: Value
-/// on bad sizes.
-bvh_refit::Tree build(const Array& lowers, const Array& uppers, int64_t count, int leaf_size);
+/// Builds into `tree` the tree of `count` items whose boxes are `lowers`, `uppers` (contiguous
+/// float32 or vec3, 3 floats per item, in the memory of one device); leaves hold at most
+/// `leaf_size` items. The tree has 2 count - 1 node records (some unreachable). Arrays of `tree`
+/// already of the right size are reused (a rebuild keeps the addresses a descriptor names);
+/// others are allocated. Throws treadle::Error: Value on bad sizes.
+void build(const Array& lowers, const Array& uppers, int64_t count, int leaf_size,
+           bvh_refit::Tree& tree);
 
 /// The kernel module's text, for compile checks.
 const char* kernel_source();

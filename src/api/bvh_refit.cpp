@@ -239,17 +239,24 @@ const char* kernel_source() { return k_source; }
 
 Tree make_tree(const std::vector<BvhNode>& nodes, const std::vector<int32_t>& items,
                const std::vector<std::array<float, 3>>& lowers,
-               const std::vector<std::array<float, 3>>& uppers, Device device) {
-    std::vector<int32_t> parents(nodes.size(), -1), leaves;
-    for (size_t i = 0; i < nodes.size(); ++i) {
+               const std::vector<std::array<float, 3>>& uppers, int32_t root, Device device) {
+    // the nodes reachable from the root (a device build leaves unreachable ones behind)
+    std::vector<int32_t> parents(nodes.size(), -1), leaves, stack;
+    if (root >= 0) stack.push_back(root);
+    while (!stack.empty()) {
+        const int32_t i = stack.back();
+        stack.pop_back();
         const BvhNode& n = nodes[i];
         if (n.left < 0) {
-            leaves.push_back(static_cast<int32_t>(i));
+            leaves.push_back(i);
         } else {
-            parents[n.left] = static_cast<int32_t>(i);
-            parents[n.right] = static_cast<int32_t>(i);
+            parents[n.left] = i;
+            parents[n.right] = i;
+            stack.push_back(n.right);
+            stack.push_back(n.left);
         }
     }
+    std::sort(leaves.begin(), leaves.end());
     Tree t;
     t.nodes = upload(nodes, device);
     t.items = as_words(upload(items, device), ScalarType::Int32);

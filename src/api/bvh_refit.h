@@ -31,10 +31,11 @@ struct Tree {
     int32_t num_leaves = 0;  ///< threads a refit launches: the leaves' array length
 };
 
-/// A copy of a built tree in the memory of `device`, with its parents, leaves and counters.
+/// A copy of a built tree in the memory of `device`, with the parents and leaves of the nodes
+/// reachable from `root` (-1: an empty tree) and zeroed counters.
 Tree make_tree(const std::vector<BvhNode>& nodes, const std::vector<int32_t>& items,
                const std::vector<std::array<float, 3>>& lowers,
-               const std::vector<std::array<float, 3>>& uppers, Device device);
+               const std::vector<std::array<float, 3>>& uppers, int32_t root, Device device);
 
 /// Refits `tree` to the item boxes `lowers`, `uppers` (float32 or vec3 arrays of 3 floats per
 /// item, contiguous, in the memory of the tree's device). On CUDA the launch is enqueued on the

@@ -5,6 +5,7 @@ list(APPEND TREADLE_SOURCES
   src/api/accumulate.cpp
   src/api/array_fill.cpp
   src/api/bvh.cpp
+  src/api/bvh_device.cpp
   src/api/bvh_lbvh.cpp
   src/api/bvh_refit.cpp
   src/api/device_sort.cpp

@@ -9,7 +9,9 @@
 
 #include <tuple>
 
+#include "api/bvh_lbvh.h"
 #include "api/bvh_refit.h"
+#include "api/device_sort.h"
 #include "api/marching_cubes.h"
 #include "exports.h"
 #include "treadle/bvh.h"
@@ -35,6 +37,13 @@ std::vector<std::array<float, 3>> corners_of(const Boxes& a) {
     return out;
 }
 
+/// `count` vec3 at `address` in the memory of `device`, as float32 words (borrowed).
+Array words_at(uint64_t address, int64_t count, treadle::Device device) {
+    return Array::wrap(reinterpret_cast<void*>(address),
+                       treadle::DType(treadle::ScalarType::Float32), {3 * count}, {4}, device,
+                       nullptr);
+}
+
 /// treadle::Bvh for Python: boxes as (n, 3) float32 host arrays, groups as int32.
 void export_bvh(nb::module_& m) {
     nb::class_<treadle::Bvh>(m, "Bvh")
@@ -51,6 +60,29 @@ void export_bvh(nb::module_& m) {
             },
             nb::arg("lowers"), nb::arg("uppers"), nb::arg("constructor"), nb::arg("groups").none(),
             nb::arg("leaf_size"), nb::arg("device"))
+        .def_static(
+            "from_device",
+            [](uint64_t lowers, uint64_t uppers, int64_t count, const std::string& constructor,
+               std::optional<Ids> groups, int leaf_size, const std::string& device) {
+                std::vector<int32_t> g;
+                if (groups) g.assign(groups->data(), groups->data() + groups->shape(0));
+                const treadle::Device d = treadle::Device::parse(device);
+                return new treadle::Bvh(words_at(lowers, count, d), words_at(uppers, count, d),
+                                        treadle::bvh_constructor_from_name(constructor),
+                                        std::move(g), leaf_size);
+            },
+            nb::arg("lowers"), nb::arg("uppers"), nb::arg("count"), nb::arg("constructor"),
+            nb::arg("groups").none(), nb::arg("leaf_size"), nb::arg("device"),
+            "A BVH over contiguous vec3 boxes in the memory of `device` (addresses); lbvh on "
+            "CUDA builds there")
+        .def(
+            "rebuild_device",
+            [](treadle::Bvh& b, uint64_t lowers, uint64_t uppers, int64_t count,
+               const std::string& name) {
+                b.rebuild(words_at(lowers, count, b.device()), words_at(uppers, count, b.device()),
+                          treadle::bvh_constructor_from_name(name));
+            },
+            nb::arg("lowers"), nb::arg("uppers"), nb::arg("count"), nb::arg("constructor"))
         .def_prop_ro("id", &treadle::Bvh::id)
         .def_prop_ro("depth", &treadle::Bvh::depth)
         .def_prop_ro("num_nodes", [](const treadle::Bvh& b) { return b.nodes().size(); })
@@ -60,12 +92,7 @@ void export_bvh(nb::module_& m) {
         .def(
             "refit_device",
             [](treadle::Bvh& b, uint64_t lowers, uint64_t uppers, int64_t count) {
-                auto words = [&](uint64_t p) {
-                    return Array::wrap(reinterpret_cast<void*>(p),
-                                       treadle::DType(treadle::ScalarType::Float32), {3 * count},
-                                       {4}, b.device(), nullptr);
-                };
-                b.refit(words(lowers), words(uppers));
+                b.refit(words_at(lowers, count, b.device()), words_at(uppers, count, b.device()));
             },
             nb::arg("lowers"), nb::arg("uppers"), nb::arg("count"),
             "Refits to contiguous vec3 boxes in the memory of the BVH's device (addresses)")
@@ -150,6 +177,10 @@ void export_geometry(nb::module_& m) {
         "(corner offsets, edge corners, case_first, tri_edges): the marching-cubes tables");
     m.def("bvh_refit_kernel_source", &treadle::bvh_refit::kernel_source,
           "The DSL module text of the BVH refit kernels (for compile checks)");
+    m.def("bvh_lbvh_kernel_source", &treadle::bvh_lbvh::kernel_source,
+          "The DSL module text of the device LBVH build's kernels (for compile checks)");
+    m.def("device_sort_kernel_source", &treadle::device_sort::kernel_source,
+          "The DSL module text of the device radix sort's kernels (for compile checks)");
     m.def("marching_cubes_kernel_source", &treadle::marching_cubes_kernel_source,
           "The DSL module text of the extraction's kernels (for compile checks)");
     m.def(

@@ -205,10 +205,12 @@ def _shift_boxes(lo: wp.array(dtype=wp.vec3), hi: wp.array(dtype=wp.vec3), by: w
     hi[i] = hi[i] + by
 
 
+@pytest.mark.parametrize("update", ["refit", "rebuild"])
 @pytest.mark.parametrize("leaf_size", [1, 4])
-def test_refit_on_the_device_replays_in_a_graph(device, leaf_size):
-    # the boxes move by a kernel; refit and query run in the same stream (and, on CUDA, in one
-    # captured graph replayed several times); every replay's query matches brute force
+def test_refit_on_the_device_replays_in_a_graph(device, leaf_size, update):
+    # the boxes move by a kernel; a refit (or an lbvh rebuild, on CUDA by kernels there) and a
+    # query run in the same stream (on CUDA in one captured graph replayed several times);
+    # every replay's query matches brute force
     lo, hi = _boxes(2000, 9)
     lows = wp.array(lo, dtype=wp.vec3, device=device)
     highs = wp.array(hi, dtype=wp.vec3, device=device)
@@ -220,7 +222,7 @@ def test_refit_on_the_device_replays_in_a_graph(device, leaf_size):
 
     def step():
         wp.launch(_shift_boxes, dim=2000, inputs=[lows, highs, wp.vec3(*by)], device=device)
-        bvh.refit()
+        getattr(bvh, update)()
         hits.zero_()
         count.zero_()
         wp.launch(_aabb_while, dim=1,
@@ -267,3 +269,44 @@ def test_refit_kernels_compile_for_sm90(tmp_path):
     for k in kernels:
         ok, log = wp._treadle.check_cuda_compile(k._function_source(), 90)
         assert ok, f"{k.key}:\n{log}"
+
+
+@pytest.mark.parametrize("leaf_size", [1, 2, 5])
+def test_lbvh_is_the_cuda_default_and_matches_brute_force(device, leaf_size):
+    # many equal centres (equal Morton codes) beside scattered ones
+    lo, hi = _boxes(3001, 12)
+    lo[::3] = lo[0]
+    hi[::3] = hi[0]
+    bvh = wp.Bvh(wp.array(lo, dtype=wp.vec3, device=device),
+                 wp.array(hi, dtype=wp.vec3, device=device), leaf_size=leaf_size)
+    assert bvh.constructor == ("lbvh" if wp.get_device(device).is_cuda else "sah")
+    assert bvh._native.depth <= 64
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        qlo = rng.uniform(-11.0, 9.0, 3).astype(np.float32)
+        qhi = qlo + np.float32(3.0)
+        hits = wp.zeros(3001, dtype=int, device=device)
+        count = wp.zeros(1, dtype=int, device=device)
+        wp.launch(_aabb_while, dim=1,
+                  inputs=[bvh.id, wp.vec3(*qlo), wp.vec3(*qhi), -1, hits, count], device=device)
+        expect = _overlaps(lo, hi, qlo, qhi)
+        assert set(np.nonzero(hits.numpy())[0].tolist()) == expect
+        assert count.numpy()[0] == len(expect)
+
+
+@pytest.mark.skipif(not wp._treadle.nvrtc_available(), reason="NVRTC is not installed")
+def test_build_and_sort_kernels_compile_for_sm90(tmp_path):
+    import importlib.util
+
+    for name, source in (("treadle_bvh_lbvh_kernels", wp._treadle.bvh_lbvh_kernel_source()),
+                         ("treadle_device_sort_kernels", wp._treadle.device_sort_kernel_source())):
+        path = tmp_path / f"{name}.py"
+        path.write_text(source)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        kernels = [v for v in vars(module).values() if isinstance(v, wp.Kernel)]
+        assert len(kernels) >= 5
+        for k in kernels:
+            ok, log = wp._treadle.check_cuda_compile(k._function_source(), 90)
+            assert ok, f"{k.key}:\n{log}"

@@ -65,7 +65,18 @@ class Lbvh : public ::testing::TestWithParam<std::tuple<int, int, bool>> {};
 TEST_P(Lbvh, BuildsAValidTreeThatQueriesMatchBruteForce) {
     const auto [n, leaf, clustered] = GetParam();
     Boxes b = boxes(n, 11 + n, clustered);
-    treadle::bvh_refit::Tree t = treadle::bvh_lbvh::build(words(b.lo), words(b.hi), n, leaf);
+    treadle::bvh_refit::Tree t;
+    treadle::bvh_lbvh::build(words(b.lo), words(b.hi), n, leaf, t);
+    if (clustered) {  // a second build into the same arrays (a rebuild) gives the same tree
+        const std::vector<uint8_t> first(t.nodes.data_as<const uint8_t>(),
+                                         t.nodes.data_as<const uint8_t>() + t.nodes.size());
+        const void* where = t.nodes.data();
+        treadle::bvh_lbvh::build(words(b.lo), words(b.hi), n, leaf, t);
+        EXPECT_EQ(t.nodes.data(), where);
+        EXPECT_EQ(std::vector<uint8_t>(t.nodes.data_as<const uint8_t>(),
+                                       t.nodes.data_as<const uint8_t>() + t.nodes.size()),
+                  first);
+    }
     const auto* nodes = t.nodes.data_as<const treadle::BvhNode>();
     const int32_t leaf_count = t.leaf_count.data_as<const int32_t>()[0];
     Walk w{nodes, std::vector<int>(n, 0)};
@@ -79,19 +90,25 @@ TEST_P(Lbvh, BuildsAValidTreeThatQueriesMatchBruteForce) {
     EXPECT_EQ(static_cast<int>(items.size()), n);
     // the tree's own item boxes are the given ones
     for (int i = 0; i < n; ++i)
-        for (int k = 0; k < 3; ++k) ASSERT_EQ(t.lowers.data_as<const float>()[3 * i + k], b.lo[i][k]);
+        for (int k = 0; k < 3; ++k)
+            ASSERT_EQ(t.lowers.data_as<const float>()[3 * i + k], b.lo[i][k]);
     // box queries through the native traversal
-    treadle::BvhDescriptor d{nodes, t.items.data_as<const int32_t>(),
+    treadle::BvhDescriptor d{nodes,
+                             t.items.data_as<const int32_t>(),
                              t.lowers.data_as<const std::array<float, 3>>(),
-                             t.uppers.data_as<const std::array<float, 3>>(), nullptr,
-                             2 * n - 1, n, 0, 0};
+                             t.uppers.data_as<const std::array<float, 3>>(),
+                             nullptr,
+                             2 * n - 1,
+                             n,
+                             0,
+                             0};
     std::mt19937 rng(2);
     std::uniform_real_distribution<float> pos(-11.0f, 11.0f);
     for (int q = 0; q < 30; ++q) {
         Vec l{pos(rng), pos(rng), pos(rng)}, u{l[0] + 3.0f, l[1] + 2.0f, l[2] + 4.0f};
-        wp::bvh_query_t query = wp::bvh_query_aabb(reinterpret_cast<uint64_t>(&d),
-                                                   wp::vec3(l[0], l[1], l[2]),
-                                                   wp::vec3(u[0], u[1], u[2]), -1);
+        wp::bvh_query_t query =
+            wp::bvh_query_aabb(reinterpret_cast<uint64_t>(&d), wp::vec3(l[0], l[1], l[2]),
+                               wp::vec3(u[0], u[1], u[2]), -1);
         std::set<int> got, want;
         int i = -1;
         while (wp::bvh_query_next(query, i)) EXPECT_TRUE(got.insert(i).second);
@@ -109,17 +126,19 @@ TEST_P(Lbvh, BuildsAValidTreeThatQueriesMatchBruteForce) {
     w2.visit(0, ninf, inf);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, Lbvh,
-                         ::testing::Values(std::make_tuple(1, 1, false), std::make_tuple(2, 1, false),
-                                           std::make_tuple(3, 4, false), std::make_tuple(1000, 1, false),
-                                           std::make_tuple(1000, 4, true), std::make_tuple(777, 3, true),
-                                           std::make_tuple(5000, 8, false)));
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, Lbvh,
+    ::testing::Values(std::make_tuple(1, 1, false), std::make_tuple(2, 1, false),
+                      std::make_tuple(3, 4, false), std::make_tuple(1000, 1, false),
+                      std::make_tuple(1000, 4, true), std::make_tuple(777, 3, true),
+                      std::make_tuple(5000, 8, false)));
 
 TEST(Lbvh, BadSizesAreValueErrors) {
     Boxes b = boxes(4, 1, false);
-    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 5, 1), treadle::Error);
-    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 0, 1), treadle::Error);
-    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 4, 0), treadle::Error);
+    treadle::bvh_refit::Tree t;
+    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 5, 1, t), treadle::Error);
+    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 0, 1, t), treadle::Error);
+    EXPECT_THROW(treadle::bvh_lbvh::build(words(b.lo), words(b.hi), 4, 0, t), treadle::Error);
 }
 
 }  // namespace

@@ -70,8 +70,8 @@ TEST_P(RefitKernels, BoxesMatchTheHostRefitAndCountersReturnToZero) {
             if (grouped)
                 for (int i = 0; i < 3000; ++i) groups.push_back(i % 7 == 0 ? 40 : i % 3);
             treadle::Bvh host(b.lo, b.hi, GetParam(), groups, leaf);
-            refit::Tree t =
-                refit::make_tree(host.nodes(), host.items(), b.lo, b.hi, treadle::Device::cpu());
+            refit::Tree t = refit::make_tree(host.nodes(), host.items(), b.lo, b.hi, host.root(),
+                                             treadle::Device::cpu());
             // two refits in a row: the second sees counters the first left at zero
             for (unsigned round = 0; round < 2; ++round) {
                 Boxes moved = random_boxes(3000, 100 + round, 20.0f);
@@ -98,7 +98,8 @@ TEST(RefitKernels, FacesAndEdgeLengthMatchTheHostMesh) {
     treadle::Mesh mesh(m.points, m.indices);
     const treadle::Bvh& bvh = mesh.bvh();
     std::vector<Vec> lo(bvh.items().size()), hi(lo.size());
-    refit::Tree t = refit::make_tree(bvh.nodes(), bvh.items(), lo, hi, treadle::Device::cpu());
+    refit::Tree t =
+        refit::make_tree(bvh.nodes(), bvh.items(), lo, hi, bvh.root(), treadle::Device::cpu());
     // squash and shift the sphere
     for (Vec& p : mesh.points()) p = {2.0f * p[0] + 1.0f, 0.5f * p[1], p[2] - 3.0f};
     mesh.refit();
@@ -115,8 +116,8 @@ TEST(RefitKernels, FacesAndEdgeLengthMatchTheHostMesh) {
 TEST(RefitKernels, WrongSizesAreValueErrors) {
     Boxes b = random_boxes(10, 1, 1.0f);
     treadle::Bvh host(b.lo, b.hi);
-    refit::Tree t =
-        refit::make_tree(host.nodes(), host.items(), b.lo, b.hi, treadle::Device::cpu());
+    refit::Tree t = refit::make_tree(host.nodes(), host.items(), b.lo, b.hi, host.root(),
+                                     treadle::Device::cpu());
     std::vector<Vec> short_lo(b.lo.begin(), b.lo.begin() + 9);
     try {
         refit::from_boxes(t, words(short_lo), words(b.hi));
