@@ -77,7 +77,10 @@ public:
     /// after every later build and refit); the id changes to that device's descriptor.
     void set_device(Device device);
     /// The descriptor naming the host arrays.
-    const BvhDescriptor& host_descriptor() const { return m_desc; }
+    const BvhDescriptor& host_descriptor() const {
+        sync_host();
+        return m_desc;
+    }
     /// On a CUDA device, the descriptor naming the device copies (what id() addresses there).
     const BvhDescriptor& device_descriptor() const { return m_device_view; }
     /// New item boxes (same count), the tree's shape kept; node boxes are recomputed.
@@ -140,7 +143,8 @@ private:
     mutable bool m_host_stale = false;  ///< the device's boxes are newer than the host's
     BvhConstructor m_constructor;
     int m_leaf_size;
-    BvhDescriptor m_desc{};
+    mutable BvhDescriptor m_desc{};  ///< host pointers refreshed by sync_host
+    bool m_built = false;            ///< a tree exists: its item count is fixed
     Device m_device;
     /// On a CUDA device: the uploaded nodes, items, item lowers, item uppers and group roots,
     /// then the refit's parents, leaves and counters (src/api/bvh_refit.h), and the descriptor

@@ -68,6 +68,16 @@ public:
          const Vec3* velocities = nullptr, bool support_winding_number = false,
          BvhConstructor constructor = BvhConstructor::Sah, std::vector<int32_t> groups = {},
          int leaf_size = 4);
+    /// A mesh queried by kernels on CUDA `device`: host copies of its points and indices
+    /// (checked as above) and the device memory kernels read, as bind_device takes it. With
+    /// Lbvh, no groups and no winding-number support, the face BVH is built on the device from
+    /// the device points (bvh_lbvh.h: nothing read back); otherwise on the host, then bound.
+    static std::unique_ptr<Mesh> for_device(Device device, std::vector<Vec3> points,
+                                            std::vector<int32_t> indices, const Vec3* device_points,
+                                            const int32_t* device_indices,
+                                            const Vec3* device_velocities,
+                                            bool support_winding_number, BvhConstructor constructor,
+                                            std::vector<int32_t> groups, int leaf_size);
     Mesh(const Mesh&) = delete;
     Mesh& operator=(const Mesh&) = delete;
 
@@ -118,6 +128,12 @@ public:
     bool supports_winding_number() const { return m_winding_support; }
 
 private:
+    Mesh() = default;
+    /// Checks the arrays and publishes their views (no BVH yet).
+    void check_and_view(const Vec3* points, int32_t num_points, const int32_t* indices,
+                        int32_t num_indices, const Vec3* velocities, size_t num_groups,
+                        int leaf_size);
+    void edge_length();
     void init(const Vec3* points, int32_t num_points, const int32_t* indices, int32_t num_indices,
               const Vec3* velocities, BvhConstructor constructor, std::vector<int32_t> groups,
               int leaf_size);

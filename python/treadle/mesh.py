@@ -4,10 +4,11 @@ builtins (closest points, rays, boxes, spheres, evaluation).
 
 On the CPU the mesh borrows the points, indices and velocities arrays it was given (they stay
 alive with it; writing to ``mesh.points`` and calling ``refit()`` moves the mesh). On a CUDA
-device the BVH is built on the host from copies of the points and indices and copied to the
-device, whose kernels read the arrays given; refit() runs there, by kernels on the device
-(src/api/bvh_refit.h), except that a mesh with winding-number support computes its moments
-on the host from a copy of the points."""
+device kernels read the arrays given. The face BVH is built on the host from copies of the
+points and indices (the default "sah", "median", grouped meshes, winding-number support) and
+copied to the device, or with bvh_constructor="lbvh" built on the device (src/api/bvh_lbvh.h).
+refit() runs on the device (src/api/bvh_refit.h), except that a mesh with winding-number
+support computes its moments on the host from a copy of the points."""
 
 import numpy as np
 
@@ -62,7 +63,10 @@ class Mesh:
                 raise RuntimeError("Mesh groups must live on the same device as its points")
             _check(groups, int32, "groups")
         self.device = points.device
-        constructor = constructor_name(bvh_constructor, self.device, groups is not None)
+        # sah by default on every device: the host build's trees answer rays and closest
+        # points fastest ("lbvh" on CUDA builds on the device, much faster to build)
+        constructor = constructor_name("sah" if bvh_constructor is None else bvh_constructor,
+                                       self.device, groups is not None)
         if support_winding_number and str(getattr(bvh_constructor, "name", bvh_constructor)
                                            ).lower() == "cubql":
             raise RuntimeError("Winding number support is not available with the cubql "
@@ -79,8 +83,10 @@ class Mesh:
             host_groups = np.ascontiguousarray(groups.numpy(), dtype=np.int32).reshape(-1)
         core = self.runtime.core
         if self.device.is_cuda:
-            native = core.wp_mesh_create_device(_host_points(points), _host_indices(indices),
-                                                self.support_winding_number, constructor,
+            v = velocities.ptr if velocities is not None else 0
+            native = core.wp_mesh_create_device(self.device.alias, _host_points(points),
+                                                _host_indices(indices), points.ptr, indices.ptr,
+                                                v, self.support_winding_number, constructor,
                                                 host_groups, leaf)
         else:
             native = core.wp_mesh_create_host(points.ptr, len(points), indices.ptr, len(indices),
@@ -90,8 +96,6 @@ class Mesh:
         if not native:
             raise RuntimeError(f"Failed to create mesh: {self.runtime.get_error_string()}")
         self._native = native
-        if self.device.is_cuda:
-            self._bind()
         self.id = self._native.id
         _runtime_core.register_mesh(self)
         if _memory_tracker.is_enabled():

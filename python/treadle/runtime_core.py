@@ -172,9 +172,9 @@ class NativeCore:
 
     @staticmethod
     def wp_mesh_create_device(*args):
-        """A mesh built on the host from host copies, for binding to a CUDA device; or 0."""
+        """A mesh bound to a CUDA device (_treadle.Mesh.for_device's arguments); or 0."""
         try:
-            return _treadle.Mesh.from_host(*args)
+            return _treadle.Mesh.for_device(*args)
         except ValueError as e:
             return _failed(e)
 

@@ -249,9 +249,9 @@ void Bvh::check_boxes(const std::vector<Vec>& lowers, const std::vector<Vec>& up
         throw Error(ErrorKind::Value, "Bvh: lowers and uppers must have the same length (" +
                                           std::to_string(lowers.size()) + " and " +
                                           std::to_string(uppers.size()) + ")");
-    if (!m_lowers.empty() && lowers.size() != m_lowers.size())
+    if (m_built && lowers.size() != static_cast<size_t>(m_desc.num_items))
         throw Error(ErrorKind::Value, "Bvh: the number of items cannot change (" +
-                                          std::to_string(m_lowers.size()) + ", got " +
+                                          std::to_string(m_desc.num_items) + ", got " +
                                           std::to_string(lowers.size()) + ")");
     if (lowers.size() > static_cast<size_t>(INT32_MAX / 2))
         throw Error(ErrorKind::Value, "Bvh: too many items");
@@ -259,6 +259,7 @@ void Bvh::check_boxes(const std::vector<Vec>& lowers, const std::vector<Vec>& up
 
 void Bvh::build() {
     m_host_stale = false;
+    m_built = true;
     const int32_t n = static_cast<int32_t>(m_lowers.size());
     m_items.resize(n);
     std::iota(m_items.begin(), m_items.end(), 0);

@@ -31,7 +31,8 @@ Array upload_vector(const std::vector<T>& values, Device device) {
 
 void Bvh::upload() {
     sync_host();  // a refit on the device it leaves may be newer than the host copy
-    bvh_refit::Tree t = bvh_refit::make_tree(m_nodes, m_items, m_lowers, m_uppers, m_desc.root, m_device);
+    bvh_refit::Tree t =
+        bvh_refit::make_tree(m_nodes, m_items, m_lowers, m_uppers, m_desc.root, m_device);
     m_num_leaves = t.num_leaves;
     m_device_buffers = {
         t.nodes,   t.items,  t.lowers,   t.uppers,    upload_vector(m_group_roots, m_device),
@@ -60,7 +61,8 @@ namespace {
 
 /// Items in `a`: a contiguous float32 (or float32 vector) array of 3 floats per item.
 int64_t item_count(const Array& a, const char* what) {
-    const int64_t floats = static_cast<int64_t>(a.size()) * static_cast<int64_t>(a.dtype().size() / 4);
+    const int64_t floats =
+        static_cast<int64_t>(a.size()) * static_cast<int64_t>(a.dtype().size() / 4);
     if (!a.is_contiguous() || a.dtype().scalar != ScalarType::Float32 || a.dtype().is_struct() ||
         floats % 3 != 0)
         throw Error(ErrorKind::Value,
@@ -98,16 +100,18 @@ void Bvh::rebuild(const Array& lowers, const Array& uppers, BvhConstructor const
 
 void Bvh::rebuild(const Array& lowers, const Array& uppers) {
     if (lowers.device() != m_device || uppers.device() != m_device)
-        throw Error(ErrorKind::Value, "Bvh: the boxes must be in the memory of " + m_device.alias());
+        throw Error(ErrorKind::Value,
+                    "Bvh: the boxes must be in the memory of " + m_device.alias());
     const int64_t n = item_count(lowers, "lowers");
     if (item_count(uppers, "uppers") != n)
         throw Error(ErrorKind::Value, "Bvh: lowers and uppers must have the same length (" +
                                           std::to_string(n) + " and " +
                                           std::to_string(item_count(uppers, "uppers")) + ")");
-    if (n > static_cast<int64_t>(INT32_MAX / 2)) throw Error(ErrorKind::Value, "Bvh: too many items");
-    if (!m_lowers.empty() && static_cast<size_t>(n) != m_lowers.size())
+    if (n > static_cast<int64_t>(INT32_MAX / 2))
+        throw Error(ErrorKind::Value, "Bvh: too many items");
+    if (m_built && n != m_desc.num_items)
         throw Error(ErrorKind::Value, "Bvh: the number of items cannot change (" +
-                                          std::to_string(m_lowers.size()) + ", got " +
+                                          std::to_string(m_desc.num_items) + ", got " +
                                           std::to_string(n) + ")");
     check_groups(static_cast<size_t>(n));
     if (m_device.is_cuda() && m_constructor == BvhConstructor::Lbvh && m_groups.empty() && n > 0) {
@@ -123,29 +127,27 @@ void Bvh::build_on_device(const Array& lowers, const Array& uppers, int64_t coun
     bvh_refit::Tree t;
     if (m_device_buffers.size() == 9) t = device_tree();  // arrays of the right size are kept
     bvh_lbvh::build(lowers, uppers, count, m_leaf_size, t);
-    const size_t n = static_cast<size_t>(count);
-    m_nodes.assign(2 * n - 1, BvhNode{});
-    m_items.assign(n, 0);
-    m_lowers.assign(n, Vec{});
-    m_uppers.assign(n, Vec{});
+    // the host copies stay empty until read (sync_host sizes and fills them)
+    m_nodes.clear();
+    m_items.clear();
+    m_lowers.clear();
+    m_uppers.clear();
     m_group_roots.clear();
     m_num_leaves = t.num_leaves;
     m_device_buffers = {t.nodes,   t.items,  t.lowers,   t.uppers,    Array(),
                         t.parents, t.leaves, t.counters, t.leaf_count};
-    m_desc.nodes = m_nodes.data();
-    m_desc.items = m_items.data();
-    m_desc.item_lowers = m_lowers.data();
-    m_desc.item_uppers = m_uppers.data();
     m_desc.group_roots = nullptr;
-    m_desc.num_nodes = static_cast<int32_t>(m_nodes.size());
-    m_desc.num_items = static_cast<int32_t>(n);
+    m_desc.num_nodes = static_cast<int32_t>(2 * count - 1);
+    m_desc.num_items = static_cast<int32_t>(count);
     m_desc.num_groups = 0;
     m_desc.root = 0;
+    m_built = true;
     m_host_stale = true;
     write_device_descriptor();
 }
 
 void Bvh::set_device(Device device) {
+    if (device == m_device && (!device.is_cuda() || !m_device_desc.is_null())) return;
     sync_host();
     m_device = device;
     if (m_device.is_cuda()) {
@@ -182,8 +184,8 @@ void Bvh::refit(const Array& lowers, const Array& uppers) {
         if (lowers.device() != m_device || uppers.device() != m_device)
             throw Error(ErrorKind::Value,
                         "Bvh refit: the boxes must be in the memory of " + m_device.alias());
-        refit(host_corners(lowers, m_lowers.size(), "lowers"),
-              host_corners(uppers, m_uppers.size(), "uppers"));
+        refit(host_corners(lowers, m_desc.num_items, "lowers"),
+              host_corners(uppers, m_desc.num_items, "uppers"));
         return;
     }
     bvh_refit::from_boxes(device_tree(), lowers, uppers);
@@ -217,6 +219,15 @@ void download(const Array& from, std::vector<T>& to) {
 
 void Bvh::sync_host() const {
     if (!m_host_stale) return;
+    const size_t n = static_cast<size_t>(m_desc.num_items);
+    m_nodes.resize(static_cast<size_t>(m_desc.num_nodes));
+    m_items.resize(n);
+    m_lowers.resize(n);
+    m_uppers.resize(n);
+    m_desc.nodes = m_nodes.data();
+    m_desc.items = m_items.data();
+    m_desc.item_lowers = m_lowers.data();
+    m_desc.item_uppers = m_uppers.data();
     download(m_device_buffers[0], m_nodes);
     download(m_device_buffers[1], m_items);
     download(m_device_buffers[2], m_lowers);
@@ -228,6 +239,5 @@ const std::vector<BvhNode>& Bvh::nodes() const {
     sync_host();
     return m_nodes;
 }
-
 
 }  // namespace treadle

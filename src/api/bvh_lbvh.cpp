@@ -35,29 +35,36 @@ def centre(lo: wp.array(dtype=wp.float32), hi: wp.array(dtype=wp.float32), i: wp
 
 
 @wp.kernel(enable_backward=False)
-def init_bounds(bounds: wp.array(dtype=wp.float32)):
-    i = wp.tid()
-    if i < 3:
-        bounds[i] = 3.4e38
-    else:
-        bounds[i] = -3.4e38
-
-
-@wp.kernel(enable_backward=False)
 def centre_bounds(lo: wp.array(dtype=wp.float32), hi: wp.array(dtype=wp.float32),
-                  count: wp.int32, chunk: wp.int32, bounds: wp.array(dtype=wp.float32)):
+                  count: wp.int32, chunk: wp.int32, out: wp.array(dtype=wp.float32)):
+    # the box of a chunk of centres, as 6 floats (lower xyz, upper xyz)
     c = wp.tid()
     start = c * chunk
-    end = wp.min(start + chunk, count)
     low = centre(lo, hi, start)
     high = low
-    for i in range(start + 1, end):
+    for i in range(start + 1, wp.min(start + chunk, count)):
         p = centre(lo, hi, i)
         low = wp.min(low, p)
         high = wp.max(high, p)
     for k in range(3):
-        wp.atomic_min(bounds, k, low[k])
-        wp.atomic_max(bounds, k + 3, high[k])
+        out[6 * c + k] = low[k]
+        out[6 * c + 3 + k] = high[k]
+
+
+@wp.kernel(enable_backward=False)
+def merge_bounds(boxes: wp.array(dtype=wp.float32), count: wp.int32, chunk: wp.int32,
+                 out: wp.array(dtype=wp.float32)):
+    # the box of a chunk of boxes (6 floats each)
+    c = wp.tid()
+    start = c * chunk
+    for k in range(3):
+        low = boxes[6 * start + k]
+        high = boxes[6 * start + 3 + k]
+        for i in range(start + 1, wp.min(start + chunk, count)):
+            low = wp.min(low, boxes[6 * i + k])
+            high = wp.max(high, boxes[6 * i + 3 + k])
+        out[6 * c + k] = low
+        out[6 * c + 3 + k] = high
 
 
 @wp.kernel(enable_backward=False)
@@ -178,7 +185,7 @@ def list_leaves(flags: wp.array(dtype=wp.int32), slots: wp.array(dtype=wp.int32)
         leaf_count[0] = slots[node] + flags[node]
 )";
 
-constexpr int32_t k_bounds_chunk = 64;  ///< centres a thread bounds
+constexpr int32_t k_bounds_chunk = 64;  ///< centres (or boxes) a thread bounds
 
 Kernel lbvh_kernel(const char* name, Device device) {
     return internal_kernel("<bvh_lbvh>", k_source, name, device);
@@ -221,10 +228,18 @@ void build(const Array& lowers, const Array& uppers, int64_t count, int leaf_siz
     const Array lo = words(lowers, count, "lowers"), hi = words(uppers, count, "uppers");
     const int32_t n = static_cast<int32_t>(count), nodes = 2 * n - 1;
 
-    const Array bounds = Array::empty(DType(ScalarType::Float32), {6}, device);
-    lbvh_kernel("init_bounds", device).launch({6}, bounds);
-    const int32_t chunks = (n + k_bounds_chunk - 1) / k_bounds_chunk;
-    lbvh_kernel("centre_bounds", device).launch({chunks}, lo, hi, n, k_bounds_chunk, bounds);
+    // the centres' box: chunks of centres, then chunks of boxes until one is left (no atomics:
+    // a fixed tree of min and max)
+    int32_t boxes = (n + k_bounds_chunk - 1) / k_bounds_chunk;
+    Array bounds = Array::empty(DType(ScalarType::Float32), {int64_t{6} * boxes}, device);
+    lbvh_kernel("centre_bounds", device).launch({boxes}, lo, hi, n, k_bounds_chunk, bounds);
+    while (boxes > 1) {
+        const int32_t next = (boxes + k_bounds_chunk - 1) / k_bounds_chunk;
+        Array merged = Array::empty(DType(ScalarType::Float32), {int64_t{6} * next}, device);
+        lbvh_kernel("merge_bounds", device).launch({next}, bounds, boxes, k_bounds_chunk, merged);
+        bounds = merged;
+        boxes = next;
+    }
     const Array keys = ints(n, device);
     t.items = reuse(t.items, ScalarType::Int32, n, device);
     lbvh_kernel("morton", device).launch({n}, lo, hi, bounds, keys, t.items);

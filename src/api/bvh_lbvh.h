@@ -1,13 +1,14 @@
 // src/api/bvh_lbvh.h -- building a Bvh in the memory of its device: a linear BVH (Karras 2012)
 //
-// The items' box centres are bounded, quantised to 10 bits per axis and interleaved into
-// 30-bit Morton codes; the (code, item) pairs are sorted (device_sort.h, stable, so equal codes
-// keep item order); then a thread per internal node finds the node's item range and split from
-// the longest common prefixes of neighbouring codes (ties broken by index), which fixes the
-// whole hierarchy: internal node i is node i, the leaf of sorted item j is node n - 1 + j, the
-// root is node 0. Nodes whose range holds at most leaf_size items become leaves of that range
-// (the nodes below them are left unreachable); a scan lists the leaves, and the refit
-// (bvh_refit.h) computes every box. Nothing is read back to the host: a build can be captured.
+// The items' box centres are bounded (a fixed tree of chunk boxes, no atomics), quantised to 10
+// bits per axis and interleaved into 30-bit Morton codes; the (code, item) pairs are sorted
+// (device_sort.h, stable, so equal codes keep item order); then a thread per internal node finds
+// the node's item range and split from the longest common prefixes of neighbouring codes (ties
+// broken by index), which fixes the whole hierarchy: internal node i is node i, the leaf of sorted
+// item j is node n - 1 + j, the root is node 0. Nodes whose range holds at most leaf_size items
+// become leaves of that range (the nodes below them are left unreachable); a scan lists the leaves,
+// and the refit (bvh_refit.h) computes every box. Nothing is read back to the host: a build can be
+// captured.
 #pragma once
 
 #include <cstdint>

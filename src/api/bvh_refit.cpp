@@ -160,6 +160,17 @@ def refit_faces(leaves: wp.array(dtype=wp.int32), items: wp.array(dtype=wp.int32
 
 
 @wp.kernel(enable_backward=False)
+def face_boxes(points: wp.array(dtype=wp.float32), indices: wp.array(dtype=wp.int32),
+               lo: wp.array(dtype=wp.float32), hi: wp.array(dtype=wp.float32)):
+    face = wp.int64(wp.tid())
+    a = read_vec3(points, wp.int64(indices[face * wp.int64(3)]) * wp.int64(3))
+    b = read_vec3(points, wp.int64(indices[face * wp.int64(3) + wp.int64(1)]) * wp.int64(3))
+    c = read_vec3(points, wp.int64(indices[face * wp.int64(3) + wp.int64(2)]) * wp.int64(3))
+    write_vec3(lo, face * wp.int64(3), wp.min(wp.min(a, b), c))
+    write_vec3(hi, face * wp.int64(3), wp.max(wp.max(a, b), c))
+
+
+@wp.kernel(enable_backward=False)
 def edge_sums(points: wp.array(dtype=wp.float32), indices: wp.array(dtype=wp.int32),
               num_tris: wp.int32, chunk: wp.int32, partial: wp.array(dtype=wp.float64)):
     c = wp.tid()
@@ -293,6 +304,12 @@ void from_faces(const Tree& tree, const Array& points, const Array& indices) {
     refit_kernel("refit_faces", device)
         .launch({tree.num_leaves}, tree.leaves, tree.items, points, indices, tree.lowers,
                 tree.uppers, boxes, links, tree.parents, tree.counters, tree.leaf_count);
+}
+
+void face_boxes(const Array& points, const Array& indices, int32_t num_tris, const Array& lowers,
+                const Array& uppers) {
+    if (num_tris <= 0) return;
+    refit_kernel("face_boxes", points.device()).launch({num_tris}, points, indices, lowers, uppers);
 }
 
 void mean_edge_length(const Array& points, const Array& indices, int32_t num_tris, float* out) {

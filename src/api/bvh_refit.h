@@ -46,6 +46,11 @@ void from_boxes(const Tree& tree, const Array& lowers, const Array& uppers);
 /// the current `points` (3 floats each); `indices` is int32.
 void from_faces(const Tree& tree, const Array& points, const Array& indices);
 
+/// The boxes of faces [0, num_tris) (indices[3 f .. 3 f + 3) into 3-float `points`) into
+/// `lowers` and `uppers` (float32, 3 per face), on the points' device.
+void face_boxes(const Array& points, const Array& indices, int32_t num_tris, const Array& lowers,
+                const Array& uppers);
+
 /// The mean edge length of the faces, written as one float32 at `out` (device memory, e.g. a
 /// field of a descriptor) without reading anything back: partial sums over fixed chunks of
 /// faces, then one thread adds them in order, so the result is the same on every run.

@@ -204,9 +204,9 @@ Mesh::Mesh(const Vec3* points, int32_t num_points, const int32_t* indices, int32
          leaf_size);
 }
 
-void Mesh::init(const Vec3* points, int32_t num_points, const int32_t* indices, int32_t num_indices,
-                const Vec3* velocities, BvhConstructor constructor, std::vector<int32_t> groups,
-                int leaf_size) {
+void Mesh::check_and_view(const Vec3* points, int32_t num_points, const int32_t* indices,
+                          int32_t num_indices, const Vec3* velocities, size_t num_groups,
+                          int leaf_size) {
     if (num_points < 0 || num_indices < 0)
         throw Error(ErrorKind::Value, "Mesh: point and index counts must be non-negative");
     if (num_indices % 3 != 0)
@@ -219,20 +219,67 @@ void Mesh::init(const Vec3* points, int32_t num_points, const int32_t* indices, 
                         "Mesh: index " + std::to_string(i) + " (" + std::to_string(indices[i]) +
                             ") is out of range for " + std::to_string(num_points) + " points");
     const int32_t num_tris = num_indices / 3;
-    if (!groups.empty() && static_cast<int32_t>(groups.size()) != num_tris)
+    if (num_groups != 0 && static_cast<int32_t>(num_groups) != num_tris)
         throw Error(ErrorKind::Value, "Mesh: groups must have one entry per triangle (" +
                                           std::to_string(num_tris) + "), got " +
-                                          std::to_string(groups.size()));
+                                          std::to_string(num_groups));
+    if (leaf_size < 1) throw Error(ErrorKind::Value, "Bvh: leaf_size must be at least 1");
     m_desc.points = view(points, num_points, sizeof(Vec3));
     m_desc.velocities = view(velocities, velocities ? num_points : 0, sizeof(Vec3));
     m_desc.indices = view(indices, num_indices, sizeof(int32_t));
     m_desc.num_points = num_points;
     m_desc.num_tris = num_tris;
+}
+
+void Mesh::init(const Vec3* points, int32_t num_points, const int32_t* indices, int32_t num_indices,
+                const Vec3* velocities, BvhConstructor constructor, std::vector<int32_t> groups,
+                int leaf_size) {
+    check_and_view(points, num_points, indices, num_indices, velocities, groups.size(), leaf_size);
     std::vector<Vec3> lowers, uppers;
     face_boxes(lowers, uppers);
     m_bvh = std::make_unique<Bvh>(std::move(lowers), std::move(uppers), constructor,
                                   std::move(groups), leaf_size);
     update_derived();
+}
+
+std::unique_ptr<Mesh> Mesh::for_device(Device device, std::vector<Vec3> points,
+                                       std::vector<int32_t> indices, const Vec3* device_points,
+                                       const int32_t* device_indices, const Vec3* device_velocities,
+                                       bool support_winding_number, BvhConstructor constructor,
+                                       std::vector<int32_t> groups, int leaf_size) {
+    const bool on_device = device.is_cuda() && constructor == BvhConstructor::Lbvh &&
+                           groups.empty() && !support_winding_number && indices.size() >= 3;
+    if (!on_device) {
+        auto m = std::make_unique<Mesh>(std::move(points), std::move(indices), std::vector<Vec3>{},
+                                        support_winding_number, constructor, std::move(groups),
+                                        leaf_size);
+        m->bind_device(device, device_points, device_indices, device_velocities);
+        return m;
+    }
+    std::unique_ptr<Mesh> m(new Mesh());
+    m->m_points = std::move(points);
+    m->m_indices = std::move(indices);
+    m->m_owns_points = true;
+    m->check_and_view(m->m_points.data(), static_cast<int32_t>(m->m_points.size()),
+                      m->m_indices.data(), static_cast<int32_t>(m->m_indices.size()), nullptr, 0,
+                      leaf_size);
+    m->edge_length();
+    m->m_device = device;
+    const int32_t np = m->m_desc.num_points, nt = m->m_desc.num_tris;
+    m->m_device_points = view(device_points, np, sizeof(Vec3));
+    m->m_device_indices = view(device_indices, nt * 3, sizeof(int32_t));
+    m->m_device_velocities = view(device_velocities, device_velocities ? np : 0, sizeof(Vec3));
+    const Array pts = Array::wrap(const_cast<Vec3*>(device_points), DType(ScalarType::Float32),
+                                  {3 * int64_t{np}}, {4}, device, nullptr);
+    const Array idx = Array::wrap(const_cast<int32_t*>(device_indices), DType(ScalarType::Int32),
+                                  {3 * int64_t{nt}}, {4}, device, nullptr);
+    const Array lowers = Array::empty(DType(ScalarType::Float32), {3 * int64_t{nt}}, device);
+    const Array uppers = Array::empty(DType(ScalarType::Float32), {3 * int64_t{nt}}, device);
+    bvh_refit::face_boxes(pts, idx, nt, lowers, uppers);
+    m->m_bvh = std::make_unique<Bvh>(lowers, uppers, BvhConstructor::Lbvh, std::vector<int32_t>{},
+                                     leaf_size);
+    m->upload();
+    return m;
 }
 
 void Mesh::face_boxes(std::vector<Vec3>& lowers, std::vector<Vec3>& uppers) const {
@@ -253,7 +300,7 @@ void Mesh::face_boxes(std::vector<Vec3>& lowers, std::vector<Vec3>& uppers) cons
     }
 }
 
-void Mesh::update_derived() {
+void Mesh::edge_length() {
     m_host_stale = false;
     const int32_t n = m_desc.num_tris;
     double total = 0.0;
@@ -264,6 +311,10 @@ void Mesh::update_derived() {
             total += norm(sub(b, a));
         }
     m_desc.average_edge_length = n > 0 ? float(total / (3.0 * n)) : 0.0f;
+}
+
+void Mesh::update_derived() {
+    edge_length();
     m_desc.bvh = m_bvh->host_descriptor();
     m_desc.winding = nullptr;
     if (m_winding_support) {

@@ -138,6 +138,27 @@ void export_mesh(nb::module_& m) {
             nb::arg("points"), nb::arg("indices"), nb::arg("support_winding_number"),
             nb::arg("constructor"), nb::arg("groups").none(), nb::arg("leaf_size"),
             "A mesh owning copies of host arrays (built for a CUDA device, then bind_device)")
+        .def_static(
+            "for_device",
+            [](const std::string& device, const Boxes& points, const Ids& indices,
+               uint64_t device_points, uint64_t device_indices, uint64_t device_velocities,
+               bool winding, const std::string& constructor, std::optional<Ids> groups,
+               int leaf_size) {
+                std::vector<int32_t> g, idx(indices.data(), indices.data() + indices.shape(0));
+                if (groups) g.assign(groups->data(), groups->data() + groups->shape(0));
+                return treadle::Mesh::for_device(
+                           treadle::Device::parse(device), corners_of(points), std::move(idx),
+                           vec3_at(device_points), reinterpret_cast<const int32_t*>(device_indices),
+                           device_velocities ? vec3_at(device_velocities) : nullptr, winding,
+                           treadle::bvh_constructor_from_name(constructor), std::move(g), leaf_size)
+                    .release();
+            },
+            nb::arg("device"), nb::arg("points"), nb::arg("indices"), nb::arg("device_points"),
+            nb::arg("device_indices"), nb::arg("device_velocities"),
+            nb::arg("support_winding_number"), nb::arg("constructor"), nb::arg("groups").none(),
+            nb::arg("leaf_size"),
+            "A mesh bound to a CUDA device (lbvh without groups or winding numbers builds its "
+            "BVH there)")
         .def(
             "bind_device",
             [](treadle::Mesh& x, const std::string& device, uint64_t points, uint64_t indices,

@@ -80,10 +80,11 @@ def _box(mesh: wp.uint64, lo: wp.vec3, hi: wp.vec3, hits: wp.array(dtype=int)):
         hits[f] = hits[f] + 1
 
 
-def _mesh(device):
+def _mesh(device, constructor=None):
     pts, faces = _torus()
     return pts, faces, wp.Mesh(points=wp.array(pts, dtype=wp.vec3, device=device),
-                               indices=wp.array(faces.ravel(), dtype=wp.int32, device=device))
+                               indices=wp.array(faces.ravel(), dtype=wp.int32, device=device),
+                               bvh_constructor=constructor)
 
 
 def test_closest_points_and_signs(device):
@@ -152,8 +153,10 @@ def test_rays_match_moller_trumbore(device):
     assert hits > 10
 
 
-def test_box_query_and_refit(device):
-    pts, faces, mesh = _mesh(device)
+@pytest.mark.parametrize("constructor", [None, "lbvh"])
+def test_box_query_and_refit(device, constructor):
+    # "lbvh" on CUDA: the face BVH is built on the device
+    pts, faces, mesh = _mesh(device, constructor)
     lo, hi = np.array([-0.5, 0.2, -1.0], np.float32), np.array([1.5, 1.5, 0.1], np.float32)
     for shift in (0.0, 0.4):
         if shift:
@@ -183,10 +186,11 @@ def _closest_no_sign(mesh: wp.uint64, queries: wp.array(dtype=wp.vec3),
     out[i] = wp.mesh_eval_position(mesh, q.face, q.u, q.v)
 
 
-def test_refit_on_the_device_replays_in_a_graph(device):
+@pytest.mark.parametrize("constructor", [None, "lbvh"])
+def test_refit_on_the_device_replays_in_a_graph(device, constructor):
     # points move by a kernel, the mesh refits and is queried: on CUDA inside one captured
     # graph, replayed; closest points match numpy each time
-    pts, faces, mesh = _mesh(device)
+    pts, faces, mesh = _mesh(device, constructor)
     rng = np.random.default_rng(4)
     queries_np = rng.uniform(-2.0, 2.0, (64, 3)).astype(np.float32)
     queries = wp.array(queries_np, dtype=wp.vec3, device=device)
