@@ -60,6 +60,14 @@ def _bench(wp, name, device, points, indices, reps):
         mesh.refit()
     wp.synchronize_device(device)
     t2 = time.perf_counter()
+    # the mesh with an lbvh face tree (on CUDA built on the device by both)
+    lmesh = wp.Mesh(points=p, indices=ix, bvh_constructor="lbvh")
+    wp.synchronize_device(device)
+    tl0 = time.perf_counter()
+    for _ in range(reps):
+        lmesh = wp.Mesh(points=p, indices=ix, bvh_constructor="lbvh")
+    wp.synchronize_device(device)
+    tl1 = time.perf_counter()
     # wp.Bvh over the face boxes with the device's default constructor (lbvh on CUDA)
     tri = points[indices.reshape(-1, 3)]
     lows = wp.array(tri.min(axis=1), dtype=wp.vec3, device=device)
@@ -84,6 +92,14 @@ def _bench(wp, name, device, points, indices, reps):
         wp.launch(cast, dim=width * width, inputs=[mesh.id, width, image], device=device)
     wp.synchronize_device(device)
     t4 = time.perf_counter()
+    wp.launch(cast, dim=width * width, inputs=[lmesh.id, width, image], device=device)
+    wp.synchronize_device(device)
+    tr0 = time.perf_counter()
+    for _ in range(reps):
+        wp.launch(cast, dim=width * width, inputs=[lmesh.id, width, image], device=device)
+    wp.synchronize_device(device)
+    tr1 = time.perf_counter()
+    wp.launch(cast, dim=width * width, inputs=[mesh.id, width, image], device=device)
     queries = np.random.default_rng(0).uniform(-1.0, 1.0, (10**6, 3)).astype(np.float32)
     qp = wp.array(queries, dtype=wp.vec3, device=device)
     dist = wp.zeros(len(queries), dtype=float, device=device)
@@ -99,6 +115,8 @@ def _bench(wp, name, device, points, indices, reps):
         "bvh_build_ms": 1e3 * (t_built - t0) / reps, "refit_ms": 1e3 * (t2 - t1) / (10 * reps),
         "bvh_boxes_build_ms": 1e3 * (tb1 - tb0) / reps, "bvh_boxes_rebuild_ms": 1e3 * (tb2 - tb1) / reps,
         "rays_per_s": width * width * reps / (t4 - t3),
+        "mesh_lbvh_build_ms": 1e3 * (tl1 - tl0) / reps,
+        "rays_per_s_lbvh": width * width * reps / (tr1 - tr0),
         "query_point_per_s": len(queries) * reps / (t6 - t5),
         "hit_fraction": float((image.numpy() >= 0).mean()),
         "mean_distance": float(dist.numpy().mean())}))
