@@ -270,13 +270,6 @@ def radix_sort_pairs(keys, values, count, begin_bit=0, end_bit=None):
     _flip(k[:count], keys.dtype, False)
 
 
-def sort_pairs_by_low_bits(keys, values, count, bits):
-    """Sorts the first `count` non-negative int32 keys (and their values, int32) by their low
-    `bits` bits, stable, with the second halves as scratch (hash-grid cells: no key needs its
-    sign bit, so the order-preserving flip and the passes over unused digits are skipped)."""
-    _radix_passes(keys.view(_types.uint32), values.view(_types.uint32), count, 0, bits)
-
-
 # --- segmented_sort_pairs ----------------------------------------------------------------------
 
 

@@ -2,8 +2,9 @@
 1.17's class), built by treadle kernels on the points' device.
 
 A build assigns every point the cell ``floor(p / radius)`` of the infinite lattice, wrapped
-modulo the grid's dimensions, sorts the (cell, point index) pairs with radix_sort_pairs, and
-records each cell's [start, end) range in the sorted order. The grid's id is the address of a
+modulo the grid's dimensions, sorts the (cell, point index) pairs by the cell ids' low bits
+with treadle's device radix sort (src/api/device_sort.h), and records each cell's [start,
+end) range in the sorted order. The grid's id is the address of a
 descriptor (native/treadle/hash_grid.h: hash_grid_t) in the device's memory naming those
 arrays; a rebuild rewrites the descriptor in place, so an id stays valid for the grid's life."""
 
@@ -11,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
+from . import _treadle
 from . import memory_tracker as _memory_tracker
 from . import types as _types
 from .array import array, empty, zeros
 from .array_copy import copy
-from .array_sort import sort_pairs_by_low_bits
 from .array_utils import run
 from .builtin_functions import floor, tid
 from .context import get_device
@@ -229,7 +230,7 @@ class HashGrid:
                 run(_cells_f32, n, [points, radius, *dims, self._keys, self._values], dev)
             # cell ids are below dim_x * dim_y * dim_z: only their low bits need sorting
             bits = max(1, (self.dim_x * self.dim_y * self.dim_z - 1).bit_length())
-            sort_pairs_by_low_bits(self._keys, self._values, n, bits)
+            _treadle.device_sort_pairs(self._keys.ptr, self._values.ptr, n, bits, dev)
             run(_ranges, n, [self._keys, n, self.cell_starts, self.cell_ends], dev)
             if groups is not None:
                 g = groups if groups.ndim == 1 else groups.flatten()

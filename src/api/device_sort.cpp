@@ -70,11 +70,113 @@ def scan_add(values: wp.array(dtype=wp.int32), chunk: wp.int32,
     values[i] = values[i] + offsets[i // chunk]
 )";
 
-constexpr int32_t k_tile = 32;        ///< keys a thread counts and moves in a pass
+// CUDA: a block of 256 threads per tile of 1,024 keys and 8-bit digits. The block counts its
+// tile's digits with shared-memory atomics; then, four keys a thread in tile order, each warp
+// groups its lanes by digit (__match_any_sync), so a key's place is its tile's first slot for
+// the digit, plus the keys of that digit in earlier rounds and warps, plus its rank among its
+// warp's peers: stable, and the same on every run.
+const char* const k_cuda_source = R"(import treadle as wp
+
+
+@wp.func_native("""
+#if WP_DEVICE_CODE
+    __shared__ int hist[256];
+    const int t = threadIdx.x;
+    hist[t] = 0;
+    __syncthreads();
+    const int* k = reinterpret_cast<const int*>(keys.data);
+    const long long base = (long long)tile * 1024;
+    for (int r = 0; r < 4; ++r) {
+        const long long i = base + r * 256 + t;
+        if (i < count) atomicAdd(&hist[(k[i] >> shift) & mask], 1);
+    }
+    __syncthreads();
+    reinterpret_cast<int*>(counts.data)[(long long)t * tiles + tile] = hist[t];
+#endif
+""")
+def tile_histogram(keys: wp.array(dtype=wp.int32), counts: wp.array(dtype=wp.int32),
+                   count: wp.int32, tiles: wp.int32, shift: wp.int32, mask: wp.int32,
+                   tile: wp.int32):
+    ...
+
+
+@wp.func_native("""
+#if WP_DEVICE_CODE
+    __shared__ int first[256];
+    __shared__ int before[8][256];
+    const int t = threadIdx.x, warp = t >> 5, lane = t & 31;
+    const unsigned below = (1u << lane) - 1u;
+    const int* k = reinterpret_cast<const int*>(keys.data);
+    const int* v = reinterpret_cast<const int*>(values.data);
+    int* ko = reinterpret_cast<int*>(keys_out.data);
+    int* vo = reinterpret_cast<int*>(values_out.data);
+    first[t] = reinterpret_cast<const int*>(offsets.data)[(long long)t * tiles + tile];
+    for (int w = 0; w < 8; ++w) before[w][t] = 0;
+    __syncthreads();
+    const long long base = (long long)tile * 1024;
+    for (int r = 0; r < 4; ++r) {
+        const long long i = base + r * 256 + t;
+        const bool valid = i < count;
+        const int key = valid ? k[i] : 0;
+        const int value = valid ? v[i] : 0;
+        const int digit = (key >> shift) & mask;
+        const unsigned peers = __match_any_sync(0xffffffffu, valid ? digit : 0x10000);
+        const int rank = __popc(peers & below);
+        if (valid && rank == 0) before[warp][digit] = __popc(peers);
+        __syncthreads();
+        int run = first[t];  // digit t: the warps' first slots in this round
+        for (int w = 0; w < 8; ++w) {
+            const int c = before[w][t];
+            before[w][t] = run;
+            run += c;
+        }
+        first[t] = run;
+        __syncthreads();
+        if (valid) {
+            const int slot = before[warp][digit] + rank;
+            ko[slot] = key;
+            vo[slot] = value;
+        }
+        __syncthreads();
+        for (int w = 0; w < 8; ++w) before[w][t] = 0;
+        __syncthreads();
+    }
+#endif
+""")
+def tile_scatter(keys: wp.array(dtype=wp.int32), values: wp.array(dtype=wp.int32),
+                 keys_out: wp.array(dtype=wp.int32), values_out: wp.array(dtype=wp.int32),
+                 offsets: wp.array(dtype=wp.int32), count: wp.int32, tiles: wp.int32,
+                 shift: wp.int32, mask: wp.int32, tile: wp.int32):
+    ...
+
+
+@wp.kernel(enable_backward=False)
+def block_count(keys: wp.array(dtype=wp.int32), counts: wp.array(dtype=wp.int32),
+                count: wp.int32, tiles: wp.int32, shift: wp.int32, mask: wp.int32):
+    tile_histogram(keys, counts, count, tiles, shift, mask, wp.tid() // 256)
+
+
+@wp.kernel(enable_backward=False)
+def block_move(keys: wp.array(dtype=wp.int32), values: wp.array(dtype=wp.int32),
+               keys_out: wp.array(dtype=wp.int32), values_out: wp.array(dtype=wp.int32),
+               offsets: wp.array(dtype=wp.int32), count: wp.int32, tiles: wp.int32,
+               shift: wp.int32, mask: wp.int32):
+    tile_scatter(keys, values, keys_out, values_out, offsets, count, tiles, shift, mask,
+                 wp.tid() // 256)
+)";
+
+constexpr int32_t k_tile = 32;         ///< keys a thread counts and moves in a pass (CPU)
+constexpr int32_t k_cuda_tile = 1024;  ///< keys a block of 256 threads sorts in a pass (CUDA)
+constexpr int k_cuda_digit_bits = 8;
 constexpr int32_t k_scan_chunk = 32;  ///< values a thread scans
 constexpr int k_digit_bits = 4;
 
 Kernel sort_kernel(const char* name, Device device) {
+    if (device.is_cuda()) {
+        const std::string n(name);
+        if (n == "block_count" || n == "block_move")
+            return internal_kernel("<device_sort_cuda>", k_cuda_source, name, device);
+    }
     return internal_kernel("<device_sort>", k_source, name, device);
 }
 
@@ -91,6 +193,8 @@ void check(const Array& a, int64_t count, const char* what) {
 }  // namespace
 
 const char* kernel_source() { return k_source; }
+
+const char* cuda_kernel_source() { return k_cuda_source; }
 
 void exclusive_scan(const Array& values, int64_t count) {
     check(values, count, "values");
@@ -119,22 +223,35 @@ void sort_pairs(const Array& keys, const Array& values, int64_t count, int bits)
     if (count <= 1) return;
     const Device device = keys.device();
     const int32_t n = static_cast<int32_t>(count);
-    const int32_t tiles = (n + k_tile - 1) / k_tile;
-    const int64_t table = int64_t{16} * tiles;
+    const bool cuda = device.is_cuda();
+    const int digit_bits = cuda ? k_cuda_digit_bits : k_digit_bits;
+    const int32_t tile = cuda ? k_cuda_tile : k_tile;
+    const int32_t tiles = (n + tile - 1) / tile;
+    const int64_t table = (int64_t{1} << digit_bits) * tiles;
     if (table > INT32_MAX) throw Error(ErrorKind::Value, "sort_pairs: too many pairs");
     const Array counts = Array::empty(DType(ScalarType::Int32), {table}, device);
     const Array spare_keys = Array::empty(DType(ScalarType::Int32), {n}, device);
     const Array spare_values = Array::empty(DType(ScalarType::Int32), {n}, device);
     const Array* from[2] = {&keys, &values};
     const Array* to[2] = {&spare_keys, &spare_values};
-    for (int shift = 0; shift < bits; shift += k_digit_bits) {
-        const int32_t mask = (1 << std::min(k_digit_bits, bits - shift)) - 1;
-        sort_kernel("sort_count", device)
-            .launch({tiles}, *from[0], counts, n, k_tile, tiles, shift, mask);
-        exclusive_scan(counts, table);
-        sort_kernel("sort_move", device)
-            .launch({tiles}, *from[0], *from[1], *to[0], *to[1], counts, n, k_tile, tiles, shift,
-                    mask);
+    for (int shift = 0; shift < bits; shift += digit_bits) {
+        const int32_t mask = (1 << std::min(digit_bits, bits - shift)) - 1;
+        if (cuda) {
+            const int64_t threads = int64_t{256} * tiles;  // whole blocks of 256
+            sort_kernel("block_count", device)
+                .launch({threads}, *from[0], counts, n, tiles, shift, mask);
+            exclusive_scan(counts, table);
+            sort_kernel("block_move", device)
+                .launch({threads}, *from[0], *from[1], *to[0], *to[1], counts, n, tiles, shift,
+                        mask);
+        } else {
+            sort_kernel("sort_count", device)
+                .launch({tiles}, *from[0], counts, n, k_tile, tiles, shift, mask);
+            exclusive_scan(counts, table);
+            sort_kernel("sort_move", device)
+                .launch({tiles}, *from[0], *from[1], *to[0], *to[1], counts, n, k_tile, tiles,
+                        shift, mask);
+        }
         std::swap(from, to);
     }
     if (from[0] != &keys)

@@ -202,6 +202,22 @@ void export_geometry(nb::module_& m) {
           "The DSL module text of the device LBVH build's kernels (for compile checks)");
     m.def("device_sort_kernel_source", &treadle::device_sort::kernel_source,
           "The DSL module text of the device radix sort's kernels (for compile checks)");
+    m.def("device_sort_cuda_kernel_source", &treadle::device_sort::cuda_kernel_source,
+          "The DSL module text of the CUDA radix sort's block kernels (for compile checks)");
+    m.def(
+        "device_sort_pairs",
+        [](uint64_t keys, uint64_t values, int64_t count, int bits, const std::string& device) {
+            const treadle::Device d = treadle::Device::parse(device);
+            auto ints = [&](uint64_t p) {
+                return Array::wrap(reinterpret_cast<void*>(p),
+                                   treadle::DType(treadle::ScalarType::Int32), {count}, {4}, d,
+                                   nullptr);
+            };
+            treadle::device_sort::sort_pairs(ints(keys), ints(values), count, bits);
+        },
+        nb::arg("keys"), nb::arg("values"), nb::arg("count"), nb::arg("bits"), nb::arg("device"),
+        "Sorts count (int32 key, int32 value) pairs at the addresses by the keys' low bits "
+        "(non-negative keys), stable, on the device");
     m.def("marching_cubes_kernel_source", &treadle::marching_cubes_kernel_source,
           "The DSL module text of the extraction's kernels (for compile checks)");
     m.def(
