@@ -130,6 +130,8 @@ class HashGrid:
             self.cell_ends = zeros(cells, dtype=int, device=self.device)
             self._desc = zeros(_DESC_WORDS, dtype=_types.int64, device=self.device)
         self._keys = self._values = self._groups = None
+        self._written = None  # the descriptor words last copied to the device
+        self._captured = False  # a graph wrote the descriptor
         self._num_points = 0
         self._radius = 0.0
         self.id = self._desc.ptr
@@ -181,9 +183,13 @@ class HashGrid:
         ints = words[5:7].view(np.int32)
         ints[:] = [self.dim_x, self.dim_y, self.dim_z, n]
         if self.device.is_capturing:
+            # recorded even when unchanged: a replay must restore what this capture built
+            # (and a replay may write it at any time: from now on every build writes it)
             run(_store_words, 1, [self._desc, *(int(w) for w in words[:7])], self.device.alias)
-        else:
+            self._captured = True
+        elif self._captured or self._written is None or not np.array_equal(words, self._written):
             copy(self._desc, array(words, dtype=_types.int64, device="cpu"))
+            self._written = words
 
     def build(self, points, radius, groups=None):
         """Sorts `points` (an array of vec3 of the grid's dtype, any shape or strides) into the

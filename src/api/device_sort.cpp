@@ -150,6 +150,54 @@ def tile_scatter(keys: wp.array(dtype=wp.int32), values: wp.array(dtype=wp.int32
     ...
 
 
+@wp.func_native("""
+#if WP_DEVICE_CODE
+    __shared__ int warp_first[8];
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    int* a = reinterpret_cast<int*>(values.data);
+    const long long base = (long long)block * 1024 + t * 4;
+    int x[4];
+    int sum = 0;
+    for (int j = 0; j < 4; ++j) {
+        x[j] = base + j < count ? a[base + j] : 0;
+        sum += x[j];
+    }
+    int inclusive = sum;  // over the warp's threads
+    for (int o = 1; o < 32; o <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, inclusive, o);
+        if (lane >= o) inclusive += y;
+    }
+    if (lane == 31) warp_first[warp] = inclusive;
+    __syncthreads();
+    if (t < 8) {
+        const int own = warp_first[t];
+        int w = own;
+        for (int o = 1; o < 8; o <<= 1) {
+            const int y = __shfl_up_sync(0xffu, w, o);
+            if (t >= o) w += y;
+        }
+        warp_first[t] = w - own;
+    }
+    __syncthreads();
+    int run = warp_first[warp] + inclusive - sum;
+    for (int j = 0; j < 4; ++j) {
+        if (base + j < count) a[base + j] = run;
+        run += x[j];
+    }
+    if (t == 255) reinterpret_cast<int*>(totals.data)[block] = run;
+#endif
+""")
+def block_scan_tile(values: wp.array(dtype=wp.int32), count: wp.int32,
+                    totals: wp.array(dtype=wp.int32), block: wp.int32):
+    ...
+
+
+@wp.kernel(enable_backward=False)
+def block_scan(values: wp.array(dtype=wp.int32), count: wp.int32,
+               totals: wp.array(dtype=wp.int32)):
+    block_scan_tile(values, count, totals, wp.tid() // 256)
+
+
 @wp.kernel(enable_backward=False)
 def block_count(keys: wp.array(dtype=wp.int32), counts: wp.array(dtype=wp.int32),
                 count: wp.int32, tiles: wp.int32, shift: wp.int32, mask: wp.int32):
@@ -174,7 +222,7 @@ constexpr int k_digit_bits = 4;
 Kernel sort_kernel(const char* name, Device device) {
     if (device.is_cuda()) {
         const std::string n(name);
-        if (n == "block_count" || n == "block_move")
+        if (n == "block_count" || n == "block_move" || n == "block_scan")
             return internal_kernel("<device_sort_cuda>", k_cuda_source, name, device);
     }
     return internal_kernel("<device_sort>", k_source, name, device);
@@ -203,6 +251,16 @@ void exclusive_scan(const Array& values, int64_t count) {
         throw Error(ErrorKind::Value, "exclusive_scan: more than 2^31 - 1 values");
     const Device device = values.device();
     const int32_t n = static_cast<int32_t>(count);
+    if (device.is_cuda()) {
+        // blocks of 256 threads scan 1,024 values in shared memory; then their totals
+        const int32_t blocks = (n + k_cuda_tile - 1) / k_cuda_tile;
+        const Array totals = Array::empty(DType(ScalarType::Int32), {blocks}, device);
+        sort_kernel("block_scan", device).launch({int64_t{256} * blocks}, values, n, totals);
+        if (blocks == 1) return;
+        exclusive_scan(totals, blocks);
+        sort_kernel("scan_add", device).launch({n}, values, k_cuda_tile, totals);
+        return;
+    }
     const int32_t chunks = (n + k_scan_chunk - 1) / k_scan_chunk;
     const Array totals = Array::empty(DType(ScalarType::Int32), {chunks}, device);
     sort_kernel("scan_chunks", device).launch({chunks}, values, n, k_scan_chunk, totals);

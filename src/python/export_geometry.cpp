@@ -205,6 +205,18 @@ void export_geometry(nb::module_& m) {
     m.def("device_sort_cuda_kernel_source", &treadle::device_sort::cuda_kernel_source,
           "The DSL module text of the CUDA radix sort's block kernels (for compile checks)");
     m.def(
+        "device_exclusive_scan",
+        [](uint64_t values, int64_t count, const std::string& device) {
+            treadle::device_sort::exclusive_scan(
+                Array::wrap(reinterpret_cast<void*>(values),
+                            treadle::DType(treadle::ScalarType::Int32), {count}, {4},
+                            treadle::Device::parse(device), nullptr),
+                count);
+        },
+        nb::arg("values"), nb::arg("count"), nb::arg("device"),
+        "Replaces count int32 values at the address by their exclusive prefix sums, on the "
+        "device");
+    m.def(
         "device_sort_pairs",
         [](uint64_t keys, uint64_t values, int64_t count, int bits, const std::string& device) {
             const treadle::Device d = treadle::Device::parse(device);

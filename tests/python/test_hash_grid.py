@@ -235,19 +235,3 @@ def test_query_kernels_compile_for_sm90():
     ok, log = _treadle.check_cuda_compile(soft_density._function_source(), 90, adjoint=True)
     assert ok, log
 
-
-@pytest.mark.parametrize("n,bits", [(1, 5), (1023, 8), (1025, 9), (5000, 21), (70001, 30)])
-def test_device_sort_is_a_stable_sort_by_the_low_bits(device, n, bits):
-    # the hash grid's (and the device BVH build's) sort, on each device: CUDA ranks in shared
-    # memory with 8-bit digits, the CPU uses 4-bit tiles; both must equal numpy's stable sort
-    rng = np.random.default_rng(n)
-    keys_np = rng.integers(0, 2**31 - 1, n, dtype=np.int64).astype(np.int32)
-    keys_np[::4] = 7  # many equal keys
-    values_np = np.arange(n, dtype=np.int32)
-    keys = wp.array(keys_np, dtype=wp.int32, device=device)
-    values = wp.array(values_np, dtype=wp.int32, device=device)
-    wp._treadle.device_sort_pairs(keys.ptr, values.ptr, n, bits, wp.get_device(device).alias)
-    low = keys_np & np.int32((1 << bits) - 1)
-    order = np.argsort(low, kind="stable")
-    np.testing.assert_array_equal(values.numpy(), values_np[order])
-    np.testing.assert_array_equal(keys.numpy(), keys_np[order])
