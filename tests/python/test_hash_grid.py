@@ -235,3 +235,27 @@ def test_query_kernels_compile_for_sm90():
     ok, log = _treadle.check_cuda_compile(soft_density._function_source(), 90, adjoint=True)
     assert ok, log
 
+
+
+def test_captured_build_and_later_builds_keep_the_descriptor_right(device):
+    # a graph that builds over 60 points, builds over 40 outside it, replays, then the same
+    # 40-point build again: the last build's grid is what queries see
+    if not wp.get_device(device).is_cuda:
+        pytest.skip("graph capture needs CUDA")
+    rng = np.random.default_rng(9)
+    big = wp.array(rng.uniform(0.0, 2.0, (60, 3)).astype(np.float32), dtype=wp.vec3,
+                   device=device)
+    small_np = rng.uniform(0.0, 2.0, (40, 3)).astype(np.float32)
+    small = wp.array(small_np, dtype=wp.vec3, device=device)
+    grid = wp.HashGrid(8, 8, 8, device=device)
+    grid.reserve(60)
+    with wp.ScopedCapture(device=device) as capture:
+        grid.build(big, 0.5)
+    grid.build(small, 0.5)
+    wp.capture_launch(capture.graph)
+    grid.build(small, 0.5)
+    hits = wp.zeros((40, 40), dtype=int, device=device)
+    wp.launch(neighbour_matrix, dim=40, inputs=[grid.id, 0.5, small, hits], device=device)
+    near, edge = _brute(small_np, 0.5)
+    got = hits.numpy()
+    assert np.all(got[near & ~edge] == 1) and np.all(got[~near & ~edge] == 0)
