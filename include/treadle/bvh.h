@@ -137,7 +137,10 @@ private:
     void sync_host() const;
 
     mutable std::vector<std::array<float, 3>> m_lowers, m_uppers;
-    std::vector<int32_t> m_groups, m_group_roots;
+    std::vector<int32_t> m_groups;
+    mutable std::vector<int32_t> m_group_roots;
+    Array m_device_groups;              ///< a device build's copy of m_groups
+    int32_t m_num_distinct_groups = 0;  ///< (counted with it)
     mutable std::vector<int32_t> m_items;
     mutable std::vector<BvhNode> m_nodes;
     mutable bool m_host_stale = false;  ///< the device's boxes are newer than the host's

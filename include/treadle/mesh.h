@@ -70,8 +70,8 @@ public:
          int leaf_size = 4);
     /// A mesh queried by kernels on CUDA `device`: host copies of its points and indices
     /// (checked as above) and the device memory kernels read, as bind_device takes it. With
-    /// Lbvh, no groups and no winding-number support, the face BVH is built on the device from
-    /// the device points (bvh_lbvh.h: nothing read back); otherwise on the host, then bound.
+    /// Lbvh and no winding-number support, the face BVH is built on the device from the device
+    /// points (bvh_lbvh.h: nothing read back); otherwise on the host, then bound.
     static std::unique_ptr<Mesh> for_device(Device device, std::vector<Vec3> points,
                                             std::vector<int32_t> indices, const Vec3* device_points,
                                             const int32_t* device_indices,

@@ -341,6 +341,7 @@ void Bvh::rebuild(std::vector<Vec> lowers, std::vector<Vec> uppers, BvhConstruct
 }
 
 int32_t Bvh::group_root(int32_t group) const {
+    sync_host();
     size_t lo = 0, hi = m_group_roots.size() / 2;
     while (lo < hi) {
         const size_t mid = (lo + hi) / 2;

@@ -114,7 +114,7 @@ void Bvh::rebuild(const Array& lowers, const Array& uppers) {
                                           std::to_string(m_desc.num_items) + ", got " +
                                           std::to_string(n) + ")");
     check_groups(static_cast<size_t>(n));
-    if (m_device.is_cuda() && m_constructor == BvhConstructor::Lbvh && m_groups.empty() && n > 0) {
+    if (m_device.is_cuda() && m_constructor == BvhConstructor::Lbvh && n > 0) {
         build_on_device(lowers, uppers, n);
         return;
     }
@@ -125,8 +125,27 @@ void Bvh::rebuild(const Array& lowers, const Array& uppers) {
 
 void Bvh::build_on_device(const Array& lowers, const Array& uppers, int64_t count) {
     bvh_refit::Tree t;
-    if (m_device_buffers.size() == 9) t = device_tree();  // arrays of the right size are kept
-    bvh_lbvh::build(lowers, uppers, count, m_leaf_size, t);
+    Array roots;
+    if (m_device_buffers.size() == 9) {  // arrays of the right size are kept
+        t = device_tree();
+        roots = m_device_buffers[4];
+    }
+    if (!m_groups.empty()) {
+        if (m_device_groups.is_null()) {
+            std::vector<int32_t> distinct = m_groups;
+            std::sort(distinct.begin(), distinct.end());
+            m_num_distinct_groups = static_cast<int32_t>(
+                std::unique(distinct.begin(), distinct.end()) - distinct.begin());
+            m_device_groups = from_vector(m_groups, m_device);
+        }
+        const int64_t words = 2 * int64_t{m_num_distinct_groups};
+        if (roots.is_null() || roots.size() != words || roots.dtype() != DType(ScalarType::Int32))
+            roots = Array::empty(DType(ScalarType::Int32), {words}, m_device);
+        bvh_lbvh::build(lowers, uppers, count, m_leaf_size, t, &m_device_groups, roots);
+    } else {
+        roots = Array();
+        bvh_lbvh::build(lowers, uppers, count, m_leaf_size, t);
+    }
     // the host copies stay empty until read (sync_host sizes and fills them)
     m_nodes.clear();
     m_items.clear();
@@ -134,12 +153,12 @@ void Bvh::build_on_device(const Array& lowers, const Array& uppers, int64_t coun
     m_uppers.clear();
     m_group_roots.clear();
     m_num_leaves = t.num_leaves;
-    m_device_buffers = {t.nodes,   t.items,  t.lowers,   t.uppers,    Array(),
+    m_device_buffers = {t.nodes,   t.items,  t.lowers,   t.uppers,    roots,
                         t.parents, t.leaves, t.counters, t.leaf_count};
     m_desc.group_roots = nullptr;
     m_desc.num_nodes = static_cast<int32_t>(2 * count - 1);
     m_desc.num_items = static_cast<int32_t>(count);
-    m_desc.num_groups = 0;
+    m_desc.num_groups = m_groups.empty() ? 0 : m_num_distinct_groups;
     m_desc.root = 0;
     m_built = true;
     m_host_stale = true;
@@ -228,8 +247,11 @@ void Bvh::sync_host() const {
     m_desc.items = m_items.data();
     m_desc.item_lowers = m_lowers.data();
     m_desc.item_uppers = m_uppers.data();
+    m_group_roots.resize(2 * static_cast<size_t>(m_desc.num_groups));
+    m_desc.group_roots = m_group_roots.empty() ? nullptr : m_group_roots.data();
     download(m_device_buffers[0], m_nodes);
     download(m_device_buffers[1], m_items);
+    if (!m_group_roots.empty()) download(m_device_buffers[4], m_group_roots);
     download(m_device_buffers[2], m_lowers);
     download(m_device_buffers[3], m_uppers);
     m_host_stale = false;

@@ -87,42 +87,49 @@ def morton(lo: wp.array(dtype=wp.float32), hi: wp.array(dtype=wp.float32),
 
 
 @wp.func
-def prefix(keys: wp.array(dtype=wp.int32), count: wp.int32, i: wp.int32, j: wp.int32):
-    # the common prefix of sorted codes i and j, their indices breaking ties; -1 outside
+def prefix(keys: wp.array(dtype=wp.int32), groups: wp.array(dtype=wp.int32), grouped: wp.int32,
+           count: wp.int32, i: wp.int32, j: wp.int32):
+    # the common prefix of the sorted (group, code, index) keys i and j; -1 outside
     if j < 0 or j >= count:
         return -1
+    if grouped != 0:
+        ga = groups[i]
+        gb = groups[j]
+        if ga != gb:
+            return clz(ga ^ gb)
     a = keys[i]
     b = keys[j]
     if a == b:
-        return 32 + clz(i ^ j)
-    return clz(a ^ b)
+        return 64 + clz(i ^ j)
+    return 32 + clz(a ^ b)
 
 
 @wp.kernel(enable_backward=False)
-def hierarchy(keys: wp.array(dtype=wp.int32), count: wp.int32, links: wp.array(dtype=wp.int32),
+def hierarchy(keys: wp.array(dtype=wp.int32), groups: wp.array(dtype=wp.int32),
+              grouped: wp.int32, count: wp.int32, links: wp.array(dtype=wp.int32),
               parents: wp.array(dtype=wp.int32), first_of: wp.array(dtype=wp.int32),
               last_of: wp.array(dtype=wp.int32)):
     i = wp.tid()
     d = 1
-    if prefix(keys, count, i, i + 1) < prefix(keys, count, i, i - 1):
+    if prefix(keys, groups, grouped, count, i, i + 1) < prefix(keys, groups, grouped, count, i, i - 1):
         d = -1
-    floor_prefix = prefix(keys, count, i, i - d)
+    floor_prefix = prefix(keys, groups, grouped, count, i, i - d)
     reach = 2
-    while prefix(keys, count, i, i + reach * d) > floor_prefix:
+    while prefix(keys, groups, grouped, count, i, i + reach * d) > floor_prefix:
         reach = reach * 2
     length = 0
     step = reach // 2
     while step >= 1:
-        if prefix(keys, count, i, i + (length + step) * d) > floor_prefix:
+        if prefix(keys, groups, grouped, count, i, i + (length + step) * d) > floor_prefix:
             length = length + step
         step = step // 2
     j = i + length * d
-    node_prefix = prefix(keys, count, i, j)
+    node_prefix = prefix(keys, groups, grouped, count, i, j)
     split = 0
     div = 2
     while True:
         step = (length + div - 1) // div
-        if prefix(keys, count, i, i + (split + step) * d) > node_prefix:
+        if prefix(keys, groups, grouped, count, i, i + (split + step) * d) > node_prefix:
             split = split + step
         if step <= 1:
             break
@@ -145,8 +152,20 @@ def hierarchy(keys: wp.array(dtype=wp.int32), count: wp.int32, links: wp.array(d
     last_of[i] = last
 
 
+@wp.func
+def collapses(groups: wp.array(dtype=wp.int32), grouped: wp.int32, leaf_size: wp.int32,
+              first: wp.int32, last: wp.int32):
+    # a range becomes one leaf: few enough items, all of one group
+    if last - first + 1 > leaf_size:
+        return False
+    if grouped != 0:
+        return groups[first] == groups[last]
+    return True
+
+
 @wp.kernel(enable_backward=False)
-def mark_leaves(count: wp.int32, leaf_size: wp.int32, first_of: wp.array(dtype=wp.int32),
+def mark_leaves(count: wp.int32, leaf_size: wp.int32, groups: wp.array(dtype=wp.int32),
+                grouped: wp.int32, first_of: wp.array(dtype=wp.int32),
                 last_of: wp.array(dtype=wp.int32), parents: wp.array(dtype=wp.int32),
                 links: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32),
                 slots: wp.array(dtype=wp.int32)):
@@ -157,12 +176,12 @@ def mark_leaves(count: wp.int32, leaf_size: wp.int32, first_of: wp.array(dtype=w
         first = first_of[node]
         last = last_of[node]
     leaf = 0
-    if last - first + 1 <= leaf_size:
+    if collapses(groups, grouped, leaf_size, first, last):
         if node == 0:
             leaf = 1
         else:
             p = parents[node]
-            if last_of[p] - first_of[p] + 1 > leaf_size:
+            if not collapses(groups, grouped, leaf_size, first_of[p], last_of[p]):
                 leaf = 1
     if node == 0:
         parents[0] = -1
@@ -172,6 +191,56 @@ def mark_leaves(count: wp.int32, leaf_size: wp.int32, first_of: wp.array(dtype=w
         links[base + wp.int64(7)] = last + 1
     flags[node] = leaf
     slots[node] = leaf
+
+
+@wp.kernel(enable_backward=False)
+def sorted_groups(items: wp.array(dtype=wp.int32), groups: wp.array(dtype=wp.int32),
+                  out: wp.array(dtype=wp.int32), slots: wp.array(dtype=wp.int32)):
+    s = wp.tid()
+    out[s] = groups[items[s]]
+    slots[s] = s
+
+
+@wp.kernel(enable_backward=False)
+def permute(order: wp.array(dtype=wp.int32), items: wp.array(dtype=wp.int32),
+            keys: wp.array(dtype=wp.int32), items_out: wp.array(dtype=wp.int32),
+            keys_out: wp.array(dtype=wp.int32)):
+    s = wp.tid()
+    items_out[s] = items[order[s]]
+    keys_out[s] = keys[order[s]]
+
+
+@wp.kernel(enable_backward=False)
+def group_starts(groups: wp.array(dtype=wp.int32), starts: wp.array(dtype=wp.int32)):
+    s = wp.tid()
+    start = 1
+    if s > 0:
+        if groups[s - 1] == groups[s]:
+            start = 0
+    starts[s] = start
+
+
+@wp.kernel(enable_backward=False)
+def group_roots(count: wp.int32, groups: wp.array(dtype=wp.int32),
+                first_of: wp.array(dtype=wp.int32), last_of: wp.array(dtype=wp.int32),
+                parents: wp.array(dtype=wp.int32), ordinal: wp.array(dtype=wp.int32),
+                roots: wp.array(dtype=wp.int32)):
+    # the topmost node of each group's items: (group, node) at the group's ordinal
+    node = wp.tid()
+    first = node - (count - 1)
+    last = first
+    if node < count - 1:
+        first = first_of[node]
+        last = last_of[node]
+    if groups[first] != groups[last]:
+        return
+    if node != 0:
+        p = parents[node]
+        if groups[first_of[p]] == groups[last_of[p]]:
+            return
+    k = ordinal[first]
+    roots[2 * k] = groups[first]
+    roots[2 * k + 1] = node
 
 
 @wp.kernel(enable_backward=False)
@@ -217,7 +286,7 @@ Array words(const Array& a, int64_t count, const char* what) {
 const char* kernel_source() { return k_source; }
 
 void build(const Array& lowers, const Array& uppers, int64_t count, int leaf_size,
-           bvh_refit::Tree& t) {
+           bvh_refit::Tree& t, const Array* groups, const Array& group_roots) {
     if (count < 1 || count > INT32_MAX / 2)
         throw Error(ErrorKind::Value,
                     "Bvh build: needs 1 to 2^30 - 1 items, got " + std::to_string(count));
@@ -240,10 +309,22 @@ void build(const Array& lowers, const Array& uppers, int64_t count, int leaf_siz
         bounds = merged;
         boxes = next;
     }
-    const Array keys = ints(n, device);
+    Array keys = ints(n, device);
     t.items = reuse(t.items, ScalarType::Int32, n, device);
     lbvh_kernel("morton", device).launch({n}, lo, hi, bounds, keys, t.items);
     device_sort::sort_pairs(keys, t.items, n, 30);
+    // groups: a second stable sort by group keeps Morton order within each group
+    const bool grouped = groups != nullptr;
+    Array sorted_groups = ints(1, device);
+    if (grouped) {
+        sorted_groups = ints(n, device);
+        const Array order = ints(n, device), items = ints(n, device), codes = ints(n, device);
+        lbvh_kernel("sorted_groups", device).launch({n}, t.items, *groups, sorted_groups, order);
+        device_sort::sort_pairs(sorted_groups, order, n, 31);
+        lbvh_kernel("permute", device).launch({n}, order, t.items, keys, items, codes);
+        t.items.assign(items);
+        keys = codes;
+    }
 
     if (t.nodes.is_null() || t.nodes.size() != int64_t{32} * nodes || t.nodes.device() != device)
         t.nodes = Array::zeros(DType(ScalarType::UInt8), {int64_t{32} * nodes}, device);
@@ -253,10 +334,22 @@ void build(const Array& lowers, const Array& uppers, int64_t count, int leaf_siz
     const Array first_of = ints(n - 1, device), last_of = ints(n - 1, device);
     if (n > 1)
         lbvh_kernel("hierarchy", device)
-            .launch({n - 1}, keys, n, links, t.parents, first_of, last_of);
+            .launch({n - 1}, keys, sorted_groups, int32_t(grouped), n, links, t.parents, first_of,
+                    last_of);
     const Array flags = ints(nodes, device), slots = ints(nodes, device);
     lbvh_kernel("mark_leaves", device)
-        .launch({nodes}, n, leaf_size, first_of, last_of, t.parents, links, flags, slots);
+        .launch({nodes}, n, leaf_size, sorted_groups, int32_t(grouped), first_of, last_of,
+                t.parents, links, flags, slots);
+    if (grouped) {
+        // each group's root at its ordinal among the groups (increasing ids)
+        const Array ordinal = ints(n, device);
+        lbvh_kernel("group_starts", device).launch({n}, sorted_groups, ordinal);
+        device_sort::exclusive_scan(ordinal, n);
+        if (group_roots.size() < 2)
+            throw Error(ErrorKind::Value, "Bvh build: no room for the group roots");
+        lbvh_kernel("group_roots", device)
+            .launch({nodes}, n, sorted_groups, first_of, last_of, t.parents, ordinal, group_roots);
+    }
     device_sort::exclusive_scan(slots, nodes);
     t.leaves = reuse(t.leaves, ScalarType::Int32, n, device);
     t.leaf_count = reuse(t.leaf_count, ScalarType::Int32, 1, device);

@@ -276,8 +276,8 @@ std::unique_ptr<Mesh> Mesh::for_device(Device device, std::vector<Vec3> points,
     const Array lowers = Array::empty(DType(ScalarType::Float32), {3 * int64_t{nt}}, device);
     const Array uppers = Array::empty(DType(ScalarType::Float32), {3 * int64_t{nt}}, device);
     bvh_refit::face_boxes(pts, idx, nt, lowers, uppers);
-    m->m_bvh = std::make_unique<Bvh>(lowers, uppers, BvhConstructor::Lbvh, std::vector<int32_t>{},
-                                     leaf_size);
+    m->m_bvh =
+        std::make_unique<Bvh>(lowers, uppers, BvhConstructor::Lbvh, std::move(groups), leaf_size);
     m->upload();
     return m;
 }

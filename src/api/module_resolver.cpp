@@ -349,13 +349,21 @@ void ModuleResolver::define_function(const ast::Stmt& s, const std::shared_ptr<R
     std::string kind;
     const ast::Expr* forward = nullptr;  // the function a func_grad / func_replay is for
     std::shared_ptr<ir::NativeSnippets> native;
-    for (const auto& d : s.decorators) {
+    // innermost first, as Python applies decorators
+    for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
+        const auto& d = *it;
         std::string k = decorator_kind(*d, m_names);
-        if (k == "kernel" || k == "func" || k == "overload") kind = k;
         if (k == "func_native") {
-            kind = "func";
             native = native_snippets(*d, *m_module->source);
+            k = "func";
         }
+        if ((k == "kernel" && kind == "func") || (k == "func" && kind == "kernel"))
+            throw Error(ErrorKind::Type,
+                        "@wp." + k + ": '" + s.name +
+                            "' is already a treadle function; apply only one of @wp.func and "
+                            "@wp.kernel",
+                        ast::location(*m_module->source, d->span));
+        if (k == "kernel" || k == "func" || k == "overload") kind = k;
         if (k == "func_grad" || k == "func_replay") {
             kind = k;
             forward = d->kind == ExprKind::Call && d->args.size() == 2 ? d->args[1].get() : nullptr;

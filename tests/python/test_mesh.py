@@ -307,3 +307,44 @@ def test_query_gradients_match_finite_differences(device):
         assert p.grad.numpy()[0][k] == pytest.approx(fd_p, rel=2e-2, abs=2e-2)
         assert s.grad.numpy()[0][k] == pytest.approx(fd_s, rel=2e-2, abs=2e-2)
     assert np.abs(p.grad.numpy()).max() > 0.1 and np.abs(s.grad.numpy()).max() > 0.1
+
+
+@wp.kernel
+def _group_rays(mesh: wp.uint64, starts: wp.array(dtype=wp.vec3), d: wp.vec3, group: int,
+                faces: wp.array(dtype=int)):
+    i = wp.tid()
+    root = wp.mesh_get_group_root(mesh, group)
+    q = wp.mesh_query_ray(mesh, starts[i], d, 100.0, root)
+    faces[i] = wp.where(q.result, q.face, -1)
+
+
+@pytest.mark.parametrize("constructor", ["sah", "lbvh"])
+def test_group_rays_see_only_their_group(device, constructor):
+    # two stacked copies of a grid of quads; group g is copy g. A ray down through both from
+    # above hits copy 1 first, unless confined to group 0 (lbvh on CUDA: a device build)
+    n = 6
+    u = np.linspace(0.0, 1.0, n + 1, dtype=np.float32)
+    gx, gy = np.meshgrid(u, u, indexing="ij")
+    layer = np.stack([gx, gy, np.zeros_like(gx)], -1).reshape(-1, 3)
+    pts = np.concatenate([layer, layer + np.float32([0.0, 0.0, 1.0])]).astype(np.float32)
+    ids = np.arange((n + 1) ** 2).reshape(n + 1, n + 1)
+    a, b, c, e = ids[:-1, :-1], ids[1:, :-1], ids[1:, 1:], ids[:-1, 1:]
+    quads = np.concatenate([np.stack([a, b, c], -1).reshape(-1, 3),
+                            np.stack([a, c, e], -1).reshape(-1, 3)])
+    faces = np.concatenate([quads, quads + len(layer)]).astype(np.int32)
+    groups = np.repeat(np.int32([0, 1]), len(quads))
+    mesh = wp.Mesh(points=wp.array(pts, dtype=wp.vec3, device=device),
+                   indices=wp.array(faces.ravel(), dtype=wp.int32, device=device),
+                   groups=wp.array(groups, dtype=wp.int32, device=device),
+                   bvh_constructor=constructor)
+    rng = np.random.default_rng(2)
+    starts_np = np.concatenate([rng.uniform(0.05, 0.95, (32, 2)), np.full((32, 1), 3.0)],
+                               axis=1).astype(np.float32)
+    starts = wp.array(starts_np, dtype=wp.vec3, device=device)
+    for group, (lo, hi) in ((0, (0, len(quads))), (1, (len(quads), 2 * len(quads))),
+                            (5, (len(quads), 2 * len(quads)))):  # 5: no such group, whole mesh
+        out = wp.zeros(32, dtype=int, device=device)
+        wp.launch(_group_rays, dim=32, inputs=[mesh.id, starts, wp.vec3(0.0, 0.0, -1.0), group,
+                                               out], device=device)
+        got = out.numpy()
+        assert np.all((got >= lo) & (got < hi)), (group, got)

@@ -142,3 +142,53 @@ TEST(Lbvh, BadSizesAreValueErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The sorted item slots under `id`.
+void slots_under(const treadle::BvhNode* nodes, int id, std::vector<int>& out) {
+    const treadle::BvhNode& n = nodes[id];
+    if (n.left < 0) {
+        for (int s = ~n.left; s < n.right; ++s) out.push_back(s);
+        return;
+    }
+    slots_under(nodes, n.left, out);
+    slots_under(nodes, n.right, out);
+}
+
+TEST(Lbvh, GroupsAreSubtreesWithRootsByIncreasingId) {
+    for (int leaf : {1, 4}) {
+        const int n = 3000;
+        Boxes b = boxes(n, 21, true);
+        std::vector<int32_t> g(n);
+        std::mt19937 rng(4);
+        const int32_t ids[] = {3, 0, 77, 1 << 30, 12};  // sparse, unordered
+        for (int i = 0; i < n; ++i) g[i] = ids[rng() % 5];
+        Array groups = treadle::from_vector(g);
+        Array roots = Array::empty(treadle::DType(treadle::ScalarType::Int32), {10});
+        treadle::bvh_refit::Tree t;
+        treadle::bvh_lbvh::build(words(b.lo), words(b.hi), n, leaf, t, &groups, roots);
+        const auto* nodes = t.nodes.data_as<const treadle::BvhNode>();
+        const int32_t* items = t.items.data_as<const int32_t>();
+        const std::vector<int32_t> r = treadle::to_vector<int32_t>(roots);
+        const std::vector<int32_t> sorted_ids = {0, 3, 12, 77, 1 << 30};
+        for (int k = 0; k < 5; ++k) {
+            EXPECT_EQ(r[2 * k], sorted_ids[k]);
+            std::vector<int> slots;
+            slots_under(nodes, r[2 * k + 1], slots);
+            std::set<int> got, want;
+            for (int s : slots) got.insert(items[s]);
+            for (int i = 0; i < n; ++i)
+                if (g[i] == sorted_ids[k]) want.insert(i);
+            EXPECT_EQ(got, want) << "group " << sorted_ids[k] << " leaf " << leaf;
+            EXPECT_EQ(slots.size(), want.size());
+        }
+        // the whole tree still holds every item once, with boxes bounding their subtrees
+        Walk w{nodes, std::vector<int>(n, 0)};
+        const Vec inf{1e30f, 1e30f, 1e30f}, ninf{-1e30f, -1e30f, -1e30f};
+        EXPECT_LE(w.visit(0, ninf, inf), wp::bvh_max_depth);
+        for (int s = 0; s < n; ++s) ASSERT_EQ(w.seen[s], 1);
+    }
+}
+
+}  // namespace

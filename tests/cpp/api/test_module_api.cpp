@@ -206,6 +206,22 @@ TEST(ModuleApi, NativeFunctionsTakeTheirBodyFromTheSnippet) {
     }
 }
 
+TEST(ModuleApi, KernelAndFuncDecoratorsTogetherAreATypeError) {
+    const char* bad =
+        "import treadle as wp\n\n@wp.kernel\n@wp.func\ndef k(x: wp.array(dtype=float)):\n"
+        "    x[0] = 1.0\n";
+    try {
+        treadle::Module::load_string(bad, "twice.py");
+        FAIL() << "expected an error";
+    } catch (const treadle::Error& e) {
+        EXPECT_EQ(e.kind(), treadle::ErrorKind::Type);
+        EXPECT_EQ(e.where().line, 3);
+        EXPECT_EQ(e.message(),
+                  "@wp.kernel: 'k' is already a treadle function; apply only one of @wp.func and "
+                  "@wp.kernel");
+    }
+}
+
 TEST(ModuleApi, SyntaxErrorsCarryFileLineAndColumn) {
     try {
         treadle::Module::load_string("import treadle as wp\n\ndef f(:\n    pass\n", "syn.py");
