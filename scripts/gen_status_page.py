@@ -27,7 +27,8 @@ def summarise(results_paths, command, merge=False):
     """Writes docs/conformance/<device>.json from runners' --json results (with reference) of
     one device (several sweeps of different files merge). With `merge`, the device's committed
     summary is the starting point: files the new sweeps ran replace their records, the others
-    stay, failure causes add up and the commands are listed together."""
+    stay, failure causes add up (so files already in the summary count theirs twice: merge
+    sweeps of new files) and the commands are listed together."""
     files, causes, device, version = {}, {}, None, None
     for path in results_paths:
         with open(path) as f:
