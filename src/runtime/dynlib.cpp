@@ -33,6 +33,14 @@ DynamicLibrary::DynamicLibrary(const std::string& path) : m_path(path) {
     if (!m_handle)
         throw Error(ErrorKind::Runtime, "cannot load kernel library '" + path +
                                             "': " + last_dl_error("unknown dlopen error"));
+    // A library with thread-local storage (deterministic-mode kernels keep each thread's
+    // record state there) stays loaded for the process: unloading it would leave every thread
+    // that ran it holding a dangling thread-local block (leak checkers walking those crash).
+    size_t tls_module = 0;
+    if (::dlinfo(m_handle, RTLD_DI_TLS_MODID, &tls_module) == 0 && tls_module != 0)
+        if (void* pinned =
+                ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE))
+            ::dlclose(pinned);  // the flag stays; only the extra reference goes
 }
 
 DynamicLibrary::~DynamicLibrary() { close(); }

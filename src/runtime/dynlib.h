@@ -7,7 +7,8 @@ namespace treadle {
 
 /// Owns one dlopen() reference to a shared object, opened with RTLD_NOW | RTLD_LOCAL so that
 /// missing symbols fail at load time and kernels cannot see each other's symbols. Movable,
-/// not copyable; the destructor calls dlclose(). Pointers returned by symbol() are valid only
+/// not copyable; the destructor calls dlclose() (a library with thread-local storage stays
+/// mapped for the process: see the constructor). Pointers returned by symbol() are valid only
 /// while this object (or one it was moved into) is alive. Distinct objects may be used from
 /// different threads; dlerror() text is captured under a process-wide lock so that concurrent
 /// failures do not mix their messages.

@@ -1,6 +1,8 @@
 // tests/cpp/runtime/test_dynlib.cpp -- loading kernel shared objects and their symbols
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <string>
 #include <utility>
 
 #include "../compile/temp_dir.h"
@@ -23,6 +25,11 @@ protected:
                    "extern \"C\" int counter = 7;\n");
         CompileResult r = compile_shared_object(*s_dir / "lib.cpp", *s_dir / "lib.so", {}, {});
         ASSERT_TRUE(r.ok) << r.diagnostics;
+        write_text(*s_dir / "tls.cpp",
+                   "thread_local int slot = 3;\n"
+                   "extern \"C\" int bump() { return ++slot; }\n");
+        r = compile_shared_object(*s_dir / "tls.cpp", *s_dir / "tls.so", {}, {});
+        ASSERT_TRUE(r.ok) << r.diagnostics;
     }
     static void TearDownTestSuite() { delete s_dir; }
     static TempDir* s_dir;
@@ -35,6 +42,21 @@ TEST_F(DynamicLibraryTest, LoadsAndCalls) {
     auto add = reinterpret_cast<int (*)(int, int)>(lib.symbol("add"));
     EXPECT_EQ(add(2, 3), 5);
     EXPECT_EQ(*static_cast<int*>(lib.symbol("counter")), 7);
+}
+
+TEST_F(DynamicLibraryTest, LibrariesWithThreadLocalsStayLoaded) {
+    const std::string plain = *s_dir / "lib.so", tls = *s_dir / "tls.so";
+    {
+        DynamicLibrary a(plain), b(tls);
+        EXPECT_EQ(reinterpret_cast<int (*)()>(b.symbol("bump"))(), 4);
+    }
+    // the plain library is unloaded; the one with a thread_local stays (its threads' blocks)
+    void* p = ::dlopen(plain.c_str(), RTLD_NOW | RTLD_NOLOAD);
+    void* t = ::dlopen(tls.c_str(), RTLD_NOW | RTLD_NOLOAD);
+    EXPECT_EQ(p, nullptr);
+    EXPECT_NE(t, nullptr);
+    if (p) ::dlclose(p);
+    if (t) ::dlclose(t);
 }
 
 TEST_F(DynamicLibraryTest, MissingSymbolThrowsWithName) {
