@@ -68,16 +68,17 @@ public:
          const Vec3* velocities = nullptr, bool support_winding_number = false,
          BvhConstructor constructor = BvhConstructor::Sah, std::vector<int32_t> groups = {},
          int leaf_size = 4);
-    /// A mesh queried by kernels on CUDA `device`: host copies of its points and indices
-    /// (checked as above) and the device memory kernels read, as bind_device takes it. With
-    /// Lbvh and no winding-number support, the face BVH is built on the device from the device
-    /// points (bvh_lbvh.h: nothing read back); otherwise on the host, then bound.
-    static std::unique_ptr<Mesh> for_device(Device device, std::vector<Vec3> points,
-                                            std::vector<int32_t> indices, const Vec3* device_points,
-                                            const int32_t* device_indices,
-                                            const Vec3* device_velocities,
-                                            bool support_winding_number, BvhConstructor constructor,
-                                            std::vector<int32_t> groups, int leaf_size);
+    /// A mesh queried by kernels on CUDA `device` over its device memory: `num_points` points,
+    /// `num_indices` indices and the velocities (or null), borrowed as bind_device borrows them.
+    /// With Lbvh and no winding-number support everything happens on the device: the indices
+    /// are checked there (one value read back), the face boxes, the face BVH (bvh_lbvh.h) and
+    /// the mean edge length computed there, and the host keeps no copies. Otherwise the host
+    /// builds from copies of the arrays and binds. The same checks and errors as above.
+    static std::unique_ptr<Mesh> for_device(Device device, const Vec3* points, int32_t num_points,
+                                            const int32_t* indices, int32_t num_indices,
+                                            const Vec3* velocities, bool support_winding_number,
+                                            BvhConstructor constructor, std::vector<int32_t> groups,
+                                            int leaf_size);
     Mesh(const Mesh&) = delete;
     Mesh& operator=(const Mesh&) = delete;
 
@@ -129,6 +130,8 @@ public:
 
 private:
     Mesh() = default;
+    void check_counts(int32_t num_points, int32_t num_indices, size_t num_groups,
+                      int leaf_size) const;
     /// Checks the arrays and publishes their views (no BVH yet).
     void check_and_view(const Vec3* points, int32_t num_points, const int32_t* indices,
                         int32_t num_indices, const Vec3* velocities, size_t num_groups,

@@ -29,14 +29,6 @@ def _check(array, dtype, what):
         raise RuntimeError(f"Mesh {what} should be a contiguous array")
 
 
-def _host_points(points):
-    return np.ascontiguousarray(points.numpy(), dtype=np.float32).reshape(-1, 3)
-
-
-def _host_indices(indices):
-    return np.ascontiguousarray(indices.numpy(), dtype=np.int32).reshape(-1)
-
-
 class Mesh:
     """A triangle mesh over `points` (wp.vec3) and `indices` (int32, three per face), with
     optional per-point `velocities`; `groups` (int32 per face) lets ray queries be confined to a
@@ -84,9 +76,9 @@ class Mesh:
         core = self.runtime.core
         if self.device.is_cuda:
             v = velocities.ptr if velocities is not None else 0
-            native = core.wp_mesh_create_device(self.device.alias, _host_points(points),
-                                                _host_indices(indices), points.ptr, indices.ptr,
-                                                v, self.support_winding_number, constructor,
+            native = core.wp_mesh_create_device(self.device.alias, points.ptr, len(points),
+                                                indices.ptr, len(indices), v,
+                                                self.support_winding_number, constructor,
                                                 host_groups, leaf)
         else:
             native = core.wp_mesh_create_host(points.ptr, len(points), indices.ptr, len(indices),

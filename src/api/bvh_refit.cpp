@@ -160,6 +160,15 @@ def refit_faces(leaves: wp.array(dtype=wp.int32), items: wp.array(dtype=wp.int32
 
 
 @wp.kernel(enable_backward=False)
+def first_bad_index(indices: wp.array(dtype=wp.int32), num_points: wp.int32,
+                    out: wp.array(dtype=wp.int32)):
+    i = wp.tid()
+    v = indices[i]
+    if v < 0 or v >= num_points:
+        wp.atomic_min(out, 0, i)
+
+
+@wp.kernel(enable_backward=False)
 def face_boxes(points: wp.array(dtype=wp.float32), indices: wp.array(dtype=wp.int32),
                lo: wp.array(dtype=wp.float32), hi: wp.array(dtype=wp.float32)):
     face = wp.int64(wp.tid())
@@ -304,6 +313,15 @@ void from_faces(const Tree& tree, const Array& points, const Array& indices) {
     refit_kernel("refit_faces", device)
         .launch({tree.num_leaves}, tree.leaves, tree.items, points, indices, tree.lowers,
                 tree.uppers, boxes, links, tree.parents, tree.counters, tree.leaf_count);
+}
+
+int32_t first_bad_index(const Array& indices, int32_t num_points) {
+    if (indices.size() == 0) return -1;
+    const Device device = indices.device();
+    const Array out = from_vector(std::vector<int32_t>{INT32_MAX}, device);
+    refit_kernel("first_bad_index", device).launch({indices.size()}, indices, num_points, out);
+    const int32_t first = to_vector<int32_t>(out)[0];
+    return first == INT32_MAX ? -1 : first;
 }
 
 void face_boxes(const Array& points, const Array& indices, int32_t num_tris, const Array& lowers,

@@ -46,6 +46,10 @@ void from_boxes(const Tree& tree, const Array& lowers, const Array& uppers);
 /// the current `points` (3 floats each); `indices` is int32.
 void from_faces(const Tree& tree, const Array& points, const Array& indices);
 
+/// The first position of `indices` (int32, any device) holding a value outside [0,
+/// num_points), or -1: checked there, one value read back (the launch is waited for).
+int32_t first_bad_index(const Array& indices, int32_t num_points);
+
 /// The boxes of faces [0, num_tris) (indices[3 f .. 3 f + 3) into 3-float `points`) into
 /// `lowers` and `uppers` (float32, 3 per face), on the points' device.
 void face_boxes(const Array& points, const Array& indices, int32_t num_tris, const Array& lowers,

@@ -20,6 +20,11 @@ namespace {
 
 using Vec3 = Mesh::Vec3;
 
+/// Copies the int32 values of device array `a` to `out`.
+void to_host(const Array& a, int32_t* out) {
+    Array::wrap(out, DType(ScalarType::Int32), {a.size()}, {4}, Device::cpu(), nullptr).assign(a);
+}
+
 Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 Vec3 cross(const Vec3& a, const Vec3& b) {
     return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
@@ -204,26 +209,32 @@ Mesh::Mesh(const Vec3* points, int32_t num_points, const int32_t* indices, int32
          leaf_size);
 }
 
-void Mesh::check_and_view(const Vec3* points, int32_t num_points, const int32_t* indices,
-                          int32_t num_indices, const Vec3* velocities, size_t num_groups,
-                          int leaf_size) {
+void Mesh::check_counts(int32_t num_points, int32_t num_indices, size_t num_groups,
+                        int leaf_size) const {
     if (num_points < 0 || num_indices < 0)
         throw Error(ErrorKind::Value, "Mesh: point and index counts must be non-negative");
     if (num_indices % 3 != 0)
         throw Error(ErrorKind::Value, "Mesh: the number of indices (" +
                                           std::to_string(num_indices) +
                                           ") must be a multiple of 3 (three per triangle)");
-    for (int32_t i = 0; i < num_indices; ++i)
-        if (indices[i] < 0 || indices[i] >= num_points)
-            throw Error(ErrorKind::Value,
-                        "Mesh: index " + std::to_string(i) + " (" + std::to_string(indices[i]) +
-                            ") is out of range for " + std::to_string(num_points) + " points");
     const int32_t num_tris = num_indices / 3;
     if (num_groups != 0 && static_cast<int32_t>(num_groups) != num_tris)
         throw Error(ErrorKind::Value, "Mesh: groups must have one entry per triangle (" +
                                           std::to_string(num_tris) + "), got " +
                                           std::to_string(num_groups));
     if (leaf_size < 1) throw Error(ErrorKind::Value, "Bvh: leaf_size must be at least 1");
+}
+
+void Mesh::check_and_view(const Vec3* points, int32_t num_points, const int32_t* indices,
+                          int32_t num_indices, const Vec3* velocities, size_t num_groups,
+                          int leaf_size) {
+    check_counts(num_points, num_indices, num_groups, leaf_size);
+    for (int32_t i = 0; i < num_indices; ++i)
+        if (indices[i] < 0 || indices[i] >= num_points)
+            throw Error(ErrorKind::Value,
+                        "Mesh: index " + std::to_string(i) + " (" + std::to_string(indices[i]) +
+                            ") is out of range for " + std::to_string(num_points) + " points");
+    const int32_t num_tris = num_indices / 3;
     m_desc.points = view(points, num_points, sizeof(Vec3));
     m_desc.velocities = view(velocities, velocities ? num_points : 0, sizeof(Vec3));
     m_desc.indices = view(indices, num_indices, sizeof(int32_t));
@@ -242,43 +253,66 @@ void Mesh::init(const Vec3* points, int32_t num_points, const int32_t* indices, 
     update_derived();
 }
 
-std::unique_ptr<Mesh> Mesh::for_device(Device device, std::vector<Vec3> points,
-                                       std::vector<int32_t> indices, const Vec3* device_points,
-                                       const int32_t* device_indices, const Vec3* device_velocities,
-                                       bool support_winding_number, BvhConstructor constructor,
-                                       std::vector<int32_t> groups, int leaf_size) {
-    const bool on_device = device.is_cuda() && constructor == BvhConstructor::Lbvh &&
-                           groups.empty() && !support_winding_number && indices.size() >= 3;
+std::unique_ptr<Mesh> Mesh::for_device(Device device, const Vec3* points, int32_t num_points,
+                                       const int32_t* indices, int32_t num_indices,
+                                       const Vec3* velocities, bool support_winding_number,
+                                       BvhConstructor constructor, std::vector<int32_t> groups,
+                                       int leaf_size) {
+    if (!device.is_cuda()) throw Error(ErrorKind::Value, "Mesh.for_device: not a CUDA device");
+    if (num_points < 0 || num_indices < 0)
+        throw Error(ErrorKind::Value, "Mesh: point and index counts must be non-negative");
+    const Array pts = Array::wrap(const_cast<Vec3*>(points), DType(ScalarType::Float32),
+                                  {3 * int64_t{num_points}}, {4}, device, nullptr);
+    const Array idx = Array::wrap(const_cast<int32_t*>(indices), DType(ScalarType::Int32),
+                                  {int64_t{num_indices}}, {4}, device, nullptr);
+    const bool on_device = constructor == BvhConstructor::Lbvh && !support_winding_number &&
+                           num_indices >= 3 && num_indices % 3 == 0;
     if (!on_device) {
-        auto m = std::make_unique<Mesh>(std::move(points), std::move(indices), std::vector<Vec3>{},
-                                        support_winding_number, constructor, std::move(groups),
-                                        leaf_size);
-        m->bind_device(device, device_points, device_indices, device_velocities);
+        // built on the host from copies (which it checks), then bound
+        std::vector<Vec3> host_points(static_cast<size_t>(num_points));
+        std::vector<int32_t> host_indices(static_cast<size_t>(num_indices));
+        if (num_points > 0)
+            Array::wrap(host_points.data(), DType(ScalarType::Float32), {3 * int64_t{num_points}},
+                        {4}, Device::cpu(), nullptr)
+                .assign(pts);
+        if (num_indices > 0) to_host(idx, host_indices.data());
+        auto m = std::make_unique<Mesh>(std::move(host_points), std::move(host_indices),
+                                        std::vector<Vec3>{}, support_winding_number, constructor,
+                                        std::move(groups), leaf_size);
+        m->bind_device(device, points, indices, velocities);
         return m;
     }
     std::unique_ptr<Mesh> m(new Mesh());
-    m->m_points = std::move(points);
-    m->m_indices = std::move(indices);
-    m->m_owns_points = true;
-    m->check_and_view(m->m_points.data(), static_cast<int32_t>(m->m_points.size()),
-                      m->m_indices.data(), static_cast<int32_t>(m->m_indices.size()), nullptr, 0,
-                      leaf_size);
-    m->edge_length();
+    m->check_counts(num_points, num_indices, groups.size(), leaf_size);
+    const int32_t bad = bvh_refit::first_bad_index(idx, num_points);
+    if (bad >= 0) {
+        int32_t value = 0;
+        to_host(idx.slice(0, bad, bad + 1, 1), &value);
+        throw Error(ErrorKind::Value, "Mesh: index " + std::to_string(bad) + " (" +
+                                          std::to_string(value) + ") is out of range for " +
+                                          std::to_string(num_points) + " points");
+    }
+    // the host keeps no copies: the views name the device arrays, which kernels read
+    m->m_desc.points = view(nullptr, num_points, sizeof(Vec3));
+    m->m_desc.indices = view(nullptr, num_indices, sizeof(int32_t));
+    m->m_desc.num_points = num_points;
+    m->m_desc.num_tris = num_indices / 3;
     m->m_device = device;
-    const int32_t np = m->m_desc.num_points, nt = m->m_desc.num_tris;
-    m->m_device_points = view(device_points, np, sizeof(Vec3));
-    m->m_device_indices = view(device_indices, nt * 3, sizeof(int32_t));
-    m->m_device_velocities = view(device_velocities, device_velocities ? np : 0, sizeof(Vec3));
-    const Array pts = Array::wrap(const_cast<Vec3*>(device_points), DType(ScalarType::Float32),
-                                  {3 * int64_t{np}}, {4}, device, nullptr);
-    const Array idx = Array::wrap(const_cast<int32_t*>(device_indices), DType(ScalarType::Int32),
-                                  {3 * int64_t{nt}}, {4}, device, nullptr);
+    const int32_t nt = m->m_desc.num_tris;
+    m->m_device_points = view(points, num_points, sizeof(Vec3));
+    m->m_device_indices = view(indices, num_indices, sizeof(int32_t));
+    m->m_device_velocities = view(velocities, velocities ? num_points : 0, sizeof(Vec3));
     const Array lowers = Array::empty(DType(ScalarType::Float32), {3 * int64_t{nt}}, device);
     const Array uppers = Array::empty(DType(ScalarType::Float32), {3 * int64_t{nt}}, device);
     bvh_refit::face_boxes(pts, idx, nt, lowers, uppers);
     m->m_bvh =
         std::make_unique<Bvh>(lowers, uppers, BvhConstructor::Lbvh, std::move(groups), leaf_size);
     m->upload();
+    auto* desc = static_cast<uint8_t*>(m->m_device_desc.data());
+    bvh_refit::mean_edge_length(
+        pts, idx, nt,
+        reinterpret_cast<float*>(desc + offsetof(MeshDescriptor, average_edge_length)));
+    m->m_host_stale = true;
     return m;
 }
 
@@ -345,6 +379,7 @@ void Mesh::bind_device(Device device, const Vec3* points, const int32_t* indices
 }
 
 void Mesh::upload() {
+    if (m_host_stale) average_edge_length();  // the device's value, which this rewrites
     auto bytes_of = [](const void* data, size_t n) {
         return Array::wrap(const_cast<void*>(data), DType(ScalarType::UInt8),
                            {static_cast<int64_t>(n)}, {1}, Device::cpu(), nullptr);

@@ -126,39 +126,24 @@ void export_mesh(nb::module_& m) {
             nb::arg("velocities"), nb::arg("support_winding_number"), nb::arg("constructor"),
             nb::arg("groups").none(), nb::arg("leaf_size"))
         .def_static(
-            "from_host",
-            [](const Boxes& points, const Ids& indices, bool winding,
-               const std::string& constructor, std::optional<Ids> groups, int leaf_size) {
-                std::vector<int32_t> g, idx(indices.data(), indices.data() + indices.shape(0));
-                if (groups) g.assign(groups->data(), groups->data() + groups->shape(0));
-                return new treadle::Mesh(corners_of(points), std::move(idx), {}, winding,
-                                         treadle::bvh_constructor_from_name(constructor),
-                                         std::move(g), leaf_size);
-            },
-            nb::arg("points"), nb::arg("indices"), nb::arg("support_winding_number"),
-            nb::arg("constructor"), nb::arg("groups").none(), nb::arg("leaf_size"),
-            "A mesh owning copies of host arrays (built for a CUDA device, then bind_device)")
-        .def_static(
             "for_device",
-            [](const std::string& device, const Boxes& points, const Ids& indices,
-               uint64_t device_points, uint64_t device_indices, uint64_t device_velocities,
-               bool winding, const std::string& constructor, std::optional<Ids> groups,
-               int leaf_size) {
-                std::vector<int32_t> g, idx(indices.data(), indices.data() + indices.shape(0));
+            [](const std::string& device, uint64_t points, int32_t num_points, uint64_t indices,
+               int32_t num_indices, uint64_t velocities, bool winding,
+               const std::string& constructor, std::optional<Ids> groups, int leaf_size) {
+                std::vector<int32_t> g;
                 if (groups) g.assign(groups->data(), groups->data() + groups->shape(0));
                 return treadle::Mesh::for_device(
-                           treadle::Device::parse(device), corners_of(points), std::move(idx),
-                           vec3_at(device_points), reinterpret_cast<const int32_t*>(device_indices),
-                           device_velocities ? vec3_at(device_velocities) : nullptr, winding,
+                           treadle::Device::parse(device), vec3_at(points), num_points,
+                           reinterpret_cast<const int32_t*>(indices), num_indices,
+                           velocities ? vec3_at(velocities) : nullptr, winding,
                            treadle::bvh_constructor_from_name(constructor), std::move(g), leaf_size)
                     .release();
             },
-            nb::arg("device"), nb::arg("points"), nb::arg("indices"), nb::arg("device_points"),
-            nb::arg("device_indices"), nb::arg("device_velocities"),
-            nb::arg("support_winding_number"), nb::arg("constructor"), nb::arg("groups").none(),
-            nb::arg("leaf_size"),
-            "A mesh bound to a CUDA device (lbvh without groups or winding numbers builds its "
-            "BVH there)")
+            nb::arg("device"), nb::arg("points"), nb::arg("num_points"), nb::arg("indices"),
+            nb::arg("num_indices"), nb::arg("velocities"), nb::arg("support_winding_number"),
+            nb::arg("constructor"), nb::arg("groups").none(), nb::arg("leaf_size"),
+            "A mesh over CUDA device arrays (addresses); lbvh without winding numbers builds "
+            "there")
         .def(
             "bind_device",
             [](treadle::Mesh& x, const std::string& device, uint64_t points, uint64_t indices,
@@ -168,8 +153,6 @@ void export_mesh(nb::module_& m) {
                               velocities ? vec3_at(velocities) : nullptr);
             },
             nb::arg("device"), nb::arg("points"), nb::arg("indices"), nb::arg("velocities"))
-        .def("refit_points",
-             [](treadle::Mesh& x, const Boxes& points) { x.refit(corners_of(points)); })
         .def_prop_ro("id", &treadle::Mesh::id)
         .def_prop_ro("bvh_id", &treadle::Mesh::bvh_id)
         .def_prop_ro("num_nodes", [](const treadle::Mesh& x) { return x.bvh().nodes().size(); })

@@ -265,7 +265,8 @@ def test_refit_kernels_compile_for_sm90(tmp_path):
     spec.loader.exec_module(module)
     kernels = [v for v in vars(module).values() if isinstance(v, wp.Kernel)]
     assert sorted(k.key.split(".")[-1] for k in kernels) == [
-        "edge_mean", "edge_sums", "face_boxes", "refit_boxes", "refit_faces", "sum_chunks"]
+        "edge_mean", "edge_sums", "face_boxes", "first_bad_index", "refit_boxes", "refit_faces",
+        "sum_chunks"]
     for k in kernels:
         ok, log = wp._treadle.check_cuda_compile(k._function_source(), 90)
         assert ok, f"{k.key}:\n{log}"

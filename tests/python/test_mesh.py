@@ -348,3 +348,13 @@ def test_group_rays_see_only_their_group(device, constructor):
                                                out], device=device)
         got = out.numpy()
         assert np.all((got >= lo) & (got < hi)), (group, got)
+
+
+@pytest.mark.parametrize("constructor", ["sah", "lbvh"])
+def test_an_index_out_of_range_is_refused_on_every_device(device, constructor):
+    # lbvh on CUDA checks the indices on the device; the message is the host check's
+    pts = wp.array(np.zeros((8, 3), np.float32), dtype=wp.vec3, device=device)
+    idx = wp.array(np.int32([0, 1, 2, 3, 99, 5]), dtype=wp.int32, device=device)
+    with pytest.raises(RuntimeError) as e:
+        wp.Mesh(points=pts, indices=idx, bvh_constructor=constructor)
+    assert "Mesh: index 4 (99) is out of range for 8 points" in str(e.value)
