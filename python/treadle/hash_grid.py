@@ -1,14 +1,11 @@
 """wp.HashGrid: a uniform grid of hashed cells over a point set for neighbour queries (Warp
-1.17's class), built by treadle kernels on the points' device.
+1.17's class). The arrays are allocated here (so the memory tracker names them); a build is
+treadle::build_hash_grid (include/treadle/hash_grid.h), kernels on the points' device: every
+point's cell ``floor(p / radius)`` of the infinite lattice wrapped modulo the grid's
+dimensions, the device sort of the (cell, point index) pairs, each cell's [start, end) range,
+and the descriptor (native/treadle/hash_grid.h: hash_grid_t) the grid's id addresses, written
+in place, so an id stays valid for the grid's life."""
 
-A build assigns every point the cell ``floor(p / radius)`` of the infinite lattice, wrapped
-modulo the grid's dimensions, sorts the (cell, point index) pairs by the cell ids' low bits
-with treadle's device radix sort (src/api/device_sort.h), and records each cell's [start,
-end) range in the sorted order. The grid's id is the address of a
-descriptor (native/treadle/hash_grid.h: hash_grid_t) in the device's memory naming those
-arrays; a rebuild rewrites the descriptor in place, so an id stays valid for the grid's life."""
-
-from typing import Any
 
 import numpy as np
 
@@ -18,56 +15,11 @@ from . import types as _types
 from .array import array, empty, zeros
 from .array_copy import copy
 from .array_utils import run
-from .builtin_functions import floor, tid
 from .context import get_device
 from .kernel import kernel
 
 _MAX_CELLS = 2**31 - 1
 _DESC_WORDS = 8  # hash_grid_t: a double, four pointers, four int32
-
-
-@kernel(enable_backward=False)
-def _cells_f32(points: array(dtype=Any), width: float, dx: int, dy: int, dz: int,
-               keys: array(dtype=int), values: array(dtype=int)):
-    i = tid()
-    p = points[i]
-    x = int(floor(float(p[0]) / width))
-    y = int(floor(float(p[1]) / width))
-    z = int(floor(float(p[2]) / width))
-    x = ((x % dx) + dx) % dx
-    y = ((y % dy) + dy) % dy
-    z = ((z % dz) + dz) % dz
-    keys[i] = (z * dy + y) * dx + x
-    values[i] = i
-
-
-@kernel(enable_backward=False)
-def _cells_f64(points: array(dtype=Any), width: _types.float64, dx: int, dy: int, dz: int,
-               keys: array(dtype=int), values: array(dtype=int)):
-    i = tid()
-    p = points[i]
-    x = int(floor(p[0] / width))
-    y = int(floor(p[1] / width))
-    z = int(floor(p[2] / width))
-    x = ((x % dx) + dx) % dx
-    y = ((y % dy) + dy) % dy
-    z = ((z % dz) + dz) % dz
-    keys[i] = (z * dy + y) * dx + x
-    values[i] = i
-
-
-@kernel(enable_backward=False)
-def _ranges(keys: array(dtype=int), count: int, starts: array(dtype=int), ends: array(dtype=int)):
-    i = tid()
-    k = keys[i]
-    if i == 0:
-        starts[k] = i
-    elif keys[i - 1] != k:
-        starts[k] = i
-    if i == count - 1:
-        ends[k] = i + 1
-    elif keys[i + 1] != k:
-        ends[k] = i + 1
 
 
 @kernel(enable_backward=False)
@@ -81,12 +33,6 @@ def _store_words(desc: array(dtype=_types.int64), w0: _types.int64, w1: _types.i
     desc[4] = w4
     desc[5] = w5
     desc[6] = w6
-
-
-@kernel(enable_backward=False)
-def _sorted_groups(values: array(dtype=int), groups: array(dtype=int), out: array(dtype=int)):
-    i = tid()
-    out[i] = groups[values[i]]
 
 
 _VEC3 = {"float16": "vec3h", "float32": "vec3f", "float64": "vec3d"}
@@ -130,8 +76,6 @@ class HashGrid:
             self.cell_ends = zeros(cells, dtype=int, device=self.device)
             self._desc = zeros(_DESC_WORDS, dtype=_types.int64, device=self.device)
         self._keys = self._values = self._groups = None
-        self._written = None  # the descriptor words last copied to the device
-        self._captured = False  # a graph wrote the descriptor
         self._num_points = 0
         self._radius = 0.0
         self.id = self._desc.ptr
@@ -171,25 +115,16 @@ class HashGrid:
         self.reserved = True
 
     def _write_descriptor(self):
-        # Inside a graph capture by a kernel, so that the capture records it; otherwise by a
-        # host copy, which also waits for the device's earlier work.
+        # The empty grid's descriptor (builds write their own): inside a graph capture by a
+        # kernel, so that the capture records it; otherwise by a host copy.
         words = np.zeros(_DESC_WORDS, dtype=np.int64)
-        words[0:1].view(np.float64)[0] = self._radius
-        n = self._num_points
-        words[1] = self._values.ptr if n > 0 else 0
         words[2] = self.cell_starts.ptr
         words[3] = self.cell_ends.ptr
-        words[4] = self._groups.ptr if (n > 0 and self._with_groups) else 0
-        ints = words[5:7].view(np.int32)
-        ints[:] = [self.dim_x, self.dim_y, self.dim_z, n]
+        words[5:7].view(np.int32)[:] = [self.dim_x, self.dim_y, self.dim_z, 0]
         if self.device.is_capturing:
-            # recorded even when unchanged: a replay must restore what this capture built
-            # (and a replay may write it at any time: from now on every build writes it)
             run(_store_words, 1, [self._desc, *(int(w) for w in words[:7])], self.device.alias)
-            self._captured = True
-        elif self._captured or self._written is None or not np.array_equal(words, self._written):
+        else:
             copy(self._desc, array(words, dtype=_types.int64, device="cpu"))
-            self._written = words
 
     def build(self, points, radius, groups=None):
         """Sorts `points` (an array of vec3 of the grid's dtype, any shape or strides) into the
@@ -218,27 +153,18 @@ class HashGrid:
             if groups.size != points.size:
                 raise ValueError(f"HashGrid.build() needs one group per point: {points.size} "
                                  f"points, {groups.size} groups")
-        if points.ndim != 1:
+        if points.ndim != 1 or not points.is_contiguous:
             points = points.flatten() if points.is_contiguous else points.contiguous().flatten()
         n = points.shape[0]
         self._reserve(max(n, 1), groups is not None or self._with_groups)
         self._num_points = n
         self._radius = radius
         self._with_groups = groups is not None
-        self.cell_starts.zero_()
-        self.cell_ends.zero_()
-        dev = self.device.alias
-        if n > 0:
-            dims = (self.dim_x, self.dim_y, self.dim_z)
-            if want == "vec3d":
-                run(_cells_f64, n, [points, radius, *dims, self._keys, self._values], dev)
-            else:
-                run(_cells_f32, n, [points, radius, *dims, self._keys, self._values], dev)
-            # cell ids are below dim_x * dim_y * dim_z: only their low bits need sorting
-            bits = max(1, (self.dim_x * self.dim_y * self.dim_z - 1).bit_length())
-            _treadle.device_sort_pairs(self._keys.ptr, self._values.ptr, n, bits, dev)
-            run(_ranges, n, [self._keys, n, self.cell_starts, self.cell_ends], dev)
-            if groups is not None:
-                g = groups if groups.ndim == 1 else groups.flatten()
-                run(_sorted_groups, n, [self._values, g, self._groups], dev)
-        self._write_descriptor()
+        g = None
+        if groups is not None:
+            g = groups if groups.ndim == 1 and groups.is_contiguous else \
+                groups.contiguous().flatten()
+        # the cells, the sort, the ranges and the descriptor: by kernels (capturable)
+        _treadle.build_hash_grid(self.cell_starts, self.cell_ends, self._desc, self._keys,
+                                 self._values, self._groups if g is not None else None,
+                                 (self.dim_x, self.dim_y, self.dim_z), points, radius, g)

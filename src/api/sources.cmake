@@ -8,6 +8,7 @@ list(APPEND TREADLE_SOURCES
   src/api/bvh_device.cpp
   src/api/bvh_lbvh.cpp
   src/api/bvh_refit.cpp
+  src/api/hash_grid.cpp
   src/api/device_sort.cpp
   src/api/internal_module.cpp
   src/api/kernel.cpp

@@ -15,6 +15,7 @@
 #include "api/marching_cubes.h"
 #include "exports.h"
 #include "treadle/bvh.h"
+#include "treadle/hash_grid.h"
 #include "treadle/marching_cubes.h"
 #include "treadle/mesh.h"
 
@@ -187,6 +188,21 @@ void export_geometry(nb::module_& m) {
           "The DSL module text of the device radix sort's kernels (for compile checks)");
     m.def("device_sort_cuda_kernel_source", &treadle::device_sort::cuda_kernel_source,
           "The DSL module text of the CUDA radix sort's block kernels (for compile checks)");
+    m.def(
+        "build_hash_grid",
+        [](const Array& cell_starts, const Array& cell_ends, const Array& descriptor,
+           const Array& keys, const Array& values, std::optional<Array> sorted_groups,
+           std::array<int, 3> dims, const Array& points, double radius,
+           std::optional<Array> groups) {
+            treadle::HashGridArrays arrays{cell_starts, cell_ends,
+                                           descriptor,  keys,
+                                           values,      sorted_groups ? *sorted_groups : Array()};
+            treadle::build_hash_grid(arrays, dims, points, radius, groups ? *groups : Array());
+        },
+        nb::arg("cell_starts"), nb::arg("cell_ends"), nb::arg("descriptor"), nb::arg("keys"),
+        nb::arg("values"), nb::arg("sorted_groups").none(), nb::arg("dims"), nb::arg("points"),
+        nb::arg("radius"), nb::arg("groups").none(),
+        "treadle::build_hash_grid over the caller's arrays (wp.HashGrid.build)");
     m.def(
         "device_exclusive_scan",
         [](uint64_t values, int64_t count, const std::string& device) {

@@ -5,6 +5,7 @@ list(APPEND TREADLE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_bvh_lbvh.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bvh_refit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_device_sort.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_hash_grid_api.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_adjoint.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_builds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_marching_cubes_api.cpp
