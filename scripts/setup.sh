@@ -16,7 +16,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 . scripts/python_env.sh
-if ! "$PYTHON" -c "import nanobind, numpy, pytest, xdist, ruff, clang_format, sphinx, myst_parser" 2>/dev/null; then
+if ! "$PYTHON" -c "import nanobind, numpy, ml_dtypes, pytest, xdist, ruff, clang_format, sphinx, myst_parser" 2>/dev/null; then
     echo "setup: installing Python build and test dependencies"
     "$PYTHON" -m pip install -q -r requirements-dev.txt
 fi

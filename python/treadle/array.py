@@ -238,7 +238,8 @@ class array(ArrayArithmetic, ArrayCtypes, _treadle.Array):
         if inner and not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)  # the native side needs packed elements
         alias = not copy and dev.is_cpu and arr.flags.writeable
-        self._init_from_numpy(arr, dev.alias, not alias, target._type if inner or bits else None)
+        typed = inner or scalar_types.holds_bits(target)  # (bfloat16: maybe inferred above)
+        self._init_from_numpy(arr, dev.alias, not alias, target._type if typed else None)
 
     def _init_from_cuda_interface(self, data, cai, dtype, shape, dev, copy):
         """Aliases or copies the memory an object exports with ``__cuda_array_interface__``;
@@ -432,17 +433,17 @@ class array(ArrayArithmetic, ArrayCtypes, _treadle.Array):
     # --- data access ----------------------------------------------------------------------
 
     def numpy(self):
-        """A numpy array of the data: on the CPU it aliases the memory (no copy); of a CUDA
-        array it is a host copy, made after the device's outstanding work has finished.
-        bfloat16 data (which numpy lacks) is shown as its uint16 bits, as Warp does."""
+        """A numpy array of the data: on the CPU it aliases the memory; of a CUDA array a host
+        copy after the device's work. bfloat16 data is ml_dtypes.bfloat16 (or uint16 bits)."""
         self._check_real("numpy()")
         if self._size == 0:
             if self._dtype.kind == "struct":
                 return np.empty(self._shape, dtype=self.dtype._np_dtype)
-            return np.empty(self._np_layout()[0], dtype=self.dtype._np_memory)
+            empty = np.empty(self._np_layout()[0], dtype=self.dtype._np_memory)
+            return scalar_types.as_shown(self.dtype, empty)
         if self._dtype.kind == "struct":  # bytes (..., size) seen as records
             return self._numpy().view(self.dtype._np_dtype)[..., 0]
-        return self._numpy()
+        return scalar_types.as_shown(self.dtype, self._numpy())
 
     def list(self):
         """The elements as a flat Python list (of vectors / matrices for such dtypes)."""
@@ -716,7 +717,6 @@ class array(ArrayArithmetic, ArrayCtypes, _treadle.Array):
         body = np.array2string(_host_values(self), separator=", ", prefix="array(")
         dev = "" if self._device_alias == "cpu" else f', device="{self._device_alias}"'
         return f"array({body}, dtype={self._dtype.key}{dev})"
-
 
 
 # --- creation functions -------------------------------------------------------------------

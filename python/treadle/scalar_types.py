@@ -238,9 +238,42 @@ def float64_to_bfloat16_bits(a):
     return float32_to_bfloat16_bits(np.ascontiguousarray(bits).view(np.float32).reshape(a.shape))
 
 
+_UNSET = object()
+_ml_bfloat16 = _UNSET
+
+
+def ml_bfloat16():
+    """numpy's dtype of ml_dtypes.bfloat16 when the ml_dtypes package is installed, else None
+    (Warp's arrays show bfloat16 data as it then; as uint16 bits otherwise)."""
+    global _ml_bfloat16
+    if _ml_bfloat16 is _UNSET:
+        try:
+            import ml_dtypes
+
+            _ml_bfloat16 = np.dtype(ml_dtypes.bfloat16)
+        except ImportError:
+            _ml_bfloat16 = None
+    return _ml_bfloat16
+
+
+def as_bits(arr):
+    """``arr`` with ml_dtypes bfloat16 data seen as its uint16 bits (others as they are)."""
+    ml = ml_bfloat16() if getattr(arr, "dtype", None) is not None and \
+        arr.dtype.name == "bfloat16" else None
+    return arr.view(np.uint16) if ml is not None and arr.dtype == ml else arr
+
+
+def as_shown(dtype, bits):
+    """Array data of ``dtype`` as ``numpy()`` shows it: bfloat16 bits as ml_dtypes bfloat16
+    where that package is installed."""
+    ml = ml_bfloat16() if holds_bits(dtype) else None
+    return bits.view(ml) if ml is not None else bits
+
+
 def bfloat16_bits_to_float32(b):
-    """The float32 values of bfloat16 bits (exact)."""
-    b = np.asarray(b, dtype=np.uint16)
+    """The float32 values of bfloat16 bits (exact; ml_dtypes bfloat16 data is taken as its
+    bits)."""
+    b = np.asarray(as_bits(np.asarray(b)), dtype=np.uint16)
     wide = b.astype(np.uint32) << np.uint32(16)
     return np.ascontiguousarray(wide).view(np.float32).reshape(b.shape)
 
@@ -262,6 +295,8 @@ def to_memory(arr, target, raw_bits):
     bits already, as Warp does)."""
     if not holds_bits(target):
         return arr if arr.dtype == target._np_dtype else arr.astype(target._np_dtype)
+    if arr.dtype.name == "bfloat16":  # ml_dtypes bfloat16: its memory is the bits
+        return as_bits(arr)
     if raw_bits and arr.dtype == np.uint16:
         return arr
     return float64_to_bfloat16_bits(arr)
@@ -407,6 +442,8 @@ def resolve_dtype(dtype):
 def dtype_from_numpy(numpy_dtype):
     """The scalar type class of a numpy dtype; TypeError when there is none."""
     np_dtype = np.dtype(numpy_dtype)
+    if np_dtype.name == "bfloat16" and np_dtype == ml_bfloat16():
+        return bfloat16
     t = _scalar_by_np.get(np_dtype if np_dtype.isnative else np_dtype.newbyteorder("="))
     if t is None:
         raise TypeError(f"numpy dtype {np_dtype} has no treadle equivalent")

@@ -112,6 +112,11 @@ warp_type_to_np_dtype = {t: t._np_memory.type for t in scalar_and_bool_types}
 def dtype_from_numpy(numpy_dtype):
     """The treadle scalar type of a numpy dtype or scalar type (TypeError if there is none)."""
     t = np_dtype_to_warp_type.get(numpy_dtype)
+    ml = _scalar_types.ml_bfloat16()
+    if t is None and ml is not None and getattr(numpy_dtype, "__name__", None) == "bfloat16":
+        numpy_dtype = np.dtype(numpy_dtype)  # ml_dtypes.bfloat16, the type
+    if t is None and ml is not None and isinstance(numpy_dtype, np.dtype) and numpy_dtype == ml:
+        return _scalar_types.bfloat16
     if t is None:
         raise TypeError(f"Cannot convert {numpy_dtype} to a Warp type")
     return t
