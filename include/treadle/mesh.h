@@ -106,9 +106,11 @@ public:
     /// winding-number support copies the points to the host and computes the moments there.
     void refit();
     /// Replaces the points (same count; owned from now on) and refits. Throws
-    /// treadle::Error: Value on another count.
+    /// treadle::Error: Value on another count, or for a mesh bound to a CUDA device (whose
+    /// kernels read the device points: change those, then refit()).
     void refit(std::vector<Vec3> points);
-    /// Borrows new points (same count; may be the old memory) and refits.
+    /// Borrows new points (same count; may be the old memory) and refits; a mesh bound to a
+    /// CUDA device refuses (bind_device new device points instead).
     void set_points(const Vec3* points, int32_t num_points);
 
     /// Borrows new velocities (one per point, or null for none); no refit is needed.

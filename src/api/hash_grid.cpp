@@ -112,7 +112,9 @@ void check_ints(const Array& a, int64_t at_least, Device device, const char* wha
                                           device.alias());
 }
 
-int64_t pointer_word(const Array& a) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(a.data())); }
+int64_t pointer_word(const Array& a) {
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(a.data()));
+}
 
 int64_t pair_word(int32_t lo, int32_t hi) {
     return static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(hi)) << 32) |
@@ -147,18 +149,19 @@ void build_hash_grid(const HashGridArrays& a, std::array<int, 3> dims, const Arr
     }
     if (a.descriptor.is_null() || a.descriptor.device() != device ||
         a.descriptor.size() * static_cast<int64_t>(a.descriptor.dtype().size()) < 56)
-        throw Error(ErrorKind::Value, "HashGrid: the descriptor must hold 56 bytes on " +
-                                          device.alias());
+        throw Error(ErrorKind::Value,
+                    "HashGrid: the descriptor must hold 56 bytes on " + device.alias());
     Array(a.cell_starts).zero_();  // a view of the same memory
     Array(a.cell_ends).zero_();
     const int32_t count = static_cast<int32_t>(n);
     if (count > 0) {
-        const Array words = Array::wrap(points.data(), DType(t.scalar), {3 * n},
-                                        {static_cast<int64_t>(scalar_size(t.scalar))}, device,
-                                        points.buffer());
+        const Array words =
+            Array::wrap(points.data(), DType(t.scalar), {3 * n},
+                        {static_cast<int64_t>(scalar_size(t.scalar))}, device, points.buffer());
         const int dx = dims[0], dy = dims[1], dz = dims[2];
         if (t.scalar == ScalarType::Float64)
-            grid_kernel("cells_f64", device).launch({n}, words, radius, dx, dy, dz, a.keys, a.values);
+            grid_kernel("cells_f64", device)
+                .launch({n}, words, radius, dx, dy, dz, a.keys, a.values);
         else
             grid_kernel(t.scalar == ScalarType::Float16 ? "cells_f16" : "cells_f32", device)
                 .launch({n}, words, static_cast<float>(radius), dx, dy, dz, a.keys, a.values);
@@ -187,8 +190,7 @@ HashGrid::HashGrid(int dim_x, int dim_y, int dim_z, Device device)
                                           std::to_string(dim_x) + ", " + std::to_string(dim_y) +
                                           ", " + std::to_string(dim_z) + ")");
     const int64_t cells = int64_t{dim_x} * dim_y * dim_z;
-    if (cells > k_max_cells)
-        throw Error(ErrorKind::Value, "HashGrid: more than 2^31 - 1 cells");
+    if (cells > k_max_cells) throw Error(ErrorKind::Value, "HashGrid: more than 2^31 - 1 cells");
     m_arrays.cell_starts = Array::zeros(DType(ScalarType::Int32), {cells}, device);
     m_arrays.cell_ends = Array::zeros(DType(ScalarType::Int32), {cells}, device);
     m_arrays.descriptor = Array::zeros(DType(ScalarType::Int64), {8}, device);
@@ -198,8 +200,8 @@ HashGrid::HashGrid(int dim_x, int dim_y, int dim_z, Device device)
     words[3] = pointer_word(m_arrays.cell_ends);
     words[5] = pair_word(dim_x, dim_y);
     words[6] = pair_word(dim_z, 0);
-    m_arrays.descriptor.assign(Array::wrap(words, DType(ScalarType::Int64), {8}, {8},
-                                           Device::cpu(), nullptr));
+    m_arrays.descriptor.assign(
+        Array::wrap(words, DType(ScalarType::Int64), {8}, {8}, Device::cpu(), nullptr));
 }
 
 void HashGrid::reserve(int64_t num_points, bool with_groups) {

@@ -454,6 +454,10 @@ float Mesh::average_edge_length() const {
 }
 
 void Mesh::refit(std::vector<Vec3> points) {
+    if (m_device.is_cuda())
+        throw Error(ErrorKind::Value,
+                    "Mesh.refit: this mesh is bound to " + m_device.alias() +
+                        ": change its device points (or bind_device new ones), then refit()");
     if (static_cast<int32_t>(points.size()) != m_desc.num_points)
         throw Error(ErrorKind::Value, "Mesh.refit: expected " + std::to_string(m_desc.num_points) +
                                           " points, got " + std::to_string(points.size()));
@@ -464,6 +468,9 @@ void Mesh::refit(std::vector<Vec3> points) {
 }
 
 void Mesh::set_points(const Vec3* points, int32_t num_points) {
+    if (m_device.is_cuda())
+        throw Error(ErrorKind::Value, "Mesh.points: this mesh is bound to " + m_device.alias() +
+                                          ": bind_device new device points, then refit()");
     if (num_points != m_desc.num_points)
         throw Error(ErrorKind::Value, "Mesh.points: expected " + std::to_string(m_desc.num_points) +
                                           " points, got " + std::to_string(num_points));

@@ -23,9 +23,9 @@ Array vec3s(std::vector<Vec>& v) {
 }
 
 std::set<int> query(uint64_t id, const Vec& p, float r, int group = -1) {
-    wp::hash_grid_query_f q = group < 0 ? wp::hash_grid_query(id, wp::vec3(p[0], p[1], p[2]), r)
-                                        : wp::hash_grid_query(id, wp::vec3(p[0], p[1], p[2]), r,
-                                                              group);
+    wp::hash_grid_query_f q = group < 0
+                                  ? wp::hash_grid_query(id, wp::vec3(p[0], p[1], p[2]), r)
+                                  : wp::hash_grid_query(id, wp::vec3(p[0], p[1], p[2]), r, group);
     std::set<int> out;
     int i = 0;
     while (wp::hash_grid_query_next(q, i)) EXPECT_TRUE(out.insert(i).second);
