@@ -21,8 +21,8 @@ struct HashGridArrays {
                         ///< builds only; may be null otherwise)
 };
 
-/// Builds a grid of `dims` cells over `points` (a contiguous one-dimensional array of vec3 of
-/// float16, float32 or float64 in the arrays' memory) with cells of width `radius`: each point
+/// Builds a grid of `dims` cells over `points` (a one-dimensional array, any stride, of vec3
+/// of float16, float32 or float64 in the arrays' memory) with cells of width `radius`: each point
 /// goes to the cell floor(p / radius) of the infinite lattice wrapped modulo `dims` (computed
 /// in float32 for float16 and float32 points, as the queries compute it), the (cell, index)
 /// pairs are sorted stably, and each cell's range recorded; with `groups` (int32 per point, or
@@ -32,6 +32,14 @@ struct HashGridArrays {
 /// type, size or device.
 void build_hash_grid(const HashGridArrays& arrays, std::array<int, 3> dims, const Array& points,
                      double radius, const Array& groups);
+
+/// An empty grid of `dims` cells in `arrays` (the cell ranges zeroed, the descriptor naming
+/// no points), by kernels on their device (capturable). Throws treadle::Error: Value as
+/// build_hash_grid does.
+void reset_hash_grid(const HashGridArrays& arrays, std::array<int, 3> dims);
+
+/// The build's kernel module text (treadle's kernel language), for compile checks.
+const char* hash_grid_kernel_source();
 
 /// A hash grid that owns its arrays. Queries in kernels on device() take id().
 class HashGrid {

@@ -7,32 +7,25 @@ and the descriptor (native/treadle/hash_grid.h: hash_grid_t) the grid's id addre
 in place, so an id stays valid for the grid's life."""
 
 
-import numpy as np
 
 from . import _treadle
+from . import cpu_capture as _cpu_capture
 from . import memory_tracker as _memory_tracker
 from . import types as _types
 from .array import array, empty, zeros
-from .array_copy import copy
-from .array_utils import run
 from .context import get_device
-from .kernel import kernel
 
 _MAX_CELLS = 2**31 - 1
 _DESC_WORDS = 8  # hash_grid_t: a double, four pointers, four int32
 
 
-@kernel(enable_backward=False)
-def _store_words(desc: array(dtype=_types.int64), w0: _types.int64, w1: _types.int64,
-                 w2: _types.int64, w3: _types.int64, w4: _types.int64, w5: _types.int64,
-                 w6: _types.int64):
-    desc[0] = w0
-    desc[1] = w1
-    desc[2] = w2
-    desc[3] = w3
-    desc[4] = w4
-    desc[5] = w5
-    desc[6] = w6
+def _on_device(device, work):
+    """Runs `work` (launches of treadle's own kernels) now, or on the CPU during a capture of
+    it records it as a step of the graph (CUDA captures record the launches themselves)."""
+    if device.is_cpu:
+        _cpu_capture.record_or_run(work)
+    else:
+        work()
 
 
 _VEC3 = {"float16": "vec3h", "float32": "vec3f", "float64": "vec3d"}
@@ -79,7 +72,9 @@ class HashGrid:
         self._num_points = 0
         self._radius = 0.0
         self.id = self._desc.ptr
-        self._write_descriptor()
+        args = (self.cell_starts, self.cell_ends, self._desc,
+                (self.dim_x, self.dim_y, self.dim_z))
+        _on_device(self.device, lambda: _treadle.reset_hash_grid(*args))
 
     def __del__(self):
         self._desc = None
@@ -114,18 +109,6 @@ class HashGrid:
             self._groups = empty(self._capacity, dtype=int, device=self.device)
         self.reserved = True
 
-    def _write_descriptor(self):
-        # The empty grid's descriptor (builds write their own): inside a graph capture by a
-        # kernel, so that the capture records it; otherwise by a host copy.
-        words = np.zeros(_DESC_WORDS, dtype=np.int64)
-        words[2] = self.cell_starts.ptr
-        words[3] = self.cell_ends.ptr
-        words[5:7].view(np.int32)[:] = [self.dim_x, self.dim_y, self.dim_z, 0]
-        if self.device.is_capturing:
-            run(_store_words, 1, [self._desc, *(int(w) for w in words[:7])], self.device.alias)
-        else:
-            copy(self._desc, array(words, dtype=_types.int64, device="cpu"))
-
     def build(self, points, radius, groups=None):
         """Sorts `points` (an array of vec3 of the grid's dtype, any shape or strides) into the
         grid's cells of width `radius`; with `groups` (int32 per point), queries given a group
@@ -153,7 +136,7 @@ class HashGrid:
             if groups.size != points.size:
                 raise ValueError(f"HashGrid.build() needs one group per point: {points.size} "
                                  f"points, {groups.size} groups")
-        if points.ndim != 1 or not points.is_contiguous:
+        if points.ndim != 1:
             points = points.flatten() if points.is_contiguous else points.contiguous().flatten()
         n = points.shape[0]
         self._reserve(max(n, 1), groups is not None or self._with_groups)
@@ -164,7 +147,9 @@ class HashGrid:
         if groups is not None:
             g = groups if groups.ndim == 1 and groups.is_contiguous else \
                 groups.contiguous().flatten()
-        # the cells, the sort, the ranges and the descriptor: by kernels (capturable)
-        _treadle.build_hash_grid(self.cell_starts, self.cell_ends, self._desc, self._keys,
-                                 self._values, self._groups if g is not None else None,
-                                 (self.dim_x, self.dim_y, self.dim_z), points, radius, g)
+        # the cells, the sort, the ranges and the descriptor: by kernels, which a CUDA graph
+        # captures; a CPU capture records the build as one step
+        args = (self.cell_starts, self.cell_ends, self._desc, self._keys, self._values,
+                self._groups if g is not None else None, (self.dim_x, self.dim_y, self.dim_z),
+                points, radius, g)
+        _on_device(self.device, lambda: _treadle.build_hash_grid(*args))

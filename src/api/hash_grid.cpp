@@ -28,37 +28,34 @@ def cell(x: int, y: int, z: int, dx: int, dy: int, dz: int):
 
 
 @wp.kernel(enable_backward=False)
-def cells_f32(points: wp.array(dtype=wp.float32), width: wp.float32, dx: int, dy: int, dz: int,
+def cells_f32(points: wp.array2d(dtype=wp.float32), width: wp.float32, dx: int, dy: int, dz: int,
               keys: wp.array(dtype=int), values: wp.array(dtype=int)):
     i = wp.tid()
-    b = 3 * i
-    x = int(wp.floor(points[b] / width))
-    y = int(wp.floor(points[b + 1] / width))
-    z = int(wp.floor(points[b + 2] / width))
+    x = int(wp.floor(points[i, 0] / width))
+    y = int(wp.floor(points[i, 1] / width))
+    z = int(wp.floor(points[i, 2] / width))
     keys[i] = cell(x, y, z, dx, dy, dz)
     values[i] = i
 
 
 @wp.kernel(enable_backward=False)
-def cells_f16(points: wp.array(dtype=wp.float16), width: wp.float32, dx: int, dy: int, dz: int,
+def cells_f16(points: wp.array2d(dtype=wp.float16), width: wp.float32, dx: int, dy: int, dz: int,
               keys: wp.array(dtype=int), values: wp.array(dtype=int)):
     i = wp.tid()
-    b = 3 * i
-    x = int(wp.floor(float(points[b]) / width))
-    y = int(wp.floor(float(points[b + 1]) / width))
-    z = int(wp.floor(float(points[b + 2]) / width))
+    x = int(wp.floor(float(points[i, 0]) / width))
+    y = int(wp.floor(float(points[i, 1]) / width))
+    z = int(wp.floor(float(points[i, 2]) / width))
     keys[i] = cell(x, y, z, dx, dy, dz)
     values[i] = i
 
 
 @wp.kernel(enable_backward=False)
-def cells_f64(points: wp.array(dtype=wp.float64), width: wp.float64, dx: int, dy: int, dz: int,
+def cells_f64(points: wp.array2d(dtype=wp.float64), width: wp.float64, dx: int, dy: int, dz: int,
               keys: wp.array(dtype=int), values: wp.array(dtype=int)):
     i = wp.tid()
-    b = 3 * i
-    x = int(wp.floor(points[b] / width))
-    y = int(wp.floor(points[b + 1] / width))
-    z = int(wp.floor(points[b + 2] / width))
+    x = int(wp.floor(points[i, 0] / width))
+    y = int(wp.floor(points[i, 1] / width))
+    z = int(wp.floor(points[i, 2] / width))
     keys[i] = cell(x, y, z, dx, dy, dz)
     values[i] = i
 
@@ -121,7 +118,32 @@ int64_t pair_word(int32_t lo, int32_t hi) {
                                 static_cast<uint32_t>(lo));
 }
 
+void check_descriptor(const Array& d, Device device) {
+    if (d.is_null() || d.device() != device ||
+        d.size() * static_cast<int64_t>(d.dtype().size()) < 56)
+        throw Error(ErrorKind::Value,
+                    "HashGrid: the descriptor must hold 56 bytes on " + device.alias());
+}
+
+/// Writes the descriptor (wp::hash_grid_t) of a grid of `count` points, by a kernel.
+void write_descriptor(const HashGridArrays& a, std::array<int, 3> dims, double radius,
+                      int32_t count, bool grouped) {
+    const Device device = a.cell_starts.device();
+    check_descriptor(a.descriptor, device);
+    int64_t width = 0;
+    std::memcpy(&width, &radius, sizeof(width));
+    const Array desc = Array::wrap(a.descriptor.data(), DType(ScalarType::Int64), {7}, {8}, device,
+                                   a.descriptor.buffer());
+    grid_kernel("store_words", device)
+        .launch({1}, desc, width, count > 0 ? pointer_word(a.values) : int64_t{0},
+                pointer_word(a.cell_starts), pointer_word(a.cell_ends),
+                count > 0 && grouped ? pointer_word(a.groups) : int64_t{0},
+                pair_word(dims[0], dims[1]), pair_word(dims[2], count));
+}
+
 }  // namespace
+
+const char* hash_grid_kernel_source() { return k_source; }
 
 void build_hash_grid(const HashGridArrays& a, std::array<int, 3> dims, const Array& points,
                      double radius, const Array& groups) {
@@ -130,10 +152,10 @@ void build_hash_grid(const HashGridArrays& a, std::array<int, 3> dims, const Arr
     const bool vec3 = t.rows == 3 && t.cols == 0 && !t.is_struct() &&
                       (t.scalar == ScalarType::Float16 || t.scalar == ScalarType::Float32 ||
                        t.scalar == ScalarType::Float64);
-    if (!vec3 || points.ndim() != 1 || !points.is_contiguous())
+    if (!vec3 || points.ndim() != 1)
         throw Error(ErrorKind::Value,
-                    "HashGrid: points must be a contiguous one-dimensional array of vec3 of "
-                    "float16, float32 or float64");
+                    "HashGrid: points must be a one-dimensional array of vec3 of float16, "
+                    "float32 or float64");
     if (!(radius > 0.0)) throw Error(ErrorKind::Value, "HashGrid: radius must be positive");
     const int64_t cells = int64_t{dims[0]} * dims[1] * dims[2];
     const int64_t n = points.size();
@@ -147,17 +169,15 @@ void build_hash_grid(const HashGridArrays& a, std::array<int, 3> dims, const Arr
         check_ints(groups, n, device, "groups");
         check_ints(a.groups, n, device, "the sorted groups");
     }
-    if (a.descriptor.is_null() || a.descriptor.device() != device ||
-        a.descriptor.size() * static_cast<int64_t>(a.descriptor.dtype().size()) < 56)
-        throw Error(ErrorKind::Value,
-                    "HashGrid: the descriptor must hold 56 bytes on " + device.alias());
+    check_descriptor(a.descriptor, device);
     Array(a.cell_starts).zero_();  // a view of the same memory
     Array(a.cell_ends).zero_();
     const int32_t count = static_cast<int32_t>(n);
     if (count > 0) {
-        const Array words =
-            Array::wrap(points.data(), DType(t.scalar), {3 * n},
-                        {static_cast<int64_t>(scalar_size(t.scalar))}, device, points.buffer());
+        // (n, 3) scalars with the points' own stride: any one-dimensional view
+        const int64_t scalar = static_cast<int64_t>(scalar_size(t.scalar));
+        const Array words = Array::wrap(points.data(), DType(t.scalar), {n, 3},
+                                        {points.strides()[0], scalar}, device, points.buffer());
         const int dx = dims[0], dy = dims[1], dz = dims[2];
         if (t.scalar == ScalarType::Float64)
             grid_kernel("cells_f64", device)
@@ -172,15 +192,17 @@ void build_hash_grid(const HashGridArrays& a, std::array<int, 3> dims, const Arr
         grid_kernel("ranges", device).launch({n}, a.keys, count, a.cell_starts, a.cell_ends);
         if (grouped) grid_kernel("sorted_groups", device).launch({n}, a.values, groups, a.groups);
     }
-    int64_t width = 0;
-    std::memcpy(&width, &radius, sizeof(width));
-    const Array desc = Array::wrap(a.descriptor.data(), DType(ScalarType::Int64), {7}, {8}, device,
-                                   a.descriptor.buffer());
-    grid_kernel("store_words", device)
-        .launch({1}, desc, width, count > 0 ? pointer_word(a.values) : int64_t{0},
-                pointer_word(a.cell_starts), pointer_word(a.cell_ends),
-                count > 0 && grouped ? pointer_word(a.groups) : int64_t{0},
-                pair_word(dims[0], dims[1]), pair_word(dims[2], count));
+    write_descriptor(a, dims, radius, count, grouped);
+}
+
+void reset_hash_grid(const HashGridArrays& a, std::array<int, 3> dims) {
+    const Device device = a.cell_starts.device();
+    const int64_t cells = int64_t{dims[0]} * dims[1] * dims[2];
+    check_ints(a.cell_starts, cells, device, "cell_starts");
+    check_ints(a.cell_ends, cells, device, "cell_ends");
+    Array(a.cell_starts).zero_();  // views of the same memory
+    Array(a.cell_ends).zero_();
+    write_descriptor(a, dims, 0.0, 0, false);
 }
 
 HashGrid::HashGrid(int dim_x, int dim_y, int dim_z, Device device)
@@ -194,14 +216,7 @@ HashGrid::HashGrid(int dim_x, int dim_y, int dim_z, Device device)
     m_arrays.cell_starts = Array::zeros(DType(ScalarType::Int32), {cells}, device);
     m_arrays.cell_ends = Array::zeros(DType(ScalarType::Int32), {cells}, device);
     m_arrays.descriptor = Array::zeros(DType(ScalarType::Int64), {8}, device);
-    // an empty grid: its dimensions and ranges, no points
-    int64_t words[8] = {};
-    words[2] = pointer_word(m_arrays.cell_starts);
-    words[3] = pointer_word(m_arrays.cell_ends);
-    words[5] = pair_word(dim_x, dim_y);
-    words[6] = pair_word(dim_z, 0);
-    m_arrays.descriptor.assign(
-        Array::wrap(words, DType(ScalarType::Int64), {8}, {8}, Device::cpu(), nullptr));
+    reset_hash_grid(m_arrays, m_dims);
 }
 
 void HashGrid::reserve(int64_t num_points, bool with_groups) {

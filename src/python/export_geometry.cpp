@@ -184,6 +184,8 @@ void export_geometry(nb::module_& m) {
           "The DSL module text of the BVH refit kernels (for compile checks)");
     m.def("bvh_lbvh_kernel_source", &treadle::bvh_lbvh::kernel_source,
           "The DSL module text of the device LBVH build's kernels (for compile checks)");
+    m.def("hash_grid_kernel_source", &treadle::hash_grid_kernel_source,
+          "The DSL module text of the hash grid build's kernels (for compile checks)");
     m.def("device_sort_kernel_source", &treadle::device_sort::kernel_source,
           "The DSL module text of the device radix sort's kernels (for compile checks)");
     m.def("device_sort_cuda_kernel_source", &treadle::device_sort::cuda_kernel_source,
@@ -203,6 +205,15 @@ void export_geometry(nb::module_& m) {
         nb::arg("values"), nb::arg("sorted_groups").none(), nb::arg("dims"), nb::arg("points"),
         nb::arg("radius"), nb::arg("groups").none(),
         "treadle::build_hash_grid over the caller's arrays (wp.HashGrid.build)");
+    m.def(
+        "reset_hash_grid",
+        [](const Array& cell_starts, const Array& cell_ends, const Array& descriptor,
+           std::array<int, 3> dims) {
+            treadle::reset_hash_grid(treadle::HashGridArrays{cell_starts, cell_ends, descriptor},
+                                     dims);
+        },
+        nb::arg("cell_starts"), nb::arg("cell_ends"), nb::arg("descriptor"), nb::arg("dims"),
+        "treadle::reset_hash_grid (an empty wp.HashGrid)");
     m.def(
         "device_exclusive_scan",
         [](uint64_t values, int64_t count, const std::string& device) {

@@ -302,7 +302,8 @@ def test_build_and_sort_kernels_compile_for_sm90(tmp_path):
     for name, source, least in (
             ("treadle_bvh_lbvh_kernels", wp._treadle.bvh_lbvh_kernel_source(), 5),
             ("treadle_device_sort_kernels", wp._treadle.device_sort_kernel_source(), 5),
-            ("treadle_device_sort_cuda_kernels", wp._treadle.device_sort_cuda_kernel_source(), 3)):
+            ("treadle_device_sort_cuda_kernels", wp._treadle.device_sort_cuda_kernel_source(), 3),
+            ("treadle_hash_grid_kernels", wp._treadle.hash_grid_kernel_source(), 6)):
         path = tmp_path / f"{name}.py"
         path.write_text(source)
         spec = importlib.util.spec_from_file_location(name, path)
