@@ -8,9 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 
-#include "api/bvh_refit.h"
+#include "runtime/thread_pool.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -20,6 +21,9 @@ namespace {
 using Vec = std::array<float, 3>;
 constexpr int k_exact_depth = 32;
 constexpr int k_bins = 16;
+constexpr int32_t k_parallel_items = 65536;  ///< builds of fewer items stay on one thread
+constexpr int k_task_levels = 6;             ///< top levels split before the tasks (64 at most)
+constexpr int32_t k_task_items = 8192;       ///< ranges below this are one task
 
 struct Box {
     Vec lo{INFINITY, INFINITY, INFINITY};
@@ -49,18 +53,92 @@ class Builder {
 public:
     Builder(const std::vector<Vec>& lo, const std::vector<Vec>& hi, std::vector<int32_t>& items,
             std::vector<BvhNode>& nodes, BvhConstructor c, int leaf)
-        : m_lo(lo), m_hi(hi), m_items(items), m_nodes(nodes), m_c(c), m_leaf(leaf) {
+        : m_lo(lo),
+          m_hi(hi),
+          m_items(items),
+          m_nodes(nodes),
+          m_c(c),
+          m_leaf(leaf),
+          m_shared(std::make_shared<Shared>()),
+          m_centre(m_shared->centre),
+          m_code(m_shared->code) {
         m_centre.resize(lo.size());
         for (size_t i = 0; i < lo.size(); ++i)
             for (int k = 0; k < 3; ++k) m_centre[i][k] = 0.5f * (lo[i][k] + hi[i][k]);
     }
 
+    /// A builder of one subtree into its own `nodes`, sharing `parent`'s items and centres.
+    Builder(const Builder& parent, std::vector<BvhNode>& nodes)
+        : m_lo(parent.m_lo),
+          m_hi(parent.m_hi),
+          m_items(parent.m_items),
+          m_nodes(nodes),
+          m_c(parent.m_c),
+          m_leaf(parent.m_leaf),
+          m_shared(parent.m_shared),
+          m_centre(m_shared->centre),
+          m_code(m_shared->code) {}
+
     int32_t build(int32_t begin, int32_t end, int depth) {
         if (m_c == BvhConstructor::Lbvh) sort_morton(begin, end);
+        if (end - begin >= k_parallel_items && end - begin > m_leaf && cpu_pool().size() > 1)
+            return build_in_parallel(begin, end, depth);
         return node(begin, end, depth);
     }
 
 private:
+    struct Shared {
+        std::vector<Vec> centre;
+        std::vector<uint32_t> code;
+    };
+    /// A subtree left to a worker: its range, and the child slot of its parent to patch.
+    struct Task {
+        int32_t begin, end, depth, parent;
+        bool left;
+        std::vector<BvhNode> nodes;
+    };
+
+    /// The top levels split here, the subtrees below them on every core (each into nodes of
+    /// its own, appended in task order, so the tree never depends on the threads' timing).
+    int32_t build_in_parallel(int32_t begin, int32_t end, int depth) {
+        std::vector<Task> tasks;
+        const int32_t root = top(begin, end, depth, 0, -1, false, tasks);
+        cpu_pool().parallel_for(static_cast<int64_t>(tasks.size()), 1, [&](int64_t b, int64_t e) {
+            for (int64_t t = b; t < e; ++t) {
+                Builder sub(*this, tasks[t].nodes);
+                sub.node(tasks[t].begin, tasks[t].end, tasks[t].depth);
+            }
+        });
+        for (Task& t : tasks) {
+            const int32_t offset = static_cast<int32_t>(m_nodes.size());
+            for (BvhNode n : t.nodes) {
+                if (n.left >= 0) n.left += offset, n.right += offset;
+                m_nodes.push_back(n);
+            }
+            (t.left ? m_nodes[t.parent].left : m_nodes[t.parent].right) = offset;
+        }
+        return root;
+    }
+
+    /// A node of the top levels (its children patched once their tasks are built), or a task.
+    int32_t top(int32_t begin, int32_t end, int depth, int level, int32_t parent, bool left,
+                std::vector<Task>& tasks) {
+        if (parent >= 0 &&
+            (level == k_task_levels || end - begin < k_task_items || end - begin <= m_leaf)) {
+            tasks.push_back(Task{begin, end, depth, parent, left, {}});
+            return -1;
+        }
+        const int32_t id = static_cast<int32_t>(m_nodes.size());
+        m_nodes.push_back(BvhNode{});
+        Box box;
+        for (int32_t i = begin; i < end; ++i) box.grow(m_lo[m_items[i]], m_hi[m_items[i]]);
+        const int32_t mid = depth >= k_exact_depth ? begin + (end - begin) / 2 : split(begin, end);
+        const int32_t l = top(begin, mid, depth + 1, level + 1, id, true, tasks);
+        const int32_t r = top(mid, end, depth + 1, level + 1, id, false, tasks);
+        m_nodes[id] = BvhNode{box.lo, l, box.hi, r};
+        return id;
+    }
+
     int32_t node(int32_t begin, int32_t end, int depth) {
         const int32_t id = static_cast<int32_t>(m_nodes.size());
         m_nodes.push_back(BvhNode{});
@@ -183,8 +261,9 @@ private:
     std::vector<BvhNode>& m_nodes;
     BvhConstructor m_c;
     int m_leaf;
-    std::vector<Vec> m_centre;
-    std::vector<uint32_t> m_code;
+    std::shared_ptr<Shared> m_shared;
+    std::vector<Vec>& m_centre;
+    std::vector<uint32_t>& m_code;
 };
 
 /// Recomputes the boxes of node `id`'s subtree from the items' boxes.

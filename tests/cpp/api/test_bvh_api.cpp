@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../../../native/treadle/bvh.h"
+#include "runtime/thread_pool.h"
 #include "treadle/bvh.h"
 #include "treadle/error.h"
 
@@ -188,5 +189,61 @@ TEST(BvhApi, MistakesRaiseValueErrors) {
     treadle::Bvh ok(b.lo, b.hi);
     EXPECT_TRUE(value_error([&] { ok.refit({b.lo[0]}, {b.hi[0]}); }));
 }
+
+}  // namespace
+
+namespace {
+
+/// The tree below `id` in depth-first order: (box, leaf range or -1) per node.
+void canonical(const std::vector<treadle::BvhNode>& nodes, int32_t id,
+               std::vector<std::array<float, 8>>& out) {
+    const treadle::BvhNode& n = nodes[id];
+    const bool leaf = n.left < 0;
+    out.push_back({n.lower[0], n.lower[1], n.lower[2], n.upper[0], n.upper[1], n.upper[2],
+                   leaf ? float(~n.left) : -1.0f, leaf ? float(n.right) : -1.0f});
+    if (!leaf) {
+        canonical(nodes, n.left, out);
+        canonical(nodes, n.right, out);
+    }
+}
+
+class LargeBuilds : public ::testing::TestWithParam<treadle::BvhConstructor> {};
+
+TEST_P(LargeBuilds, BuildingOnEveryCoreGivesTheOneThreadTree) {
+    // above the parallel threshold: the top levels split first, the subtrees on the pool
+    const Boxes b = random_boxes(120000, 17);
+    std::vector<int32_t> groups;
+    for (int i = 0; i < 120000; ++i) groups.push_back(i < 90000 ? 0 : 1 + i % 2);
+    for (bool grouped : {false, true}) {
+        treadle::ThreadPool& pool = treadle::cpu_pool();
+        const int threads = pool.size();
+        pool.set_num_threads(1);
+        treadle::Bvh one(b.lo, b.hi, GetParam(), grouped ? groups : std::vector<int32_t>{}, 2);
+        pool.set_num_threads(std::max(threads, 2));
+        treadle::Bvh many(b.lo, b.hi, GetParam(), grouped ? groups : std::vector<int32_t>{}, 2);
+        treadle::Bvh again(b.lo, b.hi, GetParam(), grouped ? groups : std::vector<int32_t>{}, 2);
+        pool.set_num_threads(threads);
+        std::vector<std::array<float, 8>> a, c, d;
+        canonical(one.nodes(), one.root(), a);
+        canonical(many.nodes(), many.root(), c);
+        canonical(again.nodes(), again.root(), d);
+        EXPECT_EQ(a, c);
+        EXPECT_EQ(one.items(), many.items());
+        EXPECT_EQ(many.nodes().size(), again.nodes().size());
+        EXPECT_TRUE(std::equal(many.nodes().begin(), many.nodes().end(), again.nodes().begin(),
+                               [](const treadle::BvhNode& x, const treadle::BvhNode& y) {
+                                   return x.left == y.left && x.right == y.right &&
+                                          x.lower == y.lower && x.upper == y.upper;
+                               }));
+        EXPECT_LE(many.depth(), wp::bvh_max_depth);
+        const Vec l{-2.0f, -1.0f, -3.0f}, u{1.0f, 2.0f, 0.5f};
+        EXPECT_EQ(query_box(many.id(), l, u), brute_box(b, l, u));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Constructors, LargeBuilds,
+                         ::testing::Values(treadle::BvhConstructor::Sah,
+                                           treadle::BvhConstructor::Median,
+                                           treadle::BvhConstructor::Lbvh));
 
 }  // namespace
