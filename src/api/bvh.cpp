@@ -267,20 +267,53 @@ private:
 };
 
 /// Recomputes the boxes of node `id`'s subtree from the items' boxes.
+/// Recomputes the boxes of node `id`'s subtree; `stop` (-1: none) is the depth at which
+/// subtrees are left as they are (already refit), `depth` the node's own.
 void refit_node(std::vector<BvhNode>& nodes, const std::vector<int32_t>& items,
-                const std::vector<Vec>& lo, const std::vector<Vec>& hi, int32_t id) {
+                const std::vector<Vec>& lo, const std::vector<Vec>& hi, int32_t id, int depth = 0,
+                int stop = -1) {
     BvhNode& n = nodes[id];
+    if (depth == stop) return;
     Box box;
     if (n.left < 0) {
         for (int32_t i = ~n.left; i < n.right; ++i) box.grow(lo[items[i]], hi[items[i]]);
     } else {
-        refit_node(nodes, items, lo, hi, n.left);
-        refit_node(nodes, items, lo, hi, n.right);
+        refit_node(nodes, items, lo, hi, n.left, depth + 1, stop);
+        refit_node(nodes, items, lo, hi, n.right, depth + 1, stop);
         box.grow(nodes[n.left].lower, nodes[n.left].upper);
         box.grow(nodes[n.right].lower, nodes[n.right].upper);
     }
     n.lower = box.lo;
     n.upper = box.hi;
+}
+
+/// The nodes `levels` below `id` (and the leaves above that depth's reach, which refit_node
+/// refits itself), depth first.
+void nodes_at(const std::vector<BvhNode>& nodes, int32_t id, int levels,
+              std::vector<int32_t>& out) {
+    if (levels == 0) {
+        out.push_back(id);
+        return;
+    }
+    if (nodes[id].left < 0) return;
+    nodes_at(nodes, nodes[id].left, levels - 1, out);
+    nodes_at(nodes, nodes[id].right, levels - 1, out);
+}
+
+/// refit_node of the whole tree below `root`: on a large tree the subtrees k_task_levels
+/// down are refit on every core first, then the levels above them.
+void refit_tree(std::vector<BvhNode>& nodes, const std::vector<int32_t>& items,
+                const std::vector<Vec>& lo, const std::vector<Vec>& hi, int32_t root) {
+    if (items.size() < static_cast<size_t>(k_parallel_items) || cpu_pool().size() < 2) {
+        refit_node(nodes, items, lo, hi, root);
+        return;
+    }
+    std::vector<int32_t> subtrees;
+    nodes_at(nodes, root, k_task_levels, subtrees);
+    cpu_pool().parallel_for(static_cast<int64_t>(subtrees.size()), 1, [&](int64_t b, int64_t e) {
+        for (int64_t t = b; t < e; ++t) refit_node(nodes, items, lo, hi, subtrees[t]);
+    });
+    refit_node(nodes, items, lo, hi, root, 0, k_task_levels);
 }
 
 int subtree_depth(const std::vector<BvhNode>& nodes, int32_t id) {
@@ -381,7 +414,7 @@ void Bvh::build() {
         root = roots.empty() ? -1 : roots[0];
     }
     m_desc.root = root;
-    if (root >= 0) refit_node(m_nodes, m_items, m_lowers, m_uppers, root);
+    if (root >= 0) refit_tree(m_nodes, m_items, m_lowers, m_uppers, root);
     publish();
 }
 
@@ -402,7 +435,7 @@ void Bvh::refit(std::vector<Vec> lowers, std::vector<Vec> uppers) {
     sync_host();  // the tree's shape (a device build's) is needed on the host
     m_lowers = std::move(lowers);
     m_uppers = std::move(uppers);
-    if (m_desc.root >= 0) refit_node(m_nodes, m_items, m_lowers, m_uppers, m_desc.root);
+    if (m_desc.root >= 0) refit_tree(m_nodes, m_items, m_lowers, m_uppers, m_desc.root);
     publish();
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "api/bvh_refit.h"
+#include "runtime/thread_pool.h"
 #include "treadle/error.h"
 
 namespace treadle {
@@ -19,6 +20,8 @@ namespace treadle {
 namespace {
 
 using Vec3 = Mesh::Vec3;
+
+constexpr int64_t k_face_grain = 4096;  ///< faces a CPU thread takes at a time
 
 /// Copies the int32 values of device array `a` to `out`.
 void to_host(const Array& a, int32_t* out) {
@@ -320,30 +323,44 @@ void Mesh::face_boxes(std::vector<Vec3>& lowers, std::vector<Vec3>& uppers) cons
     const int32_t n = m_desc.num_tris;
     lowers.resize(n);
     uppers.resize(n);
-    for (int32_t f = 0; f < n; ++f) {
-        Vec3 lo = point_data()[index_data()[f * 3]], hi = lo;
-        for (int k = 1; k < 3; ++k) {
-            const Vec3& p = point_data()[index_data()[f * 3 + k]];
-            for (int a = 0; a < 3; ++a) {
-                lo[a] = std::min(lo[a], p[a]);
-                hi[a] = std::max(hi[a], p[a]);
+    cpu_pool().parallel_for(n, k_face_grain, [&](int64_t begin, int64_t end) {
+        for (int64_t f = begin; f < end; ++f) {
+            Vec3 lo = point_data()[index_data()[f * 3]], hi = lo;
+            for (int k = 1; k < 3; ++k) {
+                const Vec3& p = point_data()[index_data()[f * 3 + k]];
+                for (int a = 0; a < 3; ++a) {
+                    lo[a] = std::min(lo[a], p[a]);
+                    hi[a] = std::max(hi[a], p[a]);
+                }
             }
+            lowers[f] = lo;
+            uppers[f] = hi;
         }
-        lowers[f] = lo;
-        uppers[f] = hi;
-    }
+    });
 }
 
 void Mesh::edge_length() {
     m_host_stale = false;
     const int32_t n = m_desc.num_tris;
-    double total = 0.0;
-    for (int32_t f = 0; f < n; ++f)
-        for (int k = 0; k < 3; ++k) {
-            const Vec3& a = point_data()[index_data()[f * 3 + k]];
-            const Vec3& b = point_data()[index_data()[f * 3 + (k + 1) % 3]];
-            total += norm(sub(b, a));
+    // sums over fixed chunks of faces on every core, then the chunks in order: the same
+    // result for any number of threads
+    const int64_t chunks = (int64_t{n} + k_face_grain - 1) / k_face_grain;
+    std::vector<double> partial(static_cast<size_t>(chunks), 0.0);
+    cpu_pool().parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t c = begin; c < end; ++c) {
+            double total = 0.0;
+            for (int64_t f = c * k_face_grain; f < std::min<int64_t>(n, (c + 1) * k_face_grain);
+                 ++f)
+                for (int k = 0; k < 3; ++k) {
+                    const Vec3& a = point_data()[index_data()[f * 3 + k]];
+                    const Vec3& b = point_data()[index_data()[f * 3 + (k + 1) % 3]];
+                    total += norm(sub(b, a));
+                }
+            partial[static_cast<size_t>(c)] = total;
         }
+    });
+    double total = 0.0;
+    for (double p : partial) total += p;
     m_desc.average_edge_length = n > 0 ? float(total / (3.0 * n)) : 0.0f;
 }
 

@@ -238,6 +238,18 @@ TEST_P(LargeBuilds, BuildingOnEveryCoreGivesTheOneThreadTree) {
         EXPECT_LE(many.depth(), wp::bvh_max_depth);
         const Vec l{-2.0f, -1.0f, -3.0f}, u{1.0f, 2.0f, 0.5f};
         EXPECT_EQ(query_box(many.id(), l, u), brute_box(b, l, u));
+        // refits of the same tree on one thread and on every core agree, box for box
+        const Boxes moved = random_boxes(120000, 18);
+        pool.set_num_threads(1);
+        again.refit(moved.lo, moved.hi);
+        pool.set_num_threads(std::max(threads, 2));
+        many.refit(moved.lo, moved.hi);
+        pool.set_num_threads(threads);
+        EXPECT_TRUE(std::equal(many.nodes().begin(), many.nodes().end(), again.nodes().begin(),
+                               [](const treadle::BvhNode& x, const treadle::BvhNode& y) {
+                                   return x.lower == y.lower && x.upper == y.upper;
+                               }));
+        EXPECT_EQ(query_box(many.id(), l, u), brute_box(moved, l, u));
     }
 }
 
