@@ -103,7 +103,7 @@ private:
     int32_t build_in_parallel(int32_t begin, int32_t end, int depth) {
         std::vector<Task> tasks;
         const int32_t root = top(begin, end, depth, 0, -1, false, tasks);
-        cpu_pool().parallel_for(static_cast<int64_t>(tasks.size()), 1, [&](int64_t b, int64_t e) {
+        cpu_pool().parallel_tasks(static_cast<int64_t>(tasks.size()), [&](int64_t b, int64_t e) {
             for (int64_t t = b; t < e; ++t) {
                 Builder sub(*this, tasks[t].nodes);
                 sub.node(tasks[t].begin, tasks[t].end, tasks[t].depth);
@@ -310,7 +310,7 @@ void refit_tree(std::vector<BvhNode>& nodes, const std::vector<int32_t>& items,
     }
     std::vector<int32_t> subtrees;
     nodes_at(nodes, root, k_task_levels, subtrees);
-    cpu_pool().parallel_for(static_cast<int64_t>(subtrees.size()), 1, [&](int64_t b, int64_t e) {
+    cpu_pool().parallel_tasks(static_cast<int64_t>(subtrees.size()), [&](int64_t b, int64_t e) {
         for (int64_t t = b; t < e; ++t) refit_node(nodes, items, lo, hi, subtrees[t]);
     });
     refit_node(nodes, items, lo, hi, root, 0, k_task_levels);

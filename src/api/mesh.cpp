@@ -346,7 +346,7 @@ void Mesh::edge_length() {
     // result for any number of threads
     const int64_t chunks = (int64_t{n} + k_face_grain - 1) / k_face_grain;
     std::vector<double> partial(static_cast<size_t>(chunks), 0.0);
-    cpu_pool().parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+    cpu_pool().parallel_tasks(chunks, [&](int64_t begin, int64_t end) {
         for (int64_t c = begin; c < end; ++c) {
             double total = 0.0;
             for (int64_t f = c * k_face_grain; f < std::min<int64_t>(n, (c + 1) * k_face_grain);

@@ -162,11 +162,15 @@ void ThreadPool::run_chunks() {
 }
 
 void ThreadPool::parallel_for(int64_t n, RangeFn fn, void* ctx, int64_t grain) {
+    run(n, fn, ctx, grain, inline_threshold());
+}
+
+void ThreadPool::run(int64_t n, RangeFn fn, void* ctx, int64_t grain, int64_t threshold) {
     if (n <= 0) return;
     TREADLE_ASSERT(fn != nullptr);
     TREADLE_ASSERT(n < std::numeric_limits<int64_t>::max() / 4);
     if (grain < 1) grain = 1;
-    if (t_in_job || size() <= 1 || n < inline_threshold() || n <= grain) {
+    if (t_in_job || size() <= 1 || n < threshold || n <= grain) {
         fn(ctx, 0, n);
         return;
     }

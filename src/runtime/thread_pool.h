@@ -67,7 +67,19 @@ public:
             const_cast<void*>(static_cast<const void*>(&body)), grain);
     }
 
+    /// parallel_for() over `n` coarse tasks (each worth a thread, however few): runs inline
+    /// only inside a job or with one thread, not below the inline threshold.
+    template <class Body>
+    void parallel_tasks(int64_t n, Body&& body) {
+        using B = std::remove_reference_t<Body>;
+        run(
+            n, [](void* ctx, int64_t begin, int64_t end) { (*static_cast<B*>(ctx))(begin, end); },
+            const_cast<void*>(static_cast<const void*>(&body)), 1, 1);
+    }
+
 private:
+    /// parallel_for() with `threshold` in place of the inline threshold.
+    void run(int64_t n, RangeFn fn, void* ctx, int64_t grain, int64_t threshold);
     void start_workers(int count);
     void stop_workers();
     void worker_main(uint32_t seen);

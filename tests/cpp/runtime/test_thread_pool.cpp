@@ -1,6 +1,7 @@
 // tests/cpp/runtime/test_thread_pool.cpp -- parallel_for coverage, concurrency, nesting, errors
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -76,6 +77,26 @@ TEST(ThreadPool, UsesTheWorkers) {
             std::lock_guard<std::mutex> lock(mutex);
             seen.insert(std::this_thread::get_id());
         });
+    }
+    EXPECT_GE(seen.size(), 2u);
+}
+
+TEST(ThreadPool, FewCoarseTasksStillUseTheWorkers) {
+    // below the inline threshold (16,384 by default) parallel_for stays on the caller, but
+    // parallel_tasks hands even 8 tasks to the workers; each index runs once
+    ThreadPool pool(3);
+    std::mutex mutex;
+    std::set<std::thread::id> seen;
+    std::vector<int> runs(8, 0);
+    for (int attempt = 0; attempt < 20 && seen.size() < 2; ++attempt) {
+        std::fill(runs.begin(), runs.end(), 0);
+        pool.parallel_tasks(8, [&](int64_t begin, int64_t end) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            std::lock_guard<std::mutex> lock(mutex);
+            seen.insert(std::this_thread::get_id());
+            for (int64_t i = begin; i < end; ++i) ++runs[static_cast<size_t>(i)];
+        });
+        EXPECT_EQ(runs, std::vector<int>(8, 1));
     }
     EXPECT_GE(seen.size(), 2u);
 }
