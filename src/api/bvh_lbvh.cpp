@@ -153,6 +153,16 @@ def hierarchy(keys: wp.array(dtype=wp.int32), groups: wp.array(dtype=wp.int32),
 
 
 @wp.func
+def node_items(count: wp.int32, first_of: wp.array(dtype=wp.int32),
+               last_of: wp.array(dtype=wp.int32), node: wp.int32):
+    # the first and last sorted item under `node` (internal nodes 0 .. count - 2, then the
+    # leaf of each sorted item)
+    if node < count - 1:
+        return wp.vec2i(first_of[node], last_of[node])
+    return wp.vec2i(node - (count - 1), node - (count - 1))
+
+
+@wp.func
 def collapses(groups: wp.array(dtype=wp.int32), grouped: wp.int32, leaf_size: wp.int32,
               first: wp.int32, last: wp.int32):
     # a range becomes one leaf: few enough items, all of one group
@@ -170,11 +180,9 @@ def mark_leaves(count: wp.int32, leaf_size: wp.int32, groups: wp.array(dtype=wp.
                 links: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32),
                 slots: wp.array(dtype=wp.int32)):
     node = wp.tid()
-    first = node - (count - 1)
-    last = first
-    if node < count - 1:
-        first = first_of[node]
-        last = last_of[node]
+    span = node_items(count, first_of, last_of, node)
+    first = span[0]
+    last = span[1]
     leaf = 0
     if collapses(groups, grouped, leaf_size, first, last):
         if node == 0:
@@ -227,11 +235,9 @@ def group_roots(count: wp.int32, groups: wp.array(dtype=wp.int32),
                 roots: wp.array(dtype=wp.int32)):
     # the topmost node of each group's items: (group, node) at the group's ordinal
     node = wp.tid()
-    first = node - (count - 1)
-    last = first
-    if node < count - 1:
-        first = first_of[node]
-        last = last_of[node]
+    span = node_items(count, first_of, last_of, node)
+    first = span[0]
+    last = span[1]
     if groups[first] != groups[last]:
         return
     if node != 0:

@@ -7,33 +7,21 @@
 #include <vector>
 
 #include "../../../native/treadle/bvh.h"
+#include "bvh_fixtures.h"
 #include "runtime/thread_pool.h"
 #include "treadle/bvh.h"
 #include "treadle/error.h"
 
 namespace {
 
+using bvh_fixtures::Boxes;
+using bvh_fixtures::random_boxes;
+
 using Vec = std::array<float, 3>;
 
 // the host build writes the layout kernels read
 static_assert(sizeof(treadle::BvhNode) == sizeof(wp::bvh_node_t));
 static_assert(sizeof(treadle::BvhDescriptor) == sizeof(wp::bvh_t));
-
-struct Boxes {
-    std::vector<Vec> lo, hi;
-};
-
-Boxes random_boxes(int n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> pos(-10.0f, 10.0f), size(0.0f, 1.5f);
-    Boxes b;
-    for (int i = 0; i < n; ++i) {
-        Vec l{pos(rng), pos(rng), pos(rng)};
-        b.lo.push_back(l);
-        b.hi.push_back({l[0] + size(rng), l[1] + size(rng), l[2] + size(rng)});
-    }
-    return b;
-}
 
 wp::vec3 v(const Vec& a) { return wp::vec3(a[0], a[1], a[2]); }
 

@@ -9,33 +9,18 @@
 
 #include "../../../native/treadle/bvh.h"
 #include "api/bvh_lbvh.h"
+#include "bvh_fixtures.h"
 #include "treadle/error.h"
 
 namespace {
 
 using Vec = std::array<float, 3>;
+using bvh_fixtures::Boxes;
+using bvh_fixtures::words;
 using treadle::Array;
 
-struct Boxes {
-    std::vector<Vec> lo, hi;
-};
-
 Boxes boxes(int n, unsigned seed, bool clustered) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> pos(-10.0f, 10.0f), size(0.0f, 1.5f);
-    Boxes b;
-    for (int i = 0; i < n; ++i) {
-        Vec l{pos(rng), pos(rng), pos(rng)};
-        if (clustered && i % 2) l = {1.0f, 2.0f, 3.0f};  // many equal Morton codes
-        b.lo.push_back(l);
-        b.hi.push_back({l[0] + size(rng), l[1] + size(rng), l[2] + size(rng)});
-    }
-    return b;
-}
-
-Array words(std::vector<Vec>& v) {
-    return Array::wrap(v.data(), treadle::DType(treadle::ScalarType::Float32),
-                       {3 * (int64_t)v.size()}, {4}, treadle::Device::cpu(), nullptr);
+    return bvh_fixtures::random_boxes(n, seed, 10.0f, clustered);
 }
 
 struct Walk {

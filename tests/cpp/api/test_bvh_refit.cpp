@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api/bvh_refit.h"
+#include "bvh_fixtures.h"
 #include "mesh_fixtures.h"
 #include "treadle/bvh.h"
 #include "treadle/error.h"
@@ -16,30 +17,12 @@ namespace {
 
 using Vec = std::array<float, 3>;
 namespace refit = treadle::bvh_refit;
+using bvh_fixtures::Boxes;
+using bvh_fixtures::random_boxes;
+using bvh_fixtures::words;
 using treadle::Array;
 using treadle::DType;
 using treadle::ScalarType;
-
-struct Boxes {
-    std::vector<Vec> lo, hi;
-};
-
-Boxes random_boxes(int n, unsigned seed, float spread) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> pos(-spread, spread), size(0.0f, 1.5f);
-    Boxes b;
-    for (int i = 0; i < n; ++i) {
-        Vec l{pos(rng), pos(rng), pos(rng)};
-        b.lo.push_back(l);
-        b.hi.push_back({l[0] + size(rng), l[1] + size(rng), l[2] + size(rng)});
-    }
-    return b;
-}
-
-Array words(std::vector<Vec>& v) {
-    return Array::wrap(v.data(), DType(ScalarType::Float32), {3 * (int64_t)v.size()}, {4},
-                       treadle::Device::cpu(), nullptr);
-}
 
 std::vector<treadle::BvhNode> nodes_of(const refit::Tree& t) {
     std::vector<treadle::BvhNode> out(t.nodes.size() / sizeof(treadle::BvhNode));
