@@ -267,6 +267,7 @@ from .kernel import kernel as kernel
 from .kernel import overload as overload
 from .launch import Launch as Launch
 from .launch import launch as launch
+from .launch import launch_tiled as launch_tiled
 from .module import Module as Module
 from .module import clear_kernel_cache as clear_kernel_cache
 from .module import force_load as force_load

@@ -291,11 +291,12 @@ class Kernel(Function):
                 *self.module.compiler_options(self.options),
                 *self.module.deterministic_options(self.options))
 
-    def _compile(self, device="cpu"):
+    def _compile(self, device="cpu", block_dim=0):
         """The forward build for `device` (an alias such as "cpu" or "cuda:0"): compiled or
         loaded from the disk cache once per device and build options, kept by the C++
-        KernelBuilds."""
-        options = self._build_options()
+        KernelBuilds. `block_dim`: the block size a CUDA kernel that uses tiles is built for
+        (0: 256, the launch default)."""
+        options = (*self._build_options(), block_dim)
         handle = self._builds.find(device, *options)
         if handle is None:
             _module._prepare_compiler()
@@ -333,7 +334,7 @@ class Kernel(Function):
             value = self.module.options.get("enable_backward")
         return value is not False
 
-    def _compile_adjoint(self, device="cpu"):
+    def _compile_adjoint(self, device="cpu", block_dim=0):
         """The build of the kernel with its backward pass for `device`: compiled on first use by
         the C++ kernel object of the forward build, which keeps it. Kernels that never run
         backward never generate adjoint code."""
@@ -342,7 +343,10 @@ class Kernel(Function):
                 f"kernel '{self.__name__}' was declared with enable_backward=False, so it has "
                 "no backward pass"
             )
-        return self._compile(device).with_adjoint()
+        handle = self._compile(device)
+        if block_dim and block_dim != 256 and handle.tile_block_dim and device != "cpu":
+            handle = self._compile(device, block_dim)  # tiles built for this block size
+        return handle.with_adjoint()
 
     def _run_adjoint(self, dim, args, adj, device, stream, max_blocks=0, block_dim=256):
         """The backward pass of one launch of this kernel on `device` or `stream`:
@@ -352,7 +356,7 @@ class Kernel(Function):
             device = stream.device  # a stream decides the device, as in Warp
         kernel = _generics.specialise_for_arguments(self, args) if self._generic_params else self
         alias = get_device(device).alias
-        handle = kernel._compile_adjoint(alias)
+        handle = kernel._compile_adjoint(alias, block_dim)
         stream_handle = 0 if stream is None else stream.cuda_stream
         if alias == "cpu" and _cpu_capture.depth[0]:  # a CPU capture records the launch
             args = list(args)

@@ -76,6 +76,8 @@ def launch(
             handle = handle or _resolve(kernel, device)
         else:
             handle = _resolve(kernel, device)
+    if block_dim != 256 and handle.tile_block_dim and handle.device != "cpu":
+        handle = kernel._compile(handle.device, block_dim)  # its tiles need this block size
     if _tape._recording[0] and record_tape and _tape.current() is not None:
         _tape.current()._record_launch(kernel, handle, dim, args, len(inputs), device, stream,
                                       max_blocks, block_dim)
@@ -217,3 +219,27 @@ class Launch:
         else:
             launch(self.kernel, self.dim, self.params, device=self.device, stream=stream,
                    record_tape=False, max_blocks=self.max_blocks, block_dim=self.block_dim)
+
+
+def launch_tiled(*args, **kwargs):
+    """Warp's launch of a grid of thread blocks that work on tiles together: `dim` (a keyword,
+    up to 3 dimensions) counts blocks, and each gets `block_dim` (a keyword) threads, so the
+    launch is wp.launch(kernel, [*dim, block_dim], ..., block_dim=block_dim); inside, ``i, j =
+    wp.tid()`` gives the block's index. On the CPU a block is one thread (block_dim 1)."""
+    if "dim" not in kwargs:
+        raise RuntimeError("Launch dimensions 'dim' argument should be passed via. keyword args "
+                           "for wp.launch_tiled()")
+    if "block_dim" not in kwargs:
+        raise RuntimeError("Launch block dimension 'block_dim' argument should be passed via. "
+                           "keyword args for wp.launch_tiled()")
+    stream = kwargs.get("stream")
+    device = stream.device if stream is not None else get_device(kwargs.get("device"))
+    if device.is_cpu:
+        kwargs["block_dim"] = 1
+    dim = kwargs["dim"]
+    dim = [dim] if isinstance(dim, (int, np.integer)) else list(dim)
+    if len(dim) > 3:
+        raise RuntimeError("wp.launch_tiled() requires a grid with fewer than 4 dimensions")
+    kwargs["dim"] = [*dim, kwargs["block_dim"]]
+    return launch(*args, **kwargs)
+

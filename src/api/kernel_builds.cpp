@@ -20,6 +20,8 @@ std::shared_ptr<Kernel::Source> make_source(const sema::FunctionSource& function
     source->function = std::make_shared<sema::FunctionSource>(function);
     source->function->max_unroll = options.max_unroll;
     source->function->debug = options.mode == "debug";
+    source->function->tile_block_dim =
+        device.is_cuda() ? (options.block_dim > 0 ? options.block_dim : 256) : 1;
     source->options.mode = options.mode;
     source->options.device = device;
     source->options.verify_fp = false;

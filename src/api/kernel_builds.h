@@ -33,12 +33,17 @@ struct BuildOptions {
     /// launch index it gives at least (see CompileOptions::deterministic).
     int deterministic = 0;
     int deterministic_max_records = 0;
+    /// CUDA builds: the block size the kernel's tiles are built for (0: 256, the launch
+    /// default). A kernel that uses tiles runs only with that block_dim; others ignore it.
+    /// CPU builds ignore it (a CPU block is one thread).
+    int block_dim = 0;
 
     bool operator<(const BuildOptions& o) const {
         return std::tie(mode, max_unroll, verify_fp, launch_bounds, optimization_level,
-                        cpu_compiler_flags, deterministic, deterministic_max_records) <
+                        cpu_compiler_flags, deterministic, deterministic_max_records, block_dim) <
                std::tie(o.mode, o.max_unroll, o.verify_fp, o.launch_bounds, o.optimization_level,
-                        o.cpu_compiler_flags, o.deterministic, o.deterministic_max_records);
+                        o.cpu_compiler_flags, o.deterministic, o.deterministic_max_records,
+                        o.block_dim);
     }
 };
 

@@ -63,6 +63,10 @@ enum class BuiltinKind {
     /// (Rebinds::Query); the rule sees every argument. A for loop over a query
     /// (`for i in wp.hash_grid_query(...)`) calls the QueryNext builtin of the query's type.
     QueryNext,
+    /// A tile builtin whose result type depends on constant arguments (a shape, a dtype) or
+    /// whose offsets and indices are tuples (tile_load(a, shape=(16, 16), offset=(i, j))):
+    /// lowered by src/sema/infer_tile.cpp into a Call of its entry (or of an internal one).
+    Tile,
     /// Spelled by inference itself (vector fills and casts, component access and updates,
     /// transform_from); not reachable by name from kernels. In the table for their traits.
     Internal,
@@ -128,6 +132,12 @@ struct Traits {
     /// An array builtin that writes its last argument and reads its other arrays
     /// (spatial_jacobian, spatial_mass); its result is a dummy int32 and it is not replayed.
     bool writes_last_array = false;
+    /// Tile loads and stores that write their first argument, an array (tile_store,
+    /// tile_atomic_add): the access pass counts a write, a replay skips the call (its result
+    /// reads as zero), and the backward pass calls the builtin's adjoint when the written tile
+    /// has a gradient. Builtins that only read an array (tile_load) need no trait: an array
+    /// argument counts as read.
+    bool writes_first_array = false;
     /// A check that prints a message when it fails (expect_eq, ...): its result is a dummy
     /// int32 (None in kernels), and it is neither replayed nor differentiated.
     bool prints = false;

@@ -18,6 +18,7 @@ struct TraitsBuilder {
     Traits t;
     TraitsBuilder& linear(Linearity v) { return t.linear = v, *this; }
     TraitsBuilder& writes_last_array() { return t.writes_last_array = true, *this; }
+    TraitsBuilder& writes_first_array() { return t.writes_first_array = true, *this; }
     TraitsBuilder& prints() { return t.prints = true, *this; }
     TraitsBuilder& results(int v) { return t.results = v, *this; }
     TraitsBuilder& value_operands(int v) { return t.value_operands = v, *this; }
@@ -62,6 +63,8 @@ std::vector<Builtin> mesh_queries();
 std::vector<Builtin> hash_grid();
 /// The NanoVDB volume builtins (entries_volume.cpp).
 std::vector<Builtin> volumes();
+/// The tile builtins (entries_tile.cpp).
+std::vector<Builtin> tiles();
 /// entries_internal.cpp (last in the table)
 std::vector<Builtin> inference_helpers();
 

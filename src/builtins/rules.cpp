@@ -102,7 +102,24 @@ bool scalar_fits(const ArgInfo& a, ScalarType s) {
     return unify_scalars({{types::scalar_type(s), false}, a}) == types::scalar_type(s);
 }
 
+namespace {
+/// A tile and a scalar of its element's scalar type (either order), or two tiles of one type:
+/// the elementwise forms of * and / (native/treadle/tile.h).
+std::optional<Signature> tile_elementwise(const std::vector<ArgInfo>& a, bool with_scalar) {
+    if (a.size() != 2 || !a[0].type || !a[1].type) return std::nullopt;
+    const types::Type *x = a[0].type, *y = a[1].type;
+    if (x->is_tile() && x == y) return Signature{{x, y}, x};
+    if (!with_scalar) return std::nullopt;
+    if (x->is_tile() && scalar_fits(a[1], x->scalar))
+        return Signature{{x, types::scalar_type(x->scalar)}, x};
+    if (y->is_tile() && scalar_fits(a[0], y->scalar))
+        return Signature{{types::scalar_type(y->scalar), y}, y};
+    return std::nullopt;
+}
+}  // namespace
+
 std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
+    if (auto tiles = tile_elementwise(a, false)) return tiles;
     if (a.size() == 2 && a[0].type && (is_math(a[0].type) || a[0].type->is_transform()) &&
         a[0].type == a[1].type)
         return Signature{{a[0].type, a[1].type}, a[0].type};
@@ -111,6 +128,7 @@ std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
 
 std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a) {
     if (a.size() != 2) return std::nullopt;
+    if (auto tiles = tile_elementwise(a, true)) return tiles;
     const types::Type *x = a[0].type, *y = a[1].type;
     auto scalable = [](const types::Type* t) { return is_math(t) || (t && t->is_transform()); };
     if (scalable(x) && scalar_fits(a[1], x->scalar))
@@ -130,12 +148,13 @@ std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a) {
 
 std::optional<Signature> rule_matmul(const std::vector<ArgInfo>& a) {
     if (a.size() == 2 && a[0].type && a[1].type && !a[0].type->is_scalar() &&
-        !a[1].type->is_scalar())
+        !a[1].type->is_scalar() && !a[0].type->is_tile() && !a[1].type->is_tile())
         return rule_mul(a);
     return std::nullopt;
 }
 
 std::optional<Signature> rule_div(const std::vector<ArgInfo>& a) {
+    if (auto tiles = tile_elementwise(a, true)) return tiles;
     if (a.size() == 2 && is_math(a[0].type) && scalar_fits(a[1], a[0].type->scalar))
         return Signature{{a[0].type, types::scalar_type(a[0].type->scalar)}, a[0].type};
     if (a.size() == 2 && is_math(a[1].type) && scalar_fits(a[0], a[1].type->scalar))
@@ -151,6 +170,7 @@ std::optional<Signature> rule_div_approx(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_negate(const std::vector<ArgInfo>& a) {
+    if (a.size() == 1 && a[0].type && a[0].type->is_tile()) return Signature{{a[0].type}, a[0].type};
     if (a.size() == 1 && is_math(a[0].type)) return Signature{{a[0].type}, a[0].type};
     return rule_numeric_unary(a);
 }

@@ -7,6 +7,7 @@
 // prologue, qualifiers and entry point.
 #include "codegen/emitter.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <set>
@@ -248,8 +249,19 @@ std::string generate_source(const ir::Program& program, const Backend& backend, 
     if (deterministic) out << "#define WP_DETERMINISTIC 1\n";
     if (det.counters) out << "#define WP_DET_COUNTERS 1\n";
     out << backend.prologue();
+    if (program.uses_tiles()) {
+        // tile.h: the block the tiles are spread over, and room for the two largest tiles in
+        // the shared scratch (native/treadle/tile.h)
+        size_t largest = 16;
+        for (const auto& f : program.functions)
+            for (const ir::Var& v : f->vars)
+                if (v.type && v.type->is_tile()) largest = std::max(largest, (v.type->size + 15) / 16 * 16);
+        out << "#define WP_TILE_BLOCK_DIM " << program.tile_block_dim << "\n";
+        out << "#define WP_TILE_SCRATCH_BYTES " << 2 * largest << "\n";
+    }
     std::set<std::string> headers;
     if (deterministic) headers.insert("deterministic.h");
+    if (program.uses_tiles()) headers.insert("tile.h");
     for (const auto& f : program.functions) collect_headers(f->body, headers);
     for (const std::string& h : headers) out << "#include \"treadle/" << h << "\"\n";
     out << "\n";

@@ -188,6 +188,10 @@ void FunctionEmitter::call(const Instr& in, const std::string& dst) {
         m_out << dst << " = 0;  // writes an array: not replayed\n";
         return;
     }
+    if (ir::writes_first_array(in) && m_replay) {
+        m_out << dst << " = {};  // writes an array: not replayed\n";
+        return;
+    }
     if (ir::prints_output(in) && m_replay) {
         m_out << dst << " = 0;  // prints: not replayed\n";
         return;
@@ -254,7 +258,8 @@ void FunctionEmitter::instr(const Instr& in, int depth) {
     bool side_effect = in.kind == InstrKind::Store || in.kind == InstrKind::StoreField ||
                        in.kind == InstrKind::Print || in.kind == InstrKind::Printf;
     if (side_effect && m_replay) return;
-    if (m_guard_effects && (side_effect || ir::writes_last_array(in) || ir::prints_output(in))) {
+    if (m_guard_effects && (side_effect || ir::writes_last_array(in) ||
+                            ir::writes_first_array(in) || ir::prints_output(in))) {
         indent(depth);
         m_out << "if (wp::det_effects()) {\n";
         m_guard_effects = false;
@@ -436,6 +441,14 @@ void FunctionEmitter::gradient(const Instr& in, int depth) {
 }
 
 void FunctionEmitter::tid(const Instr& in, const std::string& dst) {
+    bool tiles = false;  // a kernel with tiles may be launched with the block as a last dimension
+    for (const ir::Var& v : m_f.vars) tiles |= v.type && v.type->is_tile();
+    if (tiles) {
+        m_out << "wp::tile_tid(index, bounds";
+        for (VarId d : in.dsts) m_out << ", " << var(d);
+        m_out << ");\n";
+        return;
+    }
     if (in.dsts.size() == 1) {
         m_out << dst << " = (wp::int32)index;\n";
         return;

@@ -96,6 +96,11 @@ std::string c_type(const types::Type* t) {
                    c_type(t->dtype) + ">";
         case TypeKind::Struct:
             return t->native.empty() ? struct_name(t) : "wp::" + t->native;
+        case TypeKind::Tile: {
+            std::string spelled = "wp::tile_t<" + c_type(t->dtype);
+            for (int d : t->shape) spelled += ", " + std::to_string(d);
+            return spelled + ">";
+        }
         case TypeKind::Generic:
             return "<generic " + t->name + ">";
     }

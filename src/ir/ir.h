@@ -108,6 +108,15 @@ struct Function {
 struct Program {
     std::vector<std::unique_ptr<Function>> functions;
     Function* kernel = nullptr;
+    /// The block size tiles are built for (FunctionSource::tile_block_dim).
+    int tile_block_dim = 1;
+    /// Whether a variable of any function is a tile (the source then includes tile.h).
+    bool uses_tiles() const {
+        for (const auto& f : functions)
+            for (const Var& v : f->vars)
+                if (v.type && v.type->is_tile()) return true;
+        return false;
+    }
 };
 
 /// The table entry of the builtin a Call invokes, or null (other kinds, C operators).
@@ -126,6 +135,13 @@ inline bool is_atomic_call(const Instr& in) {
 inline bool writes_last_array(const Instr& in) {
     const builtins::Builtin* b = called_builtin(in);
     return b && b->traits.writes_last_array;
+}
+
+/// A tile store or atomic add (the table's writes_first_array trait): args[0] is the array it
+/// writes.
+inline bool writes_first_array(const Instr& in) {
+    const builtins::Builtin* b = called_builtin(in);
+    return b && b->traits.writes_first_array;
 }
 
 /// A builtin that prints a message when a check fails (the table's prints trait): not

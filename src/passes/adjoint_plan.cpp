@@ -43,7 +43,9 @@ CallAdjoint atomic_call_adjoint(const builtins::Builtin& b) {
 using types::has_gradient;
 
 /// Types that get an adjoint variable (integers too, for the adj_ functions' index slots).
-bool has_adjoint_slot(const types::Type* t) { return t && (t->is_value() || t->is_struct()); }
+bool has_adjoint_slot(const types::Type* t) {
+    return t && (t->is_value() || t->is_struct() || t->is_tile());
+}
 
 bool is_loop(const Instr& in) {
     return in.kind == InstrKind::ForRange || in.kind == InstrKind::Loop;
@@ -184,14 +186,24 @@ private:
 
     CallAdjoint call_adjoint(const Instr& in) const {
         if (ir::writes_last_array(in)) return CallAdjoint::ArrayWriter;
+        if (ir::writes_first_array(in))  // tile_store / tile_atomic_add: the stored tile's adjoint
+            return in.args.size() > 1 && has_gradient(m_f.type_of(in.args[1])) &&
+                           has_gradient(m_f.type_of(in.args[0])->dtype)
+                       ? CallAdjoint::Builtin
+                       : CallAdjoint::None;
         if (ir::is_atomic_call(in))
             return has_gradient(m_f.type_of(in.args.back())) ? atomic_call_adjoint(*in.builtin)
                                                              : CallAdjoint::None;
         bool dst_grad = false;
         for (VarId d : in.dsts) dst_grad |= has_gradient(m_f.type_of(d));
         if (!dst_grad || in.args.empty() || !in.builtin->differentiable) return CallAdjoint::None;
-        for (VarId a : in.args)
-            if (has_gradient(m_f.type_of(a))) return CallAdjoint::Builtin;
+        for (VarId a : in.args) {
+            const types::Type* t = m_f.type_of(a);
+            // a tile load's gradient goes to the array it read (array_t::grad)
+            bool loaded = t->is_array() && in.builtin->kind == builtins::BuiltinKind::Tile &&
+                          has_gradient(t->dtype);
+            if (has_gradient(t) || loaded) return CallAdjoint::Builtin;
+        }
         return CallAdjoint::None;
     }
 

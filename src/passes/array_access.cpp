@@ -72,7 +72,10 @@ private:
                     break;
                 case InstrKind::Call:
                     if (is_null_test(in)) mark(in.args[0], k_access_null_tested);
-                    if (ir::is_atomic_call(in)) mark(in.args[0], k_access_write);
+                    if (ir::is_atomic_call(in) || ir::writes_first_array(in))
+                        mark(in.args[0], k_access_write);
+                    else if (in.builtin && in.builtin->kind == builtins::BuiltinKind::Tile)
+                        for (VarId a : in.args) mark(a, k_access_read);  // tile_load
                     if (ir::writes_last_array(in)) {
                         for (size_t i = 0; i + 1 < in.args.size(); ++i)
                             mark(in.args[i], k_access_read);
@@ -175,7 +178,10 @@ private:
                     mark(in.args[0], k_access_write);
                     break;
                 case InstrKind::Call:
-                    if (ir::is_atomic_call(in)) mark(in.args[0], k_access_write);
+                    if (ir::is_atomic_call(in) || ir::writes_first_array(in))
+                        mark(in.args[0], k_access_write);
+                    else if (in.builtin && in.builtin->kind == builtins::BuiltinKind::Tile)
+                        for (VarId a : in.args) mark(a, k_access_read);  // tile_load
                     if (ir::writes_last_array(in)) {
                         for (size_t i = 0; i + 1 < in.args.size(); ++i)
                             mark(in.args[i], k_access_read);

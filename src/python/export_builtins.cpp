@@ -43,6 +43,8 @@ const char* kind_name(BuiltinKind k) {
             return "multi";
         case BuiltinKind::QueryNext:
             return "query_next";
+        case BuiltinKind::Tile:
+            return "tile";
         case BuiltinKind::Internal:
             return "internal";
     }
@@ -132,6 +134,7 @@ nb::dict entry(const treadle::builtins::Builtin& b) {
     const treadle::builtins::Traits& t = b.traits;
     d["linear"] = linearity_name(t.linear);
     d["writes_last_array"] = t.writes_last_array;
+    d["writes_first_array"] = t.writes_first_array;
     d["prints"] = t.prints;
     d["results"] = t.results;
     d["value_operands"] = t.value_operands;
@@ -201,7 +204,7 @@ void export_builtins(nb::module_& m) {
         "Every builtin in table order, as a dict: name, native, kind, group, signature, doc, "
         "differentiable, typed (whether builtin_signature() resolves it), params (dicts: name, "
         "type, default, variadic), returns, and the traits "
-        "linear, writes_last_array, prints, results, value_operands, rebinds, host, atomic, "
+        "linear, writes_last_array, writes_first_array, prints, results, value_operands, rebinds, host, atomic, "
         "python_builtin, op, callable, devices.");
     m.def("builtin_signature", &signature, nb::arg("name"), nb::arg("arg_types"),
           "Result types (a list of Type) of a builtin (or operator: 'add', 'neg', ...) for "

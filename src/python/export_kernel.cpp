@@ -35,8 +35,10 @@ treadle::BuildOptions build_options(const std::string& mode, int max_unroll, boo
                                     const LaunchBoundsArg& launch_bounds,
                                     int optimization_level = -1,
                                     const std::string& cpu_compiler_flags = "",
-                                    int deterministic = 0, int deterministic_max_records = 0) {
+                                    int deterministic = 0, int deterministic_max_records = 0,
+                                    int block_dim = 0) {
     treadle::BuildOptions options;
+    options.block_dim = block_dim;
     options.mode = mode;
     options.max_unroll = max_unroll;
     options.verify_fp = verify_fp;
@@ -65,7 +67,8 @@ std::vector<KernelHandle> build_all(nb::handle requests) {
                           t.size() > 7 ? nb::cast<int>(t[7]) : -1,
                           t.size() > 8 ? nb::cast<std::string>(t[8]) : std::string(),
                           t.size() > 9 ? nb::cast<int>(t[9]) : 0,
-                          t.size() > 10 ? nb::cast<int>(t[10]) : 0));
+                          t.size() > 10 ? nb::cast<int>(t[10]) : 0,
+                          t.size() > 11 ? nb::cast<int>(t[11]) : 0));
         if (p) pending.push_back(std::move(*p));
     }
     std::vector<treadle::Kernel> built;
@@ -90,18 +93,18 @@ void export_builds(nb::module_& m) {
             [](const treadle::KernelBuilds& b, const std::string& device, const std::string& mode,
                int max_unroll, bool verify_fp, const LaunchBoundsArg& launch_bounds,
                int optimization_level, const std::string& cpu_compiler_flags, int deterministic,
-               int deterministic_max_records) -> std::optional<KernelHandle> {
-                auto k = b.find(
-                    treadle::Device::parse(device),
-                    build_options(mode, max_unroll, verify_fp, launch_bounds, optimization_level,
-                                  cpu_compiler_flags, deterministic, deterministic_max_records));
+               int deterministic_max_records, int block_dim) -> std::optional<KernelHandle> {
+                auto k = b.find(treadle::Device::parse(device),
+                                build_options(mode, max_unroll, verify_fp, launch_bounds,
+                                              optimization_level, cpu_compiler_flags,
+                                              deterministic, deterministic_max_records, block_dim));
                 if (!k) return std::nullopt;
                 return KernelHandle(std::move(*k));
             },
             nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"), nb::arg("verify_fp"),
             nb::arg("launch_bounds").none() = nb::none(), nb::arg("optimization_level") = -1,
             nb::arg("cpu_compiler_flags") = "", nb::arg("deterministic") = 0,
-            nb::arg("deterministic_max_records") = 0,
+            nb::arg("deterministic_max_records") = 0, nb::arg("block_dim") = 0,
             "The build for these options when it exists, else None; never compiles.")
         .def(
             "get",
@@ -109,20 +112,22 @@ void export_builds(nb::module_& m) {
                const std::string& mode, int max_unroll, bool verify_fp,
                const LaunchBoundsArg& launch_bounds, int optimization_level,
                const std::string& cpu_compiler_flags, int deterministic,
-               int deterministic_max_records) {
+               int deterministic_max_records, int block_dim) {
                 return compiling([&] {
                     return KernelHandle(
                         b.get(fn, treadle::Device::parse(device),
                               build_options(mode, max_unroll, verify_fp, launch_bounds,
                                             optimization_level, cpu_compiler_flags, deterministic,
-                                            deterministic_max_records)));
+                                            deterministic_max_records, block_dim)));
                 });
             },
             nb::arg("function"), nb::arg("device"), nb::arg("mode"), nb::arg("max_unroll"),
             nb::arg("verify_fp"), nb::arg("launch_bounds").none() = nb::none(),
             nb::arg("optimization_level") = -1, nb::arg("cpu_compiler_flags") = "",
             nb::arg("deterministic") = 0, nb::arg("deterministic_max_records") = 0,
-            "The build for these options, compiled from `function` if new.")
+            nb::arg("block_dim") = 0,
+            "The build for these options, compiled from `function` if new (block_dim: the "
+            "block size a CUDA kernel that uses tiles is built for, 0 for 256).")
         .def("clear", &treadle::KernelBuilds::clear, "Forgets every build.")
         .def("__len__", &treadle::KernelBuilds::size)
         .def(
@@ -171,6 +176,7 @@ void export_kernel(nb::module_& m) {
         .def_prop_ro("from_cache", [](const KernelHandle& h) { return h.k->from_cache; })
         .def_prop_ro("compile_seconds", [](const KernelHandle& h) { return h.k->compile_seconds; })
         .def_prop_ro("tid_arity", [](const KernelHandle& h) { return h.k->tid_arity; })
+        .def_prop_ro("tile_block_dim", [](const KernelHandle& h) { return h.k->tile_block_dim; })
         .def_prop_ro("device", [](const KernelHandle& h) { return h.k->device.alias(); })
         .def_prop_ro("params",
                      [](const KernelHandle& h) {

@@ -52,6 +52,8 @@ const char* kind_name(TypeKind k) {
             return "struct";
         case TypeKind::Tuple:
             return "tuple";
+        case TypeKind::Tile:
+            return "tile";
         case TypeKind::Generic:
             return "generic";
     }

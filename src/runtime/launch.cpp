@@ -28,7 +28,8 @@ LaunchBounds make_bounds(const CompiledKernel& k, const int64_t* dim, size_t ndi
         b.shape[i] = (int32_t)dim[i];
         b.size *= dim[i];
     }
-    if (k.tid_arity > 1 && k.tid_arity != b.ndim)
+    const bool tiled = k.tile_block_dim > 0 && k.tid_arity == b.ndim - 1;  // launch_tiled
+    if (k.tid_arity > 1 && k.tid_arity != b.ndim && !tiled)
         throw Error(ErrorKind::Value, k.name + "(): the kernel unpacks " +
                                           std::to_string(k.tid_arity) +
                                           " indices from wp.tid() but was launched with a " +
@@ -192,6 +193,12 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
                         std::to_string(grid.block_dim) + " is above its launch_bounds of " +
                         std::to_string(k.max_block_dim) +
                         " threads per block (Warp CUDA error: the driver refuses such a launch)");
+    if (k.tile_block_dim > 0 && grid.block_dim != k.tile_block_dim)
+        throw Error(ErrorKind::Launch,
+                    "Error launching kernel: " + k.name + "(): its tiles were built for blocks of " +
+                        std::to_string(k.tile_block_dim) + " threads but it was launched with "
+                        "block_dim " + std::to_string(grid.block_dim) +
+                        " (build it for that block_dim: BuildOptions::block_dim)");
     int64_t blocks = (bounds.size + grid.block_dim - 1) / grid.block_dim;
     if (grid.max_blocks > 0 && blocks > grid.max_blocks) blocks = grid.max_blocks;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;  // the grid-stride loop covers the rest

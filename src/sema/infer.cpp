@@ -206,6 +206,7 @@ void Builder::build_native() {
 ir::VarId Builder::zero_of(const types::Type* t, int line) {
     if (t->is_scalar()) return emit_const(types::ConstValue{t, false, 0, 0.0}, t, line);
     if (t->is_struct()) return emit_value(ir::InstrKind::Construct, line, t, {});
+    if (t->is_tile()) return emit_call(line, t, {}, table_entry("tile_zeros"));
     const types::Type* s = types::scalar_type(t->scalar);
     std::vector<ir::VarId> zeros;
     int n = t->is_transform() ? 0 : t->components();
@@ -285,6 +286,8 @@ std::unique_ptr<ir::Program> build_program(const FunctionSource& kernel) {
     auto program = std::make_unique<ir::Program>();
     ProgramBuilder pb{*program, {}, {}, {}, 0, kernel.max_unroll};
     pb.debug = kernel.debug;
+    pb.tile_block_dim = kernel.tile_block_dim;
+    program->tile_block_dim = kernel.tile_block_dim;
     const ast::Stmt* def = nullptr;
     auto module = parse_function_source(kernel, &def);
     auto owned = std::make_unique<ir::Function>();

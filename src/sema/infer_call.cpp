@@ -229,6 +229,7 @@ void Builder::format_value(VarId v, std::string& fmt, std::vector<VarId>& args, 
 Value Builder::call_builtin(const Builtin& b, const ast::Expr& e) {
     if (b.kind == BuiltinKind::Operator) return call_operator(b, e);
     if (b.kind == BuiltinKind::Identity) return call_identity(b, e);
+    if (b.kind == BuiltinKind::Tile) return call_tile(b, e);
     if (!e.keywords.empty()) {
         if (b.kind != BuiltinKind::Regular && b.kind != BuiltinKind::Multi)
             type_error(e.keywords[0].span,

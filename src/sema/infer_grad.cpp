@@ -66,7 +66,8 @@ Value Builder::call_gradient(const Value& g, const ast::Expr& e) {
                                    "() has no differentiable result");
         ir::Instr& call = block.back();
         const Builtin& entry = *call.builtin;
-        if (!entry.differentiable || ir::is_atomic_call(call) || ir::writes_last_array(call))
+        if (!entry.differentiable || ir::is_atomic_call(call) || ir::writes_last_array(call) ||
+            ir::writes_first_array(call))
             type_error(e.span, what + entry.name + "() is not differentiable");
         for (VarId a : call.args)
             if (!m_fn.type_of(a)->is_value())

@@ -35,6 +35,8 @@ Value Builder::eval_subscript(const ast::Expr& e) {
     if (base.kind == Value::Kind::Shape) return index_shape(base.var, e);
     if (base.kind == Value::Kind::Tuple) return index_tuple(base, e);
     if (composite) return index_component(base.var, idx, e);
+    if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_tile())
+        return index_tile(base.var, idx, e);
     if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
         type_error(e.span, who() + "only arrays can be indexed" +
                                (base.kind == Value::Kind::Var

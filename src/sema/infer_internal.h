@@ -271,6 +271,29 @@ public:
     /// Name(field=..) (array fields as "array").
     void format_value(ir::VarId v, std::string& fmt, std::vector<ir::VarId>& args, int line);
 
+    // --- tiles (infer_tile.cpp) ---
+    /// A BuiltinKind::Tile builtin (tile_load(a, shape=..., offset=...), tile_zeros, ...):
+    /// arguments matched to its parameters, constants made into the result type.
+    Value call_tile(const Builtin& b, const ast::Expr& e);
+    /// A tile shape: a constant int or tuple of 1 to 4 constant ints, each at least 1.
+    std::vector<int> tile_shape(const ast::Expr& x, const std::string& fn);
+    /// The vector of `ndim` int32 coordinates `x` gives (an int or a tuple; null: all zero).
+    ir::VarId tile_coordinates(const ast::Expr* x, int ndim, const char* what,
+                               const std::string& fn, int line);
+    /// A plain array of values (what tiles load from and store to).
+    ir::VarId tile_array(const ast::Expr& x, const std::string& fn);
+    /// A tile operand.
+    ir::VarId tile_operand(const ast::Expr& x, const std::string& fn);
+    /// tile_arange(stop), (start, stop), (start, stop, step): constants.
+    Value tile_arange(const Builtin& b, const std::vector<const ast::Expr*>& range,
+                      const ast::Expr* dtype, const ast::Expr& e);
+    /// tile_matmul(a, b[, alpha]) and the form tile_matmul(a, b, out, alpha, beta) that
+    /// re-binds `out`.
+    Value tile_matmul(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                      const ast::Expr& e);
+    /// `t[i, j]`: one element of a tile, in every thread.
+    Value index_tile(ir::VarId tile, const std::vector<const ast::Expr*>& idx, const ast::Expr& e);
+
     // --- builtins resolved by their type rule (infer_overload.cpp) ---
     /// A Regular or Multi builtin: the overload its rule selects for the argument types.
     Value call_by_rule(const Builtin& b, const ast::Expr& e);
@@ -533,6 +556,8 @@ struct ProgramBuilder {
     int max_unroll = 16;
     /// A debug build: asserts are compiled (FunctionSource::debug).
     bool debug = false;
+    /// The block size tiles are built for (FunctionSource::tile_block_dim).
+    int tile_block_dim = 1;
     /// Compile budget: unrolled loop bodies built so far, over the whole program.
     int64_t unrolled_copies = 0;
     /// Compile budget: IR instructions emitted so far, over the whole program (a measure of

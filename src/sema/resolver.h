@@ -50,6 +50,9 @@ struct FunctionSource {
     int max_unroll = 16;
     /// Kernels: a debug build, in which `assert` statements are compiled (Warp's rule).
     bool debug = false;
+    /// Kernels: the threads of a block that hold a tile together (1 on the CPU; the launch's
+    /// block_dim on CUDA), which tile(x) and untile(t) give the shape of.
+    int tile_block_dim = 1;
 };
 
 /// What a global name means inside a kernel.

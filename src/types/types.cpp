@@ -272,8 +272,29 @@ const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Typ
     return interner().intern("generic:" + t.name, t);
 }
 
+const Type* tile_type(const Type* dtype, const std::vector<int>& shape) {
+    TREADLE_ASSERT(dtype && dtype->is_value() && !shape.empty() && shape.size() <= 4);
+    Type t;
+    t.kind = TypeKind::Tile;
+    t.dtype = dtype;
+    t.scalar = dtype->scalar;
+    t.ndim = (int)shape.size();
+    t.shape = shape;
+    std::string dims, key;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        TREADLE_ASSERT(shape[i] >= 1);
+        dims += (i ? ", " : "") + std::to_string(shape[i]);
+        key += (i ? "x" : "") + std::to_string(shape[i]);
+    }
+    TREADLE_ASSERT(t.tile_size() <= k_max_tile_elements);
+    t.name = "tile(dtype=" + dtype->name + ", shape=(" + dims + (shape.size() == 1 ? ",))" : "))");
+    set_layout(t, abi::composite(layout_of(dtype), (size_t)t.tile_size()));
+    return interner().intern("tile:" + type_key(dtype) + ":" + key, t);
+}
+
 bool has_gradient(const Type* t) {
     if (!t) return false;
+    if (t->is_tile()) return has_gradient(t->dtype);
     if (t->is_struct()) {
         for (const StructField& f : t->fields)
             if (has_gradient(f.type)) return true;
@@ -298,7 +319,8 @@ bool generic_matches(const Type* pattern, const Type* t) {
                (!t->fabric || t->indexed == pattern->indexed) &&
                generic_matches(pattern->dtype, t->dtype);
     if (pattern->kind != TypeKind::Generic || t->is_generic()) return false;
-    if (pattern->name == "Any") return t->is_value() || t->is_array() || t->is_struct();
+    if (pattern->name == "Any")
+        return t->is_value() || t->is_array() || t->is_struct() || t->is_tile();
     if (pattern->name == "Float") return t->is_float();
     if (pattern->name == "Int") return t->is_integer();
     return t->is_scalar() && !t->is_bool();  // Scalar
@@ -317,6 +339,12 @@ std::string type_key(const Type* t) {
                                      : (t->indexed ? "indexedarray:" : "array:")) +
                type_key(t->dtype) + ":" + std::to_string(t->ndim);
     if (t->is_struct()) return t->key;
+    if (t->is_tile()) {
+        std::string key = "tile:" + type_key(t->dtype) + ":";
+        for (size_t i = 0; i < t->shape.size(); ++i)
+            key += (i ? "x" : "") + std::to_string(t->shape[i]);
+        return key;
+    }
     return t->name;
 }
 

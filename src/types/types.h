@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,11 @@ enum class TypeKind {
                 ///< both, indexedfabricarray(dtype, ndim) (wp::indexedfabricarray_t<T>)
     Struct,     ///< a @wp.struct: named fields with C layout, passed and stored by value
     Tuple,      ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
+    /// tile(dtype, shape): one value a thread block holds together (Warp's tiles), its
+    /// elements spread over the block's threads (wp::tile_t<T, D...>, native/treadle/tile.h).
+    /// `dtype` is the element type (a value type), `shape` the extents (1 to 4 of them);
+    /// kernel and function locals only, never kernel parameters or array elements.
+    Tile,
     /// A placeholder in a parameter annotation (typing.Any, wp.Float, wp.Int, wp.Scalar; also
     /// as an array's dtype): never a value's type. `name` says which; see generic_matches.
     Generic,
@@ -45,7 +51,8 @@ struct Type {
     int rows = 0;                             ///< Vector length, Matrix rows
     int cols = 0;                             ///< Matrix columns
     const Type* dtype = nullptr;              ///< Array element type
-    int ndim = 0;                             ///< Array dimensions (1..4)
+    int ndim = 0;                             ///< Array and Tile dimensions (1..4)
+    std::vector<int> shape;                   ///< Tile extents (ndim of them, each >= 1)
     bool indexed = false;                     ///< Array: an indexedarray (a view of an array
                                               ///< through per-dimension int32 index arrays)
     bool fabric = false;                      ///< Array: a Fabric array (elements in buckets;
@@ -93,6 +100,13 @@ struct Type {
     /// Number of scalars in a value type (1 for scalars).
     int components() const { return is_scalar() ? 1 : is_matrix() ? rows * cols : rows; }
     bool is_tuple() const { return kind == TypeKind::Tuple; }
+    bool is_tile() const { return kind == TypeKind::Tile; }
+    /// Tile: the number of elements (the product of the extents).
+    int64_t tile_size() const {
+        int64_t n = 1;
+        for (int d : shape) n *= d;
+        return n;
+    }
     bool is_void() const { return kind == TypeKind::Void; }
     /// A generic annotation: a placeholder, or an array whose dtype is one.
     bool is_generic() const {
@@ -112,6 +126,13 @@ const Type* fabricarray_type(const Type* dtype, int ndim, bool indexed);
 /// Fabric array of arrays is a plain 1-D array.
 const Type* array_type_like(const Type* t, int ndim);
 const Type* tuple_type(const std::vector<const Type*>& elements);
+/// The most elements of a tile (each thread of a block holds its share in registers).
+inline constexpr int64_t k_max_tile_elements = int64_t(1) << 20;
+/// tile(dtype, shape): `dtype` a value type, 1 to 4 extents of at least 1 whose product is at
+/// most k_max_tile_elements. Named as Warp names it: "tile(dtype=float32, shape=(4, 4))".
+const Type* tile_type(const Type* dtype, const std::vector<int>& shape);
+/// The tile of `t`'s shape with elements of type `dtype`.
+inline const Type* tile_like(const Type* t, const Type* dtype) { return tile_type(dtype, t->shape); }
 /// The longest vector type. Warp sets no limit; this one bounds what a kernel keeps in
 /// registers and a launch reads from Python.
 inline constexpr int k_max_vector_length = 1024;

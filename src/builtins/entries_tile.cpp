@@ -1,0 +1,164 @@
+// src/builtins/entries_tile.cpp -- the builtin table's tile builtins (Warp's "Tile Primitives")
+//
+// Tiles are values a thread block holds together (types::TypeKind::Tile). Builtins whose result
+// depends on constant arguments (a shape, a dtype) or that take tuples of offsets are lowered by
+// src/sema/infer_tile.cpp (BuiltinKind::Tile); the others resolve by their type rule. Their
+// native code is native/treadle/tile.h and tile_ops.h, which only kernels that use tiles include.
+#include "builtins/entries.h"
+
+namespace treadle::builtins::entries {
+
+namespace {
+
+const types::Type* tile_arg(const std::vector<ArgInfo>& a, size_t i) {
+    return i < a.size() && a[i].type && a[i].type->is_tile() ? a[i].type : nullptr;
+}
+
+/// tile_sum(a) -> tile of one element (any element type with +).
+std::optional<Signature> rule_tile_sum(const std::vector<ArgInfo>& a) {
+    const types::Type* t = tile_arg(a, 0);
+    if (a.size() != 1 || !t) return std::nullopt;
+    return Signature{{t}, types::tile_type(t->dtype, {1})};
+}
+
+/// tile_max(a) / tile_min(a) -> tile of one element (scalar elements).
+std::optional<Signature> rule_tile_extremum(const std::vector<ArgInfo>& a) {
+    const types::Type* t = tile_arg(a, 0);
+    if (a.size() != 1 || !t || !t->dtype->is_scalar() || t->dtype->is_bool()) return std::nullopt;
+    return Signature{{t}, types::tile_type(t->dtype, {1})};
+}
+
+/// tile_argmax(a) / tile_argmin(a) -> tile of one int32.
+std::optional<Signature> rule_tile_arg_extremum(const std::vector<ArgInfo>& a) {
+    const types::Type* t = tile_arg(a, 0);
+    if (a.size() != 1 || !t || !t->dtype->is_scalar() || t->dtype->is_bool()) return std::nullopt;
+    return Signature{{t}, types::tile_type(types::int32_type(), {1})};
+}
+
+/// tile_transpose(a) -> the (N, M) tile of an (M, N) one.
+std::optional<Signature> rule_tile_transpose(const std::vector<ArgInfo>& a) {
+    const types::Type* t = tile_arg(a, 0);
+    if (a.size() != 1 || !t || t->ndim != 2) return std::nullopt;
+    return Signature{{t}, types::tile_type(t->dtype, {t->shape[1], t->shape[0]})};
+}
+
+}  // namespace
+
+/// The tile builtins, in Warp's documentation order.
+std::vector<Builtin> tiles() {
+    const char* k_group = "Tile Primitives";
+    auto tile = [] { return with().header("tile.h"); };
+    auto shaped = [] { return with().header("tile.h").template_args(TemplateArgs::Dtype); };
+    return {
+        {"tile_zeros", "tile_zeros", BuiltinKind::Tile, k_group,
+         "tile_zeros(shape: tuple[int, ...], dtype: Any = float32, storage: str = \"register\") "
+         "-> Tile",
+         "A tile of `shape` (a constant int or tuple of ints) whose elements are zero, of type "
+         "`dtype`. `storage` (\"register\" or \"shared\") is accepted as in Warp; treadle keeps "
+         "every tile spread over the block's threads and shares it through shared memory when "
+         "an operation needs other threads' elements.",
+         false, nullptr, shaped()},
+        {"tile_ones", "tile_ones", BuiltinKind::Tile, k_group,
+         "tile_ones(shape: tuple[int, ...], dtype: Any = float32, storage: str = \"register\") "
+         "-> Tile",
+         "A tile of `shape` whose elements are one, of type `dtype`.", false, nullptr, shaped()},
+        {"tile_full", "tile_full", BuiltinKind::Tile, k_group,
+         "tile_full(shape: tuple[int, ...], value: Any, dtype: Any = ..., storage: str = "
+         "\"register\") -> Tile",
+         "A tile of `shape` whose elements are `value` (converted to `dtype`, by default the "
+         "value's own type).",
+         true, nullptr, shaped()},
+        {"tile_arange", "tile_arange", BuiltinKind::Tile, k_group,
+         "tile_arange(*args: Scalar, dtype: Scalar = ..., storage: str = \"register\") -> Tile",
+         "The 1-D tile of range(stop), range(start, stop) or range(start, stop, step): the "
+         "arguments are constants, and the elements are start + i * step of `dtype` (by default "
+         "float32 when an argument is a float, else int32).",
+         false, nullptr, shaped()},
+        {"tile_load", "tile_load", BuiltinKind::Tile, k_group,
+         "tile_load(a: Array[Any], shape: tuple[int, ...], offset: tuple[int, ...] = ..., "
+         "storage: str = \"register\", bounds_check: bool = True, aligned: bool = False) -> Tile",
+         "Loads the tile of `shape` (constant, one extent per dimension of `a`) whose first "
+         "element is a[offset] (`offset` one index per dimension, by default all zero): every "
+         "thread of the block loads its share. Elements outside the array are zero, whatever "
+         "`bounds_check` says; `aligned` is accepted as in Warp. Differentiable: the gradient "
+         "of each element goes to a.grad.",
+         true, nullptr, shaped()},
+        {"tile_store", "tile_store", BuiltinKind::Tile, k_group,
+         "tile_store(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = "
+         "True, aligned: bool = False) -> None",
+         "Stores tile `t` into `a` with its first element at a[offset] (one index per dimension "
+         "of `a`, which has the tile's dimensions and element type); elements that fall outside "
+         "the array are not written. Differentiable: t's gradient is the gradient of the stored "
+         "elements.",
+         true, nullptr, tile().writes_first_array()},
+        {"tile_atomic_add", "tile_atomic_add", BuiltinKind::Tile, k_group,
+         "tile_atomic_add(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: "
+         "bool = True) -> Tile",
+         "Adds tile `t` atomically into `a` at `offset` (as tile_store places it) and returns "
+         "the tile of the values those elements held before (zero outside the array). "
+         "Differentiable in `t`.",
+         true, nullptr, tile().writes_first_array()},
+        {"tile", "tile", BuiltinKind::Tile, k_group,
+         "tile(x: Any, preserve_type: bool = False) -> Tile",
+         "The tile of one value per thread of the block: shape (block_dim,) whose element i is "
+         "thread i's `x`. A vector x of N components gives the (N, block_dim) tile of its "
+         "components unless `preserve_type`, which keeps the vectors as elements. On the CPU a "
+         "block is one thread (block_dim 1).",
+         true, nullptr, shaped()},
+        {"untile", "untile", BuiltinKind::Tile, k_group, "untile(a: Tile) -> Any",
+         "This thread's element of a tile of shape (block_dim,) (the inverse of tile(x)); of a "
+         "(N, block_dim) tile, the vector of its N elements.",
+         true, nullptr, tile()},
+        {"tile_broadcast", "tile_broadcast", BuiltinKind::Tile, k_group,
+         "tile_broadcast(a: Tile, shape: tuple[int, ...]) -> Tile",
+         "Tile `a` repeated to the constant `shape` by numpy's broadcasting rules (dimensions "
+         "align at the right; an extent of 1 repeats).",
+         true, nullptr, shaped()},
+        {"tile_transpose", "tile_transpose", BuiltinKind::Regular, k_group,
+         "tile_transpose(a: Tile) -> Tile", "The (N, M) transpose of an (M, N) tile.", true,
+         rule_tile_transpose, tile()},
+        {"tile_sum", "tile_sum", BuiltinKind::Regular, k_group, "tile_sum(a: Tile) -> Tile",
+         "The one-element tile of the sum of a's elements, added in row-major order (the same "
+         "in every thread, every run).",
+         true, rule_tile_sum, tile()},
+        {"tile_min", "tile_min", BuiltinKind::Regular, k_group, "tile_min(a: Tile) -> Tile",
+         "The one-element tile of a's smallest element (scalar elements).", true,
+         rule_tile_extremum, tile()},
+        {"tile_max", "tile_max", BuiltinKind::Regular, k_group, "tile_max(a: Tile) -> Tile",
+         "The one-element tile of a's largest element (scalar elements).", true,
+         rule_tile_extremum, tile()},
+        {"tile_argmin", "tile_argmin", BuiltinKind::Regular, k_group,
+         "tile_argmin(a: Tile) -> Tile",
+         "The one-element int32 tile of the row-major position of a's smallest element (the "
+         "first of equal ones).",
+         false, rule_tile_arg_extremum, tile()},
+        {"tile_argmax", "tile_argmax", BuiltinKind::Regular, k_group,
+         "tile_argmax(a: Tile) -> Tile",
+         "The one-element int32 tile of the row-major position of a's largest element (the "
+         "first of equal ones).",
+         false, rule_tile_arg_extremum, tile()},
+        {"tile_matmul", "tile_matmul", BuiltinKind::Tile, k_group,
+         "tile_matmul(a: Tile, b: Tile, out: Tile = ..., alpha: Float = 1.0, beta: Float = 1.0) "
+         "-> Tile",
+         "The matrix product of an (M, K) and a (K, N) tile of one float type, times `alpha`. "
+         "With `out` (an (M, N) tile local), computes out = alpha * a @ b + beta * out in place "
+         "and returns None, as Warp's form does. Products are summed in k order (float32 for "
+         "float16/bfloat16 elements).",
+         true, nullptr, tile()},
+        // spelled by src/sema/infer_tile.cpp only
+        {"tile_extract", "tile_extract", BuiltinKind::Internal, k_group,
+         "tile_extract(a: Tile, index: Vector) -> Any",
+         "a[i, j, ...]: the element at `index` (one coordinate per dimension), in every thread.",
+         true, nullptr, tile()},
+        {"tile_from_vector", "tile_from_vector", BuiltinKind::Internal, k_group,
+         "tile_from_vector(x: Vector) -> Tile",
+         "tile(x) of a vector: the (N, block_dim) tile of every thread's components.", true,
+         nullptr, shaped()},
+        {"tile_matmul_acc", "tile_matmul_acc", BuiltinKind::Internal, k_group,
+         "tile_matmul_acc(a: Tile, b: Tile, out: Tile, alpha: Float, beta: Float) -> Tile",
+         "alpha * a @ b + beta * out: tile_matmul(a, b, out) before it re-binds `out`.", true,
+         nullptr, tile()},
+    };
+}
+
+}  // namespace treadle::builtins::entries

@@ -1,0 +1,307 @@
+// src/sema/infer_tile.cpp -- tile builtins whose types come from constant arguments
+//
+// tile_zeros(shape=(16, 16), dtype=float) and the other BuiltinKind::Tile entries: the shape
+// (an int or a tuple of ints) and dtype are compile-time values that make the result type;
+// offsets and indices (tuples of ints evaluated at run time) become one vector of int32
+// operands, so that each lowering is one Call of a table entry. Errors name the builtin and
+// point at the offending argument.
+#include <cmath>
+
+#include "sema/infer_internal.h"
+
+namespace treadle::sema {
+
+using ir::InstrKind;
+using ir::VarId;
+
+namespace {
+
+/// The arguments of a call matched to the builtin's documented parameters: by position, then
+/// by keyword; `rest` collects positional arguments past a variadic first parameter.
+struct TileArgs {
+    std::map<std::string, const ast::Expr*> named;
+    std::vector<const ast::Expr*> rest;
+    const ast::Expr* get(const std::string& name) const {
+        auto it = named.find(name);
+        return it == named.end() ? nullptr : it->second;
+    }
+};
+
+}  // namespace
+
+Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
+    const std::string name = b.name;
+    const std::vector<builtins::Param>& params = builtins::builtin_params(b);
+    TileArgs args;
+    const bool variadic = !params.empty() && params[0].variadic;
+    size_t position = 0;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+        if (variadic && position == 0) {
+            args.rest.push_back(e.args[i].get());
+            continue;
+        }
+        if (position >= params.size())
+            type_error(e.args[i]->span, name + "(): takes at most " +
+                                            std::to_string(params.size()) + " arguments");
+        args.named[params[position++].name] = e.args[i].get();
+    }
+    for (const auto& k : e.keywords) {
+        bool known = false;
+        for (const builtins::Param& p : params) known |= !p.variadic && p.name == k.name;
+        if (!known) type_error(k.span, name + "(): unexpected argument '" + k.name + "'");
+        if (args.named.count(k.name))
+            type_error(k.span, name + "(): argument '" + k.name + "' given twice");
+        args.named[k.name] = k.value.get();
+    }
+    // storage= is accepted as Warp spells it; every tile lives spread over the block
+    if (const ast::Expr* s = args.get("storage")) {
+        Value v = eval(*s);
+        if (v.kind != Value::Kind::Str || (v.text != "register" && v.text != "shared"))
+            type_error(s->span, name + "(): storage must be \"register\" or \"shared\"");
+    }
+    for (const char* flag : {"bounds_check", "aligned", "preserve_type"}) {
+        const ast::Expr* x = args.get(flag);
+        if (!x) continue;
+        Value v = eval(*x);
+        if (!constant_truth(v))
+            type_error(x->span, name + "(): " + flag + " must be a constant True or False");
+    }
+    auto need = [&](const char* param) -> const ast::Expr& {
+        const ast::Expr* x = args.get(param);
+        if (!x) type_error(e.span, name + "(): missing argument '" + param + "'");
+        return *x;
+    };
+    const int line = e.span.line;
+    if (name == "tile_zeros" || name == "tile_ones" || name == "tile_full") {
+        std::vector<int> shape = tile_shape(need("shape"), name);
+        const ast::Expr* dt = args.get("dtype");
+        if (name == "tile_full") {
+            Value v = eval(need("value"));
+            const types::Type* t = dt ? eval_annotation(*dt) : materialize_type(arg_info(v, need("value")).type);
+            if (!t->is_value()) type_error(need("value").span, name + "(): value must be a number, vector or matrix");
+            VarId x = coerce(v, t, need("value"));
+            return var_value(emit_call(line, types::tile_type(t, shape), {x}, b));
+        }
+        const types::Type* t = dt ? eval_annotation(*dt) : types::float32_type();
+        if (!t->is_value()) type_error(dt->span, name + "(): dtype must be a scalar, vector or matrix type");
+        return var_value(emit_call(line, types::tile_type(t, shape), {}, b));
+    }
+    if (name == "tile_arange") return tile_arange(b, args.rest, args.get("dtype"), e);
+    if (name == "tile_load") {
+        VarId a = tile_array(need("a"), name);
+        const types::Type* at = m_fn.type_of(a);
+        std::vector<int> shape = tile_shape(need("shape"), name);
+        if ((int)shape.size() != at->ndim)
+            type_error(need("shape").span, name + "(): the shape has " + std::to_string(shape.size()) +
+                                               " dimensions but the array has " +
+                                               std::to_string(at->ndim));
+        VarId o = tile_coordinates(args.get("offset"), at->ndim, "offset", name, line);
+        return var_value(emit_call(line, types::tile_type(at->dtype, shape), {a, o}, b));
+    }
+    if (name == "tile_store" || name == "tile_atomic_add") {
+        VarId a = tile_array(need("a"), name);
+        const types::Type* at = m_fn.type_of(a);
+        VarId t = tile_operand(need("t"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        if (tt->dtype != at->dtype || tt->ndim != at->ndim)
+            type_error(need("t").span, name + "(): a " + tt->name + " cannot be stored in an " +
+                                           at->name + " (element types and dimensions must match)");
+        VarId o = tile_coordinates(args.get("offset"), at->ndim, "offset", name, line);
+        if (name == "tile_store") {
+            emit_call(line, types::int32_type(), {a, t, o}, b);
+            return Value{};
+        }
+        return var_value(emit_call(line, tt, {a, t, o}, b));
+    }
+    if (name == "tile") {
+        Value v = eval(need("x"));
+        VarId x = materialize(v, need("x"));
+        const types::Type* xt = m_fn.type_of(x);
+        const ast::Expr* keep = args.get("preserve_type");
+        const bool preserve = keep && constant_truth(eval(*keep)).value_or(false);
+        const int block = m_program.tile_block_dim;
+        if (xt->is_vector() && !preserve)
+            return var_value(emit_call(line, types::tile_type(types::scalar_type(xt->scalar), {xt->rows, block}),
+                                       {x}, table_entry("tile_from_vector")));
+        if (!xt->is_value()) type_error(need("x").span, "tile(): x must be a number, vector or matrix");
+        return var_value(emit_call(line, types::tile_type(xt, {block}), {x}, b));
+    }
+    if (name == "untile") {
+        VarId t = tile_operand(need("a"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        const int block = m_program.tile_block_dim;
+        if (tt->ndim == 1 && tt->shape[0] == block)
+            return var_value(emit_call(line, tt->dtype, {t}, b));
+        if (tt->ndim == 2 && tt->shape[1] == block && tt->dtype->is_scalar() &&
+            tt->shape[0] <= types::k_max_vector_length)
+            return var_value(
+                emit_call(line, types::vector_type(tt->shape[0], tt->dtype->scalar), {t}, b));
+        type_error(need("a").span, "untile(): expects a tile of shape (block_dim,) or (N, block_dim) "
+                                   "with block_dim " + std::to_string(block) + ", got a " + tt->name);
+    }
+    if (name == "tile_broadcast") {
+        VarId t = tile_operand(need("a"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        std::vector<int> shape = tile_shape(need("shape"), name);
+        bool fits = shape.size() >= tt->shape.size();
+        for (size_t d = 0; fits && d < tt->shape.size(); ++d) {
+            int from = tt->shape[d], to = shape[d + shape.size() - tt->shape.size()];
+            fits = from == to || from == 1;
+        }
+        if (!fits) type_error(need("shape").span, name + "(): a " + tt->name + " cannot be broadcast to that shape");
+        return var_value(emit_call(line, types::tile_type(tt->dtype, shape), {t}, b));
+    }
+    if (name == "tile_matmul") return tile_matmul(b, args.named, e);
+    type_error(e.span, name + "(): cannot be called here");
+}
+
+std::vector<int> Builder::tile_shape(const ast::Expr& x, const std::string& fn) {
+    Value v = eval(x);
+    std::vector<Value> dims = v.kind == Value::Kind::Tuple ? v.elements : std::vector<Value>{v};
+    std::vector<int> shape;
+    int64_t size = 1;
+    for (const Value& d : dims) {
+        if (d.kind != Value::Kind::Const || !d.constant.type->is_integer() || d.constant.i < 1 ||
+            d.constant.i > types::k_max_tile_elements)
+            type_error(x.span, fn + "(): shape must be a constant int or tuple of ints, each at least 1");
+        shape.push_back((int)d.constant.i);
+        size *= d.constant.i;
+    }
+    if (shape.empty() || shape.size() > 4)
+        type_error(x.span, fn + "(): a tile has 1 to 4 dimensions");
+    if (size > types::k_max_tile_elements)
+        type_error(x.span, fn + "(): a tile holds at most " +
+                               std::to_string(types::k_max_tile_elements) + " elements");
+    return shape;
+}
+
+VarId Builder::tile_coordinates(const ast::Expr* x, int ndim, const char* what,
+                                const std::string& fn, int line) {
+    std::vector<VarId> parts;
+    if (!x) {
+        for (int d = 0; d < ndim; ++d)
+            parts.push_back(emit_const(types::ConstValue{types::int32_type(), false, 0, 0.0},
+                                       types::int32_type(), line));
+    } else {
+        Value v = eval(*x);
+        std::vector<Value> items = v.kind == Value::Kind::Tuple ? v.elements : std::vector<Value>{v};
+        if ((int)items.size() != ndim)
+            type_error(x->span, fn + "(): " + what + " needs " + std::to_string(ndim) +
+                                    (ndim == 1 ? " index" : " indices") + ", got " +
+                                    std::to_string(items.size()));
+        for (const Value& item : items)
+            parts.push_back(index_value(item, *x, fn + "(): " + what + " "));
+    }
+    return emit_value(InstrKind::Construct, line, types::vector_type(ndim, ScalarType::Int32),
+                      std::move(parts));
+}
+
+VarId Builder::tile_array(const ast::Expr& x, const std::string& fn) {
+    Value v = eval(x);
+    const types::Type* t = v.kind == Value::Kind::Var ? m_fn.type_of(v.var) : nullptr;
+    if (!t || !t->is_array() || t->indexed || t->fabric || !t->dtype->is_value())
+        type_error(x.span, fn + "(): expects an array of numbers, vectors or matrices" +
+                               (t ? ", got " + t->name : std::string()));
+    return v.var;
+}
+
+VarId Builder::tile_operand(const ast::Expr& x, const std::string& fn) {
+    Value v = eval(x);
+    const types::Type* t = v.kind == Value::Kind::Var ? m_fn.type_of(v.var) : nullptr;
+    if (!t || !t->is_tile())
+        type_error(x.span, fn + "(): expects a tile" + (t ? ", got " + t->name : std::string()));
+    return v.var;
+}
+
+Value Builder::tile_arange(const Builtin& b, const std::vector<const ast::Expr*>& range,
+                           const ast::Expr* dtype, const ast::Expr& e) {
+    if (range.empty() || range.size() > 3)
+        type_error(e.span, "tile_arange(): takes 1 to 3 arguments (stop; start, stop; start, stop, step)");
+    std::vector<types::ConstValue> c;
+    bool any_float = false;
+    for (const ast::Expr* x : range) {
+        Value v = eval(*x);
+        if (v.kind != Value::Kind::Const || !v.constant.type->is_scalar() || v.constant.type->is_bool())
+            type_error(x->span, "tile_arange(): arguments must be constant numbers");
+        any_float |= v.constant.type->is_float();
+        c.push_back(v.constant);
+    }
+    auto as_double = [](const types::ConstValue& k) {
+        return k.type->is_float() ? k.f : (double)k.i;
+    };
+    double start = range.size() > 1 ? as_double(c[0]) : 0.0;
+    double stop = as_double(c[range.size() > 1 ? 1 : 0]);
+    double step = range.size() > 2 ? as_double(c[2]) : 1.0;
+    if (step == 0.0) type_error(range.back()->span, "tile_arange(): step must not be zero");
+    double count = (stop - start) / step;
+    int n = count > 0 ? (int)std::ceil(count) : 0;
+    if (n < 1 || n > types::k_max_tile_elements)
+        type_error(e.span, "tile_arange(): the range must have 1 to " +
+                               std::to_string(types::k_max_tile_elements) + " elements");
+    const types::Type* t = dtype ? eval_annotation(*dtype)
+                                 : (any_float ? types::float32_type() : types::int32_type());
+    if (!t->is_scalar() || t->is_bool()) type_error(e.span, "tile_arange(): dtype must be a number type");
+    auto constant = [&](double x) {
+        types::ConstValue k{t, false, (int64_t)x, x};
+        return emit_const(k, t, e.span.line);
+    };
+    return var_value(emit_call(e.span.line, types::tile_type(t, {n}), {constant(start), constant(step)}, b));
+}
+
+Value Builder::tile_matmul(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                           const ast::Expr& e) {
+    auto get = [&](const char* k) -> const ast::Expr* {
+        auto it = named.find(k);
+        return it == named.end() ? nullptr : it->second;
+    };
+    if (!get("a") || !get("b")) type_error(e.span, "tile_matmul(): needs a and b");
+    VarId a = tile_operand(*get("a"), "tile_matmul");
+    VarId bb = tile_operand(*get("b"), "tile_matmul");
+    const types::Type *at = m_fn.type_of(a), *bt = m_fn.type_of(bb);
+    if (at->ndim != 2 || bt->ndim != 2 || at->dtype != bt->dtype || !at->dtype->is_float() ||
+        at->shape[1] != bt->shape[0])
+        type_error(e.span, "tile_matmul(): expects an (M, K) and a (K, N) tile of one float type, got a " +
+                               at->name + " and a " + bt->name);
+    const types::Type* s = at->dtype;
+    const types::Type* rt = types::tile_type(s, {at->shape[0], bt->shape[1]});
+    const ast::Expr* out = get("out");
+    // Warp's overloads: (a, b, out, alpha, beta) accumulates into out; (a, b, alpha) returns
+    if (out) {
+        Value ov = eval(*out);
+        if (ov.kind != Value::Kind::Var || m_fn.type_of(ov.var) != rt) {
+            if (!get("alpha") && ov.kind != Value::Kind::Var) {
+                // tile_matmul(a, b, 2.0): the third positional argument is alpha
+                VarId r = emit_call(e.span.line, rt, {a, bb}, b);
+                return binary("mul", "*", var_value(r), ov, e, *out, e);
+            }
+            type_error(out->span, "tile_matmul(): out must be a tile of type " + rt->name);
+        }
+        auto scale = [&](const char* k) {
+            const ast::Expr* x = get(k);
+            if (!x) return emit_const(types::ConstValue{s, false, 1, 1.0}, s, e.span.line);
+            return coerce(eval(*x), s, *x);
+        };
+        VarId alpha = scale("alpha"), beta = scale("beta");
+        VarId r = emit_call(e.span.line, rt, {a, bb, ov.var, alpha, beta}, table_entry("tile_matmul_acc"));
+        write_back(*out, r, e);
+        return Value{};
+    }
+    VarId r = emit_call(e.span.line, rt, {a, bb}, b);
+    if (const ast::Expr* alpha = get("alpha")) return binary("mul", "*", var_value(r), eval(*alpha), e, *alpha, e);
+    return var_value(r);
+}
+
+Value Builder::index_tile(VarId tile, const std::vector<const ast::Expr*>& idx, const ast::Expr& e) {
+    const types::Type* t = m_fn.type_of(tile);
+    if ((int)idx.size() != t->ndim)
+        type_error(e.span, who() + "a " + t->name + " takes " + std::to_string(t->ndim) +
+                               (t->ndim == 1 ? " index" : " indices") + ", got " +
+                               std::to_string(idx.size()));
+    std::vector<VarId> parts;
+    for (const ast::Expr* i : idx) parts.push_back(index_value(eval(*i), *i, who() + "tile index "));
+    VarId at = emit_value(InstrKind::Construct, e.span.line,
+                          types::vector_type(t->ndim, ScalarType::Int32), std::move(parts));
+    return var_value(emit_call(e.span.line, t->dtype, {tile, at}, table_entry("tile_extract")));
+}
+
+}  // namespace treadle::sema
