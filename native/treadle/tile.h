@@ -87,7 +87,7 @@ struct tile_t {
     T data[slots];
 
     /// Extent of dimension i.
-    static constexpr int dim(int i) {
+    static constexpr CUDA_CALLABLE int dim(int i) {
         constexpr int d[] = {D...};
         return d[i];
     }
@@ -153,13 +153,27 @@ CUDA_CALLABLE const T* tile_share(const tile_t<T, D...>& t, int at = 0) {
 }
 /// The byte offset after a shared tile of this type (16-byte aligned), for a second one.
 template <typename Tile>
-constexpr int tile_share_end() {
+CUDA_CALLABLE constexpr int tile_share_end() {
     return (int)((sizeof(typename Tile::value_type) * Tile::size + 15) / 16 * 16);
 }
 
-/// Adds to each thread's slots of `adj` the values that threads contributed for any element
-/// (`contribute(add)` calls add(e, v) for each of its contributions): through shared atomics
-/// on CUDA, directly on the CPU.
+/// Where tile_gather_adjoint's contributions go: add(e, v) adds v to element e's adjoint (a
+/// shared atomic on CUDA, the thread's own slot on the CPU).
+template <typename T>
+struct tile_sink {
+    T* to;
+    CUDA_CALLABLE void add(int e, const T& v) const {
+#if WP_DEVICE_CODE
+        atomic_add(&to[e], v);
+#else
+        to[e] = wp::add(to[e], v);
+#endif
+    }
+};
+
+/// Adds to each thread's slots of `adj` the values that threads contribute for any element
+/// (`contribute(sink)` calls sink.add(e, v) for each of its contributions): through shared
+/// atomics on CUDA, directly on the CPU. Every thread of the block calls it.
 template <typename Tile, typename F>
 CUDA_CALLABLE void tile_gather_adjoint(Tile& adj, F&& contribute) {
     using T = typename Tile::value_type;
@@ -168,12 +182,11 @@ CUDA_CALLABLE void tile_gather_adjoint(Tile& adj, F&& contribute) {
     tile_sync();
     tile_slots<Tile>([&](int, int e) { s[e] = T{}; });
     tile_sync();
-    contribute([&](int e, const T& v) { atomic_add(&s[e], v); });
+    contribute(tile_sink<T>{s});
     tile_sync();
     tile_slots<Tile>([&](int k, int e) { adj.data[k] = add(adj.data[k], s[e]); });
 #else
-    (void)sizeof(T);
-    contribute([&](int e, const T& v) { adj.data[e] = add(adj.data[e], v); });
+    contribute(tile_sink<T>{adj.data});
 #endif
 }
 
@@ -402,8 +415,8 @@ CUDA_CALLABLE void adj_tile_extract(const tile_t<T, D...>&, const vec_t<N, int32
     int c[4];
     const bool inside = tile_index<T, D...>(index, c);
     const int e = Tile::linear(c);
-    tile_gather_adjoint(adj_t, [&](auto&& add_to) {
-        if (inside) add_to(e, adj_ret);
+    tile_gather_adjoint(adj_t, [&](const tile_sink<T>& sink) {
+        if (inside) sink.add(e, adj_ret);
     });
 }
 

@@ -119,11 +119,11 @@ template <typename R, typename T, int... D>
 CUDA_CALLABLE void adj_tile_broadcast(const tile_t<T, D...>&, tile_t<T, D...>& adj_t,
                                       const R& adj_ret) {
     using S = tile_t<T, D...>;
-    tile_gather_adjoint(adj_t, [&](auto&& add_to) {
+    tile_gather_adjoint(adj_t, [&](const tile_sink<T>& sink) {
         tile_slots<R>([&](int k, int e) {
             int c[4];
             R::coords(e, c);
-            add_to(tile_broadcast_source<S, R::ndim>(c), adj_ret.data[k]);
+            sink.add(tile_broadcast_source<S, R::ndim>(c), adj_ret.data[k]);
         });
     });
 }

@@ -1,0 +1,251 @@
+"""Tiles: values a thread block holds together (tile_load/store, arithmetic, reductions,
+products), their gradients, wp.launch_tiled, and the CUDA source they compile to."""
+
+import numpy as np
+import pytest
+
+import treadle as wp
+from treadle import _treadle
+
+TM, TN, TK = 4, 8, 6
+
+
+@wp.kernel
+def scale_add(a: wp.array2d[float], b: wp.array2d[float], out: wp.array2d[float],
+              total: wp.array[float]):
+    i, j = wp.tid()
+    ta = wp.tile_load(a, shape=(TM, TN), offset=(i * TM, j * TN))
+    tb = wp.tile_load(b, shape=(TM, TN), offset=(i * TM, j * TN))
+    c = ta * 2.0 + tb - wp.tile_ones(shape=(TM, TN), dtype=float)
+    wp.tile_store(out, c, offset=(i * TM, j * TN))
+    wp.tile_atomic_add(total, wp.tile_sum(c))
+
+
+@wp.kernel
+def matmul(a: wp.array2d[float], b: wp.array2d[float], c: wp.array2d[float]):
+    ta = wp.tile_load(a, shape=(TM, TK))
+    tb = wp.tile_load(b, shape=(TK, TN))
+    wp.tile_store(c, wp.tile_matmul(ta, tb))
+
+
+@wp.kernel
+def matmul_acc(a: wp.array2d[float], b: wp.array2d[float], c: wp.array2d[float]):
+    ta = wp.tile_load(a, shape=(TM, TK))
+    tb = wp.tile_load(b, shape=(TK, TN))
+    acc = wp.tile_full(shape=(TM, TN), value=1.0, dtype=float)
+    wp.tile_matmul(ta, tb, acc, alpha=2.0, beta=0.5)
+    wp.tile_store(c, acc)
+
+
+@wp.kernel
+def extract_all(src: wp.array2d[float], out: wp.array2d[float]):
+    i, j = wp.tid()
+    t = wp.tile_load(src, shape=(3, 5))
+    out[i, j] = t[i, j] * t[i, j]
+
+
+@wp.kernel
+def reductions(src: wp.array[float], out: wp.array[float], where: wp.array[int]):
+    t = wp.tile_load(src, shape=7)
+    wp.tile_store(out, wp.tile_max(t), offset=0)
+    wp.tile_store(out, wp.tile_min(t), offset=1)
+    wp.tile_store(where, wp.tile_argmax(t), offset=0)
+    wp.tile_store(where, wp.tile_argmin(t), offset=1)
+
+
+@wp.kernel
+def shapes(src: wp.array2d[float], row: wp.array[float], out_t: wp.array2d[float],
+           out_b: wp.array2d[float]):
+    t = wp.tile_load(src, shape=(2, 3))
+    wp.tile_store(out_t, wp.tile_transpose(t))
+    r = wp.tile_load(row, shape=3)
+    wp.tile_store(out_b, wp.tile_broadcast(r, shape=(4, 3)) + wp.tile_zeros(shape=(4, 3), dtype=float))
+
+
+@wp.kernel
+def per_thread(x: wp.array[float], out: wp.array[float]):
+    i = wp.tid()
+    t = wp.tile(x[i] * 3.0)
+    s = wp.tile_sum(t)
+    out[i] = wp.untile(t) + s[0] * 0.0 + wp.tile_arange(0, 4, 2, dtype=float)[1]
+
+
+def test_tiled_launch_arithmetic_and_sum():
+    rng = np.random.default_rng(3)
+    A = rng.random((8, 16)).astype(np.float32)
+    B = rng.random((8, 16)).astype(np.float32)
+    a, b = wp.array(A, requires_grad=True), wp.array(B, requires_grad=True)
+    out = wp.zeros((8, 16), dtype=float, requires_grad=True)
+    total = wp.zeros(1, dtype=float, requires_grad=True)
+    with wp.Tape() as tape:
+        wp.launch_tiled(scale_add, dim=(2, 2), inputs=[a, b, out, total], block_dim=64,
+                        device="cpu")
+    ref = 2 * A + B - 1
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(total.numpy()[0], ref.sum(), rtol=1e-5)
+    total.grad = wp.array([1.0], dtype=float)
+    tape.backward()
+    np.testing.assert_array_equal(a.grad.numpy(), np.full((8, 16), 2.0, np.float32))
+    np.testing.assert_array_equal(b.grad.numpy(), np.ones((8, 16), np.float32))
+
+
+def test_partial_tiles_read_zero_and_skip_stores():
+    src = wp.array(np.arange(10, dtype=np.float32).reshape(2, 5), dtype=float)
+    out = wp.full((2, 5), -1.0, dtype=float)
+    total = wp.zeros(1, dtype=float)
+
+    # tiles of 4x8 over a 2x5 array: everything past the array reads 0 and is not written
+    wp.launch_tiled(scale_add, dim=(1, 1), inputs=[src, src, out, total], block_dim=32,
+                    device="cpu")
+    S = src.numpy()
+    np.testing.assert_allclose(out.numpy(), 3 * S - 1)
+    # the sum covers the whole tile: the 27 elements outside the array are 0 * 3 - 1
+    np.testing.assert_allclose(total.numpy()[0], (3 * S - 1).sum() - 22.0, rtol=1e-6)
+
+
+def test_matmul_and_its_gradient():
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((TM, TK)).astype(np.float32)
+    B = rng.standard_normal((TK, TN)).astype(np.float32)
+    a, b = wp.array(A, requires_grad=True), wp.array(B, requires_grad=True)
+    c = wp.zeros((TM, TN), dtype=float, requires_grad=True)
+    with wp.Tape() as tape:
+        wp.launch_tiled(matmul, dim=1, inputs=[a, b, c], block_dim=16, device="cpu")
+    np.testing.assert_allclose(c.numpy(), A @ B, rtol=1e-5, atol=1e-6)
+    G = rng.standard_normal((TM, TN)).astype(np.float32)
+    c.grad = wp.array(G, dtype=float)
+    tape.backward()
+    np.testing.assert_allclose(a.grad.numpy(), G @ B.T, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(b.grad.numpy(), A.T @ G, rtol=1e-5, atol=1e-5)
+
+
+def test_matmul_accumulates_into_out():
+    rng = np.random.default_rng(6)
+    A = rng.standard_normal((TM, TK)).astype(np.float32)
+    B = rng.standard_normal((TK, TN)).astype(np.float32)
+    c = wp.zeros((TM, TN), dtype=float)
+    wp.launch_tiled(matmul_acc, dim=1, inputs=[wp.array(A), wp.array(B), c], block_dim=8,
+                    device="cpu")
+    np.testing.assert_allclose(c.numpy(), 2 * (A @ B) + 0.5, rtol=1e-5, atol=1e-5)
+
+
+def test_extract_reads_any_element_and_its_gradient():
+    rng = np.random.default_rng(7)
+    S = rng.random((3, 5)).astype(np.float32)
+    src = wp.array(S, requires_grad=True)
+    out = wp.zeros((3, 5), dtype=float, requires_grad=True)
+    with wp.Tape() as tape:
+        wp.launch(extract_all, dim=(3, 5), inputs=[src, out], device="cpu")
+    np.testing.assert_allclose(out.numpy(), S * S, rtol=1e-6)
+    out.grad = wp.ones_like(out)
+    tape.backward()
+    np.testing.assert_allclose(src.grad.numpy(), 2 * S, rtol=1e-6)
+
+
+def test_reductions():
+    x = np.array([3.0, -1.0, 7.0, 7.0, -4.0, 2.0, -4.0], dtype=np.float32)
+    out = wp.zeros(2, dtype=float)
+    where = wp.zeros(2, dtype=int)
+    wp.launch_tiled(reductions, dim=1, inputs=[wp.array(x), out, where], block_dim=8,
+                    device="cpu")
+    np.testing.assert_array_equal(out.numpy(), [7.0, -4.0])
+    np.testing.assert_array_equal(where.numpy(), [2, 4])  # the first of equal ones
+
+
+def test_transpose_and_broadcast():
+    S = np.arange(6, dtype=np.float32).reshape(2, 3)
+    row = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    out_t = wp.zeros((3, 2), dtype=float)
+    out_b = wp.zeros((4, 3), dtype=float)
+    wp.launch_tiled(shapes, dim=1, inputs=[wp.array(S), wp.array(row), out_t, out_b],
+                    block_dim=4, device="cpu")
+    np.testing.assert_array_equal(out_t.numpy(), S.T)
+    np.testing.assert_array_equal(out_b.numpy(), np.broadcast_to(row, (4, 3)))
+
+
+def test_tile_of_per_thread_values_on_the_cpu():
+    # on the CPU a block is one thread: tile(x) has shape (1,), and untile gives x back
+    x = wp.array(np.array([1.0, 2.0, 5.0], dtype=np.float32))
+    out = wp.zeros(3, dtype=float)
+    wp.launch(per_thread, dim=3, inputs=[x, out], device="cpu")
+    np.testing.assert_allclose(out.numpy(), [5.0, 8.0, 17.0])
+
+
+def test_build_records_the_block_size():
+    handle = scale_add._compile("cpu")
+    assert handle.tile_block_dim == 1
+    assert extract_all._compile("cpu").tile_block_dim == 1
+
+
+def _compile_error(kernel):
+    with pytest.raises(Exception) as info:
+        kernel._compile("cpu")
+    return str(info.value)
+
+
+def test_errors_name_the_argument():
+    @wp.kernel
+    def bad_shape(a: wp.array2d[float]):
+        n = 3
+        wp.tile_load(a, shape=(n + wp.tid(), 2))
+
+    assert "tile_load(): shape must be a constant int or tuple of ints" in _compile_error(bad_shape)
+
+    @wp.kernel
+    def bad_dims(a: wp.array2d[float]):
+        wp.tile_load(a, shape=8)
+
+    assert "the shape has 1 dimensions but the array has 2" in _compile_error(bad_dims)
+
+    @wp.kernel
+    def bad_store(a: wp.array[int]):
+        wp.tile_store(a, wp.tile_zeros(shape=4, dtype=float))
+
+    assert "cannot be stored in an array(dtype=int32, ndim=1)" in _compile_error(bad_store)
+
+    @wp.kernel
+    def bad_matmul(a: wp.array2d[float]):
+        x = wp.tile_load(a, shape=(2, 3))
+        wp.tile_matmul(x, x)
+
+    assert "tile_matmul(): expects an (M, K) and a (K, N) tile" in _compile_error(bad_matmul)
+
+
+@pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
+@pytest.mark.parametrize("kernel", [scale_add, matmul, matmul_acc, extract_all, reductions,
+                                    shapes, per_thread])
+def test_cuda_source_compiles(kernel):
+    for adjoint in (False, True):
+        ok, log = _treadle.check_cuda_compile(kernel._function_source(), 90, adjoint=adjoint)
+        assert ok, log
+
+
+@pytest.mark.skipif(not wp.is_cuda_available(), reason="CUDA is not available")
+def test_tiles_on_cuda():
+    device = "cuda:0"
+    rng = np.random.default_rng(9)
+    A = rng.standard_normal((TM, TK)).astype(np.float32)
+    B = rng.standard_normal((TK, TN)).astype(np.float32)
+    a = wp.array(A, requires_grad=True, device=device)
+    b = wp.array(B, requires_grad=True, device=device)
+    c = wp.zeros((TM, TN), dtype=float, requires_grad=True, device=device)
+    for block_dim in (32, 64, 256):
+        a.grad.zero_()
+        b.grad.zero_()
+        with wp.Tape() as tape:
+            wp.launch_tiled(matmul, dim=1, inputs=[a, b, c], block_dim=block_dim, device=device)
+        np.testing.assert_allclose(c.numpy(), A @ B, rtol=1e-5, atol=1e-5)
+        c.grad = wp.ones_like(c)
+        tape.backward()
+        np.testing.assert_allclose(a.grad.numpy(), np.ones((TM, TN)) @ B.T, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(b.grad.numpy(), A.T @ np.ones((TM, TN)), rtol=1e-5,
+                                   atol=1e-5)
+    S = rng.random((3, 5)).astype(np.float32)
+    src = wp.array(S, device=device)
+    out = wp.zeros((3, 5), dtype=float, device=device)
+    wp.launch(extract_all, dim=(3, 5), inputs=[src, out], block_dim=512, device=device)
+    np.testing.assert_allclose(out.numpy(), S * S, rtol=1e-6)
+    x = wp.array(np.arange(64, dtype=np.float32), device=device)
+    o = wp.zeros(64, dtype=float, device=device)
+    wp.launch(per_thread, dim=64, inputs=[x, o], block_dim=64, device=device)
+    np.testing.assert_allclose(o.numpy(), 3 * np.arange(64) + 2.0)
