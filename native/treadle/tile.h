@@ -420,6 +420,57 @@ CUDA_CALLABLE void adj_tile_extract(const tile_t<T, D...>&, const vec_t<N, int32
     });
 }
 
+/// tile_assign(t, index, v): t with the element at `index` set to the v of the thread that
+/// assigns it (every thread of the block runs the assignment; when several threads assign one
+/// element, one of them wins). A coordinate outside the tile changes nothing.
+template <typename T, int... D, int N>
+CUDA_CALLABLE tile_t<T, D...> tile_assign(const tile_t<T, D...>& t, const vec_t<N, int32>& index,
+                                          const T& v) {
+    using Tile = tile_t<T, D...>;
+    int c[4];
+    const bool inside = tile_index<T, D...>(index, c);
+#if WP_DEVICE_CODE
+    T* s = const_cast<T*>(tile_share(t));
+    if (inside) s[Tile::linear(c)] = v;
+    tile_sync();
+    Tile r;
+    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
+    return r;
+#else
+    Tile r = t;
+    if (inside) r.data[Tile::linear(c)] = v;
+    return r;
+#endif
+}
+/// Its adjoint: an assigned element's gradient goes to the v of the threads that assigned it,
+/// every other element's to t.
+template <typename T, int... D, int N>
+CUDA_CALLABLE void adj_tile_assign(const tile_t<T, D...>&, const vec_t<N, int32>& index,
+                                   const T&, tile_t<T, D...>& adj_t, vec_t<N, int32>&, T& adj_v,
+                                   const tile_t<T, D...>& adj_ret) {
+    using Tile = tile_t<T, D...>;
+    int c[4];
+    const bool inside = tile_index<T, D...>(index, c);
+    const int at = inside ? Tile::linear(c) : -1;
+#if WP_DEVICE_CODE
+    unsigned char* marks = tile_scratch();  // which elements some thread assigned
+    tile_sync();
+    tile_slots<Tile>([&](int, int e) { marks[e] = 0; });
+    tile_sync();
+    if (inside) marks[at] = 1;
+    tile_sync();
+    tile_slots<Tile>([&](int k, int e) {
+        if (!marks[e]) adj_t.data[k] = add(adj_t.data[k], adj_ret.data[k]);
+    });
+    const T* g = tile_share(adj_ret);
+    if (inside) adj_v = add(adj_v, g[at]);
+#else
+    for (int e = 0; e < Tile::size; ++e)
+        if (e != at) adj_t.data[e] = add(adj_t.data[e], adj_ret.data[e]);
+    if (inside) adj_v = add(adj_v, adj_ret.data[at]);
+#endif
+}
+
 // ---- elementwise arithmetic (the operators on tiles) ---------------------------------------
 
 #define WP_TILE_BINARY(name)                                                                     \
@@ -440,47 +491,82 @@ CUDA_CALLABLE void adj_tile_extract(const tile_t<T, D...>&, const vec_t<N, int32
 
 WP_TILE_BINARY(add)
 WP_TILE_BINARY(sub)
-WP_TILE_BINARY(mul)
-WP_TILE_BINARY(div)
 #undef WP_TILE_BINARY
 
-/// A tile and a scalar (either order) under * and /: each element with the scalar. The
-/// scalar's adjoint gains this thread's share (each thread adds its own slots).
-#define WP_TILE_SCALAR(name)                                                                   \
-    template <typename T, int... D, typename S>                                                \
-    CUDA_CALLABLE enable_if_t<is_number_v<S>, tile_t<T, D...>> name(const tile_t<T, D...>& a, \
-                                                                    S s) {                     \
-        tile_t<T, D...> r;                                                                     \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], s);       \
-        return r;                                                                              \
-    }                                                                                          \
-    template <typename T, int... D, typename S>                                                \
-    CUDA_CALLABLE enable_if_t<is_number_v<S>, tile_t<T, D...>> name(S s,                       \
-                                                                    const tile_t<T, D...>& a) { \
-        tile_t<T, D...> r;                                                                     \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(s, a.data[k]);       \
-        return r;                                                                              \
-    }                                                                                          \
-    template <typename T, int... D, typename S>                                                \
-    CUDA_CALLABLE enable_if_t<is_number_v<S>> adj_##name(                                      \
-        const tile_t<T, D...>& a, S s, tile_t<T, D...>& adj_a, S& adj_s,                       \
-        const tile_t<T, D...>& adj_ret) {                                                      \
-        tile_slots<tile_t<T, D...>>([&](int k, int) {                                          \
-            adj_##name(a.data[k], s, adj_a.data[k], adj_s, adj_ret.data[k]);                   \
-        });                                                                                    \
-    }                                                                                          \
-    template <typename T, int... D, typename S>                                                \
-    CUDA_CALLABLE enable_if_t<is_number_v<S>> adj_##name(                                      \
-        S s, const tile_t<T, D...>& a, S& adj_s, tile_t<T, D...>& adj_a,                       \
-        const tile_t<T, D...>& adj_ret) {                                                      \
-        tile_slots<tile_t<T, D...>>([&](int k, int) {                                          \
-            adj_##name(s, a.data[k], adj_s, adj_a.data[k], adj_ret.data[k]);                   \
-        });                                                                                    \
+/// The element type of f(a, b) for element types A and B (mul, div).
+#define WP_TILE_RESULT(name, A, B) decltype(name(A{}, B{}))
+
+/// * and / of two tiles of one shape (one element type a scalar, which the compiler checked),
+/// and of a tile and a value that is not a tile (either order): each element with the other
+/// operand. A value operand's adjoint gains this thread's share (each thread adds the
+/// contributions of its own slots; the compiler gives every thread its own copy).
+#define WP_TILE_PRODUCT(name)                                                                   \
+    /* one element type: more specialised than both scalar.h's name(T, T) and the mixed form */ \
+    template <typename T, int... D>                                                             \
+    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, T), D...> name(const tile_t<T, D...>& a,       \
+                                                                const tile_t<T, D...>& b) {     \
+        tile_t<WP_TILE_RESULT(name, T, T), D...> r;                                             \
+        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]); \
+        return r;                                                                               \
+    }                                                                                           \
+    template <typename T, int... D>                                                             \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<T, D...>& b,           \
+                                  tile_t<T, D...>& adj_a, tile_t<T, D...>& adj_b,               \
+                                  const tile_t<T, D...>& adj_ret) {                             \
+        tile_slots<tile_t<T, D...>>([&](int k, int) {                                           \
+            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]);    \
+        });                                                                                     \
+    }                                                                                           \
+    template <typename T, typename U, int... D>                                                 \
+    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, U), D...> name(const tile_t<T, D...>& a,       \
+                                                                const tile_t<U, D...>& b) {     \
+        tile_t<WP_TILE_RESULT(name, T, U), D...> r;                                             \
+        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]); \
+        return r;                                                                               \
+    }                                                                                           \
+    template <typename T, typename U, int... D, typename R>                                     \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<U, D...>& b,           \
+                                  tile_t<T, D...>& adj_a, tile_t<U, D...>& adj_b,               \
+                                  const tile_t<R, D...>& adj_ret) {                             \
+        tile_slots<tile_t<T, D...>>([&](int k, int) {                                           \
+            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]);    \
+        });                                                                                     \
+    }                                                                                           \
+    template <typename T, int... D, typename S, typename = enable_if_t<!is_tile_v<S>>>          \
+    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, S), D...> name(const tile_t<T, D...>& a,       \
+                                                                const S& s) {                   \
+        tile_t<WP_TILE_RESULT(name, T, S), D...> r;                                             \
+        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], s);        \
+        return r;                                                                               \
+    }                                                                                           \
+    template <typename T, int... D, typename S, typename = enable_if_t<!is_tile_v<S>>>          \
+    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, S, T), D...> name(const S& s,                     \
+                                                                const tile_t<T, D...>& a) {     \
+        tile_t<WP_TILE_RESULT(name, S, T), D...> r;                                             \
+        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(s, a.data[k]);        \
+        return r;                                                                               \
+    }                                                                                           \
+    template <typename T, int... D, typename S, typename R,                                     \
+              typename = enable_if_t<!is_tile_v<S>>>                                            \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const S& s, tile_t<T, D...>& adj_a, \
+                                  S& adj_s, const tile_t<R, D...>& adj_ret) {                   \
+        tile_slots<tile_t<T, D...>>([&](int k, int) {                                           \
+            adj_##name(a.data[k], s, adj_a.data[k], adj_s, adj_ret.data[k]);                    \
+        });                                                                                     \
+    }                                                                                           \
+    template <typename T, int... D, typename S, typename R,                                     \
+              typename = enable_if_t<!is_tile_v<S>>>                                            \
+    CUDA_CALLABLE void adj_##name(const S& s, const tile_t<T, D...>& a, S& adj_s,               \
+                                  tile_t<T, D...>& adj_a, const tile_t<R, D...>& adj_ret) {     \
+        tile_slots<tile_t<T, D...>>([&](int k, int) {                                           \
+            adj_##name(s, a.data[k], adj_s, adj_a.data[k], adj_ret.data[k]);                    \
+        });                                                                                     \
     }
 
-WP_TILE_SCALAR(mul)
-WP_TILE_SCALAR(div)
-#undef WP_TILE_SCALAR
+WP_TILE_PRODUCT(mul)
+WP_TILE_PRODUCT(div)
+#undef WP_TILE_PRODUCT
+#undef WP_TILE_RESULT
 
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, D...> neg(const tile_t<T, D...>& a) {

@@ -546,8 +546,7 @@ adjoint = _Adjoint()
 
 # @wp.kernel keywords of Warp's that change CUDA code generation or the launch, which treadle
 # does not implement yet: refused rather than ignored.
-_UNSUPPORTED_KERNEL_OPTIONS = ("cuda_max_registers", "enable_cuda_smem_spilling", "cluster_dim",
-                               "grid_stride")
+_UNSUPPORTED_KERNEL_OPTIONS = ("cuda_max_registers", "enable_cuda_smem_spilling", "cluster_dim")
 
 
 def _launch_bounds(bounds):
@@ -601,16 +600,20 @@ def _kernel_module(f, module, module_options):
 
 
 def kernel(f=None, *, name=None, enable_backward=None, launch_bounds=None, module=None,
-           module_options=None, entry_point_abi=None, options=None, **unsupported):
+           module_options=None, entry_point_abi=None, options=None, grid_stride=None,
+           **unsupported):
     """Declares a kernel (Warp's @wp.kernel). ``name`` sets its key (a C++ identifier);
     ``module`` is a module, a module name or ``"unique"`` (a module of its own, whose options
     ``module_options`` sets); ``enable_backward=False`` never builds a backward pass;
     ``launch_bounds`` (an int, or 1-2 ints: max threads per block, min blocks per
     multiprocessor) is the CUDA entry points' ``__launch_bounds__``, and CUDA launches then
     refuse a larger ``block_dim`` (the CPU ignores it); ``options`` are per-kernel compile
-    options such as ``{"max_unroll": 4}``. Warp's other CUDA keywords (cuda_max_registers,
-    cluster_dim, grid_stride, ...) and ``entry_point_abi="external_constant_params"`` raise
-    NotImplementedError."""
+    options such as ``{"max_unroll": 4}``. ``grid_stride`` is accepted: treadle's CUDA entry
+    covers the launch with one thread per index and loops only past 2^31 blocks, which serves
+    both of Warp's forms. Warp's other CUDA keywords (cuda_max_registers, cluster_dim, ...) and
+    ``entry_point_abi="external_constant_params"`` raise NotImplementedError."""
+    if grid_stride is not None and not isinstance(grid_stride, bool):
+        raise TypeError(f"grid_stride must be a bool or None, got {type(grid_stride).__name__}")
     for keyword in unsupported:
         if keyword not in _UNSUPPORTED_KERNEL_OPTIONS:
             raise TypeError(f"kernel() got an unexpected keyword argument '{keyword}'")

@@ -15,6 +15,7 @@ from .builtin_functions import builtin_function
 from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
 from .struct import StructInstance
+from .type_queries import tile as tile_annotation
 
 _module_handles = {}
 
@@ -72,6 +73,8 @@ def describe(obj):
         return ("const", type(obj)._type, values, False)
     if isinstance(obj, array) and not obj._is_annotation:  # arrays are made outside kernels
         return ("unsupported", "array")
+    if isinstance(obj, tile_annotation):
+        return ("type", obj._type)
     if isinstance(obj, (array, indexedarray, _fabric_base, vec_types.generic_composite)):
         try:
             return ("type", obj._type)

@@ -110,6 +110,12 @@ class NativeCore:
 
 
     @staticmethod
+    def wp_is_mathdx_enabled():
+        """Whether tile operations use NVIDIA's MathDx library: never in treadle, whose tile
+        products, factorisations and transforms are its own."""
+        return False
+
+    @staticmethod
     def wp_cuda_profiler_start(context):
         """Starts CUDA profiler collection in `context` (cuProfilerStart)."""
         _profiler_driver.profiler_start_native(context)

@@ -183,9 +183,10 @@ def _tile_dim(n):
 
 class tile:
     """A Warp tile annotation: ``wp.tile[dtype]``, ``wp.tile[dtype, M, N]`` (ints or
-    ``Literal[n]``), ``wp.tile[dtype, (M, N)]`` or ``wp.tile(dtype=..., shape=...)``. treadle
-    does not support tiles: this records the dtype, shape and storage, and a kernel or
-    function annotated with it fails to compile."""
+    ``Literal[n]``), ``wp.tile[dtype, (M, N)]`` or ``wp.tile(dtype=..., shape=...)``: the type
+    of a @wp.func parameter or result that is a tile. A dtype or shape left out (Any) takes
+    every tile that fits the rest. (In kernels, ``wp.tile(x)`` is the builtin that makes a
+    tile of per-thread values.)"""
 
     __slots__ = ("dtype", "shape", "storage")
 
@@ -205,6 +206,21 @@ class tile:
 
     def __repr__(self):
         return f"tile(dtype={type_repr(self.dtype)}, shape={self.shape}, storage={self.storage!r})"
+
+    @property
+    def _type(self):
+        """The compiler Type: a tile type, or the generic annotation of the tiles that fit."""
+        from . import _treadle
+
+        dtype = None if self.dtype is Any else getattr(self.dtype, "_type", None)
+        if self.dtype is not Any and dtype is None:
+            generic = scalar_types.generic_type(self.dtype)
+            if generic is None:
+                raise TypeError(f"tile dtype must be a scalar, vector or matrix type, got "
+                                f"{self.dtype!r}")
+            dtype = scalar_types.type_of(self.dtype)
+        shape = None if self.shape is Any else list(self.shape)
+        return _treadle.types.tile(dtype, shape)
 
 
 # --- sizes, names, ctypes -------------------------------------------------------------------

@@ -114,6 +114,12 @@ std::vector<Builtin> tiles() {
          "Tile `a` repeated to the constant `shape` by numpy's broadcasting rules (dimensions "
          "align at the right; an extent of 1 repeats).",
          true, nullptr, shaped()},
+        {"tile_map", "tile_map", BuiltinKind::Tile, k_group,
+         "tile_map(op: Callable, a: Tile, *args: Any) -> Tile",
+         "The tile of op(a[i], b[i], ...) for every element i: `op` is a builtin or @wp.func of "
+         "one parameter per operand, the operands tiles of one shape or values that every "
+         "element sees. Differentiable when `op` is.",
+         true, nullptr, tile()},
         {"tile_transpose", "tile_transpose", BuiltinKind::Regular, k_group,
          "tile_transpose(a: Tile) -> Tile", "The (N, M) transpose of an (M, N) tile.", true,
          rule_tile_transpose, tile()},
@@ -145,10 +151,18 @@ std::vector<Builtin> tiles() {
          "and returns None, as Warp's form does. Products are summed in k order (float32 for "
          "float16/bfloat16 elements).",
          true, nullptr, tile()},
+        {"tile_extract", "tile_extract", BuiltinKind::Tile, k_group,
+         "tile_extract(a: Tile, *args: int) -> Any",
+         "The element of `a` at the coordinates `args` (one per dimension), in every thread "
+         "(also written a[i, j]); each thread may read a different one, and coordinates outside "
+         "the tile read as zero. Differentiable: the gradient goes to that element.",
+         true, nullptr, tile()},
         // spelled by src/sema/infer_tile.cpp only
-        {"tile_extract", "tile_extract", BuiltinKind::Internal, k_group,
-         "tile_extract(a: Tile, index: Vector) -> Any",
-         "a[i, j, ...]: the element at `index` (one coordinate per dimension), in every thread.",
+        {"tile_assign", "tile_assign", BuiltinKind::Internal, k_group,
+         "tile_assign(a: Tile, index: Vector, value: Any) -> Tile",
+         "a[i, j] = value: the tile with the element at `index` replaced by what the thread "
+         "that assigns it gives (every thread runs the assignment; a coordinate outside the "
+         "tile changes nothing).",
          true, nullptr, tile()},
         {"tile_from_vector", "tile_from_vector", BuiltinKind::Internal, k_group,
          "tile_from_vector(x: Vector) -> Tile",

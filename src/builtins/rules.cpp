@@ -103,23 +103,37 @@ bool scalar_fits(const ArgInfo& a, ScalarType s) {
 }
 
 namespace {
-/// A tile and a scalar of its element's scalar type (either order), or two tiles of one type:
-/// the elementwise forms of * and / (native/treadle/tile.h).
-std::optional<Signature> tile_elementwise(const std::vector<ArgInfo>& a, bool with_scalar) {
+using ElementRule = std::optional<Signature> (*)(const std::vector<ArgInfo>&);
+
+/// The elementwise forms of +, -, *, / with tiles (native/treadle/tile.h): two tiles of one
+/// shape, or a tile and a value (either order), one of whose element types is a scalar for *
+/// and / (tile<vec3> * 2.0, mat22 * tile<float>); the result holds what `element` gives for
+/// the elements. `same_type`: + and -, whose tiles have one type.
+std::optional<Signature> tile_elementwise(const std::vector<ArgInfo>& a, ElementRule element,
+                                          bool same_type) {
     if (a.size() != 2 || !a[0].type || !a[1].type) return std::nullopt;
     const types::Type *x = a[0].type, *y = a[1].type;
-    if (x->is_tile() && x == y) return Signature{{x, y}, x};
-    if (!with_scalar) return std::nullopt;
-    if (x->is_tile() && scalar_fits(a[1], x->scalar))
-        return Signature{{x, types::scalar_type(x->scalar)}, x};
-    if (y->is_tile() && scalar_fits(a[0], y->scalar))
-        return Signature{{types::scalar_type(y->scalar), y}, y};
-    return std::nullopt;
+    if (!x->is_tile() && !y->is_tile()) return std::nullopt;
+    if (same_type) {
+        if (x == y) return Signature{{x, y}, x};
+        return std::nullopt;
+    }
+    if (x->is_tile() && y->is_tile() && x->shape != y->shape) return std::nullopt;
+    ArgInfo ex = x->is_tile() ? ArgInfo{x->dtype, false} : a[0];
+    ArgInfo ey = y->is_tile() ? ArgInfo{y->dtype, false} : a[1];
+    if (!ex.type->is_scalar() && !ey.type->is_scalar()) return std::nullopt;
+    auto sig = element({ex, ey});
+    if (!sig || !sig->ret || !sig->ret->is_value()) return std::nullopt;
+    const types::Type* shape = x->is_tile() ? x : y;
+    const types::Type* px = x->is_tile() ? types::tile_like(x, sig->params[0]) : sig->params[0];
+    const types::Type* py = y->is_tile() ? types::tile_like(y, sig->params[1]) : sig->params[1];
+    if ((x->is_tile() && px != x) || (y->is_tile() && py != y)) return std::nullopt;
+    return Signature{{px, py}, types::tile_like(shape, sig->ret)};
 }
 }  // namespace
 
 std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
-    if (auto tiles = tile_elementwise(a, false)) return tiles;
+    if (auto tiles = tile_elementwise(a, rule_add_sub, true)) return tiles;
     if (a.size() == 2 && a[0].type && (is_math(a[0].type) || a[0].type->is_transform()) &&
         a[0].type == a[1].type)
         return Signature{{a[0].type, a[1].type}, a[0].type};
@@ -128,7 +142,8 @@ std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
 
 std::optional<Signature> rule_mul(const std::vector<ArgInfo>& a) {
     if (a.size() != 2) return std::nullopt;
-    if (auto tiles = tile_elementwise(a, true)) return tiles;
+    if (a[0].type && a[1].type && (a[0].type->is_tile() || a[1].type->is_tile()))
+        return tile_elementwise(a, rule_mul, false);
     const types::Type *x = a[0].type, *y = a[1].type;
     auto scalable = [](const types::Type* t) { return is_math(t) || (t && t->is_transform()); };
     if (scalable(x) && scalar_fits(a[1], x->scalar))
@@ -154,7 +169,8 @@ std::optional<Signature> rule_matmul(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_div(const std::vector<ArgInfo>& a) {
-    if (auto tiles = tile_elementwise(a, true)) return tiles;
+    if (a.size() == 2 && a[0].type && a[1].type && (a[0].type->is_tile() || a[1].type->is_tile()))
+        return tile_elementwise(a, rule_div, false);
     if (a.size() == 2 && is_math(a[0].type) && scalar_fits(a[1], a[0].type->scalar))
         return Signature{{a[0].type, types::scalar_type(a[0].type->scalar)}, a[0].type};
     if (a.size() == 2 && is_math(a[1].type) && scalar_fits(a[0], a[1].type->scalar))

@@ -308,6 +308,7 @@ private:
                             << ");\n";
                 return;
             case CallAdjoint::Builtin:
+                if (std::string(in.builtin->name) == "tile_map") return reverse_tile_map(in, depth);
                 // adj_f(args..., [results... when several], adj_args..., adj_results...); an
                 // array argument has no adjoint variable: its slot is the array, whose gradient
                 // (array_t::grad) the native adjoint accumulates into (volume_sample_index)
@@ -335,6 +336,41 @@ private:
                             << ", wp::grad_address(" << element() << "), " << adj(v) << ");\n";
                 return;
         }
+    }
+
+    /// tile_map(f, ...): f's adjoint for each element the thread holds (a user function's
+    /// takes the adjoints of its float parameters only, as reverse_call_func passes them).
+    void reverse_tile_map(const Instr& in, int depth) {
+        VarId d = in.dsts[0];
+        const std::string t = "decltype(" + var(d) + ")";
+        std::string call;
+        if (in.func) {
+            call = adjoint_name(*in.func) + "(";
+            bool first = true;
+            auto sep = [&] {
+                std::string s = first ? "" : ", ";
+                first = false;
+                return s;
+            };
+            for (VarId a : in.args) call += sep() + tile_map_operand(var(a), m_f.type_of(a));
+            for (VarId a : in.args)
+                if (gradient(a)) call += sep() + tile_map_operand(adj(a), m_f.type_of(a));
+            call += sep() + adj(d) + ".data[k_])";
+        } else {
+            const builtins::Builtin& f = mapped_builtin(in);
+            if (!f.differentiable) {
+                clear(d, depth);
+                return;
+            }
+            call = std::string("wp::adj_") + f.native + "(";
+            for (size_t i = 0; i < in.args.size(); ++i)
+                call += (i ? ", " : "") + tile_map_operand(var(in.args[i]), m_f.type_of(in.args[i]));
+            for (VarId a : in.args) call += ", " + tile_map_operand(adj(a), m_f.type_of(a));
+            call += ", " + adj(d) + ".data[k_])";
+        }
+        line(depth) << "for (int k_ = 0; k_ < " << t << "::slots; ++k_) if (" << t
+                    << "::element(k_) < " << t << "::size) " << call << ";\n";
+        clear(d, depth);
     }
 
     /// The user's @wp.func_grad: it returns the parameters' gradients, added here.

@@ -183,7 +183,34 @@ std::string FunctionEmitter::args(const Instr& in, size_t from, size_t to) const
     return s;
 }
 
+/// The table entry of the element builtin a tile_map applies (its Call's `text`).
+const builtins::Builtin& mapped_builtin(const Instr& in) {
+    const builtins::Builtin* b = builtins::find_operator(in.text);
+    TREADLE_ASSERT(b != nullptr);
+    return *b;
+}
+
+std::string tile_map_operand(const std::string& var, const types::Type* t) {
+    return t->is_tile() ? var + ".data[k_]" : var;
+}
+
+void FunctionEmitter::tile_map(const Instr& in, const std::string& dst) {
+    std::string callee;
+    if (in.func) {
+        const ir::Function* g = m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
+        callee = m_replay ? replay_name(*g) : g->c_name;
+    } else {
+        callee = std::string("wp::") + mapped_builtin(in).native;
+    }
+    m_out << "for (int k_ = 0; k_ < decltype(" << dst << ")::slots; ++k_) " << dst
+          << ".data[k_] = " << callee << "(";
+    for (size_t i = 0; i < in.args.size(); ++i)
+        m_out << (i ? ", " : "") << tile_map_operand(var(in.args[i]), m_f.type_of(in.args[i]));
+    m_out << ");\n";
+}
+
 void FunctionEmitter::call(const Instr& in, const std::string& dst) {
+    if (in.builtin && std::string(in.builtin->name) == "tile_map") return tile_map(in, dst);
     if (ir::writes_last_array(in) && m_replay) {
         m_out << dst << " = 0;  // writes an array: not replayed\n";
         return;

@@ -39,6 +39,11 @@ inline std::string adjoint_name(const ir::Function& f) { return "adj_" + f.c_nam
 /// template arguments its table entry takes from the result type ("vec_fill<3, float>").
 std::string native_callee(const ir::Function& f, const ir::Instr& in);
 
+/// tile_map's element builtin (the name its Call's `text` holds), and one operand of the
+/// element call: `var.data[k_]` for a tile, `var` for a value every element sees.
+const builtins::Builtin& mapped_builtin(const ir::Instr& in);
+std::string tile_map_operand(const std::string& var, const types::Type* t);
+
 /// A C string literal for `s`.
 std::string c_string(const std::string& s);
 /// ".a.b_" for the field path "a.b" of a StoreField (C++ member names).
@@ -82,6 +87,8 @@ private:
     void construct(const ir::Instr& in, const std::string& dst);
     /// A builtin Call (atomics on an element, several results, replays of both).
     void call(const ir::Instr& in, const std::string& dst);
+    /// tile_map(f, a, ...): a loop over the thread's slots calling f on the elements.
+    void tile_map(const ir::Instr& in, const std::string& dst);
     /// A CallFunc of a user function (its replay variant in a replay).
     void call_function(const ir::Instr& in, const std::string& dst);
     /// A Grad: the callee's adjoint called with the result's adjoint `value`, forward code too.

@@ -211,7 +211,14 @@ void export_types(nb::module_& m) {
         .def_prop_ro("dtype", [](const Type& t) { return optional_type(t.dtype); })
         .def_prop_ro("ndim",
                      [](const Type& t) -> nb::object {
-                         return t.is_array() ? nb::cast(t.ndim) : nb::none();
+                         return t.is_array() || t.is_tile() ? nb::cast(t.ndim) : nb::none();
+                     })
+        .def_prop_ro("tile_shape",
+                     [](const Type& t) -> nb::object {
+                         if (!t.is_tile() && !t.tile_pattern) return nb::none();
+                         nb::list dims;
+                         for (int d : t.shape) dims.append(d);
+                         return nb::tuple(dims);
                      })
         .def_prop_ro("indexed", [](const Type& t) { return t.is_indexed_array(); })
         .def_prop_ro("fabric", [](const Type& t) { return t.is_fabric_array(); })
@@ -287,6 +294,38 @@ void export_types(nb::module_& m) {
         },
         nb::arg("elements"), k_ref);
     t.def("generic", &make_generic, nb::arg("name"), k_ref);
+    t.def(
+        "tile",
+        [](const Type* dtype, std::optional<std::vector<int>> shape) -> const Type* {
+            if (dtype && !dtype->is_value() && dtype->kind != TypeKind::Generic)
+                throw treadle::Error(treadle::ErrorKind::Type,
+                                     "tile(): dtype must be a scalar, vector or matrix type, got " +
+                                         dtype->name);
+            int64_t n = 1;
+            if (shape) {
+                if (shape->empty() || shape->size() > 4)
+                    throw treadle::Error(treadle::ErrorKind::Type,
+                                         "tile(): a tile has 1 to 4 dimensions");
+                for (int d : *shape) {
+                    if (d < 1)
+                        throw treadle::Error(treadle::ErrorKind::Type,
+                                             "tile(): dimensions must be at least 1");
+                    n *= d;
+                }
+                if (n > treadle::types::k_max_tile_elements)
+                    throw treadle::Error(treadle::ErrorKind::Type,
+                                         "tile(): a tile holds at most 2^20 elements");
+            }
+            if (dtype && dtype->is_value() && shape) return treadle::types::tile_type(dtype, *shape);
+            const Type* fixed = dtype && dtype->kind == TypeKind::Generic && !dtype->tile_pattern &&
+                                        dtype->name == "Any"
+                                    ? nullptr
+                                    : dtype;
+            return treadle::types::generic_tile_type(fixed, shape ? *shape : std::vector<int>{});
+        },
+        nb::arg("dtype").none(), nb::arg("shape").none(), k_ref,
+        "tile(dtype, shape): the tile type, or (dtype or shape None, or a generic dtype) the "
+        "annotation that takes the tiles fitting what it fixes.");
     t.def(
         "generic_vector",
         [](std::optional<int> length, const Type* element) {

@@ -205,6 +205,8 @@ void Builder::assign_to(const ast::Expr& target, const Value& v, const ast::Expr
                 (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
                  m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform()))
                 return assign_component(target, base.var, v, value_expr);
+            if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_tile())
+                return assign_tile_element(target, base.var, v, value_expr);
             if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
                 type_error(target.span, who() + "only array elements can be assigned by index");
             return store_element(target, base.var, v, value_expr);

@@ -291,6 +291,12 @@ public:
     /// re-binds `out`.
     Value tile_matmul(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
                       const ast::Expr& e);
+    /// tile_map(f, a, ...): f (a builtin, in the Call's `text`, or a user function, its
+    /// `func`) applied to the elements of tiles of one shape (and to values every element sees).
+    Value tile_map(const Builtin& b, const ast::Expr& e);
+    /// `t[i, j] = v`: the tile local re-bound to the tile with that element replaced.
+    void assign_tile_element(const ast::Expr& target, ir::VarId tile, const Value& v,
+                             const ast::Expr& value_expr);
     /// `t[i, j]`: one element of a tile, in every thread.
     Value index_tile(ir::VarId tile, const std::vector<const ast::Expr*>& idx, const ast::Expr& e);
 

@@ -95,6 +95,25 @@ Value Builder::binary(const std::string& op_name, const char* op_text, const Val
     }
     std::vector<ArgInfo> infos{arg_info(a, ea), arg_info(b, eb)};
     auto sig = builtin->rule(infos);
+    if (!sig && (op_name == "mul" || op_name == "div") &&
+        (infos[0].type->is_tile() || infos[1].type->is_tile())) {
+        // Warp's messages for products of tiles with non-scalar elements on both sides
+        auto named = [](const types::Type* t) {
+            return t->is_tile() ? "tile<" + t->dtype->name + ">" : t->name;
+        };
+        const types::Type* x = infos[0].type->is_tile() ? infos[0].type->dtype : infos[0].type;
+        const types::Type* y = infos[1].type->is_tile() ? infos[1].type->dtype : infos[1].type;
+        const std::string verb = op_name == "mul" ? "multiply" : "divide";
+        if (infos[0].type->is_tile() && infos[1].type->is_tile() && !x->is_scalar() &&
+            !y->is_scalar())
+            type_error(at.span, std::string("operator '") + op_text + "' on " +
+                                    named(infos[0].type) + " and " + named(infos[1].type) +
+                                    ": one tile's element type must be scalar");
+        if (!x->is_scalar() && !y->is_scalar())
+            type_error(at.span, "Cannot " + verb + " " + named(infos[0].type) + " by " +
+                                    named(infos[1].type) +
+                                    ": at least one operand must be a scalar type");
+    }
     if (!sig) {
         std::string why = "the operands must have the same type";
         if (infos[0].type == infos[1].type || infos[0].type->is_array() ||

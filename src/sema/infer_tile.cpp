@@ -33,10 +33,10 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     const std::string name = b.name;
     const std::vector<builtins::Param>& params = builtins::builtin_params(b);
     TileArgs args;
-    const bool variadic = !params.empty() && params[0].variadic;
+    // a variadic parameter (tile_arange(*args), tile_extract(a, *args)) takes the rest
     size_t position = 0;
     for (size_t i = 1; i < e.args.size(); ++i) {
-        if (variadic && position == 0) {
+        if (position < params.size() && params[position].variadic) {
             args.rest.push_back(e.args[i].get());
             continue;
         }
@@ -78,12 +78,19 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         if (name == "tile_full") {
             Value v = eval(need("value"));
             const types::Type* t = dt ? eval_annotation(*dt) : materialize_type(arg_info(v, need("value")).type);
-            if (!t->is_value()) type_error(need("value").span, name + "(): value must be a number, vector or matrix");
-            VarId x = coerce(v, t, need("value"));
+            if (!t->is_element())
+                type_error(need("value").span, name + "(): value must be a number, vector, matrix or struct");
+            VarId x = t->is_struct() ? materialize(v, need("value")) : coerce(v, t, need("value"));
+            if (m_fn.type_of(x) != t)
+                type_error(need("value").span, name + "(): value has type " + m_fn.type_of(x)->name +
+                                                   ", not the dtype " + t->name);
             return var_value(emit_call(line, types::tile_type(t, shape), {x}, b));
         }
         const types::Type* t = dt ? eval_annotation(*dt) : types::float32_type();
-        if (!t->is_value()) type_error(dt->span, name + "(): dtype must be a scalar, vector or matrix type");
+        if (name == "tile_ones" && t->is_struct())
+            type_error(dt->span, "tile_ones(): a tile of ones cannot hold a Warp struct (" + t->name + ")");
+        if (!t->is_element())
+            type_error(dt->span, name + "(): dtype must be a scalar, vector, matrix or struct type");
         return var_value(emit_call(line, types::tile_type(t, shape), {}, b));
     }
     if (name == "tile_arange") return tile_arange(b, args.rest, args.get("dtype"), e);
@@ -103,6 +110,9 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         const types::Type* at = m_fn.type_of(a);
         VarId t = tile_operand(need("t"), name);
         const types::Type* tt = m_fn.type_of(t);
+        if (name == "tile_atomic_add" && tt->dtype->is_struct())
+            type_error(need("t").span, "tile_atomic_add(): cannot add tiles of a Warp struct (" +
+                                           tt->dtype->name + ")");
         if (tt->dtype != at->dtype || tt->ndim != at->ndim)
             type_error(need("t").span, name + "(): a " + tt->name + " cannot be stored in an " +
                                            at->name + " (element types and dimensions must match)");
@@ -123,7 +133,8 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         if (xt->is_vector() && !preserve)
             return var_value(emit_call(line, types::tile_type(types::scalar_type(xt->scalar), {xt->rows, block}),
                                        {x}, table_entry("tile_from_vector")));
-        if (!xt->is_value()) type_error(need("x").span, "tile(): x must be a number, vector or matrix");
+        if (!xt->is_element())
+            type_error(need("x").span, "tile(): x must be a number, vector, matrix or struct");
         return var_value(emit_call(line, types::tile_type(xt, {block}), {x}, b));
     }
     if (name == "untile") {
@@ -152,6 +163,11 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         return var_value(emit_call(line, types::tile_type(tt->dtype, shape), {t}, b));
     }
     if (name == "tile_matmul") return tile_matmul(b, args.named, e);
+    if (name == "tile_map") return tile_map(b, e);
+    if (name == "tile_extract") {
+        VarId t = tile_operand(need("a"), name);
+        return index_tile(t, args.rest, e);
+    }
     type_error(e.span, name + "(): cannot be called here");
 }
 
@@ -199,8 +215,8 @@ VarId Builder::tile_coordinates(const ast::Expr* x, int ndim, const char* what,
 VarId Builder::tile_array(const ast::Expr& x, const std::string& fn) {
     Value v = eval(x);
     const types::Type* t = v.kind == Value::Kind::Var ? m_fn.type_of(v.var) : nullptr;
-    if (!t || !t->is_array() || t->indexed || t->fabric || !t->dtype->is_value())
-        type_error(x.span, fn + "(): expects an array of numbers, vectors or matrices" +
+    if (!t || !t->is_array() || t->indexed || t->fabric || !t->dtype->is_element())
+        type_error(x.span, fn + "(): expects an array of numbers, vectors, matrices or structs" +
                                (t ? ", got " + t->name : std::string()));
     return v.var;
 }
@@ -288,6 +304,111 @@ Value Builder::tile_matmul(const Builtin& b, const std::map<std::string, const a
     }
     VarId r = emit_call(e.span.line, rt, {a, bb}, b);
     if (const ast::Expr* alpha = get("alpha")) return binary("mul", "*", var_value(r), eval(*alpha), e, *alpha, e);
+    return var_value(r);
+}
+
+void Builder::assign_tile_element(const ast::Expr& target, VarId tile, const Value& v,
+                                  const ast::Expr& value_expr) {
+    const types::Type* t = m_fn.type_of(tile);
+    std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
+    if (has_slice(idx))
+        type_error(target.span, who() + "assigning to a slice of a tile is not supported");
+    if ((int)idx.size() != t->ndim)
+        type_error(target.span, who() + "a " + t->name + " takes " + std::to_string(t->ndim) +
+                                    (t->ndim == 1 ? " index" : " indices") + ", got " +
+                                    std::to_string(idx.size()));
+    std::vector<VarId> parts;
+    for (const ast::Expr* i : idx) parts.push_back(index_value(eval(*i), *i, who() + "tile index "));
+    VarId at = emit_value(InstrKind::Construct, target.span.line,
+                          types::vector_type(t->ndim, ScalarType::Int32), std::move(parts));
+    VarId x = coerce_assigned(v, t->dtype, value_expr, "an element of a " + t->name);
+    VarId updated = emit_call(target.span.line, t, {tile, at, x}, table_entry("tile_assign"));
+    write_back(*target.args[0], updated, value_expr);
+}
+
+Value Builder::tile_map(const Builtin& b, const ast::Expr& e) {
+    if (e.args.size() < 3 || !e.keywords.empty())
+        type_error(e.span, "tile_map(): takes a function and one or more tiles (and values)");
+    const ast::Expr& op_expr = *e.args[1];
+    Value op = eval(op_expr);
+    if (op.kind != Value::Kind::Builtin && op.kind != Value::Kind::Func)
+        type_error(op_expr.span, "tile_map(): the first argument must be a builtin or @wp.func");
+    // the operands: tiles of one shape, and values every element sees
+    std::vector<VarId> operands;
+    const types::Type* shape = nullptr;
+    for (size_t i = 2; i < e.args.size(); ++i) {
+        Value v = eval(*e.args[i]);
+        VarId x = materialize(v, *e.args[i]);
+        const types::Type* t = m_fn.type_of(x);
+        if (t->is_tile()) {
+            if (shape && shape->shape != t->shape)
+                type_error(e.args[i]->span, "tile_map(): tiles of shapes " + shape->name + " and " +
+                                                t->name + " do not match");
+            shape = t;
+        } else if (!t->is_element()) {
+            type_error(e.args[i]->span, "tile_map(): operands must be tiles or values, got " + t->name);
+        }
+        operands.push_back(x);
+    }
+    if (!shape) type_error(e.span, "tile_map(): needs at least one tile operand");
+    auto element_of = [&](VarId x) {
+        const types::Type* t = m_fn.type_of(x);
+        return t->is_tile() ? t->dtype : t;
+    };
+    ir::Instr* call = nullptr;
+    const types::Type* result = nullptr;
+    if (op.kind == Value::Kind::Builtin) {
+        const Builtin* f = op.builtin;
+        if (!f || !f->rule || (f->kind != BuiltinKind::Regular && f->kind != BuiltinKind::Operator) ||
+            f->traits.template_args != builtins::TemplateArgs::None || f->traits.header)
+            type_error(op_expr.span, "tile_map(): " + (f ? std::string(f->name) : op.text) +
+                                         " cannot be mapped over tiles");
+        std::vector<ArgInfo> infos;
+        for (VarId x : operands) infos.push_back(ArgInfo{element_of(x), false});
+        auto sig = f->rule(infos);
+        if (!sig || !sig->ret || !sig->ret->is_element() || sig->outputs_from != SIZE_MAX)
+            type_error(op_expr.span, "tile_map(): " + std::string(f->name) + "() is not defined for " +
+                                         describe_args(infos));
+        for (size_t i = 0; i < operands.size(); ++i)
+            if (sig->params[i] != element_of(operands[i]))
+                type_error(e.args[i + 2]->span, "tile_map(): " + std::string(f->name) + "() takes " +
+                                                    sig->params[i]->name + " here, not " +
+                                                    element_of(operands[i])->name);
+        result = sig->ret;
+        VarId r = emit_call(e.span.line, types::tile_like(shape, result), operands, b);
+        call = &current_block()->back();
+        call->text = f->name;  // the element builtin (its table entry by name)
+        return var_value(r);
+    }
+    // a user function: specialised to the element types, through a call of hidden locals
+    auto synthetic = std::make_unique<ast::Expr>(ast::ExprKind::Call, e.span);
+    synthetic->args.push_back(ast::clone(op_expr));
+    std::vector<std::string> hidden;
+    for (size_t i = 0; i < operands.size(); ++i) {
+        std::string h = "tile_map:" + std::to_string(i);
+        VarId elem = m_fn.new_var(element_of(operands[i]), "tile_map_element");
+        m_scope[h] = elem;
+        hidden.push_back(h);
+        auto n = std::make_unique<ast::Expr>(ast::ExprKind::Name, e.args[i + 2]->span);
+        n->name = h;
+        synthetic->args.push_back(std::move(n));
+    }
+    m_synthetic.push_back(std::move(synthetic));
+    std::vector<VarId> bound;
+    ir::Function* g = bind_function_call(op.func, *m_synthetic.back(), bound);
+    for (const std::string& h : hidden) m_scope.erase(h);
+    if (g->params.size() != operands.size())
+        type_error(op_expr.span, "tile_map(): " + op.func->name + "() must take one parameter per operand");
+    for (size_t i = 0; i < operands.size(); ++i)
+        if (g->type_of(g->params[i]) != element_of(operands[i]))
+            type_error(e.args[i + 2]->span, "tile_map(): " + op.func->name + "() takes " +
+                                                g->type_of(g->params[i])->name + " here, not " +
+                                                element_of(operands[i])->name);
+    result = g->return_type;
+    if (!result || !result->is_element())
+        type_error(op_expr.span, "tile_map(): " + op.func->name + "() must return one value");
+    VarId r = emit_call(e.span.line, types::tile_like(shape, result), operands, b);
+    current_block()->back().func = g;
     return var_value(r);
 }
 

@@ -273,7 +273,7 @@ const Type* generic_composite_type(bool is_matrix, int rows, int cols, const Typ
 }
 
 const Type* tile_type(const Type* dtype, const std::vector<int>& shape) {
-    TREADLE_ASSERT(dtype && dtype->is_value() && !shape.empty() && shape.size() <= 4);
+    TREADLE_ASSERT(dtype && dtype->is_element() && !shape.empty() && shape.size() <= 4);
     Type t;
     t.kind = TypeKind::Tile;
     t.dtype = dtype;
@@ -292,6 +292,22 @@ const Type* tile_type(const Type* dtype, const std::vector<int>& shape) {
     return interner().intern("tile:" + type_key(dtype) + ":" + key, t);
 }
 
+const Type* generic_tile_type(const Type* dtype, const std::vector<int>& shape) {
+    Type t;
+    t.kind = TypeKind::Generic;
+    t.tile_pattern = true;
+    t.dtype = dtype;
+    t.shape = shape;
+    std::string dims = "Any";
+    if (!shape.empty()) {
+        dims = "(";
+        for (size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
+        dims += shape.size() == 1 ? ",)" : ")";
+    }
+    t.name = "tile(dtype=" + (dtype ? dtype->name : std::string("Any")) + ", shape=" + dims + ")";
+    return interner().intern("generic:" + t.name, t);
+}
+
 bool has_gradient(const Type* t) {
     if (!t) return false;
     if (t->is_tile()) return has_gradient(t->dtype);
@@ -305,6 +321,10 @@ bool has_gradient(const Type* t) {
 
 bool generic_matches(const Type* pattern, const Type* t) {
     if (pattern == t) return true;
+    if (pattern->tile_pattern)
+        return t->is_tile() && (pattern->shape.empty() || pattern->shape == t->shape) &&
+               (!pattern->dtype || pattern->dtype == t->dtype ||
+                generic_matches(pattern->dtype, t->dtype));
     if (pattern->kind == TypeKind::Generic && pattern->dtype) {
         // vector(length=.., dtype=..) / matrix(shape=.., dtype=..) with placeholders
         bool kind_ok = pattern->ndim == 2 ? t->is_matrix() : t->is_vector();

@@ -26,7 +26,7 @@ enum class TypeKind {
     Tuple,      ///< several values (multiple returns, wp.tid() of a multi-dimensional launch)
     /// tile(dtype, shape): one value a thread block holds together (Warp's tiles), its
     /// elements spread over the block's threads (wp::tile_t<T, D...>, native/treadle/tile.h).
-    /// `dtype` is the element type (a value type), `shape` the extents (1 to 4 of them);
+    /// `dtype` is the element type (a value type or struct), `shape` the extents (1 to 4 of them);
     /// kernel and function locals only, never kernel parameters or array elements.
     Tile,
     /// A placeholder in a parameter annotation (typing.Any, wp.Float, wp.Int, wp.Scalar; also
@@ -53,6 +53,9 @@ struct Type {
     const Type* dtype = nullptr;              ///< Array element type
     int ndim = 0;                             ///< Array and Tile dimensions (1..4)
     std::vector<int> shape;                   ///< Tile extents (ndim of them, each >= 1)
+    /// Generic: a tile annotation with an open dtype or shape (wp.tile[Any, 8],
+    /// wp.tile(dtype=float)); `dtype` (null: any) and `shape` (empty: any) say what it fixes.
+    bool tile_pattern = false;
     bool indexed = false;                     ///< Array: an indexedarray (a view of an array
                                               ///< through per-dimension int32 index arrays)
     bool fabric = false;                      ///< Array: a Fabric array (elements in buckets;
@@ -131,6 +134,9 @@ inline constexpr int64_t k_max_tile_elements = int64_t(1) << 20;
 /// tile(dtype, shape): `dtype` a value type, 1 to 4 extents of at least 1 whose product is at
 /// most k_max_tile_elements. Named as Warp names it: "tile(dtype=float32, shape=(4, 4))".
 const Type* tile_type(const Type* dtype, const std::vector<int>& shape);
+/// A tile annotation that leaves the dtype (null) or the shape (empty) open: generic_matches
+/// takes the tiles that fit what it fixes.
+const Type* generic_tile_type(const Type* dtype, const std::vector<int>& shape);
 /// The tile of `t`'s shape with elements of type `dtype`.
 inline const Type* tile_like(const Type* t, const Type* dtype) { return tile_type(dtype, t->shape); }
 /// The longest vector type. Warp sets no limit; this one bounds what a kernel keeps in
