@@ -87,6 +87,94 @@ WP_TILE_EXTREMUM(max, true)
 WP_TILE_EXTREMUM(min, false)
 #undef WP_TILE_EXTREMUM
 
+/// The element of a tile of type S at position i along `axis` of the line that element er of
+/// the reduced tile R (S without that axis; (1,) for a 1-D S) stands for.
+template <typename S, typename R>
+CUDA_CALLABLE int tile_axis_source(int axis, int er, int i) {
+    int rc[4];
+    R::coords(er, rc);
+    int sc[4] = {0, 0, 0, 0};
+    for (int d = 0, k = 0; d < S::ndim; ++d) sc[d] = d == axis ? i : rc[k++];
+    return S::linear(sc);
+}
+/// The element of R that element es of S reduces into (along `axis`).
+template <typename S, typename R>
+CUDA_CALLABLE int tile_axis_target(int axis, int es) {
+    int sc[4];
+    S::coords(es, sc);
+    int rc[4] = {0, 0, 0, 0};
+    for (int d = 0, k = 0; d < S::ndim; ++d)
+        if (d != axis) rc[k++] = sc[d];
+    return S::ndim == 1 ? 0 : R::linear(rc);
+}
+
+/// tile_sum_axis<R>(t, axis): the sums of t along `axis` (in index order).
+template <typename R, typename T, int... D>
+CUDA_CALLABLE R tile_sum_axis(const tile_t<T, D...>& t, int32 axis) {
+    using S = tile_t<T, D...>;
+    const T* s = tile_share(t);
+    R r{};
+    tile_slots<R>([&](int k, int e) {
+        T acc{};
+        for (int i = 0; i < S::dim(axis); ++i)
+            acc = add(acc, s[tile_axis_source<S, R>(axis, e, i)]);
+        r.data[k] = acc;
+    });
+    return r;
+}
+template <typename R, typename T, int... D>
+CUDA_CALLABLE void adj_tile_sum_axis(const tile_t<T, D...>&, int32 axis, tile_t<T, D...>& adj_t,
+                                     int32&, const R& adj_ret) {
+    using S = tile_t<T, D...>;
+    const T* g = tile_share(adj_ret);
+    tile_slots<S>([&](int k, int e) {
+        adj_t.data[k] = add(adj_t.data[k], g[tile_axis_target<S, R>(axis, e)]);
+    });
+}
+
+/// tile_reduce_with<R>(t, axis, f): t's elements folded with f (in row-major order), into the
+/// one-element R when axis < 0, else along `axis`.
+template <typename R, typename T, int... D, typename F>
+CUDA_CALLABLE R tile_reduce_with(const tile_t<T, D...>& t, int32 axis, F f) {
+    using S = tile_t<T, D...>;
+    const T* s = tile_share(t);
+    R r{};
+    if (axis < 0) {
+        T acc = s[0];
+        for (int e = 1; e < S::size; ++e) acc = f(acc, s[e]);
+        r.data[0] = acc;
+        return r;
+    }
+    tile_slots<R>([&](int k, int e) {
+        T acc = s[tile_axis_source<S, R>(axis, e, 0)];
+        for (int i = 1; i < S::dim(axis); ++i) acc = f(acc, s[tile_axis_source<S, R>(axis, e, i)]);
+        r.data[k] = acc;
+    });
+    return r;
+}
+/// The adjoint of a whole-tile fold acc_e = f(acc_{e-1}, x_e): every thread replays the fold
+/// and walks it backwards with adj_f(a, b, adj_a, adj_b, adj_r), keeping the adjoints of the
+/// elements it holds.
+template <typename R, typename T, int... D, typename F, typename AF>
+CUDA_CALLABLE void adj_tile_reduce_with(const tile_t<T, D...>& t, F f, AF adj_f,
+                                        tile_t<T, D...>& adj_t, const R& adj_ret) {
+    using S = tile_t<T, D...>;
+    T x[S::size], acc[S::size];
+    const T* s = tile_share(t);
+    for (int e = 0; e < S::size; ++e) x[e] = s[e];
+    acc[0] = x[0];
+    for (int e = 1; e < S::size; ++e) acc[e] = f(acc[e - 1], x[e]);
+    T g = tile_share(adj_ret)[0];
+    const int lane = tile_lane();
+    for (int e = S::size - 1; e >= 1; --e) {
+        T ga{}, gx{};
+        adj_f(acc[e - 1], x[e], ga, gx, g);
+        if (e % tile_block_dim == lane) adj_t.data[e / tile_block_dim] = add(adj_t.data[e / tile_block_dim], gx);
+        g = ga;
+    }
+    if (lane == 0) adj_t.data[0] = add(adj_t.data[0], g);
+}
+
 // ---- shape changes -------------------------------------------------------------------------
 
 /// The element of a tile of shape S (ndim NS) that element coordinates c of a tile of NR
@@ -126,6 +214,133 @@ CUDA_CALLABLE void adj_tile_broadcast(const tile_t<T, D...>&, tile_t<T, D...>& a
             sink.add(tile_broadcast_source<S, R::ndim>(c), adj_ret.data[k]);
         });
     });
+}
+
+/// The element of a tile of type S that element coordinates rc of a view of it stand for,
+/// or -1 outside S: dimension d of S is fixed at base[d] when step[d] is 0 (negative counts
+/// from the end) and otherwise runs base[d] + i * step[d] over the view's next dimension.
+template <typename S, int N>
+CUDA_CALLABLE int tile_view_element(const vec_t<N, int32>& base, const vec_t<N, int32>& step,
+                                    const int (&rc)[4]) {
+    static_assert(N == S::ndim, "one base and step per dimension");
+    int sc[4] = {0, 0, 0, 0};
+    int k = 0;
+    for (int d = 0; d < N; ++d) {
+        int b = base.c[d];
+        if (step.c[d] == 0) {
+            sc[d] = b < 0 ? b + S::dim(d) : b;
+        } else {
+            sc[d] = b + rc[k++] * step.c[d];
+        }
+        if (sc[d] < 0 || sc[d] >= S::dim(d)) return -1;
+    }
+    return S::linear(sc);
+}
+
+/// tile_view<R>(t, base, step): the tile R of the elements of t a subscript selects (t[i],
+/// t[1:3, ::2]; see tile_view_element); elements outside t read as zero.
+template <typename R, typename T, int... D, int N>
+CUDA_CALLABLE R tile_view(const tile_t<T, D...>& t, const vec_t<N, int32>& base,
+                          const vec_t<N, int32>& step) {
+    using S = tile_t<T, D...>;
+    const T* s = tile_share(t);
+    R r{};
+    tile_slots<R>([&](int k, int e) {
+        int rc[4];
+        R::coords(e, rc);
+        const int src = tile_view_element<S>(base, step, rc);
+        r.data[k] = src >= 0 ? s[src] : T{};
+    });
+    return r;
+}
+template <typename R, typename T, int... D, int N>
+CUDA_CALLABLE void adj_tile_view(const tile_t<T, D...>&, const vec_t<N, int32>& base,
+                                 const vec_t<N, int32>& step, tile_t<T, D...>& adj_t,
+                                 vec_t<N, int32>&, vec_t<N, int32>&, const R& adj_ret) {
+    using S = tile_t<T, D...>;
+    tile_gather_adjoint(adj_t, [&](const tile_sink<T>& sink) {
+        tile_slots<R>([&](int k, int e) {
+            int rc[4];
+            R::coords(e, rc);
+            const int src = tile_view_element<S>(base, step, rc);
+            if (src >= 0) sink.add(src, adj_ret.data[k]);
+        });
+    });
+}
+
+/// tile_view_assign(t, base, step, v): t with the elements a subscript selects replaced by
+/// those of the tile v (t[i] = row, t[1:3, :] = block).
+template <typename T, int... D, int N, typename V>
+CUDA_CALLABLE tile_t<T, D...> tile_view_assign(const tile_t<T, D...>& t,
+                                               const vec_t<N, int32>& base,
+                                               const vec_t<N, int32>& step, const V& v) {
+    using S = tile_t<T, D...>;
+#if WP_DEVICE_CODE
+    T* s = const_cast<T*>(tile_share(t));
+    tile_slots<V>([&](int k, int e) {
+        int rc[4];
+        V::coords(e, rc);
+        const int src = tile_view_element<S>(base, step, rc);
+        if (src >= 0) s[src] = v.data[k];
+    });
+    tile_sync();
+    S r;
+    tile_slots<S>([&](int k, int e) { r.data[k] = s[e]; });
+    return r;
+#else
+    S r = t;
+    for (int e = 0; e < V::size; ++e) {
+        int rc[4];
+        V::coords(e, rc);
+        const int src = tile_view_element<S>(base, step, rc);
+        if (src >= 0) r.data[src] = v.data[e];
+    }
+    return r;
+#endif
+}
+/// Its adjoint: the replaced elements' gradients go to v, the others' to t.
+template <typename T, int... D, int N, typename V>
+CUDA_CALLABLE void adj_tile_view_assign(const tile_t<T, D...>&, const vec_t<N, int32>& base,
+                                        const vec_t<N, int32>& step, const V&,
+                                        tile_t<T, D...>& adj_t, vec_t<N, int32>&,
+                                        vec_t<N, int32>&, V& adj_v,
+                                        const tile_t<T, D...>& adj_ret) {
+    using S = tile_t<T, D...>;
+#if WP_DEVICE_CODE
+    unsigned char* marks = tile_scratch();
+    tile_sync();
+    tile_slots<S>([&](int, int e) { marks[e] = 0; });
+    tile_sync();
+    tile_slots<V>([&](int, int e) {
+        int rc[4];
+        V::coords(e, rc);
+        const int src = tile_view_element<S>(base, step, rc);
+        if (src >= 0) marks[src] = 1;
+    });
+    tile_sync();
+    tile_slots<S>([&](int k, int e) {
+        if (!marks[e]) adj_t.data[k] = add(adj_t.data[k], adj_ret.data[k]);
+    });
+    const T* g = tile_share(adj_ret);
+    tile_slots<V>([&](int k, int e) {
+        int rc[4];
+        V::coords(e, rc);
+        const int src = tile_view_element<S>(base, step, rc);
+        if (src >= 0) adj_v.data[k] = add(adj_v.data[k], g[src]);
+    });
+#else
+    bool written[S::size] = {};
+    for (int e = 0; e < V::size; ++e) {
+        int rc[4];
+        V::coords(e, rc);
+        const int src = tile_view_element<S>(base, step, rc);
+        if (src < 0) continue;
+        written[src] = true;
+        adj_v.data[e] = add(adj_v.data[e], adj_ret.data[src]);
+    }
+    for (int e = 0; e < S::size; ++e)
+        if (!written[e]) adj_t.data[e] = add(adj_t.data[e], adj_ret.data[e]);
+#endif
 }
 
 /// tile_transpose(t): the (N, M) tile of an (M, N) one.

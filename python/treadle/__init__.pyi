@@ -153,6 +153,7 @@ from .device_access import is_peer_access_enabled as is_peer_access_enabled
 from .device_access import is_peer_access_supported as is_peer_access_supported
 from .kernel import kernel as kernel
 from .launch import launch as launch
+from .launch import launch_tiled as launch_tiled
 from .constants import ln10 as ln10
 from .constants import ln2 as ln2
 from .module import load_module as load_module
@@ -1948,5 +1949,180 @@ def volume_world_to_index_dir(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d:
     """volume_world_to_index_dir(id: uint64, xyz: vec3f | vec3d) -> vec3f | vec3d
 
     A world-space direction in index space (the inverse map without translation).
+
+    Differentiable."""
+
+def tile_zeros(shape: tuple[int, ...], dtype: Any = ..., storage: str = ...) -> Tile:
+    """tile_zeros(shape: tuple[int, ...], dtype: Any = float32, storage: str = "register") -> Tile
+
+    A tile of `shape` (a constant int or tuple of ints) whose elements are zero, of type `dtype`.
+    `storage` ("register" or "shared") is accepted as in Warp; treadle keeps every tile spread
+    over the block's threads and shares it through shared memory when an operation needs other
+    threads' elements."""
+
+def tile_ones(shape: tuple[int, ...], dtype: Any = ..., storage: str = ...) -> Tile:
+    """tile_ones(shape: tuple[int, ...], dtype: Any = float32, storage: str = "register") -> Tile
+
+    A tile of `shape` whose elements are one, of type `dtype`."""
+
+def tile_full(shape: tuple[int, ...], value: Any, dtype: Any = ..., storage: str = ...) -> Tile:
+    """tile_full(shape: tuple[int, ...], value: Any, dtype: Any = ..., storage: str = "register") ->
+    Tile
+
+    A tile of `shape` whose elements are `value` (converted to `dtype`, by default the value's
+    own type).
+
+    Differentiable."""
+
+def tile_arange(*args_and_dtype_and_storage: Any) -> Tile:
+    """tile_arange(*args: Scalar, dtype: Scalar = ..., storage: str = "register") -> Tile
+
+    The 1-D tile of range(stop), range(start, stop) or range(start, stop, step): the arguments
+    are constants, and the elements are start + i * step of `dtype` (by default float32 when an
+    argument is a float, else int32)."""
+
+def tile_load(a: Array[Any], shape: tuple[int, ...], offset: tuple[int, ...] = ..., storage: str = ..., bounds_check: bool = ..., aligned: bool = ...) -> Tile:
+    """tile_load(a: Array[Any], shape: tuple[int, ...], offset: tuple[int, ...] = ..., storage: str
+    = "register", bounds_check: bool = True, aligned: bool = False) -> Tile
+
+    Loads the tile of `shape` (constant, one extent per dimension of `a`) whose first element is
+    a[offset] (`offset` one index per dimension, by default all zero): every thread of the block
+    loads its share. Elements outside the array are zero, whatever `bounds_check` says; `aligned`
+    is accepted as in Warp. Differentiable: the gradient of each element goes to a.grad.
+
+    Differentiable."""
+
+def tile_store(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = ..., aligned: bool = ...) -> None:
+    """tile_store(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = True,
+    aligned: bool = False) -> None
+
+    Stores tile `t` into `a` with its first element at a[offset] (one index per dimension of `a`,
+    which has the tile's dimensions and element type); elements that fall outside the array are
+    not written. Differentiable: t's gradient is the gradient of the stored elements.
+
+    Differentiable."""
+
+def tile_atomic_add(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = ...) -> Tile:
+    """tile_atomic_add(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool =
+    True) -> Tile
+
+    Adds tile `t` atomically into `a` at `offset` (as tile_store places it) and returns the tile
+    of the values those elements held before (zero outside the array). Differentiable in `t`.
+
+    Differentiable."""
+
+def tile(x: Any, preserve_type: bool = ...) -> Tile:
+    """tile(x: Any, preserve_type: bool = False) -> Tile
+
+    The tile of one value per thread of the block: shape (block_dim,) whose element i is thread
+    i's `x`. A vector x of N components gives the (N, block_dim) tile of its components unless
+    `preserve_type`, which keeps the vectors as elements. On the CPU a block is one thread
+    (block_dim 1).
+
+    Differentiable."""
+
+def untile(a: Tile) -> Any:
+    """untile(a: Tile) -> Any
+
+    This thread's element of a tile of shape (block_dim,) (the inverse of tile(x)); of a (N,
+    block_dim) tile, the vector of its N elements.
+
+    Differentiable."""
+
+def tile_broadcast(a: Tile, shape: tuple[int, ...]) -> Tile:
+    """tile_broadcast(a: Tile, shape: tuple[int, ...]) -> Tile
+
+    Tile `a` repeated to the constant `shape` by numpy's broadcasting rules (dimensions align at
+    the right; an extent of 1 repeats).
+
+    Differentiable."""
+
+def tile_map(op: Callable, a: Tile, *args: Any) -> Tile:
+    """tile_map(op: Callable, a: Tile, *args: Any) -> Tile
+
+    The tile of op(a[i], b[i], ...) for every element i: `op` is a builtin or @wp.func of one
+    parameter per operand, the operands tiles of one shape or values that every element sees.
+    Differentiable when `op` is.
+
+    Differentiable."""
+
+def tile_transpose(a: Tile) -> Tile:
+    """tile_transpose(a: Tile) -> Tile
+
+    The (N, M) transpose of an (M, N) tile.
+
+    Differentiable."""
+
+def tile_sum(a: Tile, axis: int = ...) -> Tile:
+    """tile_sum(a: Tile, axis: int = ...) -> Tile
+
+    The one-element tile of the sum of a's elements, added in row-major order (the same in every
+    thread, every run); with a constant `axis`, the tile of the sums along it (a without that
+    dimension).
+
+    Differentiable."""
+
+def tile_reduce(op: Callable, a: Tile, axis: int = ...) -> Tile:
+    """tile_reduce(op: Callable, a: Tile, axis: int = ...) -> Tile
+
+    a's elements folded with the binary builtin or @wp.func `op` (which returns a's element
+    type), in row-major order, into a one-element tile; with a constant `axis`, along it.
+    Differentiable without `axis`.
+
+    Differentiable."""
+
+def tile_min(a: Tile) -> Tile:
+    """tile_min(a: Tile) -> Tile
+
+    The one-element tile of a's smallest element (scalar elements).
+
+    Differentiable."""
+
+def tile_max(a: Tile) -> Tile:
+    """tile_max(a: Tile) -> Tile
+
+    The one-element tile of a's largest element (scalar elements).
+
+    Differentiable."""
+
+def tile_argmin(a: Tile) -> Tile:
+    """tile_argmin(a: Tile) -> Tile
+
+    The one-element int32 tile of the row-major position of a's smallest element (the first of
+    equal ones)."""
+
+def tile_argmax(a: Tile) -> Tile:
+    """tile_argmax(a: Tile) -> Tile
+
+    The one-element int32 tile of the row-major position of a's largest element (the first of
+    equal ones)."""
+
+def tile_matmul(a: Tile, b: Tile, out: Tile = ..., alpha: Float = ..., beta: Float = ...) -> Tile:
+    """tile_matmul(a: Tile, b: Tile, out: Tile = ..., alpha: Float = 1.0, beta: Float = 1.0) -> Tile
+
+    The matrix product of an (M, K) and a (K, N) tile of one float type, times `alpha`. With
+    `out` (an (M, N) tile local), computes out = alpha * a @ b + beta * out in place and returns
+    None, as Warp's form does. Products are summed in k order (float32 for float16/bfloat16
+    elements).
+
+    Differentiable."""
+
+def tile_extract(a: Tile, *args: int) -> Any:
+    """tile_extract(a: Tile, *args: int) -> Any
+
+    The element of `a` at the coordinates `args` (one per dimension), in every thread (also
+    written a[i, j]); each thread may read a different one, and coordinates outside the tile read
+    as zero. Differentiable: the gradient goes to that element.
+
+    Differentiable."""
+
+def tile_view(t: Tile, offset: tuple[int, ...], shape: tuple[int, ...] = ...) -> Tile:
+    """tile_view(t: Tile, offset: tuple[int, ...], shape: tuple[int, ...] = ...) -> Tile
+
+    The part of `t` at `offset` (run-time integers): without `shape`, the tile of the remaining
+    dimensions after fixing the leading ones; with `shape`, the window of that shape at the
+    offsets. Also written with subscripts, t[i] and t[1:3, ::2] (constant slice bounds). A view
+    reads the elements it selects (treadle's tiles are values: assigning to t[...] updates t
+    itself). Elements outside t read as zero.
 
     Differentiable."""

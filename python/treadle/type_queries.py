@@ -11,7 +11,7 @@ import types as pytypes
 import typing
 from typing import Any
 
-from . import scalar_types
+from . import _treadle, scalar_types
 from .array import array
 from .fabricarray import _fabric_base, fabricarray, indexedfabricarray
 from .indexedarray import indexedarray
@@ -210,8 +210,6 @@ class tile:
     @property
     def _type(self):
         """The compiler Type: a tile type, or the generic annotation of the tiles that fit."""
-        from . import _treadle
-
         dtype = None if self.dtype is Any else getattr(self.dtype, "_type", None)
         if self.dtype is not Any and dtype is None:
             generic = scalar_types.generic_type(self.dtype)

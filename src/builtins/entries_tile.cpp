@@ -14,13 +14,6 @@ const types::Type* tile_arg(const std::vector<ArgInfo>& a, size_t i) {
     return i < a.size() && a[i].type && a[i].type->is_tile() ? a[i].type : nullptr;
 }
 
-/// tile_sum(a) -> tile of one element (any element type with +).
-std::optional<Signature> rule_tile_sum(const std::vector<ArgInfo>& a) {
-    const types::Type* t = tile_arg(a, 0);
-    if (a.size() != 1 || !t) return std::nullopt;
-    return Signature{{t}, types::tile_type(t->dtype, {1})};
-}
-
 /// tile_max(a) / tile_min(a) -> tile of one element (scalar elements).
 std::optional<Signature> rule_tile_extremum(const std::vector<ArgInfo>& a) {
     const types::Type* t = tile_arg(a, 0);
@@ -123,10 +116,18 @@ std::vector<Builtin> tiles() {
         {"tile_transpose", "tile_transpose", BuiltinKind::Regular, k_group,
          "tile_transpose(a: Tile) -> Tile", "The (N, M) transpose of an (M, N) tile.", true,
          rule_tile_transpose, tile()},
-        {"tile_sum", "tile_sum", BuiltinKind::Regular, k_group, "tile_sum(a: Tile) -> Tile",
+        {"tile_sum", "tile_sum", BuiltinKind::Tile, k_group,
+         "tile_sum(a: Tile, axis: int = ...) -> Tile",
          "The one-element tile of the sum of a's elements, added in row-major order (the same "
-         "in every thread, every run).",
-         true, rule_tile_sum, tile()},
+         "in every thread, every run); with a constant `axis`, the tile of the sums along it "
+         "(a without that dimension).",
+         true, nullptr, tile()},
+        {"tile_reduce", "tile_reduce_with", BuiltinKind::Tile, k_group,
+         "tile_reduce(op: Callable, a: Tile, axis: int = ...) -> Tile",
+         "a's elements folded with the binary builtin or @wp.func `op` (which returns a's element "
+         "type), in row-major order, into a one-element tile; with a constant `axis`, along it. "
+         "Differentiable without `axis`.",
+         true, nullptr, tile()},
         {"tile_min", "tile_min", BuiltinKind::Regular, k_group, "tile_min(a: Tile) -> Tile",
          "The one-element tile of a's smallest element (scalar elements).", true,
          rule_tile_extremum, tile()},
@@ -157,7 +158,25 @@ std::vector<Builtin> tiles() {
          "(also written a[i, j]); each thread may read a different one, and coordinates outside "
          "the tile read as zero. Differentiable: the gradient goes to that element.",
          true, nullptr, tile()},
+        {"tile_view", "tile_view", BuiltinKind::Tile, k_group,
+         "tile_view(t: Tile, offset: tuple[int, ...], shape: tuple[int, ...] = ...) -> Tile",
+         "The part of `t` at `offset` (run-time integers): without `shape`, the tile of the "
+         "remaining dimensions after fixing the leading ones; with `shape`, the window of that "
+         "shape at the offsets. Also written with subscripts, t[i] and t[1:3, ::2] (constant "
+         "slice bounds). A view reads the elements it selects (treadle's tiles are values: "
+         "assigning to t[...] updates t itself). Elements outside t read as zero.",
+         true, nullptr, shaped()},
         // spelled by src/sema/infer_tile.cpp only
+        {"tile_sum_axis", "tile_sum_axis", BuiltinKind::Internal, k_group,
+         "tile_sum_axis(a: Tile, axis: int32) -> Tile", "tile_sum(a, axis).", true, nullptr,
+         shaped()},
+        {"tile_reduce_axis", "tile_reduce_with", BuiltinKind::Internal, k_group,
+         "tile_reduce_axis(a: Tile, axis: int32) -> Tile",
+         "tile_reduce(op, a, axis): not differentiable.", false, nullptr, shaped()},
+        {"tile_view_assign", "tile_view_assign", BuiltinKind::Internal, k_group,
+         "tile_view_assign(t: Tile, base: Vector, step: Vector, value: Tile) -> Tile",
+         "t[i] = row, t[1:3, :] = block: the tile with the selected elements replaced.", true,
+         nullptr, tile()},
         {"tile_assign", "tile_assign", BuiltinKind::Internal, k_group,
          "tile_assign(a: Tile, index: Vector, value: Any) -> Tile",
          "a[i, j] = value: the tile with the element at `index` replaced by what the thread "

@@ -309,6 +309,8 @@ private:
                 return;
             case CallAdjoint::Builtin:
                 if (std::string(in.builtin->name) == "tile_map") return reverse_tile_map(in, depth);
+                if (std::string(in.builtin->name) == "tile_reduce")
+                    return reverse_tile_reduce(in, depth);
                 // adj_f(args..., [results... when several], adj_args..., adj_results...); an
                 // array argument has no adjoint variable: its slot is the array, whose gradient
                 // (array_t::grad) the native adjoint accumulates into (volume_sample_index)
@@ -370,6 +372,31 @@ private:
         }
         line(depth) << "for (int k_ = 0; k_ < " << t << "::slots; ++k_) if (" << t
                     << "::element(k_) < " << t << "::size) " << call << ";\n";
+        clear(d, depth);
+    }
+
+    /// tile_reduce(f, a): the fold replayed and walked backwards (wp::adj_tile_reduce_with).
+    void reverse_tile_reduce(const Instr& in, int depth) {
+        VarId d = in.dsts[0], t = in.args[0];
+        const std::string e = c_type(m_f.type_of(t)->dtype);
+        std::string f, adj_f;
+        if (in.func) {
+            f = replay_name(*in.func);  // the side-effect-free variant
+            adj_f = adjoint_name(*in.func) + "(a_, b_, ga_, gb_, gr_)";
+        } else {
+            const builtins::Builtin& b = mapped_builtin(in);
+            if (!b.differentiable) {
+                clear(d, depth);
+                return;
+            }
+            f = std::string("wp::") + b.native;
+            adj_f = std::string("wp::adj_") + b.native + "(a_, b_, ga_, gb_, gr_)";
+        }
+        line(depth) << "wp::adj_tile_reduce_with<" << c_type(m_f.type_of(d)) << ">(" << var(t)
+                    << ", [&](const " << e << "& a_, const " << e << "& b_) { return " << f
+                    << "(a_, b_); }, [&](const " << e << "& a_, const " << e << "& b_, " << e
+                    << "& ga_, " << e << "& gb_, const " << e << "& gr_) { " << adj_f << "; }, "
+                    << adj(t) << ", " << adj(d) << ");\n";
         clear(d, depth);
     }
 

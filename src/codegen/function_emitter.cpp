@@ -194,14 +194,24 @@ std::string tile_map_operand(const std::string& var, const types::Type* t) {
     return t->is_tile() ? var + ".data[k_]" : var;
 }
 
-void FunctionEmitter::tile_map(const Instr& in, const std::string& dst) {
-    std::string callee;
+std::string FunctionEmitter::element_callee(const Instr& in) const {
     if (in.func) {
         const ir::Function* g = m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
-        callee = m_replay ? replay_name(*g) : g->c_name;
-    } else {
-        callee = std::string("wp::") + mapped_builtin(in).native;
+        return m_replay ? replay_name(*g) : g->c_name;
     }
+    return std::string("wp::") + mapped_builtin(in).native;
+}
+
+void FunctionEmitter::tile_reduce(const Instr& in, const std::string& dst) {
+    const types::Type* t = m_f.type_of(in.args[0]);
+    const std::string e = c_type(t->dtype);
+    m_out << dst << " = wp::tile_reduce_with<" << c_type(m_f.type_of(in.dsts[0])) << ">("
+          << var(in.args[0]) << ", " << var(in.args[1]) << ", [&](const " << e << "& a_, const " << e
+          << "& b_) { return " << element_callee(in) << "(a_, b_); });\n";
+}
+
+void FunctionEmitter::tile_map(const Instr& in, const std::string& dst) {
+    const std::string callee = element_callee(in);
     m_out << "for (int k_ = 0; k_ < decltype(" << dst << ")::slots; ++k_) " << dst
           << ".data[k_] = " << callee << "(";
     for (size_t i = 0; i < in.args.size(); ++i)
@@ -211,6 +221,9 @@ void FunctionEmitter::tile_map(const Instr& in, const std::string& dst) {
 
 void FunctionEmitter::call(const Instr& in, const std::string& dst) {
     if (in.builtin && std::string(in.builtin->name) == "tile_map") return tile_map(in, dst);
+    if (in.builtin && (std::string(in.builtin->name) == "tile_reduce" ||
+                       std::string(in.builtin->name) == "tile_reduce_axis"))
+        return tile_reduce(in, dst);
     if (ir::writes_last_array(in) && m_replay) {
         m_out << dst << " = 0;  // writes an array: not replayed\n";
         return;

@@ -89,6 +89,11 @@ private:
     void call(const ir::Instr& in, const std::string& dst);
     /// tile_map(f, a, ...): a loop over the thread's slots calling f on the elements.
     void tile_map(const ir::Instr& in, const std::string& dst);
+    /// tile_reduce(f, a[, axis]): wp::tile_reduce_with with a lambda calling f.
+    void tile_reduce(const ir::Instr& in, const std::string& dst);
+    /// The function a tile_map / tile_reduce applies to elements (a builtin's wp:: name, or a
+    /// user function's, its replay in replays).
+    std::string element_callee(const ir::Instr& in) const;
     /// A CallFunc of a user function (its replay variant in a replay).
     void call_function(const ir::Instr& in, const std::string& dst);
     /// A Grad: the callee's adjoint called with the result's adjoint `value`, forward code too.

@@ -22,6 +22,8 @@ Value Builder::eval_subscript(const ast::Expr& e) {
         base.kind == Value::Kind::Var &&
         (m_fn.type_of(base.var)->is_vector() || m_fn.type_of(base.var)->is_quat() ||
          m_fn.type_of(base.var)->is_matrix() || m_fn.type_of(base.var)->is_transform());
+    if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_tile())
+        return index_tile(base.var, idx, e);  // elements, rows and slices of tiles
     if (composite && has_slice(idx)) return index_slice(base.var, idx, e);
     if (has_slice(idx)) {
         const types::Type* bt = base.kind == Value::Kind::Var ? m_fn.type_of(base.var) : nullptr;
@@ -35,8 +37,6 @@ Value Builder::eval_subscript(const ast::Expr& e) {
     if (base.kind == Value::Kind::Shape) return index_shape(base.var, e);
     if (base.kind == Value::Kind::Tuple) return index_tuple(base, e);
     if (composite) return index_component(base.var, idx, e);
-    if (base.kind == Value::Kind::Var && m_fn.type_of(base.var)->is_tile())
-        return index_tile(base.var, idx, e);
     if (base.kind != Value::Kind::Var || !m_fn.type_of(base.var)->is_array())
         type_error(e.span, who() + "only arrays can be indexed" +
                                (base.kind == Value::Kind::Var

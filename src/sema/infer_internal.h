@@ -291,9 +291,32 @@ public:
     /// re-binds `out`.
     Value tile_matmul(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
                       const ast::Expr& e);
+    /// The function a tile_map or tile_reduce applies to elements of `types`: a builtin
+    /// whose rule takes exactly those types, or a user function specialised to them.
+    struct TileOp {
+        const Builtin* builtin = nullptr;
+        ir::Function* func = nullptr;
+        const types::Type* ret = nullptr;
+    };
+    TileOp tile_element_op(const ast::Expr& op_expr, const std::vector<const types::Type*>& types,
+                           const std::vector<const ast::Expr*>& exprs, const std::string& fn);
     /// tile_map(f, a, ...): f (a builtin, in the Call's `text`, or a user function, its
     /// `func`) applied to the elements of tiles of one shape (and to values every element sees).
     Value tile_map(const Builtin& b, const ast::Expr& e);
+    /// tile_sum(a[, axis]) (`op_expr` null) and tile_reduce(op, a[, axis]): the whole tile
+    /// into one element, or along a constant axis.
+    Value tile_reduce(const Builtin& b, const ast::Expr* op_expr, const ast::Expr& tile_expr,
+                      const ast::Expr* axis_expr, const ast::Expr& e);
+    /// What a subscript of a tile selects: per dimension a base (a run-time index, or a slice's
+    /// constant start) and a step (0 for an index, which drops the dimension); `shape` holds
+    /// the extents of the dimensions that stay (empty: one element).
+    struct TileSelection {
+        ir::VarId base = 0, step = 0;
+        std::vector<int> shape;
+        bool sliced = false;
+    };
+    TileSelection tile_selection(ir::VarId tile, const std::vector<const ast::Expr*>& idx,
+                                 const ast::Expr& e);
     /// `t[i, j] = v`: the tile local re-bound to the tile with that element replaced.
     void assign_tile_element(const ast::Expr& target, ir::VarId tile, const Value& v,
                              const ast::Expr& value_expr);

@@ -164,6 +164,48 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     }
     if (name == "tile_matmul") return tile_matmul(b, args.named, e);
     if (name == "tile_map") return tile_map(b, e);
+    if (name == "tile_sum") return tile_reduce(b, nullptr, need("a"), args.get("axis"), e);
+    if (name == "tile_reduce") return tile_reduce(b, &need("op"), need("a"), args.get("axis"), e);
+    if (name == "tile_view") {
+        VarId t = tile_operand(need("t"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        Value ov = eval(need("offset"));
+        std::vector<Value> offs = ov.kind == Value::Kind::Tuple ? ov.elements : std::vector<Value>{ov};
+        const int k = (int)offs.size();
+        if (k < 1 || k > tt->ndim)
+            type_error(need("offset").span, "tile_view(): offset needs 1 to " + std::to_string(tt->ndim) +
+                                                " integers");
+        std::vector<int> shape;
+        const ast::Expr* sx = args.get("shape");
+        if (sx) shape = tile_shape(*sx, name);
+        const bool window = sx && (int)shape.size() == tt->ndim;
+        if (sx && !window && (int)shape.size() != tt->ndim - k)
+            type_error(sx->span, "tile_view(): shape must have " + std::to_string(tt->ndim) + " or " +
+                                     std::to_string(tt->ndim - k) + " dimensions");
+        auto constant = [&](int64_t v) {
+            return emit_const(types::ConstValue{types::int32_type(), false, v, 0.0},
+                              types::int32_type(), line);
+        };
+        std::vector<VarId> base, step;
+        std::vector<int> result;
+        for (int d = 0; d < tt->ndim; ++d) {
+            if (d < k) {
+                if (offs[d].kind == Value::Kind::Const && !offs[d].constant.type->is_integer())
+                    type_error(need("offset").span, "tile_view(): offsets must be integers");
+                base.push_back(index_value(offs[d], need("offset"), "tile_view(): offset "));
+            } else {
+                base.push_back(constant(0));
+            }
+            const bool kept = window || d >= k;
+            step.push_back(constant(kept ? 1 : 0));
+            if (kept) result.push_back(sx ? shape[window ? d : d - k] : tt->shape[d]);
+        }
+        if (result.empty()) type_error(need("offset").span, "tile_view(): the view must keep a dimension");
+        const types::Type* vt = types::vector_type(tt->ndim, ScalarType::Int32);
+        VarId bv = emit_value(InstrKind::Construct, line, vt, std::move(base));
+        VarId sv = emit_value(InstrKind::Construct, line, vt, std::move(step));
+        return var_value(emit_call(line, types::tile_type(tt->dtype, result), {t, bv, sv}, b));
+    }
     if (name == "tile_extract") {
         VarId t = tile_operand(need("a"), name);
         return index_tile(t, args.rest, e);
@@ -307,34 +349,71 @@ Value Builder::tile_matmul(const Builtin& b, const std::map<std::string, const a
     return var_value(r);
 }
 
-void Builder::assign_tile_element(const ast::Expr& target, VarId tile, const Value& v,
-                                  const ast::Expr& value_expr) {
-    const types::Type* t = m_fn.type_of(tile);
-    std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
-    if (has_slice(idx))
-        type_error(target.span, who() + "assigning to a slice of a tile is not supported");
-    if ((int)idx.size() != t->ndim)
-        type_error(target.span, who() + "a " + t->name + " takes " + std::to_string(t->ndim) +
-                                    (t->ndim == 1 ? " index" : " indices") + ", got " +
-                                    std::to_string(idx.size()));
-    std::vector<VarId> parts;
-    for (const ast::Expr* i : idx) parts.push_back(index_value(eval(*i), *i, who() + "tile index "));
-    VarId at = emit_value(InstrKind::Construct, target.span.line,
-                          types::vector_type(t->ndim, ScalarType::Int32), std::move(parts));
-    VarId x = coerce_assigned(v, t->dtype, value_expr, "an element of a " + t->name);
-    VarId updated = emit_call(target.span.line, t, {tile, at, x}, table_entry("tile_assign"));
-    write_back(*target.args[0], updated, value_expr);
+Builder::TileOp Builder::tile_element_op(const ast::Expr& op_expr,
+                                        const std::vector<const types::Type*>& types,
+                                        const std::vector<const ast::Expr*>& exprs,
+                                        const std::string& fn) {
+    Value op = eval(op_expr);
+    if (op.kind != Value::Kind::Builtin && op.kind != Value::Kind::Func)
+        type_error(op_expr.span, fn + "(): the first argument must be a builtin or @wp.func");
+    TileOp out;
+    if (op.kind == Value::Kind::Builtin) {
+        const Builtin* f = op.builtin;
+        if (!f || !f->rule || (f->kind != BuiltinKind::Regular && f->kind != BuiltinKind::Operator) ||
+            f->traits.template_args != builtins::TemplateArgs::None || f->traits.header)
+            type_error(op_expr.span, fn + "(): " + (f ? std::string(f->name) : op.text) +
+                                         " cannot be applied to tile elements");
+        std::vector<ArgInfo> infos;
+        for (const types::Type* t : types) infos.push_back(ArgInfo{t, false});
+        auto sig = f->rule(infos);
+        if (!sig || !sig->ret || !sig->ret->is_element() || sig->outputs_from != SIZE_MAX)
+            type_error(op_expr.span, fn + "(): " + std::string(f->name) + "() is not defined for " +
+                                         describe_args(infos));
+        for (size_t i = 0; i < types.size(); ++i)
+            if (sig->params[i] != types[i])
+                type_error(exprs[i]->span, fn + "(): " + std::string(f->name) + "() takes " +
+                                               sig->params[i]->name + " here, not " + types[i]->name);
+        out.builtin = f;
+        out.ret = sig->ret;
+        return out;
+    }
+    // a user function: specialised to the element types, through a call of hidden locals
+    auto synthetic = std::make_unique<ast::Expr>(ast::ExprKind::Call, op_expr.span);
+    synthetic->args.push_back(ast::clone(op_expr));
+    std::vector<std::string> hidden;
+    for (size_t i = 0; i < types.size(); ++i) {
+        std::string h = "tile_element:" + std::to_string(i);
+        m_scope[h] = m_fn.new_var(types[i], "tile_element");
+        hidden.push_back(h);
+        auto n = std::make_unique<ast::Expr>(ast::ExprKind::Name, exprs[i]->span);
+        n->name = h;
+        synthetic->args.push_back(std::move(n));
+    }
+    m_synthetic.push_back(std::move(synthetic));
+    std::vector<VarId> bound;
+    ir::Function* g = bind_function_call(op.func, *m_synthetic.back(), bound);
+    for (const std::string& h : hidden) m_scope.erase(h);
+    if (g->params.size() != types.size())
+        type_error(op_expr.span, fn + "(): " + op.func->name + "() must take one parameter per operand");
+    for (size_t i = 0; i < types.size(); ++i)
+        if (g->type_of(g->params[i]) != types[i])
+            type_error(exprs[i]->span, fn + "(): " + op.func->name + "() takes " +
+                                           g->type_of(g->params[i])->name + " here, not " +
+                                           types[i]->name);
+    if (!g->return_type || !g->return_type->is_element())
+        type_error(op_expr.span, fn + "(): " + op.func->name + "() must return one value");
+    out.func = g;
+    out.ret = g->return_type;
+    return out;
 }
 
 Value Builder::tile_map(const Builtin& b, const ast::Expr& e) {
     if (e.args.size() < 3 || !e.keywords.empty())
         type_error(e.span, "tile_map(): takes a function and one or more tiles (and values)");
-    const ast::Expr& op_expr = *e.args[1];
-    Value op = eval(op_expr);
-    if (op.kind != Value::Kind::Builtin && op.kind != Value::Kind::Func)
-        type_error(op_expr.span, "tile_map(): the first argument must be a builtin or @wp.func");
     // the operands: tiles of one shape, and values every element sees
     std::vector<VarId> operands;
+    std::vector<const types::Type*> elements;
+    std::vector<const ast::Expr*> exprs;
     const types::Type* shape = nullptr;
     for (size_t i = 2; i < e.args.size(); ++i) {
         Value v = eval(*e.args[i]);
@@ -349,80 +428,131 @@ Value Builder::tile_map(const Builtin& b, const ast::Expr& e) {
             type_error(e.args[i]->span, "tile_map(): operands must be tiles or values, got " + t->name);
         }
         operands.push_back(x);
+        elements.push_back(t->is_tile() ? t->dtype : t);
+        exprs.push_back(e.args[i].get());
     }
     if (!shape) type_error(e.span, "tile_map(): needs at least one tile operand");
-    auto element_of = [&](VarId x) {
-        const types::Type* t = m_fn.type_of(x);
-        return t->is_tile() ? t->dtype : t;
-    };
-    ir::Instr* call = nullptr;
-    const types::Type* result = nullptr;
-    if (op.kind == Value::Kind::Builtin) {
-        const Builtin* f = op.builtin;
-        if (!f || !f->rule || (f->kind != BuiltinKind::Regular && f->kind != BuiltinKind::Operator) ||
-            f->traits.template_args != builtins::TemplateArgs::None || f->traits.header)
-            type_error(op_expr.span, "tile_map(): " + (f ? std::string(f->name) : op.text) +
-                                         " cannot be mapped over tiles");
-        std::vector<ArgInfo> infos;
-        for (VarId x : operands) infos.push_back(ArgInfo{element_of(x), false});
-        auto sig = f->rule(infos);
-        if (!sig || !sig->ret || !sig->ret->is_element() || sig->outputs_from != SIZE_MAX)
-            type_error(op_expr.span, "tile_map(): " + std::string(f->name) + "() is not defined for " +
-                                         describe_args(infos));
-        for (size_t i = 0; i < operands.size(); ++i)
-            if (sig->params[i] != element_of(operands[i]))
-                type_error(e.args[i + 2]->span, "tile_map(): " + std::string(f->name) + "() takes " +
-                                                    sig->params[i]->name + " here, not " +
-                                                    element_of(operands[i])->name);
-        result = sig->ret;
-        VarId r = emit_call(e.span.line, types::tile_like(shape, result), operands, b);
-        call = &current_block()->back();
-        call->text = f->name;  // the element builtin (its table entry by name)
-        return var_value(r);
-    }
-    // a user function: specialised to the element types, through a call of hidden locals
-    auto synthetic = std::make_unique<ast::Expr>(ast::ExprKind::Call, e.span);
-    synthetic->args.push_back(ast::clone(op_expr));
-    std::vector<std::string> hidden;
-    for (size_t i = 0; i < operands.size(); ++i) {
-        std::string h = "tile_map:" + std::to_string(i);
-        VarId elem = m_fn.new_var(element_of(operands[i]), "tile_map_element");
-        m_scope[h] = elem;
-        hidden.push_back(h);
-        auto n = std::make_unique<ast::Expr>(ast::ExprKind::Name, e.args[i + 2]->span);
-        n->name = h;
-        synthetic->args.push_back(std::move(n));
-    }
-    m_synthetic.push_back(std::move(synthetic));
-    std::vector<VarId> bound;
-    ir::Function* g = bind_function_call(op.func, *m_synthetic.back(), bound);
-    for (const std::string& h : hidden) m_scope.erase(h);
-    if (g->params.size() != operands.size())
-        type_error(op_expr.span, "tile_map(): " + op.func->name + "() must take one parameter per operand");
-    for (size_t i = 0; i < operands.size(); ++i)
-        if (g->type_of(g->params[i]) != element_of(operands[i]))
-            type_error(e.args[i + 2]->span, "tile_map(): " + op.func->name + "() takes " +
-                                                g->type_of(g->params[i])->name + " here, not " +
-                                                element_of(operands[i])->name);
-    result = g->return_type;
-    if (!result || !result->is_element())
-        type_error(op_expr.span, "tile_map(): " + op.func->name + "() must return one value");
-    VarId r = emit_call(e.span.line, types::tile_like(shape, result), operands, b);
-    current_block()->back().func = g;
+    TileOp op = tile_element_op(*e.args[1], elements, exprs, "tile_map");
+    VarId r = emit_call(e.span.line, types::tile_like(shape, op.ret), operands, b);
+    if (op.builtin) current_block()->back().text = op.builtin->name;  // found by name later
+    current_block()->back().func = op.func;
     return var_value(r);
+}
+
+Value Builder::tile_reduce(const Builtin& b, const ast::Expr* op_expr, const ast::Expr& tile_expr,
+                           const ast::Expr* axis_expr, const ast::Expr& e) {
+    const std::string fn = b.name;
+    VarId t = tile_operand(tile_expr, fn);
+    const types::Type* tt = m_fn.type_of(t);
+    int axis = -1;
+    if (axis_expr) {
+        Value a = eval(*axis_expr);
+        if (a.kind != Value::Kind::Const || !a.constant.type->is_integer() || a.constant.i < -tt->ndim ||
+            a.constant.i >= tt->ndim)
+            type_error(axis_expr->span, fn + "(): axis must be a constant from " +
+                                            std::to_string(-tt->ndim) + " to " +
+                                            std::to_string(tt->ndim - 1));
+        axis = (int)(a.constant.i < 0 ? a.constant.i + tt->ndim : a.constant.i);
+    }
+    std::vector<int> shape;
+    for (int d = 0; d < tt->ndim; ++d)
+        if (axis >= 0 && d != axis) shape.push_back(tt->shape[d]);
+    if (shape.empty()) shape.push_back(1);
+    const types::Type* rt = types::tile_type(tt->dtype, shape);
+    VarId av = emit_const(types::ConstValue{types::int32_type(), false, axis, 0.0}, types::int32_type(),
+                          e.span.line);
+    if (!op_expr) {  // tile_sum
+        if (axis < 0) return var_value(emit_call(e.span.line, rt, {t}, b));
+        return var_value(emit_call(e.span.line, rt, {t, av}, table_entry("tile_sum_axis")));
+    }
+    TileOp op = tile_element_op(*op_expr, {tt->dtype, tt->dtype}, {&tile_expr, &tile_expr}, fn);
+    if (op.ret != tt->dtype)
+        type_error(op_expr->span, fn + "(): the operation must return " + tt->dtype->name + ", not " +
+                                      op.ret->name);
+    VarId r = emit_call(e.span.line, rt, {t, av}, axis < 0 ? b : table_entry("tile_reduce_axis"));
+    if (op.builtin) current_block()->back().text = op.builtin->name;
+    current_block()->back().func = op.func;
+    return var_value(r);
+}
+
+Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<const ast::Expr*>& idx,
+                                              const ast::Expr& e) {
+    const types::Type* t = m_fn.type_of(tile);
+    if (idx.size() > (size_t)t->ndim)
+        type_error(e.span, who() + "a " + t->name + " takes at most " + std::to_string(t->ndim) +
+                               (t->ndim == 1 ? " index" : " indices") + ", got " +
+                               std::to_string(idx.size()));
+    TileSelection sel;
+    std::vector<VarId> base, step;
+    auto constant = [&](int64_t v) {
+        return emit_const(types::ConstValue{types::int32_type(), false, v, 0.0}, types::int32_type(),
+                          e.span.line);
+    };
+    for (int d = 0; d < t->ndim; ++d) {
+        const ast::Expr* x = d < (int)idx.size() ? idx[d] : nullptr;
+        if (x && x->kind != ast::ExprKind::Slice) {
+            Value v = eval(*x);
+            if (v.kind == Value::Kind::Const && !v.constant.type->is_integer())
+                type_error(x->span, who() + "tile indices must be integers or slices");
+            base.push_back(index_value(v, *x, who() + "tile index "));
+            step.push_back(constant(0));
+            continue;
+        }
+        std::vector<int64_t> positions;
+        if (x) {
+            for (const auto& bound : x->args)
+                if (bound) {
+                    Value v = eval(*bound);
+                    if (v.kind != Value::Kind::Const || !v.constant.type->is_integer())
+                        type_error(bound->span, who() + "tile slice bounds must be constant integers");
+                }
+            positions = slice_positions(*x, t->shape[d]);
+        } else {
+            for (int i = 0; i < t->shape[d]; ++i) positions.push_back(i);
+        }
+        if (positions.empty()) type_error(x->span, who() + "a tile slice must not be empty");
+        sel.sliced = sel.sliced || x != nullptr || idx.size() < (size_t)t->ndim;
+        sel.shape.push_back((int)positions.size());
+        base.push_back(constant(positions[0]));
+        step.push_back(constant(positions.size() > 1 ? positions[1] - positions[0] : 1));
+    }
+    const types::Type* vt = types::vector_type(t->ndim, ScalarType::Int32);
+    sel.base = emit_value(InstrKind::Construct, e.span.line, vt, std::move(base));
+    sel.step = emit_value(InstrKind::Construct, e.span.line, vt, std::move(step));
+    return sel;
+}
+
+void Builder::assign_tile_element(const ast::Expr& target, VarId tile, const Value& v,
+                                  const ast::Expr& value_expr) {
+    const types::Type* t = m_fn.type_of(tile);
+    std::vector<const ast::Expr*> idx = index_exprs(*target.args[1]);
+    TileSelection sel = tile_selection(tile, idx, target);
+    VarId updated;
+    if (sel.shape.empty()) {
+        VarId x = coerce_assigned(v, t->dtype, value_expr, "an element of a " + t->name);
+        std::vector<VarId> parts;  // the element's coordinates are the selection's base
+        updated = emit_call(target.span.line, t, {tile, sel.base, x}, table_entry("tile_assign"));
+    } else {
+        const types::Type* want = types::tile_type(t->dtype, sel.shape);
+        VarId x = v.kind == Value::Kind::Var ? v.var : 0;
+        if (v.kind != Value::Kind::Var || m_fn.type_of(x) != want)
+            type_error(value_expr.span, who() + "assigning to part of a " + t->name + " needs a " +
+                                            want->name + ", got " +
+                                            (v.kind == Value::Kind::Var ? m_fn.type_of(x)->name
+                                                                        : std::string("a constant")));
+        updated = emit_call(target.span.line, t, {tile, sel.base, sel.step, x},
+                            table_entry("tile_view_assign"));
+    }
+    write_back(*target.args[0], updated, value_expr);
 }
 
 Value Builder::index_tile(VarId tile, const std::vector<const ast::Expr*>& idx, const ast::Expr& e) {
     const types::Type* t = m_fn.type_of(tile);
-    if ((int)idx.size() != t->ndim)
-        type_error(e.span, who() + "a " + t->name + " takes " + std::to_string(t->ndim) +
-                               (t->ndim == 1 ? " index" : " indices") + ", got " +
-                               std::to_string(idx.size()));
-    std::vector<VarId> parts;
-    for (const ast::Expr* i : idx) parts.push_back(index_value(eval(*i), *i, who() + "tile index "));
-    VarId at = emit_value(InstrKind::Construct, e.span.line,
-                          types::vector_type(t->ndim, ScalarType::Int32), std::move(parts));
-    return var_value(emit_call(e.span.line, t->dtype, {tile, at}, table_entry("tile_extract")));
+    TileSelection sel = tile_selection(tile, idx, e);
+    if (sel.shape.empty())
+        return var_value(emit_call(e.span.line, t->dtype, {tile, sel.base}, table_entry("tile_extract")));
+    return var_value(emit_call(e.span.line, types::tile_type(t->dtype, sel.shape),
+                               {tile, sel.base, sel.step}, table_entry("tile_view")));
 }
 
 }  // namespace treadle::sema

@@ -4,7 +4,9 @@ products), their gradients, wp.launch_tiled, and the CUDA source they compile to
 import numpy as np
 import pytest
 
+import treadle
 import treadle as wp
+import treadle.autograd
 from treadle import _treadle
 
 TM, TN, TK = 4, 8, 6
@@ -212,9 +214,10 @@ def test_errors_name_the_argument():
 
 
 @pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
-@pytest.mark.parametrize("kernel", [scale_add, matmul, matmul_acc, extract_all, reductions,
-                                    shapes, per_thread])
+@pytest.mark.parametrize("kernel", ["scale_add", "matmul", "matmul_acc", "extract_all",
+                                    "reductions", "shapes", "per_thread", "composite", "views"])
 def test_cuda_source_compiles(kernel):
+    kernel = globals()[kernel]
     for adjoint in (False, True):
         ok, log = _treadle.check_cuda_compile(kernel._function_source(), 90, adjoint=adjoint)
         assert ok, log
@@ -249,3 +252,66 @@ def test_tiles_on_cuda():
     o = wp.zeros(64, dtype=float, device=device)
     wp.launch(per_thread, dim=64, inputs=[x, o], block_dim=64, device=device)
     np.testing.assert_allclose(o.numpy(), 3 * np.arange(64) + 2.0)
+
+
+@wp.func
+def smooth_max(a: float, b: float):
+    return wp.log(wp.exp(a) + wp.exp(b))
+
+
+@wp.kernel
+def composite(x: wp.array2d[float], w: wp.array[float], out: wp.array[float]):
+    t = wp.tile_load(x, shape=(3, 4))
+    row = wp.tile_load(w, shape=4)
+    scaled = t * wp.tile_broadcast(row, shape=(3, 4))
+    s = wp.tile_map(wp.sin, scaled) + wp.tile_transpose(wp.tile_transpose(t))
+    col = wp.tile_sum(s, axis=1)
+    tot = wp.tile_reduce(smooth_max, col)
+    m = wp.tile_max(t)
+    v = wp.tile_view(s, offset=(1,))
+    out[0] = tot[0] + m[0] * 0.5 + v[2] * t[2, 1] + wp.tile_sum(wp.tile_matmul(t, wp.tile_transpose(t)))[0] * 0.1
+
+
+def test_tile_gradients_match_finite_differences():
+    rng = np.random.default_rng(11)
+    x = wp.array(rng.standard_normal((3, 4)).astype(np.float64).astype(np.float32),
+                 requires_grad=True, device="cpu")
+    w = wp.array(rng.standard_normal(4).astype(np.float32), requires_grad=True, device="cpu")
+    out = wp.zeros(1, dtype=float, requires_grad=True, device="cpu")
+    ad = treadle.autograd.jacobian(composite, 1, inputs=[x, w], outputs=[out], device="cpu")
+    fd = treadle.autograd.jacobian_fd(composite, 1, inputs=[x, w], outputs=[out], device="cpu",
+                                 eps=1e-3)
+    for key in ad:
+        np.testing.assert_allclose(ad[key], fd[key], rtol=2e-2, atol=2e-2, err_msg=str(key))
+
+
+@wp.kernel
+def views(src: wp.array2d[float], out_row: wp.array[float], out_block: wp.array2d[float],
+          out_put: wp.array2d[float], sums: wp.array[float], prod: wp.array[float]):
+    t = wp.tile_load(src, shape=(4, 6))
+    wp.tile_store(out_row, t[2])
+    wp.tile_store(out_block, t[1:3, ::2])
+    t[0] = wp.tile_zeros(shape=6, dtype=float)
+    t[1:3, 4:] = wp.tile_ones(shape=(2, 2), dtype=float)
+    wp.tile_store(out_put, t)
+    wp.tile_store(sums, wp.tile_sum(t, axis=0))
+    wp.tile_store(prod, wp.tile_reduce(wp.mul, wp.tile_view(t, offset=(3,))))
+
+
+def test_subscripts_views_and_axis_reductions():
+    S = np.arange(24, dtype=np.float32).reshape(4, 6) / 10.0
+    out_row = wp.zeros(6, dtype=float)
+    out_block = wp.zeros((2, 3), dtype=float)
+    out_put = wp.zeros((4, 6), dtype=float)
+    sums = wp.zeros(6, dtype=float)
+    prod = wp.zeros(1, dtype=float)
+    wp.launch_tiled(views, dim=1, inputs=[wp.array(S), out_row, out_block, out_put, sums, prod],
+                    block_dim=8, device="cpu")
+    np.testing.assert_allclose(out_row.numpy(), S[2])
+    np.testing.assert_allclose(out_block.numpy(), S[1:3, ::2])
+    P = S.copy()
+    P[0] = 0.0
+    P[1:3, 4:] = 1.0
+    np.testing.assert_allclose(out_put.numpy(), P)
+    np.testing.assert_allclose(sums.numpy(), P.sum(axis=0), rtol=1e-6)
+    np.testing.assert_allclose(prod.numpy()[0], np.prod(P[3]), rtol=1e-5)
