@@ -343,6 +343,20 @@ CUDA_CALLABLE void adj_tile_view_assign(const tile_t<T, D...>&, const vec_t<N, i
 #endif
 }
 
+/// tile_reshape<R>(t): t's elements in row-major order, in a tile of R's shape (as many).
+template <typename R, typename T, int... D>
+CUDA_CALLABLE R tile_reshape(const tile_t<T, D...>& t) {
+    static_assert(R::size == tile_t<T, D...>::size, "a reshape keeps the element count");
+    R r;  // the same elements in the same slots: element e stays with thread e % B
+    for (int k = 0; k < R::slots; ++k) r.data[k] = t.data[k];
+    return r;
+}
+template <typename R, typename T, int... D>
+CUDA_CALLABLE void adj_tile_reshape(const tile_t<T, D...>&, tile_t<T, D...>& adj_t,
+                                    const R& adj_ret) {
+    for (int k = 0; k < R::slots; ++k) adj_t.data[k] = add(adj_t.data[k], adj_ret.data[k]);
+}
+
 /// tile_transpose(t): the (N, M) tile of an (M, N) one.
 template <typename T, int M, int N>
 CUDA_CALLABLE tile_t<T, N, M> tile_transpose(const tile_t<T, M, N>& t) {

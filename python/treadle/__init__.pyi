@@ -1960,6 +1960,12 @@ def tile_zeros(shape: tuple[int, ...], dtype: Any = ..., storage: str = ...) -> 
     over the block's threads and shares it through shared memory when an operation needs other
     threads' elements."""
 
+def tile_empty(shape: tuple[int, ...], dtype: Any = ..., storage: str = ...) -> Tile:
+    """tile_empty(shape: tuple[int, ...], dtype: Any = float32, storage: str = "register") -> Tile
+
+    A tile of `shape` whose elements are not to be read before they are written (treadle zeroes
+    them, as tile_zeros does)."""
+
 def tile_ones(shape: tuple[int, ...], dtype: Any = ..., storage: str = ...) -> Tile:
     """tile_ones(shape: tuple[int, ...], dtype: Any = float32, storage: str = "register") -> Tile
 
@@ -2046,6 +2052,31 @@ def tile_map(op: Callable, a: Tile, *args: Any) -> Tile:
 
     Differentiable."""
 
+def tile_assign(dst: Tile, src: Tile, offset: tuple[int, ...] = ...) -> None:
+    """tile_assign(dst: Tile, src: Tile, offset: tuple[int, ...] = ...) -> None
+
+    Writes tile `src` into the local tile `dst` at `offset` (one integer per dimension of dst, by
+    default zero; parts of src past dst's edges are dropped). When dst is a view of another local
+    tile (row = t[i]), that tile is updated too.
+
+    Differentiable."""
+
+def tile_reshape(t: Tile, shape: tuple[int, ...]) -> Tile:
+    """tile_reshape(t: Tile, shape: tuple[int, ...]) -> Tile
+
+    Tile `t`'s elements in row-major order with the constant `shape` (same element count; one
+    extent may be -1, inferred).
+
+    Differentiable."""
+
+def tile_squeeze(t: Tile, axis: tuple[int, ...] = ...) -> Tile:
+    """tile_squeeze(t: Tile, axis: tuple[int, ...] = ...) -> Tile
+
+    Tile `t` without its dimensions of extent 1 (only those in the constant `axis` when given; at
+    least one dimension stays).
+
+    Differentiable."""
+
 def tile_transpose(a: Tile) -> Tile:
     """tile_transpose(a: Tile) -> Tile
 
@@ -2126,3 +2157,64 @@ def tile_view(t: Tile, offset: tuple[int, ...], shape: tuple[int, ...] = ...) ->
     itself). Elements outside t read as zero.
 
     Differentiable."""
+
+def tile_bvh_query_aabb(id: uint64, low: vec3, high: vec3) -> BvhQueryTiled:
+    """tile_bvh_query_aabb(id: uint64, low: vec3, high: vec3) -> BvhQueryTiled
+
+    A query of the BVH `id` for the bounds that overlap the box, which the whole block runs
+    together (the box is the same in every thread): tile_bvh_query_next hands out the results
+    block_dim at a time."""
+
+def bvh_query_aabb_tiled(id: uint64, low: vec3, high: vec3) -> BvhQueryTiled:
+    """bvh_query_aabb_tiled(id: uint64, low: vec3, high: vec3) -> BvhQueryTiled
+
+    The same query as tile_bvh_query_aabb (Warp's other name)."""
+
+def tile_bvh_query_ray(id: uint64, start: vec3, dir: vec3) -> BvhQueryTiled:
+    """tile_bvh_query_ray(id: uint64, start: vec3, dir: vec3) -> BvhQueryTiled
+
+    A query of the BVH `id` for the bounds the ray hits, which the whole block runs together (the
+    ray is the same in every thread)."""
+
+def bvh_query_ray_tiled(id: uint64, start: vec3, dir: vec3) -> BvhQueryTiled:
+    """bvh_query_ray_tiled(id: uint64, start: vec3, dir: vec3) -> BvhQueryTiled
+
+    The same query as tile_bvh_query_ray (Warp's other name)."""
+
+def tile_mesh_query_aabb(id: uint64, low: vec3, high: vec3) -> MeshQueryAABBTiled:
+    """tile_mesh_query_aabb(id: uint64, low: vec3, high: vec3) -> MeshQueryAABBTiled
+
+    A query of the faces of mesh `id` whose bounds overlap the box, which the whole block runs
+    together."""
+
+def mesh_query_aabb_tiled(id: uint64, low: vec3, high: vec3) -> MeshQueryAABBTiled:
+    """mesh_query_aabb_tiled(id: uint64, low: vec3, high: vec3) -> MeshQueryAABBTiled
+
+    The same query as tile_mesh_query_aabb (Warp's other name)."""
+
+def tile_query_valid(query: BvhQueryTiled) -> bool:
+    """tile_query_valid(query: BvhQueryTiled) -> bool
+
+    Whether the block's query may have more results (false once a call of its _next found fewer
+    results than the block has threads); the same in every thread."""
+
+def tile_bvh_query_next(query: BvhQueryTiled) -> Tile:
+    """tile_bvh_query_next(query: BvhQueryTiled) -> Tile
+
+    The next block_dim results of the block's BVH query as an int32 tile of shape (block_dim,):
+    thread t's element is the t-th of them, -1 where they ran out. Advances the query."""
+
+def bvh_query_next_tiled(query: BvhQueryTiled) -> Tile:
+    """bvh_query_next_tiled(query: BvhQueryTiled) -> Tile
+
+    tile_bvh_query_next (Warp's other name)."""
+
+def tile_mesh_query_aabb_next(query: MeshQueryAABBTiled) -> Tile:
+    """tile_mesh_query_aabb_next(query: MeshQueryAABBTiled) -> Tile
+
+    The next block_dim faces of the block's mesh query, as tile_bvh_query_next gives them."""
+
+def mesh_query_aabb_next_tiled(query: MeshQueryAABBTiled) -> Tile:
+    """mesh_query_aabb_next_tiled(query: MeshQueryAABBTiled) -> Tile
+
+    tile_mesh_query_aabb_next (Warp's other name)."""

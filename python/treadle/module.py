@@ -37,6 +37,11 @@ def _default_options():
         "verify_fp": None,
         "deterministic": config.deterministic,
         "deterministic_max_records": config.deterministic_max_records,
+        # Warp's choices of NVIDIA's MathDx library for tile products, solvers and FFTs: treadle
+        # has its own kernels for all of them, so these change nothing
+        "enable_mathdx_gemm": None,
+        "enable_mathdx_solver": None,
+        "enable_mathdx_fft": None,
     }
 
 

@@ -35,6 +35,36 @@ std::optional<Signature> rule_tile_transpose(const std::vector<ArgInfo>& a) {
     return Signature{{t}, types::tile_type(t->dtype, {t->shape[1], t->shape[0]})};
 }
 
+bool is_id(const ArgInfo& a) {
+    return a.type && a.type->is_integer() &&
+           (a.type->scalar == ScalarType::UInt64 || a.type->scalar == ScalarType::Int64 || a.weak);
+}
+
+const types::Type* vec3f() { return types::vector_type(3, ScalarType::Float32); }
+
+/// tile_bvh_query_aabb(id, low, high) / _ray(id, start, dir) -> BvhQueryTiled, and the mesh's.
+std::optional<Signature> tiled_query(const std::vector<ArgInfo>& a, const char* type) {
+    if (a.size() != 3 || !is_id(a[0]) || a[1].type != vec3f() || a[2].type != vec3f())
+        return std::nullopt;
+    return Signature{{types::scalar_type(ScalarType::UInt64), vec3f(), vec3f()},
+                     types::native_struct_by_name(type)};
+}
+std::optional<Signature> rule_tile_bvh_query(const std::vector<ArgInfo>& a) {
+    return tiled_query(a, "BvhQueryTiled");
+}
+std::optional<Signature> rule_tile_mesh_query(const std::vector<ArgInfo>& a) {
+    return tiled_query(a, "MeshQueryAABBTiled");
+}
+
+/// tile_query_valid(query) -> bool.
+std::optional<Signature> rule_tile_query_valid(const std::vector<ArgInfo>& a) {
+    if (a.size() != 1 || !a[0].type) return std::nullopt;
+    if (a[0].type != types::native_struct_by_name("BvhQueryTiled") &&
+        a[0].type != types::native_struct_by_name("MeshQueryAABBTiled"))
+        return std::nullopt;
+    return Signature{{a[0].type}, types::bool_type()};
+}
+
 }  // namespace
 
 /// The tile builtins, in Warp's documentation order.
@@ -50,6 +80,12 @@ std::vector<Builtin> tiles() {
          "`dtype`. `storage` (\"register\" or \"shared\") is accepted as in Warp; treadle keeps "
          "every tile spread over the block's threads and shares it through shared memory when "
          "an operation needs other threads' elements.",
+         false, nullptr, shaped()},
+        {"tile_empty", "tile_zeros", BuiltinKind::Tile, k_group,
+         "tile_empty(shape: tuple[int, ...], dtype: Any = float32, storage: str = \"register\") "
+         "-> Tile",
+         "A tile of `shape` whose elements are not to be read before they are written (treadle "
+         "zeroes them, as tile_zeros does).",
          false, nullptr, shaped()},
         {"tile_ones", "tile_ones", BuiltinKind::Tile, k_group,
          "tile_ones(shape: tuple[int, ...], dtype: Any = float32, storage: str = \"register\") "
@@ -113,6 +149,22 @@ std::vector<Builtin> tiles() {
          "one parameter per operand, the operands tiles of one shape or values that every "
          "element sees. Differentiable when `op` is.",
          true, nullptr, tile()},
+        {"tile_assign", "tile_view_assign", BuiltinKind::Tile, k_group,
+         "tile_assign(dst: Tile, src: Tile, offset: tuple[int, ...] = ...) -> None",
+         "Writes tile `src` into the local tile `dst` at `offset` (one integer per dimension of "
+         "dst, by default zero; parts of src past dst's edges are dropped). When dst is a view of "
+         "another local tile (row = t[i]), that tile is updated too.",
+         true, nullptr, tile().rebinds(Rebinds::First)},
+        {"tile_reshape", "tile_reshape", BuiltinKind::Tile, k_group,
+         "tile_reshape(t: Tile, shape: tuple[int, ...]) -> Tile",
+         "Tile `t`'s elements in row-major order with the constant `shape` (same element count; "
+         "one extent may be -1, inferred).",
+         true, nullptr, shaped()},
+        {"tile_squeeze", "tile_reshape", BuiltinKind::Tile, k_group,
+         "tile_squeeze(t: Tile, axis: tuple[int, ...] = ...) -> Tile",
+         "Tile `t` without its dimensions of extent 1 (only those in the constant `axis` when "
+         "given; at least one dimension stays).",
+         true, nullptr, shaped()},
         {"tile_transpose", "tile_transpose", BuiltinKind::Regular, k_group,
          "tile_transpose(a: Tile) -> Tile", "The (N, M) transpose of an (M, N) tile.", true,
          rule_tile_transpose, tile()},
@@ -151,7 +203,7 @@ std::vector<Builtin> tiles() {
          "With `out` (an (M, N) tile local), computes out = alpha * a @ b + beta * out in place "
          "and returns None, as Warp's form does. Products are summed in k order (float32 for "
          "float16/bfloat16 elements).",
-         true, nullptr, tile()},
+         true, nullptr, tile().rebinds(Rebinds::Outputs)},
         {"tile_extract", "tile_extract", BuiltinKind::Tile, k_group,
          "tile_extract(a: Tile, *args: int) -> Any",
          "The element of `a` at the coordinates `args` (one per dimension), in every thread "
@@ -166,6 +218,57 @@ std::vector<Builtin> tiles() {
          "slice bounds). A view reads the elements it selects (treadle's tiles are values: "
          "assigning to t[...] updates t itself). Elements outside t read as zero.",
          true, nullptr, shaped()},
+        {"tile_bvh_query_aabb", "tile_bvh_query_aabb", BuiltinKind::Regular, k_group,
+         "tile_bvh_query_aabb(id: uint64, low: vec3, high: vec3) -> BvhQueryTiled",
+         "A query of the BVH `id` for the bounds that overlap the box, which the whole block runs "
+         "together (the box is the same in every thread): tile_bvh_query_next hands out the "
+         "results block_dim at a time.",
+         false, rule_tile_bvh_query, with().header("tile_query.h")},
+        {"bvh_query_aabb_tiled", "tile_bvh_query_aabb", BuiltinKind::Regular, "Geometry",
+         "bvh_query_aabb_tiled(id: uint64, low: vec3, high: vec3) -> BvhQueryTiled",
+         "The same query as tile_bvh_query_aabb (Warp's other name).", false, rule_tile_bvh_query,
+         with().header("tile_query.h")},
+        {"tile_bvh_query_ray", "tile_bvh_query_ray", BuiltinKind::Regular, k_group,
+         "tile_bvh_query_ray(id: uint64, start: vec3, dir: vec3) -> BvhQueryTiled",
+         "A query of the BVH `id` for the bounds the ray hits, which the whole block runs "
+         "together (the ray is the same in every thread).",
+         false, rule_tile_bvh_query, with().header("tile_query.h")},
+        {"bvh_query_ray_tiled", "tile_bvh_query_ray", BuiltinKind::Regular, "Geometry",
+         "bvh_query_ray_tiled(id: uint64, start: vec3, dir: vec3) -> BvhQueryTiled",
+         "The same query as tile_bvh_query_ray (Warp's other name).", false, rule_tile_bvh_query,
+         with().header("tile_query.h")},
+        {"tile_mesh_query_aabb", "tile_mesh_query_aabb", BuiltinKind::Regular, k_group,
+         "tile_mesh_query_aabb(id: uint64, low: vec3, high: vec3) -> MeshQueryAABBTiled",
+         "A query of the faces of mesh `id` whose bounds overlap the box, which the whole block "
+         "runs together.",
+         false, rule_tile_mesh_query, with().header("tile_query.h")},
+        {"mesh_query_aabb_tiled", "tile_mesh_query_aabb", BuiltinKind::Regular, "Geometry",
+         "mesh_query_aabb_tiled(id: uint64, low: vec3, high: vec3) -> MeshQueryAABBTiled",
+         "The same query as tile_mesh_query_aabb (Warp's other name).", false,
+         rule_tile_mesh_query, with().header("tile_query.h")},
+        {"tile_query_valid", "tile_query_valid", BuiltinKind::Regular, k_group,
+         "tile_query_valid(query: BvhQueryTiled) -> bool",
+         "Whether the block's query may have more results (false once a call of its _next "
+         "found fewer results than the block has threads); the same in every thread.",
+         false, rule_tile_query_valid, with().header("tile_query.h")},
+        {"tile_bvh_query_next", "tile_bvh_query_next", BuiltinKind::Tile, k_group,
+         "tile_bvh_query_next(query: BvhQueryTiled) -> Tile",
+         "The next block_dim results of the block's BVH query as an int32 tile of shape "
+         "(block_dim,): thread t's element is the t-th of them, -1 where they ran out. Advances "
+         "the query.",
+         false, nullptr, tile().rebinds(Rebinds::First).header("tile_query.h")},
+        {"bvh_query_next_tiled", "tile_bvh_query_next", BuiltinKind::Tile, "Geometry",
+         "bvh_query_next_tiled(query: BvhQueryTiled) -> Tile",
+         "tile_bvh_query_next (Warp's other name).", false, nullptr,
+         tile().rebinds(Rebinds::First).header("tile_query.h")},
+        {"tile_mesh_query_aabb_next", "tile_mesh_query_aabb_next", BuiltinKind::Tile, k_group,
+         "tile_mesh_query_aabb_next(query: MeshQueryAABBTiled) -> Tile",
+         "The next block_dim faces of the block's mesh query, as tile_bvh_query_next gives them.",
+         false, nullptr, tile().rebinds(Rebinds::First).header("tile_query.h")},
+        {"mesh_query_aabb_next_tiled", "tile_mesh_query_aabb_next", BuiltinKind::Tile, "Geometry",
+         "mesh_query_aabb_next_tiled(query: MeshQueryAABBTiled) -> Tile",
+         "tile_mesh_query_aabb_next (Warp's other name).", false, nullptr,
+         tile().rebinds(Rebinds::First).header("tile_query.h")},
         // spelled by src/sema/infer_tile.cpp only
         {"tile_sum_axis", "tile_sum_axis", BuiltinKind::Internal, k_group,
          "tile_sum_axis(a: Tile, axis: int32) -> Tile", "tile_sum(a, axis).", true, nullptr,
@@ -177,8 +280,8 @@ std::vector<Builtin> tiles() {
          "tile_view_assign(t: Tile, base: Vector, step: Vector, value: Tile) -> Tile",
          "t[i] = row, t[1:3, :] = block: the tile with the selected elements replaced.", true,
          nullptr, tile()},
-        {"tile_assign", "tile_assign", BuiltinKind::Internal, k_group,
-         "tile_assign(a: Tile, index: Vector, value: Any) -> Tile",
+        {"tile_assign_element", "tile_assign", BuiltinKind::Internal, k_group,
+         "tile_assign_element(a: Tile, index: Vector, value: Any) -> Tile",
          "a[i, j] = value: the tile with the element at `index` replaced by what the thread "
          "that assigns it gives (every thread runs the assignment; a coordinate outside the "
          "tile changes nothing).",

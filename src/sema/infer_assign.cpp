@@ -111,6 +111,17 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
         place = m_synthetic.back().get();
     }
     const ast::Expr& written = *place;
+    if (written.kind == ast::ExprKind::Subscript && written.args[0]->kind == ast::ExprKind::Name &&
+        m_scope.count(written.args[0]->name) &&
+        m_fn.type_of(m_scope.at(written.args[0]->name))->is_tile()) {
+        // t[i] += v on a row or slice of a tile: Warp refuses it (an element is fine)
+        const types::Type* t = m_fn.type_of(m_scope.at(written.args[0]->name));
+        std::vector<const ast::Expr*> idx = index_exprs(*written.args[1]);
+        if (has_slice(idx) || (int)idx.size() < t->ndim)
+            fail(written.span, ErrorKind::Value,
+                 who() + "Compound assignment to a tile view is not supported; assign the "
+                         "result instead (t[i] = t[i] + v)");
+    }
     if (written.kind == ast::ExprKind::Name && !m_scope.count(written.name))
         if (auto alias = m_function_locals.find(written.name);
             alias != m_function_locals.end() && alias->second.kind != Value::Kind::Tuple)

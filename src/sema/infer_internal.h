@@ -320,6 +320,8 @@ public:
     /// `t[i, j] = v`: the tile local re-bound to the tile with that element replaced.
     void assign_tile_element(const ast::Expr& target, ir::VarId tile, const Value& v,
                              const ast::Expr& value_expr);
+    /// Records that `view` is a view of the local tile `parent` names (see m_tile_views).
+    void note_tile_view(ir::VarId view, const ast::Expr& parent, ir::VarId base, ir::VarId step);
     /// `t[i, j]`: one element of a tile, in every thread.
     Value index_tile(ir::VarId tile, const std::vector<const ast::Expr*>& idx, const ast::Expr& e);
 
@@ -537,6 +539,14 @@ public:
     /// Locals bound to a function, builtin or type (`f = my_func`), or to a tuple
     /// (`t = (a, b)`, `t = f()` of a function with several results): the value each one names.
     std::map<std::string, Value> m_function_locals;
+    /// Tiles that are views of a local tile (`row = t[i]`, tile_view(t, ...)): the parent's
+    /// name and the selection, so that writing into the view (tile_assign(row, x), row[j] = v)
+    /// writes into the parent too, as a Warp view aliases it.
+    struct TileViewOf {
+        std::string parent;
+        ir::VarId base = 0, step = 0;
+    };
+    std::map<ir::VarId, TileViewOf> m_tile_views;
     /// The value of every integer variable defined by a Const (an unrolled loop's index):
     /// what a tuple index needs at compile time.
     std::map<ir::VarId, int64_t> m_int_consts;

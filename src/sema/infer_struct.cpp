@@ -124,10 +124,22 @@ void Builder::assign_field(const ast::Expr& target, VarId base, const Value& v,
 
 void Builder::write_back(const ast::Expr& place, VarId updated, const ast::Expr& value_expr) {
     switch (place.kind) {
-        case ExprKind::Name:
+        case ExprKind::Name: {
             if (!m_scope.count(place.name)) break;
+            auto view = m_tile_views.find(m_scope.at(place.name));
             bind(place.name, updated, place.span);
+            if (view != m_tile_views.end() && m_scope.count(view->second.parent)) {
+                // a view written in place: its parent tile takes the new elements too
+                TileViewOf of = view->second;
+                VarId parent = m_scope.at(of.parent);
+                VarId merged = emit_call(place.span.line, m_fn.type_of(parent),
+                                         {parent, of.base, of.step, updated},
+                                         table_entry("tile_view_assign"));
+                bind(of.parent, merged, place.span);
+                m_tile_views[updated] = of;
+            }
             return;
+        }
         case ExprKind::Attribute:
         case ExprKind::Subscript:
             assign_to(place, Value{Value::Kind::Var, updated}, value_expr);

@@ -72,7 +72,73 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         return *x;
     };
     const int line = e.span.line;
-    if (name == "tile_zeros" || name == "tile_ones" || name == "tile_full") {
+    if (name == "tile_reshape" || name == "tile_squeeze") {
+        VarId t = tile_operand(need(name == "tile_reshape" ? "t" : "t"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        std::vector<int> shape;
+        if (name == "tile_reshape") {
+            Value sv = eval(need("shape"));
+            std::vector<Value> dims = sv.kind == Value::Kind::Tuple ? sv.elements : std::vector<Value>{sv};
+            int64_t known = 1;
+            int inferred = -1;
+            for (size_t d = 0; d < dims.size(); ++d) {
+                const Value& x = dims[d];
+                if (x.kind != Value::Kind::Const || !x.constant.type->is_integer() ||
+                    (x.constant.i < 1 && x.constant.i != -1) || (x.constant.i == -1 && inferred >= 0))
+                    type_error(need("shape").span, "tile_reshape(): shape must be constant extents (at "
+                                                   "least 1; one may be -1)");
+                if (x.constant.i == -1) inferred = (int)d;
+                else known *= x.constant.i;
+                shape.push_back((int)x.constant.i);
+            }
+            if (inferred >= 0 && known > 0 && tt->tile_size() % known == 0)
+                shape[inferred] = (int)(tt->tile_size() / known), known = tt->tile_size();
+            if (shape.empty() || shape.size() > 4 || known != tt->tile_size())
+                type_error(need("shape").span, "tile_reshape(): cannot reshape a " + tt->name +
+                                                   " to that shape (the element count must stay)");
+        } else {
+            std::vector<bool> drop(tt->ndim, false);
+            if (const ast::Expr* ax = args.get("axis")) {
+                Value av = eval(*ax);
+                std::vector<Value> axes = av.kind == Value::Kind::Tuple ? av.elements : std::vector<Value>{av};
+                for (const Value& a : axes) {
+                    if (a.kind != Value::Kind::Const || !a.constant.type->is_integer() ||
+                        a.constant.i < -tt->ndim || a.constant.i >= tt->ndim)
+                        type_error(ax->span, "tile_squeeze(): axis must be constant dimensions");
+                    int d = (int)(a.constant.i < 0 ? a.constant.i + tt->ndim : a.constant.i);
+                    if (tt->shape[d] != 1)
+                        type_error(ax->span, "tile_squeeze(): dimension " + std::to_string(d) +
+                                                 " of a " + tt->name + " is not 1");
+                    drop[d] = true;
+                }
+            } else {
+                for (int d = 0; d < tt->ndim; ++d) drop[d] = tt->shape[d] == 1;
+            }
+            for (int d = 0; d < tt->ndim; ++d)
+                if (!drop[d]) shape.push_back(tt->shape[d]);
+            if (shape.empty()) shape.push_back(1);
+        }
+        return var_value(emit_call(line, types::tile_type(tt->dtype, shape), {t}, b));
+    }
+    if (name == "tile_assign") {
+        VarId dst = tile_operand(need("dst"), name);
+        VarId src = tile_operand(need("src"), name);
+        const types::Type *dt = m_fn.type_of(dst), *st = m_fn.type_of(src);
+        if (dt->dtype != st->dtype || dt->ndim != st->ndim)
+            type_error(need("src").span, "tile_assign(): a " + st->name + " cannot be assigned into a " +
+                                             dt->name + " (element types and dimensions must match)");
+        VarId base = tile_coordinates(args.get("offset"), dt->ndim, "offset", name, line);
+        std::vector<VarId> ones;
+        for (int d = 0; d < dt->ndim; ++d)
+            ones.push_back(emit_const(types::ConstValue{types::int32_type(), false, 1, 0.0},
+                                      types::int32_type(), line));
+        VarId step = emit_value(InstrKind::Construct, line, types::vector_type(dt->ndim, ScalarType::Int32),
+                                std::move(ones));
+        VarId updated = emit_call(line, dt, {dst, base, step, src}, table_entry("tile_view_assign"));
+        write_back(need("dst"), updated, e);
+        return Value{};
+    }
+    if (name == "tile_zeros" || name == "tile_empty" || name == "tile_ones" || name == "tile_full") {
         std::vector<int> shape = tile_shape(need("shape"), name);
         const ast::Expr* dt = args.get("dtype");
         if (name == "tile_full") {
@@ -164,6 +230,20 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     }
     if (name == "tile_matmul") return tile_matmul(b, args.named, e);
     if (name == "tile_map") return tile_map(b, e);
+    if (name == "tile_bvh_query_next" || name == "bvh_query_next_tiled" ||
+        name == "tile_mesh_query_aabb_next" || name == "mesh_query_aabb_next_tiled") {
+        const bool mesh = name.find("mesh") != std::string::npos;
+        const types::Type* qt = types::native_struct_by_name(mesh ? "MeshQueryAABBTiled" : "BvhQueryTiled");
+        Value q = eval(need("query"));
+        if (q.kind != Value::Kind::Var || m_fn.type_of(q.var) != qt)
+            type_error(need("query").span, name + "(): expects a " + qt->name + " (from " +
+                                               (mesh ? "tile_mesh_query_aabb" : "tile_bvh_query_aabb or _ray") +
+                                               ")");
+        const types::Type* rt = types::tile_type(types::int32_type(), {m_program.tile_block_dim});
+        std::vector<VarId> out = emit_multi_call(b, types::tuple_type({qt, rt}), {q.var}, line);
+        write_back(need("query"), out[0], e);
+        return var_value(out[1]);
+    }
     if (name == "tile_sum") return tile_reduce(b, nullptr, need("a"), args.get("axis"), e);
     if (name == "tile_reduce") return tile_reduce(b, &need("op"), need("a"), args.get("axis"), e);
     if (name == "tile_view") {
@@ -191,7 +271,8 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         for (int d = 0; d < tt->ndim; ++d) {
             if (d < k) {
                 if (offs[d].kind == Value::Kind::Const && !offs[d].constant.type->is_integer())
-                    type_error(need("offset").span, "tile_view(): offsets must be integers");
+                    fail(need("offset").span, ErrorKind::Value,
+                         "tile_view(): offsets must be integers or slices");
                 base.push_back(index_value(offs[d], need("offset"), "tile_view(): offset "));
             } else {
                 base.push_back(constant(0));
@@ -204,7 +285,9 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         const types::Type* vt = types::vector_type(tt->ndim, ScalarType::Int32);
         VarId bv = emit_value(InstrKind::Construct, line, vt, std::move(base));
         VarId sv = emit_value(InstrKind::Construct, line, vt, std::move(step));
-        return var_value(emit_call(line, types::tile_type(tt->dtype, result), {t, bv, sv}, b));
+        VarId view = emit_call(line, types::tile_type(tt->dtype, result), {t, bv, sv}, b);
+        note_tile_view(view, need("t"), bv, sv);
+        return var_value(view);
     }
     if (name == "tile_extract") {
         VarId t = tile_operand(need("a"), name);
@@ -494,6 +577,12 @@ Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<con
             Value v = eval(*x);
             if (v.kind == Value::Kind::Const && !v.constant.type->is_integer())
                 type_error(x->span, who() + "tile indices must be integers or slices");
+            if (v.kind == Value::Kind::Const &&
+                (v.constant.i >= t->shape[d] || v.constant.i < -t->shape[d]))
+                fail(x->span, ErrorKind::Value,
+                     who() + "tile index " + std::to_string(v.constant.i) +
+                         " is out of bounds for dimension " + std::to_string(d) + " of a " +
+                         t->name);
             base.push_back(index_value(v, *x, who() + "tile index "));
             step.push_back(constant(0));
             continue;
@@ -510,7 +599,10 @@ Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<con
         } else {
             for (int i = 0; i < t->shape[d]; ++i) positions.push_back(i);
         }
-        if (positions.empty()) type_error(x->span, who() + "a tile slice must not be empty");
+        if (positions.empty())
+            fail(x->span, ErrorKind::Value,
+                 who() + "this tile slice selects nothing (a zero-length axis would make an empty "
+                         "tile)");
         sel.sliced = sel.sliced || x != nullptr || idx.size() < (size_t)t->ndim;
         sel.shape.push_back((int)positions.size());
         base.push_back(constant(positions[0]));
@@ -531,19 +623,28 @@ void Builder::assign_tile_element(const ast::Expr& target, VarId tile, const Val
     if (sel.shape.empty()) {
         VarId x = coerce_assigned(v, t->dtype, value_expr, "an element of a " + t->name);
         std::vector<VarId> parts;  // the element's coordinates are the selection's base
-        updated = emit_call(target.span.line, t, {tile, sel.base, x}, table_entry("tile_assign"));
+        updated = emit_call(target.span.line, t, {tile, sel.base, x}, table_entry("tile_assign_element"));
     } else {
         const types::Type* want = types::tile_type(t->dtype, sel.shape);
         VarId x = v.kind == Value::Kind::Var ? v.var : 0;
-        if (v.kind != Value::Kind::Var || m_fn.type_of(x) != want)
-            type_error(value_expr.span, who() + "assigning to part of a " + t->name + " needs a " +
-                                            want->name + ", got " +
-                                            (v.kind == Value::Kind::Var ? m_fn.type_of(x)->name
-                                                                        : std::string("a constant")));
+        const types::Type* got = v.kind == Value::Kind::Var ? m_fn.type_of(x) : nullptr;
+        if (!got || !got->is_tile())
+            fail(value_expr.span, ErrorKind::Value,
+                 who() + "assigning to part of a " + t->name + " requires a tile of matching shape " +
+                     want->name + ", not a single value");
+        if (got != want)
+            fail(value_expr.span, ErrorKind::Value,
+                 who() + "tile shape mismatch: a " + got->name + " does not fit the " + want->name +
+                     " part of a " + t->name);
         updated = emit_call(target.span.line, t, {tile, sel.base, sel.step, x},
                             table_entry("tile_view_assign"));
     }
     write_back(*target.args[0], updated, value_expr);
+}
+
+void Builder::note_tile_view(VarId view, const ast::Expr& parent, VarId base, VarId step) {
+    if (parent.kind == ast::ExprKind::Name && m_scope.count(parent.name))
+        m_tile_views[view] = TileViewOf{parent.name, base, step};
 }
 
 Value Builder::index_tile(VarId tile, const std::vector<const ast::Expr*>& idx, const ast::Expr& e) {
@@ -551,8 +652,10 @@ Value Builder::index_tile(VarId tile, const std::vector<const ast::Expr*>& idx, 
     TileSelection sel = tile_selection(tile, idx, e);
     if (sel.shape.empty())
         return var_value(emit_call(e.span.line, t->dtype, {tile, sel.base}, table_entry("tile_extract")));
-    return var_value(emit_call(e.span.line, types::tile_type(t->dtype, sel.shape),
-                               {tile, sel.base, sel.step}, table_entry("tile_view")));
+    VarId view = emit_call(e.span.line, types::tile_type(t->dtype, sel.shape),
+                           {tile, sel.base, sel.step}, table_entry("tile_view"));
+    note_tile_view(view, *e.args[0], sel.base, sel.step);
+    return var_value(view);
 }
 
 }  // namespace treadle::sema

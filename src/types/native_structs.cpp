@@ -29,6 +29,9 @@ const std::vector<NativeStruct>& native_structs() {
             {"HashGridQueryD", "hash_grid_query_d", {}},
             {"BvhQuery", "bvh_query_t", {}},
             {"MeshQueryAABB", "mesh_query_aabb_t", {}},
+            // the queries a thread block runs together (native/treadle/tile_query.h)
+            {"BvhQueryTiled", "bvh_query_tiled_t", {}},
+            {"MeshQueryAABBTiled", "mesh_query_aabb_tiled_t", {}},
             // mesh_query_sphere's query: the same native state as a box query's
             {"MeshQuery", "mesh_query_aabb_t", {}},
             {"MeshQueryPoint",
