@@ -271,7 +271,8 @@ std::vector<Builtin> tiles() {
          tile().rebinds(Rebinds::First).header("tile_query.h")},
         // spelled by src/sema/infer_tile.cpp only
         {"tile_sum_axis", "tile_sum_axis", BuiltinKind::Internal, k_group,
-         "tile_sum_axis(a: Tile, axis: int32) -> Tile", "tile_sum(a, axis).", true, nullptr,
+         "tile_sum_axis(a: Tile, axis: int32) -> Tile", "tile_sum(a, axis): the sums along axis.",
+         true, nullptr,
          shaped()},
         {"tile_reduce_axis", "tile_reduce_with", BuiltinKind::Internal, k_group,
          "tile_reduce_axis(a: Tile, axis: int32) -> Tile",
