@@ -165,6 +165,15 @@ std::vector<Builtin> tiles() {
          "Tile `t` without its dimensions of extent 1 (only those in the constant `axis` when "
          "given; at least one dimension stays).",
          true, nullptr, shaped()},
+        {"tile_dot", "tile_dot", BuiltinKind::Tile, k_group, "tile_dot(a: Tile, b: Tile) -> Tile",
+         "The one-element tile of the sum over the elements of a and b (one type and shape) of "
+         "their products: a * b for scalars, wp.dot for vectors, wp.ddot for matrices.",
+         true, nullptr, tile()},
+        {"tile_axpy", "tile_axpy", BuiltinKind::Tile, k_group,
+         "tile_axpy(alpha: Scalar, src: Tile, dest: Tile) -> None",
+         "dest += alpha * src, in place on the local tile `dest` (src of dest's type; alpha of "
+         "its scalar type).",
+         true, nullptr, tile().rebinds(Rebinds::Outputs)},
         {"tile_transpose", "tile_transpose", BuiltinKind::Regular, k_group,
          "tile_transpose(a: Tile) -> Tile", "The (N, M) transpose of an (M, N) tile.", true,
          rule_tile_transpose, tile()},

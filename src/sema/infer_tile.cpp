@@ -230,6 +230,35 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     }
     if (name == "tile_matmul") return tile_matmul(b, args.named, e);
     if (name == "tile_map") return tile_map(b, e);
+    if (name == "tile_dot") {
+        VarId x = tile_operand(need("a"), name), y = tile_operand(need("b"), name);
+        const types::Type* t = m_fn.type_of(x);
+        if (m_fn.type_of(y) != t)
+            type_error(need("b").span, "tile_dot(): a and b must have one type, got a " + t->name +
+                                           " and a " + m_fn.type_of(y)->name);
+        const types::Type* s = types::scalar_type(t->dtype->scalar);
+        VarId products;
+        if (t->dtype->is_scalar()) {
+            products = emit_call(line, t, {x, y}, table_entry("mul"));
+        } else if (t->dtype->is_vector() || t->dtype->is_matrix()) {
+            products = emit_call(line, types::tile_like(t, s), {x, y}, table_entry("tile_map"));
+            current_block()->back().text = t->dtype->is_vector() ? "dot" : "ddot";
+        } else {
+            type_error(need("a").span, "tile_dot(): elements must be scalars, vectors or matrices");
+        }
+        return var_value(emit_call(line, types::tile_type(s, {1}), {products}, table_entry("tile_sum")));
+    }
+    if (name == "tile_axpy") {
+        VarId src = tile_operand(need("src"), name), dest = tile_operand(need("dest"), name);
+        if (m_fn.type_of(src) != m_fn.type_of(dest))
+            type_error(need("src").span, "tile_axpy(): src and dest must have one type");
+        Value scaled = binary("mul", "*", eval(need("alpha")), var_value(src), need("alpha"), need("src"), e);
+        Value sum = binary("add", "+", var_value(dest), scaled, need("dest"), need("src"), e);
+        if (sum.kind != Value::Kind::Var || m_fn.type_of(sum.var) != m_fn.type_of(dest))
+            type_error(need("alpha").span, "tile_axpy(): alpha must be a scalar of the tiles' scalar type");
+        write_back(need("dest"), sum.var, e);
+        return Value{};
+    }
     if (name == "tile_bvh_query_next" || name == "bvh_query_next_tiled" ||
         name == "tile_mesh_query_aabb_next" || name == "mesh_query_aabb_next_tiled") {
         const bool mesh = name.find("mesh") != std::string::npos;
