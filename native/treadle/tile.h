@@ -596,3 +596,4 @@ CUDA_CALLABLE void adj_pos(const tile_t<T, D...>&, tile_t<T, D...>& adj_a,
 #endif
 
 #include "tile_ops.h"
+#include "tile_linalg.h"

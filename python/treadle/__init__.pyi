@@ -2077,6 +2077,76 @@ def tile_squeeze(t: Tile, axis: tuple[int, ...] = ...) -> Tile:
 
     Differentiable."""
 
+def tile_dot(a: Tile, b: Tile) -> Tile:
+    """tile_dot(a: Tile, b: Tile) -> Tile
+
+    The one-element tile of the sum over the elements of a and b (one type and shape) of their
+    products: a * b for scalars, wp.dot for vectors, wp.ddot for matrices.
+
+    Differentiable."""
+
+def tile_axpy(alpha: Scalar, src: Tile, dest: Tile) -> None:
+    """tile_axpy(alpha: Scalar, src: Tile, dest: Tile) -> None
+
+    dest += alpha * src, in place on the local tile `dest` (src of dest's type; alpha of its
+    scalar type).
+
+    Differentiable."""
+
+def tile_cholesky(A: Tile, fill_mode: str = ...) -> Tile:
+    """tile_cholesky(A: Tile, fill_mode: str = "lower") -> Tile
+
+    The Cholesky factor of the symmetric positive-definite (N, N) float tile A: lower L with L
+    L^T = A (fill_mode "lower", reading A's lower triangle), or upper U with U^T U = A ("upper",
+    reading its upper triangle). Differentiable with respect to the triangle it reads.
+
+    Differentiable."""
+
+def tile_cholesky_inplace(A: Tile, fill_mode: str = ...) -> None:
+    """tile_cholesky_inplace(A: Tile, fill_mode: str = "lower") -> None
+
+    tile_cholesky, replacing the local tile A by its factor."""
+
+def tile_cholesky_solve(L: Tile, y: Tile, fill_mode: str = ...) -> Tile:
+    """tile_cholesky_solve(L: Tile, y: Tile, fill_mode: str = "lower") -> Tile
+
+    x with A x = y for A = L L^T (or U^T U with fill_mode "upper"), given the Cholesky factor; y
+    is an (N,) or (N, M) tile."""
+
+def tile_cholesky_solve_inplace(L: Tile, y: Tile, fill_mode: str = ...) -> None:
+    """tile_cholesky_solve_inplace(L: Tile, y: Tile, fill_mode: str = "lower") -> None
+
+    tile_cholesky_solve, replacing the local tile y by the solution."""
+
+def tile_lower_solve(L: Tile, y: Tile) -> Tile:
+    """tile_lower_solve(L: Tile, y: Tile) -> Tile
+
+    z with L z = y for the lower triangular (N, N) tile L (forward substitution); y is an (N,) or
+    (N, M) tile. Differentiable.
+
+    Differentiable."""
+
+def tile_lower_solve_inplace(L: Tile, y: Tile) -> None:
+    """tile_lower_solve_inplace(L: Tile, y: Tile) -> None
+
+    tile_lower_solve, replacing the local tile y by the solution."""
+
+def tile_upper_solve(U: Tile, z: Tile) -> Tile:
+    """tile_upper_solve(U: Tile, z: Tile) -> Tile
+
+    x with U x = z for the upper triangular (N, N) tile U (back substitution); z is an (N,) or
+    (N, M) tile."""
+
+def tile_upper_solve_inplace(U: Tile, z: Tile) -> None:
+    """tile_upper_solve_inplace(U: Tile, z: Tile) -> None
+
+    tile_upper_solve, replacing the local tile z by the solution."""
+
+def tile_diag_add(a: Tile, d: Tile) -> Tile:
+    """tile_diag_add(a: Tile, d: Tile) -> Tile
+
+    The (N, N) tile a plus the diagonal matrix of the (N,) tile d."""
+
 def tile_transpose(a: Tile) -> Tile:
     """tile_transpose(a: Tile) -> Tile
 

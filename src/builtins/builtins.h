@@ -105,6 +105,9 @@ enum class Rebinds : uint8_t {
     First,    ///< the first argument, given the call's result as if assigned to it
               ///< (transform_set_translation(t, p))
     Query,    ///< the first two: a query state and the index it yields (QueryNext builtins)
+    /// The last argument, a local given the call's update (tile_matmul(a, b, out),
+    /// tile_axpy(alpha, src, dest)).
+    Last,
     /// Regular builtins with overloads taking output locals (Signature::outputs_from: the
     /// mesh queries' older forms); loops count every local named after the first argument.
     OutputLocals,

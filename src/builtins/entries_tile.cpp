@@ -173,7 +173,48 @@ std::vector<Builtin> tiles() {
          "tile_axpy(alpha: Scalar, src: Tile, dest: Tile) -> None",
          "dest += alpha * src, in place on the local tile `dest` (src of dest's type; alpha of "
          "its scalar type).",
-         true, nullptr, tile().rebinds(Rebinds::Outputs)},
+         true, nullptr, tile().rebinds(Rebinds::Last)},
+        {"tile_cholesky", "tile_cholesky", BuiltinKind::Tile, k_group,
+         "tile_cholesky(A: Tile, fill_mode: str = \"lower\") -> Tile",
+         "The Cholesky factor of the symmetric positive-definite (N, N) float tile A: lower L "
+         "with L L^T = A (fill_mode \"lower\", reading A's lower triangle), or upper U with "
+         "U^T U = A (\"upper\", reading its upper triangle). Differentiable with respect to the "
+         "triangle it reads.",
+         true, nullptr, tile()},
+        {"tile_cholesky_inplace", "tile_cholesky", BuiltinKind::Tile, k_group,
+         "tile_cholesky_inplace(A: Tile, fill_mode: str = \"lower\") -> None",
+         "tile_cholesky, replacing the local tile A by its factor.", false, nullptr,
+         tile().rebinds(Rebinds::First)},
+        {"tile_cholesky_solve", "tile_cholesky_solve", BuiltinKind::Tile, k_group,
+         "tile_cholesky_solve(L: Tile, y: Tile, fill_mode: str = \"lower\") -> Tile",
+         "x with A x = y for A = L L^T (or U^T U with fill_mode \"upper\"), given the Cholesky "
+         "factor; y is an (N,) or (N, M) tile.",
+         false, nullptr, tile()},
+        {"tile_cholesky_solve_inplace", "tile_cholesky_solve", BuiltinKind::Tile, k_group,
+         "tile_cholesky_solve_inplace(L: Tile, y: Tile, fill_mode: str = \"lower\") -> None",
+         "tile_cholesky_solve, replacing the local tile y by the solution.", false, nullptr,
+         tile().rebinds(Rebinds::Last)},
+        {"tile_lower_solve", "tile_lower_solve", BuiltinKind::Tile, k_group,
+         "tile_lower_solve(L: Tile, y: Tile) -> Tile",
+         "z with L z = y for the lower triangular (N, N) tile L (forward substitution); y is an "
+         "(N,) or (N, M) tile. Differentiable.",
+         true, nullptr, tile()},
+        {"tile_lower_solve_inplace", "tile_lower_solve", BuiltinKind::Tile, k_group,
+         "tile_lower_solve_inplace(L: Tile, y: Tile) -> None",
+         "tile_lower_solve, replacing the local tile y by the solution.", false, nullptr,
+         tile().rebinds(Rebinds::Last)},
+        {"tile_upper_solve", "tile_upper_solve", BuiltinKind::Tile, k_group,
+         "tile_upper_solve(U: Tile, z: Tile) -> Tile",
+         "x with U x = z for the upper triangular (N, N) tile U (back substitution); z is an "
+         "(N,) or (N, M) tile.",
+         false, nullptr, tile()},
+        {"tile_upper_solve_inplace", "tile_upper_solve", BuiltinKind::Tile, k_group,
+         "tile_upper_solve_inplace(U: Tile, z: Tile) -> None",
+         "tile_upper_solve, replacing the local tile z by the solution.", false, nullptr,
+         tile().rebinds(Rebinds::Last)},
+        {"tile_diag_add", "tile_diag_add", BuiltinKind::Tile, k_group,
+         "tile_diag_add(a: Tile, d: Tile) -> Tile",
+         "The (N, N) tile a plus the diagonal matrix of the (N,) tile d.", false, nullptr, tile()},
         {"tile_transpose", "tile_transpose", BuiltinKind::Regular, k_group,
          "tile_transpose(a: Tile) -> Tile", "The (N, M) transpose of an (M, N) tile.", true,
          rule_tile_transpose, tile()},
@@ -212,7 +253,7 @@ std::vector<Builtin> tiles() {
          "With `out` (an (M, N) tile local), computes out = alpha * a @ b + beta * out in place "
          "and returns None, as Warp's form does. Products are summed in k order (float32 for "
          "float16/bfloat16 elements).",
-         true, nullptr, tile().rebinds(Rebinds::Outputs)},
+         true, nullptr, tile().rebinds(Rebinds::Last)},
         {"tile_extract", "tile_extract", BuiltinKind::Tile, k_group,
          "tile_extract(a: Tile, *args: int) -> Any",
          "The element of `a` at the coordinates `args` (one per dimension), in every thread "
@@ -282,28 +323,28 @@ std::vector<Builtin> tiles() {
         {"tile_sum_axis", "tile_sum_axis", BuiltinKind::Internal, k_group,
          "tile_sum_axis(a: Tile, axis: int32) -> Tile", "tile_sum(a, axis): the sums along axis.",
          true, nullptr,
-         shaped()},
+         shaped().not_callable()},
         {"tile_reduce_axis", "tile_reduce_with", BuiltinKind::Internal, k_group,
          "tile_reduce_axis(a: Tile, axis: int32) -> Tile",
-         "tile_reduce(op, a, axis): not differentiable.", false, nullptr, shaped()},
+         "tile_reduce(op, a, axis): not differentiable.", false, nullptr, shaped().not_callable()},
         {"tile_view_assign", "tile_view_assign", BuiltinKind::Internal, k_group,
          "tile_view_assign(t: Tile, base: Vector, step: Vector, value: Tile) -> Tile",
          "t[i] = row, t[1:3, :] = block: the tile with the selected elements replaced.", true,
-         nullptr, tile()},
+         nullptr, tile().not_callable()},
         {"tile_assign_element", "tile_assign", BuiltinKind::Internal, k_group,
          "tile_assign_element(a: Tile, index: Vector, value: Any) -> Tile",
          "a[i, j] = value: the tile with the element at `index` replaced by what the thread "
          "that assigns it gives (every thread runs the assignment; a coordinate outside the "
          "tile changes nothing).",
-         true, nullptr, tile()},
+         true, nullptr, tile().not_callable()},
         {"tile_from_vector", "tile_from_vector", BuiltinKind::Internal, k_group,
          "tile_from_vector(x: Vector) -> Tile",
          "tile(x) of a vector: the (N, block_dim) tile of every thread's components.", true,
-         nullptr, shaped()},
+         nullptr, shaped().not_callable()},
         {"tile_matmul_acc", "tile_matmul_acc", BuiltinKind::Internal, k_group,
          "tile_matmul_acc(a: Tile, b: Tile, out: Tile, alpha: Float, beta: Float) -> Tile",
          "alpha * a @ b + beta * out: tile_matmul(a, b, out) before it re-binds `out`.", true,
-         nullptr, tile()},
+         nullptr, tile().not_callable()},
     };
 }
 

@@ -79,6 +79,8 @@ const char* rebinds_name(treadle::builtins::Rebinds r) {
             return "query";
         case treadle::builtins::Rebinds::OutputLocals:
             return "output_locals";
+        case treadle::builtins::Rebinds::Last:
+            return "last";
     }
     return "?";
 }

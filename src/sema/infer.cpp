@@ -6,6 +6,8 @@
 // expressions in infer_expr.cpp, operators and calls in infer_call.cpp.
 #include "sema/infer.h"
 
+#include <algorithm>
+
 #include "common/assert.h"
 #include "frontend/parser.h"
 #include "sema/infer_internal.h"
@@ -354,7 +356,8 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
             bool state = b->traits.rebinds == builtins::Rebinds::State ||
                          b->traits.rebinds == builtins::Rebinds::First;
             bool query = b->traits.rebinds == builtins::Rebinds::Query;
-            size_t first = state || query ? 1 : 2;
+            const bool last_only = b->traits.rebinds == builtins::Rebinds::Last;
+            size_t first = last_only ? std::max<size_t>(e.args.size() - 1, 1) : state || query ? 1 : 2;
             size_t last = state ? 2 : query ? 3 : e.args.size();
             for (size_t i = first; i < last && i < e.args.size(); ++i)
                 if (e.args[i]->kind == ast::ExprKind::Name) out.push_back(e.args[i]->name);

@@ -320,6 +320,10 @@ public:
     /// `t[i, j] = v`: the tile local re-bound to the tile with that element replaced.
     void assign_tile_element(const ast::Expr& target, ir::VarId tile, const Value& v,
                              const ast::Expr& value_expr);
+    /// tile_cholesky[_inplace], tile_cholesky_solve[_inplace], tile_lower/upper_solve[_inplace],
+    /// tile_diag_add: square float matrices and (N,) or (N, M) right-hand sides.
+    Value tile_linalg(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                      const ast::Expr& e);
     /// Records that `view` is a view of the local tile `parent` names (see m_tile_views).
     void note_tile_view(ir::VarId view, const ast::Expr& parent, ir::VarId base, ir::VarId step);
     /// `t[i, j]`: one element of a tile, in every thread.

@@ -230,6 +230,9 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     }
     if (name == "tile_matmul") return tile_matmul(b, args.named, e);
     if (name == "tile_map") return tile_map(b, e);
+    if (name.rfind("tile_cholesky", 0) == 0 || name.rfind("tile_lower_solve", 0) == 0 ||
+        name.rfind("tile_upper_solve", 0) == 0 || name == "tile_diag_add")
+        return tile_linalg(b, args.named, e);
     if (name == "tile_dot") {
         VarId x = tile_operand(need("a"), name), y = tile_operand(need("b"), name);
         const types::Type* t = m_fn.type_of(x);
@@ -669,6 +672,63 @@ void Builder::assign_tile_element(const ast::Expr& target, VarId tile, const Val
                             table_entry("tile_view_assign"));
     }
     write_back(*target.args[0], updated, value_expr);
+}
+
+Value Builder::tile_linalg(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                           const ast::Expr& e) {
+    const std::string name = b.name;
+    auto get = [&](const char* k) -> const ast::Expr* {
+        auto it = named.find(k);
+        return it == named.end() ? nullptr : it->second;
+    };
+    const bool inplace = name.size() > 8 && name.compare(name.size() - 8, 8, "_inplace") == 0;
+    const std::vector<builtins::Param>& params = builtins::builtin_params(b);
+    const ast::Expr* mx = get(params[0].name.c_str());
+    const ast::Expr* rx = params.size() > 1 && params[1].name != "fill_mode" ? get(params[1].name.c_str()) : nullptr;
+    if (!mx) type_error(e.span, name + "(): missing argument '" + params[0].name + "'");
+    VarId m = tile_operand(*mx, name);
+    const types::Type* mt = m_fn.type_of(m);
+    const bool diag = name == "tile_diag_add";
+    if (mt->ndim != 2 || mt->shape[0] != mt->shape[1] ||
+        (!diag && mt->dtype != types::float32_type() && mt->dtype != types::scalar_type(ScalarType::Float64)))
+        type_error(mx->span, name + "(): expects a square tile" +
+                                 std::string(diag ? "" : " of float32 or float64") + ", got a " + mt->name);
+    const int n = mt->shape[0];
+    int upper = 0;
+    if (const ast::Expr* fx = get("fill_mode")) {
+        Value f = eval(*fx);
+        if (f.kind != Value::Kind::Str || (f.text != "lower" && f.text != "upper"))
+            fail(fx->span, ErrorKind::Value, name + "(): fill_mode must be \"lower\" or \"upper\"");
+        upper = f.text == "upper";
+    }
+    const int line = e.span.line;
+    VarId flag = emit_const(types::ConstValue{types::int32_type(), false, upper, 0.0},
+                            types::int32_type(), line);
+    if (name.rfind("tile_cholesky", 0) == 0 && name.find("solve") == std::string::npos) {
+        VarId r = emit_call(line, mt, {m, flag}, b);
+        if (!inplace) return var_value(r);
+        write_back(*mx, r, e);
+        return Value{};
+    }
+    if (!rx) type_error(e.span, name + "(): missing argument '" + params[1].name + "'");
+    VarId y = tile_operand(*rx, name);
+    const types::Type* yt = m_fn.type_of(y);
+    if (diag) {
+        if (yt->ndim != 1 || yt->shape[0] != n || yt->dtype != mt->dtype)
+            type_error(rx->span, "tile_diag_add(): d must be a tile of shape (" + std::to_string(n) +
+                                     ",) of the matrix's element type, got a " + yt->name);
+        return var_value(emit_call(line, mt, {m, y}, b));
+    }
+    if (yt->dtype != mt->dtype || yt->ndim > 2 || yt->shape[0] != n)
+        type_error(rx->span, name + "(): the right-hand side must be an (" + std::to_string(n) + ",) or (" +
+                                 std::to_string(n) + ", M) tile of the matrix's element type, got a " +
+                                 yt->name);
+    std::vector<VarId> operands{m, y};
+    if (name.find("cholesky") != std::string::npos) operands.push_back(flag);
+    VarId r = emit_call(line, yt, operands, b);
+    if (!inplace) return var_value(r);
+    write_back(*rx, r, e);
+    return Value{};
 }
 
 void Builder::note_tile_view(VarId view, const ast::Expr& parent, VarId base, VarId step) {

@@ -215,7 +215,8 @@ def test_errors_name_the_argument():
 
 @pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
 @pytest.mark.parametrize("kernel", ["scale_add", "matmul", "matmul_acc", "extract_all",
-                                    "reductions", "shapes", "per_thread", "composite", "views"])
+                                    "reductions", "shapes", "per_thread", "composite", "views",
+                                    "factor_and_solve"])
 def test_cuda_source_compiles(kernel):
     kernel = globals()[kernel]
     for adjoint in (False, True):
@@ -315,3 +316,48 @@ def test_subscripts_views_and_axis_reductions():
     np.testing.assert_allclose(out_put.numpy(), P)
     np.testing.assert_allclose(sums.numpy(), P.sum(axis=0), rtol=1e-6)
     np.testing.assert_allclose(prod.numpy()[0], np.prod(P[3]), rtol=1e-5)
+
+
+CN = 5
+
+
+@wp.kernel
+def factor_and_solve(a: wp.array2d[float], y: wp.array[float], s: wp.array[float],
+                     out: wp.array2d[float], x: wp.array[float], up: wp.array2d[float],
+                     xu: wp.array[float]):
+    A = wp.tile_load(a, shape=(CN, CN))
+    L = wp.tile_cholesky(A)
+    wp.tile_store(out, L)
+    b = wp.tile_load(y, shape=CN)
+    wp.tile_store(x, wp.tile_cholesky_solve(L, b))
+    U = wp.tile_cholesky(A, fill_mode="upper")
+    wp.tile_store(up, U)
+    wp.tile_store(xu, wp.tile_upper_solve(U, wp.tile_lower_solve(wp.tile_transpose(U), b)))
+    z = wp.tile_lower_solve(L, b)
+    s[0] = wp.tile_sum(z * z)[0] + wp.tile_sum(L)[0]
+
+
+def test_cholesky_solves_and_their_gradients():
+    rng = np.random.default_rng(2)
+    M = rng.standard_normal((CN, CN))
+    A = (M @ M.T + CN * np.eye(CN)).astype(np.float32)
+    Y = rng.standard_normal(CN).astype(np.float32)
+    a, y = wp.array(A, requires_grad=True), wp.array(Y, requires_grad=True)
+    s = wp.zeros(1, dtype=float, requires_grad=True)
+    out, up = wp.zeros((CN, CN), dtype=float), wp.zeros((CN, CN), dtype=float)
+    x, xu = wp.zeros(CN, dtype=float), wp.zeros(CN, dtype=float)
+    args = [a, y, s, out, x, up, xu]
+    wp.launch_tiled(factor_and_solve, dim=1, inputs=args, block_dim=8, device="cpu")
+    L = np.linalg.cholesky(A.astype(np.float64))
+    np.testing.assert_allclose(out.numpy(), L, atol=1e-5)
+    np.testing.assert_allclose(up.numpy(), L.T, atol=1e-5)
+    np.testing.assert_allclose(x.numpy(), np.linalg.solve(A, Y), atol=1e-4)
+    np.testing.assert_allclose(xu.numpy(), np.linalg.solve(A, Y), atol=1e-4)
+    ad = treadle.autograd.jacobian(factor_and_solve, 1, inputs=[a, y], outputs=args[2:],
+                                   device="cpu")
+    fd = treadle.autograd.jacobian_fd(factor_and_solve, 1, inputs=[a, y], outputs=args[2:],
+                                      device="cpu", eps=1e-3)
+    lower = np.tril(np.ones((CN, CN))).reshape(1, -1)  # the factor reads A's lower triangle
+    np.testing.assert_allclose(ad[(0, 0)] * (1 - lower), 0.0)
+    np.testing.assert_allclose(ad[(0, 0)] * lower, fd[(0, 0)] * lower, atol=5e-3, rtol=1e-2)
+    np.testing.assert_allclose(ad[(1, 0)], fd[(1, 0)], atol=2e-3, rtol=1e-2)
