@@ -215,9 +215,9 @@ CUDA_CALLABLE Y tile_cholesky_solve(const tile_t<T, N, N>& f, const Y& y, int32 
 #endif
     tile_workspace<Y> w(y, tile_share_end<tile_t<T, N, N>>());
     constexpr int M = tile_columns<Y>;
-    tile_triangular_in<T, N, M>(fs, w.p, upper != 0, upper != 0);  // L w = y, or U^T w = y
+    tile_triangular_in<T, N, M>(fs, w.p, false, upper != 0);  // L w = y, or U^T w = y
     tile_sync();
-    tile_triangular_in<T, N, M>(fs, w.p, upper == 0, upper == 0);  // L^T x = w, or U x = w
+    tile_triangular_in<T, N, M>(fs, w.p, true, upper == 0);  // L^T x = w, or U x = w
     return tile_from_shared<Y>(w.p);
 }
 

@@ -15,20 +15,6 @@
 
 namespace wp {
 
-/// The type products and sums of T accumulate in: float for float16/bfloat16, else T.
-template <typename T>
-struct tile_acc {
-    using type = T;
-};
-template <>
-struct tile_acc<half> {
-    using type = float32;
-};
-template <>
-struct tile_acc<bfloat16> {
-    using type = float32;
-};
-
 // ---- reductions ----------------------------------------------------------------------------
 
 /// tile_sum(t): the tile of one element, the sum of t's elements (in row-major order).
@@ -376,73 +362,99 @@ CUDA_CALLABLE void adj_tile_transpose(const tile_t<T, M, N>&, tile_t<T, M, N>& a
 
 // ---- matrix products -----------------------------------------------------------------------
 
-/// tile_matmul(a, b): the (M, N) product of an (M, K) and a (K, N) tile (scalar elements),
-/// summed in k order in tile_acc<T>.
-template <typename T, int M, int K, int N>
-CUDA_CALLABLE tile_t<T, M, N> tile_matmul(const tile_t<T, M, K>& a, const tile_t<T, K, N>& b) {
-    using R = tile_t<T, M, N>;
-    using Acc = typename tile_acc<T>::type;
-    const T* sa = tile_share(a);
-    const T* sb = tile_share(b, tile_share_end<tile_t<T, M, K>>());
+/// What a product of tiles of elements T... sums in: float64 when any is float64, else float32.
+template <typename... T>
+struct tile_acc_of {
+    using type = float32;
+};
+template <typename... T>
+struct tile_acc_of<float64, T...> {
+    using type = float64;
+};
+template <typename U, typename... T>
+struct tile_acc_of<U, T...> {
+    using type = typename tile_acc_of<T...>::type;
+};
+
+/// tile_matmul_as<TC>(a, b): the (M, N) product of an (M, K) and a (K, N) tile of float
+/// elements (of any two float types), summed in k order in tile_acc_of, stored as TC.
+template <typename TC, typename TA, typename TB, int M, int K, int N>
+CUDA_CALLABLE tile_t<TC, M, N> tile_matmul_as(const tile_t<TA, M, K>& a, const tile_t<TB, K, N>& b) {
+    using R = tile_t<TC, M, N>;
+    using Acc = typename tile_acc_of<TA, TB, TC>::type;
+    const TA* sa = tile_share(a);
+    const TB* sb = tile_share(b, tile_share_end<tile_t<TA, M, K>>());
     R r{};
     tile_slots<R>([&](int k, int e) {
         const int i = e / N, j = e % N;
         Acc acc = Acc(0);
         for (int p = 0; p < K; ++p) acc += Acc(sa[i * K + p]) * Acc(sb[p * N + j]);
-        r.data[k] = T(acc);
+        r.data[k] = TC(acc);
     });
     return r;
 }
-template <typename T, int M, int K, int N>
-CUDA_CALLABLE void adj_tile_matmul(const tile_t<T, M, K>& a, const tile_t<T, K, N>& b,
-                                   tile_t<T, M, K>& adj_a, tile_t<T, K, N>& adj_b,
-                                   const tile_t<T, M, N>& adj_ret) {
-    using Acc = typename tile_acc<T>::type;
-    constexpr int at = tile_share_end<tile_t<T, M, N>>();
-    {  // adj_a += adj_ret @ b^T
-        const T* g = tile_share(adj_ret);
-        const T* sb = tile_share(b, at);
-        tile_slots<tile_t<T, M, K>>([&](int k, int e) {
+/// tile_matmul(a, b): the product as a tile of a's element type.
+template <typename TA, typename TB, int M, int K, int N>
+CUDA_CALLABLE tile_t<TA, M, N> tile_matmul(const tile_t<TA, M, K>& a, const tile_t<TB, K, N>& b) {
+    return tile_matmul_as<TA>(a, b);
+}
+/// Adds adj_c @ b^T to adj_a and a^T @ adj_c to adj_b.
+template <typename TC, typename TA, typename TB, int M, int K, int N>
+CUDA_CALLABLE void tile_matmul_backward(const tile_t<TA, M, K>& a, const tile_t<TB, K, N>& b,
+                                        tile_t<TA, M, K>& adj_a, tile_t<TB, K, N>& adj_b,
+                                        const tile_t<TC, M, N>& adj_c) {
+    using Acc = typename tile_acc_of<TA, TB, TC>::type;
+    constexpr int at = tile_share_end<tile_t<TC, M, N>>();
+    {  // adj_a += adj_c @ b^T
+        const TC* g = tile_share(adj_c);
+        const TB* sb = tile_share(b, at);
+        tile_slots<tile_t<TA, M, K>>([&](int k, int e) {
             const int i = e / K, p = e % K;
             Acc acc = Acc(0);
             for (int j = 0; j < N; ++j) acc += Acc(g[i * N + j]) * Acc(sb[p * N + j]);
-            adj_a.data[k] = T(Acc(adj_a.data[k]) + acc);
+            adj_a.data[k] = TA(Acc(adj_a.data[k]) + acc);
         });
     }
-    {  // adj_b += a^T @ adj_ret
-        const T* g = tile_share(adj_ret);
-        const T* sa = tile_share(a, at);
-        tile_slots<tile_t<T, K, N>>([&](int k, int e) {
+    {  // adj_b += a^T @ adj_c
+        const TC* g = tile_share(adj_c);
+        const TA* sa = tile_share(a, at);
+        tile_slots<tile_t<TB, K, N>>([&](int k, int e) {
             const int p = e / N, j = e % N;
             Acc acc = Acc(0);
             for (int i = 0; i < M; ++i) acc += Acc(sa[i * K + p]) * Acc(g[i * N + j]);
-            adj_b.data[k] = T(Acc(adj_b.data[k]) + acc);
+            adj_b.data[k] = TB(Acc(adj_b.data[k]) + acc);
         });
     }
 }
+template <typename TA, typename TB, int M, int K, int N>
+CUDA_CALLABLE void adj_tile_matmul(const tile_t<TA, M, K>& a, const tile_t<TB, K, N>& b,
+                                   tile_t<TA, M, K>& adj_a, tile_t<TB, K, N>& adj_b,
+                                   const tile_t<TA, M, N>& adj_ret) {
+    tile_matmul_backward(a, b, adj_a, adj_b, adj_ret);
+}
 
 /// tile_matmul_acc(a, b, out, alpha, beta): alpha * (a @ b) + beta * out, Warp's
-/// tile_matmul(a, b, out) that accumulates into `out`.
-template <typename T, int M, int K, int N>
-CUDA_CALLABLE tile_t<T, M, N> tile_matmul_acc(const tile_t<T, M, K>& a, const tile_t<T, K, N>& b,
-                                              const tile_t<T, M, N>& out, T alpha, T beta) {
-    const tile_t<T, M, N> p = tile_matmul(a, b);
-    tile_t<T, M, N> r;
-    for (int k = 0; k < tile_t<T, M, N>::slots; ++k)
+/// tile_matmul(a, b, out) that accumulates into `out` (whose element type the result has).
+template <typename TC, typename TA, typename TB, int M, int K, int N>
+CUDA_CALLABLE tile_t<TC, M, N> tile_matmul_acc(const tile_t<TA, M, K>& a, const tile_t<TB, K, N>& b,
+                                               const tile_t<TC, M, N>& out, TC alpha, TC beta) {
+    const tile_t<TC, M, N> p = tile_matmul_as<TC>(a, b);
+    tile_t<TC, M, N> r;
+    for (int k = 0; k < tile_t<TC, M, N>::slots; ++k)
         r.data[k] = add(mul(alpha, p.data[k]), mul(beta, out.data[k]));
     return r;
 }
-template <typename T, int M, int K, int N>
-CUDA_CALLABLE void adj_tile_matmul_acc(const tile_t<T, M, K>& a, const tile_t<T, K, N>& b,
-                                       const tile_t<T, M, N>& out, T alpha, T beta,
-                                       tile_t<T, M, K>& adj_a, tile_t<T, K, N>& adj_b,
-                                       tile_t<T, M, N>& adj_out, T& adj_alpha, T& adj_beta,
-                                       const tile_t<T, M, N>& adj_ret) {
-    tile_t<T, M, N> scaled;
-    for (int k = 0; k < tile_t<T, M, N>::slots; ++k) scaled.data[k] = mul(alpha, adj_ret.data[k]);
-    adj_tile_matmul(a, b, adj_a, adj_b, scaled);
-    const tile_t<T, M, N> p = tile_matmul(a, b);
-    tile_slots<tile_t<T, M, N>>([&](int k, int) {
+template <typename TC, typename TA, typename TB, int M, int K, int N>
+CUDA_CALLABLE void adj_tile_matmul_acc(const tile_t<TA, M, K>& a, const tile_t<TB, K, N>& b,
+                                       const tile_t<TC, M, N>& out, TC alpha, TC beta,
+                                       tile_t<TA, M, K>& adj_a, tile_t<TB, K, N>& adj_b,
+                                       tile_t<TC, M, N>& adj_out, TC& adj_alpha, TC& adj_beta,
+                                       const tile_t<TC, M, N>& adj_ret) {
+    tile_t<TC, M, N> scaled;
+    for (int k = 0; k < tile_t<TC, M, N>::slots; ++k) scaled.data[k] = mul(alpha, adj_ret.data[k]);
+    tile_matmul_backward(a, b, adj_a, adj_b, scaled);
+    const tile_t<TC, M, N> p = tile_matmul_as<TC>(a, b);
+    tile_slots<tile_t<TC, M, N>>([&](int k, int) {
         adj_out.data[k] = add(adj_out.data[k], mul(beta, adj_ret.data[k]));
         adj_alpha = add(adj_alpha, mul(p.data[k], adj_ret.data[k]));
         adj_beta = add(adj_beta, mul(out.data[k], adj_ret.data[k]));

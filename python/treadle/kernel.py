@@ -257,6 +257,7 @@ class Kernel(Function):
     def _function_source(self, with_overloads=False, **fields):
         if self._arg_types is not None:
             fields["arg_types"] = list(self._arg_types)
+        fields["enable_backward"] = self._backward_enabled()
         return super()._function_source(False, **fields)
 
     @property

@@ -246,8 +246,9 @@ void export_function(nb::module_& m) {
                std::vector<std::shared_ptr<FunctionSource>> overloads, nb::list arg_types,
                int max_unroll, std::optional<std::string> native,
                std::optional<std::string> native_adjoint,
-               std::optional<std::string> native_replay) {
+               std::optional<std::string> native_replay, bool enable_backward) {
                 FunctionSource* fn = new (self) FunctionSource();
+                fn->enable_backward = enable_backward;
                 fn->key = key;
                 fn->name = name;
                 fn->source = treadle::ast::make_source(file, source, line);
@@ -272,7 +273,7 @@ void export_function(nb::module_& m) {
             nb::arg("overloads") = std::vector<std::shared_ptr<FunctionSource>>(),
             nb::arg("arg_types") = nb::list(), nb::arg("max_unroll") = 16,
             nb::arg("native").none() = nb::none(), nb::arg("native_adjoint").none() = nb::none(),
-            nb::arg("native_replay").none() = nb::none(),
+            nb::arg("native_replay").none() = nb::none(), nb::arg("enable_backward") = true,
             "key: identifies the function across lookups; source: the text of its def (first "
             "line `line` of `file`); resolver: an object answering lookup(name), "
             "attribute(module, name), annotation(param) and static_value(expression, indices); "
@@ -281,7 +282,8 @@ void export_function(nb::module_& m) {
             "a generic kernel's specialisation (a Type per parameter, None for one whose "
             "annotation is concrete); max_unroll: the trip count limit of unrolled loops; "
             "native/native_adjoint/native_replay: a @wp.func_native function's C++/CUDA "
-            "snippets (its forward body, its adjoint's body, its replay's body).")
+            "snippets (its forward body, its adjoint's body, its replay's body); enable_backward: "
+            "whether a backward pass may be built (kernels).")
         .def_ro("key", &FunctionSource::key)
         .def_ro("name", &FunctionSource::name)
         .def_ro("is_kernel", &FunctionSource::is_kernel)

@@ -289,6 +289,7 @@ std::unique_ptr<ir::Program> build_program(const FunctionSource& kernel) {
     ProgramBuilder pb{*program, {}, {}, {}, 0, kernel.max_unroll};
     pb.debug = kernel.debug;
     pb.tile_block_dim = kernel.tile_block_dim;
+    pb.enable_backward = kernel.enable_backward;
     program->tile_block_dim = kernel.tile_block_dim;
     const ast::Stmt* def = nullptr;
     auto module = parse_function_source(kernel, &def);

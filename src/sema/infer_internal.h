@@ -601,6 +601,8 @@ struct ProgramBuilder {
     bool debug = false;
     /// The block size tiles are built for (FunctionSource::tile_block_dim).
     int tile_block_dim = 1;
+    /// FunctionSource::enable_backward of the kernel.
+    bool enable_backward = true;
     /// Compile budget: unrolled loop bodies built so far, over the whole program.
     int64_t unrolled_copies = 0;
     /// Compile budget: IR instructions emitted so far, over the whole program (a measure of

@@ -431,13 +431,28 @@ Value Builder::tile_matmul(const Builtin& b, const std::map<std::string, const a
     VarId a = tile_operand(*get("a"), "tile_matmul");
     VarId bb = tile_operand(*get("b"), "tile_matmul");
     const types::Type *at = m_fn.type_of(a), *bt = m_fn.type_of(bb);
-    if (at->ndim != 2 || bt->ndim != 2 || at->dtype != bt->dtype || !at->dtype->is_float() ||
-        at->shape[1] != bt->shape[0])
-        type_error(e.span, "tile_matmul(): expects an (M, K) and a (K, N) tile of one float type, got a " +
+    if (!at->dtype->is_scalar() || !bt->dtype->is_scalar())
+        type_error(e.span, "tile_matmul() does not support complex tiles (vector elements), got a " +
                                at->name + " and a " + bt->name);
-    const types::Type* s = at->dtype;
-    const types::Type* rt = types::tile_type(s, {at->shape[0], bt->shape[1]});
+    if (at->ndim != 2 || bt->ndim != 2 || !at->dtype->is_float() || !bt->dtype->is_float() ||
+        at->shape[1] != bt->shape[0])
+        type_error(e.span, "tile_matmul(): expects an (M, K) and a (K, N) tile of float types, got a " +
+                               at->name + " and a " + bt->name);
     const ast::Expr* out = get("out");
+    const types::Type* out_t = nullptr;
+    if (out) {
+        Value ov = eval(*out);
+        if (ov.kind == Value::Kind::Var && m_fn.type_of(ov.var)->is_tile()) out_t = m_fn.type_of(ov.var);
+    }
+    const types::Type* s = out_t ? out_t->dtype : at->dtype;
+    if (s->scalar == ScalarType::BFloat16)
+        type_error(e.span, "tile_matmul() does not support a bfloat16 'out' tile (accumulate in "
+                           "float16 or float32)");
+    const types::Type* rt = types::tile_type(s, {at->shape[0], bt->shape[1]});
+    const bool bf16 = at->dtype->scalar == ScalarType::BFloat16 || bt->dtype->scalar == ScalarType::BFloat16;
+    if (bf16 && m_program.enable_backward)
+        type_error(e.span, "tile_matmul() does not support bfloat16 'a' or 'b' tiles when the backward "
+                           "pass is enabled (declare the kernel with enable_backward=False)");
     // Warp's overloads: (a, b, out, alpha, beta) accumulates into out; (a, b, alpha) returns
     if (out) {
         Value ov = eval(*out);

@@ -53,6 +53,9 @@ struct FunctionSource {
     /// Kernels: the threads of a block that hold a tile together (1 on the CPU; the launch's
     /// block_dim on CUDA), which tile(x) and untile(t) give the shape of.
     int tile_block_dim = 1;
+    /// Kernels: whether a backward pass may be built (Warp's enable_backward): builtins whose
+    /// operands the backward pass cannot take (tile_matmul of bfloat16 tiles) refuse them.
+    bool enable_backward = true;
 };
 
 /// What a global name means inside a kernel.

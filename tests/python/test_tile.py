@@ -332,7 +332,8 @@ def factor_and_solve(a: wp.array2d[float], y: wp.array[float], s: wp.array[float
     wp.tile_store(x, wp.tile_cholesky_solve(L, b))
     U = wp.tile_cholesky(A, fill_mode="upper")
     wp.tile_store(up, U)
-    wp.tile_store(xu, wp.tile_upper_solve(U, wp.tile_lower_solve(wp.tile_transpose(U), b)))
+    two_ways = wp.tile_upper_solve(U, wp.tile_lower_solve(wp.tile_transpose(U), b))
+    wp.tile_store(xu, (two_ways + wp.tile_cholesky_solve(U, b, fill_mode="upper")) * 0.5)
     z = wp.tile_lower_solve(L, b)
     s[0] = wp.tile_sum(z * z)[0] + wp.tile_sum(L)[0]
 
