@@ -233,6 +233,84 @@ CUDA_CALLABLE tile_t<T, N, N> tile_diag_add(const tile_t<T, N, N>& a, const tile
     return r;
 }
 
+// ---- discrete Fourier transforms -----------------------------------------------------------
+
+/// The unnormalised DFT of the n complex values (vec2: real, imaginary) at x, in place: sign
+/// -1 forward, +1 inverse. Radix-2 for powers of two; otherwise the direct sum, through `tmp`.
+template <typename T>
+CUDA_CALLABLE void tile_dft_row(vec_t<2, T>* x, int n, int sign, vec_t<2, T>* tmp) {
+    const T pi = T(3.14159265358979323846);
+    if ((n & (n - 1)) == 0) {
+        for (int i = 1, j = 0; i < n; ++i) {  // bit-reversed order
+            int bit = n >> 1;
+            for (; j & bit; bit >>= 1) j ^= bit;
+            j ^= bit;
+            if (i < j) {
+                const vec_t<2, T> t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+            }
+        }
+        for (int len = 2; len <= n; len <<= 1) {
+            const T angle = T(sign) * T(2) * pi / T(len);
+            for (int i = 0; i < n; i += len)
+                for (int k = 0; k < len / 2; ++k) {
+                    const T c = cos(angle * T(k)), s = sin(angle * T(k));
+                    const vec_t<2, T> u = x[i + k], v = x[i + k + len / 2];
+                    const vec_t<2, T> w(v.c[0] * c - v.c[1] * s, v.c[0] * s + v.c[1] * c);
+                    x[i + k] = vec_t<2, T>(u.c[0] + w.c[0], u.c[1] + w.c[1]);
+                    x[i + k + len / 2] = vec_t<2, T>(u.c[0] - w.c[0], u.c[1] - w.c[1]);
+                }
+        }
+        return;
+    }
+    for (int k = 0; k < n; ++k) {
+        T re = T(0), im = T(0);
+        for (int j = 0; j < n; ++j) {
+            const T angle = T(sign) * T(2) * pi * T((int64(j) * k) % n) / T(n);
+            const T c = cos(angle), s = sin(angle);
+            re = re + x[j].c[0] * c - x[j].c[1] * s;
+            im = im + x[j].c[0] * s + x[j].c[1] * c;
+        }
+        tmp[k] = vec_t<2, T>(re, im);
+    }
+    for (int k = 0; k < n; ++k) x[k] = tmp[k];
+}
+
+/// The unnormalised DFT along the last dimension of a tile of complex values (each row of the
+/// leading dimensions on its own; threads take rows in turn).
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<vec_t<2, T>, D...> tile_dft(const tile_t<vec_t<2, T>, D...>& t, int sign) {
+    using Tile = tile_t<vec_t<2, T>, D...>;
+    constexpr int n = Tile::dim(Tile::ndim - 1);
+    constexpr int rows = Tile::size / n;
+    constexpr bool pow2 = (n & (n - 1)) == 0;
+    tile_workspace<Tile> w(t, 0);
+    vec_t<2, T> tmp[pow2 ? 1 : n];
+    for (int r = tile_lane(); r < rows; r += tile_block_dim) tile_dft_row(w.p + r * n, n, sign, tmp);
+    return tile_from_shared<Tile>(w.p);
+}
+/// tile_fft(t) / tile_ifft(t): the forward (e^-2pi i jk/n) and inverse (e^+2pi i jk/n)
+/// unnormalised transforms; each one's adjoint is the other.
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<vec_t<2, T>, D...> tile_fft(const tile_t<vec_t<2, T>, D...>& t) {
+    return tile_dft(t, -1);
+}
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<vec_t<2, T>, D...> tile_ifft(const tile_t<vec_t<2, T>, D...>& t) {
+    return tile_dft(t, 1);
+}
+template <typename T, int... D>
+CUDA_CALLABLE void adj_tile_fft(const tile_t<vec_t<2, T>, D...>&, tile_t<vec_t<2, T>, D...>& adj_t,
+                                const tile_t<vec_t<2, T>, D...>& adj_ret) {
+    adj_t = add(adj_t, tile_dft(adj_ret, 1));
+}
+template <typename T, int... D>
+CUDA_CALLABLE void adj_tile_ifft(const tile_t<vec_t<2, T>, D...>&, tile_t<vec_t<2, T>, D...>& adj_t,
+                                 const tile_t<vec_t<2, T>, D...>& adj_ret) {
+    adj_t = add(adj_t, tile_dft(adj_ret, -1));
+}
+
 }  // namespace wp
 
 #if !defined(__CUDACC__)

@@ -2142,6 +2142,24 @@ def tile_upper_solve_inplace(U: Tile, z: Tile) -> None:
 
     tile_upper_solve, replacing the local tile z by the solution."""
 
+def tile_fft(inout: Tile) -> None:
+    """tile_fft(inout: Tile) -> None
+
+    The unnormalised forward discrete Fourier transform (e^(-2 pi i jk/n)) along the last
+    dimension of the local tile `inout` of vec2f/vec2d complex values (real, imaginary), in
+    place; leading dimensions are batches. Any length (radix 2 for powers of two).
+    Differentiable.
+
+    Differentiable."""
+
+def tile_ifft(inout: Tile) -> None:
+    """tile_ifft(inout: Tile) -> None
+
+    The unnormalised inverse transform (e^(+2 pi i jk/n)), in place: tile_fft then tile_ifft
+    scales by the length. Differentiable.
+
+    Differentiable."""
+
 def tile_diag_add(a: Tile, d: Tile) -> Tile:
     """tile_diag_add(a: Tile, d: Tile) -> Tile
 

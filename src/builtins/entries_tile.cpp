@@ -212,6 +212,16 @@ std::vector<Builtin> tiles() {
          "tile_upper_solve_inplace(U: Tile, z: Tile) -> None",
          "tile_upper_solve, replacing the local tile z by the solution.", false, nullptr,
          tile().rebinds(Rebinds::Last)},
+        {"tile_fft", "tile_fft", BuiltinKind::Tile, k_group, "tile_fft(inout: Tile) -> None",
+         "The unnormalised forward discrete Fourier transform (e^(-2 pi i jk/n)) along the last "
+         "dimension of the local tile `inout` of vec2f/vec2d complex values (real, imaginary), in "
+         "place; leading dimensions are batches. Any length (radix 2 for powers of two). "
+         "Differentiable.",
+         true, nullptr, tile().rebinds(Rebinds::First)},
+        {"tile_ifft", "tile_ifft", BuiltinKind::Tile, k_group, "tile_ifft(inout: Tile) -> None",
+         "The unnormalised inverse transform (e^(+2 pi i jk/n)), in place: tile_fft then "
+         "tile_ifft scales by the length. Differentiable.",
+         true, nullptr, tile().rebinds(Rebinds::First)},
         {"tile_diag_add", "tile_diag_add", BuiltinKind::Tile, k_group,
          "tile_diag_add(a: Tile, d: Tile) -> Tile",
          "The (N, N) tile a plus the diagonal matrix of the (N,) tile d.", false, nullptr, tile()},

@@ -230,6 +230,16 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     }
     if (name == "tile_matmul") return tile_matmul(b, args.named, e);
     if (name == "tile_map") return tile_map(b, e);
+    if (name == "tile_fft" || name == "tile_ifft") {
+        VarId t = tile_operand(need("inout"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        if (!tt->dtype->is_vector() || tt->dtype->rows != 2 ||
+            (tt->dtype->scalar != ScalarType::Float32 && tt->dtype->scalar != ScalarType::Float64))
+            type_error(need("inout").span, name + "(): expects a tile of vec2f or vec2d (complex) "
+                                                  "values, got a " + tt->name);
+        write_back(need("inout"), emit_call(line, tt, {t}, b), e);
+        return Value{};
+    }
     if (name.rfind("tile_cholesky", 0) == 0 || name.rfind("tile_lower_solve", 0) == 0 ||
         name.rfind("tile_upper_solve", 0) == 0 || name == "tile_diag_add")
         return tile_linalg(b, args.named, e);

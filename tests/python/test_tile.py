@@ -216,7 +216,7 @@ def test_errors_name_the_argument():
 @pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
 @pytest.mark.parametrize("kernel", ["scale_add", "matmul", "matmul_acc", "extract_all",
                                     "reductions", "shapes", "per_thread", "composite", "views",
-                                    "factor_and_solve"])
+                                    "factor_and_solve", "transforms"])
 def test_cuda_source_compiles(kernel):
     kernel = globals()[kernel]
     for adjoint in (False, True):
@@ -362,3 +362,41 @@ def test_cholesky_solves_and_their_gradients():
     np.testing.assert_allclose(ad[(0, 0)] * (1 - lower), 0.0)
     np.testing.assert_allclose(ad[(0, 0)] * lower, fd[(0, 0)] * lower, atol=5e-3, rtol=1e-2)
     np.testing.assert_allclose(ad[(1, 0)], fd[(1, 0)], atol=2e-3, rtol=1e-2)
+
+
+@wp.kernel
+def transforms(x: wp.array2d[wp.vec2f], w: wp.array2d[wp.vec2f], y: wp.array2d[wp.vec2f],
+               z: wp.array2d[wp.vec2f], s: wp.array[float]):
+    t = wp.tile_load(x, shape=(2, 8))
+    wp.tile_fft(t)
+    wp.tile_store(y, t)
+    u = wp.tile_load(x, shape=(2, 6))  # not a power of two: the direct sum
+    wp.tile_ifft(u)
+    wp.tile_store(z, u)
+    s[0] = wp.tile_dot(t, wp.tile_load(w, shape=(2, 8)))[0]
+
+
+def test_fft_matches_numpy_and_its_gradient():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((2, 8, 2)).astype(np.float32)
+    W = rng.standard_normal((2, 8, 2)).astype(np.float32)
+    x = wp.array(X, dtype=wp.vec2f, requires_grad=True, device="cpu")
+    w = wp.array(W, dtype=wp.vec2f, device="cpu")
+    y = wp.zeros((2, 8), dtype=wp.vec2f, device="cpu")
+    z = wp.zeros((2, 8), dtype=wp.vec2f, device="cpu")
+    s = wp.zeros(1, dtype=float, requires_grad=True, device="cpu")
+    with wp.Tape() as tape:
+        wp.launch_tiled(transforms, dim=1, inputs=[x, w, y, z, s], block_dim=4, device="cpu")
+    c = X[..., 0] + 1j * X[..., 1]
+    f = np.fft.fft(c, axis=1)
+    np.testing.assert_allclose(y.numpy()[..., 0] + 1j * y.numpy()[..., 1], f, atol=1e-4)
+    g = np.fft.ifft(c[:, :6], axis=1) * 6  # unnormalised
+    np.testing.assert_allclose(z.numpy()[:, :6, 0] + 1j * z.numpy()[:, :6, 1], g, atol=1e-4)
+    s.grad = wp.array([1.0], dtype=float, device="cpu")
+    tape.backward()
+    # s = Re(sum conj-free dot of f with w): ds/dx = F^T applied to w, as reals
+    wc = W[..., 0] + 1j * W[..., 1]
+    grad = np.fft.ifft(wc, axis=1) * 8  # F^H w for the real pairing <Fx, w>
+    got = x.grad.numpy()
+    np.testing.assert_allclose(got[..., 0], grad.real, atol=1e-4)
+    np.testing.assert_allclose(got[..., 1], grad.imag, atol=1e-4)
