@@ -22,6 +22,10 @@ REGENERATE = "PYTHONPATH=python python3 scripts/gen_reference.py"
 TYPE_ALIASES = {
     "Vector": "a vector type (vec3, vec4d, spatial_vector, ...)",
     "Matrix": "a matrix type (mat33, mat44d, spatial_matrix, ...)",
+    "Tile": "a tile type (wp.tile[float32, 16, 16], ...)",
+    "Callable": "a builtin or @wp.func",
+    "BvhQueryTiled": "a block's BVH query (tile_bvh_query_aabb, tile_bvh_query_ray)",
+    "MeshQueryAABBTiled": "a block's mesh query (tile_mesh_query_aabb)",
 }
 
 
@@ -150,6 +154,8 @@ def generate_stub(wp, bf):
     lines += ["", "# --- kernel builtins (callable in kernels; on the host where they have a host "
               "version) ---", ""]
     for entry in bf.TABLE:
+        if getattr(wp, entry["name"]) is not bf.BUILTINS[entry["name"]]:
+            continue  # the name is a class too (wp.tile, the annotation): imported above
         lines.append(builtin_stub(entry, bf.BUILTINS[entry["name"]].__doc__))
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -372,7 +372,8 @@ CUDA_CALLABLE tile_t<T, D...> tile_atomic_add(const array_t<T>& a, const tile_t<
     tile_slots<Tile>([&](int k, int e) {
         int c[4];
         Tile::coords(e, c);
-        if (T* p = tile_address(a.data, a, o, c, Tile::ndim)) old.data[k] = atomic_add(p, t.data[k]);
+        if (T* p = tile_address(a.data, a, o, c, Tile::ndim))
+            old.data[k] = atomic_add(p, t.data[k]);
     });
     return old;
 }
@@ -445,8 +446,8 @@ CUDA_CALLABLE tile_t<T, D...> tile_assign(const tile_t<T, D...>& t, const vec_t<
 /// Its adjoint: an assigned element's gradient goes to the v of the threads that assigned it,
 /// every other element's to t.
 template <typename T, int... D, int N>
-CUDA_CALLABLE void adj_tile_assign(const tile_t<T, D...>&, const vec_t<N, int32>& index,
-                                   const T&, tile_t<T, D...>& adj_t, vec_t<N, int32>&, T& adj_v,
+CUDA_CALLABLE void adj_tile_assign(const tile_t<T, D...>&, const vec_t<N, int32>& index, const T&,
+                                   tile_t<T, D...>& adj_t, vec_t<N, int32>&, T& adj_v,
                                    const tile_t<T, D...>& adj_ret) {
     using Tile = tile_t<T, D...>;
     int c[4];
@@ -500,67 +501,63 @@ WP_TILE_BINARY(sub)
 /// and of a tile and a value that is not a tile (either order): each element with the other
 /// operand. A value operand's adjoint gains this thread's share (each thread adds the
 /// contributions of its own slots; the compiler gives every thread its own copy).
-#define WP_TILE_PRODUCT(name)                                                                   \
-    /* one element type: more specialised than both scalar.h's name(T, T) and the mixed form */ \
-    template <typename T, int... D>                                                             \
-    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, T), D...> name(const tile_t<T, D...>& a,       \
-                                                                const tile_t<T, D...>& b) {     \
-        tile_t<WP_TILE_RESULT(name, T, T), D...> r;                                             \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]); \
-        return r;                                                                               \
-    }                                                                                           \
-    template <typename T, int... D>                                                             \
-    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<T, D...>& b,           \
-                                  tile_t<T, D...>& adj_a, tile_t<T, D...>& adj_b,               \
-                                  const tile_t<T, D...>& adj_ret) {                             \
-        tile_slots<tile_t<T, D...>>([&](int k, int) {                                           \
-            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]);    \
-        });                                                                                     \
-    }                                                                                           \
-    template <typename T, typename U, int... D>                                                 \
-    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, U), D...> name(const tile_t<T, D...>& a,       \
-                                                                const tile_t<U, D...>& b) {     \
-        tile_t<WP_TILE_RESULT(name, T, U), D...> r;                                             \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]); \
-        return r;                                                                               \
-    }                                                                                           \
-    template <typename T, typename U, int... D, typename R>                                     \
-    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<U, D...>& b,           \
-                                  tile_t<T, D...>& adj_a, tile_t<U, D...>& adj_b,               \
-                                  const tile_t<R, D...>& adj_ret) {                             \
-        tile_slots<tile_t<T, D...>>([&](int k, int) {                                           \
-            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]);    \
-        });                                                                                     \
-    }                                                                                           \
-    template <typename T, int... D, typename S, typename = enable_if_t<!is_tile_v<S>>>          \
-    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, S), D...> name(const tile_t<T, D...>& a,       \
-                                                                const S& s) {                   \
-        tile_t<WP_TILE_RESULT(name, T, S), D...> r;                                             \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], s);        \
-        return r;                                                                               \
-    }                                                                                           \
-    template <typename T, int... D, typename S, typename = enable_if_t<!is_tile_v<S>>>          \
-    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, S, T), D...> name(const S& s,                     \
-                                                                const tile_t<T, D...>& a) {     \
-        tile_t<WP_TILE_RESULT(name, S, T), D...> r;                                             \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(s, a.data[k]);        \
-        return r;                                                                               \
-    }                                                                                           \
-    template <typename T, int... D, typename S, typename R,                                     \
-              typename = enable_if_t<!is_tile_v<S>>>                                            \
-    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const S& s, tile_t<T, D...>& adj_a, \
-                                  S& adj_s, const tile_t<R, D...>& adj_ret) {                   \
-        tile_slots<tile_t<T, D...>>([&](int k, int) {                                           \
-            adj_##name(a.data[k], s, adj_a.data[k], adj_s, adj_ret.data[k]);                    \
-        });                                                                                     \
-    }                                                                                           \
-    template <typename T, int... D, typename S, typename R,                                     \
-              typename = enable_if_t<!is_tile_v<S>>>                                            \
-    CUDA_CALLABLE void adj_##name(const S& s, const tile_t<T, D...>& a, S& adj_s,               \
-                                  tile_t<T, D...>& adj_a, const tile_t<R, D...>& adj_ret) {     \
-        tile_slots<tile_t<T, D...>>([&](int k, int) {                                           \
-            adj_##name(s, a.data[k], adj_s, adj_a.data[k], adj_ret.data[k]);                    \
-        });                                                                                     \
+#define WP_TILE_PRODUCT(name)                                                                      \
+    /* one element type: more specialised than both scalar.h's name(T, T) and the mixed form */    \
+    template <typename T, int... D>                                                                \
+    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, T), D...> name(const tile_t<T, D...>& a,          \
+                                                                const tile_t<T, D...>& b) {        \
+        tile_t<WP_TILE_RESULT(name, T, T), D...> r;                                                \
+        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]);   \
+        return r;                                                                                  \
+    }                                                                                              \
+    template <typename T, int... D>                                                                \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<T, D...>& b,              \
+                                  tile_t<T, D...>& adj_a, tile_t<T, D...>& adj_b,                  \
+                                  const tile_t<T, D...>& adj_ret) {                                \
+        tile_slots<tile_t<T, D...>>([&](int k, int) {                                              \
+            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]);       \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, typename U, int... D>                                                    \
+    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, U), D...> name(const tile_t<T, D...>& a,          \
+                                                                const tile_t<U, D...>& b) {        \
+        tile_t<WP_TILE_RESULT(name, T, U), D...> r;                                                \
+        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]);   \
+        return r;                                                                                  \
+    }                                                                                              \
+    template <typename T, typename U, int... D, typename R>                                        \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<U, D...>& b,              \
+                                  tile_t<T, D...>& adj_a, tile_t<U, D...>& adj_b,                  \
+                                  const tile_t<R, D...>& adj_ret) {                                \
+        tile_slots<tile_t<T, D...>>([&](int k, int) {                                              \
+            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]);       \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, int... D, typename S, typename = enable_if_t<!is_tile_v<S>>>             \
+    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, S), D...> name(const tile_t<T, D...>& a,          \
+                                                                const S& s) {                      \
+        tile_t<WP_TILE_RESULT(name, T, S), D...> r;                                                \
+        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], s);           \
+        return r;                                                                                  \
+    }                                                                                              \
+    template <typename T, int... D, typename S, typename = enable_if_t<!is_tile_v<S>>>             \
+    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, S, T), D...> name(const S& s,                        \
+                                                                const tile_t<T, D...>& a) {        \
+        tile_t<WP_TILE_RESULT(name, S, T), D...> r;                                                \
+        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(s, a.data[k]);           \
+        return r;                                                                                  \
+    }                                                                                              \
+    template <typename T, int... D, typename S, typename R, typename = enable_if_t<!is_tile_v<S>>> \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const S& s, tile_t<T, D...>& adj_a,    \
+                                  S& adj_s, const tile_t<R, D...>& adj_ret) {                      \
+        tile_slots<tile_t<T, D...>>(                                                               \
+            [&](int k, int) { adj_##name(a.data[k], s, adj_a.data[k], adj_s, adj_ret.data[k]); }); \
+    }                                                                                              \
+    template <typename T, int... D, typename S, typename R, typename = enable_if_t<!is_tile_v<S>>> \
+    CUDA_CALLABLE void adj_##name(const S& s, const tile_t<T, D...>& a, S& adj_s,                  \
+                                  tile_t<T, D...>& adj_a, const tile_t<R, D...>& adj_ret) {        \
+        tile_slots<tile_t<T, D...>>(                                                               \
+            [&](int k, int) { adj_##name(s, a.data[k], adj_s, adj_a.data[k], adj_ret.data[k]); }); \
     }
 
 WP_TILE_PRODUCT(mul)
@@ -577,7 +574,8 @@ CUDA_CALLABLE tile_t<T, D...> neg(const tile_t<T, D...>& a) {
 template <typename T, int... D>
 CUDA_CALLABLE void adj_neg(const tile_t<T, D...>&, tile_t<T, D...>& adj_a,
                            const tile_t<T, D...>& adj_ret) {
-    tile_slots<tile_t<T, D...>>([&](int k, int) { adj_a.data[k] = sub(adj_a.data[k], adj_ret.data[k]); });
+    tile_slots<tile_t<T, D...>>(
+        [&](int k, int) { adj_a.data[k] = sub(adj_a.data[k], adj_ret.data[k]); });
 }
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, D...> pos(const tile_t<T, D...>& a) {
@@ -595,5 +593,5 @@ CUDA_CALLABLE void adj_pos(const tile_t<T, D...>&, tile_t<T, D...>& adj_a,
 #pragma GCC visibility pop
 #endif
 
-#include "tile_ops.h"
 #include "tile_linalg.h"
+#include "tile_ops.h"

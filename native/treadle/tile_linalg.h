@@ -47,7 +47,8 @@ CUDA_CALLABLE void tile_cholesky_in(T* s) {
     for (int k = 0; k < N; ++k) {
         if (lane == 0) s[k * N + k] = sqrt(s[k * N + k]);
         tile_sync();
-        for (int i = k + 1 + lane; i < N; i += tile_block_dim) s[i * N + k] = s[i * N + k] / s[k * N + k];
+        for (int i = k + 1 + lane; i < N; i += tile_block_dim)
+            s[i * N + k] = s[i * N + k] / s[k * N + k];
         tile_sync();
         const int m = N - k - 1;
         for (int p = lane; p < m * m; p += tile_block_dim) {
@@ -106,9 +107,8 @@ CUDA_CALLABLE tile_t<T, N, N> tile_cholesky(const tile_t<T, N, N>& a, int32 uppe
 /// adj_A[i][j] gains S_ij + S_ji below the diagonal and S_ii on it. Every thread computes S
 /// and keeps the elements it holds. `upper`: the same for U = L^T, on A's upper triangle.
 template <typename T, int N>
-CUDA_CALLABLE void adj_tile_cholesky(const tile_t<T, N, N>& a, int32 upper,
-                                     tile_t<T, N, N>& adj_a, int32&,
-                                     const tile_t<T, N, N>& adj_ret) {
+CUDA_CALLABLE void adj_tile_cholesky(const tile_t<T, N, N>& a, int32 upper, tile_t<T, N, N>& adj_a,
+                                     int32&, const tile_t<T, N, N>& adj_ret) {
     using Tile = tile_t<T, N, N>;
     const Tile f = tile_cholesky(a, upper);
     T L[N * N], G[N * N], S[N * N];
@@ -287,7 +287,8 @@ CUDA_CALLABLE tile_t<vec_t<2, T>, D...> tile_dft(const tile_t<vec_t<2, T>, D...>
     constexpr bool pow2 = (n & (n - 1)) == 0;
     tile_workspace<Tile> w(t, 0);
     vec_t<2, T> tmp[pow2 ? 1 : n];
-    for (int r = tile_lane(); r < rows; r += tile_block_dim) tile_dft_row(w.p + r * n, n, sign, tmp);
+    for (int r = tile_lane(); r < rows; r += tile_block_dim)
+        tile_dft_row(w.p + r * n, n, sign, tmp);
     return tile_from_shared<Tile>(w.p);
 }
 /// tile_fft(t) / tile_ifft(t): the forward (e^-2pi i jk/n) and inverse (e^+2pi i jk/n)

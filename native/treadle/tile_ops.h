@@ -45,28 +45,28 @@ CUDA_CALLABLE int tile_extremum(const T* s) {
 
 /// tile_max(t) / tile_min(t): the one-element tile of t's largest / smallest element;
 /// tile_argmax / tile_argmin: the one-element tile of its position (the first of equal ones).
-#define WP_TILE_EXTREMUM(name, is_max)                                                      \
-    template <typename T, int... D>                                                         \
-    CUDA_CALLABLE tile_t<T, 1> tile_##name(const tile_t<T, D...>& t) {                      \
-        const T* s = tile_share(t);                                                         \
-        tile_t<T, 1> r{};                                                                   \
-        r.data[0] = s[tile_extremum<is_max, T, D...>(s)];                                   \
-        return r;                                                                           \
-    }                                                                                       \
-    template <typename T, int... D>                                                         \
-    CUDA_CALLABLE void adj_tile_##name(const tile_t<T, D...>& t, tile_t<T, D...>& adj_t,    \
-                                       const tile_t<T, 1>& adj_ret) {                       \
-        const int best = tile_extremum<is_max, T, D...>(tile_share(t));                     \
-        const T g = tile_share(adj_ret)[0];                                                 \
-        tile_slots<tile_t<T, D...>>([&](int k, int e) {                                     \
-            if (e == best) adj_t.data[k] = add(adj_t.data[k], g);                           \
-        });                                                                                 \
-    }                                                                                       \
-    template <typename T, int... D>                                                         \
-    CUDA_CALLABLE tile_t<int32, 1> tile_arg##name(const tile_t<T, D...>& t) {               \
-        tile_t<int32, 1> r{};                                                               \
-        r.data[0] = tile_extremum<is_max, T, D...>(tile_share(t));                          \
-        return r;                                                                           \
+#define WP_TILE_EXTREMUM(name, is_max)                                                   \
+    template <typename T, int... D>                                                      \
+    CUDA_CALLABLE tile_t<T, 1> tile_##name(const tile_t<T, D...>& t) {                   \
+        const T* s = tile_share(t);                                                      \
+        tile_t<T, 1> r{};                                                                \
+        r.data[0] = s[tile_extremum<is_max, T, D...>(s)];                                \
+        return r;                                                                        \
+    }                                                                                    \
+    template <typename T, int... D>                                                      \
+    CUDA_CALLABLE void adj_tile_##name(const tile_t<T, D...>& t, tile_t<T, D...>& adj_t, \
+                                       const tile_t<T, 1>& adj_ret) {                    \
+        const int best = tile_extremum<is_max, T, D...>(tile_share(t));                  \
+        const T g = tile_share(adj_ret)[0];                                              \
+        tile_slots<tile_t<T, D...>>([&](int k, int e) {                                  \
+            if (e == best) adj_t.data[k] = add(adj_t.data[k], g);                        \
+        });                                                                              \
+    }                                                                                    \
+    template <typename T, int... D>                                                      \
+    CUDA_CALLABLE tile_t<int32, 1> tile_arg##name(const tile_t<T, D...>& t) {            \
+        tile_t<int32, 1> r{};                                                            \
+        r.data[0] = tile_extremum<is_max, T, D...>(tile_share(t));                       \
+        return r;                                                                        \
     }
 
 WP_TILE_EXTREMUM(max, true)
@@ -155,7 +155,8 @@ CUDA_CALLABLE void adj_tile_reduce_with(const tile_t<T, D...>& t, F f, AF adj_f,
     for (int e = S::size - 1; e >= 1; --e) {
         T ga{}, gx{};
         adj_f(acc[e - 1], x[e], ga, gx, g);
-        if (e % tile_block_dim == lane) adj_t.data[e / tile_block_dim] = add(adj_t.data[e / tile_block_dim], gx);
+        if (e % tile_block_dim == lane)
+            adj_t.data[e / tile_block_dim] = add(adj_t.data[e / tile_block_dim], gx);
         g = ga;
     }
     if (lane == 0) adj_t.data[0] = add(adj_t.data[0], g);
@@ -288,9 +289,8 @@ CUDA_CALLABLE tile_t<T, D...> tile_view_assign(const tile_t<T, D...>& t,
 template <typename T, int... D, int N, typename V>
 CUDA_CALLABLE void adj_tile_view_assign(const tile_t<T, D...>&, const vec_t<N, int32>& base,
                                         const vec_t<N, int32>& step, const V&,
-                                        tile_t<T, D...>& adj_t, vec_t<N, int32>&,
-                                        vec_t<N, int32>&, V& adj_v,
-                                        const tile_t<T, D...>& adj_ret) {
+                                        tile_t<T, D...>& adj_t, vec_t<N, int32>&, vec_t<N, int32>&,
+                                        V& adj_v, const tile_t<T, D...>& adj_ret) {
     using S = tile_t<T, D...>;
 #if WP_DEVICE_CODE
     unsigned char* marks = tile_scratch();
@@ -379,7 +379,8 @@ struct tile_acc_of<U, T...> {
 /// tile_matmul_as<TC>(a, b): the (M, N) product of an (M, K) and a (K, N) tile of float
 /// elements (of any two float types), summed in k order in tile_acc_of, stored as TC.
 template <typename TC, typename TA, typename TB, int M, int K, int N>
-CUDA_CALLABLE tile_t<TC, M, N> tile_matmul_as(const tile_t<TA, M, K>& a, const tile_t<TB, K, N>& b) {
+CUDA_CALLABLE tile_t<TC, M, N> tile_matmul_as(const tile_t<TA, M, K>& a,
+                                              const tile_t<TB, K, N>& b) {
     using R = tile_t<TC, M, N>;
     using Acc = typename tile_acc_of<TA, TB, TC>::type;
     const TA* sa = tile_share(a);

@@ -59,8 +59,7 @@ CUDA_CALLABLE void tile_query_step(const Q& q, Q& next, R& r, Next step) {
 }
 
 template <typename R>
-CUDA_CALLABLE void tile_bvh_query_next(const bvh_query_tiled_t& q, bvh_query_tiled_t& next,
-                                       R& r) {
+CUDA_CALLABLE void tile_bvh_query_next(const bvh_query_tiled_t& q, bvh_query_tiled_t& next, R& r) {
     tile_query_step(q, next, r, [](bvh_query_t& s, int32& i) { return bvh_query_next(s, i); });
 }
 template <typename R>

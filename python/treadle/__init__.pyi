@@ -269,6 +269,10 @@ from .array_like import zeros_like as zeros_like
 # Kinds of types named in builtin signatures.
 Vector = Any  # a vector type (vec3, vec4d, spatial_vector, ...)
 Matrix = Any  # a matrix type (mat33, mat44d, spatial_matrix, ...)
+Tile = Any  # a tile type (wp.tile[float32, 16, 16], ...)
+Callable = Any  # a builtin or @wp.func
+BvhQueryTiled = Any  # a block's BVH query (tile_bvh_query_aabb, tile_bvh_query_ray)
+MeshQueryAABBTiled = Any  # a block's mesh query (tile_mesh_query_aabb)
 
 # --- kernel builtins (callable in kernels; on the host where they have a host version) ---
 
@@ -1987,9 +1991,9 @@ def tile_arange(*args_and_dtype_and_storage: Any) -> Tile:
     are constants, and the elements are start + i * step of `dtype` (by default float32 when an
     argument is a float, else int32)."""
 
-def tile_load(a: Array[Any], shape: tuple[int, ...], offset: tuple[int, ...] = ..., storage: str = ..., bounds_check: bool = ..., aligned: bool = ...) -> Tile:
-    """tile_load(a: Array[Any], shape: tuple[int, ...], offset: tuple[int, ...] = ..., storage: str
-    = "register", bounds_check: bool = True, aligned: bool = False) -> Tile
+def tile_load(a: array, shape: tuple[int, ...], offset: tuple[int, ...] = ..., storage: str = ..., bounds_check: bool = ..., aligned: bool = ...) -> Tile:
+    """tile_load(a: array(dtype=Any), shape: tuple[int, ...], offset: tuple[int, ...] = ...,
+    storage: str = "register", bounds_check: bool = True, aligned: bool = False) -> Tile
 
     Loads the tile of `shape` (constant, one extent per dimension of `a`) whose first element is
     a[offset] (`offset` one index per dimension, by default all zero): every thread of the block
@@ -1998,9 +2002,9 @@ def tile_load(a: Array[Any], shape: tuple[int, ...], offset: tuple[int, ...] = .
 
     Differentiable."""
 
-def tile_store(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = ..., aligned: bool = ...) -> None:
-    """tile_store(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = True,
-    aligned: bool = False) -> None
+def tile_store(a: array, t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = ..., aligned: bool = ...) -> None:
+    """tile_store(a: array(dtype=Any), t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool =
+    True, aligned: bool = False) -> None
 
     Stores tile `t` into `a` with its first element at a[offset] (one index per dimension of `a`,
     which has the tile's dimensions and element type); elements that fall outside the array are
@@ -2008,22 +2012,12 @@ def tile_store(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_che
 
     Differentiable."""
 
-def tile_atomic_add(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = ...) -> Tile:
-    """tile_atomic_add(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool =
-    True) -> Tile
+def tile_atomic_add(a: array, t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = ...) -> Tile:
+    """tile_atomic_add(a: array(dtype=Any), t: Tile, offset: tuple[int, ...] = ..., bounds_check:
+    bool = True) -> Tile
 
     Adds tile `t` atomically into `a` at `offset` (as tile_store places it) and returns the tile
     of the values those elements held before (zero outside the array). Differentiable in `t`.
-
-    Differentiable."""
-
-def tile(x: Any, preserve_type: bool = ...) -> Tile:
-    """tile(x: Any, preserve_type: bool = False) -> Tile
-
-    The tile of one value per thread of the block: shape (block_dim,) whose element i is thread
-    i's `x`. A vector x of N components gives the (N, block_dim) tile of its components unless
-    `preserve_type`, which keeps the vectors as elements. On the CPU a block is one thread
-    (block_dim 1).
 
     Differentiable."""
 

@@ -104,7 +104,7 @@ std::vector<Builtin> tiles() {
          "float32 when an argument is a float, else int32).",
          false, nullptr, shaped()},
         {"tile_load", "tile_load", BuiltinKind::Tile, k_group,
-         "tile_load(a: Array[Any], shape: tuple[int, ...], offset: tuple[int, ...] = ..., "
+         "tile_load(a: array(dtype=Any), shape: tuple[int, ...], offset: tuple[int, ...] = ..., "
          "storage: str = \"register\", bounds_check: bool = True, aligned: bool = False) -> Tile",
          "Loads the tile of `shape` (constant, one extent per dimension of `a`) whose first "
          "element is a[offset] (`offset` one index per dimension, by default all zero): every "
@@ -113,7 +113,8 @@ std::vector<Builtin> tiles() {
          "of each element goes to a.grad.",
          true, nullptr, shaped()},
         {"tile_store", "tile_store", BuiltinKind::Tile, k_group,
-         "tile_store(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: bool = "
+         "tile_store(a: array(dtype=Any), t: Tile, offset: tuple[int, ...] = ..., bounds_check: "
+         "bool = "
          "True, aligned: bool = False) -> None",
          "Stores tile `t` into `a` with its first element at a[offset] (one index per dimension "
          "of `a`, which has the tile's dimensions and element type); elements that fall outside "
@@ -121,7 +122,8 @@ std::vector<Builtin> tiles() {
          "elements.",
          true, nullptr, tile().writes_first_array()},
         {"tile_atomic_add", "tile_atomic_add", BuiltinKind::Tile, k_group,
-         "tile_atomic_add(a: Array[Any], t: Tile, offset: tuple[int, ...] = ..., bounds_check: "
+         "tile_atomic_add(a: array(dtype=Any), t: Tile, offset: tuple[int, ...] = ..., "
+         "bounds_check: "
          "bool = True) -> Tile",
          "Adds tile `t` atomically into `a` at `offset` (as tile_store places it) and returns "
          "the tile of the values those elements held before (zero outside the array). "
@@ -244,8 +246,8 @@ std::vector<Builtin> tiles() {
          "The one-element tile of a's smallest element (scalar elements).", true,
          rule_tile_extremum, tile()},
         {"tile_max", "tile_max", BuiltinKind::Regular, k_group, "tile_max(a: Tile) -> Tile",
-         "The one-element tile of a's largest element (scalar elements).", true,
-         rule_tile_extremum, tile()},
+         "The one-element tile of a's largest element (scalar elements).", true, rule_tile_extremum,
+         tile()},
         {"tile_argmin", "tile_argmin", BuiltinKind::Regular, k_group,
          "tile_argmin(a: Tile) -> Tile",
          "The one-element int32 tile of the row-major position of a's smallest element (the "
@@ -304,8 +306,8 @@ std::vector<Builtin> tiles() {
          false, rule_tile_mesh_query, with().header("tile_query.h")},
         {"mesh_query_aabb_tiled", "tile_mesh_query_aabb", BuiltinKind::Regular, "Geometry",
          "mesh_query_aabb_tiled(id: uint64, low: vec3, high: vec3) -> MeshQueryAABBTiled",
-         "The same query as tile_mesh_query_aabb (Warp's other name).", false,
-         rule_tile_mesh_query, with().header("tile_query.h")},
+         "The same query as tile_mesh_query_aabb (Warp's other name).", false, rule_tile_mesh_query,
+         with().header("tile_query.h")},
         {"tile_query_valid", "tile_query_valid", BuiltinKind::Regular, k_group,
          "tile_query_valid(query: BvhQueryTiled) -> bool",
          "Whether the block's query may have more results (false once a call of its _next "
@@ -332,8 +334,7 @@ std::vector<Builtin> tiles() {
         // spelled by src/sema/infer_tile.cpp only
         {"tile_sum_axis", "tile_sum_axis", BuiltinKind::Internal, k_group,
          "tile_sum_axis(a: Tile, axis: int32) -> Tile", "tile_sum(a, axis): the sums along axis.",
-         true, nullptr,
-         shaped().not_callable()},
+         true, nullptr, shaped().not_callable()},
         {"tile_reduce_axis", "tile_reduce_with", BuiltinKind::Internal, k_group,
          "tile_reduce_axis(a: Tile, axis: int32) -> Tile",
          "tile_reduce(op, a, axis): not differentiable.", false, nullptr, shaped().not_callable()},

@@ -186,7 +186,8 @@ std::optional<Signature> rule_div_approx(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_negate(const std::vector<ArgInfo>& a) {
-    if (a.size() == 1 && a[0].type && a[0].type->is_tile()) return Signature{{a[0].type}, a[0].type};
+    if (a.size() == 1 && a[0].type && a[0].type->is_tile())
+        return Signature{{a[0].type}, a[0].type};
     if (a.size() == 1 && is_math(a[0].type)) return Signature{{a[0].type}, a[0].type};
     return rule_numeric_unary(a);
 }

@@ -366,7 +366,8 @@ private:
             }
             call = std::string("wp::adj_") + f.native + "(";
             for (size_t i = 0; i < in.args.size(); ++i)
-                call += (i ? ", " : "") + tile_map_operand(var(in.args[i]), m_f.type_of(in.args[i]));
+                call +=
+                    (i ? ", " : "") + tile_map_operand(var(in.args[i]), m_f.type_of(in.args[i]));
             for (VarId a : in.args) call += ", " + tile_map_operand(adj(a), m_f.type_of(a));
             call += ", " + adj(d) + ".data[k_])";
         }

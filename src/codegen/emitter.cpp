@@ -255,7 +255,8 @@ std::string generate_source(const ir::Program& program, const Backend& backend, 
         size_t largest = 16;
         for (const auto& f : program.functions)
             for (const ir::Var& v : f->vars)
-                if (v.type && v.type->is_tile()) largest = std::max(largest, (v.type->size + 15) / 16 * 16);
+                if (v.type && v.type->is_tile())
+                    largest = std::max(largest, (v.type->size + 15) / 16 * 16);
         out << "#define WP_TILE_BLOCK_DIM " << program.tile_block_dim << "\n";
         out << "#define WP_TILE_SCRATCH_BYTES " << 2 * largest << "\n";
     }

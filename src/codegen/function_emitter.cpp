@@ -196,7 +196,8 @@ std::string tile_map_operand(const std::string& var, const types::Type* t) {
 
 std::string FunctionEmitter::element_callee(const Instr& in) const {
     if (in.func) {
-        const ir::Function* g = m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
+        const ir::Function* g =
+            m_replay && in.func->custom_replay ? in.func->custom_replay : in.func;
         return m_replay ? replay_name(*g) : g->c_name;
     }
     return std::string("wp::") + mapped_builtin(in).native;
@@ -206,8 +207,8 @@ void FunctionEmitter::tile_reduce(const Instr& in, const std::string& dst) {
     const types::Type* t = m_f.type_of(in.args[0]);
     const std::string e = c_type(t->dtype);
     m_out << dst << " = wp::tile_reduce_with<" << c_type(m_f.type_of(in.dsts[0])) << ">("
-          << var(in.args[0]) << ", " << var(in.args[1]) << ", [&](const " << e << "& a_, const " << e
-          << "& b_) { return " << element_callee(in) << "(a_, b_); });\n";
+          << var(in.args[0]) << ", " << var(in.args[1]) << ", [&](const " << e << "& a_, const "
+          << e << "& b_) { return " << element_callee(in) << "(a_, b_); });\n";
 }
 
 void FunctionEmitter::tile_map(const Instr& in, const std::string& dst) {

@@ -206,7 +206,8 @@ void export_builtins(nb::module_& m) {
         "Every builtin in table order, as a dict: name, native, kind, group, signature, doc, "
         "differentiable, typed (whether builtin_signature() resolves it), params (dicts: name, "
         "type, default, variadic), returns, and the traits "
-        "linear, writes_last_array, writes_first_array, prints, results, value_operands, rebinds, host, atomic, "
+        "linear, writes_last_array, writes_first_array, prints, results, value_operands, rebinds, "
+        "host, atomic, "
         "python_builtin, op, callable, devices.");
     m.def("builtin_signature", &signature, nb::arg("name"), nb::arg("arg_types"),
           "Result types (a list of Type) of a builtin (or operator: 'add', 'neg', ...) for "

@@ -245,8 +245,8 @@ void export_function(nb::module_& m) {
                std::shared_ptr<FunctionSource> custom_replay,
                std::vector<std::shared_ptr<FunctionSource>> overloads, nb::list arg_types,
                int max_unroll, std::optional<std::string> native,
-               std::optional<std::string> native_adjoint,
-               std::optional<std::string> native_replay, bool enable_backward) {
+               std::optional<std::string> native_adjoint, std::optional<std::string> native_replay,
+               bool enable_backward) {
                 FunctionSource* fn = new (self) FunctionSource();
                 fn->enable_backward = enable_backward;
                 fn->key = key;

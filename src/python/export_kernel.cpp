@@ -96,8 +96,8 @@ void export_builds(nb::module_& m) {
                int deterministic_max_records, int block_dim) -> std::optional<KernelHandle> {
                 auto k = b.find(treadle::Device::parse(device),
                                 build_options(mode, max_unroll, verify_fp, launch_bounds,
-                                              optimization_level, cpu_compiler_flags,
-                                              deterministic, deterministic_max_records, block_dim));
+                                              optimization_level, cpu_compiler_flags, deterministic,
+                                              deterministic_max_records, block_dim));
                 if (!k) return std::nullopt;
                 return KernelHandle(std::move(*k));
             },

@@ -298,9 +298,9 @@ void export_types(nb::module_& m) {
         "tile",
         [](const Type* dtype, std::optional<std::vector<int>> shape) -> const Type* {
             if (dtype && !dtype->is_value() && dtype->kind != TypeKind::Generic)
-                throw treadle::Error(treadle::ErrorKind::Type,
-                                     "tile(): dtype must be a scalar, vector or matrix type, got " +
-                                         dtype->name);
+                throw treadle::Error(
+                    treadle::ErrorKind::Type,
+                    "tile(): dtype must be a scalar, vector or matrix type, got " + dtype->name);
             int64_t n = 1;
             if (shape) {
                 if (shape->empty() || shape->size() > 4)
@@ -316,7 +316,8 @@ void export_types(nb::module_& m) {
                     throw treadle::Error(treadle::ErrorKind::Type,
                                          "tile(): a tile holds at most 2^20 elements");
             }
-            if (dtype && dtype->is_value() && shape) return treadle::types::tile_type(dtype, *shape);
+            if (dtype && dtype->is_value() && shape)
+                return treadle::types::tile_type(dtype, *shape);
             const Type* fixed = dtype && dtype->kind == TypeKind::Generic && !dtype->tile_pattern &&
                                         dtype->name == "Any"
                                     ? nullptr

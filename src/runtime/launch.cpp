@@ -195,9 +195,12 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
                         " threads per block (Warp CUDA error: the driver refuses such a launch)");
     if (k.tile_block_dim > 0 && grid.block_dim != k.tile_block_dim)
         throw Error(ErrorKind::Launch,
-                    "Error launching kernel: " + k.name + "(): its tiles were built for blocks of " +
-                        std::to_string(k.tile_block_dim) + " threads but it was launched with "
-                        "block_dim " + std::to_string(grid.block_dim) +
+                    "Error launching kernel: " + k.name +
+                        "(): its tiles were built for blocks of " +
+                        std::to_string(k.tile_block_dim) +
+                        " threads but it was launched with "
+                        "block_dim " +
+                        std::to_string(grid.block_dim) +
                         " (build it for that block_dim: BuildOptions::block_dim)");
     int64_t blocks = (bounds.size + grid.block_dim - 1) / grid.block_dim;
     if (grid.max_blocks > 0 && blocks > grid.max_blocks) blocks = grid.max_blocks;

@@ -53,7 +53,7 @@ struct CompiledKernel {
     std::string name;
     std::vector<KernelParam> params;
     size_t params_size = 0;
-    int tid_arity = 0;           ///< indices the kernel unpacks from wp.tid() (0: unused)
+    int tid_arity = 0;  ///< indices the kernel unpacks from wp.tid() (0: unused)
     /// A kernel that uses tiles: the block size its tiles were built for (1 on the CPU), which
     /// a CUDA launch must use; 0 for other kernels. Such a kernel may unpack one index fewer
     /// from wp.tid() than its launch has (a tiled launch adds the block as the last one).

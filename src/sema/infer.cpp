@@ -358,7 +358,9 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
                          b->traits.rebinds == builtins::Rebinds::First;
             bool query = b->traits.rebinds == builtins::Rebinds::Query;
             const bool last_only = b->traits.rebinds == builtins::Rebinds::Last;
-            size_t first = last_only ? std::max<size_t>(e.args.size() - 1, 1) : state || query ? 1 : 2;
+            size_t first = last_only        ? std::max<size_t>(e.args.size() - 1, 1)
+                           : state || query ? 1
+                                            : 2;
             size_t last = state ? 2 : query ? 3 : e.args.size();
             for (size_t i = first; i < last && i < e.args.size(); ++i)
                 if (e.args[i]->kind == ast::ExprKind::Name) out.push_back(e.args[i]->name);

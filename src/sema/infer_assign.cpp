@@ -119,8 +119,9 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
         std::vector<const ast::Expr*> idx = index_exprs(*written.args[1]);
         if (has_slice(idx) || (int)idx.size() < t->ndim)
             fail(written.span, ErrorKind::Value,
-                 who() + "Compound assignment to a tile view is not supported; assign the "
-                         "result instead (t[i] = t[i] + v)");
+                 who() +
+                     "Compound assignment to a tile view is not supported; assign the "
+                     "result instead (t[i] = t[i] + v)");
     }
     if (written.kind == ast::ExprKind::Name && !m_scope.count(written.name))
         if (auto alias = m_function_locals.find(written.name);

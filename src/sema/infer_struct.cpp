@@ -132,9 +132,9 @@ void Builder::write_back(const ast::Expr& place, VarId updated, const ast::Expr&
                 // a view written in place: its parent tile takes the new elements too
                 TileViewOf of = view->second;
                 VarId parent = m_scope.at(of.parent);
-                VarId merged = emit_call(place.span.line, m_fn.type_of(parent),
-                                         {parent, of.base, of.step, updated},
-                                         table_entry("tile_view_assign"));
+                VarId merged =
+                    emit_call(place.span.line, m_fn.type_of(parent),
+                              {parent, of.base, of.step, updated}, table_entry("tile_view_assign"));
                 bind(of.parent, merged, place.span);
                 m_tile_views[updated] = of;
             }

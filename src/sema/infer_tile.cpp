@@ -41,8 +41,8 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             continue;
         }
         if (position >= params.size())
-            type_error(e.args[i]->span, name + "(): takes at most " +
-                                            std::to_string(params.size()) + " arguments");
+            type_error(e.args[i]->span,
+                       name + "(): takes at most " + std::to_string(params.size()) + " arguments");
         args.named[params[position++].name] = e.args[i].get();
     }
     for (const auto& k : e.keywords) {
@@ -78,17 +78,22 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         std::vector<int> shape;
         if (name == "tile_reshape") {
             Value sv = eval(need("shape"));
-            std::vector<Value> dims = sv.kind == Value::Kind::Tuple ? sv.elements : std::vector<Value>{sv};
+            std::vector<Value> dims =
+                sv.kind == Value::Kind::Tuple ? sv.elements : std::vector<Value>{sv};
             int64_t known = 1;
             int inferred = -1;
             for (size_t d = 0; d < dims.size(); ++d) {
                 const Value& x = dims[d];
                 if (x.kind != Value::Kind::Const || !x.constant.type->is_integer() ||
-                    (x.constant.i < 1 && x.constant.i != -1) || (x.constant.i == -1 && inferred >= 0))
-                    type_error(need("shape").span, "tile_reshape(): shape must be constant extents (at "
-                                                   "least 1; one may be -1)");
-                if (x.constant.i == -1) inferred = (int)d;
-                else known *= x.constant.i;
+                    (x.constant.i < 1 && x.constant.i != -1) ||
+                    (x.constant.i == -1 && inferred >= 0))
+                    type_error(need("shape").span,
+                               "tile_reshape(): shape must be constant extents (at "
+                               "least 1; one may be -1)");
+                if (x.constant.i == -1)
+                    inferred = (int)d;
+                else
+                    known *= x.constant.i;
                 shape.push_back((int)x.constant.i);
             }
             if (inferred >= 0 && known > 0 && tt->tile_size() % known == 0)
@@ -100,7 +105,8 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             std::vector<bool> drop(tt->ndim, false);
             if (const ast::Expr* ax = args.get("axis")) {
                 Value av = eval(*ax);
-                std::vector<Value> axes = av.kind == Value::Kind::Tuple ? av.elements : std::vector<Value>{av};
+                std::vector<Value> axes =
+                    av.kind == Value::Kind::Tuple ? av.elements : std::vector<Value>{av};
                 for (const Value& a : axes) {
                     if (a.kind != Value::Kind::Const || !a.constant.type->is_integer() ||
                         a.constant.i < -tt->ndim || a.constant.i >= tt->ndim)
@@ -125,38 +131,46 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         VarId src = tile_operand(need("src"), name);
         const types::Type *dt = m_fn.type_of(dst), *st = m_fn.type_of(src);
         if (dt->dtype != st->dtype || dt->ndim != st->ndim)
-            type_error(need("src").span, "tile_assign(): a " + st->name + " cannot be assigned into a " +
-                                             dt->name + " (element types and dimensions must match)");
+            type_error(need("src").span, "tile_assign(): a " + st->name +
+                                             " cannot be assigned into a " + dt->name +
+                                             " (element types and dimensions must match)");
         VarId base = tile_coordinates(args.get("offset"), dt->ndim, "offset", name, line);
         std::vector<VarId> ones;
         for (int d = 0; d < dt->ndim; ++d)
             ones.push_back(emit_const(types::ConstValue{types::int32_type(), false, 1, 0.0},
                                       types::int32_type(), line));
-        VarId step = emit_value(InstrKind::Construct, line, types::vector_type(dt->ndim, ScalarType::Int32),
-                                std::move(ones));
-        VarId updated = emit_call(line, dt, {dst, base, step, src}, table_entry("tile_view_assign"));
+        VarId step = emit_value(InstrKind::Construct, line,
+                                types::vector_type(dt->ndim, ScalarType::Int32), std::move(ones));
+        VarId updated =
+            emit_call(line, dt, {dst, base, step, src}, table_entry("tile_view_assign"));
         write_back(need("dst"), updated, e);
         return Value{};
     }
-    if (name == "tile_zeros" || name == "tile_empty" || name == "tile_ones" || name == "tile_full") {
+    if (name == "tile_zeros" || name == "tile_empty" || name == "tile_ones" ||
+        name == "tile_full") {
         std::vector<int> shape = tile_shape(need("shape"), name);
         const ast::Expr* dt = args.get("dtype");
         if (name == "tile_full") {
             Value v = eval(need("value"));
-            const types::Type* t = dt ? eval_annotation(*dt) : materialize_type(arg_info(v, need("value")).type);
+            const types::Type* t =
+                dt ? eval_annotation(*dt) : materialize_type(arg_info(v, need("value")).type);
             if (!t->is_element())
-                type_error(need("value").span, name + "(): value must be a number, vector, matrix or struct");
+                type_error(need("value").span,
+                           name + "(): value must be a number, vector, matrix or struct");
             VarId x = t->is_struct() ? materialize(v, need("value")) : coerce(v, t, need("value"));
             if (m_fn.type_of(x) != t)
-                type_error(need("value").span, name + "(): value has type " + m_fn.type_of(x)->name +
-                                                   ", not the dtype " + t->name);
+                type_error(need("value").span, name + "(): value has type " +
+                                                   m_fn.type_of(x)->name + ", not the dtype " +
+                                                   t->name);
             return var_value(emit_call(line, types::tile_type(t, shape), {x}, b));
         }
         const types::Type* t = dt ? eval_annotation(*dt) : types::float32_type();
         if (name == "tile_ones" && t->is_struct())
-            type_error(dt->span, "tile_ones(): a tile of ones cannot hold a Warp struct (" + t->name + ")");
+            type_error(dt->span,
+                       "tile_ones(): a tile of ones cannot hold a Warp struct (" + t->name + ")");
         if (!t->is_element())
-            type_error(dt->span, name + "(): dtype must be a scalar, vector, matrix or struct type");
+            type_error(dt->span,
+                       name + "(): dtype must be a scalar, vector, matrix or struct type");
         return var_value(emit_call(line, types::tile_type(t, shape), {}, b));
     }
     if (name == "tile_arange") return tile_arange(b, args.rest, args.get("dtype"), e);
@@ -165,9 +179,9 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         const types::Type* at = m_fn.type_of(a);
         std::vector<int> shape = tile_shape(need("shape"), name);
         if ((int)shape.size() != at->ndim)
-            type_error(need("shape").span, name + "(): the shape has " + std::to_string(shape.size()) +
-                                               " dimensions but the array has " +
-                                               std::to_string(at->ndim));
+            type_error(need("shape").span,
+                       name + "(): the shape has " + std::to_string(shape.size()) +
+                           " dimensions but the array has " + std::to_string(at->ndim));
         VarId o = tile_coordinates(args.get("offset"), at->ndim, "offset", name, line);
         return var_value(emit_call(line, types::tile_type(at->dtype, shape), {a, o}, b));
     }
@@ -197,8 +211,9 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         const bool preserve = keep && constant_truth(eval(*keep)).value_or(false);
         const int block = m_program.tile_block_dim;
         if (xt->is_vector() && !preserve)
-            return var_value(emit_call(line, types::tile_type(types::scalar_type(xt->scalar), {xt->rows, block}),
-                                       {x}, table_entry("tile_from_vector")));
+            return var_value(
+                emit_call(line, types::tile_type(types::scalar_type(xt->scalar), {xt->rows, block}),
+                          {x}, table_entry("tile_from_vector")));
         if (!xt->is_element())
             type_error(need("x").span, "tile(): x must be a number, vector, matrix or struct");
         return var_value(emit_call(line, types::tile_type(xt, {block}), {x}, b));
@@ -213,8 +228,10 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             tt->shape[0] <= types::k_max_vector_length)
             return var_value(
                 emit_call(line, types::vector_type(tt->shape[0], tt->dtype->scalar), {t}, b));
-        type_error(need("a").span, "untile(): expects a tile of shape (block_dim,) or (N, block_dim) "
-                                   "with block_dim " + std::to_string(block) + ", got a " + tt->name);
+        type_error(need("a").span,
+                   "untile(): expects a tile of shape (block_dim,) or (N, block_dim) "
+                   "with block_dim " +
+                       std::to_string(block) + ", got a " + tt->name);
     }
     if (name == "tile_broadcast") {
         VarId t = tile_operand(need("a"), name);
@@ -225,7 +242,9 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             int from = tt->shape[d], to = shape[d + shape.size() - tt->shape.size()];
             fits = from == to || from == 1;
         }
-        if (!fits) type_error(need("shape").span, name + "(): a " + tt->name + " cannot be broadcast to that shape");
+        if (!fits)
+            type_error(need("shape").span,
+                       name + "(): a " + tt->name + " cannot be broadcast to that shape");
         return var_value(emit_call(line, types::tile_type(tt->dtype, shape), {t}, b));
     }
     if (name == "tile_matmul") return tile_matmul(b, args.named, e);
@@ -235,8 +254,10 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         const types::Type* tt = m_fn.type_of(t);
         if (!tt->dtype->is_vector() || tt->dtype->rows != 2 ||
             (tt->dtype->scalar != ScalarType::Float32 && tt->dtype->scalar != ScalarType::Float64))
-            type_error(need("inout").span, name + "(): expects a tile of vec2f or vec2d (complex) "
-                                                  "values, got a " + tt->name);
+            type_error(need("inout").span, name +
+                                               "(): expects a tile of vec2f or vec2d (complex) "
+                                               "values, got a " +
+                                               tt->name);
         write_back(need("inout"), emit_call(line, tt, {t}, b), e);
         return Value{};
     }
@@ -259,28 +280,32 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         } else {
             type_error(need("a").span, "tile_dot(): elements must be scalars, vectors or matrices");
         }
-        return var_value(emit_call(line, types::tile_type(s, {1}), {products}, table_entry("tile_sum")));
+        return var_value(
+            emit_call(line, types::tile_type(s, {1}), {products}, table_entry("tile_sum")));
     }
     if (name == "tile_axpy") {
         VarId src = tile_operand(need("src"), name), dest = tile_operand(need("dest"), name);
         if (m_fn.type_of(src) != m_fn.type_of(dest))
             type_error(need("src").span, "tile_axpy(): src and dest must have one type");
-        Value scaled = binary("mul", "*", eval(need("alpha")), var_value(src), need("alpha"), need("src"), e);
+        Value scaled =
+            binary("mul", "*", eval(need("alpha")), var_value(src), need("alpha"), need("src"), e);
         Value sum = binary("add", "+", var_value(dest), scaled, need("dest"), need("src"), e);
         if (sum.kind != Value::Kind::Var || m_fn.type_of(sum.var) != m_fn.type_of(dest))
-            type_error(need("alpha").span, "tile_axpy(): alpha must be a scalar of the tiles' scalar type");
+            type_error(need("alpha").span,
+                       "tile_axpy(): alpha must be a scalar of the tiles' scalar type");
         write_back(need("dest"), sum.var, e);
         return Value{};
     }
     if (name == "tile_bvh_query_next" || name == "bvh_query_next_tiled" ||
         name == "tile_mesh_query_aabb_next" || name == "mesh_query_aabb_next_tiled") {
         const bool mesh = name.find("mesh") != std::string::npos;
-        const types::Type* qt = types::native_struct_by_name(mesh ? "MeshQueryAABBTiled" : "BvhQueryTiled");
+        const types::Type* qt =
+            types::native_struct_by_name(mesh ? "MeshQueryAABBTiled" : "BvhQueryTiled");
         Value q = eval(need("query"));
         if (q.kind != Value::Kind::Var || m_fn.type_of(q.var) != qt)
-            type_error(need("query").span, name + "(): expects a " + qt->name + " (from " +
-                                               (mesh ? "tile_mesh_query_aabb" : "tile_bvh_query_aabb or _ray") +
-                                               ")");
+            type_error(need("query").span,
+                       name + "(): expects a " + qt->name + " (from " +
+                           (mesh ? "tile_mesh_query_aabb" : "tile_bvh_query_aabb or _ray") + ")");
         const types::Type* rt = types::tile_type(types::int32_type(), {m_program.tile_block_dim});
         std::vector<VarId> out = emit_multi_call(b, types::tuple_type({qt, rt}), {q.var}, line);
         write_back(need("query"), out[0], e);
@@ -292,18 +317,19 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         VarId t = tile_operand(need("t"), name);
         const types::Type* tt = m_fn.type_of(t);
         Value ov = eval(need("offset"));
-        std::vector<Value> offs = ov.kind == Value::Kind::Tuple ? ov.elements : std::vector<Value>{ov};
+        std::vector<Value> offs =
+            ov.kind == Value::Kind::Tuple ? ov.elements : std::vector<Value>{ov};
         const int k = (int)offs.size();
         if (k < 1 || k > tt->ndim)
-            type_error(need("offset").span, "tile_view(): offset needs 1 to " + std::to_string(tt->ndim) +
-                                                " integers");
+            type_error(need("offset").span,
+                       "tile_view(): offset needs 1 to " + std::to_string(tt->ndim) + " integers");
         std::vector<int> shape;
         const ast::Expr* sx = args.get("shape");
         if (sx) shape = tile_shape(*sx, name);
         const bool window = sx && (int)shape.size() == tt->ndim;
         if (sx && !window && (int)shape.size() != tt->ndim - k)
-            type_error(sx->span, "tile_view(): shape must have " + std::to_string(tt->ndim) + " or " +
-                                     std::to_string(tt->ndim - k) + " dimensions");
+            type_error(sx->span, "tile_view(): shape must have " + std::to_string(tt->ndim) +
+                                     " or " + std::to_string(tt->ndim - k) + " dimensions");
         auto constant = [&](int64_t v) {
             return emit_const(types::ConstValue{types::int32_type(), false, v, 0.0},
                               types::int32_type(), line);
@@ -323,7 +349,8 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             step.push_back(constant(kept ? 1 : 0));
             if (kept) result.push_back(sx ? shape[window ? d : d - k] : tt->shape[d]);
         }
-        if (result.empty()) type_error(need("offset").span, "tile_view(): the view must keep a dimension");
+        if (result.empty())
+            type_error(need("offset").span, "tile_view(): the view must keep a dimension");
         const types::Type* vt = types::vector_type(tt->ndim, ScalarType::Int32);
         VarId bv = emit_value(InstrKind::Construct, line, vt, std::move(base));
         VarId sv = emit_value(InstrKind::Construct, line, vt, std::move(step));
@@ -346,7 +373,8 @@ std::vector<int> Builder::tile_shape(const ast::Expr& x, const std::string& fn) 
     for (const Value& d : dims) {
         if (d.kind != Value::Kind::Const || !d.constant.type->is_integer() || d.constant.i < 1 ||
             d.constant.i > types::k_max_tile_elements)
-            type_error(x.span, fn + "(): shape must be a constant int or tuple of ints, each at least 1");
+            type_error(x.span,
+                       fn + "(): shape must be a constant int or tuple of ints, each at least 1");
         shape.push_back((int)d.constant.i);
         size *= d.constant.i;
     }
@@ -367,7 +395,8 @@ VarId Builder::tile_coordinates(const ast::Expr* x, int ndim, const char* what,
                                        types::int32_type(), line));
     } else {
         Value v = eval(*x);
-        std::vector<Value> items = v.kind == Value::Kind::Tuple ? v.elements : std::vector<Value>{v};
+        std::vector<Value> items =
+            v.kind == Value::Kind::Tuple ? v.elements : std::vector<Value>{v};
         if ((int)items.size() != ndim)
             type_error(x->span, fn + "(): " + what + " needs " + std::to_string(ndim) +
                                     (ndim == 1 ? " index" : " indices") + ", got " +
@@ -399,12 +428,14 @@ VarId Builder::tile_operand(const ast::Expr& x, const std::string& fn) {
 Value Builder::tile_arange(const Builtin& b, const std::vector<const ast::Expr*>& range,
                            const ast::Expr* dtype, const ast::Expr& e) {
     if (range.empty() || range.size() > 3)
-        type_error(e.span, "tile_arange(): takes 1 to 3 arguments (stop; start, stop; start, stop, step)");
+        type_error(e.span,
+                   "tile_arange(): takes 1 to 3 arguments (stop; start, stop; start, stop, step)");
     std::vector<types::ConstValue> c;
     bool any_float = false;
     for (const ast::Expr* x : range) {
         Value v = eval(*x);
-        if (v.kind != Value::Kind::Const || !v.constant.type->is_scalar() || v.constant.type->is_bool())
+        if (v.kind != Value::Kind::Const || !v.constant.type->is_scalar() ||
+            v.constant.type->is_bool())
             type_error(x->span, "tile_arange(): arguments must be constant numbers");
         any_float |= v.constant.type->is_float();
         c.push_back(v.constant);
@@ -421,14 +452,16 @@ Value Builder::tile_arange(const Builtin& b, const std::vector<const ast::Expr*>
     if (n < 1 || n > types::k_max_tile_elements)
         type_error(e.span, "tile_arange(): the range must have 1 to " +
                                std::to_string(types::k_max_tile_elements) + " elements");
-    const types::Type* t = dtype ? eval_annotation(*dtype)
-                                 : (any_float ? types::float32_type() : types::int32_type());
-    if (!t->is_scalar() || t->is_bool()) type_error(e.span, "tile_arange(): dtype must be a number type");
+    const types::Type* t =
+        dtype ? eval_annotation(*dtype) : (any_float ? types::float32_type() : types::int32_type());
+    if (!t->is_scalar() || t->is_bool())
+        type_error(e.span, "tile_arange(): dtype must be a number type");
     auto constant = [&](double x) {
         types::ConstValue k{t, false, (int64_t)x, x};
         return emit_const(k, t, e.span.line);
     };
-    return var_value(emit_call(e.span.line, types::tile_type(t, {n}), {constant(start), constant(step)}, b));
+    return var_value(
+        emit_call(e.span.line, types::tile_type(t, {n}), {constant(start), constant(step)}, b));
 }
 
 Value Builder::tile_matmul(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
@@ -442,27 +475,33 @@ Value Builder::tile_matmul(const Builtin& b, const std::map<std::string, const a
     VarId bb = tile_operand(*get("b"), "tile_matmul");
     const types::Type *at = m_fn.type_of(a), *bt = m_fn.type_of(bb);
     if (!at->dtype->is_scalar() || !bt->dtype->is_scalar())
-        type_error(e.span, "tile_matmul() does not support complex tiles (vector elements), got a " +
-                               at->name + " and a " + bt->name);
+        type_error(e.span,
+                   "tile_matmul() does not support complex tiles (vector elements), got a " +
+                       at->name + " and a " + bt->name);
     if (at->ndim != 2 || bt->ndim != 2 || !at->dtype->is_float() || !bt->dtype->is_float() ||
         at->shape[1] != bt->shape[0])
-        type_error(e.span, "tile_matmul(): expects an (M, K) and a (K, N) tile of float types, got a " +
-                               at->name + " and a " + bt->name);
+        type_error(e.span,
+                   "tile_matmul(): expects an (M, K) and a (K, N) tile of float types, got a " +
+                       at->name + " and a " + bt->name);
     const ast::Expr* out = get("out");
     const types::Type* out_t = nullptr;
     if (out) {
         Value ov = eval(*out);
-        if (ov.kind == Value::Kind::Var && m_fn.type_of(ov.var)->is_tile()) out_t = m_fn.type_of(ov.var);
+        if (ov.kind == Value::Kind::Var && m_fn.type_of(ov.var)->is_tile())
+            out_t = m_fn.type_of(ov.var);
     }
     const types::Type* s = out_t ? out_t->dtype : at->dtype;
     if (s->scalar == ScalarType::BFloat16)
-        type_error(e.span, "tile_matmul() does not support a bfloat16 'out' tile (accumulate in "
-                           "float16 or float32)");
+        type_error(e.span,
+                   "tile_matmul() does not support a bfloat16 'out' tile (accumulate in "
+                   "float16 or float32)");
     const types::Type* rt = types::tile_type(s, {at->shape[0], bt->shape[1]});
-    const bool bf16 = at->dtype->scalar == ScalarType::BFloat16 || bt->dtype->scalar == ScalarType::BFloat16;
+    const bool bf16 =
+        at->dtype->scalar == ScalarType::BFloat16 || bt->dtype->scalar == ScalarType::BFloat16;
     if (bf16 && m_program.enable_backward)
-        type_error(e.span, "tile_matmul() does not support bfloat16 'a' or 'b' tiles when the backward "
-                           "pass is enabled (declare the kernel with enable_backward=False)");
+        type_error(e.span,
+                   "tile_matmul() does not support bfloat16 'a' or 'b' tiles when the backward "
+                   "pass is enabled (declare the kernel with enable_backward=False)");
     // Warp's overloads: (a, b, out, alpha, beta) accumulates into out; (a, b, alpha) returns
     if (out) {
         Value ov = eval(*out);
@@ -480,26 +519,29 @@ Value Builder::tile_matmul(const Builtin& b, const std::map<std::string, const a
             return coerce(eval(*x), s, *x);
         };
         VarId alpha = scale("alpha"), beta = scale("beta");
-        VarId r = emit_call(e.span.line, rt, {a, bb, ov.var, alpha, beta}, table_entry("tile_matmul_acc"));
+        VarId r = emit_call(e.span.line, rt, {a, bb, ov.var, alpha, beta},
+                            table_entry("tile_matmul_acc"));
         write_back(*out, r, e);
         return Value{};
     }
     VarId r = emit_call(e.span.line, rt, {a, bb}, b);
-    if (const ast::Expr* alpha = get("alpha")) return binary("mul", "*", var_value(r), eval(*alpha), e, *alpha, e);
+    if (const ast::Expr* alpha = get("alpha"))
+        return binary("mul", "*", var_value(r), eval(*alpha), e, *alpha, e);
     return var_value(r);
 }
 
 Builder::TileOp Builder::tile_element_op(const ast::Expr& op_expr,
-                                        const std::vector<const types::Type*>& types,
-                                        const std::vector<const ast::Expr*>& exprs,
-                                        const std::string& fn) {
+                                         const std::vector<const types::Type*>& types,
+                                         const std::vector<const ast::Expr*>& exprs,
+                                         const std::string& fn) {
     Value op = eval(op_expr);
     if (op.kind != Value::Kind::Builtin && op.kind != Value::Kind::Func)
         type_error(op_expr.span, fn + "(): the first argument must be a builtin or @wp.func");
     TileOp out;
     if (op.kind == Value::Kind::Builtin) {
         const Builtin* f = op.builtin;
-        if (!f || !f->rule || (f->kind != BuiltinKind::Regular && f->kind != BuiltinKind::Operator) ||
+        if (!f || !f->rule ||
+            (f->kind != BuiltinKind::Regular && f->kind != BuiltinKind::Operator) ||
             f->traits.template_args != builtins::TemplateArgs::None || f->traits.header)
             type_error(op_expr.span, fn + "(): " + (f ? std::string(f->name) : op.text) +
                                          " cannot be applied to tile elements");
@@ -512,7 +554,8 @@ Builder::TileOp Builder::tile_element_op(const ast::Expr& op_expr,
         for (size_t i = 0; i < types.size(); ++i)
             if (sig->params[i] != types[i])
                 type_error(exprs[i]->span, fn + "(): " + std::string(f->name) + "() takes " +
-                                               sig->params[i]->name + " here, not " + types[i]->name);
+                                               sig->params[i]->name + " here, not " +
+                                               types[i]->name);
         out.builtin = f;
         out.ret = sig->ret;
         return out;
@@ -534,7 +577,8 @@ Builder::TileOp Builder::tile_element_op(const ast::Expr& op_expr,
     ir::Function* g = bind_function_call(op.func, *m_synthetic.back(), bound);
     for (const std::string& h : hidden) m_scope.erase(h);
     if (g->params.size() != types.size())
-        type_error(op_expr.span, fn + "(): " + op.func->name + "() must take one parameter per operand");
+        type_error(op_expr.span,
+                   fn + "(): " + op.func->name + "() must take one parameter per operand");
     for (size_t i = 0; i < types.size(); ++i)
         if (g->type_of(g->params[i]) != types[i])
             type_error(exprs[i]->span, fn + "(): " + op.func->name + "() takes " +
@@ -565,7 +609,8 @@ Value Builder::tile_map(const Builtin& b, const ast::Expr& e) {
                                                 t->name + " do not match");
             shape = t;
         } else if (!t->is_element()) {
-            type_error(e.args[i]->span, "tile_map(): operands must be tiles or values, got " + t->name);
+            type_error(e.args[i]->span,
+                       "tile_map(): operands must be tiles or values, got " + t->name);
         }
         operands.push_back(x);
         elements.push_back(t->is_tile() ? t->dtype : t);
@@ -587,8 +632,8 @@ Value Builder::tile_reduce(const Builtin& b, const ast::Expr* op_expr, const ast
     int axis = -1;
     if (axis_expr) {
         Value a = eval(*axis_expr);
-        if (a.kind != Value::Kind::Const || !a.constant.type->is_integer() || a.constant.i < -tt->ndim ||
-            a.constant.i >= tt->ndim)
+        if (a.kind != Value::Kind::Const || !a.constant.type->is_integer() ||
+            a.constant.i < -tt->ndim || a.constant.i >= tt->ndim)
             type_error(axis_expr->span, fn + "(): axis must be a constant from " +
                                             std::to_string(-tt->ndim) + " to " +
                                             std::to_string(tt->ndim - 1));
@@ -599,16 +644,16 @@ Value Builder::tile_reduce(const Builtin& b, const ast::Expr* op_expr, const ast
         if (axis >= 0 && d != axis) shape.push_back(tt->shape[d]);
     if (shape.empty()) shape.push_back(1);
     const types::Type* rt = types::tile_type(tt->dtype, shape);
-    VarId av = emit_const(types::ConstValue{types::int32_type(), false, axis, 0.0}, types::int32_type(),
-                          e.span.line);
+    VarId av = emit_const(types::ConstValue{types::int32_type(), false, axis, 0.0},
+                          types::int32_type(), e.span.line);
     if (!op_expr) {  // tile_sum
         if (axis < 0) return var_value(emit_call(e.span.line, rt, {t}, b));
         return var_value(emit_call(e.span.line, rt, {t, av}, table_entry("tile_sum_axis")));
     }
     TileOp op = tile_element_op(*op_expr, {tt->dtype, tt->dtype}, {&tile_expr, &tile_expr}, fn);
     if (op.ret != tt->dtype)
-        type_error(op_expr->span, fn + "(): the operation must return " + tt->dtype->name + ", not " +
-                                      op.ret->name);
+        type_error(op_expr->span, fn + "(): the operation must return " + tt->dtype->name +
+                                      ", not " + op.ret->name);
     VarId r = emit_call(e.span.line, rt, {t, av}, axis < 0 ? b : table_entry("tile_reduce_axis"));
     if (op.builtin) current_block()->back().text = op.builtin->name;
     current_block()->back().func = op.func;
@@ -616,7 +661,7 @@ Value Builder::tile_reduce(const Builtin& b, const ast::Expr* op_expr, const ast
 }
 
 Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<const ast::Expr*>& idx,
-                                              const ast::Expr& e) {
+                                               const ast::Expr& e) {
     const types::Type* t = m_fn.type_of(tile);
     if (idx.size() > (size_t)t->ndim)
         type_error(e.span, who() + "a " + t->name + " takes at most " + std::to_string(t->ndim) +
@@ -625,8 +670,8 @@ Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<con
     TileSelection sel;
     std::vector<VarId> base, step;
     auto constant = [&](int64_t v) {
-        return emit_const(types::ConstValue{types::int32_type(), false, v, 0.0}, types::int32_type(),
-                          e.span.line);
+        return emit_const(types::ConstValue{types::int32_type(), false, v, 0.0},
+                          types::int32_type(), e.span.line);
     };
     for (int d = 0; d < t->ndim; ++d) {
         const ast::Expr* x = d < (int)idx.size() ? idx[d] : nullptr;
@@ -650,7 +695,8 @@ Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<con
                 if (bound) {
                     Value v = eval(*bound);
                     if (v.kind != Value::Kind::Const || !v.constant.type->is_integer())
-                        type_error(bound->span, who() + "tile slice bounds must be constant integers");
+                        type_error(bound->span,
+                                   who() + "tile slice bounds must be constant integers");
                 }
             positions = slice_positions(*x, t->shape[d]);
         } else {
@@ -658,8 +704,9 @@ Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<con
         }
         if (positions.empty())
             fail(x->span, ErrorKind::Value,
-                 who() + "this tile slice selects nothing (a zero-length axis would make an empty "
-                         "tile)");
+                 who() +
+                     "this tile slice selects nothing (a zero-length axis would make an empty "
+                     "tile)");
         sel.sliced = sel.sliced || x != nullptr || idx.size() < (size_t)t->ndim;
         sel.shape.push_back((int)positions.size());
         base.push_back(constant(positions[0]));
@@ -680,15 +727,16 @@ void Builder::assign_tile_element(const ast::Expr& target, VarId tile, const Val
     if (sel.shape.empty()) {
         VarId x = coerce_assigned(v, t->dtype, value_expr, "an element of a " + t->name);
         std::vector<VarId> parts;  // the element's coordinates are the selection's base
-        updated = emit_call(target.span.line, t, {tile, sel.base, x}, table_entry("tile_assign_element"));
+        updated =
+            emit_call(target.span.line, t, {tile, sel.base, x}, table_entry("tile_assign_element"));
     } else {
         const types::Type* want = types::tile_type(t->dtype, sel.shape);
         VarId x = v.kind == Value::Kind::Var ? v.var : 0;
         const types::Type* got = v.kind == Value::Kind::Var ? m_fn.type_of(x) : nullptr;
         if (!got || !got->is_tile())
             fail(value_expr.span, ErrorKind::Value,
-                 who() + "assigning to part of a " + t->name + " requires a tile of matching shape " +
-                     want->name + ", not a single value");
+                 who() + "assigning to part of a " + t->name +
+                     " requires a tile of matching shape " + want->name + ", not a single value");
         if (got != want)
             fail(value_expr.span, ErrorKind::Value,
                  who() + "tile shape mismatch: a " + got->name + " does not fit the " + want->name +
@@ -709,15 +757,18 @@ Value Builder::tile_linalg(const Builtin& b, const std::map<std::string, const a
     const bool inplace = name.size() > 8 && name.compare(name.size() - 8, 8, "_inplace") == 0;
     const std::vector<builtins::Param>& params = builtins::builtin_params(b);
     const ast::Expr* mx = get(params[0].name.c_str());
-    const ast::Expr* rx = params.size() > 1 && params[1].name != "fill_mode" ? get(params[1].name.c_str()) : nullptr;
+    const ast::Expr* rx =
+        params.size() > 1 && params[1].name != "fill_mode" ? get(params[1].name.c_str()) : nullptr;
     if (!mx) type_error(e.span, name + "(): missing argument '" + params[0].name + "'");
     VarId m = tile_operand(*mx, name);
     const types::Type* mt = m_fn.type_of(m);
     const bool diag = name == "tile_diag_add";
     if (mt->ndim != 2 || mt->shape[0] != mt->shape[1] ||
-        (!diag && mt->dtype != types::float32_type() && mt->dtype != types::scalar_type(ScalarType::Float64)))
+        (!diag && mt->dtype != types::float32_type() &&
+         mt->dtype != types::scalar_type(ScalarType::Float64)))
         type_error(mx->span, name + "(): expects a square tile" +
-                                 std::string(diag ? "" : " of float32 or float64") + ", got a " + mt->name);
+                                 std::string(diag ? "" : " of float32 or float64") + ", got a " +
+                                 mt->name);
     const int n = mt->shape[0];
     int upper = 0;
     if (const ast::Expr* fx = get("fill_mode")) {
@@ -740,14 +791,15 @@ Value Builder::tile_linalg(const Builtin& b, const std::map<std::string, const a
     const types::Type* yt = m_fn.type_of(y);
     if (diag) {
         if (yt->ndim != 1 || yt->shape[0] != n || yt->dtype != mt->dtype)
-            type_error(rx->span, "tile_diag_add(): d must be a tile of shape (" + std::to_string(n) +
-                                     ",) of the matrix's element type, got a " + yt->name);
+            type_error(rx->span, "tile_diag_add(): d must be a tile of shape (" +
+                                     std::to_string(n) + ",) of the matrix's element type, got a " +
+                                     yt->name);
         return var_value(emit_call(line, mt, {m, y}, b));
     }
     if (yt->dtype != mt->dtype || yt->ndim > 2 || yt->shape[0] != n)
-        type_error(rx->span, name + "(): the right-hand side must be an (" + std::to_string(n) + ",) or (" +
-                                 std::to_string(n) + ", M) tile of the matrix's element type, got a " +
-                                 yt->name);
+        type_error(rx->span, name + "(): the right-hand side must be an (" + std::to_string(n) +
+                                 ",) or (" + std::to_string(n) +
+                                 ", M) tile of the matrix's element type, got a " + yt->name);
     std::vector<VarId> operands{m, y};
     if (name.find("cholesky") != std::string::npos) operands.push_back(flag);
     VarId r = emit_call(line, yt, operands, b);
@@ -761,11 +813,13 @@ void Builder::note_tile_view(VarId view, const ast::Expr& parent, VarId base, Va
         m_tile_views[view] = TileViewOf{parent.name, base, step};
 }
 
-Value Builder::index_tile(VarId tile, const std::vector<const ast::Expr*>& idx, const ast::Expr& e) {
+Value Builder::index_tile(VarId tile, const std::vector<const ast::Expr*>& idx,
+                          const ast::Expr& e) {
     const types::Type* t = m_fn.type_of(tile);
     TileSelection sel = tile_selection(tile, idx, e);
     if (sel.shape.empty())
-        return var_value(emit_call(e.span.line, t->dtype, {tile, sel.base}, table_entry("tile_extract")));
+        return var_value(
+            emit_call(e.span.line, t->dtype, {tile, sel.base}, table_entry("tile_extract")));
     VarId view = emit_call(e.span.line, types::tile_type(t->dtype, sel.shape),
                            {tile, sel.base, sel.step}, table_entry("tile_view"));
     note_tile_view(view, *e.args[0], sel.base, sel.step);

@@ -301,7 +301,8 @@ const Type* generic_tile_type(const Type* dtype, const std::vector<int>& shape) 
     std::string dims = "Any";
     if (!shape.empty()) {
         dims = "(";
-        for (size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
+        for (size_t i = 0; i < shape.size(); ++i)
+            dims += (i ? ", " : "") + std::to_string(shape[i]);
         dims += shape.size() == 1 ? ",)" : ")";
     }
     t.name = "tile(dtype=" + (dtype ? dtype->name : std::string("Any")) + ", shape=" + dims + ")";

@@ -56,13 +56,13 @@ struct Type {
     /// Generic: a tile annotation with an open dtype or shape (wp.tile[Any, 8],
     /// wp.tile(dtype=float)); `dtype` (null: any) and `shape` (empty: any) say what it fixes.
     bool tile_pattern = false;
-    bool indexed = false;                     ///< Array: an indexedarray (a view of an array
-                                              ///< through per-dimension int32 index arrays)
-    bool fabric = false;                      ///< Array: a Fabric array (elements in buckets;
-                                              ///< ndim 2: each element is a 1-D array)
-    std::vector<const Type*> elements;        ///< Tuple members
-    std::vector<StructField> fields;          ///< Struct fields, in declaration order
-    std::string key;                          ///< Struct: its type_key (name and fields)
+    bool indexed = false;               ///< Array: an indexedarray (a view of an array
+                                        ///< through per-dimension int32 index arrays)
+    bool fabric = false;                ///< Array: a Fabric array (elements in buckets;
+                                        ///< ndim 2: each element is a 1-D array)
+    std::vector<const Type*> elements;  ///< Tuple members
+    std::vector<StructField> fields;    ///< Struct fields, in declaration order
+    std::string key;                    ///< Struct: its type_key (name and fields)
     /// Struct: the C++ type (in namespace wp) of a struct the native library defines (the
     /// results and states of geometry queries: MeshQueryPoint is wp::mesh_query_point_t);
     /// empty for @wp.struct classes, which codegen defines.
@@ -138,7 +138,9 @@ const Type* tile_type(const Type* dtype, const std::vector<int>& shape);
 /// takes the tiles that fit what it fixes.
 const Type* generic_tile_type(const Type* dtype, const std::vector<int>& shape);
 /// The tile of `t`'s shape with elements of type `dtype`.
-inline const Type* tile_like(const Type* t, const Type* dtype) { return tile_type(dtype, t->shape); }
+inline const Type* tile_like(const Type* t, const Type* dtype) {
+    return tile_type(dtype, t->shape);
+}
 /// The longest vector type. Warp sets no limit; this one bounds what a kernel keeps in
 /// registers and a launch reads from Python.
 inline constexpr int k_max_vector_length = 1024;
