@@ -129,8 +129,8 @@ CUDA_CALLABLE void tile_slots(F&& f) {
 /// reused by every operation that reads other threads' elements.
 #if WP_DEVICE_CODE
 __device__ inline unsigned char* tile_scratch() {
-    __shared__ alignas(16) unsigned char scratch[WP_TILE_SCRATCH_BYTES];
-    return scratch;
+    extern __shared__ __align__(16) unsigned char wp_tile_scratch[];
+    return wp_tile_scratch;
 }
 #endif
 

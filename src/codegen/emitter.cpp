@@ -238,6 +238,15 @@ void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool 
 
 }  // namespace
 
+size_t tile_scratch_bytes(const ir::Program& program) {
+    size_t largest = 16;
+    for (const auto& f : program.functions)
+        for (const ir::Var& v : f->vars)
+            if (v.type && v.type->is_tile())
+                largest = std::max(largest, (v.type->size + 15) / 16 * 16);
+    return 2 * largest;
+}
+
 std::string generate_source(const ir::Program& program, const Backend& backend, bool checked,
                             const passes::ProgramAdjointPlan* adjoint, bool verify_fp,
                             CudaLaunchBounds launch_bounds, DetBuild det) {
@@ -250,15 +259,9 @@ std::string generate_source(const ir::Program& program, const Backend& backend, 
     if (det.counters) out << "#define WP_DET_COUNTERS 1\n";
     out << backend.prologue();
     if (program.uses_tiles()) {
-        // tile.h: the block the tiles are spread over, and room for the two largest tiles in
-        // the shared scratch (native/treadle/tile.h)
-        size_t largest = 16;
-        for (const auto& f : program.functions)
-            for (const ir::Var& v : f->vars)
-                if (v.type && v.type->is_tile())
-                    largest = std::max(largest, (v.type->size + 15) / 16 * 16);
+        // tile.h: the block the tiles are spread over, and the size of the shared scratch
         out << "#define WP_TILE_BLOCK_DIM " << program.tile_block_dim << "\n";
-        out << "#define WP_TILE_SCRATCH_BYTES " << 2 * largest << "\n";
+        out << "#define WP_TILE_SCRATCH_BYTES " << tile_scratch_bytes(program) << "\n";
     }
     std::set<std::string> headers;
     if (deterministic) headers.insert("deterministic.h");

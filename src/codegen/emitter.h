@@ -83,6 +83,10 @@ struct DetBuild {
     bool counters = false;  ///< CUDA counter kernels: two passes, effects guarded
 };
 
+/// The shared scratch a program's tiles need (bytes): room for its two largest tiles, each
+/// 16-byte aligned (native/treadle/tile.h shares at most two operands at once).
+size_t tile_scratch_bytes(const ir::Program& program);
+
 /// Generates the complete, deterministic C++ source of a program for `backend`. With
 /// `checked`, every array access goes through wp::address_checked / wp::view_checked, which
 /// record the first out-of-bounds index (kernel, Python file and line, index, shape) for the

@@ -398,6 +398,7 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     result->device = options.device;
     result->tid_arity = program->kernel->tid_arity;
     result->tile_block_dim = program->uses_tiles() ? program->tile_block_dim : 0;
+    result->tile_shared_bytes = program->uses_tiles() ? codegen::tile_scratch_bytes(*program) : 0;
     result->label = intern_label(
         "'" + result->name + "' (" + kernel.source->path + ":" +
         std::to_string(kernel.def ? kernel.def->span.line : kernel.source->first_line) + ") on " +

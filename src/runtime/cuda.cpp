@@ -270,12 +270,25 @@ void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
 }
 
 void launch_args(int ordinal, FunctionHandle function, unsigned grid, unsigned block, void** args,
-                 Stream stream) {
+                 Stream stream, unsigned shared_bytes) {
     Device& d = enter(ordinal);
     if (grid == 0) return;
+    constexpr unsigned k_default_shared = 48 * 1024;
+    if (shared_bytes > k_default_shared) {
+        const int limit = device_info(ordinal).max_shared_memory_per_block;
+        if ((int)shared_bytes > limit)
+            throw Error(ErrorKind::Launch,
+                        "Error launching kernel: its tiles need " + std::to_string(shared_bytes) +
+                            " bytes of shared memory per block, above the " +
+                            std::to_string(limit) + " bytes " + device_name(ordinal) +
+                            " allows (use smaller tiles)");
+        constexpr int k_max_dynamic_shared = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        TREADLE_CU(cuFuncSetAttribute, static_cast<drv::CUfunction>(function), k_max_dynamic_shared,
+                   (int)shared_bytes);
+    }
     try {
         TREADLE_CU(cuLaunchKernel, static_cast<drv::CUfunction>(function), grid, 1, 1, block, 1, 1,
-                   0, resolve(d, stream), args, nullptr);
+                   shared_bytes, resolve(d, stream), args, nullptr);
     } catch (const Error& e) {
         rethrow_with(e, "launch(" + device_name(ordinal) + ", grid " + std::to_string(grid) +
                             ", block " + std::to_string(block) + ")");

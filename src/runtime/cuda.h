@@ -295,7 +295,10 @@ void launch(int ordinal, FunctionHandle function, unsigned grid, unsigned block,
             size_t params_size, Stream stream = nullptr);
 /// Launches `function` with kernelParams: args[i] points at the value of parameter i (the
 /// driver copies each by its declared size). The cheapest launch the driver offers.
+/// `shared_bytes`: dynamic shared memory per block (a tile kernel's scratch); past the 48 KB
+/// every function may take, the function is first allowed that much (cuFuncSetAttribute), and a
+/// size above the device's opt-in limit is an Error naming both.
 void launch_args(int ordinal, FunctionHandle function, unsigned grid, unsigned block, void** args,
-                 Stream stream = nullptr);
+                 Stream stream = nullptr, unsigned shared_bytes = 0);
 
 }  // namespace treadle::cuda

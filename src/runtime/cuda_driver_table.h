@@ -119,6 +119,7 @@ TREADLE_CU_ENTRY(cuModuleLoadData, true, (CUmodule*, const void*))
 TREADLE_CU_ENTRY(cuModuleUnload, true, (CUmodule))
 TREADLE_CU_ENTRY(cuModuleGetFunction, true, (CUfunction*, CUmodule, const char*))
 TREADLE_CU_ENTRY(cuModuleGetGlobal_v2, true, (CUdeviceptr*, size_t*, CUmodule, const char*))
+TREADLE_CU_ENTRY(cuFuncSetAttribute, true, (CUfunction, int, int))
 TREADLE_CU_ENTRY(cuLaunchKernel, true,
                  (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
                   unsigned int, unsigned int, CUstream, void**, void**))

@@ -192,7 +192,8 @@ public:
     void entry(void* function, unsigned blocks, unsigned block_dim, const DetLaunch& launch) {
         std::vector<uint8_t> block = patched_params(m_k, m_params, launch);
         void* args[2] = {const_cast<LaunchBounds*>(&m_bounds), block.data()};
-        cuda::launch_args(m_ordinal, function, blocks, block_dim, args, m_stream);
+        cuda::launch_args(m_ordinal, function, blocks, block_dim, args, m_stream,
+                          (unsigned)m_k.tile_shared_bytes);
     }
 
     /// Keys of the records `counts` says were emitted, sorted by (address, slot).

@@ -211,7 +211,7 @@ void run_cuda(const CompiledKernel& k, const LaunchBounds& bounds, const void* p
                                (unsigned)grid.block_dim);
     else
         cuda::launch_args(ordinal, function, (unsigned)blocks, (unsigned)grid.block_dim, args,
-                          stream);
+                          stream, (unsigned)k.tile_shared_bytes);
     if (k.cuda_bounds_record) {
         // checked mode is for debugging: wait, and report the first bad index at once
         BoundsRecord record{};

@@ -58,6 +58,9 @@ struct CompiledKernel {
     /// a CUDA launch must use; 0 for other kernels. Such a kernel may unpack one index fewer
     /// from wp.tid() than its launch has (a tiled launch adds the block as the last one).
     int tile_block_dim = 0;
+    /// Its block's shared scratch for tiles (dynamic shared memory each CUDA launch asks for;
+    /// WP_TILE_SCRATCH_BYTES of the source), 0 for other kernels.
+    size_t tile_shared_bytes = 0;
     std::string key;             ///< full SHA-256 cache key
     std::string source;          ///< generated C++
     bool from_cache = false;     ///< loaded from the disk cache rather than built

@@ -12,6 +12,16 @@ from treadle import _treadle
 TM, TN, TK = 4, 8, 6
 
 
+@pytest.fixture(autouse=True)
+def _arrays_on_the_cpu(request):
+    """The CPU tests make their arrays on the CPU even where CUDA is the default device."""
+    if "cuda" in request.node.name:
+        yield
+        return
+    with wp.ScopedDevice("cpu"):
+        yield
+
+
 @wp.kernel
 def scale_add(a: wp.array2d[float], b: wp.array2d[float], out: wp.array2d[float],
               total: wp.array[float]):
