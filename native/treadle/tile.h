@@ -116,12 +116,40 @@ inline constexpr bool is_tile_v = false;
 template <typename T, int... D>
 inline constexpr bool is_tile_v<tile_t<T, D...>> = true;
 
+/// Slots a thread's loops over its elements unroll up to (a tile of more slots lives in local
+/// memory anyway, and unrolling its loops only makes the compile slow).
+constexpr int tile_unrolled_slots = 16;
+#if defined(__CUDACC__)
+#define WP_TILE_LOOP_NO_UNROLL _Pragma("unroll 1")
+#else
+#define WP_TILE_LOOP_NO_UNROLL
+#endif
+
 /// f(k, e) for each slot k of this thread that holds an element e.
 template <typename Tile, typename F>
 CUDA_CALLABLE void tile_slots(F&& f) {
-    for (int k = 0; k < Tile::slots; ++k) {
-        const int e = Tile::element(k);
-        if (e < Tile::size) f(k, e);
+    if constexpr (Tile::slots <= tile_unrolled_slots) {
+        for (int k = 0; k < Tile::slots; ++k) {
+            const int e = Tile::element(k);
+            if (e < Tile::size) f(k, e);
+        }
+    } else {
+        WP_TILE_LOOP_NO_UNROLL
+        for (int k = 0; k < Tile::slots; ++k) {
+            const int e = Tile::element(k);
+            if (e < Tile::size) f(k, e);
+        }
+    }
+}
+/// f(k) for every slot k of this thread (elementwise operations, which may also compute the
+/// slots that hold no element).
+template <typename Tile, typename F>
+CUDA_CALLABLE void tile_each_slot(F&& f) {
+    if constexpr (Tile::slots <= tile_unrolled_slots) {
+        for (int k = 0; k < Tile::slots; ++k) f(k);
+    } else {
+        WP_TILE_LOOP_NO_UNROLL
+        for (int k = 0; k < Tile::slots; ++k) f(k);
     }
 }
 
@@ -196,7 +224,7 @@ CUDA_CALLABLE void tile_gather_adjoint(Tile& adj, F&& contribute) {
 template <typename Tile>
 CUDA_CALLABLE Tile tile_full(typename Tile::value_type v) {
     Tile t;
-    for (int k = 0; k < Tile::slots; ++k) t.data[k] = v;
+    tile_each_slot<Tile>([&](int k) { t.data[k] = v; });
     return t;
 }
 template <typename Tile>
@@ -478,7 +506,7 @@ CUDA_CALLABLE void adj_tile_assign(const tile_t<T, D...>&, const vec_t<N, int32>
     template <typename T, int... D>                                                              \
     CUDA_CALLABLE tile_t<T, D...> name(const tile_t<T, D...>& a, const tile_t<T, D...>& b) {     \
         tile_t<T, D...> r;                                                                       \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]); \
+        tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(a.data[k], b.data[k]); }); \
         return r;                                                                                \
     }                                                                                            \
     template <typename T, int... D>                                                              \
@@ -507,7 +535,7 @@ WP_TILE_BINARY(sub)
     CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, T), D...> name(const tile_t<T, D...>& a,          \
                                                                 const tile_t<T, D...>& b) {        \
         tile_t<WP_TILE_RESULT(name, T, T), D...> r;                                                \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]);   \
+        tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(a.data[k], b.data[k]); });   \
         return r;                                                                                  \
     }                                                                                              \
     template <typename T, int... D>                                                                \
@@ -522,7 +550,7 @@ WP_TILE_BINARY(sub)
     CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, U), D...> name(const tile_t<T, D...>& a,          \
                                                                 const tile_t<U, D...>& b) {        \
         tile_t<WP_TILE_RESULT(name, T, U), D...> r;                                                \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], b.data[k]);   \
+        tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(a.data[k], b.data[k]); });   \
         return r;                                                                                  \
     }                                                                                              \
     template <typename T, typename U, int... D, typename R>                                        \
@@ -537,14 +565,14 @@ WP_TILE_BINARY(sub)
     CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, S), D...> name(const tile_t<T, D...>& a,          \
                                                                 const S& s) {                      \
         tile_t<WP_TILE_RESULT(name, T, S), D...> r;                                                \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(a.data[k], s);           \
+        tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(a.data[k], s); });           \
         return r;                                                                                  \
     }                                                                                              \
     template <typename T, int... D, typename S, typename = enable_if_t<!is_tile_v<S>>>             \
     CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, S, T), D...> name(const S& s,                        \
                                                                 const tile_t<T, D...>& a) {        \
         tile_t<WP_TILE_RESULT(name, S, T), D...> r;                                                \
-        for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = name(s, a.data[k]);           \
+        tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(s, a.data[k]); });           \
         return r;                                                                                  \
     }                                                                                              \
     template <typename T, int... D, typename S, typename R, typename = enable_if_t<!is_tile_v<S>>> \
@@ -568,7 +596,7 @@ WP_TILE_PRODUCT(div)
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, D...> neg(const tile_t<T, D...>& a) {
     tile_t<T, D...> r;
-    for (int k = 0; k < tile_t<T, D...>::slots; ++k) r.data[k] = neg(a.data[k]);
+    tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = neg(a.data[k]); });
     return r;
 }
 template <typename T, int... D>

@@ -226,7 +226,7 @@ template <typename T, int N>
 CUDA_CALLABLE tile_t<T, N, N> tile_diag_add(const tile_t<T, N, N>& a, const tile_t<T, N>& d) {
     const T* s = tile_share(d);
     tile_t<T, N, N> r;
-    for (int k = 0; k < tile_t<T, N, N>::slots; ++k) r.data[k] = a.data[k];
+    tile_each_slot<tile_t<T, N, N>>([&](int k) { r.data[k] = a.data[k]; });
     tile_slots<tile_t<T, N, N>>([&](int k, int e) {
         if (e / N == e % N) r.data[k] = r.data[k] + s[e / N];
     });

@@ -334,13 +334,13 @@ template <typename R, typename T, int... D>
 CUDA_CALLABLE R tile_reshape(const tile_t<T, D...>& t) {
     static_assert(R::size == tile_t<T, D...>::size, "a reshape keeps the element count");
     R r;  // the same elements in the same slots: element e stays with thread e % B
-    for (int k = 0; k < R::slots; ++k) r.data[k] = t.data[k];
+    tile_each_slot<R>([&](int k) { r.data[k] = t.data[k]; });
     return r;
 }
 template <typename R, typename T, int... D>
 CUDA_CALLABLE void adj_tile_reshape(const tile_t<T, D...>&, tile_t<T, D...>& adj_t,
                                     const R& adj_ret) {
-    for (int k = 0; k < R::slots; ++k) adj_t.data[k] = add(adj_t.data[k], adj_ret.data[k]);
+    tile_each_slot<R>([&](int k) { adj_t.data[k] = add(adj_t.data[k], adj_ret.data[k]); });
 }
 
 /// tile_transpose(t): the (N, M) tile of an (M, N) one.
@@ -441,8 +441,8 @@ CUDA_CALLABLE tile_t<TC, M, N> tile_matmul_acc(const tile_t<TA, M, K>& a, const 
                                                const tile_t<TC, M, N>& out, TC alpha, TC beta) {
     const tile_t<TC, M, N> p = tile_matmul_as<TC>(a, b);
     tile_t<TC, M, N> r;
-    for (int k = 0; k < tile_t<TC, M, N>::slots; ++k)
-        r.data[k] = add(mul(alpha, p.data[k]), mul(beta, out.data[k]));
+    tile_each_slot<tile_t<TC, M, N>>(
+        [&](int k) { r.data[k] = add(mul(alpha, p.data[k]), mul(beta, out.data[k])); });
     return r;
 }
 template <typename TC, typename TA, typename TB, int M, int K, int N>
@@ -452,7 +452,7 @@ CUDA_CALLABLE void adj_tile_matmul_acc(const tile_t<TA, M, K>& a, const tile_t<T
                                        tile_t<TC, M, N>& adj_out, TC& adj_alpha, TC& adj_beta,
                                        const tile_t<TC, M, N>& adj_ret) {
     tile_t<TC, M, N> scaled;
-    for (int k = 0; k < tile_t<TC, M, N>::slots; ++k) scaled.data[k] = mul(alpha, adj_ret.data[k]);
+    tile_each_slot<tile_t<TC, M, N>>([&](int k) { scaled.data[k] = mul(alpha, adj_ret.data[k]); });
     tile_matmul_backward(a, b, adj_a, adj_b, scaled);
     const tile_t<TC, M, N> p = tile_matmul_as<TC>(a, b);
     tile_slots<tile_t<TC, M, N>>([&](int k, int) {
