@@ -520,6 +520,9 @@ CUDA_CALLABLE void adj_tile_assign(const tile_t<T, D...>&, const vec_t<N, int32>
 
 WP_TILE_BINARY(add)
 WP_TILE_BINARY(sub)
+// one element type: more specialised than both scalar.h's name(T, T) and the mixed forms below
+WP_TILE_BINARY(mul)
+WP_TILE_BINARY(div)
 #undef WP_TILE_BINARY
 
 /// The element type of f(a, b) for element types A and B (mul, div).
@@ -530,22 +533,6 @@ WP_TILE_BINARY(sub)
 /// operand. A value operand's adjoint gains this thread's share (each thread adds the
 /// contributions of its own slots; the compiler gives every thread its own copy).
 #define WP_TILE_PRODUCT(name)                                                                      \
-    /* one element type: more specialised than both scalar.h's name(T, T) and the mixed form */    \
-    template <typename T, int... D>                                                                \
-    CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, T), D...> name(const tile_t<T, D...>& a,          \
-                                                                const tile_t<T, D...>& b) {        \
-        tile_t<WP_TILE_RESULT(name, T, T), D...> r;                                                \
-        tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(a.data[k], b.data[k]); });   \
-        return r;                                                                                  \
-    }                                                                                              \
-    template <typename T, int... D>                                                                \
-    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<T, D...>& b,              \
-                                  tile_t<T, D...>& adj_a, tile_t<T, D...>& adj_b,                  \
-                                  const tile_t<T, D...>& adj_ret) {                                \
-        tile_slots<tile_t<T, D...>>([&](int k, int) {                                              \
-            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]);       \
-        });                                                                                        \
-    }                                                                                              \
     template <typename T, typename U, int... D>                                                    \
     CUDA_CALLABLE tile_t<WP_TILE_RESULT(name, T, U), D...> name(const tile_t<T, D...>& a,          \
                                                                 const tile_t<U, D...>& b) {        \

@@ -23,15 +23,10 @@ const types::Type* query_type_of(ScalarType s) {
     }
 }
 
-bool is_id(const ArgInfo& a) {
-    return a.type && a.type->is_integer() &&
-           (a.type->scalar == ScalarType::UInt64 || a.type->scalar == ScalarType::Int64 || a.weak);
-}
-
 /// hash_grid_query(id: uint64, point: vec3, max_dist: scalar of point) -> HashGridQuery.
 std::optional<Signature> rule_query(const std::vector<ArgInfo>& a) {
-    if ((a.size() != 3 && a.size() != 4) || !is_id(a[0]) || !a[1].type || !a[1].type->is_vector() ||
-        a[1].type->rows != 3)
+    if ((a.size() != 3 && a.size() != 4) || !rules::is_object_id(a[0]) || !a[1].type ||
+        !a[1].type->is_vector() || a[1].type->rows != 3)
         return std::nullopt;
     const ScalarType s = a[1].type->scalar;
     const types::Type* q = query_type_of(s);
@@ -54,8 +49,8 @@ std::optional<Signature> rule_query_next(const std::vector<ArgInfo>& a) {
 
 /// hash_grid_point_id(id: uint64, index: int32) -> int32.
 std::optional<Signature> rule_point_id(const std::vector<ArgInfo>& a) {
-    if (a.size() != 2 || !is_id(a[0]) || !rules::scalar_fits(a[1], ScalarType::Int32) ||
-        !a[1].type->is_integer())
+    if (a.size() != 2 || !rules::is_object_id(a[0]) ||
+        !rules::scalar_fits(a[1], ScalarType::Int32) || !a[1].type->is_integer())
         return std::nullopt;
     const types::Type* u64 = types::scalar_type(ScalarType::UInt64);
     return Signature{{u64, types::int32_type()}, types::int32_type()};

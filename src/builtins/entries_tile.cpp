@@ -35,16 +35,11 @@ std::optional<Signature> rule_tile_transpose(const std::vector<ArgInfo>& a) {
     return Signature{{t}, types::tile_type(t->dtype, {t->shape[1], t->shape[0]})};
 }
 
-bool is_id(const ArgInfo& a) {
-    return a.type && a.type->is_integer() &&
-           (a.type->scalar == ScalarType::UInt64 || a.type->scalar == ScalarType::Int64 || a.weak);
-}
-
 const types::Type* vec3f() { return types::vector_type(3, ScalarType::Float32); }
 
 /// tile_bvh_query_aabb(id, low, high) / _ray(id, start, dir) -> BvhQueryTiled, and the mesh's.
 std::optional<Signature> tiled_query(const std::vector<ArgInfo>& a, const char* type) {
-    if (a.size() != 3 || !is_id(a[0]) || a[1].type != vec3f() || a[2].type != vec3f())
+    if (a.size() != 3 || !rules::is_object_id(a[0]) || a[1].type != vec3f() || a[2].type != vec3f())
         return std::nullopt;
     return Signature{{types::scalar_type(ScalarType::UInt64), vec3f(), vec3f()},
                      types::native_struct_by_name(type)};

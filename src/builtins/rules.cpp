@@ -132,6 +132,11 @@ std::optional<Signature> tile_elementwise(const std::vector<ArgInfo>& a, Element
 }
 }  // namespace
 
+bool is_object_id(const ArgInfo& a) {
+    return a.type && a.type->is_integer() &&
+           (a.type->scalar == ScalarType::UInt64 || a.type->scalar == ScalarType::Int64 || a.weak);
+}
+
 std::optional<Signature> rule_add_sub(const std::vector<ArgInfo>& a) {
     if (auto tiles = tile_elementwise(a, rule_add_sub, true)) return tiles;
     if (a.size() == 2 && a[0].type && (is_math(a[0].type) || a[0].type->is_transform()) &&

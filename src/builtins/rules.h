@@ -116,5 +116,8 @@ std::optional<Signature> rule_smooth_normalize(const std::vector<ArgInfo>& a);
 bool is_math(const types::Type* t);
 /// Whether a scalar argument can take the element type `s` of a composite operand.
 bool scalar_fits(const ArgInfo& a, ScalarType s);
+/// A geometry object's id argument (a hash grid's, a BVH's, a mesh's): uint64, int64 or an
+/// integer literal.
+bool is_object_id(const ArgInfo& a);
 
 }  // namespace treadle::builtins::rules

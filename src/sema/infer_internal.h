@@ -313,7 +313,6 @@ public:
     struct TileSelection {
         ir::VarId base = 0, step = 0;
         std::vector<int> shape;
-        bool sliced = false;
     };
     TileSelection tile_selection(ir::VarId tile, const std::vector<const ast::Expr*>& idx,
                                  const ast::Expr& e);

@@ -511,7 +511,6 @@ Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<con
                  who() +
                      "this tile slice selects nothing (a zero-length axis would make an empty "
                      "tile)");
-        sel.sliced = sel.sliced || x != nullptr || idx.size() < (size_t)t->ndim;
         sel.shape.push_back((int)positions.size());
         base.push_back(constant(positions[0]));
         step.push_back(constant(positions.size() > 1 ? positions[1] - positions[0] : 1));
@@ -530,7 +529,6 @@ void Builder::assign_tile_element(const ast::Expr& target, VarId tile, const Val
     VarId updated;
     if (sel.shape.empty()) {
         VarId x = coerce_assigned(v, t->dtype, value_expr, "an element of a " + t->name);
-        std::vector<VarId> parts;  // the element's coordinates are the selection's base
         updated =
             emit_call(target.span.line, t, {tile, sel.base, x}, table_entry("tile_assign_element"));
     } else {
