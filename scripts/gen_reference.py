@@ -26,6 +26,7 @@ TYPE_ALIASES = {
     "Callable": "a builtin or @wp.func",
     "BvhQueryTiled": "a block's BVH query (tile_bvh_query_aabb, tile_bvh_query_ray)",
     "MeshQueryAABBTiled": "a block's mesh query (tile_mesh_query_aabb)",
+    "TileStack": "a block's stack (tile_stack)",
 }
 
 

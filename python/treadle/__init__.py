@@ -67,6 +67,7 @@ from .geometry_types import MeshQueryPoint as MeshQueryPoint
 from .geometry_types import MeshQuery as MeshQuery
 from .geometry_types import MeshQueryRay as MeshQueryRay
 from .types import tile as tile
+from .types import tile_stack as tile_stack
 from .array_like import ones as ones
 from .array_like import ones_like as ones_like
 from .array import zeros as zeros

@@ -207,6 +207,7 @@ from .stream import synchronize_event as synchronize_event
 from .stream import synchronize_stream as synchronize_stream
 from .constants import tau as tau
 from .type_queries import tile as tile
+from .type_queries import tile_stack as tile_stack
 from .timeline import timing_begin as timing_begin
 from .timeline import timing_end as timing_end
 from .timeline import timing_export_chrome_trace as timing_export_chrome_trace
@@ -273,6 +274,7 @@ Tile = Any  # a tile type (wp.tile[float32, 16, 16], ...)
 Callable = Any  # a builtin or @wp.func
 BvhQueryTiled = Any  # a block's BVH query (tile_bvh_query_aabb, tile_bvh_query_ray)
 MeshQueryAABBTiled = Any  # a block's mesh query (tile_mesh_query_aabb)
+TileStack = Any  # a block's stack (tile_stack)
 
 # --- kernel builtins (callable in kernels; on the host where they have a host version) ---
 
@@ -2300,3 +2302,80 @@ def mesh_query_aabb_next_tiled(query: MeshQueryAABBTiled) -> Tile:
     """mesh_query_aabb_next_tiled(query: MeshQueryAABBTiled) -> Tile
 
     tile_mesh_query_aabb_next (Warp's other name)."""
+
+def tile_stack_push(s: TileStack, value: Any, has_value: bool) -> int:
+    """tile_stack_push(s: TileStack, value: Any, has_value: bool) -> int
+
+    Pushes `value` (of the stack's dtype) for each thread whose `has_value` is True; returns the
+    slot it was written to, or -1 when the thread pushed nothing or the stack was full."""
+
+def tile_stack_pop(s: TileStack) -> tuple[Any, int]:
+    """tile_stack_pop(s: TileStack) -> tuple(Any, int)
+
+    Pops one element for each thread: (value, slot), the element and the slot it held, or a zero
+    value and -1 once the stack is empty."""
+
+def tile_stack_count(s: TileStack) -> int:
+    """tile_stack_count(s: TileStack) -> int
+
+    The number of elements on the stack (the same in every thread)."""
+
+def tile_stack_clear(s: TileStack) -> None:
+    """tile_stack_clear(s: TileStack) -> None
+
+    Empties the stack."""
+
+def tile_scan_inclusive(a: Tile) -> Tile:
+    """tile_scan_inclusive(a: Tile) -> Tile
+
+    The inclusive prefix sums of the elements of `a` in row-major order (a tile of numbers)."""
+
+def tile_scan_exclusive(a: Tile) -> Tile:
+    """tile_scan_exclusive(a: Tile) -> Tile
+
+    The exclusive prefix sums of the elements of `a` in row-major order: element i is the sum of
+    the elements before it (the first is zero)."""
+
+def tile_scan_max_inclusive(a: Tile) -> Tile:
+    """tile_scan_max_inclusive(a: Tile) -> Tile
+
+    The running maximum of the elements of `a` in row-major order."""
+
+def tile_scan_min_inclusive(a: Tile) -> Tile:
+    """tile_scan_min_inclusive(a: Tile) -> Tile
+
+    The running minimum of the elements of `a` in row-major order."""
+
+def tile_sort(keys: Tile, values: Tile) -> None:
+    """tile_sort(keys: Tile, values: Tile) -> None
+
+    Sorts the 1-D tiles `keys` (float32, int32, uint32, int64 or uint64) and `values` (of the
+    same length, any element type) in place, in ascending order of the keys; the sort is stable."""
+
+def tile_randi(shape: tuple[int, ...], rng: uint32, min: int = ..., max: int = ..., storage: str = ...) -> Tile:
+    """tile_randi(shape: tuple[int, ...], rng: uint32, min: int = ..., max: int = ..., storage: str
+    = "register") -> Tile
+
+    A tile of `shape` of random int32 values drawn from the generator state `rng` (from
+    rand_init): element e is the e-th value of the sequence this thread draws from it (in [min,
+    max) when both are given)."""
+
+def tile_randf(shape: tuple[int, ...], rng: uint32, min: float = ..., max: float = ..., storage: str = ...) -> Tile:
+    """tile_randf(shape: tuple[int, ...], rng: uint32, min: float = ..., max: float = ..., storage:
+    str = "register") -> Tile
+
+    A tile of `shape` of random float32 values in [0, 1) (or [min, max)) drawn from the generator
+    state `rng`, as tile_randi draws them."""
+
+def tile_from_thread(shape: tuple[int, ...], value: Any, thread_idx: int, storage: str = ...) -> Tile:
+    """tile_from_thread(shape: tuple[int, ...], value: Any, thread_idx: int, storage: str =
+    "register") -> Tile
+
+    A tile of `shape` whose every element is the `value` of thread `thread_idx` of the block (on
+    the CPU a block is one thread, thread 0)."""
+
+def block_dim() -> int:
+    """block_dim() -> int
+
+    The number of threads in the current block (the block_dim of the launch on CUDA; 1 on the
+    CPU, where a block is one thread)."""

@@ -5,6 +5,7 @@ on the host where ``host_builtins.HOST`` has a version."""
 from . import _treadle, host_resolution
 from .host_builtins import HOST
 from .type_queries import tile as _tile_annotation
+from .type_queries import tile_stack as _tile_stack_annotation
 
 
 class builtin_function:
@@ -53,6 +54,8 @@ BUILTINS = {entry["name"]: builtin_function(entry["name"], HOST.get(entry["name"
 # wp.tile is both the builtin tile(x) of kernels and the annotation class: the class carries
 # the builtin's documentation first
 _tile_annotation.__doc__ = f"{BUILTINS['tile'].__doc__}\n\nAs an annotation: {_tile_annotation.__doc__}"
+_tile_stack_annotation.__doc__ = (f"{BUILTINS['tile_stack'].__doc__}\n\nAs an annotation: "
+                                  f"{_tile_stack_annotation.__doc__}")
 
 globals().update(BUILTINS)
 __all__ = list(BUILTINS)  # what ``from .builtin_functions import *`` re-exports as wp.<name>

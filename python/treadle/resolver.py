@@ -16,6 +16,7 @@ from .fabricarray import _fabric_base
 from .indexedarray import indexedarray
 from .struct import StructInstance
 from .type_queries import tile as tile_annotation
+from .type_queries import tile_stack as tile_stack_annotation
 
 _module_handles = {}
 
@@ -73,7 +74,7 @@ def describe(obj):
         return ("const", type(obj)._type, values, False)
     if isinstance(obj, array) and not obj._is_annotation:  # arrays are made outside kernels
         return ("unsupported", "array")
-    if isinstance(obj, tile_annotation):
+    if isinstance(obj, (tile_annotation, tile_stack_annotation)):
         return ("type", obj._type)
     if isinstance(obj, (array, indexedarray, _fabric_base, vec_types.generic_composite)):
         try:

@@ -221,6 +221,34 @@ class tile:
         return _treadle.types.tile(dtype, shape)
 
 
+class tile_stack:
+    """A Warp tile stack annotation: ``wp.tile_stack(capacity=64, dtype=int)`` as the type of a
+    @wp.func parameter that takes a stack (the function pushes and pops the caller's stack).
+    (In kernels, ``wp.tile_stack(capacity, dtype)`` is the builtin that makes a stack.)"""
+
+    __slots__ = ("capacity", "dtype")
+
+    def __init__(self, capacity, dtype):
+        if isinstance(capacity, bool) or not hasattr(capacity, "__index__"):
+            raise TypeError(f"tile_stack(): capacity must be a positive integer, got {capacity!r}")
+        capacity = capacity.__index__()
+        if capacity < 1:
+            raise ValueError(f"tile_stack(): capacity must be a positive integer, got {capacity}")
+        self.capacity = int(capacity)
+        self.dtype = _canonical(dtype)
+
+    def __repr__(self):
+        return f"tile_stack(capacity={self.capacity}, dtype={type_repr(self.dtype)})"
+
+    @property
+    def _type(self):
+        """The compiler Type of the stack."""
+        dtype = getattr(self.dtype, "_type", None)
+        if dtype is None:
+            dtype = scalar_types.type_of(self.dtype)
+        return _treadle.types.tile_stack(dtype, self.capacity)
+
+
 # --- sizes, names, ctypes -------------------------------------------------------------------
 
 

@@ -146,6 +146,7 @@ from .type_queries import is_scalar as is_scalar
 from .type_queries import is_struct as is_struct
 from .type_queries import is_tile as is_tile
 from .type_queries import tile as tile
+from .type_queries import tile_stack as tile_stack
 from .type_queries import is_transformation as is_transformation
 from .type_queries import is_value as is_value
 from .type_queries import is_vector as is_vector

@@ -123,6 +123,10 @@ enum class TemplateArgs : uint8_t {
     /// (volume_lookup(id, i, j, k, dtype=wp.vec3) calls volume_lookup<vec3f>); the rule sees
     /// type arguments after the values, as ArgInfo with `is_type`.
     Dtype,
+    /// <T, site>: as Dtype, and an integer that tells the call site from the others of the
+    /// kernel (a hash of the function and the result variable): tile_stack_init, whose storage
+    /// is static per call site.
+    DtypeSite,
 };
 
 /// Devices a builtin runs on (a bit set).

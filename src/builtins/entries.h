@@ -65,6 +65,8 @@ std::vector<Builtin> hash_grid();
 std::vector<Builtin> volumes();
 /// The tile builtins (entries_tile.cpp).
 std::vector<Builtin> tiles();
+/// Stacks, scans, sorts and random tiles (entries_tile_block.cpp).
+std::vector<Builtin> tile_block_ops();
 /// entries_internal.cpp (last in the table)
 std::vector<Builtin> inference_helpers();
 

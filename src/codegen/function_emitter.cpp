@@ -172,6 +172,14 @@ std::string native_callee(const ir::Function& f, const Instr& in) {
                    std::to_string(r->cols) + ", " + scalar + ">";
         case builtins::TemplateArgs::Dtype:
             return std::string(b.native) + "<" + c_type(r) + ">";
+        case builtins::TemplateArgs::DtypeSite: {
+            // the call site: FNV-1a of the function's C name, then the result variable
+            uint32_t site = 2166136261u;
+            for (unsigned char c : f.c_name) site = (site ^ c) * 16777619u;
+            site = (site ^ (uint32_t)in.dsts[0]) * 16777619u;
+            return std::string(b.native) + "<" + c_type(r) + ", " +
+                   std::to_string(site & 0x7fffffffu) + ">";
+        }
     }
     return b.native;
 }

@@ -95,6 +95,9 @@ std::string c_type(const types::Type* t) {
             return std::string(t->indexed ? "wp::indexedarray_t<" : "wp::array_t<") +
                    c_type(t->dtype) + ">";
         case TypeKind::Struct:
+            if (types::is_tile_stack(t))
+                return "wp::tile_stack_t<" + c_type(t->dtype) + ", " + std::to_string(t->shape[0]) +
+                       ">";
             return t->native.empty() ? struct_name(t) : "wp::" + t->native;
         case TypeKind::Tile: {
             std::string spelled = "wp::tile_t<" + c_type(t->dtype);

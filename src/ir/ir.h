@@ -110,11 +110,12 @@ struct Program {
     Function* kernel = nullptr;
     /// The block size tiles are built for (FunctionSource::tile_block_dim).
     int tile_block_dim = 1;
-    /// Whether a variable of any function is a tile (the source then includes tile.h).
+    /// Whether a variable of any function is a tile or a tile stack (the source then includes
+    /// tile.h and is built for the block size).
     bool uses_tiles() const {
         for (const auto& f : functions)
             for (const Var& v : f->vars)
-                if (v.type && v.type->is_tile()) return true;
+                if (v.type && (v.type->is_tile() || types::is_tile_stack(v.type))) return true;
         return false;
     }
 };

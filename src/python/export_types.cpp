@@ -180,6 +180,47 @@ const Type* make_generic_composite(const char* fn, bool is_matrix, std::optional
 
 nb::object optional_type(const Type* t) { return t ? nb::cast(t, k_ref) : nb::none(); }
 
+const Type* make_tile(const Type* dtype, std::optional<std::vector<int>> shape) {
+    if (dtype && !dtype->is_value() && dtype->kind != TypeKind::Generic)
+        throw treadle::Error(
+            treadle::ErrorKind::Type,
+            "tile(): dtype must be a scalar, vector or matrix type, got " + dtype->name);
+    int64_t n = 1;
+    if (shape) {
+        if (shape->empty() || shape->size() > 4)
+            throw treadle::Error(treadle::ErrorKind::Type, "tile(): a tile has 1 to 4 dimensions");
+        for (int d : *shape) {
+            if (d < 1)
+                throw treadle::Error(treadle::ErrorKind::Type,
+                                     "tile(): dimensions must be at least 1");
+            n *= d;
+        }
+        if (n > treadle::types::k_max_tile_elements)
+            throw treadle::Error(treadle::ErrorKind::Type,
+                                 "tile(): a tile holds at most 2^20 elements");
+    }
+    if (dtype && dtype->is_value() && shape) return treadle::types::tile_type(dtype, *shape);
+    const Type* fixed =
+        dtype && dtype->kind == TypeKind::Generic && !dtype->tile_pattern && dtype->name == "Any"
+            ? nullptr
+            : dtype;
+    return treadle::types::generic_tile_type(fixed, shape ? *shape : std::vector<int>{});
+}
+
+const Type* make_tile_stack(const Type* dtype, int capacity) {
+    if (!dtype || !dtype->is_value())
+        throw treadle::Error(treadle::ErrorKind::Type,
+                             "tile_stack(): dtype must be a scalar, vector or matrix "
+                             "type, got " +
+                                 (dtype ? dtype->name : std::string("None")));
+    if (capacity < 1 || capacity > treadle::types::k_max_tile_elements)
+        throw treadle::Error(treadle::ErrorKind::Value,
+                             "tile_stack(): capacity must be a positive integer (at "
+                             "most 2^20), got " +
+                                 std::to_string(capacity));
+    return treadle::types::tile_stack_type(dtype, capacity);
+}
+
 }  // namespace
 
 void export_types(nb::module_& m) {
@@ -294,39 +335,11 @@ void export_types(nb::module_& m) {
         },
         nb::arg("elements"), k_ref);
     t.def("generic", &make_generic, nb::arg("name"), k_ref);
-    t.def(
-        "tile",
-        [](const Type* dtype, std::optional<std::vector<int>> shape) -> const Type* {
-            if (dtype && !dtype->is_value() && dtype->kind != TypeKind::Generic)
-                throw treadle::Error(
-                    treadle::ErrorKind::Type,
-                    "tile(): dtype must be a scalar, vector or matrix type, got " + dtype->name);
-            int64_t n = 1;
-            if (shape) {
-                if (shape->empty() || shape->size() > 4)
-                    throw treadle::Error(treadle::ErrorKind::Type,
-                                         "tile(): a tile has 1 to 4 dimensions");
-                for (int d : *shape) {
-                    if (d < 1)
-                        throw treadle::Error(treadle::ErrorKind::Type,
-                                             "tile(): dimensions must be at least 1");
-                    n *= d;
-                }
-                if (n > treadle::types::k_max_tile_elements)
-                    throw treadle::Error(treadle::ErrorKind::Type,
-                                         "tile(): a tile holds at most 2^20 elements");
-            }
-            if (dtype && dtype->is_value() && shape)
-                return treadle::types::tile_type(dtype, *shape);
-            const Type* fixed = dtype && dtype->kind == TypeKind::Generic && !dtype->tile_pattern &&
-                                        dtype->name == "Any"
-                                    ? nullptr
-                                    : dtype;
-            return treadle::types::generic_tile_type(fixed, shape ? *shape : std::vector<int>{});
-        },
-        nb::arg("dtype").none(), nb::arg("shape").none(), k_ref,
-        "tile(dtype, shape): the tile type, or (dtype or shape None, or a generic dtype) the "
-        "annotation that takes the tiles fitting what it fixes.");
+    t.def("tile", &make_tile, nb::arg("dtype").none(), nb::arg("shape").none(), k_ref,
+          "tile(dtype, shape): the tile type, or (dtype or shape None, or a generic dtype) the "
+          "annotation that takes the tiles fitting what it fixes.");
+    t.def("tile_stack", &make_tile_stack, nb::arg("dtype"), nb::arg("capacity"), k_ref,
+          "tile_stack(dtype, capacity): the type of a block-wide stack (wp.tile_stack).");
     t.def(
         "generic_vector",
         [](std::optional<int> length, const Type* element) {

@@ -15,8 +15,8 @@ using ir::InstrKind;
 using ir::VarId;
 
 /// A call `len(name)` on one line inside a wp.static() expression, and the constant length
-/// that replaces its text (Warp's rule: the length of a local's vector, matrix, quaternion or
-/// transform type is known at compile time).
+/// that replaces its text (Warp's rule: the length of a local's vector, matrix, quaternion,
+/// transform or tile type is known at compile time).
 struct LenOfLocal {
     const ast::Expr* call;
     int64_t length;
@@ -294,6 +294,10 @@ void Builder::find_len_of_locals(const ast::Expr& e, std::vector<LenOfLocal>& ou
         const types::Type* t = it == m_scope.end() ? nullptr : m_fn.type_of(it->second);
         if (t && t->is_value() && !t->is_scalar()) {
             out.push_back(LenOfLocal{&e, t->rows});
+            return;
+        }
+        if (t && t->is_tile()) {  // a tile's extents are part of its type
+            out.push_back(LenOfLocal{&e, t->shape[0]});
             return;
         }
         if (const Value* tuple = tuple_local(*e.args[1])) {

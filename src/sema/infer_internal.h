@@ -323,6 +323,17 @@ public:
     /// tile_diag_add: square float matrices and (N,) or (N, M) right-hand sides.
     Value tile_linalg(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
                       const ast::Expr& e);
+    /// tile_stack and its operations, tile_sort, tile_randi / tile_randf, tile_from_thread
+    /// (infer_tile_block.cpp).
+    Value tile_block_call(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                          const ast::Expr& e);
+    /// A tile stack operand (a local from tile_stack, or a parameter of that type).
+    ir::VarId tile_stack_operand(const ast::Expr& x, const std::string& fn);
+    /// tile_view(t, offset=(slice(0, -1, 1), ...)): the view the subscript with those slices
+    /// would give, or nullopt when `offset` holds no slice() call.
+    std::optional<Value> tile_view_of_slices(ir::VarId t, const ast::Expr& parent,
+                                             const ast::Expr& offset, const ast::Expr* shape,
+                                             const ast::Expr& e);
     /// Records that `view` is a view of the local tile `parent` names (see m_tile_views).
     void note_tile_view(ir::VarId view, const ast::Expr& parent, ir::VarId base, ir::VarId step);
     /// `t[i, j]`: one element of a tile, in every thread.

@@ -40,6 +40,9 @@ bool fold(const std::string& op, const types::ConstValue& a, const types::ConstV
         out.i = (int64_t)(x64 - y64);
     else if (op == "mul")
         out.i = (int64_t)(x64 * y64);
+    else if ((op == "floordiv" || op == "mod") && b.i != 0 && b.i != -1)
+        // the generated code's integer // and % (truncation, Warp's rule), on constants
+        out.i = op == "floordiv" ? a.i / b.i : a.i % b.i;
     else
         return false;
     if (out.i >= INT32_MIN && out.i <= INT32_MAX) out.type = types::int32_type();

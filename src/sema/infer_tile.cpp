@@ -190,6 +190,15 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         const types::Type* at = m_fn.type_of(a);
         VarId t = tile_operand(need("t"), name);
         const types::Type* tt = m_fn.type_of(t);
+        const ScalarType es = tt->dtype->scalar;
+        if (name == "tile_atomic_add" && !tt->dtype->is_struct() &&
+            (es == ScalarType::Bool || es == ScalarType::Int8 || es == ScalarType::UInt8 ||
+             es == ScalarType::Int16 || es == ScalarType::UInt16))
+            fail(need("t").span, ErrorKind::Codegen,
+                 "tile_atomic_add(): only supports tiles of int32, uint32, int64, uint64, "
+                 "float16, bfloat16, float32 or float64 elements (or vectors and matrices of "
+                 "them), got a " +
+                     tt->name);
         if (name == "tile_atomic_add" && tt->dtype->is_struct())
             type_error(need("t").span, "tile_atomic_add(): cannot add tiles of a Warp struct (" +
                                            tt->dtype->name + ")");
@@ -315,6 +324,9 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     if (name == "tile_reduce") return tile_reduce(b, &need("op"), need("a"), args.get("axis"), e);
     if (name == "tile_view") {
         VarId t = tile_operand(need("t"), name);
+        if (std::optional<Value> v =
+                tile_view_of_slices(t, need("t"), need("offset"), args.get("shape"), e))
+            return *v;
         const types::Type* tt = m_fn.type_of(t);
         Value ov = eval(need("offset"));
         std::vector<Value> offs =
@@ -341,6 +353,12 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
                 if (offs[d].kind == Value::Kind::Const && !offs[d].constant.type->is_integer())
                     fail(need("offset").span, ErrorKind::Value,
                          "tile_view(): offsets must be integers or slices");
+                if (offs[d].kind == Value::Kind::Const &&
+                    (offs[d].constant.i < 0 || offs[d].constant.i >= tt->shape[d]))
+                    fail(need("offset").span, ErrorKind::Value,
+                         "tile_view(): offset " + std::to_string(offs[d].constant.i) +
+                             " is out of bounds for dimension " + std::to_string(d) + " of a " +
+                             tt->name);
                 base.push_back(index_value(offs[d], need("offset"), "tile_view(): offset "));
             } else {
                 base.push_back(constant(0));
@@ -358,11 +376,68 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         note_tile_view(view, need("t"), bv, sv);
         return var_value(view);
     }
+    if (name.rfind("tile_stack", 0) == 0 || name == "tile_sort" || name == "tile_randi" ||
+        name == "tile_randf" || name == "tile_from_thread")
+        return tile_block_call(b, args.named, e);
     if (name == "tile_extract") {
         VarId t = tile_operand(need("a"), name);
         return index_tile(t, args.rest, e);
     }
     type_error(e.span, name + "(): cannot be called here");
+}
+
+std::optional<Value> Builder::tile_view_of_slices(VarId t, const ast::Expr& parent,
+                                                  const ast::Expr& offset, const ast::Expr* shape,
+                                                  const ast::Expr& e) {
+    auto is_slice_call = [&](const ast::Expr& x) {
+        return x.kind == ast::ExprKind::Call && x.args[0]->kind == ast::ExprKind::Name &&
+               x.args[0]->name == "slice" && !m_scope.count("slice") && x.keywords.empty() &&
+               x.args.size() >= 2 && x.args.size() <= 4;
+    };
+    std::vector<const ast::Expr*> items;
+    if (offset.kind == ast::ExprKind::Tuple)
+        for (const auto& a : offset.args) items.push_back(a.get());
+    else
+        items.push_back(&offset);
+    bool any = false;
+    for (const ast::Expr* x : items) any |= is_slice_call(*x);
+    if (!any) return std::nullopt;
+    if (shape)
+        fail(shape->span, ErrorKind::Value,
+             "tile_view(): 'shape' together with a slice offset is not supported (the slices "
+             "give the view's shape)");
+    // slice(stop), slice(start, stop[, step]) as the subscript t[start:stop:step] would be
+    std::vector<ast::ExprPtr> slices;
+    std::vector<const ast::Expr*> idx;
+    for (const ast::Expr* x : items) {
+        if (!is_slice_call(*x)) {
+            idx.push_back(x);
+            continue;
+        }
+        auto s = std::make_unique<ast::Expr>(ast::ExprKind::Slice, x->span);
+        const size_t n = x->args.size() - 1;
+        s->args.resize(3);
+        for (size_t k = 0; k < n; ++k) {
+            const ast::Expr& bound = *x->args[k + 1];
+            if (bound.kind == ast::ExprKind::Constant && bound.const_kind == ast::ConstKind::None)
+                continue;
+            Value v = eval(bound);
+            if (v.kind != Value::Kind::Const || !v.constant.type->is_integer())
+                fail(bound.span, ErrorKind::Value,
+                     "tile_view(): slice bounds must be compile-time constant integers (the "
+                     "view's shape is part of its type)");
+            s->args[n == 1 ? 1 : k] = ast::clone(bound);
+        }
+        idx.push_back(s.get());
+        slices.push_back(std::move(s));
+    }
+    const types::Type* tt = m_fn.type_of(t);
+    TileSelection sel = tile_selection(t, idx, e);
+    if (sel.shape.empty()) type_error(offset.span, "tile_view(): the view must keep a dimension");
+    VarId view = emit_call(e.span.line, types::tile_type(tt->dtype, sel.shape),
+                           {t, sel.base, sel.step}, table_entry("tile_view"));
+    note_tile_view(view, parent, sel.base, sel.step);
+    return var_value(view);
 }
 
 std::vector<int> Builder::tile_shape(const ast::Expr& x, const std::string& fn) {

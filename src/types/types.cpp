@@ -236,6 +236,20 @@ const Type* native_struct_type(const std::string& name, const std::string& nativ
     return interner().intern(key, std::move(t));
 }
 
+const Type* tile_stack_type(const Type* dtype, int capacity) {
+    TREADLE_ASSERT(dtype && dtype->is_value() && capacity >= 1);
+    Type t;
+    t.kind = TypeKind::Struct;
+    t.native = "tile_stack_t";
+    t.dtype = dtype;
+    t.shape = {capacity};
+    t.name = "tile_stack(dtype=" + dtype->name + ", capacity=" + std::to_string(capacity) + ")";
+    t.key = "tile_stack:" + type_key(dtype) + ":" + std::to_string(capacity);
+    set_layout(t, abi::Layout{2 * sizeof(void*), alignof(void*)});
+    std::string key = t.key;
+    return interner().intern(key, std::move(t));
+}
+
 const Type* tuple_type(const std::vector<const Type*>& elements) {
     std::string key = "tuple";
     std::string name = "tuple(";

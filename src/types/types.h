@@ -169,6 +169,15 @@ const Type* struct_type(const std::string& qualname,
 /// Interned by `native`.
 const Type* native_struct_type(const std::string& name, const std::string& native,
                                const std::vector<std::pair<std::string, const Type*>>& fields);
+/// tile_stack(dtype, capacity): Warp's block-wide stack (wp.tile_stack), a native struct
+/// (wp::tile_stack_t<T, capacity>, a handle to storage the block shares) whose `dtype` is the
+/// element type (a value type) and `shape` {capacity}. Named "tile_stack(dtype=int32,
+/// capacity=64)".
+const Type* tile_stack_type(const Type* dtype, int capacity);
+/// Whether `t` is a tile_stack_type.
+inline bool is_tile_stack(const Type* t) {
+    return t && t->is_native_struct() && t->native == "tile_stack_t";
+}
 /// The native struct Warp calls `name` (HashGridQuery, BvhQuery, MeshQueryAABB,
 /// MeshQueryPoint, MeshQueryRay: src/types/native_structs.cpp), or null.
 const Type* native_struct_by_name(const std::string& name);

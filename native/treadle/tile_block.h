@@ -1,0 +1,217 @@
+// native/treadle/tile_block.h -- tile operations across the whole block: scans, sorts, random
+// tiles, a value from one thread
+//
+// Scans and sorts work on the tile shared through the scratch (tile_share): on CUDA each thread
+// scans a contiguous chunk of elements, the chunk totals are scanned across the threads
+// (Hillis-Steele, in the second half of the scratch), and each chunk then adds the total before
+// it; a sort ranks every element against all others (stable: equal keys keep their order) and
+// scatters keys and values to their ranks. On the CPU (one thread a block) both are sequential.
+#pragma once
+
+#include "random.h"
+#include "tile.h"
+
+#if !defined(__CUDACC__)
+#pragma GCC visibility push(hidden)
+#endif
+
+namespace wp {
+
+/// The number of threads in the block (1 on the CPU).
+CUDA_CALLABLE int32 block_dim() {
+#if WP_DEVICE_CODE
+    return (int32)blockDim.x;
+#else
+    return 1;
+#endif
+}
+
+/// The inclusive scan of t's elements (row-major) under `f`; with `exclusive`, element e gets
+/// the fold of the elements before it (`id` for the first).
+template <typename T, int... D, typename F>
+CUDA_CALLABLE tile_t<T, D...> tile_scan_with(const tile_t<T, D...>& t, F f, T id,
+                                             bool exclusive) {
+    using Tile = tile_t<T, D...>;
+    constexpr int n = Tile::size;
+    Tile r;
+#if WP_DEVICE_CODE
+    T* s = const_cast<T*>(tile_share(t));
+    T* part = reinterpret_cast<T*>(tile_scratch() + tile_share_end<Tile>());
+    constexpr int chunk = (n + tile_block_dim - 1) / tile_block_dim;
+    constexpr int parts = (n + chunk - 1) / chunk;  // at most min(n, block): fits the scratch
+    const int l = tile_lane();
+    const int lo = l * chunk, hi = lo + chunk < n ? lo + chunk : n;
+    if (lo < hi) {  // exactly the threads l < parts
+        T total = s[lo];
+        for (int i = lo + 1; i < hi; ++i) s[i] = total = f(total, s[i]);
+        part[l] = total;
+    }
+    tile_sync();
+    for (int off = 1; off < parts; off <<= 1) {
+        const bool takes = l < parts && l >= off;
+        T before = takes ? part[l - off] : T{};
+        tile_sync();
+        if (takes) part[l] = f(before, part[l]);
+        tile_sync();
+    }
+    if (l > 0 && l < parts) {
+        const T prefix = part[l - 1];
+        for (int i = lo; i < hi; ++i) s[i] = f(prefix, s[i]);
+    }
+    tile_sync();
+    tile_slots<Tile>([&](int k, int e) { r.data[k] = exclusive ? (e ? s[e - 1] : id) : s[e]; });
+#else
+    T acc = t.data[0];
+    r.data[0] = exclusive ? id : acc;
+    for (int e = 1; e < n; ++e) {
+        if (exclusive) r.data[e] = acc;
+        acc = f(acc, t.data[e]);
+        if (!exclusive) r.data[e] = acc;
+    }
+#endif
+    return r;
+}
+
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<T, D...> tile_scan_inclusive(const tile_t<T, D...>& t) {
+    return tile_scan_with(t, [](T a, T b) { return wp::add(a, b); }, T{}, false);
+}
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<T, D...> tile_scan_exclusive(const tile_t<T, D...>& t) {
+    return tile_scan_with(t, [](T a, T b) { return wp::add(a, b); }, T{}, true);
+}
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<T, D...> tile_scan_max_inclusive(const tile_t<T, D...>& t) {
+    return tile_scan_with(t, [](T a, T b) { return wp::max(a, b); }, T{}, false);
+}
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<T, D...> tile_scan_min_inclusive(const tile_t<T, D...>& t) {
+    return tile_scan_with(t, [](T a, T b) { return wp::min(a, b); }, T{}, false);
+}
+
+/// Whether key a sorts before key b (floats: NaN after everything).
+template <typename K>
+CUDA_CALLABLE bool tile_key_less(const K& a, const K& b) {
+    if constexpr (is_float_v<K>) {
+        if (isnan(a)) return false;
+        if (isnan(b)) return true;
+    }
+    return a < b;
+}
+
+/// tile_sort(keys, values): both sorted by ascending key, stably; written to the two results.
+template <typename K, int N, typename V>
+CUDA_CALLABLE void tile_sort(const tile_t<K, N>& keys, const tile_t<V, N>& values,
+                             tile_t<K, N>& keys_out, tile_t<V, N>& values_out) {
+    using KT = tile_t<K, N>;
+#if WP_DEVICE_CODE
+    const K* sk = tile_share(keys);
+    int rank[KT::slots];
+    tile_slots<KT>([&](int k, int e) {
+        const K x = keys.data[k];
+        int r = 0;
+        for (int j = 0; j < N; ++j)
+            r += tile_key_less(sk[j], x) || (j < e && !tile_key_less(x, sk[j]));
+        rank[k] = r;
+    });
+    tile_sync();
+    K* ok = reinterpret_cast<K*>(tile_scratch());
+    V* ov = reinterpret_cast<V*>(tile_scratch() + tile_share_end<KT>());
+    tile_slots<KT>([&](int k, int) {
+        ok[rank[k]] = keys.data[k];
+        ov[rank[k]] = values.data[k];
+    });
+    tile_sync();
+    tile_slots<KT>([&](int k, int e) {
+        keys_out.data[k] = ok[e];
+        values_out.data[k] = ov[e];
+    });
+#else
+    // a bottom-up merge sort, stable
+    K tk[N];
+    V tv[N];
+    keys_out = keys;
+    values_out = values;
+    K* ak = keys_out.data;
+    V* av = values_out.data;
+    K* bk = tk;
+    V* bv = tv;
+    for (int width = 1; width < N; width *= 2) {
+        for (int lo = 0; lo < N; lo += 2 * width) {
+            const int mid = lo + width < N ? lo + width : N;
+            const int hi = lo + 2 * width < N ? lo + 2 * width : N;
+            int i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) {
+                const bool right = tile_key_less(ak[j], ak[i]);
+                bk[o] = right ? ak[j] : ak[i];
+                bv[o++] = right ? av[j++] : av[i++];
+            }
+            while (i < mid) bk[o] = ak[i], bv[o++] = av[i++];
+            while (j < hi) bk[o] = ak[j], bv[o++] = av[j++];
+        }
+        K* k2 = ak;
+        ak = bk;
+        bk = k2;
+        V* v2 = av;
+        av = bv;
+        bv = v2;
+    }
+    if (ak != keys_out.data)
+        for (int e = 0; e < N; ++e) keys_out.data[e] = ak[e], values_out.data[e] = av[e];
+#endif
+}
+
+/// The generator state of this thread for a random tile: each thread draws its slots in turn
+/// from pcg(rng + lane).
+CUDA_CALLABLE uint32 tile_rand_state(uint32 rng) { return rand_pcg(rng + uint32(tile_lane())); }
+
+template <typename Tile>
+CUDA_CALLABLE Tile tile_randi(uint32 rng) {
+    uint32 s = tile_rand_state(rng);
+    Tile t{};
+    tile_slots<Tile>([&](int k, int) { t.data[k] = randi(s); });
+    return t;
+}
+template <typename Tile>
+CUDA_CALLABLE Tile tile_randi(uint32 rng, int32 lo, int32 hi) {
+    uint32 s = tile_rand_state(rng);
+    Tile t{};
+    tile_slots<Tile>([&](int k, int) { t.data[k] = randi(s, lo, hi); });
+    return t;
+}
+template <typename Tile>
+CUDA_CALLABLE Tile tile_randf(uint32 rng) {
+    uint32 s = tile_rand_state(rng);
+    Tile t{};
+    tile_slots<Tile>([&](int k, int) { t.data[k] = randf(s); });
+    return t;
+}
+template <typename Tile>
+CUDA_CALLABLE Tile tile_randf(uint32 rng, float32 lo, float32 hi) {
+    uint32 s = tile_rand_state(rng);
+    Tile t{};
+    tile_slots<Tile>([&](int k, int) { t.data[k] = randf(s, lo, hi); });
+    return t;
+}
+
+/// The tile whose every element is thread `thread`'s `value`.
+template <typename Tile>
+CUDA_CALLABLE Tile tile_from_thread(typename Tile::value_type value, int32 thread) {
+#if WP_DEVICE_CODE
+    using T = typename Tile::value_type;
+    T* s = reinterpret_cast<T*>(tile_scratch());
+    tile_sync();
+    if (tile_lane() == thread) s[0] = value;
+    tile_sync();
+    return tile_full<Tile>(s[0]);
+#else
+    (void)thread;
+    return tile_full<Tile>(value);
+#endif
+}
+
+}  // namespace wp
+
+#if !defined(__CUDACC__)
+#pragma GCC visibility pop
+#endif
