@@ -308,15 +308,16 @@ CUDA_CALLABLE bool isfinite(T) {
 template <typename T>
 CUDA_CALLABLE void adj_add(T, T, T& adj_a, T& adj_b, T adj_ret) {
     if constexpr (!is_int_v<T>) {
-        adj_a += adj_ret;
-        adj_b += adj_ret;
+        // add() rather than +=: a struct (a tile's element) has add() and no operators
+        adj_a = add(adj_a, adj_ret);
+        adj_b = add(adj_b, adj_ret);
     }
 }
 template <typename T>
 CUDA_CALLABLE void adj_sub(T, T, T& adj_a, T& adj_b, T adj_ret) {
     if constexpr (!is_int_v<T>) {
-        adj_a += adj_ret;
-        adj_b -= adj_ret;
+        adj_a = add(adj_a, adj_ret);
+        adj_b = sub(adj_b, adj_ret);
     }
 }
 template <typename T>

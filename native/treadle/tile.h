@@ -19,6 +19,7 @@
 // holds; an array's slot is the array itself, whose gradient (array_t::grad) the adjoint adds to.
 #pragma once
 
+#include "adjoint.h"
 #include "array.h"
 #include "atomic.h"
 #include "mat.h"
@@ -192,7 +193,7 @@ struct tile_sink {
     T* to;
     CUDA_CALLABLE void add(int e, const T& v) const {
 #if WP_DEVICE_CODE
-        atomic_add(&to[e], v);
+        grad_accumulate(&to[e], v);
 #else
         to[e] = wp::add(to[e], v);
 #endif
@@ -350,7 +351,7 @@ CUDA_CALLABLE void adj_tile_load(const array_t<T>& a, const vec_t<N, int32>& off
     tile_slots<Tile>([&](int k, int e) {
         int c[4];
         Tile::coords(e, c);
-        if (T* g = tile_address(a.grad, a, o, c, Tile::ndim)) atomic_add(g, adj_ret.data[k]);
+        if (T* g = tile_address(a.grad, a, o, c, Tile::ndim)) grad_accumulate(g, adj_ret.data[k]);
     });
 }
 

@@ -29,8 +29,7 @@ CUDA_CALLABLE int32 block_dim() {
 /// The inclusive scan of t's elements (row-major) under `f`; with `exclusive`, element e gets
 /// the fold of the elements before it (`id` for the first).
 template <typename T, int... D, typename F>
-CUDA_CALLABLE tile_t<T, D...> tile_scan_with(const tile_t<T, D...>& t, F f, T id,
-                                             bool exclusive) {
+CUDA_CALLABLE tile_t<T, D...> tile_scan_with(const tile_t<T, D...>& t, F f, T id, bool exclusive) {
     using Tile = tile_t<T, D...>;
     constexpr int n = Tile::size;
     Tile r;
@@ -74,19 +73,23 @@ CUDA_CALLABLE tile_t<T, D...> tile_scan_with(const tile_t<T, D...>& t, F f, T id
 
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, D...> tile_scan_inclusive(const tile_t<T, D...>& t) {
-    return tile_scan_with(t, [](T a, T b) { return wp::add(a, b); }, T{}, false);
+    return tile_scan_with(
+        t, [](T a, T b) { return wp::add(a, b); }, T{}, false);
 }
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, D...> tile_scan_exclusive(const tile_t<T, D...>& t) {
-    return tile_scan_with(t, [](T a, T b) { return wp::add(a, b); }, T{}, true);
+    return tile_scan_with(
+        t, [](T a, T b) { return wp::add(a, b); }, T{}, true);
 }
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, D...> tile_scan_max_inclusive(const tile_t<T, D...>& t) {
-    return tile_scan_with(t, [](T a, T b) { return wp::max(a, b); }, T{}, false);
+    return tile_scan_with(
+        t, [](T a, T b) { return wp::max(a, b); }, T{}, false);
 }
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, D...> tile_scan_min_inclusive(const tile_t<T, D...>& t) {
-    return tile_scan_with(t, [](T a, T b) { return wp::min(a, b); }, T{}, false);
+    return tile_scan_with(
+        t, [](T a, T b) { return wp::min(a, b); }, T{}, false);
 }
 
 /// Whether key a sorts before key b (floats: NaN after everything).

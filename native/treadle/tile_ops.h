@@ -21,8 +21,8 @@ namespace wp {
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, 1> tile_sum(const tile_t<T, D...>& t) {
     const T* s = tile_share(t);
-    T total{};
-    for (int e = 0; e < tile_t<T, D...>::size; ++e) total = add(total, s[e]);
+    T total = s[0];  // (a struct's fields without atomics are carried from the first element)
+    for (int e = 1; e < tile_t<T, D...>::size; ++e) total = add(total, s[e]);
     tile_t<T, 1> r{};
     r.data[0] = total;
     return r;

@@ -1,11 +1,11 @@
 // native/treadle/tile_stack.h -- wp.tile_stack: a stack the threads of a block share
 //
 // tile_stack_init<Stack, Id>() gives a handle to storage of its own for each call site (Id,
-// which the compiler makes distinct per call site of a kernel): on CUDA in the block's shared memory, on the CPU (where a
-// block is one thread) in thread-local storage. Every thread of the block calls every stack
-// operation (Warp's rule for tile operations), so each one is bracketed by barriers: pushes
-// and pops of one call race for slots through a shared atomic, and the count is clamped to
-// [0, capacity] before any thread sees it.
+// which the compiler makes distinct per call site of a kernel): on CUDA in the block's shared
+// memory, on the CPU (where a block is one thread) in thread-local storage. Every thread of the
+// block calls every stack operation (Warp's rule for tile operations), so each one is bracketed by
+// barriers: pushes and pops of one call race for slots through a shared atomic, and the count is
+// clamped to [0, capacity] before any thread sees it.
 #pragma once
 
 #include "tile.h"
@@ -46,8 +46,7 @@ CUDA_CALLABLE Stack tile_stack_init() {
 /// Pushes `value` for each thread whose `has_value` is set; returns the slot it went to, or
 /// -1 (nothing to push, or the stack was full).
 template <typename T, int Cap>
-CUDA_CALLABLE int32 tile_stack_push(const tile_stack_t<T, Cap>& s, const T& value,
-                                    bool has_value) {
+CUDA_CALLABLE int32 tile_stack_push(const tile_stack_t<T, Cap>& s, const T& value, bool has_value) {
     int32 slot = -1;
 #if WP_DEVICE_CODE
     tile_sync();

@@ -531,15 +531,35 @@ public:
 void emit_struct_gradient_ops(const types::Type* t, Text& out) {
     // Declared next to the struct (the global namespace) so templates in native/ find them by
     // argument-dependent lookup, and brought into wp for the generated wp::add(...) calls.
+    // Fields of types without atomics (bool, 8- and 16-bit integers) and arrays are carried
+    // from the first operand, not added: a sum of structs adds what an atomic add would.
+    auto adds = [](const types::Type* f) {
+        if (f->is_struct()) return true;
+        if (!f->is_value()) return false;
+        const ScalarType s = f->scalar;
+        return s != ScalarType::Bool && s != ScalarType::Int8 && s != ScalarType::UInt8 &&
+               s != ScalarType::Int16 && s != ScalarType::UInt16;
+    };
     const std::string c = c_type(t);
-    out << "CUDA_CALLABLE " << c << " add(const " << c << "& a, const " << c << "& b) {\n";
-    out << "    " << c << " r = a;\n";
-    for (const types::StructField& f : t->fields) {
-        if (f.type->is_array()) continue;
-        std::string m = c_field(f.name);
-        out << "    r." << m << " = wp::add(a." << m << ", b." << m << ");\n";
+    for (const char* op : {"add", "sub"}) {  // fieldwise a + b, a - b
+        out << "CUDA_CALLABLE " << c << " " << op << "(const " << c << "& a, const " << c
+            << "& b) {\n    " << c << " r = a;\n";
+        for (const types::StructField& f : t->fields) {
+            if (!adds(f.type)) continue;
+            std::string m = c_field(f.name);
+            out << "    r." << m << " = wp::" << op << "(a." << m << ", b." << m << ");\n";
+        }
+        out << "    (void)b;\n    return r;\n}\n";
     }
-    out << "    return r;\n}\n";
+    // atomic_add(p, v): each field that add() adds, atomically; returns the fields before
+    out << "CUDA_CALLABLE " << c << " atomic_add(" << c << "* p, const " << c << "& v) {\n";
+    out << "    " << c << " old = *p;\n";
+    for (const types::StructField& f : t->fields) {
+        if (!adds(f.type)) continue;
+        std::string m = c_field(f.name);
+        out << "    old." << m << " = wp::atomic_add(&p->" << m << ", v." << m << ");\n";
+    }
+    out << "    (void)v;\n    return old;\n}\n";
     out << "CUDA_CALLABLE void grad_accumulate(" << c << "* p, const " << c << "& v) {\n";
     for (const types::StructField& f : t->fields) {
         if (f.type->is_array()) continue;
@@ -547,7 +567,8 @@ void emit_struct_gradient_ops(const types::Type* t, Text& out) {
         out << "    wp::grad_accumulate(&p->" << m << ", v." << m << ");\n";
     }
     out << "    (void)p;\n    (void)v;\n}\n";
-    out << "namespace wp {\nusing ::add;\nusing ::grad_accumulate;\n}  // namespace wp\n\n";
+    out << "namespace wp {\nusing ::add;\nusing ::sub;\nusing ::atomic_add;\nusing "
+           "::grad_accumulate;\n}  // namespace wp\n\n";
 }
 
 void emit_function_adjoint(const passes::AdjointPlan& plan, const Backend& backend, Text& out,

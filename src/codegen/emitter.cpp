@@ -131,7 +131,8 @@ namespace {
 /// each after the structs it contains.
 void collect_structs(const types::Type* t, std::vector<const types::Type*>& out) {
     if (!t) return;
-    if (t->is_array()) return collect_structs(t->dtype, out);
+    if (t->is_array() || t->is_tile() || types::is_tile_stack(t))
+        return collect_structs(t->dtype, out);
     if (t->is_tuple()) {
         for (const types::Type* e : t->elements) collect_structs(e, out);
         return;
@@ -276,7 +277,8 @@ std::string generate_source(const ir::Program& program, const Backend& backend, 
     }
     for (const types::Type* t : structs) {
         emit_struct(t, backend, out);
-        if (adjoint) emit_struct_gradient_ops(t, out);
+        // tiles of structs add and accumulate them in the forward code too (tile_sum, +, ...)
+        if (adjoint || program.uses_tiles()) emit_struct_gradient_ops(t, out);
     }
     for (const auto& f : program.functions) {
         if (f->is_kernel) continue;

@@ -208,9 +208,9 @@ const Type* make_tile(const Type* dtype, std::optional<std::vector<int>> shape) 
 }
 
 const Type* make_tile_stack(const Type* dtype, int capacity) {
-    if (!dtype || !dtype->is_value())
+    if (!dtype || !dtype->is_element())
         throw treadle::Error(treadle::ErrorKind::Type,
-                             "tile_stack(): dtype must be a scalar, vector or matrix "
+                             "tile_stack(): dtype must be a scalar, vector, matrix or struct "
                              "type, got " +
                                  (dtype ? dtype->name : std::string("None")));
     if (capacity < 1 || capacity > treadle::types::k_max_tile_elements)

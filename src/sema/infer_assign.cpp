@@ -123,6 +123,19 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
                      "Compound assignment to a tile view is not supported; assign the "
                      "result instead (t[i] = t[i] + v)");
     }
+    if (s.aug_op == ast::BinOpKind::BitAnd || s.aug_op == ast::BinOpKind::BitOr ||
+        s.aug_op == ast::BinOpKind::BitXor) {
+        // t &= u, t[i] |= v on a tile of structs: Warp's message
+        const ast::Expr* base =
+            written.kind == ast::ExprKind::Subscript ? written.args[0].get() : &written;
+        const types::Type* bt = base->kind == ast::ExprKind::Name && m_scope.count(base->name)
+                                    ? m_fn.type_of(m_scope.at(base->name))
+                                    : nullptr;
+        if (bt && bt->is_tile() && bt->dtype->is_struct())
+            type_error(written.span, who() + "bitwise inplace '" + ast::op_text(s.aug_op) +
+                                         "=' does not apply to tiles of a Warp struct (" +
+                                         bt->dtype->name + ")");
+    }
     if (written.kind == ast::ExprKind::Name && !m_scope.count(written.name))
         if (auto alias = m_function_locals.find(written.name);
             alias != m_function_locals.end() && alias->second.kind != Value::Kind::Tuple)

@@ -40,10 +40,15 @@ Value Builder::call_by_rule(const Builtin& b, const ast::Expr& e) {
         infos[0].type != infos[1].type)  // Warp's error for checks of unlike values
         fail(e.span, ErrorKind::Runtime,
              who() + "Can't test equality for objects with different types");
-    if (!sig)
+    if (!sig) {
+        std::string why;  // a tile of structs where the builtin takes numbers: say so
+        for (const ArgInfo& a : infos)
+            if (a.type && a.type->is_tile() && a.type->dtype->is_struct())
+                why = "; it does not take tiles of a Warp struct (" + a.type->dtype->name + ")";
         type_error(e.span, std::string(b.name) + "(): no overload accepts " +
                                describe_args(with_types(infos)) + " (signature: " + b.signature +
-                               ")");
+                               ")" + why);
+    }
     if (sig->outputs_from < vals.size()) return call_with_output_locals(b, *sig, vals, exprs, e);
     std::vector<VarId> args;
     for (size_t i = 0; i < vals.size(); ++i)  // defaults filled in are reported at the call

@@ -199,9 +199,6 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
                  "float16, bfloat16, float32 or float64 elements (or vectors and matrices of "
                  "them), got a " +
                      tt->name);
-        if (name == "tile_atomic_add" && tt->dtype->is_struct())
-            type_error(need("t").span, "tile_atomic_add(): cannot add tiles of a Warp struct (" +
-                                           tt->dtype->name + ")");
         if (tt->dtype != at->dtype || tt->ndim != at->ndim)
             type_error(need("t").span, name + "(): a " + tt->name + " cannot be stored in an " +
                                            at->name + " (element types and dimensions must match)");
@@ -530,7 +527,9 @@ Value Builder::tile_arange(const Builtin& b, const std::vector<const ast::Expr*>
     const types::Type* t =
         dtype ? eval_annotation(*dtype) : (any_float ? types::float32_type() : types::int32_type());
     if (!t->is_scalar() || t->is_bool())
-        type_error(e.span, "tile_arange(): dtype must be a number type");
+        type_error(e.span,
+                   "tile_arange(): dtype must be a number type" +
+                       (t->is_struct() ? ", not a Warp struct (" + t->name + ")" : std::string()));
     auto constant = [&](double x) {
         types::ConstValue k{t, false, (int64_t)x, x};
         return emit_const(k, t, e.span.line);

@@ -25,9 +25,9 @@ VarId Builder::tile_stack_operand(const ast::Expr& x, const std::string& fn) {
     const types::Type* t = v.kind == Value::Kind::Var ? m_fn.type_of(v.var) : nullptr;
     if (!types::is_tile_stack(t))
         type_error(x.span, fn + "(): expects a tile stack (from wp.tile_stack)" +
-                               (t ? ", got " + t->name
-                                  : v.kind == Value::Kind::Const ? std::string(", got a constant")
-                                                                 : std::string()));
+                               (t                              ? ", got " + t->name
+                                : v.kind == Value::Kind::Const ? std::string(", got a constant")
+                                                               : std::string()));
     return v.var;
 }
 
@@ -57,21 +57,19 @@ Value Builder::tile_block_call(const Builtin& b,
                      std::to_string(types::k_max_tile_elements) + "), got " +
                      std::to_string(cap.constant.i));
         const types::Type* dt = eval_annotation(need("dtype"));
-        if (!dt->is_value())
+        if (!dt->is_element())
             type_error(need("dtype").span,
-                       "tile_stack(): dtype must be a scalar, vector or matrix type, got " +
+                       "tile_stack(): dtype must be a scalar, vector, matrix or struct type, got " +
                            dt->name);
-        return var_value(
-            emit_call(line, types::tile_stack_type(dt, (int)cap.constant.i), {}, b));
+        return var_value(emit_call(line, types::tile_stack_type(dt, (int)cap.constant.i), {}, b));
     }
     if (name == "tile_stack_push") {
         VarId s = tile_stack_operand(need("s"), name);
         const types::Type* dt = m_fn.type_of(s)->dtype;
         Value v = eval(need("value"));
         ArgInfo info = arg_info(v, need("value"));
-        const bool literal_fits =
-            info.weak && info.type->is_scalar() && dt->is_scalar() && !dt->is_bool() &&
-            (dt->is_float() || info.type->is_integer());
+        const bool literal_fits = info.weak && info.type->is_scalar() && dt->is_scalar() &&
+                                  !dt->is_bool() && (dt->is_float() || info.type->is_integer());
         if (info.type != dt && !literal_fits)
             type_error(need("value").span, "tile_stack_push(): value type " + info.type->name +
                                                " does not match the stack's dtype " + dt->name);
@@ -120,8 +118,8 @@ Value Builder::tile_block_call(const Builtin& b,
         std::vector<int> shape = tile_shape(need("shape"), name);
         const bool ints = name == "tile_randi";
         const types::Type* et = ints ? types::int32_type() : types::float32_type();
-        std::vector<VarId> args{coerce(eval(need("rng")), types::scalar_type(ScalarType::UInt32),
-                                       need("rng"))};
+        std::vector<VarId> args{
+            coerce(eval(need("rng")), types::scalar_type(ScalarType::UInt32), need("rng"))};
         const ast::Expr *lo = named_arg(named, "min"), *hi = named_arg(named, "max");
         if ((lo == nullptr) != (hi == nullptr))
             type_error((lo ? lo : hi)->span, name + "(): give both min and max, or neither");

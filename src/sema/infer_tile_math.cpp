@@ -96,8 +96,11 @@ Builder::TileOp Builder::tile_element_op(const ast::Expr& op_expr,
         for (const types::Type* t : types) infos.push_back(ArgInfo{t, false});
         auto sig = f->rule(infos);
         if (!sig || !sig->ret || !sig->ret->is_element() || sig->outputs_from != SIZE_MAX)
-            type_error(op_expr.span, fn + "(): " + std::string(f->name) + "() is not defined for " +
-                                         describe_args(infos));
+            type_error(
+                op_expr.span,
+                fn + "(): no overload of " + std::string(f->name) + "() accepts " +
+                    describe_args(infos) +
+                    (types[0]->is_struct() ? " (elements of a Warp struct take a @wp.func)" : ""));
         for (size_t i = 0; i < types.size(); ++i)
             if (sig->params[i] != types[i])
                 type_error(exprs[i]->span, fn + "(): " + std::string(f->name) + "() takes " +
@@ -199,8 +202,8 @@ Value Builder::tile_reduce(const Builtin& b, const ast::Expr* op_expr, const ast
     }
     TileOp op = tile_element_op(*op_expr, {tt->dtype, tt->dtype}, {&tile_expr, &tile_expr}, fn);
     if (op.ret != tt->dtype)
-        type_error(op_expr->span, fn + "(): the operation must return " + tt->dtype->name +
-                                      ", not " + op.ret->name);
+        type_error(op_expr->span, fn + "(): the operation must return the tile element type " +
+                                      tt->dtype->name + ", not " + op.ret->name);
     VarId r = emit_call(e.span.line, rt, {t, av}, axis < 0 ? b : table_entry("tile_reduce_axis"));
     if (op.builtin) current_block()->back().text = op.builtin->name;
     current_block()->back().func = op.func;

@@ -237,7 +237,7 @@ const Type* native_struct_type(const std::string& name, const std::string& nativ
 }
 
 const Type* tile_stack_type(const Type* dtype, int capacity) {
-    TREADLE_ASSERT(dtype && dtype->is_value() && capacity >= 1);
+    TREADLE_ASSERT(dtype && dtype->is_element() && capacity >= 1);
     Type t;
     t.kind = TypeKind::Struct;
     t.native = "tile_stack_t";

@@ -171,7 +171,7 @@ const Type* native_struct_type(const std::string& name, const std::string& nativ
                                const std::vector<std::pair<std::string, const Type*>>& fields);
 /// tile_stack(dtype, capacity): Warp's block-wide stack (wp.tile_stack), a native struct
 /// (wp::tile_stack_t<T, capacity>, a handle to storage the block shares) whose `dtype` is the
-/// element type (a value type) and `shape` {capacity}. Named "tile_stack(dtype=int32,
+/// element type (a value type or struct) and `shape` {capacity}. Named "tile_stack(dtype=int32,
 /// capacity=64)".
 const Type* tile_stack_type(const Type* dtype, int capacity);
 /// Whether `t` is a tile_stack_type.

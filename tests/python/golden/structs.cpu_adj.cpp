@@ -16,7 +16,24 @@ CUDA_CALLABLE struct_Particle_ae51c1de246dd047 add(const struct_Particle_ae51c1d
     r.pos = wp::add(a.pos, b.pos);
     r.vel = wp::add(a.vel, b.vel);
     r.mass = wp::add(a.mass, b.mass);
+    (void)b;
     return r;
+}
+CUDA_CALLABLE struct_Particle_ae51c1de246dd047 sub(const struct_Particle_ae51c1de246dd047& a, const struct_Particle_ae51c1de246dd047& b) {
+    struct_Particle_ae51c1de246dd047 r = a;
+    r.pos = wp::sub(a.pos, b.pos);
+    r.vel = wp::sub(a.vel, b.vel);
+    r.mass = wp::sub(a.mass, b.mass);
+    (void)b;
+    return r;
+}
+CUDA_CALLABLE struct_Particle_ae51c1de246dd047 atomic_add(struct_Particle_ae51c1de246dd047* p, const struct_Particle_ae51c1de246dd047& v) {
+    struct_Particle_ae51c1de246dd047 old = *p;
+    old.pos = wp::atomic_add(&p->pos, v.pos);
+    old.vel = wp::atomic_add(&p->vel, v.vel);
+    old.mass = wp::atomic_add(&p->mass, v.mass);
+    (void)v;
+    return old;
 }
 CUDA_CALLABLE void grad_accumulate(struct_Particle_ae51c1de246dd047* p, const struct_Particle_ae51c1de246dd047& v) {
     wp::grad_accumulate(&p->pos, v.pos);
@@ -27,6 +44,8 @@ CUDA_CALLABLE void grad_accumulate(struct_Particle_ae51c1de246dd047* p, const st
 }
 namespace wp {
 using ::add;
+using ::sub;
+using ::atomic_add;
 using ::grad_accumulate;
 }  // namespace wp
 
