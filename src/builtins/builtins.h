@@ -105,6 +105,8 @@ enum class Rebinds : uint8_t {
     First,    ///< the first argument, given the call's result as if assigned to it
               ///< (transform_set_translation(t, p))
     Query,    ///< the first two: a query state and the index it yields (QueryNext builtins)
+    /// The first two arguments, locals given the call's updates (tile_sort(keys, values)).
+    FirstTwo,
     /// The last argument, a local given the call's update (tile_matmul(a, b, out),
     /// tile_axpy(alpha, src, dest)).
     Last,

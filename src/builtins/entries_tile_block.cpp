@@ -80,7 +80,7 @@ std::vector<Builtin> tile_block_ops() {
          "Sorts the 1-D tiles `keys` (float32, int32, uint32, int64 or uint64) and `values` (of "
          "the same length, any element type) in place, in ascending order of the keys; the sort "
          "is stable.",
-         false, nullptr, block().results(2)},
+         false, nullptr, block().results(2).rebinds(Rebinds::FirstTwo)},
         {"tile_randi", "tile_randi", BuiltinKind::Tile, k_group,
          "tile_randi(shape: tuple[int, ...], rng: uint32, min: int = ..., max: int = ..., "
          "storage: str = \"register\") -> Tile",

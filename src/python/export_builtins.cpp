@@ -81,6 +81,8 @@ const char* rebinds_name(treadle::builtins::Rebinds r) {
             return "output_locals";
         case treadle::builtins::Rebinds::Last:
             return "last";
+        case treadle::builtins::Rebinds::FirstTwo:
+            return "first_two";
     }
     return "?";
 }

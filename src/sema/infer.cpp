@@ -356,7 +356,8 @@ void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out) {
         if (b && builtins::builtin_writes_arguments(*b)) {
             bool state = b->traits.rebinds == builtins::Rebinds::State ||
                          b->traits.rebinds == builtins::Rebinds::First;
-            bool query = b->traits.rebinds == builtins::Rebinds::Query;
+            bool query = b->traits.rebinds == builtins::Rebinds::Query ||
+                         b->traits.rebinds == builtins::Rebinds::FirstTwo;
             const bool last_only = b->traits.rebinds == builtins::Rebinds::Last;
             size_t first = last_only        ? std::max<size_t>(e.args.size() - 1, 1)
                            : state || query ? 1
@@ -390,6 +391,28 @@ void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::s
         for (const auto& t : s->targets) collect_call_writes(*t, out);
         collect_assigned(s->body, out, roots);
         collect_assigned(s->orelse, out, roots);
+    }
+}
+
+void collect_view_aliases(const std::vector<ast::StmtPtr>& stmts,
+                          std::vector<std::pair<std::string, std::string>>& out) {
+    for (const auto& s : stmts) {
+        if (s->kind == ast::StmtKind::Assign && s->targets.size() == 1 &&
+            s->targets[0]->kind == ast::ExprKind::Name && s->value) {
+            const ast::Expr& v = *s->value;
+            const ast::Expr* parent = nullptr;
+            if (v.kind == ast::ExprKind::Subscript)
+                parent = v.args[0].get();  // row = t[i]
+            else if (v.kind == ast::ExprKind::Call && v.args.size() >= 2 &&
+                     (v.args[0]->kind == ast::ExprKind::Name ||
+                      v.args[0]->kind == ast::ExprKind::Attribute) &&
+                     v.args[0]->name == "tile_view")
+                parent = v.args[1].get();  // row = wp.tile_view(t, ...)
+            if (parent && parent->kind == ast::ExprKind::Name)
+                out.emplace_back(s->targets[0]->name, parent->name);
+        }
+        collect_view_aliases(s->body, out);
+        collect_view_aliases(s->orelse, out);
     }
 }
 

@@ -635,6 +635,10 @@ const char* operator_text(const std::string& name);
 /// which such an assignment may re-bind.
 void collect_assigned(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out,
                       std::vector<std::string>* roots = nullptr);
+/// Pairs (view, parent) for each `view = parent[...]` and `view = wp.tile_view(parent, ...)`
+/// in `stmts`: a tile view written in place writes its parent tile too (loops carry both).
+void collect_view_aliases(const std::vector<ast::StmtPtr>& stmts,
+                          std::vector<std::pair<std::string, std::string>>& out);
 /// The local names calls inside `e` may re-bind (a Random builtin's state, a query and its
 /// index, out-arguments), in order.
 void collect_call_writes(const ast::Expr& e, std::vector<std::string>& out);

@@ -180,6 +180,16 @@ std::map<std::string, VarId> Builder::carry_loop_variables(const std::vector<ast
         auto it = m_scope.find(r);
         if (it != m_scope.end() && !m_fn.type_of(it->second)->is_array()) names.push_back(r);
     }
+    // a view of a tile written in the body (row = t[i]; tile_assign(row, x)) re-binds its parent
+    std::vector<std::pair<std::string, std::string>> views;
+    collect_view_aliases(body, views);
+    for (size_t i = 0; i < names.size(); ++i)
+        for (const auto& [view, parent] : views) {
+            auto it = m_scope.find(parent);
+            if (view == names[i] && it != m_scope.end() && m_fn.type_of(it->second)->is_tile() &&
+                std::find(names.begin(), names.end(), parent) == names.end())
+                names.push_back(parent);
+        }
     std::map<std::string, VarId> carried;
     for (const std::string& name : names) {
         auto it = m_scope.find(name);

@@ -410,3 +410,30 @@ def test_fft_matches_numpy_and_its_gradient():
     got = x.grad.numpy()
     np.testing.assert_allclose(got[..., 0], grad.real, atol=1e-4)
     np.testing.assert_allclose(got[..., 1], grad.imag, atol=1e-4)
+
+
+@wp.kernel
+def rows_in_a_loop(src: wp.array2d[float], dst: wp.array2d[float]):
+    a = wp.tile_load(src, shape=(4, 3))
+    b = wp.tile_zeros(dtype=float, shape=(4, 3))
+    for i in range(src.shape[0]):  # a run-time loop: b is carried through the view
+        row = b[i]
+        wp.tile_assign(row, a[i] * 2.0)
+    wp.tile_store(dst, b)
+
+
+def test_view_written_in_a_loop_updates_its_parent():
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    d = wp.zeros((4, 3))
+    wp.launch_tiled(rows_in_a_loop, dim=[1], inputs=[wp.array(x), d], block_dim=8)
+    np.testing.assert_array_equal(d.numpy(), 2 * x)
+
+
+def test_shared_memory_shortfall_clause():
+    from treadle._src.context import _smem_shortfall_clause
+
+    assert _smem_shortfall_clause(block_dim=64, requested=1000, static=-1, device_max=2000) is None
+    assert _smem_shortfall_clause(block_dim=64, requested=1744, static=256, device_max=2000) is None
+    assert _smem_shortfall_clause(block_dim=64, requested=1745, static=256, device_max=2000) == (
+        "but only 1744 bytes are available at block_dim=64 (device limit 2000 bytes, minus 256 "
+        "bytes of static shared memory this kernel reserves)")

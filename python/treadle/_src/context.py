@@ -123,3 +123,18 @@ def _is_graph_capture_allocation_enabled(device=None):
 def alloc_tracker_report_text(sort_order=0, max_items=10):
     """The memory tracker's report as text (Warp's ``alloc_tracker_report_text``)."""
     return _memory_tracker.report_text(sort_order, max_items)
+
+
+def _smem_shortfall_clause(block_dim, requested, static, device_max):
+    """How a dynamic shared memory request of `requested` bytes misses what a kernel can have
+    (Warp's helper for its launch warnings): None when the static size is unknown (`static`
+    < 0) or the request fits in `device_max` minus `static`; else the clause that follows
+    "requests N bytes, " in the message."""
+    if static < 0:
+        return None
+    room = device_max - static
+    if requested <= room:
+        return None
+    return (f"but only {room} bytes are available at block_dim={block_dim} (device limit "
+            f"{device_max} bytes, minus {static} bytes of static shared memory this kernel "
+            f"reserves)")
