@@ -313,6 +313,7 @@ public:
     struct TileSelection {
         ir::VarId base = 0, step = 0;
         std::vector<int> shape;
+        bool strided = false;  ///< a slice steps by other than 1 (t[::2], t[::-1])
     };
     TileSelection tile_selection(ir::VarId tile, const std::vector<const ast::Expr*>& idx,
                                  const ast::Expr& e);
@@ -561,6 +562,8 @@ public:
         ir::VarId base = 0, step = 0;
     };
     std::map<ir::VarId, TileViewOf> m_tile_views;
+    /// Tiles that are strided views (t[::2, :]): Warp's tile_reshape refuses them.
+    std::set<ir::VarId> m_strided_views;
     /// The value of every integer variable defined by a Const (an unrolled loop's index):
     /// what a tuple index needs at compile time.
     std::map<ir::VarId, int64_t> m_int_consts;

@@ -73,8 +73,12 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     };
     const int line = e.span.line;
     if (name == "tile_reshape" || name == "tile_squeeze") {
-        VarId t = tile_operand(need(name == "tile_reshape" ? "t" : "t"), name);
+        VarId t = tile_operand(need("t"), name);
         const types::Type* tt = m_fn.type_of(t);
+        if (name == "tile_reshape" && m_strided_views.count(t))
+            fail(need("t").span, ErrorKind::Value,
+                 "tile_reshape() requires a contiguous tile, not a strided view (t[::2], "
+                 "t[::-1]); tile_assign the view into a new tile first");
         std::vector<int> shape;
         if (name == "tile_reshape") {
             Value sv = eval(need("shape"));
@@ -434,6 +438,7 @@ std::optional<Value> Builder::tile_view_of_slices(VarId t, const ast::Expr& pare
     VarId view = emit_call(e.span.line, types::tile_type(tt->dtype, sel.shape),
                            {t, sel.base, sel.step}, table_entry("tile_view"));
     note_tile_view(view, parent, sel.base, sel.step);
+    if (sel.strided) m_strided_views.insert(view);
     return var_value(view);
 }
 
@@ -586,6 +591,7 @@ Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<con
                      "this tile slice selects nothing (a zero-length axis would make an empty "
                      "tile)");
         sel.shape.push_back((int)positions.size());
+        sel.strided |= positions.size() > 1 && positions[1] - positions[0] != 1;
         base.push_back(constant(positions[0]));
         step.push_back(constant(positions.size() > 1 ? positions[1] - positions[0] : 1));
     }
@@ -638,6 +644,7 @@ Value Builder::index_tile(VarId tile, const std::vector<const ast::Expr*>& idx,
     VarId view = emit_call(e.span.line, types::tile_type(t->dtype, sel.shape),
                            {tile, sel.base, sel.step}, table_entry("tile_view"));
     note_tile_view(view, *e.args[0], sel.base, sel.step);
+    if (sel.strided) m_strided_views.insert(view);
     return var_value(view);
 }
 

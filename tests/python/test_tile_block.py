@@ -414,3 +414,14 @@ def test_block_operations_on_cuda():
     wp.launch_tiled(from_thread, dim=[2], inputs=[fout, dims], block_dim=8, device=device)
     assert fout.numpy().tolist() == [[7, 8, 9, 10], [107, 108, 109, 110]]
     assert dims.numpy().tolist() == [8, 8]
+
+
+def test_tile_reshape_refuses_strided_views():
+    def strided():
+        t = wp.tile_ones(shape=(4, 4), dtype=float)
+        flat = wp.tile_reshape(t[::2, ::2], shape=(4,))  # noqa: F841
+
+    err = _kernel_error(strided)
+    assert isinstance(err, ValueError)
+    assert "tile_reshape() requires a contiguous tile, not a strided view" in str(err)
+    assert f":{_line_of(strided, 'tile_reshape')}:" in str(err)
