@@ -92,6 +92,14 @@ struct Function {
     const Function* custom_grad = nullptr;
     const Function* custom_replay = nullptr;
     bool grad_helper = false;  ///< a custom gradient/replay itself: no adjoint of its own
+    /// Tile parameters the function updates in place (t += u, t[i] = v, tile_assign(t, ...)),
+    /// by index: its result is followed by their final values (the return type is the tuple
+    /// of the results and those), which the caller gives back to its arguments, as Warp's
+    /// tiles passed by reference are.
+    std::vector<int> inout_params;
+    /// With inout_params: the function's own result type (void, a value, or a tuple), whose
+    /// values come first in its results.
+    const types::Type* own_return_type = nullptr;
     /// A @wp.func_native function: its body is this text (`body` stays empty; parameters are
     /// named by their Python names in it).
     std::shared_ptr<const NativeSnippets> native;

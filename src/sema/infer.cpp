@@ -131,8 +131,20 @@ void Builder::build(const std::vector<const types::Type*>& param_types) {
     }
     if (m_source.primal_params >= 0) return build_custom_grad();
     if (m_source.native) return build_native();
+    if (!m_fn.is_kernel) find_inout_params();
     block(m_def.body);
     m_fn.return_type = m_return_type ? m_return_type : types::void_type();
+    if (!m_fn.inout_params.empty()) {
+        if (!m_terminated) emit(ir::InstrKind::Return, m_def.span.line).args = inout_values();
+        std::vector<const types::Type*> all;
+        if (m_fn.return_type->is_tuple())
+            all = m_fn.return_type->elements;
+        else if (!m_fn.return_type->is_void())
+            all.push_back(m_fn.return_type);
+        m_fn.own_return_type = m_fn.return_type;
+        for (int p : m_fn.inout_params) all.push_back(m_fn.type_of(m_fn.params[p]));
+        m_fn.return_type = types::tuple_type(all);
+    }
     if (m_return_pattern && !types::generic_matches(m_return_pattern, m_fn.return_type))
         fail(m_def.returns->span, ErrorKind::Type,
              who() + "returns " + m_fn.return_type->name + ", which is not " +
@@ -160,6 +172,58 @@ const types::Type* Builder::kernel_param_type(size_t i, const types::Type* annot
              who() + "argument '" + p.name + "' has type " + given[i]->name +
                  " but the parameter is " + annotated->name);
     return given[i];
+}
+
+namespace {
+
+/// Names `stmts` updates in place: targets of augmented assignments, the roots of assigned
+/// elements and fields (t[i] = v), locals builtins re-bind (tile_assign(t, x)), and the tiles
+/// those names view.
+void collect_updated(const std::vector<ast::StmtPtr>& stmts, std::vector<std::string>& out) {
+    for (const auto& s : stmts) {
+        for (const auto& t : s->targets) {
+            const ast::Expr* root = t.get();
+            while (root->kind == ast::ExprKind::Attribute || root->kind == ast::ExprKind::Subscript)
+                root = root->args[0].get();
+            const bool in_place = s->kind == ast::StmtKind::AugAssign || root != t.get();
+            if (in_place && root->kind == ast::ExprKind::Name &&
+                (s->kind == ast::StmtKind::Assign || s->kind == ast::StmtKind::AugAssign))
+                out.push_back(root->name);
+        }
+        for (const ast::Expr* e : {s->value.get(), s->test.get()})
+            if (e) collect_call_writes(*e, out);
+        collect_updated(s->body, out);
+        collect_updated(s->orelse, out);
+    }
+}
+
+}  // namespace
+
+void Builder::find_inout_params() {
+    std::vector<std::string> updated;
+    collect_updated(m_def.body, updated);
+    std::vector<std::pair<std::string, std::string>> views;
+    collect_view_aliases(m_def.body, views);
+    for (size_t i = 0; i < updated.size(); ++i)
+        for (const auto& [view, parent] : views)
+            if (view == updated[i] &&
+                std::find(updated.begin(), updated.end(), parent) == updated.end())
+                updated.push_back(parent);
+    for (size_t p = 0; p < m_fn.params.size(); ++p)
+        if (m_fn.type_of(m_fn.params[p])->is_tile() &&
+            std::find(updated.begin(), updated.end(), m_fn.param_names[p]) != updated.end())
+            m_fn.inout_params.push_back((int)p);
+}
+
+std::vector<ir::VarId> Builder::inout_values() {
+    std::vector<ir::VarId> out;
+    for (int p : m_fn.inout_params) {
+        auto it = m_scope.find(m_fn.param_names[p]);
+        const bool same =
+            it != m_scope.end() && m_fn.type_of(it->second) == m_fn.type_of(m_fn.params[p]);
+        out.push_back(same ? it->second : m_fn.params[p]);
+    }
+    return out;
 }
 
 void Builder::build_custom_grad() {

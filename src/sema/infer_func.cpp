@@ -196,11 +196,33 @@ bool inside(const ast::Span& s, const ast::Span& outer) {
 
 Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e) {
     std::vector<VarId> vars;
-    ir::Function* f = bind_function_call(fn, e, vars);
+    std::vector<const ast::Expr*> given;
+    ir::Function* f = bind_function_call(fn, e, vars, &given);
     ir::Instr& in = emit(InstrKind::CallFunc, e.span.line);
     in.func = f;
     in.args = vars;
     const types::Type* rt = f->return_type;
+    if (!f->inout_params.empty()) {
+        // tiles the function updated in place: its last results, given back to the arguments
+        // that are places (a local, a field); a temporary argument's update is dropped
+        std::vector<VarId> dsts;
+        for (const types::Type* t : rt->elements) dsts.push_back(m_fn.new_var(t));
+        in.dsts = dsts;
+        const types::Type* own = f->own_return_type;
+        const size_t n = own->is_void() ? 0 : own->is_tuple() ? own->elements.size() : 1;
+        for (size_t k = 0; k < f->inout_params.size(); ++k) {
+            const ast::Expr* place = given[f->inout_params[k]];
+            if (place && (place->kind == ExprKind::Name || place->kind == ExprKind::Attribute ||
+                          place->kind == ExprKind::Subscript))
+                write_back(*place, dsts[n + k], e);
+        }
+        if (n == 0) return Value{};
+        if (!own->is_tuple()) return Value{Value::Kind::Var, dsts[0]};
+        Value r;
+        r.kind = Value::Kind::Tuple;
+        for (size_t k = 0; k < n; ++k) r.elements.push_back(Value{Value::Kind::Var, dsts[k]});
+        return r;
+    }
     if (rt->is_void()) return Value{};
     if (rt->is_tuple()) {
         Value r;
@@ -218,7 +240,8 @@ Value Builder::call_function(const std::shared_ptr<FunctionSource>& fn, const as
 }
 
 ir::Function* Builder::bind_function_call(const std::shared_ptr<FunctionSource>& fn,
-                                          const ast::Expr& e, std::vector<VarId>& vars) {
+                                          const ast::Expr& e, std::vector<VarId>& vars,
+                                          std::vector<const ast::Expr*>* given) {
     if (fn->is_kernel)
         type_error(e.span,
                    who() + "cannot call kernel '" + fn->name +
@@ -254,6 +277,9 @@ ir::Function* Builder::bind_function_call(const std::shared_ptr<FunctionSource>&
                                    " (overloads: " + listed + ")");
         }
     }
+    if (given)
+        for (size_t p = 0; p < chosen.args.size(); ++p)
+            given->push_back(chosen.given[p] ? chosen.exprs[p] : nullptr);
     for (size_t p = 0; p < chosen.args.size(); ++p) {
         if (chosen.types[p]->is_tuple()) {  // passed element by element (see Builder::build)
             const types::Type* tt = chosen.types[p];

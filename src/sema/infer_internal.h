@@ -77,6 +77,10 @@ public:
     void build(const std::vector<const types::Type*>& param_types);
     /// The body of a @wp.func_grad function (FunctionSource::primal_params >= 0).
     void build_custom_grad();
+    /// The tile parameters the body updates in place (ir::Function::inout_params).
+    void find_inout_params();
+    /// The current values of the inout parameters (their names' bindings), in order.
+    std::vector<ir::VarId> inout_values();
     /// The parameters and result of a @wp.func_native stub (its body is the native snippet).
     void build_native();
     /// The type of kernel parameter `i` annotated `annotated`: the specialisation's type
@@ -394,9 +398,12 @@ public:
     /// generic parameters to the arguments' types, and emits the CallFunc.
     Value call_function(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e);
     /// What call_function() calls for the call `e` of `fn`: the specialisation that fits the
-    /// arguments, whose variables (coerced to its parameter types) are appended to `args`.
+    /// arguments, whose variables (coerced to its parameter types) are appended to `args`;
+    /// `given`, when not null, receives per parameter the argument expression (null for a
+    /// default).
     ir::Function* bind_function_call(const std::shared_ptr<FunctionSource>& fn, const ast::Expr& e,
-                                     std::vector<ir::VarId>& args);
+                                     std::vector<ir::VarId>& args,
+                                     std::vector<const ast::Expr*>* given = nullptr);
 
     // --- gradients in forward code (infer_grad.cpp) ---
     /// wp.grad(f): a Grad value naming the user function or builtin f.

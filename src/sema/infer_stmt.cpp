@@ -187,6 +187,7 @@ void Builder::return_stmt(const ast::Stmt& s) {
     } else if (!m_fn.is_kernel) {
         m_return_type = types::void_type();
     }
+    for (VarId v : inout_values()) vals.push_back(v);  // tiles updated in place (see build)
     emit(InstrKind::Return, s.span.line).args = vals;
     m_terminated = true;
 }

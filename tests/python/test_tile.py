@@ -437,3 +437,46 @@ def test_shared_memory_shortfall_clause():
     assert _smem_shortfall_clause(block_dim=64, requested=1745, static=256, device_max=2000) == (
         "but only 1744 bytes are available at block_dim=64 (device limit 2000 bytes, minus 256 "
         "bytes of static shared memory this kernel reserves)")
+
+
+@wp.func
+def add_scaled_in_place(t: wp.tile[float, 4, 3], s: float):
+    t += wp.tile_ones(dtype=float, shape=(4, 3)) * s
+
+
+@wp.func
+def set_corner(t: wp.tile[float, 4, 3], v: float) -> float:
+    t[0, 0] = v * v
+    if v > 100.0:
+        return 1.0
+    return 2.0
+
+
+@wp.kernel
+def updates_in_functions(src: wp.array2d[float], out: wp.array2d[float], r: wp.array[float]):
+    t = wp.tile_load(src, shape=(4, 3))
+    add_scaled_in_place(t, 5.0)
+    tmp = t * 1.0
+    add_scaled_in_place(tmp * 2.0, 100.0)  # a temporary: its update goes nowhere
+    r[0] = set_corner(t, src[1, 1])
+    wp.tile_store(out, t * t)
+
+
+def test_functions_update_tile_arguments_in_place():
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    src = wp.array(x, requires_grad=True)
+    out = wp.zeros((4, 3), requires_grad=True)
+    r = wp.zeros(1)
+    with wp.Tape() as tape:
+        wp.launch_tiled(updates_in_functions, dim=[1], inputs=[src, out, r], block_dim=8)
+    want = x + 5.0
+    want[0, 0] = x[1, 1] ** 2
+    np.testing.assert_allclose(out.numpy(), want * want)
+    assert r.numpy()[0] == 2.0
+    out.grad = wp.ones_like(out)
+    tape.backward()
+    # d/dx of (x + 5)^2 everywhere but the corner, which is (x11^2)^2: 4 x11^3 goes to x11
+    g = 2.0 * (x + 5.0)
+    g[0, 0] = 0.0
+    g[1, 1] += 4.0 * x[1, 1] ** 3
+    np.testing.assert_allclose(src.grad.numpy(), g, rtol=1e-5)
