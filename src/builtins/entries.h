@@ -65,6 +65,8 @@ std::vector<Builtin> hash_grid();
 std::vector<Builtin> volumes();
 /// The tile builtins (entries_tile.cpp).
 std::vector<Builtin> tiles();
+/// The tiles addressed through index tiles (entries_tile_indexed.cpp).
+std::vector<Builtin> tiles_indexed();
 /// entries_internal.cpp (last in the table)
 std::vector<Builtin> inference_helpers();
 
