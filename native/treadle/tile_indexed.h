@@ -50,8 +50,8 @@ CUDA_CALLABLE Tile tile_load_indexed(const array_t<T>& a, const tile_t<I, L>& in
 template <typename Tile, typename T, typename I, int L, int N>
 CUDA_CALLABLE void adj_tile_load_indexed(const array_t<T>& a, const tile_t<I, L>& indices,
                                          const vec_t<N, int32>& offsets, int32 axis,
-                                         const array_t<T>&, tile_t<I, L>&, vec_t<N, int32>&,
-                                         int32&, const Tile& adj_ret) {
+                                         const array_t<T>&, tile_t<I, L>&, vec_t<N, int32>&, int32&,
+                                         const Tile& adj_ret) {
     if (!a.grad) return;
     int o[4];
     tile_offsets(offsets, o);
@@ -60,8 +60,7 @@ CUDA_CALLABLE void adj_tile_load_indexed(const array_t<T>& a, const tile_t<I, L>
         int c[4];
         Tile::coords(e, c);
         tile_indexed_coords(ix, axis, c);
-        if (T* g = tile_address(a.grad, a, o, c, Tile::ndim))
-            grad_accumulate(g, adj_ret.data[k]);
+        if (T* g = tile_address(a.grad, a, o, c, Tile::ndim)) grad_accumulate(g, adj_ret.data[k]);
     });
 }
 
@@ -92,8 +91,8 @@ template <typename T, int... D, typename I, int L, int N>
 CUDA_CALLABLE void adj_tile_store_indexed(const array_t<T>& a, const tile_t<T, D...>&,
                                           const tile_t<I, L>& indices,
                                           const vec_t<N, int32>& offsets, int32 axis,
-                                          const array_t<T>&, tile_t<T, D...>& adj_t,
-                                          tile_t<I, L>&, vec_t<N, int32>&, int32&, int32) {
+                                          const array_t<T>&, tile_t<T, D...>& adj_t, tile_t<I, L>&,
+                                          vec_t<N, int32>&, int32&, int32) {
     using Tile = tile_t<T, D...>;
     if (!a.grad) return;
     int o[4];
@@ -112,8 +111,7 @@ CUDA_CALLABLE void adj_tile_store_indexed(const array_t<T>& a, const tile_t<T, D
 /// where tile_store_indexed would write it; returns the tile of the values those elements held
 /// before (zero outside the array).
 template <typename T, int... D, typename I, int L, int N>
-CUDA_CALLABLE tile_t<T, D...> tile_atomic_add_indexed(const array_t<T>& a,
-                                                      const tile_t<T, D...>& t,
+CUDA_CALLABLE tile_t<T, D...> tile_atomic_add_indexed(const array_t<T>& a, const tile_t<T, D...>& t,
                                                       const tile_t<I, L>& indices,
                                                       const vec_t<N, int32>& offsets, int32 axis) {
     using Tile = tile_t<T, D...>;
@@ -138,8 +136,8 @@ CUDA_CALLABLE void adj_tile_atomic_add_indexed(const array_t<T>& a, const tile_t
                                                const array_t<T>& adj_a, tile_t<T, D...>& adj_t,
                                                tile_t<I, L>& adj_indices, vec_t<N, int32>& adj_o,
                                                int32& adj_axis, const tile_t<T, D...>&) {
-    adj_tile_store_indexed(a, t, indices, offsets, axis, adj_a, adj_t, adj_indices, adj_o,
-                           adj_axis, 0);
+    adj_tile_store_indexed(a, t, indices, offsets, axis, adj_a, adj_t, adj_indices, adj_o, adj_axis,
+                           0);
 }
 
 // ---- tiles ---------------------------------------------------------------------------------
@@ -177,8 +175,8 @@ CUDA_CALLABLE R tile_slice_indexed(const tile_t<T, D...>& t, const tile_t<I, L>&
 /// where indices repeat).
 template <typename R, typename T, int... D, typename I, int L>
 CUDA_CALLABLE void adj_tile_slice_indexed(const tile_t<T, D...>&, const tile_t<I, L>& indices,
-                                          int32 axis, tile_t<T, D...>& adj_t, tile_t<I, L>&,
-                                          int32&, const R& adj_ret) {
+                                          int32 axis, tile_t<T, D...>& adj_t, tile_t<I, L>&, int32&,
+                                          const R& adj_ret) {
     using S = tile_t<T, D...>;
     // past the area tile_gather_adjoint sums into
     const I* ix = tile_share(indices, tile_share_end<S>());

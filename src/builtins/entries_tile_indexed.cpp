@@ -12,9 +12,7 @@ namespace treadle::builtins::entries {
 std::vector<Builtin> tiles_indexed() {
     const char* k_group = "Tile Primitives";
     auto tile = [] { return with().header("tile_indexed.h"); };
-    auto shaped = [] {
-        return with().header("tile_indexed.h").template_args(TemplateArgs::Dtype);
-    };
+    auto shaped = [] { return with().header("tile_indexed.h").template_args(TemplateArgs::Dtype); };
     return {
         {"tile_load_indexed", "tile_load_indexed", BuiltinKind::Tile, k_group,
          "tile_load_indexed(a: array(dtype=Any), indices: Tile, shape: tuple[int, ...], offset: "

@@ -13,8 +13,7 @@ using ir::VarId;
 
 namespace {
 
-const ast::Expr* named_arg(const std::map<std::string, const ast::Expr*>& named,
-                           const char* name) {
+const ast::Expr* named_arg(const std::map<std::string, const ast::Expr*>& named, const char* name) {
     auto it = named.find(name);
     return it == named.end() ? nullptr : it->second;
 }
@@ -61,8 +60,7 @@ Value Builder::tile_indexed_access(const Builtin& b,
             fail(where.span, ErrorKind::Value,
                  name + "(): the number of elements in the 1D indices tile (" +
                      std::to_string(it->shape[0]) + ") must match the " + role +
-                     " tile shape along the specified axis (" + std::to_string(shape[axis]) +
-                     ")");
+                     " tile shape along the specified axis (" + std::to_string(shape[axis]) + ")");
     };
     if (name == "tile_load_indexed") {
         std::vector<int> shape = tile_shape(need("shape"), name);
@@ -78,8 +76,8 @@ Value Builder::tile_indexed_access(const Builtin& b,
     VarId t = tile_operand(need("t"), name);
     const types::Type* tt = m_fn.type_of(t);
     if (name == "tile_atomic_add_indexed" && tt->dtype->is_struct())
-        type_error(need("t").span, name + "(): cannot add tiles of a Warp struct (" +
-                                       tt->dtype->name + ")");
+        type_error(need("t").span,
+                   name + "(): cannot add tiles of a Warp struct (" + tt->dtype->name + ")");
     if (tt->dtype != at->dtype || tt->ndim != at->ndim)
         type_error(need("t").span, name + "(): a " + tt->name + " cannot be stored in an " +
                                        at->name + " (element types and dimensions must match)");
@@ -99,8 +97,8 @@ Value Builder::tile_slice_indexed(const Builtin& b,
     const ast::Expr* tx = named_arg(named, "t");
     const ast::Expr* ix = named_arg(named, "indices");
     if (!tx || !ix)
-        type_error(e.span, std::string(b.name) + "(): missing argument '" +
-                               (tx ? "indices" : "t") + "'");
+        type_error(e.span,
+                   std::string(b.name) + "(): missing argument '" + (tx ? "indices" : "t") + "'");
     VarId t = tile_operand(*tx, b.name);
     Value iv = eval(*ix);
     std::vector<Value> values =
@@ -143,8 +141,9 @@ Value Builder::gather_tile(VarId tile, const std::vector<const ast::Expr*>& idx,
         const types::Type* vt = v.kind == Value::Kind::Var ? m_fn.type_of(v.var) : nullptr;
         if (!vt || !vt->is_tile())
             fail(x.span, ErrorKind::Value,
-                 who() + "Tile indexing entries must be a 1D integer index tile or full slices "
-                         "':'.");
+                 who() +
+                     "Tile indexing entries must be a 1D integer index tile or full slices "
+                     "':'.");
         if (axis >= 0)
             fail(x.span, ErrorKind::Value,
                  who() + "Tile indexing supports exactly one 1D integer index tile.");

@@ -14,8 +14,11 @@ M, N, H = 8, 6, 4
 
 
 @pytest.fixture(autouse=True)
-def _arrays_on_the_cpu():
-    """The tests make their arrays on the CPU even where CUDA is the default device."""
+def _arrays_on_the_cpu(request):
+    """The CPU tests make their arrays on the CPU even where CUDA is the default device."""
+    if "cuda" in request.node.name:
+        yield
+        return
     with wp.ScopedDevice("cpu"):
         yield
 
@@ -350,3 +353,46 @@ def test_cuda_source_compiles(kernel):
     for adjoint in (False, True):
         ok, log = _treadle.check_cuda_compile(kernel._function_source(), 90, adjoint=adjoint)
         assert ok, log
+
+
+def _run(kernel, inputs, out_shapes, device, block_dim, seed=0):
+    """The outputs of a tiled launch of `kernel` and, after a backward pass from seeded random
+    output gradients, the gradients of its float inputs."""
+    rng = np.random.default_rng(seed)
+    ins = [wp.array(x, requires_grad=x.dtype.kind == "f", device=device) for x in inputs]
+    outs = [wp.zeros(s, dtype=float, requires_grad=True, device=device) for s in out_shapes]
+    with wp.Tape() as tape:
+        wp.launch_tiled(kernel, dim=1, inputs=ins, outputs=outs, block_dim=block_dim,
+                        device=device)
+    values = [o.numpy() for o in outs]
+    for o, s in zip(outs, out_shapes):
+        o.grad = wp.array(rng.standard_normal(s).astype(np.float32), device=device)
+    tape.backward()
+    return values + [x.grad.numpy() for x in ins if x.requires_grad]
+
+
+@pytest.mark.skipif(not wp.is_cuda_available(), reason="CUDA is not available")
+@pytest.mark.parametrize("block_dim", [32, 64])
+def test_indexed_tiles_on_cuda_match_the_cpu(block_dim):
+    rng = np.random.default_rng(8)
+    X = rng.standard_normal((M, N)).astype(np.float32)
+    idx = np.array([3, -1, 0, 3], dtype=np.int32)
+    cases = [
+        (load_rows_and_cols, [X, np.array([5, 0, 5, -1], np.int32), np.array([4, 1, 9], np.int32)],
+         [(H, N), (M, 3)]),
+        (gathers, [X, idx], [(H, N), (M, H), (H, 2), (N,), (H, N), (H,)]),
+        (gather_rows, [X, np.array([1, 1, -M, 0], np.int32)], [(H, N)]),
+        (gather_composite, [X, np.array([2, 0, 2, -3], np.int32)], [(1,)]),
+    ]
+    for kernel, inputs, shapes in cases:
+        cpu = _run(kernel, inputs, shapes, "cpu", block_dim)
+        gpu = _run(kernel, inputs, shapes, "cuda:0", block_dim)
+        for k, (c, g) in enumerate(zip(cpu, gpu)):
+            np.testing.assert_allclose(g, c, rtol=1e-5, atol=1e-5, err_msg=f"{kernel} {k}")
+    # the stores and sums (the values read before the atomic adds depend on their order)
+    rows = np.array([3, 0, 6, 9], np.int32)
+    cpu = _run(store_and_add_indexed, [X[:H], rows], [(M, N), (M, N), (H, N)], "cpu", block_dim)
+    gpu = _run(store_and_add_indexed, [X[:H], rows], [(M, N), (M, N), (H, N)], "cuda:0",
+               block_dim)
+    for k in (0, 1, 3):
+        np.testing.assert_allclose(gpu[k], cpu[k], rtol=1e-5, atol=1e-5, err_msg=str(k))
