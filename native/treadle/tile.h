@@ -186,6 +186,13 @@ CUDA_CALLABLE constexpr int tile_share_end() {
     return (int)((sizeof(typename Tile::value_type) * Tile::size + 15) / 16 * 16);
 }
 
+/// a + b by wp::add, or by the add of a struct's generated gradient code (found by
+/// argument-dependent lookup, which a call inside tile_sink, whose member is named add, lacks).
+template <typename T>
+CUDA_CALLABLE T tile_element_add(const T& a, const T& b) {
+    return add(a, b);
+}
+
 /// Where tile_gather_adjoint's contributions go: add(e, v) adds v to element e's adjoint (a
 /// shared atomic on CUDA, the thread's own slot on the CPU).
 template <typename T>
@@ -195,7 +202,7 @@ struct tile_sink {
 #if WP_DEVICE_CODE
         grad_accumulate(&to[e], v);
 #else
-        to[e] = wp::add(to[e], v);
+        to[e] = tile_element_add(to[e], v);
 #endif
     }
 };
@@ -351,6 +358,7 @@ CUDA_CALLABLE void adj_tile_load(const array_t<T>& a, const vec_t<N, int32>& off
     tile_slots<Tile>([&](int k, int e) {
         int c[4];
         Tile::coords(e, c);
+        // grad_accumulate: atomically, field by field for structs
         if (T* g = tile_address(a.grad, a, o, c, Tile::ndim)) grad_accumulate(g, adj_ret.data[k]);
     });
 }

@@ -2303,6 +2303,49 @@ def mesh_query_aabb_next_tiled(query: MeshQueryAABBTiled) -> Tile:
 
     tile_mesh_query_aabb_next (Warp's other name)."""
 
+def tile_load_indexed(a: array, indices: Tile, shape: tuple[int, ...], offset: tuple[int, ...] = ..., axis: int = ..., storage: str = ...) -> Tile:
+    """tile_load_indexed(a: array(dtype=Any), indices: Tile, shape: tuple[int, ...], offset:
+    tuple[int, ...] = ..., axis: int = 0, storage: str = "register") -> Tile
+
+    Loads the tile of `shape` (constant, one extent per dimension of `a`) whose element c is
+    a[offset + c], except that along the constant `axis` coordinate i stands for position
+    indices[i]: `indices` is a 1-D tile of integers with shape[axis] elements. Elements outside
+    the array (an index below zero or past the end) are zero. Differentiable: the gradient of
+    each element goes to a.grad where it was read.
+
+    Differentiable."""
+
+def tile_store_indexed(a: array, indices: Tile, t: Tile, offset: tuple[int, ...] = ..., axis: int = ...) -> None:
+    """tile_store_indexed(a: array(dtype=Any), indices: Tile, t: Tile, offset: tuple[int, ...] =
+    ..., axis: int = 0) -> None
+
+    Stores tile `t` into `a` as tile_store does at `offset`, except that along the constant
+    `axis` t's coordinate i goes to position indices[i] (`indices` a 1-D tile of integers with
+    t.shape[axis] elements); elements that fall outside the array are not written.
+    Differentiable: t's gradient is the gradient of the stored elements.
+
+    Differentiable."""
+
+def tile_atomic_add_indexed(a: array, indices: Tile, t: Tile, offset: tuple[int, ...] = ..., axis: int = ...) -> Tile:
+    """tile_atomic_add_indexed(a: array(dtype=Any), indices: Tile, t: Tile, offset: tuple[int, ...]
+    = ..., axis: int = 0) -> Tile
+
+    Adds tile `t` atomically into `a` where tile_store_indexed would store it (repeated indices
+    add up) and returns the tile of the values those elements held before (zero outside the
+    array). Differentiable in `t`.
+
+    Differentiable."""
+
+def tile_slice_indexed(t: Tile, indices: tuple) -> Tile:
+    """tile_slice_indexed(t: Tile, indices: tuple) -> Tile
+
+    The gather t[indices, :] (also written with subscripts): the tile of t's elements along one
+    axis at the positions a 1-D integer tile gives, in its order (a negative index counts from
+    the end; positions outside t read as zero). `indices` is that tile, alone or in a tuple at
+    the axis' position. Differentiable: where indices repeat, their gradients add up.
+
+    Differentiable."""
+
 def tile_stack_push(s: TileStack, value: Any, has_value: bool) -> int:
     """tile_stack_push(s: TileStack, value: Any, has_value: bool) -> int
 

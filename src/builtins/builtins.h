@@ -142,10 +142,10 @@ struct Traits {
     /// (spatial_jacobian, spatial_mass); its result is a dummy int32 and it is not replayed.
     bool writes_last_array = false;
     /// Tile loads and stores that write their first argument, an array (tile_store,
-    /// tile_atomic_add): the access pass counts a write, a replay skips the call (its result
-    /// reads as zero), and the backward pass calls the builtin's adjoint when the written tile
-    /// has a gradient. Builtins that only read an array (tile_load) need no trait: an array
-    /// argument counts as read.
+    /// tile_atomic_add and their _indexed forms): the access pass counts a write, a replay
+    /// skips the call (its result reads as zero), and the backward pass calls the builtin's
+    /// adjoint when the written tile, the second operand, has a gradient. Builtins that only read
+    /// an array (tile_load) need no trait: an array argument counts as read.
     bool writes_first_array = false;
     /// A check that prints a message when it fails (expect_eq, ...): its result is a dummy
     /// int32 (None in kernels), and it is neither replayed nor differentiated.

@@ -67,6 +67,8 @@ std::vector<Builtin> volumes();
 std::vector<Builtin> tiles();
 /// Stacks, scans, sorts and random tiles (entries_tile_block.cpp).
 std::vector<Builtin> tile_block_ops();
+/// The tiles addressed through index tiles (entries_tile_indexed.cpp).
+std::vector<Builtin> tiles_indexed();
 /// entries_internal.cpp (last in the table)
 std::vector<Builtin> inference_helpers();
 

@@ -20,6 +20,7 @@ list(APPEND TREADLE_SOURCES
   src/builtins/entries_volume.cpp
   src/builtins/entries_tile.cpp
   src/builtins/entries_tile_block.cpp
+  src/builtins/entries_tile_indexed.cpp
   src/builtins/rules.cpp
   src/builtins/rules_generic.cpp
 )

@@ -15,7 +15,7 @@ const std::vector<Builtin>& builtin_table() {
              {entries::operators, entries::scalar_math, entries::vector_math, entries::quaternions,
               entries::spatial, entries::transforms, entries::random_numbers, entries::utility,
               entries::geometry, entries::bvh_queries, entries::mesh_queries, entries::hash_grid,
-              entries::volumes, entries::tiles, entries::tile_block_ops,
+              entries::volumes, entries::tiles, entries::tiles_indexed, entries::tile_block_ops,
               entries::inference_helpers}) {
             std::vector<Builtin> part = group();
             all.insert(all.end(), part.begin(), part.end());

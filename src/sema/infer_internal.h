@@ -319,8 +319,9 @@ public:
         std::vector<int> shape;
         bool strided = false;  ///< a slice steps by other than 1 (t[::2], t[::-1])
     };
+    /// `values` (when given) holds the already evaluated entries of `idx` that are not slices.
     TileSelection tile_selection(ir::VarId tile, const std::vector<const ast::Expr*>& idx,
-                                 const ast::Expr& e);
+                                 const ast::Expr& e, const std::vector<Value>* values = nullptr);
     /// `t[i, j] = v`: the tile local re-bound to the tile with that element replaced.
     void assign_tile_element(const ast::Expr& target, ir::VarId tile, const Value& v,
                              const ast::Expr& value_expr);
@@ -341,8 +342,24 @@ public:
                                              const ast::Expr& e);
     /// Records that `view` is a view of the local tile `parent` names (see m_tile_views).
     void note_tile_view(ir::VarId view, const ast::Expr& parent, ir::VarId base, ir::VarId step);
-    /// `t[i, j]`: one element of a tile, in every thread.
+    /// `t[i, j]`: one element of a tile, in every thread; `t[i]`, `t[1:3, :]`: a view;
+    /// `t[indices, :]` with a tile of indices: a gather (gather_tile).
     Value index_tile(ir::VarId tile, const std::vector<const ast::Expr*>& idx, const ast::Expr& e);
+
+    // --- tiles addressed through index tiles (infer_tile_indexed.cpp) ---
+    /// tile_load_indexed, tile_store_indexed, tile_atomic_add_indexed: an array, a 1-D integer
+    /// tile of indices along a constant axis, offsets (and the stored tile).
+    Value tile_indexed_access(const Builtin& b,
+                              const std::map<std::string, const ast::Expr*>& named,
+                              const ast::Expr& e);
+    /// tile_slice_indexed(t, indices): `indices` an index tile or a tuple holding one.
+    Value tile_slice_indexed(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                             const ast::Expr& e);
+    /// The gather of `tile` along the one axis whose entry of the subscript `idx` is an integer
+    /// tile (`values`: the evaluated entries that are not slices); every other entry must be a
+    /// full slice (Warp's rules and messages).
+    Value gather_tile(ir::VarId tile, const std::vector<const ast::Expr*>& idx,
+                      const std::vector<Value>& values, const ast::Expr& e);
 
     // --- builtins resolved by their type rule (infer_overload.cpp) ---
     /// A Regular or Multi builtin: the overload its rule selects for the argument types.

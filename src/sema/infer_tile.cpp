@@ -189,6 +189,10 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         VarId o = tile_coordinates(args.get("offset"), at->ndim, "offset", name, line);
         return var_value(emit_call(line, types::tile_type(at->dtype, shape), {a, o}, b));
     }
+    if (name == "tile_load_indexed" || name == "tile_store_indexed" ||
+        name == "tile_atomic_add_indexed")
+        return tile_indexed_access(b, args.named, e);
+    if (name == "tile_slice_indexed") return tile_slice_indexed(b, args.named, e);
     if (name == "tile_store" || name == "tile_atomic_add") {
         VarId a = tile_array(need("a"), name);
         const types::Type* at = m_fn.type_of(a);
@@ -544,7 +548,8 @@ Value Builder::tile_arange(const Builtin& b, const std::vector<const ast::Expr*>
 }
 
 Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<const ast::Expr*>& idx,
-                                               const ast::Expr& e) {
+                                               const ast::Expr& e,
+                                               const std::vector<Value>* values) {
     const types::Type* t = m_fn.type_of(tile);
     if (idx.size() > (size_t)t->ndim)
         type_error(e.span, who() + "a " + t->name + " takes at most " + std::to_string(t->ndim) +
@@ -559,7 +564,7 @@ Builder::TileSelection Builder::tile_selection(VarId tile, const std::vector<con
     for (int d = 0; d < t->ndim; ++d) {
         const ast::Expr* x = d < (int)idx.size() ? idx[d] : nullptr;
         if (x && x->kind != ast::ExprKind::Slice) {
-            Value v = eval(*x);
+            Value v = values ? (*values)[d] : eval(*x);
             if (v.kind == Value::Kind::Const && !v.constant.type->is_integer())
                 type_error(x->span, who() + "tile indices must be integers or slices");
             if (v.kind == Value::Kind::Const &&
@@ -637,7 +642,16 @@ void Builder::note_tile_view(VarId view, const ast::Expr& parent, VarId base, Va
 Value Builder::index_tile(VarId tile, const std::vector<const ast::Expr*>& idx,
                           const ast::Expr& e) {
     const types::Type* t = m_fn.type_of(tile);
-    TileSelection sel = tile_selection(tile, idx, e);
+    // each index once: one that is a tile makes the subscript a gather
+    std::vector<Value> values(idx.size());
+    bool gather = false;
+    for (size_t d = 0; d < idx.size() && d < (size_t)t->ndim; ++d) {
+        if (idx[d]->kind == ast::ExprKind::Slice) continue;
+        values[d] = eval(*idx[d]);
+        gather |= values[d].kind == Value::Kind::Var && m_fn.type_of(values[d].var)->is_tile();
+    }
+    if (gather) return gather_tile(tile, idx, values, e);
+    TileSelection sel = tile_selection(tile, idx, e, &values);
     if (sel.shape.empty())
         return var_value(
             emit_call(e.span.line, t->dtype, {tile, sel.base}, table_entry("tile_extract")));

@@ -21,6 +21,7 @@ list(APPEND TREADLE_SOURCES
   src/sema/infer_struct.cpp
   src/sema/infer_tile.cpp
   src/sema/infer_tile_block.cpp
+  src/sema/infer_tile_indexed.cpp
   src/sema/infer_tile_math.cpp
   src/sema/infer_type_values.cpp
 )
