@@ -164,6 +164,139 @@ CUDA_CALLABLE void tile_sort(const tile_t<K, N>& keys, const tile_t<V, N>& value
 #endif
 }
 
+/// tile_add_inplace(t, index, v): t with every thread's v added to the element at `index`
+/// (t[i] += v); tile_sub_inplace subtracts. On CUDA through a shared atomic (struct elements
+/// field by field, as their atomic_add does).
+template <bool subtract, typename T, int... D, int N>
+CUDA_CALLABLE tile_t<T, D...> tile_accumulate_element(const tile_t<T, D...>& t,
+                                                      const vec_t<N, int32>& index, const T& v) {
+    using Tile = tile_t<T, D...>;
+    int c[4];
+    const bool inside = tile_index<T, D...>(index, c);
+    const T x = subtract ? sub(T{}, v) : v;
+#if WP_DEVICE_CODE
+    T* s = const_cast<T*>(tile_share(t));
+    if (inside) atomic_add(&s[Tile::linear(c)], x);
+    tile_sync();
+    Tile r;
+    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
+    return r;
+#else
+    Tile r = t;
+    if (inside) r.data[Tile::linear(c)] = add(r.data[Tile::linear(c)], x);
+    return r;
+#endif
+}
+template <bool subtract, typename T, int... D, int N>
+CUDA_CALLABLE void adj_tile_accumulate_element(const tile_t<T, D...>&, const vec_t<N, int32>& index,
+                                               const T&, tile_t<T, D...>& adj_t, T& adj_v,
+                                               const tile_t<T, D...>& adj_ret) {
+    using Tile = tile_t<T, D...>;
+    int c[4];
+    const bool inside = tile_index<T, D...>(index, c);
+    tile_slots<Tile>([&](int k, int) { adj_t.data[k] = add(adj_t.data[k], adj_ret.data[k]); });
+    const T* g = tile_share(adj_ret);
+    if (inside) adj_v = subtract ? sub(adj_v, g[Tile::linear(c)]) : add(adj_v, g[Tile::linear(c)]);
+}
+template <typename T, int... D, int N>
+CUDA_CALLABLE tile_t<T, D...> tile_add_inplace(const tile_t<T, D...>& t,
+                                               const vec_t<N, int32>& index, const T& v) {
+    return tile_accumulate_element<false>(t, index, v);
+}
+template <typename T, int... D, int N>
+CUDA_CALLABLE void adj_tile_add_inplace(const tile_t<T, D...>& t, const vec_t<N, int32>& index,
+                                        const T& v, tile_t<T, D...>& adj_t, vec_t<N, int32>&,
+                                        T& adj_v, const tile_t<T, D...>& adj_ret) {
+    adj_tile_accumulate_element<false>(t, index, v, adj_t, adj_v, adj_ret);
+}
+template <typename T, int... D, int N>
+CUDA_CALLABLE tile_t<T, D...> tile_sub_inplace(const tile_t<T, D...>& t,
+                                               const vec_t<N, int32>& index, const T& v) {
+    return tile_accumulate_element<true>(t, index, v);
+}
+template <typename T, int... D, int N>
+CUDA_CALLABLE void adj_tile_sub_inplace(const tile_t<T, D...>& t, const vec_t<N, int32>& index,
+                                        const T& v, tile_t<T, D...>& adj_t, vec_t<N, int32>&,
+                                        T& adj_v, const tile_t<T, D...>& adj_ret) {
+    adj_tile_accumulate_element<true>(t, index, v, adj_t, adj_v, adj_ret);
+}
+
+/// tile_scatter_masked / tile_scatter_add(t, i, v, has, mode): t with element i (row-major)
+/// written (mode 0) or added to, atomically (1) or not (2), by each thread whose `has` is set.
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<T, D...> tile_scatter(const tile_t<T, D...>& t, int32 i, const T& v, bool has,
+                                           int32 mode) {
+    using Tile = tile_t<T, D...>;
+    const bool write = has && i >= 0 && i < Tile::size;
+#if WP_DEVICE_CODE
+    T* s = const_cast<T*>(tile_share(t));
+    if (write) {
+        if (mode == 0)
+            s[i] = v;
+        else if (mode == 1)
+            atomic_add(&s[i], v);
+        else
+            s[i] = add(s[i], v);
+    }
+    tile_sync();
+    Tile r;
+    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
+    return r;
+#else
+    Tile r = t;
+    if (write) r.data[i] = mode == 0 ? v : add(r.data[i], v);
+    return r;
+#endif
+}
+template <typename T, int... D>
+CUDA_CALLABLE void adj_tile_scatter(const tile_t<T, D...>&, int32 i, const T&, bool has, int32 mode,
+                                    tile_t<T, D...>& adj_t, int32&, T& adj_v, bool&, int32&,
+                                    const tile_t<T, D...>& adj_ret) {
+    using Tile = tile_t<T, D...>;
+    const bool write = has && i >= 0 && i < Tile::size;
+#if WP_DEVICE_CODE
+    unsigned char* marks = tile_scratch();  // elements some thread overwrote (mode 0)
+    tile_sync();
+    tile_slots<Tile>([&](int, int e) { marks[e] = 0; });
+    tile_sync();
+    if (write && mode == 0) marks[i] = 1;
+    tile_sync();
+    tile_slots<Tile>([&](int k, int e) {
+        if (!marks[e]) adj_t.data[k] = add(adj_t.data[k], adj_ret.data[k]);
+    });
+    const T* g = tile_share(adj_ret);
+    if (write) adj_v = add(adj_v, g[i]);
+#else
+    for (int e = 0; e < Tile::size; ++e)
+        if (!(write && mode == 0 && e == i)) adj_t.data[e] = add(adj_t.data[e], adj_ret.data[e]);
+    if (write) adj_v = add(adj_v, adj_ret.data[i]);
+#endif
+}
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<T, D...> tile_scatter_add(const tile_t<T, D...>& t, int32 i, const T& v,
+                                               bool has, int32 mode) {
+    return tile_scatter(t, i, v, has, mode);
+}
+template <typename T, int... D>
+CUDA_CALLABLE void adj_tile_scatter_add(const tile_t<T, D...>& t, int32 i, const T& v, bool has,
+                                        int32 mode, tile_t<T, D...>& adj_t, int32& adj_i, T& adj_v,
+                                        bool& adj_has, int32& adj_mode,
+                                        const tile_t<T, D...>& adj_ret) {
+    adj_tile_scatter(t, i, v, has, mode, adj_t, adj_i, adj_v, adj_has, adj_mode, adj_ret);
+}
+template <typename T, int... D>
+CUDA_CALLABLE tile_t<T, D...> tile_scatter_masked(const tile_t<T, D...>& t, int32 i, const T& v,
+                                                  bool has, int32 mode) {
+    return tile_scatter(t, i, v, has, mode);
+}
+template <typename T, int... D>
+CUDA_CALLABLE void adj_tile_scatter_masked(const tile_t<T, D...>& t, int32 i, const T& v, bool has,
+                                           int32 mode, tile_t<T, D...>& adj_t, int32& adj_i,
+                                           T& adj_v, bool& adj_has, int32& adj_mode,
+                                           const tile_t<T, D...>& adj_ret) {
+    adj_tile_scatter(t, i, v, has, mode, adj_t, adj_i, adj_v, adj_has, adj_mode, adj_ret);
+}
+
 /// The generator state of this thread for a random tile: each thread draws its slots in turn
 /// from pcg(rng + lane).
 CUDA_CALLABLE uint32 tile_rand_state(uint32 rng) { return rand_pcg(rng + uint32(tile_lane())); }

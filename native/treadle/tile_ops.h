@@ -386,6 +386,21 @@ CUDA_CALLABLE tile_t<TC, M, N> tile_matmul_as(const tile_t<TA, M, K>& a,
     const TA* sa = tile_share(a);
     const TB* sb = tile_share(b, tile_share_end<tile_t<TA, M, K>>());
     R r{};
+    if constexpr (tile_block_dim > 1 && tile_block_dim % N == 0 && M * N % tile_block_dim == 0 &&
+                  R::slots <= tile_unrolled_slots) {
+        // every slot of a thread is in one column j: each b[p, j] is read once for all of
+        // them, and a thread's rows step by B / N (a warp reads one a[i, p]: a broadcast)
+        constexpr int row_step = tile_block_dim / N;
+        const int j = tile_lane() % N, i0 = tile_lane() / N;
+        Acc acc[R::slots];
+        for (int k = 0; k < R::slots; ++k) acc[k] = Acc(0);
+        for (int p = 0; p < K; ++p) {
+            const Acc bj = Acc(sb[p * N + j]);
+            for (int k = 0; k < R::slots; ++k) acc[k] += Acc(sa[(i0 + k * row_step) * K + p]) * bj;
+        }
+        for (int k = 0; k < R::slots; ++k) r.data[k] = TC(acc[k]);
+        return r;
+    }
     tile_slots<R>([&](int k, int e) {
         const int i = e / N, j = e % N;
         Acc acc = Acc(0);

@@ -2417,6 +2417,23 @@ def tile_from_thread(shape: tuple[int, ...], value: Any, thread_idx: int, storag
     A tile of `shape` whose every element is the `value` of thread `thread_idx` of the block (on
     the CPU a block is one thread, thread 0)."""
 
+def tile_scatter_add(a: Tile, i: int, value: Any, has_value: bool, atomic: bool = ...) -> None:
+    """tile_scatter_add(a: Tile, i: int, value: Any, has_value: bool, atomic: bool = True) -> None
+
+    Adds `value` to element `i` (the row-major position) of the local tile `a` for each thread
+    whose `has_value` is True; with `atomic` False the threads' indices must differ (no atomics
+    are used). Every thread of the block calls it.
+
+    Differentiable."""
+
+def tile_scatter_masked(a: Tile, i: int, value: Any, has_value: bool) -> None:
+    """tile_scatter_masked(a: Tile, i: int, value: Any, has_value: bool) -> None
+
+    Writes `value` to element `i` of the local tile `a` for each thread whose `has_value` is True
+    (at most one thread per element). Every thread of the block calls it.
+
+    Differentiable."""
+
 def block_dim() -> int:
     """block_dim() -> int
 

@@ -140,6 +140,9 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
         if (auto alias = m_function_locals.find(written.name);
             alias != m_function_locals.end() && alias->second.kind != Value::Kind::Tuple)
             rebind_error(written, alias->second, nullptr);
+    if ((s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub) &&
+        tile_element_accumulate(s, written))
+        return;
     const char* op = aug_op_name(s.aug_op);
     if (place == s.targets[0].get() && written.kind == ast::ExprKind::Subscript &&
         adjoint_slot(written).empty() &&
@@ -158,6 +161,25 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
     Value result = binary(op, ast::op_text(s.aug_op), cur, rhs, target, *s.value, target);
     assign_to(target, result, *s.value);
     for (const std::string& name : hidden) m_scope.erase(name);
+}
+
+bool Builder::tile_element_accumulate(const ast::Stmt& s, const ast::Expr& written) {
+    if (written.kind != ast::ExprKind::Subscript || written.args[0]->kind != ast::ExprKind::Name ||
+        !m_scope.count(written.args[0]->name))
+        return false;
+    VarId tile = m_scope.at(written.args[0]->name);
+    const types::Type* t = m_fn.type_of(tile);
+    if (!t->is_tile()) return false;
+    std::vector<const ast::Expr*> idx = index_exprs(*written.args[1]);
+    if (has_slice(idx) || (int)idx.size() != t->ndim) return false;  // refused by the caller
+    // t[i] += v: every thread of the block adds its v to the element (Warp's
+    // tile_add_inplace), through a shared atomic on CUDA
+    TileSelection sel = tile_selection(tile, idx, written);
+    VarId x = coerce_assigned(eval(*s.value), t->dtype, *s.value, "an element of a " + t->name);
+    const char* entry = s.aug_op == ast::BinOpKind::Add ? "tile_add_inplace" : "tile_sub_inplace";
+    VarId updated = emit_call(s.span.line, t, {tile, sel.base, x}, table_entry(entry));
+    write_back(*written.args[0], updated, *s.value);
+    return true;
 }
 
 bool Builder::atomic_aug_assign(const ast::Stmt& s) {

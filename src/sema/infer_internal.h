@@ -79,6 +79,9 @@ public:
     void build_custom_grad();
     /// The tile parameters the body updates in place (ir::Function::inout_params).
     void find_inout_params();
+    /// `t[i, j] += v` (or -=) on a tile local: every thread's v accumulated into the element;
+    /// false when `written` is not an element of a tile.
+    bool tile_element_accumulate(const ast::Stmt& s, const ast::Expr& written);
     /// The current values of the inout parameters (their names' bindings), in order.
     std::vector<ir::VarId> inout_values();
     /// The parameters and result of a @wp.func_native stub (its body is the native snippet).
@@ -284,6 +287,9 @@ public:
     /// The vector of `ndim` int32 coordinates `x` gives (an int or a tuple; null: all zero).
     ir::VarId tile_coordinates(const ast::Expr* x, int ndim, const char* what,
                                const std::string& fn, int line);
+    /// Fails unless atomics can add the elements of tile type `tt` (not bool, 8- or 16-bit
+    /// integers).
+    void check_tile_atomic(const types::Type* tt, const ast::Expr& x, const std::string& fn);
     /// A plain array of values (what tiles load from and store to).
     ir::VarId tile_array(const ast::Expr& x, const std::string& fn);
     /// A tile operand.

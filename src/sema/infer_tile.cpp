@@ -198,15 +198,7 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         const types::Type* at = m_fn.type_of(a);
         VarId t = tile_operand(need("t"), name);
         const types::Type* tt = m_fn.type_of(t);
-        const ScalarType es = tt->dtype->scalar;
-        if (name == "tile_atomic_add" && !tt->dtype->is_struct() &&
-            (es == ScalarType::Bool || es == ScalarType::Int8 || es == ScalarType::UInt8 ||
-             es == ScalarType::Int16 || es == ScalarType::UInt16))
-            fail(need("t").span, ErrorKind::Codegen,
-                 "tile_atomic_add(): only supports tiles of int32, uint32, int64, uint64, "
-                 "float16, bfloat16, float32 or float64 elements (or vectors and matrices of "
-                 "them), got a " +
-                     tt->name);
+        if (name == "tile_atomic_add") check_tile_atomic(tt, need("t"), name);
         if (tt->dtype != at->dtype || tt->ndim != at->ndim)
             type_error(need("t").span, name + "(): a " + tt->name + " cannot be stored in an " +
                                            at->name + " (element types and dimensions must match)");
@@ -382,7 +374,7 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         return var_value(view);
     }
     if (name.rfind("tile_stack", 0) == 0 || name == "tile_sort" || name == "tile_randi" ||
-        name == "tile_randf" || name == "tile_from_thread")
+        name == "tile_randf" || name == "tile_from_thread" || name.rfind("tile_scatter", 0) == 0)
         return tile_block_call(b, args.named, e);
     if (name == "tile_extract") {
         VarId t = tile_operand(need("a"), name);
@@ -444,6 +436,18 @@ std::optional<Value> Builder::tile_view_of_slices(VarId t, const ast::Expr& pare
     note_tile_view(view, parent, sel.base, sel.step);
     if (sel.strided) m_strided_views.insert(view);
     return var_value(view);
+}
+
+void Builder::check_tile_atomic(const types::Type* tt, const ast::Expr& x, const std::string& fn) {
+    const ScalarType es = tt->dtype->scalar;
+    if (!tt->dtype->is_struct() &&
+        (es == ScalarType::Bool || es == ScalarType::Int8 || es == ScalarType::UInt8 ||
+         es == ScalarType::Int16 || es == ScalarType::UInt16))
+        fail(x.span, ErrorKind::Codegen,
+             fn +
+                 "(): only supports tiles of int32, uint32, int64, uint64, float16, bfloat16, "
+                 "float32 or float64 elements (or vectors, matrices and structs of them), got a " +
+                 tt->name);
 }
 
 std::vector<int> Builder::tile_shape(const ast::Expr& x, const std::string& fn) {

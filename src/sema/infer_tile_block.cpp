@@ -129,6 +129,25 @@ Value Builder::tile_block_call(const Builtin& b,
         }
         return var_value(emit_call(line, types::tile_type(et, shape), std::move(args), b));
     }
+    if (name == "tile_scatter_add" || name == "tile_scatter_masked") {
+        VarId t = tile_operand(need("a"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        VarId i = coerce(eval(need("i")), types::int32_type(), need("i"));
+        Value v = eval(need("value"));
+        VarId x = coerce_assigned(v, tt->dtype, need("value"), "an element of a " + tt->name);
+        VarId has = coerce(eval(need("has_value")), types::bool_type(), need("has_value"));
+        bool atomic = true;
+        if (const ast::Expr* a = named_arg(named, "atomic")) {
+            std::optional<bool> c = constant_truth(eval(*a));
+            if (!c) type_error(a->span, name + "(): atomic must be a constant True or False");
+            atomic = *c;
+        }
+        const char* mode = name == "tile_scatter_masked" ? "0" : atomic ? "1" : "2";
+        VarId m = emit_const(types::ConstValue{types::int32_type(), false, mode[0] - '0', 0.0},
+                             types::int32_type(), line);
+        write_back(need("a"), emit_call(line, tt, {t, i, x, has, m}, b), e);
+        return Value{};
+    }
     if (name == "tile_from_thread") {
         std::vector<int> shape = tile_shape(need("shape"), name);
         Value v = eval(need("value"));

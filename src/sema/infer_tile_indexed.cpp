@@ -75,9 +75,7 @@ Value Builder::tile_indexed_access(const Builtin& b,
     }
     VarId t = tile_operand(need("t"), name);
     const types::Type* tt = m_fn.type_of(t);
-    if (name == "tile_atomic_add_indexed" && tt->dtype->is_struct())
-        type_error(need("t").span,
-                   name + "(): cannot add tiles of a Warp struct (" + tt->dtype->name + ")");
+    if (name == "tile_atomic_add_indexed") check_tile_atomic(tt, need("t"), name);
     if (tt->dtype != at->dtype || tt->ndim != at->ndim)
         type_error(need("t").span, name + "(): a " + tt->name + " cannot be stored in an " +
                                        at->name + " (element types and dimensions must match)");

@@ -374,7 +374,7 @@ def test_tile_atomic_add_refuses_narrow_integers():
 
 @pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
 @pytest.mark.parametrize("kernel", ["stack_ops", "stack_vec3", "stack_overflow", "scans",
-                                    "scan_2d", "sort_pairs", "rand_tiles", "from_thread",
+                                    "scan_2d", "sort_pairs", "rand_tiles", "from_thread", "element_accumulate", "scatters",
                                     "slice_views"])
 def test_cuda_source_compiles(kernel):
     kernel = globals()[kernel]
@@ -414,6 +414,24 @@ def test_block_operations_on_cuda():
     wp.launch_tiled(from_thread, dim=[2], inputs=[fout, dims], block_dim=8, device=device)
     assert fout.numpy().tolist() == [[7, 8, 9, 10], [107, 108, 109, 110]]
     assert dims.numpy().tolist() == [8, 8]
+    x = np.arange(1, 9, dtype=np.float32)
+    src = wp.array(x, requires_grad=True, device=device)
+    acc = wp.zeros(3, requires_grad=True, device=device)
+    with wp.Tape() as tape:
+        wp.launch_tiled(element_accumulate, dim=[1], inputs=[src, acc], block_dim=8, device=device)
+    np.testing.assert_allclose(acc.numpy(), [0.0, 2 * np.sum(x * x), -2 * np.sum(x)], rtol=1e-6)
+    acc.grad = wp.ones_like(acc)
+    tape.backward()
+    np.testing.assert_allclose(src.grad.numpy(), 4 * x - 2, rtol=1e-6)
+    y = np.array([2.0, 5.0, 6.0, 7.0, 1.0, 2.0, 3.0, 4.0], dtype=np.float32)
+    src = wp.array(y, device=device)
+    out = wp.zeros((3, 4), device=device)
+    wp.launch_tiled(scatters, dim=[1], inputs=[src, out], block_dim=8, device=device)
+    hist = np.zeros(4)
+    np.add.at(hist, y.astype(int) % 4, y)
+    np.testing.assert_allclose(out.numpy()[0], hist)
+    np.testing.assert_array_equal(out.numpy()[1], [1, 1, 1, 1])
+    np.testing.assert_array_equal(out.numpy()[2], (y[:4] * 10)[::-1])
 
 
 def test_tile_reshape_refuses_strided_views():
@@ -425,3 +443,52 @@ def test_tile_reshape_refuses_strided_views():
     assert isinstance(err, ValueError)
     assert "tile_reshape() requires a contiguous tile, not a strided view" in str(err)
     assert f":{_line_of(strided, 'tile_reshape')}:" in str(err)
+
+
+@wp.kernel
+def element_accumulate(src: wp.array[float], out: wp.array[float]):
+    _i, j = wp.tid()
+    t = wp.tile_zeros(shape=3, dtype=float)
+    t[1] += src[j] * src[j]  # every thread of the block adds its value
+    t[2] -= src[j]
+    wp.tile_store(out, t * 2.0)
+
+
+def test_tile_element_accumulates_every_thread():
+    x = np.array([1.5, 2.0, 3.0], dtype=np.float32)
+    src = wp.array(x, requires_grad=True)
+    out = wp.zeros(3, requires_grad=True)
+    with wp.Tape() as tape:
+        wp.launch_tiled(element_accumulate, dim=[1], inputs=[src, out], block_dim=8)
+    # on the CPU the block is thread 0 alone
+    np.testing.assert_allclose(out.numpy(), [0.0, 2 * x[0] ** 2, -2 * x[0]])
+    out.grad = wp.ones_like(out)
+    tape.backward()
+    np.testing.assert_allclose(src.grad.numpy(), [4 * x[0] - 2, 0, 0])
+
+
+@wp.kernel
+def scatters(src: wp.array[float], out: wp.array2d[float]):
+    _i, j = wp.tid()
+    hist = wp.tile_zeros(shape=4, dtype=float, storage="shared")
+    wp.tile_scatter_add(hist, int(src[j]) % 4, src[j], True)
+    wp.tile_store(out[0], hist)
+    lanes = wp.tile_zeros(shape=4, dtype=float, storage="shared")
+    wp.tile_scatter_add(lanes, j % 4, 1.0, j < 4, atomic=False)
+    wp.tile_store(out[1], lanes)
+    marks = wp.tile_full(shape=4, value=-1.0, dtype=float)
+    wp.tile_scatter_masked(marks, 3 - j, src[j] * 10.0, j < 4)
+    wp.tile_store(out[2], marks)
+
+
+def test_scatters_into_tiles():
+    x = np.array([2.0, 5.0, 6.0, 7.0, 1.0, 2.0, 3.0, 4.0], dtype=np.float32)
+    src = wp.array(x, requires_grad=True)
+    out = wp.zeros((3, 4), requires_grad=True)
+    with wp.Tape() as tape:
+        wp.launch_tiled(scatters, dim=[1], inputs=[src, out], block_dim=8)
+    # the CPU block is thread 0: src[0] = 2 lands in bin 2, lane 0 in slot 0 and 3
+    np.testing.assert_array_equal(out.numpy(), [[0, 0, 2, 0], [1, 0, 0, 0], [-1, -1, -1, 20]])
+    out.grad = wp.ones_like(out)
+    tape.backward()
+    np.testing.assert_allclose(src.grad.numpy(), [11, 0, 0, 0, 0, 0, 0, 0])
