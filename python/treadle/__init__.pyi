@@ -2366,7 +2366,7 @@ def tile_stack_count(s: TileStack) -> int:
 def tile_stack_clear(s: TileStack) -> None:
     """tile_stack_clear(s: TileStack) -> None
 
-    Empties the stack."""
+    Empties the stack (count zero)."""
 
 def tile_scan_inclusive(a: Tile) -> Tile:
     """tile_scan_inclusive(a: Tile) -> Tile

@@ -56,7 +56,8 @@ std::vector<Builtin> tile_block_ops() {
          "The number of elements on the stack (the same in every thread).", false, nullptr,
          stack()},
         {"tile_stack_clear", "tile_stack_clear", BuiltinKind::Tile, k_group,
-         "tile_stack_clear(s: TileStack) -> None", "Empties the stack.", false, nullptr, stack()},
+         "tile_stack_clear(s: TileStack) -> None", "Empties the stack (count zero).", false,
+         nullptr, stack()},
         {"tile_scan_inclusive", "tile_scan_inclusive", BuiltinKind::Regular, k_group,
          "tile_scan_inclusive(a: Tile) -> Tile",
          "The inclusive prefix sums of the elements of `a` in row-major order (a tile of "
