@@ -221,7 +221,8 @@ CUDA_CALLABLE void adj_tile_sub_inplace(const tile_t<T, D...>& t, const vec_t<N,
     adj_tile_accumulate_element<true>(t, index, v, adj_t, adj_v, adj_ret);
 }
 
-/// tile_scatter_masked / tile_scatter_add(t, i, v, has, mode): t with element i (row-major)
+/// tile_scatter(t, i, v, has, mode), what tile_scatter_masked and tile_scatter_add call: t
+/// with element i (row-major)
 /// written (mode 0) or added to, atomically (1) or not (2), by each thread whose `has` is set.
 template <typename T, int... D>
 CUDA_CALLABLE tile_t<T, D...> tile_scatter(const tile_t<T, D...>& t, int32 i, const T& v, bool has,
@@ -272,31 +273,6 @@ CUDA_CALLABLE void adj_tile_scatter(const tile_t<T, D...>&, int32 i, const T&, b
     if (write) adj_v = add(adj_v, adj_ret.data[i]);
 #endif
 }
-template <typename T, int... D>
-CUDA_CALLABLE tile_t<T, D...> tile_scatter_add(const tile_t<T, D...>& t, int32 i, const T& v,
-                                               bool has, int32 mode) {
-    return tile_scatter(t, i, v, has, mode);
-}
-template <typename T, int... D>
-CUDA_CALLABLE void adj_tile_scatter_add(const tile_t<T, D...>& t, int32 i, const T& v, bool has,
-                                        int32 mode, tile_t<T, D...>& adj_t, int32& adj_i, T& adj_v,
-                                        bool& adj_has, int32& adj_mode,
-                                        const tile_t<T, D...>& adj_ret) {
-    adj_tile_scatter(t, i, v, has, mode, adj_t, adj_i, adj_v, adj_has, adj_mode, adj_ret);
-}
-template <typename T, int... D>
-CUDA_CALLABLE tile_t<T, D...> tile_scatter_masked(const tile_t<T, D...>& t, int32 i, const T& v,
-                                                  bool has, int32 mode) {
-    return tile_scatter(t, i, v, has, mode);
-}
-template <typename T, int... D>
-CUDA_CALLABLE void adj_tile_scatter_masked(const tile_t<T, D...>& t, int32 i, const T& v, bool has,
-                                           int32 mode, tile_t<T, D...>& adj_t, int32& adj_i,
-                                           T& adj_v, bool& adj_has, int32& adj_mode,
-                                           const tile_t<T, D...>& adj_ret) {
-    adj_tile_scatter(t, i, v, has, mode, adj_t, adj_i, adj_v, adj_has, adj_mode, adj_ret);
-}
-
 /// The generator state of this thread for a random tile: each thread draws its slots in turn
 /// from pcg(rng + lane).
 CUDA_CALLABLE uint32 tile_rand_state(uint32 rng) { return rand_pcg(rng + uint32(tile_lane())); }

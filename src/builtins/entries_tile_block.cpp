@@ -101,14 +101,14 @@ std::vector<Builtin> tile_block_ops() {
          "A tile of `shape` whose every element is the `value` of thread `thread_idx` of the "
          "block (on the CPU a block is one thread, thread 0).",
          false, nullptr, block().template_args(TemplateArgs::Dtype)},
-        {"tile_scatter_add", "tile_scatter_add", BuiltinKind::Tile, k_group,
+        {"tile_scatter_add", "tile_scatter", BuiltinKind::Tile, k_group,
          "tile_scatter_add(a: Tile, i: int, value: Any, has_value: bool, atomic: bool = True) "
          "-> None",
          "Adds `value` to element `i` (the row-major position) of the local tile `a` for each "
          "thread whose `has_value` is True; with `atomic` False the threads' indices must "
          "differ (no atomics are used). Every thread of the block calls it.",
          true, nullptr, block().rebinds(Rebinds::First)},
-        {"tile_scatter_masked", "tile_scatter_masked", BuiltinKind::Tile, k_group,
+        {"tile_scatter_masked", "tile_scatter", BuiltinKind::Tile, k_group,
          "tile_scatter_masked(a: Tile, i: int, value: Any, has_value: bool) -> None",
          "Writes `value` to element `i` of the local tile `a` for each thread whose "
          "`has_value` is True (at most one thread per element). Every thread of the block "
