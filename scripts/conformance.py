@@ -192,14 +192,46 @@ def run_file(name, opts):
         env["WARP_CACHE_PATH"] = os.path.join(opts.cache, "kernels-warp")
     if opts.device == "cpu":
         env["CUDA_VISIBLE_DEVICES"] = ""  # Warp's test utilities then list only the CPU
+    log_path = os.path.join(opts.logs, name.replace("/", "__") + f".{opts.impl}.log")
+    cmd = [py, CHILD, "--module", module, "--impl", opts.impl, "--device", opts.device]
+    t0 = time.perf_counter()
+    events, outcomes, done = [], [], set()
+    # A test that hangs or crashes the process ends that run; the file then runs again in a
+    # fresh process without the tests already finished (and the one that stopped it), so that
+    # one hang costs one test, not the rest of the file. Each run has the full timeout.
+    for attempt in range(1 + RESUMES):
+        run_events, outcome = _run_child(cmd, env, opts, log_path, done, attempt)
+        events += run_events
+        outcomes.append(outcome)
+        started = [ev["id"] for ev in run_events if ev["event"] == "start"]
+        if outcome is None or not started:
+            break
+        done.update(started)
+    seconds = time.perf_counter() - t0
+    return build_record(name, events, outcomes, seconds, log_path)
+
+
+# Fresh processes a file gets after one that hung or crashed.
+RESUMES = 3
+
+
+def _run_child(cmd, env, opts, log_path, skip, attempt):
+    """One child process over the file's tests less `skip`: its events and how it ended (None
+    when it exited normally)."""
     fd, results = tempfile.mkstemp(prefix="conf-", suffix=".jsonl")
     os.close(fd)
-    log_path = os.path.join(opts.logs, name.replace("/", "__") + f".{opts.impl}.log")
-    cmd = [py, CHILD, "--module", module, "--impl", opts.impl, "--device", opts.device,
-           "--results", results]
-    t0 = time.perf_counter()
+    cmd = cmd + ["--results", results]
+    skip_path = None
+    if skip:
+        fd, skip_path = tempfile.mkstemp(prefix="conf-skip-", suffix=".txt")
+        with os.fdopen(fd, "w") as f:
+            f.write("\n".join(sorted(skip)) + "\n")
+        cmd += ["--skip-file", skip_path]
     outcome = None
-    with open(log_path, "w") as log:
+    with open(log_path, "a" if attempt else "w") as log:
+        if attempt:
+            log.write(f"\n==== run {attempt + 1}: without the {len(skip)} tests already run\n")
+            log.flush()
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
                                 cwd=opts.cache, start_new_session=True)
         try:
@@ -212,19 +244,26 @@ def run_file(name, opts):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             outcome = f"timeout ({opts.timeout:g} s)"
-    seconds = time.perf_counter() - t0
     with open(results, encoding="utf-8") as f:
         events = [json.loads(line) for line in f if line.strip()]
     os.unlink(results)
-    return build_record(name, events, outcome, seconds, log_path)
+    if skip_path:
+        os.unlink(skip_path)
+    # where the run stopped, for build_record (a "stop" event closes each run)
+    events.append({"event": "stop", "outcome": outcome})
+    return events, outcome
 
 
-def build_record(name, events, outcome, seconds, log_path):
-    """Folds the child's event stream (and how the process ended) into one per-file record."""
+def build_record(name, events, outcomes, seconds, log_path):
+    """Folds the children's event streams (each run closed by a "stop" event) and how each
+    process ended into one per-file record."""
+    if not isinstance(outcomes, list):
+        outcomes = [outcomes]
     rec = {"file": name, "seconds": round(seconds, 1), "log": log_path, "status": "ok",
            "detail": "", "tests": {}, "counts": {}}
     running = None
     finished = False
+    stops = []  # (outcome, test it stopped in) of each run that did not end normally
     for ev in events:
         kind = ev["event"]
         if kind == "import_error":
@@ -240,12 +279,23 @@ def build_record(name, events, outcome, seconds, log_path):
                                       "where": ev.get("where", "")}
         elif kind == "done":
             finished = True
-    if outcome is not None and rec["status"] == "ok":
+        elif kind == "stop":
+            if ev["outcome"] is not None:
+                stops.append((ev["outcome"], running))
+            running = None
+    if "stop" not in {ev["event"] for ev in events} and outcomes[-1] is not None:
+        stops.append((outcomes[-1], running))  # a record built from one run's events
+    for outcome, test in stops:
+        if test is not None:
+            rec["tests"][test] = {"status": "error", "cause": outcome, "where": ""}
+    if stops and rec["status"] == "ok":
+        outcome, test = stops[0]
         rec["status"] = "crashed" if outcome.startswith("crashed") else outcome.split(" (")[0]
-        rec["detail"] = outcome
-        if running is not None:
-            rec["detail"] += f" in {running}"
-            rec["tests"][running] = {"status": "error", "cause": outcome, "where": ""}
+        rec["detail"] = outcome + (f" in {test}" if test else "")
+        if len(stops) > 1:
+            rec["detail"] += f" (and {len(stops) - 1} more; the file ran again after each)"
+        if finished:
+            rec["detail"] += "; the rest of the file ran"
     elif not finished and rec["status"] == "ok":  # no "done": the child stopped early
         rec["status"], rec["detail"] = "incomplete", "the test process ended early"
     counts = collections.Counter(t["status"] for t in rec["tests"].values())

@@ -125,6 +125,9 @@ def main(argv=None):
     ap.add_argument("--impl", choices=["treadle", "warp"], default="treadle")
     ap.add_argument("--device", choices=["cpu", "cuda:0"], default="cpu")
     ap.add_argument("--results", required=True, help="JSON-lines file to append to")
+    ap.add_argument("--skip-file", default=None,
+                    help="a file of test ids (one per line) not to run: those a run of the same "
+                         "file that hung or crashed has already finished, and the one it stopped in")
     args = ap.parse_args(argv)
 
     with open(args.results, "a", encoding="utf-8") as out:
@@ -156,6 +159,10 @@ def main(argv=None):
         suite = unittest.defaultTestLoader.loadTestsFromModule(module)
         if args.device == "cuda:0":
             suite = _cuda0_only(suite)
+        if args.skip_file:
+            with open(args.skip_file, encoding="utf-8") as f:
+                skip = {line.strip() for line in f if line.strip()}
+            suite = unittest.TestSuite(t for t in _flatten(suite) if t.id() not in skip)
         emit({"event": "loaded", "count": suite.countTestCases(), "impl": args.impl,
               "warp_file": getattr(warp, "__file__", "")})
         result = StreamingResult(out)

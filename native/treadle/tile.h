@@ -286,9 +286,23 @@ CUDA_CALLABLE void adj_tile_from_vector(const vec_t<N, T>&, vec_t<N, T>& adj_x,
                                         const Tile& adj_ret) {
     for (int c = 0; c < N; ++c) adj_x.c[c] = add(adj_x.c[c], adj_ret.data[c]);
 }
+/// tile(x) of an R x C matrix: the (R, C, B) tile whose element (r, c, i) is thread i's x[r][c].
+template <typename Tile, int R, int C, typename T>
+CUDA_CALLABLE Tile tile_from_matrix(const mat_t<R, C, T>& x) {
+    Tile t{};
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) t.data[r * C + c] = x.m[r][c];
+    return t;
+}
+template <typename Tile, int R, int C, typename T>
+CUDA_CALLABLE void adj_tile_from_matrix(const mat_t<R, C, T>&, mat_t<R, C, T>& adj_x,
+                                        const Tile& adj_ret) {
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) adj_x.m[r][c] = add(adj_x.m[r][c], adj_ret.data[r * C + c]);
+}
 
 /// untile(t): this thread's element of a tile of shape (B,); of shape (N, B), the vector of
-/// its N elements.
+/// its N elements; of shape (R, C, B), the R x C matrix of them.
 template <typename T, int B>
 CUDA_CALLABLE T untile(const tile_t<T, B>& t) {
     static_assert(B == tile_block_dim, "untile takes a tile of one element per thread");
@@ -309,6 +323,21 @@ template <typename T, int N, int B>
 CUDA_CALLABLE void adj_untile(const tile_t<T, N, B>&, tile_t<T, N, B>& adj_t,
                               const vec_t<N, T>& adj_ret) {
     for (int c = 0; c < N; ++c) adj_t.data[c] = add(adj_t.data[c], adj_ret.c[c]);
+}
+template <typename T, int R, int C, int B>
+CUDA_CALLABLE mat_t<R, C, T> untile(const tile_t<T, R, C, B>& t) {
+    static_assert(B == tile_block_dim, "untile takes a tile of one element per thread");
+    mat_t<R, C, T> m;
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) m.m[r][c] = t.data[r * C + c];
+    return m;
+}
+template <typename T, int R, int C, int B>
+CUDA_CALLABLE void adj_untile(const tile_t<T, R, C, B>&, tile_t<T, R, C, B>& adj_t,
+                              const mat_t<R, C, T>& adj_ret) {
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            adj_t.data[r * C + c] = add(adj_t.data[r * C + c], adj_ret.m[r][c]);
 }
 
 // ---- loads and stores ----------------------------------------------------------------------
@@ -453,8 +482,11 @@ CUDA_CALLABLE void adj_tile_extract(const tile_t<T, D...>&, const vec_t<N, int32
     int c[4];
     const bool inside = tile_index<T, D...>(index, c);
     const int e = Tile::linear(c);
-    tile_gather_adjoint(adj_t, [&](const tile_sink<T>& sink) {
-        if (inside) sink.add(e, adj_ret);
+    // Warp's rule for a register tile: the thread that holds the element takes its own
+    // adj_ret (every thread extracts the same element with the same gradient when a value
+    // the whole block computes is read: adding every thread's would count it B times)
+    tile_slots<Tile>([&](int k, int slot_e) {
+        if (inside && slot_e == e) adj_t.data[k] = add(adj_t.data[k], adj_ret);
     });
 }
 

@@ -221,14 +221,17 @@ CUDA_CALLABLE void adj_tile_sub_inplace(const tile_t<T, D...>& t, const vec_t<N,
     adj_tile_accumulate_element<true>(t, index, v, adj_t, adj_v, adj_ret);
 }
 
-/// tile_scatter(t, i, v, has, mode), what tile_scatter_masked and tile_scatter_add call: t
-/// with element i (row-major)
-/// written (mode 0) or added to, atomically (1) or not (2), by each thread whose `has` is set.
-template <typename T, int... D>
-CUDA_CALLABLE tile_t<T, D...> tile_scatter(const tile_t<T, D...>& t, int32 i, const T& v, bool has,
-                                           int32 mode) {
+/// tile_scatter(t, index, v, has, mode), what tile_scatter_masked and tile_scatter_add call: t
+/// with the element at `index` (one coordinate per dimension) written (mode 0) or added to,
+/// atomically (1) or not (2), by each thread whose `has` is set; coordinates outside the tile
+/// change nothing.
+template <typename T, int... D, int N>
+CUDA_CALLABLE tile_t<T, D...> tile_scatter(const tile_t<T, D...>& t, const vec_t<N, int32>& index,
+                                           const T& v, bool has, int32 mode) {
     using Tile = tile_t<T, D...>;
-    const bool write = has && i >= 0 && i < Tile::size;
+    int c[4];
+    const bool write = tile_index<T, D...>(index, c) && has;
+    const int i = Tile::linear(c);
 #if WP_DEVICE_CODE
     T* s = const_cast<T*>(tile_share(t));
     if (write) {
@@ -249,12 +252,14 @@ CUDA_CALLABLE tile_t<T, D...> tile_scatter(const tile_t<T, D...>& t, int32 i, co
     return r;
 #endif
 }
-template <typename T, int... D>
-CUDA_CALLABLE void adj_tile_scatter(const tile_t<T, D...>&, int32 i, const T&, bool has, int32 mode,
-                                    tile_t<T, D...>& adj_t, int32&, T& adj_v, bool&, int32&,
-                                    const tile_t<T, D...>& adj_ret) {
+template <typename T, int... D, int N>
+CUDA_CALLABLE void adj_tile_scatter(const tile_t<T, D...>&, const vec_t<N, int32>& index, const T&,
+                                    bool has, int32 mode, tile_t<T, D...>& adj_t, vec_t<N, int32>&,
+                                    T& adj_v, bool&, int32&, const tile_t<T, D...>& adj_ret) {
     using Tile = tile_t<T, D...>;
-    const bool write = has && i >= 0 && i < Tile::size;
+    int c[4];
+    const bool write = tile_index<T, D...>(index, c) && has;
+    const int i = Tile::linear(c);
 #if WP_DEVICE_CODE
     unsigned char* marks = tile_scratch();  // elements some thread overwrote (mode 0)
     tile_sync();

@@ -2027,7 +2027,8 @@ def untile(a: Tile) -> Any:
     """untile(a: Tile) -> Any
 
     This thread's element of a tile of shape (block_dim,) (the inverse of tile(x)); of a (N,
-    block_dim) tile, the vector of its N elements.
+    block_dim) tile, the vector of its N elements; of an (M, N, block_dim) tile, the M x N matrix
+    of its elements.
 
     Differentiable."""
 
@@ -2417,20 +2418,22 @@ def tile_from_thread(shape: tuple[int, ...], value: Any, thread_idx: int, storag
     A tile of `shape` whose every element is the `value` of thread `thread_idx` of the block (on
     the CPU a block is one thread, thread 0)."""
 
-def tile_scatter_add(a: Tile, i: int, value: Any, has_value: bool, atomic: bool = ...) -> None:
-    """tile_scatter_add(a: Tile, i: int, value: Any, has_value: bool, atomic: bool = True) -> None
+def tile_scatter_add(a: Tile, *args_and_atomic: Any) -> None:
+    """tile_scatter_add(a: Tile, *args: Any, atomic: bool = True) -> None
 
-    Adds `value` to element `i` (the row-major position) of the local tile `a` for each thread
-    whose `has_value` is True; with `atomic` False the threads' indices must differ (no atomics
-    are used). Every thread of the block calls it.
+    tile_scatter_add(a, i, [j, k, l,] value, has_value): adds `value` to the element at (i, j,
+    ...) (one index per dimension of the local tile `a`) for each thread whose `has_value` is
+    True; with `atomic` False the threads' indices must differ (no atomics are used). Indices
+    outside the tile change nothing. Every thread of the block calls it.
 
     Differentiable."""
 
-def tile_scatter_masked(a: Tile, i: int, value: Any, has_value: bool) -> None:
-    """tile_scatter_masked(a: Tile, i: int, value: Any, has_value: bool) -> None
+def tile_scatter_masked(a: Tile, *args: Any) -> None:
+    """tile_scatter_masked(a: Tile, *args: Any) -> None
 
-    Writes `value` to element `i` of the local tile `a` for each thread whose `has_value` is True
-    (at most one thread per element). Every thread of the block calls it.
+    tile_scatter_masked(a, i, [j, k, l,] value, has_value): writes `value` to the element at (i,
+    j, ...) of the local tile `a` for each thread whose `has_value` is True (at most one thread
+    per element). Every thread of the block calls it.
 
     Differentiable."""
 

@@ -128,12 +128,14 @@ std::vector<Builtin> tiles() {
          "tile(x: Any, preserve_type: bool = False) -> Tile",
          "The tile of one value per thread of the block: shape (block_dim,) whose element i is "
          "thread i's `x`. A vector x of N components gives the (N, block_dim) tile of its "
-         "components unless `preserve_type`, which keeps the vectors as elements. On the CPU a "
+         "components, and an M x N matrix the (M, N, block_dim) tile of its elements, unless "
+         "`preserve_type`, which keeps vectors and matrices as elements. On the CPU a "
          "block is one thread (block_dim 1).",
          true, nullptr, shaped()},
         {"untile", "untile", BuiltinKind::Tile, k_group, "untile(a: Tile) -> Any",
          "This thread's element of a tile of shape (block_dim,) (the inverse of tile(x)); of a "
-         "(N, block_dim) tile, the vector of its N elements.",
+         "(N, block_dim) tile, the vector of its N elements; of an (M, N, block_dim) tile, the "
+         "M x N matrix of its elements.",
          true, nullptr, tile()},
         {"tile_broadcast", "tile_broadcast", BuiltinKind::Tile, k_group,
          "tile_broadcast(a: Tile, shape: tuple[int, ...]) -> Tile",
@@ -346,6 +348,10 @@ std::vector<Builtin> tiles() {
         {"tile_from_vector", "tile_from_vector", BuiltinKind::Internal, k_group,
          "tile_from_vector(x: Vector) -> Tile",
          "tile(x) of a vector: the (N, block_dim) tile of every thread's components.", true,
+         nullptr, shaped().not_callable()},
+        {"tile_from_matrix", "tile_from_matrix", BuiltinKind::Internal, k_group,
+         "tile_from_matrix(x: Matrix) -> Tile",
+         "tile(x) of a matrix: the (rows, cols, block_dim) tile of every thread's elements.", true,
          nullptr, shaped().not_callable()},
         {"tile_matmul_acc", "tile_matmul_acc", BuiltinKind::Internal, k_group,
          "tile_matmul_acc(a: Tile, b: Tile, out: Tile, alpha: Float, beta: Float) -> Tile",

@@ -102,17 +102,18 @@ std::vector<Builtin> tile_block_ops() {
          "block (on the CPU a block is one thread, thread 0).",
          false, nullptr, block().template_args(TemplateArgs::Dtype)},
         {"tile_scatter_add", "tile_scatter", BuiltinKind::Tile, k_group,
-         "tile_scatter_add(a: Tile, i: int, value: Any, has_value: bool, atomic: bool = True) "
-         "-> None",
-         "Adds `value` to element `i` (the row-major position) of the local tile `a` for each "
-         "thread whose `has_value` is True; with `atomic` False the threads' indices must "
-         "differ (no atomics are used). Every thread of the block calls it.",
+         "tile_scatter_add(a: Tile, *args: Any, atomic: bool = True) -> None",
+         "tile_scatter_add(a, i, [j, k, l,] value, has_value): adds `value` to the element at "
+         "(i, j, ...) (one index per dimension of the local tile `a`) for each thread whose "
+         "`has_value` is True; with `atomic` False the threads' indices must differ (no "
+         "atomics are used). Indices outside the tile change nothing. Every thread of the "
+         "block calls it.",
          true, nullptr, block().rebinds(Rebinds::First)},
         {"tile_scatter_masked", "tile_scatter", BuiltinKind::Tile, k_group,
-         "tile_scatter_masked(a: Tile, i: int, value: Any, has_value: bool) -> None",
-         "Writes `value` to element `i` of the local tile `a` for each thread whose "
-         "`has_value` is True (at most one thread per element). Every thread of the block "
-         "calls it.",
+         "tile_scatter_masked(a: Tile, *args: Any) -> None",
+         "tile_scatter_masked(a, i, [j, k, l,] value, has_value): writes `value` to the element "
+         "at (i, j, ...) of the local tile `a` for each thread whose `has_value` is True (at "
+         "most one thread per element). Every thread of the block calls it.",
          true, nullptr, block().rebinds(Rebinds::First)},
         {"tile_add_inplace", "tile_add_inplace", BuiltinKind::Internal, k_group,
          "tile_add_inplace(a: Tile, index: Vector, value: Any) -> Tile",

@@ -335,10 +335,11 @@ public:
     /// tile_diag_add: square float matrices and (N,) or (N, M) right-hand sides.
     Value tile_linalg(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
                       const ast::Expr& e);
-    /// tile_stack and its operations, tile_sort, tile_randi / tile_randf, tile_from_thread
-    /// (infer_tile_block.cpp).
+    /// tile_stack and its operations, tile_sort, tile_randi / tile_randf, tile_from_thread and
+    /// the scatters (infer_tile_block.cpp); `rest` holds the positional arguments past a
+    /// variadic parameter.
     Value tile_block_call(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
-                          const ast::Expr& e);
+                          const std::vector<const ast::Expr*>& rest, const ast::Expr& e);
     /// A tile stack operand (a local from tile_stack, or a parameter of that type).
     ir::VarId tile_stack_operand(const ast::Expr& x, const std::string& fn);
     /// tile_view(t, offset=(slice(0, -1, 1), ...)): the view the subscript with those slices

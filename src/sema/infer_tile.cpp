@@ -220,6 +220,10 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             return var_value(
                 emit_call(line, types::tile_type(types::scalar_type(xt->scalar), {xt->rows, block}),
                           {x}, table_entry("tile_from_vector")));
+        if (xt->is_matrix() && !preserve)
+            return var_value(emit_call(
+                line, types::tile_type(types::scalar_type(xt->scalar), {xt->rows, xt->cols, block}),
+                {x}, table_entry("tile_from_matrix")));
         if (!xt->is_element())
             type_error(need("x").span, "tile(): x must be a number, vector, matrix or struct");
         return var_value(emit_call(line, types::tile_type(xt, {block}), {x}, b));
@@ -234,8 +238,14 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             tt->shape[0] <= types::k_max_vector_length)
             return var_value(
                 emit_call(line, types::vector_type(tt->shape[0], tt->dtype->scalar), {t}, b));
+        if (tt->ndim == 3 && tt->shape[2] == block && tt->dtype->is_scalar() &&
+            tt->shape[0] <= types::k_max_vector_length &&
+            tt->shape[1] <= types::k_max_vector_length)
+            return var_value(emit_call(
+                line, types::matrix_type(tt->shape[0], tt->shape[1], tt->dtype->scalar), {t}, b));
         type_error(need("a").span,
-                   "untile(): expects a tile of shape (block_dim,) or (N, block_dim) "
+                   "untile(): expects a tile of shape (block_dim,), (N, block_dim) or "
+                   "(M, N, block_dim) "
                    "with block_dim " +
                        std::to_string(block) + ", got a " + tt->name);
     }
@@ -375,7 +385,7 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     }
     if (name.rfind("tile_stack", 0) == 0 || name == "tile_sort" || name == "tile_randi" ||
         name == "tile_randf" || name == "tile_from_thread" || name.rfind("tile_scatter", 0) == 0)
-        return tile_block_call(b, args.named, e);
+        return tile_block_call(b, args.named, args.rest, e);
     if (name == "tile_extract") {
         VarId t = tile_operand(need("a"), name);
         return index_tile(t, args.rest, e);

@@ -1,8 +1,9 @@
 // src/sema/infer_tile_block.cpp -- tile builtins the block runs together (entries_tile_block)
 //
 // tile_stack(capacity=64, dtype=int) and its push / pop / count / clear, tile_sort(keys,
-// values) (which re-binds both tiles), tile_randi / tile_randf(shape, rng[, min, max]) and
-// tile_from_thread(shape, value, thread_idx). Errors name the builtin and point at the
+// values) (which re-binds both tiles), tile_randi / tile_randf(shape, rng[, min, max]),
+// tile_from_thread(shape, value, thread_idx) and tile_scatter_add / tile_scatter_masked(a, i,
+// [j, ...,] value, has_value). Errors name the builtin and point at the
 // offending argument.
 #include "sema/infer_internal.h"
 
@@ -33,7 +34,7 @@ VarId Builder::tile_stack_operand(const ast::Expr& x, const std::string& fn) {
 
 Value Builder::tile_block_call(const Builtin& b,
                                const std::map<std::string, const ast::Expr*>& named,
-                               const ast::Expr& e) {
+                               const std::vector<const ast::Expr*>& rest, const ast::Expr& e) {
     const std::string name = b.name;
     const int line = e.span.line;
     auto need = [&](const char* param) -> const ast::Expr& {
@@ -132,10 +133,22 @@ Value Builder::tile_block_call(const Builtin& b,
     if (name == "tile_scatter_add" || name == "tile_scatter_masked") {
         VarId t = tile_operand(need("a"), name);
         const types::Type* tt = m_fn.type_of(t);
-        VarId i = coerce(eval(need("i")), types::int32_type(), need("i"));
-        Value v = eval(need("value"));
-        VarId x = coerce_assigned(v, tt->dtype, need("value"), "an element of a " + tt->name);
-        VarId has = coerce(eval(need("has_value")), types::bool_type(), need("has_value"));
+        // (a, i, [j, k, l,] value, has_value): one index per dimension of the tile
+        if (rest.size() != size_t(tt->ndim) + 2)
+            type_error(e.span, name + "(): expects " + std::to_string(tt->ndim) +
+                                   (tt->ndim == 1 ? " index" : " indices") +
+                                   " (one per dimension of the " + tt->name +
+                                   "), then value and has_value; got " +
+                                   std::to_string(rest.size()) + " arguments after the tile");
+        std::vector<VarId> index;
+        for (int d = 0; d < tt->ndim; ++d)
+            index.push_back(coerce(eval(*rest[d]), types::int32_type(), *rest[d]));
+        const ast::Expr& value = *rest[tt->ndim];
+        const ast::Expr& has_value = *rest[tt->ndim + 1];
+        VarId i = emit_value(ir::InstrKind::Construct, line,
+                             types::vector_type(tt->ndim, ScalarType::Int32), std::move(index));
+        VarId x = coerce_assigned(eval(value), tt->dtype, value, "an element of a " + tt->name);
+        VarId has = coerce(eval(has_value), types::bool_type(), has_value);
         bool atomic = true;
         if (const ast::Expr* a = named_arg(named, "atomic")) {
             std::optional<bool> c = constant_truth(eval(*a));

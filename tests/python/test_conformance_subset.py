@@ -130,9 +130,13 @@ def test_runner_reports_a_crash_with_its_signal_and_test(fake, monkeypatch):
     monkeypatch.setenv("FAKE_MODE", "crash")
     rec = conformance.run_file("test_fake", fake)
     assert rec["status"] == "crashed"
-    assert rec["detail"] == "crashed: SIGSEGV in warp.tests.test_fake.TestFake.test_c_dies"
+    assert rec["detail"] == ("crashed: SIGSEGV in warp.tests.test_fake.TestFake.test_c_dies; "
+                             "the rest of the file ran")
     assert _status(rec)["test_c_dies"] == ("error", "crashed: SIGSEGV")
-    assert "test_d_after" not in _status(rec)
+    # the file ran again in a new process without the tests already run: the rest count
+    assert _status(rec)["test_d_after"] == ("pass", "")
+    assert _status(rec)["test_b_fails"][0] == "fail"
+    assert rec["counts"]["run"] == 6
     with open(rec["log"]) as log:
         assert "Fatal Python error: Segmentation fault" in log.read()  # faulthandler's stack
 
@@ -142,8 +146,13 @@ def test_runner_reports_a_timeout_and_keeps_finished_results(fake, monkeypatch):
     fake.timeout = 6.0
     rec = conformance.run_file("test_fake", fake)
     assert rec["status"] == "timeout"
-    assert rec["detail"] == "timeout (6 s) in warp.tests.test_fake.TestFake.test_c_dies"
+    assert rec["detail"] == ("timeout (6 s) in warp.tests.test_fake.TestFake.test_c_dies; "
+                             "the rest of the file ran")
     assert _status(rec)["test_a_alias"] == ("pass", "")
+    assert _status(rec)["test_c_dies"] == ("error", "timeout (6 s)")
+    assert _status(rec)["test_d_after"] == ("pass", "")
+    with open(rec["log"]) as log:
+        assert "==== run 2: without the 3 tests already run" in log.read()
 
 
 def test_runner_reports_an_import_error_as_the_file_result(fake):

@@ -183,6 +183,35 @@ def test_tile_of_per_thread_values_on_the_cpu():
     np.testing.assert_allclose(out.numpy(), [5.0, 8.0, 17.0])
 
 
+mat23 = wp.types.matrix(shape=(2, 3), dtype=float)
+
+
+@wp.kernel
+def matrix_components(x: wp.array[mat23], out: wp.array3d[float], back: wp.array[mat23]):
+    i = wp.tid()
+    t = wp.tile(x[i] * 2.0)  # (2, 3, block_dim) of the matrix elements
+    wp.tile_store(out, t, offset=(0, 0, i))
+    back[i] = wp.untile(t + wp.tile_ones(shape=(2, 3, 1), dtype=float))
+
+
+def test_tile_of_matrices_expands_their_elements():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((3, 2, 3)).astype(np.float32)
+    x = wp.array(X, dtype=mat23, requires_grad=True)
+    out = wp.zeros((2, 3, 3), dtype=float, requires_grad=True)
+    back = wp.zeros(3, dtype=mat23, requires_grad=True)
+    with wp.Tape() as tape:
+        wp.launch(matrix_components, dim=3, inputs=[x, out, back], device="cpu")
+    np.testing.assert_allclose(out.numpy(), 2.0 * X.transpose(1, 2, 0), rtol=1e-6)
+    np.testing.assert_allclose(back.numpy(), 2.0 * X + 1.0, rtol=1e-6)
+    G = rng.standard_normal((2, 3, 3)).astype(np.float32)
+    H = rng.standard_normal((3, 2, 3)).astype(np.float32)
+    out.grad = wp.array(G)
+    back.grad = wp.array(H, dtype=mat23)
+    tape.backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2.0 * (G.transpose(2, 0, 1) + H), rtol=1e-5)
+
+
 def test_build_records_the_block_size():
     handle = scale_add._compile("cpu")
     assert handle.tile_block_dim == 1

@@ -375,7 +375,7 @@ def test_tile_atomic_add_refuses_narrow_integers():
 @pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
 @pytest.mark.parametrize("kernel", ["stack_ops", "stack_vec3", "stack_overflow", "scans",
                                     "scan_2d", "sort_pairs", "rand_tiles", "from_thread", "element_accumulate", "scatters",
-                                    "slice_views"])
+                                    "slice_views", "scatters_nd"])
 def test_cuda_source_compiles(kernel):
     kernel = globals()[kernel]
     for adjoint in (False, True):
@@ -403,7 +403,8 @@ def test_block_operations_on_cuda():
     s = slots.numpy()
     assert sorted(s[s >= 0].tolist()) == list(range(CAP)) and (s[s < 0] == -1).all()
     got = out.numpy()
-    assert set(got.tolist()) <= set(pushed.tolist())
+    # pops fill out[0:CAP] with pushed values; the rest stays untouched
+    assert set(got[:CAP].tolist()) <= set(pushed.tolist()) and (got[CAP:] == -1).all()
     counts2 = wp.zeros(4, dtype=int, device=device)
     slots2 = wp.zeros(3, dtype=int, device=device)
     wp.launch_tiled(stack_overflow, dim=[4], inputs=[slots2, counts2], block_dim=16,
@@ -492,3 +493,42 @@ def test_scatters_into_tiles():
     out.grad = wp.ones_like(out)
     tape.backward()
     np.testing.assert_allclose(src.grad.numpy(), [11, 0, 0, 0, 0, 0, 0, 0])
+
+
+@wp.kernel
+def scatters_nd(src: wp.array[float], out2: wp.array2d[float], out3: wp.array3d[int]):
+    _i, j = wp.tid()
+    t = wp.tile_zeros(shape=(2, 3), dtype=float, storage="shared")
+    wp.tile_scatter_add(t, 1, 2, src[j], True)
+    wp.tile_scatter_add(t, 0, 1, 4.0, True, atomic=False)
+    wp.tile_scatter_add(t, 2, 0, 100.0, True)  # outside the tile: changes nothing
+    wp.tile_store(out2, t)
+    m = wp.tile_full(shape=(2, 2, 2), value=-1, dtype=int)
+    wp.tile_scatter_masked(m, 1, 0, 1, 7, True)
+    wp.tile_scatter_masked(m, 0, 0, 0, 9, j > 0)
+    wp.tile_store(out3, m)
+
+
+def test_scatters_take_one_index_per_dimension():
+    src = wp.array(np.array([3.0], dtype=np.float32), requires_grad=True)
+    out2 = wp.zeros((2, 3), requires_grad=True)
+    out3 = wp.zeros((2, 2, 2), dtype=int)
+    with wp.Tape() as tape:
+        wp.launch_tiled(scatters_nd, dim=[1], inputs=[src, out2, out3], block_dim=1)
+    np.testing.assert_array_equal(out2.numpy(), [[0, 4, 0], [0, 0, 3]])
+    expect = -np.ones((2, 2, 2), dtype=np.int32)
+    expect[1, 0, 1] = 7
+    np.testing.assert_array_equal(out3.numpy(), expect)
+    out2.grad = wp.array(np.arange(6, dtype=np.float32).reshape(2, 3))
+    tape.backward()
+    np.testing.assert_allclose(src.grad.numpy(), [5.0])
+
+    def too_few(a: wp.array[float]):
+        t = wp.tile_zeros(shape=(2, 3), dtype=float)
+        wp.tile_scatter_add(t, 1, a[0], True)
+
+    err = _kernel_error(too_few)
+    assert ("tile_scatter_add(): expects 2 indices (one per dimension of the "
+            "tile(dtype=float32, shape=(2, 3))), then value and has_value; got 3 arguments "
+            "after the tile") in str(err)
+    assert f"test_tile_block.py:{_line_of(too_few, 'tile_scatter_add')}:" in str(err)
