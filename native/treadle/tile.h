@@ -22,6 +22,7 @@
 #include "adjoint.h"
 #include "array.h"
 #include "atomic.h"
+#include "bitwise.h"
 #include "mat.h"
 #include "scalar.h"
 #include "vec.h"
@@ -475,6 +476,13 @@ CUDA_CALLABLE T tile_extract(const tile_t<T, D...>& t, const vec_t<N, int32>& in
     const T* s = tile_share(t);
     return inside ? s[Tile::linear(c)] : T{};
 }
+/// tile_extract(t, i, j, ...): the same with one integer per dimension, as native code
+/// (@wp.func_native snippets) writes it.
+template <typename T, int... D, typename... I,
+          typename = enable_if_t<sizeof...(I) == sizeof...(D) && (is_int_v<I> && ...)>>
+CUDA_CALLABLE T tile_extract(const tile_t<T, D...>& t, I... i) {
+    return tile_extract(t, vec_t<int(sizeof...(I)), int32>{{int32(i)...}});
+}
 template <typename T, int... D, int N>
 CUDA_CALLABLE void adj_tile_extract(const tile_t<T, D...>&, const vec_t<N, int32>& index,
                                     tile_t<T, D...>& adj_t, vec_t<N, int32>&, const T& adj_ret) {
@@ -565,6 +573,23 @@ WP_TILE_BINARY(sub)
 WP_TILE_BINARY(mul)
 WP_TILE_BINARY(div)
 #undef WP_TILE_BINARY
+
+/// & | ^ of two integer tiles of one type (elements: integers or integer vectors / matrices),
+/// element by element. Integer values have no gradient: the adjoints do nothing.
+#define WP_TILE_BITWISE(name)                                                                    \
+    template <typename T, int... D>                                                              \
+    CUDA_CALLABLE tile_t<T, D...> name(const tile_t<T, D...>& a, const tile_t<T, D...>& b) {     \
+        tile_t<T, D...> r;                                                                       \
+        tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(a.data[k], b.data[k]); }); \
+        return r;                                                                                \
+    }                                                                                            \
+    template <typename T, int... D>                                                              \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>&, const tile_t<T, D...>&,                \
+                                  tile_t<T, D...>&, tile_t<T, D...>&, const tile_t<T, D...>&) {}
+WP_TILE_BITWISE(bit_and)
+WP_TILE_BITWISE(bit_or)
+WP_TILE_BITWISE(bit_xor)
+#undef WP_TILE_BITWISE
 
 /// The element type of f(a, b) for element types A and B (mul, div).
 #define WP_TILE_RESULT(name, A, B) decltype(name(A{}, B{}))

@@ -8,6 +8,7 @@
 // scatters keys and values to their ranks. On the CPU (one thread a block) both are sequential.
 #pragma once
 
+#include "bitwise.h"
 #include "random.h"
 #include "tile.h"
 
@@ -220,6 +221,80 @@ CUDA_CALLABLE void adj_tile_sub_inplace(const tile_t<T, D...>& t, const vec_t<N,
                                         T& adj_v, const tile_t<T, D...>& adj_ret) {
     adj_tile_accumulate_element<true>(t, index, v, adj_t, adj_v, adj_ret);
 }
+
+/// tile_and_inplace(t, index, v): t with the element at `index` ANDed with every thread's v
+/// (t[i] &= v); tile_or_inplace and tile_xor_inplace likewise. On CUDA through shared atomics.
+/// Integer tiles only; there is no gradient (the adjoint does nothing).
+/// The integer components of a tile element for the bitwise in-place atomics: a scalar, or the
+/// N (R * C) components of a vector (matrix), which lie contiguously.
+template <typename T>
+struct tile_int_parts {
+    using scalar = T;
+    static constexpr int count = 1;
+};
+template <int N, typename S>
+struct tile_int_parts<vec_t<N, S>> {
+    using scalar = S;
+    static constexpr int count = N;
+};
+template <int R, int C, typename S>
+struct tile_int_parts<mat_t<R, C, S>> {
+    using scalar = S;
+    static constexpr int count = R * C;
+};
+template <int op, typename T, int... D, int N>
+CUDA_CALLABLE tile_t<T, D...> tile_bitwise_element(const tile_t<T, D...>& t,
+                                                   const vec_t<N, int32>& index, const T& v) {
+    using Tile = tile_t<T, D...>;
+    int c[4];
+    const bool inside = tile_index<T, D...>(index, c);
+    const int i = Tile::linear(c);
+#if WP_DEVICE_CODE
+    T* s = const_cast<T*>(tile_share(t));
+    if (inside) {
+        using S = typename tile_int_parts<T>::scalar;
+        S* p = reinterpret_cast<S*>(&s[i]);
+        const S* q = reinterpret_cast<const S*>(&v);
+        for (int k = 0; k < tile_int_parts<T>::count; ++k) {
+            if constexpr (op == 0)
+                atomic_and(p + k, q[k]);
+            else if constexpr (op == 1)
+                atomic_or(p + k, q[k]);
+            else
+                atomic_xor(p + k, q[k]);
+        }
+    }
+    tile_sync();
+    Tile r;
+    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
+    return r;
+#else
+    Tile r = t;
+    if (inside) {
+        if constexpr (op == 0)
+            r.data[i] = bit_and(r.data[i], v);
+        else if constexpr (op == 1)
+            r.data[i] = bit_or(r.data[i], v);
+        else
+            r.data[i] = bit_xor(r.data[i], v);
+    }
+    return r;
+#endif
+}
+#define WP_TILE_BITWISE_INPLACE(name, op)                                                      \
+    template <typename T, int... D, int N>                                                     \
+    CUDA_CALLABLE tile_t<T, D...> name(const tile_t<T, D...>& t, const vec_t<N, int32>& index, \
+                                       const T& v) {                                           \
+        return tile_bitwise_element<op>(t, index, v);                                          \
+    }                                                                                          \
+    template <typename T, int... D, int N>                                                     \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>&, const vec_t<N, int32>&, const T&,    \
+                                  tile_t<T, D...>&, vec_t<N, int32>&, T&,                      \
+                                  const tile_t<T, D...>&) {}
+WP_TILE_BITWISE_INPLACE(tile_and_inplace, 0)
+WP_TILE_BITWISE_INPLACE(tile_or_inplace, 1)
+WP_TILE_BITWISE_INPLACE(tile_xor_inplace, 2)
+#undef WP_TILE_BITWISE_INPLACE
 
 /// tile_scatter(t, index, v, has, mode), what tile_scatter_masked and tile_scatter_add call: t
 /// with the element at `index` (one coordinate per dimension) written (mode 0) or added to,

@@ -68,6 +68,13 @@ std::optional<Signature> rule_int_binary(const std::vector<ArgInfo>& a) {
 }
 
 std::optional<Signature> rule_bitwise(const std::vector<ArgInfo>& a) {
+    // two integer tiles of one type, element by element (native/treadle/tile.h)
+    if (a.size() == 2 && a[0].type && a[0].type->is_tile() && a[0].type == a[1].type) {
+        const types::Type* e = a[0].type->dtype;
+        if ((e->is_scalar() || e->is_vector() || e->is_matrix()) && treadle::is_integer(e->scalar))
+            return Signature{{a[0].type, a[1].type}, a[0].type};
+        return std::nullopt;
+    }
     if (const types::Type* c = same_int_composite(a)) return same(a, 2, c, nullptr);
     const types::Type* t = unify_scalars(a);
     if (a.size() != 2 || !t || t->is_float()) return std::nullopt;

@@ -140,7 +140,9 @@ void Builder::aug_assign_stmt(const ast::Stmt& s) {
         if (auto alias = m_function_locals.find(written.name);
             alias != m_function_locals.end() && alias->second.kind != Value::Kind::Tuple)
             rebind_error(written, alias->second, nullptr);
-    if ((s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub) &&
+    if ((s.aug_op == ast::BinOpKind::Add || s.aug_op == ast::BinOpKind::Sub ||
+         s.aug_op == ast::BinOpKind::BitAnd || s.aug_op == ast::BinOpKind::BitOr ||
+         s.aug_op == ast::BinOpKind::BitXor) &&
         tile_element_accumulate(s, written))
         return;
     const char* op = aug_op_name(s.aug_op);
@@ -173,10 +175,23 @@ bool Builder::tile_element_accumulate(const ast::Stmt& s, const ast::Expr& writt
     std::vector<const ast::Expr*> idx = index_exprs(*written.args[1]);
     if (has_slice(idx) || (int)idx.size() != t->ndim) return false;  // refused by the caller
     // t[i] += v: every thread of the block adds its v to the element (Warp's
-    // tile_add_inplace), through a shared atomic on CUDA
+    // tile_add_inplace), through a shared atomic on CUDA; -=, &=, |= and ^= likewise
+    const bool bitwise = s.aug_op != ast::BinOpKind::Add && s.aug_op != ast::BinOpKind::Sub;
+    const types::Type* dt = t->dtype;
+    if (bitwise && !((dt->is_scalar() || dt->is_vector() || dt->is_matrix()) &&
+                     treadle::is_integer(dt->scalar)))
+        type_error(written.span,
+                   who() + "bitwise inplace '" + ast::op_text(s.aug_op) +
+                       "=' on a tile element needs a tile of integers (or integer vectors or "
+                       "matrices), not a " +
+                       t->name);
     TileSelection sel = tile_selection(tile, idx, written);
     VarId x = coerce_assigned(eval(*s.value), t->dtype, *s.value, "an element of a " + t->name);
-    const char* entry = s.aug_op == ast::BinOpKind::Add ? "tile_add_inplace" : "tile_sub_inplace";
+    const char* entry = s.aug_op == ast::BinOpKind::Add      ? "tile_add_inplace"
+                        : s.aug_op == ast::BinOpKind::Sub    ? "tile_sub_inplace"
+                        : s.aug_op == ast::BinOpKind::BitAnd ? "tile_and_inplace"
+                        : s.aug_op == ast::BinOpKind::BitOr  ? "tile_or_inplace"
+                                                             : "tile_xor_inplace";
     VarId updated = emit_call(s.span.line, t, {tile, sel.base, x}, table_entry(entry));
     write_back(*written.args[0], updated, *s.value);
     return true;

@@ -124,7 +124,7 @@ Scope Builder::merge_branches(const ast::Stmt& s, ir::Instr& ifi, const Scope& t
         if (!then_scope.count(name)) one_sided.push_back({name, ve});
     for (const auto& [name, v] : one_sided) {
         const types::Type* t = m_fn.type_of(v);
-        if (!t->is_element()) continue;  // no zero value (an array): not visible after
+        if (!t->is_element() && !t->is_tile()) continue;  // no zero (an array): not visible after
         const bool in_then = then_scope.count(name) != 0;
         VarId m = m_fn.new_var(t, name, true);
         m_block = in_then ? &ifi.body : &ifi.orelse;

@@ -509,3 +509,27 @@ def test_functions_update_tile_arguments_in_place():
     g[0, 0] = 0.0
     g[1, 1] += 4.0 * x[1, 1] ** 3
     np.testing.assert_allclose(src.grad.numpy(), g, rtol=1e-5)
+
+
+@wp.func_native("""
+    auto v = tile_extract(t, 1, 2);
+    out[0] = v;
+    """)
+def read_tile_native(t: wp.tile[float, 2, 3], out: wp.array[float]): ...
+
+
+@wp.kernel(enable_backward=False)
+def native_tile_reader(src: wp.array2d[float], out: wp.array[float]):
+    t = wp.tile_load(src, shape=(2, 3))
+    read_tile_native(t, out)
+
+
+def test_native_functions_extract_tile_elements_by_coordinates():
+    # native snippets write Warp's tile_extract(t, i, j) with one integer per dimension
+    src = wp.array(np.arange(6, dtype=np.float32).reshape(2, 3))
+    out = wp.zeros(1, dtype=float)
+    wp.launch_tiled(native_tile_reader, dim=[1], inputs=[src, out], block_dim=1, device="cpu")
+    assert out.numpy()[0] == 5.0
+    if _treadle.nvrtc_available():
+        ok, log = _treadle.check_cuda_compile(native_tile_reader._function_source(), 90)
+        assert ok, log

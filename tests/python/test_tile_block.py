@@ -532,3 +532,53 @@ def test_scatters_take_one_index_per_dimension():
             "tile(dtype=float32, shape=(2, 3))), then value and has_value; got 3 arguments "
             "after the tile") in str(err)
     assert f"test_tile_block.py:{_line_of(too_few, 'tile_scatter_add')}:" in str(err)
+
+
+@wp.kernel
+def bitwise_elements(a: wp.array[wp.uint32], v: wp.array[wp.vec3ui], out: wp.array[wp.uint32],
+                     outv: wp.array[wp.vec3ui]):
+    _i, j = wp.tid()
+    s = wp.tile_zeros(shape=3, dtype=wp.uint32)
+    s[0] = a[0]
+    s[0] &= a[1]
+    s[1] = a[0]
+    s[1] |= a[1]
+    s[2] = a[0]
+    s[2] ^= a[1]
+    wp.tile_store(out, s)
+    t = wp.tile_zeros(shape=1, dtype=wp.vec3ui)
+    t[0] = v[0]
+    t[0] ^= v[1]
+    wp.tile_store(outv, t)
+    # whole tiles, element by element; a tile first bound in some branches only
+    x = wp.tile_load(a, shape=2)
+    y = wp.tile_load(a, shape=2, offset=1)
+    if a[0] > wp.uint32(100):
+        z = x & y
+    elif a[0] > wp.uint32(1):
+        z = x | y
+    x ^= y
+    wp.tile_store(out, wp.tile_map(wp.add, z, x), offset=3)
+
+
+def test_bitwise_inplace_on_tile_elements():
+    a = wp.array(np.array([0b1100, 0b1010], dtype=np.uint32))
+    v = wp.array(np.array([[1, 2, 3], [3, 3, 3]], dtype=np.uint32), dtype=wp.vec3ui)
+    out = wp.zeros(5, dtype=wp.uint32)
+    outv = wp.zeros(1, dtype=wp.vec3ui)
+    wp.launch_tiled(bitwise_elements, dim=[1], inputs=[a, v, out, outv], block_dim=1)
+    # z = x | y = [0b1110, 0b1010 | 0] and x ^ y = [0b0110, 0b1010]
+    np.testing.assert_array_equal(out.numpy(), [0b1000, 0b1110, 0b0110, 0b1110 + 0b0110,
+                                                0b1010 + 0b1010])
+    np.testing.assert_array_equal(outv.numpy(), [[2, 1, 0]])
+    ok, log = (_treadle.check_cuda_compile(bitwise_elements._function_source(), 90)
+               if _treadle.nvrtc_available() else (True, ""))
+    assert ok, log
+
+    def float_tile():
+        t = wp.tile_zeros(shape=2, dtype=float)
+        t[0] &= 1.0
+
+    err = _kernel_error(float_tile)
+    assert ("bitwise inplace '&=' on a tile element needs a tile of integers (or integer "
+            "vectors or matrices), not a tile(dtype=float32, shape=(2,))") in str(err)
