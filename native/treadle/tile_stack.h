@@ -94,13 +94,12 @@ CUDA_CALLABLE void tile_stack_pop(const tile_stack_t<T, Cap>& s, T& value, int32
 #endif
 }
 
-/// The number of elements on the stack (the same in every thread).
+/// The number of elements on the stack (the same in every thread). No barrier: every
+/// operation that changes the count starts and ends with one, so the count is settled
+/// whenever a thread can read it, and a thread may ask in a branch of its own.
 template <typename T, int Cap>
 CUDA_CALLABLE int32 tile_stack_count(const tile_stack_t<T, Cap>& s) {
-    tile_sync();
-    const int32 n = *s.count;
-    tile_sync();
-    return n;
+    return *s.count;
 }
 
 /// Empties the stack. Returns a dummy int32 (calls without a result give one).

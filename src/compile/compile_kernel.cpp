@@ -30,6 +30,7 @@
 #include "passes/adjoint_plan.h"
 #include "passes/array_access.h"
 #include "passes/deterministic.h"
+#include "passes/tile_divergence.h"
 #include "runtime/cuda.h"
 #include "runtime/deterministic.h"
 #include "runtime/thread_pool.h"
@@ -375,6 +376,7 @@ std::string generate_kernel_source(const sema::FunctionSource& kernel, bool cuda
                                    int deterministic) {
     const codegen::Backend& backend = cuda ? codegen::cuda_backend() : codegen::cpu_backend();
     std::unique_ptr<ir::Program> program = front_end(kernel);
+    if (cuda) passes::check_tile_divergence(*program);
     std::optional<passes::ProgramAdjointPlan> plan;
     plan = adjoint ? passes::plan_adjoint(*program) : passes::plan_forward_gradients(*program);
     codegen::DetBuild det;
@@ -392,6 +394,8 @@ PreparedKernel prepare_kernel(const sema::FunctionSource& kernel, const CompileO
     std::unique_ptr<ir::Program> program = front_end(kernel);
     // 5. Plan the adjoint (when asked for) and generate C++ for the device's back end.
     bool on_cuda = options.device.is_cuda();
+    // A block-wide tile operation in a per-thread branch would hang a CUDA block.
+    if (on_cuda) passes::check_tile_divergence(*program);
     const codegen::Backend& backend = on_cuda ? codegen::cuda_backend() : codegen::cpu_backend();
     auto result = std::make_shared<CompiledKernel>();
     result->name = program->kernel->name;

@@ -150,10 +150,18 @@ void export_builds(nb::module_& m) {
 
 /// Generates a kernel's CUDA source and compiles it with NVRTC for `arch` without a GPU:
 /// returns (ok, log). For the compile-only check of every test kernel.
-std::pair<bool, std::string> check_cuda_compile(const FunctionSource& fn, int arch, bool adjoint,
+/// `fn` built for tiles of `block_dim` threads (0: as given).
+FunctionSource with_block_dim(const FunctionSource& fn, int block_dim) {
+    FunctionSource copy = fn;
+    if (block_dim > 0) copy.tile_block_dim = block_dim;
+    return copy;
+}
+
+std::pair<bool, std::string> check_cuda_compile(const FunctionSource& given, int arch, bool adjoint,
                                                 bool verify_fp,
                                                 const LaunchBoundsArg& launch_bounds,
-                                                int deterministic) {
+                                                int deterministic, int block_dim) {
+    const FunctionSource fn = with_block_dim(given, block_dim);
     std::string source = compiling([&] {
         return treadle::generate_kernel_source(fn, true, adjoint, verify_fp,
                                                launch_bounds_of(launch_bounds), deterministic);
@@ -207,14 +215,16 @@ void export_kernel(nb::module_& m) {
             "on first use and kept with it).");
     m.def("check_cuda_compile", &check_cuda_compile, nb::arg("function"), nb::arg("arch"),
           nb::arg("adjoint") = false, nb::arg("verify_fp") = false,
-          nb::arg("launch_bounds").none() = nb::none(), nb::arg("deterministic") = 0);
+          nb::arg("launch_bounds").none() = nb::none(), nb::arg("deterministic") = 0,
+          nb::arg("block_dim") = 0);
     m.def("nvrtc_available", &treadle::nvrtc::is_available);
     m.def("nvrtc_supported_archs", &treadle::nvrtc::supported_archs,
           "The architectures NVRTC compiles for (75 for sm_75, ...), ascending; [] without NVRTC.");
     m.def(
         "kernel_source",
-        [](const FunctionSource& fn, bool cuda, bool adjoint, const LaunchBoundsArg& bounds,
-           bool verify_fp, int deterministic) {
+        [](const FunctionSource& given, bool cuda, bool adjoint, const LaunchBoundsArg& bounds,
+           bool verify_fp, int deterministic, int block_dim) {
+            const FunctionSource fn = with_block_dim(given, block_dim);
             return compiling([&] {
                 return treadle::generate_kernel_source(fn, cuda, adjoint, verify_fp,
                                                        launch_bounds_of(bounds), deterministic);
@@ -222,10 +232,11 @@ void export_kernel(nb::module_& m) {
         },
         nb::arg("function"), nb::arg("cuda") = false, nb::arg("adjoint") = false,
         nb::arg("launch_bounds").none() = nb::none(), nb::arg("verify_fp") = false,
-        nb::arg("deterministic") = 0,
+        nb::arg("deterministic") = 0, nb::arg("block_dim") = 0,
         "The generated CUDA or CPU source of a kernel (no GPU needed); launch_bounds: None or "
         "(max threads per block, min blocks per multiprocessor or 0); verify_fp: with the "
-        "checks of stored floating-point values.");
+        "checks of stored floating-point values; block_dim: the block size tiles are built for "
+        "(0: the function's own, 1 unless a launch set it).");
     m.def("set_native_dir", &treadle::set_native_dir, nb::arg("path"));
     m.def("clear_kernel_cache", &treadle::clear_kernel_cache);
     m.def("kernel_cache_dir", []() { return treadle::kernel_cache().root(); });

@@ -375,7 +375,7 @@ def test_tile_atomic_add_refuses_narrow_integers():
 @pytest.mark.skipif(not _treadle.nvrtc_available(), reason="NVRTC is not installed")
 @pytest.mark.parametrize("kernel", ["stack_ops", "stack_vec3", "stack_overflow", "scans",
                                     "scan_2d", "sort_pairs", "rand_tiles", "from_thread", "element_accumulate", "scatters",
-                                    "slice_views", "scatters_nd"])
+                                    "slice_views", "scatters_nd", "masked_reduction"])
 def test_cuda_source_compiles(kernel):
     kernel = globals()[kernel]
     for adjoint in (False, True):
@@ -582,3 +582,80 @@ def test_bitwise_inplace_on_tile_elements():
     err = _kernel_error(float_tile)
     assert ("bitwise inplace '&=' on a tile element needs a tile of integers (or integer "
             "vectors or matrices), not a tile(dtype=float32, shape=(2,))") in str(err)
+
+
+def _cuda_source_error(kernel, block_dim=64):
+    """The error building `kernel`'s CUDA source for tiles of `block_dim` threads, or None."""
+    try:
+        _treadle.kernel_source(kernel._function_source(), cuda=True, block_dim=block_dim)
+    except Exception as e:  # noqa: BLE001 - the error under test
+        return e
+    return None
+
+
+@wp.kernel
+def divergent_reduction(x: wp.array[float], y: wp.array[float]):
+    i, j = wp.tid()
+    t = wp.tile_load(x, shape=64, offset=64 * i)
+    k = 32
+    while k > 0:
+        if j < k:
+            t[j] += t[j + k]
+        k //= 2
+    wp.tile_store(y, wp.tile_view(t, offset=(0,), shape=(1,)), i)
+
+
+@wp.kernel
+def masked_reduction(x: wp.array[float], y: wp.array[float], counts: wp.array[int]):
+    i, j = wp.tid()
+    t = wp.tile_load(x, shape=64, offset=64 * i)
+    k = 32
+    while k > 0:
+        wp.tile_scatter_add(t, j, t[j + k], j < k)
+        k //= 2
+    if i == 0:  # the same in every thread of the block
+        wp.tile_store(y, wp.tile_sum(t), i)
+    n = x.shape[0]
+    for e in range(j, (n + 63) // 64 * 64, 64):  # Warp's strided loop
+        v = wp.tile_max(wp.tile(x[e % n]))
+    s = wp.tile_stack(capacity=4, dtype=int)
+    wp.tile_stack_push(s, j, j < 2)
+    if j == 0:
+        counts[i] = wp.tile_stack_count(s)  # reads a settled count: no barrier
+
+
+@wp.func
+def block_total(t: wp.tile[float, 64]):
+    return wp.tile_sum(t)[0]
+
+
+@wp.kernel
+def divergent_call(x: wp.array[float], y: wp.array[float]):
+    i, j = wp.tid()
+    t = wp.tile_load(x, shape=64)
+    slot = wp.atomic_add(y, 0, 1.0)
+    if slot > 2.0:
+        return
+    y[1] = block_total(t)
+
+
+def test_block_operations_in_per_thread_branches_are_refused_on_cuda():
+    err = _cuda_source_error(divergent_reduction)
+    assert err is not None and "test_tile_block.py:" in str(err)
+    assert str(err).split(": ", 1)[1].startswith(
+        "divergent_reduction(): tile_extract() runs on every thread of the block together, but "
+        "here it is inside a branch, loop or early exit on a value that differs between the "
+        f"threads (line {_line_of(divergent_reduction.func, 'if j < k')})")
+    assert f":{_line_of(divergent_reduction.func, 't[j] += t[j + k]')}:" in str(err)
+    # an early return after an atomic's result makes the rest of the kernel per-thread
+    err = _cuda_source_error(divergent_call)
+    assert "divergent_call(): block_total() (it uses tiles) runs on every thread" in str(err)
+    assert f"(line {_line_of(divergent_call.func, 'if slot > 2.0')})" in str(err)
+    # masks instead of branches, uniform branches, strided loops and counts are fine
+    assert _cuda_source_error(masked_reduction) is None
+    # blocks of one thread (the CPU) have no divergence: they build and run
+    assert _cuda_source_error(divergent_reduction, block_dim=1) is None
+    x = wp.array(np.arange(64, dtype=np.float32))
+    y = wp.zeros(1)
+    wp.launch_tiled(divergent_reduction, dim=[1], inputs=[x, y], block_dim=64, device="cpu")
+    assert y.numpy()[0] == 0.0 + 32.0 + 16.0 + 8.0 + 4.0 + 2.0 + 1.0  # thread 0 of a 1-thread block
