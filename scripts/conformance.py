@@ -61,11 +61,13 @@ CI_FILES = [
     "test_allocation_tracker", "geometry/test_mesh_query_point", "geometry/test_mesh_query_ray",
     "deterministic/test_deterministic_scatter", "deterministic/test_deterministic_counter",
     "deterministic/test_deterministic_backward", "geometry/test_grouped_bvh", "geometry/test_mesh",
+    "test_adam", "test_sgd", "tile/test_tile_load_assign", "tile/test_tile_matmul_strides",
+    "tile/test_tile_load_indexed", "tile/test_tile_stack", "tile/test_tile_empty",
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.
 SETS = {"core": CORE_FILES, "ci": CI_FILES, "geometry": ["geometry/test_*"],
-        "sparse": ["test_sparse"], "tile": ["tile/test_*"]}
+        "sparse": ["test_sparse"], "tile": ["tile/test_*"], "optim": ["test_adam", "test_sgd"]}
 
 
 def default_cache():
