@@ -376,6 +376,23 @@ struct tile_acc_of<U, T...> {
     using type = typename tile_acc_of<T...>::type;
 };
 
+/// c = a @ b for row-major element arrays, summed in Acc: rows of b stream through a row of
+/// sums (the inner loop runs along contiguous elements, which the compiler vectorises), and
+/// every sum still adds its products in k order.
+template <typename Acc, int M, int K, int N, typename TA, typename TB, typename TC>
+CUDA_CALLABLE void tile_matmul_rows(const TA* a, const TB* b, TC* c) {
+    Acc row[N];
+    for (int i = 0; i < M; ++i) {
+        for (int j = 0; j < N; ++j) row[j] = Acc(0);
+        for (int p = 0; p < K; ++p) {
+            const Acc av = Acc(a[i * K + p]);
+            const TB* bp = &b[p * N];
+            for (int j = 0; j < N; ++j) row[j] += av * Acc(bp[j]);
+        }
+        for (int j = 0; j < N; ++j) c[i * N + j] = TC(row[j]);
+    }
+}
+
 /// tile_matmul_as<TC>(a, b): the (M, N) product of an (M, K) and a (K, N) tile of float
 /// elements (of any two float types), summed in k order in tile_acc_of, stored as TC.
 template <typename TC, typename TA, typename TB, int M, int K, int N>
@@ -383,6 +400,19 @@ CUDA_CALLABLE tile_t<TC, M, N> tile_matmul_as(const tile_t<TA, M, K>& a,
                                               const tile_t<TB, K, N>& b) {
     using R = tile_t<TC, M, N>;
     using Acc = typename tile_acc_of<TA, TB, TC>::type;
+    if constexpr (tile_block_dim == 1) {
+        // one thread holds everything in row-major order (see tile_matmul_rows); narrower
+        // elements (float16) are widened once, not once per row of a, when b fits in 64 KB
+        R r;
+        if constexpr (!is_same_v<TB, Acc> && K * N * sizeof(Acc) <= 65536) {
+            Acc wide[K * N];
+            for (int e = 0; e < K * N; ++e) wide[e] = Acc(b.data[e]);
+            tile_matmul_rows<Acc, M, K, N>(a.data, wide, r.data);
+        } else {
+            tile_matmul_rows<Acc, M, K, N>(a.data, b.data, r.data);
+        }
+        return r;
+    }
     const TA* sa = tile_share(a);
     const TB* sb = tile_share(b, tile_share_end<tile_t<TA, M, K>>());
     R r{};
