@@ -498,6 +498,28 @@ CUDA_CALLABLE void adj_tile_extract(const tile_t<T, D...>&, const vec_t<N, int32
     });
 }
 
+/// tile_update_elements(t, f): t after f(elements) changed some of its elements, where
+/// `elements` is every element of t in row-major order: the block's shared copy on CUDA
+/// (every thread calls it; f's writes from all threads land before any thread reads its slots
+/// back), the thread's own slots on the CPU. Single-element updates (t[i] = v, t[i] += v, the
+/// scatters) are built on it; f tests WP_DEVICE_CODE where CUDA needs atomics.
+template <typename T, int... D, typename F>
+CUDA_CALLABLE tile_t<T, D...> tile_update_elements(const tile_t<T, D...>& t, F&& f) {
+    using Tile = tile_t<T, D...>;
+#if WP_DEVICE_CODE
+    T* s = const_cast<T*>(tile_share(t));
+    f(s);
+    tile_sync();
+    Tile r;
+    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
+    return r;
+#else
+    Tile r = t;
+    f(r.data);
+    return r;
+#endif
+}
+
 /// tile_assign(t, index, v): t with the element at `index` set to the v of the thread that
 /// assigns it (every thread of the block runs the assignment; when several threads assign one
 /// element, one of them wins). A coordinate outside the tile changes nothing.
@@ -507,18 +529,9 @@ CUDA_CALLABLE tile_t<T, D...> tile_assign(const tile_t<T, D...>& t, const vec_t<
     using Tile = tile_t<T, D...>;
     int c[4];
     const bool inside = tile_index<T, D...>(index, c);
-#if WP_DEVICE_CODE
-    T* s = const_cast<T*>(tile_share(t));
-    if (inside) s[Tile::linear(c)] = v;
-    tile_sync();
-    Tile r;
-    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
-    return r;
-#else
-    Tile r = t;
-    if (inside) r.data[Tile::linear(c)] = v;
-    return r;
-#endif
+    return tile_update_elements(t, [&](T* s) {
+        if (inside) s[Tile::linear(c)] = v;
+    });
 }
 /// Its adjoint: an assigned element's gradient goes to the v of the threads that assigned it,
 /// every other element's to t.
@@ -551,20 +564,24 @@ CUDA_CALLABLE void adj_tile_assign(const tile_t<T, D...>&, const vec_t<N, int32>
 
 // ---- elementwise arithmetic (the operators on tiles) ---------------------------------------
 
-#define WP_TILE_BINARY(name)                                                                     \
+/// name(a, b) of two tiles of one type, element by element.
+#define WP_TILE_ELEMENTWISE(name)                                                                \
     template <typename T, int... D>                                                              \
     CUDA_CALLABLE tile_t<T, D...> name(const tile_t<T, D...>& a, const tile_t<T, D...>& b) {     \
         tile_t<T, D...> r;                                                                       \
         tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(a.data[k], b.data[k]); }); \
         return r;                                                                                \
-    }                                                                                            \
-    template <typename T, int... D>                                                              \
-    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<T, D...>& b,            \
-                                  tile_t<T, D...>& adj_a, tile_t<T, D...>& adj_b,                \
-                                  const tile_t<T, D...>& adj_ret) {                              \
-        tile_slots<tile_t<T, D...>>([&](int k, int) {                                            \
-            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]);     \
-        });                                                                                      \
+    }
+
+#define WP_TILE_BINARY(name)                                                                 \
+    WP_TILE_ELEMENTWISE(name)                                                                \
+    template <typename T, int... D>                                                          \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>& a, const tile_t<T, D...>& b,        \
+                                  tile_t<T, D...>& adj_a, tile_t<T, D...>& adj_b,            \
+                                  const tile_t<T, D...>& adj_ret) {                          \
+        tile_slots<tile_t<T, D...>>([&](int k, int) {                                        \
+            adj_##name(a.data[k], b.data[k], adj_a.data[k], adj_b.data[k], adj_ret.data[k]); \
+        });                                                                                  \
     }
 
 WP_TILE_BINARY(add)
@@ -576,20 +593,16 @@ WP_TILE_BINARY(div)
 
 /// & | ^ of two integer tiles of one type (elements: integers or integer vectors / matrices),
 /// element by element. Integer values have no gradient: the adjoints do nothing.
-#define WP_TILE_BITWISE(name)                                                                    \
-    template <typename T, int... D>                                                              \
-    CUDA_CALLABLE tile_t<T, D...> name(const tile_t<T, D...>& a, const tile_t<T, D...>& b) {     \
-        tile_t<T, D...> r;                                                                       \
-        tile_each_slot<tile_t<T, D...>>([&](int k) { r.data[k] = name(a.data[k], b.data[k]); }); \
-        return r;                                                                                \
-    }                                                                                            \
-    template <typename T, int... D>                                                              \
-    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>&, const tile_t<T, D...>&,                \
+#define WP_TILE_BITWISE(name)                                                     \
+    WP_TILE_ELEMENTWISE(name)                                                     \
+    template <typename T, int... D>                                               \
+    CUDA_CALLABLE void adj_##name(const tile_t<T, D...>&, const tile_t<T, D...>&, \
                                   tile_t<T, D...>&, tile_t<T, D...>&, const tile_t<T, D...>&) {}
 WP_TILE_BITWISE(bit_and)
 WP_TILE_BITWISE(bit_or)
 WP_TILE_BITWISE(bit_xor)
 #undef WP_TILE_BITWISE
+#undef WP_TILE_ELEMENTWISE
 
 /// The element type of f(a, b) for element types A and B (mul, div).
 #define WP_TILE_RESULT(name, A, B) decltype(name(A{}, B{}))

@@ -175,18 +175,14 @@ CUDA_CALLABLE tile_t<T, D...> tile_accumulate_element(const tile_t<T, D...>& t,
     int c[4];
     const bool inside = tile_index<T, D...>(index, c);
     const T x = subtract ? sub(T{}, v) : v;
+    return tile_update_elements(t, [&](T* s) {
+        if (!inside) return;
 #if WP_DEVICE_CODE
-    T* s = const_cast<T*>(tile_share(t));
-    if (inside) atomic_add(&s[Tile::linear(c)], x);
-    tile_sync();
-    Tile r;
-    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
-    return r;
+        atomic_add(&s[Tile::linear(c)], x);
 #else
-    Tile r = t;
-    if (inside) r.data[Tile::linear(c)] = add(r.data[Tile::linear(c)], x);
-    return r;
+        s[Tile::linear(c)] = add(s[Tile::linear(c)], x);
 #endif
+    });
 }
 template <bool subtract, typename T, int... D, int N>
 CUDA_CALLABLE void adj_tile_accumulate_element(const tile_t<T, D...>&, const vec_t<N, int32>& index,
@@ -249,9 +245,9 @@ CUDA_CALLABLE tile_t<T, D...> tile_bitwise_element(const tile_t<T, D...>& t,
     int c[4];
     const bool inside = tile_index<T, D...>(index, c);
     const int i = Tile::linear(c);
+    return tile_update_elements(t, [&](T* s) {
+        if (!inside) return;
 #if WP_DEVICE_CODE
-    T* s = const_cast<T*>(tile_share(t));
-    if (inside) {
         using S = typename tile_int_parts<T>::scalar;
         S* p = reinterpret_cast<S*>(&s[i]);
         const S* q = reinterpret_cast<const S*>(&v);
@@ -263,23 +259,15 @@ CUDA_CALLABLE tile_t<T, D...> tile_bitwise_element(const tile_t<T, D...>& t,
             else
                 atomic_xor(p + k, q[k]);
         }
-    }
-    tile_sync();
-    Tile r;
-    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
-    return r;
 #else
-    Tile r = t;
-    if (inside) {
         if constexpr (op == 0)
-            r.data[i] = bit_and(r.data[i], v);
+            s[i] = bit_and(s[i], v);
         else if constexpr (op == 1)
-            r.data[i] = bit_or(r.data[i], v);
+            s[i] = bit_or(s[i], v);
         else
-            r.data[i] = bit_xor(r.data[i], v);
-    }
-    return r;
+            s[i] = bit_xor(s[i], v);
 #endif
+    });
 }
 #define WP_TILE_BITWISE_INPLACE(name, op)                                                      \
     template <typename T, int... D, int N>                                                     \
@@ -307,25 +295,17 @@ CUDA_CALLABLE tile_t<T, D...> tile_scatter(const tile_t<T, D...>& t, const vec_t
     int c[4];
     const bool write = tile_index<T, D...>(index, c) && has;
     const int i = Tile::linear(c);
-#if WP_DEVICE_CODE
-    T* s = const_cast<T*>(tile_share(t));
-    if (write) {
+    return tile_update_elements(t, [&](T* s) {
+        if (!write) return;
         if (mode == 0)
             s[i] = v;
+#if WP_DEVICE_CODE
         else if (mode == 1)
             atomic_add(&s[i], v);
+#endif
         else
             s[i] = add(s[i], v);
-    }
-    tile_sync();
-    Tile r;
-    tile_slots<Tile>([&](int k, int e) { r.data[k] = s[e]; });
-    return r;
-#else
-    Tile r = t;
-    if (write) r.data[i] = mode == 0 ? v : add(r.data[i], v);
-    return r;
-#endif
+    });
 }
 template <typename T, int... D, int N>
 CUDA_CALLABLE void adj_tile_scatter(const tile_t<T, D...>&, const vec_t<N, int32>& index, const T&,
