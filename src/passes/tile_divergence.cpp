@@ -30,10 +30,11 @@ namespace {
 /// Tile builtins each thread runs on its own elements only (no barrier): allowed anywhere.
 bool per_thread_tile_op(const char* name) {
     static const std::set<std::string> names = {
-        "tile_load",        "tile_store",  "tile_atomic_add", "tile_zeros", "tile_ones",
-        "tile_full",        "tile_arange", "tile",            "untile",     "tile_from_vector",
-        "tile_from_matrix", "tile_randi",  "tile_randf",      "tile_astype", "tile_reshape",
-        "tile_map",         "block_dim",   "tile_stack_count"};
+        "tile_load",  "tile_store",       "tile_atomic_add",  "tile_zeros",
+        "tile_ones",  "tile_full",        "tile_arange",      "tile",
+        "untile",     "tile_from_vector", "tile_from_matrix", "tile_randi",
+        "tile_randf", "tile_astype",      "tile_reshape",     "tile_map",
+        "block_dim",  "tile_stack_count"};
     return names.count(name) != 0;
 }
 
@@ -47,7 +48,8 @@ bool block_op(const Instr& in) {
 bool varies_by_itself(const Instr& in) {
     if (ir::is_atomic_call(in)) return true;
     const builtins::Builtin* b = ir::called_builtin(in);
-    return b && (std::strcmp(b->name, "untile") == 0 || std::strcmp(b->name, "tile_stack_pop") == 0);
+    return b &&
+           (std::strcmp(b->name, "untile") == 0 || std::strcmp(b->name, "tile_stack_pop") == 0);
 }
 
 class Checker {
