@@ -11,6 +11,7 @@
 #include "bitwise.h"
 #include "random.h"
 #include "tile.h"
+#include "utility.h"
 
 #if !defined(__CUDACC__)
 #pragma GCC visibility push(hidden)
@@ -221,23 +222,16 @@ CUDA_CALLABLE void adj_tile_sub_inplace(const tile_t<T, D...>& t, const vec_t<N,
 /// tile_and_inplace(t, index, v): t with the element at `index` ANDed with every thread's v
 /// (t[i] &= v); tile_or_inplace and tile_xor_inplace likewise. On CUDA through shared atomics.
 /// Integer tiles only; there is no gradient (the adjoint does nothing).
-/// The integer components of a tile element for the bitwise in-place atomics: a scalar, or the
-/// N (R * C) components of a vector (matrix), which lie contiguously.
-template <typename T>
-struct tile_int_parts {
-    using scalar = T;
-    static constexpr int count = 1;
-};
-template <int N, typename S>
-struct tile_int_parts<vec_t<N, S>> {
-    using scalar = S;
-    static constexpr int count = N;
-};
-template <int R, int C, typename S>
-struct tile_int_parts<mat_t<R, C, S>> {
-    using scalar = S;
-    static constexpr int count = R * C;
-};
+/// The bitwise atomic `op` (0 and, 1 or, 2 xor) on one integer.
+template <int op, typename S>
+CUDA_CALLABLE void tile_atomic_bitwise(S* p, S v) {
+    if constexpr (op == 0)
+        atomic_and(p, v);
+    else if constexpr (op == 1)
+        atomic_or(p, v);
+    else
+        atomic_xor(p, v);
+}
 template <int op, typename T, int... D, int N>
 CUDA_CALLABLE tile_t<T, D...> tile_bitwise_element(const tile_t<T, D...>& t,
                                                    const vec_t<N, int32>& index, const T& v) {
@@ -248,16 +242,13 @@ CUDA_CALLABLE tile_t<T, D...> tile_bitwise_element(const tile_t<T, D...>& t,
     return tile_update_elements(t, [&](T* s) {
         if (!inside) return;
 #if WP_DEVICE_CODE
-        using S = typename tile_int_parts<T>::scalar;
-        S* p = reinterpret_cast<S*>(&s[i]);
-        const S* q = reinterpret_cast<const S*>(&v);
-        for (int k = 0; k < tile_int_parts<T>::count; ++k) {
-            if constexpr (op == 0)
-                atomic_and(p + k, q[k]);
-            else if constexpr (op == 1)
-                atomic_or(p + k, q[k]);
-            else
-                atomic_xor(p + k, q[k]);
+        if constexpr (is_int_v<T>) {
+            tile_atomic_bitwise<op>(&s[i], v);
+        } else {  // integer vectors and matrices: component by component
+            auto* p = components(s[i]);
+            const auto* q = components(v);
+            for (int k = 0; k < composite_traits<T>::size; ++k)
+                tile_atomic_bitwise<op>(p + k, q[k]);
         }
 #else
         if constexpr (op == 0)
