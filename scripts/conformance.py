@@ -197,20 +197,19 @@ def run_file(name, opts):
     log_path = os.path.join(opts.logs, name.replace("/", "__") + f".{opts.impl}.log")
     cmd = [py, CHILD, "--module", module, "--impl", opts.impl, "--device", opts.device]
     t0 = time.perf_counter()
-    events, outcomes, done = [], [], set()
+    events, done = [], set()
     # A test that hangs or crashes the process ends that run; the file then runs again in a
     # fresh process without the tests already finished (and the one that stopped it), so that
     # one hang costs one test, not the rest of the file. Each run has the full timeout.
     for attempt in range(1 + RESUMES):
         run_events, outcome = _run_child(cmd, env, opts, log_path, done, attempt)
         events += run_events
-        outcomes.append(outcome)
         started = [ev["id"] for ev in run_events if ev["event"] == "start"]
         if outcome is None or not started:
             break
         done.update(started)
     seconds = time.perf_counter() - t0
-    return build_record(name, events, outcomes, seconds, log_path)
+    return build_record(name, events, seconds, log_path)
 
 
 # Fresh processes a file gets after one that hung or crashed.
@@ -256,11 +255,9 @@ def _run_child(cmd, env, opts, log_path, skip, attempt):
     return events, outcome
 
 
-def build_record(name, events, outcomes, seconds, log_path):
-    """Folds the children's event streams (each run closed by a "stop" event) and how each
-    process ended into one per-file record."""
-    if not isinstance(outcomes, list):
-        outcomes = [outcomes]
+def build_record(name, events, seconds, log_path):
+    """Folds the children's event streams (each run closed by a "stop" event that says how its
+    process ended) into one per-file record."""
     rec = {"file": name, "seconds": round(seconds, 1), "log": log_path, "status": "ok",
            "detail": "", "tests": {}, "counts": {}}
     running = None
@@ -285,8 +282,6 @@ def build_record(name, events, outcomes, seconds, log_path):
             if ev["outcome"] is not None:
                 stops.append((ev["outcome"], running))
             running = None
-    if "stop" not in {ev["event"] for ev in events} and outcomes[-1] is not None:
-        stops.append((outcomes[-1], running))  # a record built from one run's events
     for outcome, test in stops:
         if test is not None:
             rec["tests"][test] = {"status": "error", "cause": outcome, "where": ""}
