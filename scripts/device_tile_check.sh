@@ -12,7 +12,7 @@ export TREADLE_CACHE_DIR=$PWD/build-device/cache
 echo "== tile tests (CUDA)"
 PYTHONPATH=python timeout 240 python3 -m pytest -q -p no:cacheprovider -n 8 \
     tests/python/test_tile.py tests/python/test_tile_block.py tests/python/test_tile_indexed.py \
-    tests/python/test_tile_structs.py > "$out/tile_pytest.txt" 2>&1
+    tests/python/test_tile_structs.py tests/python/test_tile_matmul.py > "$out/tile_pytest.txt" 2>&1
 tail -15 "$out/tile_pytest.txt"
 warp=()
 if [ -f build/peers/build_warp_cuda.sh ] &&

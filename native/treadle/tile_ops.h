@@ -8,6 +8,7 @@
 #pragma once
 
 #include "tile.h"
+#include "tile_mma.h"
 
 #if !defined(__CUDACC__)
 #pragma GCC visibility push(hidden)
@@ -413,6 +414,14 @@ CUDA_CALLABLE tile_t<TC, M, N> tile_matmul_as(const tile_t<TA, M, K>& a,
         }
         return r;
     }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (is_same_v<Acc, float32> && tile_mma_plan<TA, TB, M, K, N>::usable)
+        return tile_matmul_mma<TC>(a, b);  // 16-bit floats on the tensor cores
+#endif
+#if WP_DEVICE_CODE
+    if constexpr (is_same_v<Acc, float32> && tile_ffma_plan<TA, TB, M, K, N>::usable)
+        return tile_matmul_ffma<TC>(a, b);  // float32, register-blocked
+#endif
     const TA* sa = tile_share(a);
     const TB* sb = tile_share(b, tile_share_end<tile_t<TA, M, K>>());
     R r{};

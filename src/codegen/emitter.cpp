@@ -242,9 +242,14 @@ void emit_kernel(const ir::Function& k, const Backend& backend, Text& out, bool 
 size_t tile_scratch_bytes(const ir::Program& program) {
     size_t largest = 16;
     for (const auto& f : program.functions)
-        for (const ir::Var& v : f->vars)
-            if (v.type && v.type->is_tile())
-                largest = std::max(largest, (v.type->size + 15) / 16 * 16);
+        for (const ir::Var& v : f->vars) {
+            if (!v.type || !v.type->is_tile()) continue;
+            // room for 16 bytes after each row of 16 bytes or more: the tensor-core and
+            // register-blocked products (tile_mma.h) pad the rows they stage
+            const size_t rows = size_t(v.type->tile_size() / v.type->shape.back());
+            const size_t pad = v.type->size / rows >= 16 ? rows * 16 : 0;
+            largest = std::max(largest, (v.type->size + pad + 15) / 16 * 16);
+        }
     return 2 * largest;
 }
 
