@@ -90,8 +90,7 @@ __device__ inline void tile_ldmatrix_x4(uint32 (&r)[4], const void* row) {
 
 /// d += a @ b for one 16 x 8 block (k = 16) of 16-bit floats T, summed in float32.
 template <typename T>
-__device__ inline void tile_mma_16816(float32 (&d)[4], const uint32 (&a)[4], uint32 b0,
-                                      uint32 b1) {
+__device__ inline void tile_mma_16816(float32 (&d)[4], const uint32 (&a)[4], uint32 b0, uint32 b1) {
     if constexpr (is_same_v<T, half>)
         asm volatile(
             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
@@ -109,7 +108,8 @@ __device__ inline void tile_mma_16816(float32 (&d)[4], const uint32 (&a)[4], uin
 /// One warp's tile `w` of the product: acc[i][j] holds block (i, j) as two 16 x 8 halves in
 /// the mma accumulator layout.
 template <typename P, typename T>
-__device__ void tile_mma_warp_tile(const T* sa, const T* sb, int w, float32 (&acc)[P::fm][P::fn][8]) {
+__device__ void tile_mma_warp_tile(const T* sa, const T* sb, int w,
+                                   float32 (&acc)[P::fm][P::fn][8]) {
     const int lane = tile_lane() & 31;
     const int row0 = (w / (P::bn / P::fn)) * P::fm * 16, col0 = (w % (P::bn / P::fn)) * P::fn * 16;
     for (int i = 0; i < P::fm; ++i)
@@ -120,7 +120,8 @@ __device__ void tile_mma_warp_tile(const T* sa, const T* sb, int w, float32 (&ac
     for (int k0 = 0; k0 < P::depth; k0 += 16) {
         uint32 af[P::fm][4], bf[P::fn][4];
         for (int i = 0; i < P::fm; ++i)
-            tile_ldmatrix_x4<false>(af[i], &sa[(row0 + i * 16 + frag_row) * P::lda + k0 + frag_col]);
+            tile_ldmatrix_x4<false>(af[i],
+                                    &sa[(row0 + i * 16 + frag_row) * P::lda + k0 + frag_col]);
         for (int j = 0; j < P::fn; ++j)
             tile_ldmatrix_x4<true>(bf[j], &sb[(k0 + frag_row) * P::ldb + col0 + j * 16 + frag_col]);
         for (int i = 0; i < P::fm; ++i)
@@ -141,7 +142,8 @@ __device__ void tile_mma_store(const float32 (&acc)[P::fm][P::fn][8], int w, flo
     for (int i = 0; i < P::fm; ++i)
         for (int j = 0; j < P::fn; ++j)
             for (int h = 0; h < 2; ++h) {
-                const int row = row0 + i * 16 + (lane >> 2), col = col0 + j * 16 + h * 8 + (lane & 3) * 2;
+                const int row = row0 + i * 16 + (lane >> 2),
+                          col = col0 + j * 16 + h * 8 + (lane & 3) * 2;
                 c[row * P::ldc + col] = acc[i][j][h * 4 + 0];
                 c[row * P::ldc + col + 1] = acc[i][j][h * 4 + 1];
                 c[(row + 8) * P::ldc + col] = acc[i][j][h * 4 + 2];
@@ -203,8 +205,8 @@ struct tile_ffma_plan {
     static constexpr bool usable =
 #if WP_DEVICE_CODE
         is_same_v<TA, float32> && is_same_v<TB, float32> && tile_block_dim > 1 &&
-        M * N % tile_block_dim == 0 && pick() != 0 && K % 4 == 0 &&
-        ab_bytes <= WP_TILE_SCRATCH_BYTES && M * ldc * 4 <= WP_TILE_SCRATCH_BYTES;
+        M* N % tile_block_dim == 0 && pick() != 0 && K % 4 == 0 &&
+        ab_bytes <= WP_TILE_SCRATCH_BYTES&& M* ldc * 4 <= WP_TILE_SCRATCH_BYTES;
 #else
         false;
 #endif

@@ -60,13 +60,13 @@ std::optional<Signature> rule_tile_query_valid(const std::vector<ArgInfo>& a) {
     return Signature{{a[0].type}, types::bool_type()};
 }
 
-}  // namespace
+const char* const k_tile_group = "Tile Primitives";
+TraitsBuilder tile() { return with().header("tile.h"); }
+TraitsBuilder shaped() { return with().header("tile.h").template_args(TemplateArgs::Dtype); }
 
-/// The tile builtins, in Warp's documentation order.
-std::vector<Builtin> tiles() {
-    const char* k_group = "Tile Primitives";
-    auto tile = [] { return with().header("tile.h"); };
-    auto shaped = [] { return with().header("tile.h").template_args(TemplateArgs::Dtype); };
+/// Construction, loads and stores, maps, reshapes and the dot products.
+std::vector<Builtin> tile_construction_and_memory() {
+    const char* k_group = k_tile_group;
     return {
         {"tile_zeros", "tile_zeros", BuiltinKind::Tile, k_group,
          "tile_zeros(shape: tuple[int, ...], dtype: Any = float32, storage: str = \"register\") "
@@ -173,6 +173,13 @@ std::vector<Builtin> tiles() {
          "dest += alpha * src, in place on the local tile `dest` (src of dest's type; alpha of "
          "its scalar type).",
          true, nullptr, tile().rebinds(Rebinds::Last)},
+    };
+}
+
+/// Factorisations and solves, FFTs, transposes, reductions, products and extraction.
+std::vector<Builtin> tile_linalg_and_reductions() {
+    const char* k_group = k_tile_group;
+    return {
         {"tile_cholesky", "tile_cholesky", BuiltinKind::Tile, k_group,
          "tile_cholesky(A: Tile, fill_mode: str = \"lower\") -> Tile",
          "The Cholesky factor of the symmetric positive-definite (N, N) float tile A: lower L "
@@ -269,6 +276,13 @@ std::vector<Builtin> tiles() {
          "(also written a[i, j]); each thread may read a different one, and coordinates outside "
          "the tile read as zero. Differentiable: the gradient goes to that element.",
          true, nullptr, tile()},
+    };
+}
+
+/// Views, the tiled geometry queries, and the internal forms other builtins lower to.
+std::vector<Builtin> tile_views_and_queries() {
+    const char* k_group = k_tile_group;
+    return {
         {"tile_view", "tile_view", BuiltinKind::Tile, k_group,
          "tile_view(t: Tile, offset: tuple[int, ...], shape: tuple[int, ...] = ...) -> Tile",
          "The part of `t` at `offset` (run-time integers): without `shape`, the tile of the "
@@ -358,6 +372,17 @@ std::vector<Builtin> tiles() {
          "alpha * a @ b + beta * out: tile_matmul(a, b, out) before it re-binds `out`.", true,
          nullptr, tile().not_callable()},
     };
+}
+
+}  // namespace
+
+/// The tile builtins, in Warp's documentation order.
+std::vector<Builtin> tiles() {
+    std::vector<Builtin> all = tile_construction_and_memory();
+    for (auto part : {tile_linalg_and_reductions(), tile_views_and_queries()})
+        all.insert(all.end(), std::make_move_iterator(part.begin()),
+                   std::make_move_iterator(part.end()));
+    return all;
 }
 
 }  // namespace treadle::builtins::entries
