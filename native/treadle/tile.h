@@ -363,6 +363,42 @@ CUDA_CALLABLE void tile_offsets(const vec_t<N, int32>& v, int (&o)[4]) {
     for (int d = 0; d < N; ++d) o[d] = v.c[d];
 }
 
+/// f(k, p) for each slot k of this thread that holds an element, p the element's address in
+/// `base` (the data or gradient of `a`, laid out as `a`) or null outside the array. A 2-D tile
+/// that lies inside the array is walked without bounds checks, on CUDA by one pointer step
+/// per slot when the block's threads cover whole rows.
+template <typename Tile, typename T, typename F>
+CUDA_CALLABLE void tile_each_address(T* base, const array_t<T>& a, const int (&o)[4], F&& f) {
+    if constexpr (Tile::ndim == 2) {
+        constexpr int rows = Tile::dim(0), inner = Tile::dim(1);
+        const bool inside = o[0] >= 0 && o[1] >= 0 && int64(o[0]) + rows <= a.shape[0] &&
+                            int64(o[1]) + inner <= a.shape[1];
+        if (inside) {
+            if constexpr (tile_block_dim == 1) {
+                for (int r = 0; r < rows; ++r) {
+                    T* row = byte_offset(
+                        base, int64(o[0] + r) * a.strides[0] + int64(o[1]) * a.strides[1]);
+                    for (int c = 0; c < inner; ++c)
+                        f(r * inner + c, byte_offset(row, int64(c) * a.strides[1]));
+                }
+                return;
+            } else if constexpr (tile_block_dim % inner == 0) {
+                const int lane = tile_lane();
+                T* first = byte_offset(base, int64(o[0] + lane / inner) * a.strides[0] +
+                                                 int64(o[1] + lane % inner) * a.strides[1]);
+                const int64 step = int64(tile_block_dim / inner) * a.strides[0];
+                tile_slots<Tile>([&](int k, int) { f(k, byte_offset(first, k * step)); });
+                return;
+            }
+        }
+    }
+    tile_slots<Tile>([&](int k, int e) {
+        int c[4];
+        Tile::coords(e, c);
+        f(k, tile_address(base, a, o, c, Tile::ndim));
+    });
+}
+
 /// tile_load<Tile>(a, offsets): the tile at `offsets` of `a` (one per dimension); elements
 /// outside the array are zero.
 template <typename Tile, typename T, int N>
@@ -371,12 +407,7 @@ CUDA_CALLABLE Tile tile_load(const array_t<T>& a, const vec_t<N, int32>& offsets
     int o[4];
     tile_offsets(offsets, o);
     Tile t{};
-    tile_slots<Tile>([&](int k, int e) {
-        int c[4];
-        Tile::coords(e, c);
-        const T* p = tile_address(a.data, a, o, c, Tile::ndim);
-        t.data[k] = p ? *p : T{};
-    });
+    tile_each_address<Tile>(a.data, a, o, [&](int k, const T* p) { t.data[k] = p ? *p : T{}; });
     return t;
 }
 template <typename Tile, typename T, int N>
@@ -385,11 +416,9 @@ CUDA_CALLABLE void adj_tile_load(const array_t<T>& a, const vec_t<N, int32>& off
     if (!a.grad) return;
     int o[4];
     tile_offsets(offsets, o);
-    tile_slots<Tile>([&](int k, int e) {
-        int c[4];
-        Tile::coords(e, c);
-        // grad_accumulate: atomically, field by field for structs
-        if (T* g = tile_address(a.grad, a, o, c, Tile::ndim)) grad_accumulate(g, adj_ret.data[k]);
+    // grad_accumulate: atomically, field by field for structs
+    tile_each_address<Tile>(a.grad, a, o, [&](int k, T* g) {
+        if (g) grad_accumulate(g, adj_ret.data[k]);
     });
 }
 
@@ -402,10 +431,8 @@ CUDA_CALLABLE int32 tile_store(const array_t<T>& a, const tile_t<T, D...>& t,
     static_assert(N == Tile::ndim, "one offset per tile dimension");
     int o[4];
     tile_offsets(offsets, o);
-    tile_slots<Tile>([&](int k, int e) {
-        int c[4];
-        Tile::coords(e, c);
-        if (T* p = tile_address(a.data, a, o, c, Tile::ndim)) *p = t.data[k];
+    tile_each_address<Tile>(a.data, a, o, [&](int k, T* p) {
+        if (p) *p = t.data[k];
     });
     return 0;
 }
@@ -418,11 +445,8 @@ CUDA_CALLABLE void adj_tile_store(const array_t<T>& a, const tile_t<T, D...>&,
     if (!a.grad) return;
     int o[4];
     tile_offsets(offsets, o);
-    tile_slots<Tile>([&](int k, int e) {
-        int c[4];
-        Tile::coords(e, c);
-        if (const T* g = tile_address(a.grad, a, o, c, Tile::ndim))
-            adj_t.data[k] = add(adj_t.data[k], *g);
+    tile_each_address<Tile>(a.grad, a, o, [&](int k, const T* g) {
+        if (g) adj_t.data[k] = add(adj_t.data[k], *g);
     });
 }
 
@@ -436,11 +460,8 @@ CUDA_CALLABLE tile_t<T, D...> tile_atomic_add(const array_t<T>& a, const tile_t<
     int o[4];
     tile_offsets(offsets, o);
     Tile old{};
-    tile_slots<Tile>([&](int k, int e) {
-        int c[4];
-        Tile::coords(e, c);
-        if (T* p = tile_address(a.data, a, o, c, Tile::ndim))
-            old.data[k] = atomic_add(p, t.data[k]);
+    tile_each_address<Tile>(a.data, a, o, [&](int k, T* p) {
+        if (p) old.data[k] = atomic_add(p, t.data[k]);
     });
     return old;
 }
