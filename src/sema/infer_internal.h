@@ -282,6 +282,28 @@ public:
     /// A BuiltinKind::Tile builtin (tile_load(a, shape=..., offset=...), tile_zeros, ...):
     /// arguments matched to its parameters, constants made into the result type.
     Value call_tile(const Builtin& b, const ast::Expr& e);
+    /// The argument named `param` of builtin `fn`'s call `e`; fails when it was not given.
+    const ast::Expr& tile_needed(const std::map<std::string, const ast::Expr*>& named,
+                                 const std::string& fn, const char* param,
+                                 const ast::Expr& e) const;
+    /// tile_reshape(t, shape) and tile_squeeze(t[, axis]): the same elements in another shape.
+    Value tile_reshape(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                       const ast::Expr& e);
+    /// tile_zeros, tile_empty, tile_ones and tile_full: a tile of one value.
+    Value tile_filled(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                      const ast::Expr& e);
+    /// tile_load(a, shape, offset), tile_store(a, t, offset) and tile_atomic_add(a, t, offset).
+    Value tile_memory(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                      const ast::Expr& e);
+    /// tile(x): one value a thread as a tile of the block; untile(t): the reverse.
+    Value tile_of_thread(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                         const ast::Expr& e);
+    /// tile_dot(a, b) (one element) and tile_axpy(alpha, src, dest) (re-binds dest).
+    Value tile_dot_axpy(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                        const ast::Expr& e);
+    /// tile_view(t, offset[, shape]): a window of t (offsets may be slices).
+    Value tile_view(const Builtin& b, const std::map<std::string, const ast::Expr*>& named,
+                    const ast::Expr& e);
     /// A tile shape: a constant int or tuple of 1 to 4 constant ints, each at least 1.
     std::vector<int> tile_shape(const ast::Expr& x, const std::string& fn);
     /// The vector of `ndim` int32 coordinates `x` gives (an int or a tuple; null: all zero).

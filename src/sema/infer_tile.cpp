@@ -27,7 +27,23 @@ struct TileArgs {
     }
 };
 
+using TileNamed = std::map<std::string, const ast::Expr*>;
+
+/// The argument named `param`, or null.
+const ast::Expr* tile_named(const TileNamed& named, const char* param) {
+    auto it = named.find(param);
+    return it == named.end() ? nullptr : it->second;
+}
+
 }  // namespace
+
+/// The argument named `param` of builtin `fn`'s call `e`; fails when it was not given.
+const ast::Expr& Builder::tile_needed(const TileNamed& named, const std::string& fn,
+                                      const char* param, const ast::Expr& e) const {
+    const ast::Expr* x = tile_named(named, param);
+    if (!x) type_error(e.span, fn + "(): missing argument '" + param + "'");
+    return *x;
+}
 
 Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
     const std::string name = b.name;
@@ -67,69 +83,10 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             type_error(x->span, name + "(): " + flag + " must be a constant True or False");
     }
     auto need = [&](const char* param) -> const ast::Expr& {
-        const ast::Expr* x = args.get(param);
-        if (!x) type_error(e.span, name + "(): missing argument '" + param + "'");
-        return *x;
+        return tile_needed(args.named, name, param, e);
     };
     const int line = e.span.line;
-    if (name == "tile_reshape" || name == "tile_squeeze") {
-        VarId t = tile_operand(need("t"), name);
-        const types::Type* tt = m_fn.type_of(t);
-        if (name == "tile_reshape" && m_strided_views.count(t))
-            fail(need("t").span, ErrorKind::Value,
-                 "tile_reshape() requires a contiguous tile, not a strided view (t[::2], "
-                 "t[::-1]); tile_assign the view into a new tile first");
-        std::vector<int> shape;
-        if (name == "tile_reshape") {
-            Value sv = eval(need("shape"));
-            std::vector<Value> dims =
-                sv.kind == Value::Kind::Tuple ? sv.elements : std::vector<Value>{sv};
-            int64_t known = 1;
-            int inferred = -1;
-            for (size_t d = 0; d < dims.size(); ++d) {
-                const Value& x = dims[d];
-                if (x.kind != Value::Kind::Const || !x.constant.type->is_integer() ||
-                    (x.constant.i < 1 && x.constant.i != -1) ||
-                    (x.constant.i == -1 && inferred >= 0))
-                    type_error(need("shape").span,
-                               "tile_reshape(): shape must be constant extents (at "
-                               "least 1; one may be -1)");
-                if (x.constant.i == -1)
-                    inferred = (int)d;
-                else
-                    known *= x.constant.i;
-                shape.push_back((int)x.constant.i);
-            }
-            if (inferred >= 0 && known > 0 && tt->tile_size() % known == 0)
-                shape[inferred] = (int)(tt->tile_size() / known), known = tt->tile_size();
-            if (shape.empty() || shape.size() > 4 || known != tt->tile_size())
-                type_error(need("shape").span, "tile_reshape(): cannot reshape a " + tt->name +
-                                                   " to that shape (the element count must stay)");
-        } else {
-            std::vector<bool> drop(tt->ndim, false);
-            if (const ast::Expr* ax = args.get("axis")) {
-                Value av = eval(*ax);
-                std::vector<Value> axes =
-                    av.kind == Value::Kind::Tuple ? av.elements : std::vector<Value>{av};
-                for (const Value& a : axes) {
-                    if (a.kind != Value::Kind::Const || !a.constant.type->is_integer() ||
-                        a.constant.i < -tt->ndim || a.constant.i >= tt->ndim)
-                        type_error(ax->span, "tile_squeeze(): axis must be constant dimensions");
-                    int d = (int)(a.constant.i < 0 ? a.constant.i + tt->ndim : a.constant.i);
-                    if (tt->shape[d] != 1)
-                        type_error(ax->span, "tile_squeeze(): dimension " + std::to_string(d) +
-                                                 " of a " + tt->name + " is not 1");
-                    drop[d] = true;
-                }
-            } else {
-                for (int d = 0; d < tt->ndim; ++d) drop[d] = tt->shape[d] == 1;
-            }
-            for (int d = 0; d < tt->ndim; ++d)
-                if (!drop[d]) shape.push_back(tt->shape[d]);
-            if (shape.empty()) shape.push_back(1);
-        }
-        return var_value(emit_call(line, types::tile_type(tt->dtype, shape), {t}, b));
-    }
+    if (name == "tile_reshape" || name == "tile_squeeze") return tile_reshape(b, args.named, e);
     if (name == "tile_assign") {
         VarId dst = tile_operand(need("dst"), name);
         VarId src = tile_operand(need("src"), name);
@@ -150,34 +107,175 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         write_back(need("dst"), updated, e);
         return Value{};
     }
-    if (name == "tile_zeros" || name == "tile_empty" || name == "tile_ones" ||
-        name == "tile_full") {
-        std::vector<int> shape = tile_shape(need("shape"), name);
-        const ast::Expr* dt = args.get("dtype");
-        if (name == "tile_full") {
-            Value v = eval(need("value"));
-            const types::Type* t =
-                dt ? eval_annotation(*dt) : materialize_type(arg_info(v, need("value")).type);
-            if (!t->is_element())
-                type_error(need("value").span,
-                           name + "(): value must be a number, vector, matrix or struct");
-            VarId x = t->is_struct() ? materialize(v, need("value")) : coerce(v, t, need("value"));
-            if (m_fn.type_of(x) != t)
-                type_error(need("value").span, name + "(): value has type " +
-                                                   m_fn.type_of(x)->name + ", not the dtype " +
-                                                   t->name);
-            return var_value(emit_call(line, types::tile_type(t, shape), {x}, b));
-        }
-        const types::Type* t = dt ? eval_annotation(*dt) : types::float32_type();
-        if (name == "tile_ones" && t->is_struct())
-            type_error(dt->span,
-                       "tile_ones(): a tile of ones cannot hold a Warp struct (" + t->name + ")");
-        if (!t->is_element())
-            type_error(dt->span,
-                       name + "(): dtype must be a scalar, vector, matrix or struct type");
-        return var_value(emit_call(line, types::tile_type(t, shape), {}, b));
-    }
+    if (name == "tile_zeros" || name == "tile_empty" || name == "tile_ones" || name == "tile_full")
+        return tile_filled(b, args.named, e);
     if (name == "tile_arange") return tile_arange(b, args.rest, args.get("dtype"), e);
+    if (name == "tile_load" || name == "tile_store" || name == "tile_atomic_add")
+        return tile_memory(b, args.named, e);
+    if (name == "tile_load_indexed" || name == "tile_store_indexed" ||
+        name == "tile_atomic_add_indexed")
+        return tile_indexed_access(b, args.named, e);
+    if (name == "tile_slice_indexed") return tile_slice_indexed(b, args.named, e);
+    if (name == "tile" || name == "untile") return tile_of_thread(b, args.named, e);
+    if (name == "tile_broadcast") {
+        VarId t = tile_operand(need("a"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        std::vector<int> shape = tile_shape(need("shape"), name);
+        bool fits = shape.size() >= tt->shape.size();
+        for (size_t d = 0; fits && d < tt->shape.size(); ++d) {
+            int from = tt->shape[d], to = shape[d + shape.size() - tt->shape.size()];
+            fits = from == to || from == 1;
+        }
+        if (!fits)
+            type_error(need("shape").span,
+                       name + "(): a " + tt->name + " cannot be broadcast to that shape");
+        return var_value(emit_call(line, types::tile_type(tt->dtype, shape), {t}, b));
+    }
+    if (name == "tile_matmul") return tile_matmul(b, args.named, e);
+    if (name == "tile_map") return tile_map(b, e);
+    if (name == "tile_fft" || name == "tile_ifft") {
+        VarId t = tile_operand(need("inout"), name);
+        const types::Type* tt = m_fn.type_of(t);
+        if (!tt->dtype->is_vector() || tt->dtype->rows != 2 ||
+            (tt->dtype->scalar != ScalarType::Float32 && tt->dtype->scalar != ScalarType::Float64))
+            type_error(need("inout").span, name +
+                                               "(): expects a tile of vec2f or vec2d (complex) "
+                                               "values, got a " +
+                                               tt->name);
+        write_back(need("inout"), emit_call(line, tt, {t}, b), e);
+        return Value{};
+    }
+    if (name.rfind("tile_cholesky", 0) == 0 || name.rfind("tile_lower_solve", 0) == 0 ||
+        name.rfind("tile_upper_solve", 0) == 0 || name == "tile_diag_add")
+        return tile_linalg(b, args.named, e);
+    if (name == "tile_dot" || name == "tile_axpy") return tile_dot_axpy(b, args.named, e);
+    if (name == "tile_bvh_query_next" || name == "bvh_query_next_tiled" ||
+        name == "tile_mesh_query_aabb_next" || name == "mesh_query_aabb_next_tiled") {
+        const bool mesh = name.find("mesh") != std::string::npos;
+        const types::Type* qt =
+            types::native_struct_by_name(mesh ? "MeshQueryAABBTiled" : "BvhQueryTiled");
+        Value q = eval(need("query"));
+        if (q.kind != Value::Kind::Var || m_fn.type_of(q.var) != qt)
+            type_error(need("query").span,
+                       name + "(): expects a " + qt->name + " (from " +
+                           (mesh ? "tile_mesh_query_aabb" : "tile_bvh_query_aabb or _ray") + ")");
+        const types::Type* rt = types::tile_type(types::int32_type(), {m_program.tile_block_dim});
+        std::vector<VarId> out = emit_multi_call(b, types::tuple_type({qt, rt}), {q.var}, line);
+        write_back(need("query"), out[0], e);
+        return var_value(out[1]);
+    }
+    if (name == "tile_sum") return tile_reduce(b, nullptr, need("a"), args.get("axis"), e);
+    if (name == "tile_reduce") return tile_reduce(b, &need("op"), need("a"), args.get("axis"), e);
+    if (name == "tile_view") return tile_view(b, args.named, e);
+    if (name.rfind("tile_stack", 0) == 0 || name == "tile_sort" || name == "tile_randi" ||
+        name == "tile_randf" || name == "tile_from_thread" || name.rfind("tile_scatter", 0) == 0)
+        return tile_block_call(b, args.named, args.rest, e);
+    if (name == "tile_extract") {
+        VarId t = tile_operand(need("a"), name);
+        return index_tile(t, args.rest, e);
+    }
+    type_error(e.span, name + "(): cannot be called here");
+}
+
+/// tile_reshape(t, shape) and tile_squeeze(t[, axis]): the same elements in another shape.
+Value Builder::tile_reshape(const Builtin& b, const TileNamed& named, const ast::Expr& e) {
+    const std::string name = b.name;
+    auto arg = [&](const char* p) { return tile_named(named, p); };
+    auto need = [&](const char* p) -> const ast::Expr& { return tile_needed(named, name, p, e); };
+    const int line = e.span.line;
+    VarId t = tile_operand(need("t"), name);
+    const types::Type* tt = m_fn.type_of(t);
+    if (name == "tile_reshape" && m_strided_views.count(t))
+        fail(need("t").span, ErrorKind::Value,
+             "tile_reshape() requires a contiguous tile, not a strided view (t[::2], "
+             "t[::-1]); tile_assign the view into a new tile first");
+    std::vector<int> shape;
+    if (name == "tile_reshape") {
+        Value sv = eval(need("shape"));
+        std::vector<Value> dims =
+            sv.kind == Value::Kind::Tuple ? sv.elements : std::vector<Value>{sv};
+        int64_t known = 1;
+        int inferred = -1;
+        for (size_t d = 0; d < dims.size(); ++d) {
+            const Value& x = dims[d];
+            if (x.kind != Value::Kind::Const || !x.constant.type->is_integer() ||
+                (x.constant.i < 1 && x.constant.i != -1) || (x.constant.i == -1 && inferred >= 0))
+                type_error(need("shape").span,
+                           "tile_reshape(): shape must be constant extents (at "
+                           "least 1; one may be -1)");
+            if (x.constant.i == -1)
+                inferred = (int)d;
+            else
+                known *= x.constant.i;
+            shape.push_back((int)x.constant.i);
+        }
+        if (inferred >= 0 && known > 0 && tt->tile_size() % known == 0)
+            shape[inferred] = (int)(tt->tile_size() / known), known = tt->tile_size();
+        if (shape.empty() || shape.size() > 4 || known != tt->tile_size())
+            type_error(need("shape").span, "tile_reshape(): cannot reshape a " + tt->name +
+                                               " to that shape (the element count must stay)");
+    } else {
+        std::vector<bool> drop(tt->ndim, false);
+        if (const ast::Expr* ax = arg("axis")) {
+            Value av = eval(*ax);
+            std::vector<Value> axes =
+                av.kind == Value::Kind::Tuple ? av.elements : std::vector<Value>{av};
+            for (const Value& a : axes) {
+                if (a.kind != Value::Kind::Const || !a.constant.type->is_integer() ||
+                    a.constant.i < -tt->ndim || a.constant.i >= tt->ndim)
+                    type_error(ax->span, "tile_squeeze(): axis must be constant dimensions");
+                int d = (int)(a.constant.i < 0 ? a.constant.i + tt->ndim : a.constant.i);
+                if (tt->shape[d] != 1)
+                    type_error(ax->span, "tile_squeeze(): dimension " + std::to_string(d) +
+                                             " of a " + tt->name + " is not 1");
+                drop[d] = true;
+            }
+        } else {
+            for (int d = 0; d < tt->ndim; ++d) drop[d] = tt->shape[d] == 1;
+        }
+        for (int d = 0; d < tt->ndim; ++d)
+            if (!drop[d]) shape.push_back(tt->shape[d]);
+        if (shape.empty()) shape.push_back(1);
+    }
+    return var_value(emit_call(line, types::tile_type(tt->dtype, shape), {t}, b));
+}
+
+/// tile_zeros, tile_empty, tile_ones and tile_full: a tile of one value.
+Value Builder::tile_filled(const Builtin& b, const TileNamed& named, const ast::Expr& e) {
+    const std::string name = b.name;
+    auto arg = [&](const char* p) { return tile_named(named, p); };
+    auto need = [&](const char* p) -> const ast::Expr& { return tile_needed(named, name, p, e); };
+    const int line = e.span.line;
+    std::vector<int> shape = tile_shape(need("shape"), name);
+    const ast::Expr* dt = arg("dtype");
+    if (name == "tile_full") {
+        Value v = eval(need("value"));
+        const types::Type* t =
+            dt ? eval_annotation(*dt) : materialize_type(arg_info(v, need("value")).type);
+        if (!t->is_element())
+            type_error(need("value").span,
+                       name + "(): value must be a number, vector, matrix or struct");
+        VarId x = t->is_struct() ? materialize(v, need("value")) : coerce(v, t, need("value"));
+        if (m_fn.type_of(x) != t)
+            type_error(need("value").span, name + "(): value has type " + m_fn.type_of(x)->name +
+                                               ", not the dtype " + t->name);
+        return var_value(emit_call(line, types::tile_type(t, shape), {x}, b));
+    }
+    const types::Type* t = dt ? eval_annotation(*dt) : types::float32_type();
+    if (name == "tile_ones" && t->is_struct())
+        type_error(dt->span,
+                   "tile_ones(): a tile of ones cannot hold a Warp struct (" + t->name + ")");
+    if (!t->is_element())
+        type_error(dt->span, name + "(): dtype must be a scalar, vector, matrix or struct type");
+    return var_value(emit_call(line, types::tile_type(t, shape), {}, b));
+}
+
+/// tile_load(a, shape, offset), tile_store(a, t, offset) and tile_atomic_add(a, t, offset).
+Value Builder::tile_memory(const Builtin& b, const TileNamed& named, const ast::Expr& e) {
+    const std::string name = b.name;
+    auto arg = [&](const char* p) { return tile_named(named, p); };
+    auto need = [&](const char* p) -> const ast::Expr& { return tile_needed(named, name, p, e); };
+    const int line = e.span.line;
     if (name == "tile_load") {
         VarId a = tile_array(need("a"), name);
         const types::Type* at = m_fn.type_of(a);
@@ -186,13 +284,9 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
             type_error(need("shape").span,
                        name + "(): the shape has " + std::to_string(shape.size()) +
                            " dimensions but the array has " + std::to_string(at->ndim));
-        VarId o = tile_coordinates(args.get("offset"), at->ndim, "offset", name, line);
+        VarId o = tile_coordinates(arg("offset"), at->ndim, "offset", name, line);
         return var_value(emit_call(line, types::tile_type(at->dtype, shape), {a, o}, b));
     }
-    if (name == "tile_load_indexed" || name == "tile_store_indexed" ||
-        name == "tile_atomic_add_indexed")
-        return tile_indexed_access(b, args.named, e);
-    if (name == "tile_slice_indexed") return tile_slice_indexed(b, args.named, e);
     if (name == "tile_store" || name == "tile_atomic_add") {
         VarId a = tile_array(need("a"), name);
         const types::Type* at = m_fn.type_of(a);
@@ -202,18 +296,27 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         if (tt->dtype != at->dtype || tt->ndim != at->ndim)
             type_error(need("t").span, name + "(): a " + tt->name + " cannot be stored in an " +
                                            at->name + " (element types and dimensions must match)");
-        VarId o = tile_coordinates(args.get("offset"), at->ndim, "offset", name, line);
+        VarId o = tile_coordinates(arg("offset"), at->ndim, "offset", name, line);
         if (name == "tile_store") {
             emit_call(line, types::int32_type(), {a, t, o}, b);
             return Value{};
         }
         return var_value(emit_call(line, tt, {a, t, o}, b));
     }
+    type_error(e.span, name + "(): cannot be called here");
+}
+
+/// tile(x): one value a thread as a tile of the block; untile(t): the reverse.
+Value Builder::tile_of_thread(const Builtin& b, const TileNamed& named, const ast::Expr& e) {
+    const std::string name = b.name;
+    auto arg = [&](const char* p) { return tile_named(named, p); };
+    auto need = [&](const char* p) -> const ast::Expr& { return tile_needed(named, name, p, e); };
+    const int line = e.span.line;
     if (name == "tile") {
         Value v = eval(need("x"));
         VarId x = materialize(v, need("x"));
         const types::Type* xt = m_fn.type_of(x);
-        const ast::Expr* keep = args.get("preserve_type");
+        const ast::Expr* keep = arg("preserve_type");
         const bool preserve = keep && constant_truth(eval(*keep)).value_or(false);
         const int block = m_program.tile_block_dim;
         if (xt->is_vector() && !preserve)
@@ -249,37 +352,14 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
                    "with block_dim " +
                        std::to_string(block) + ", got a " + tt->name);
     }
-    if (name == "tile_broadcast") {
-        VarId t = tile_operand(need("a"), name);
-        const types::Type* tt = m_fn.type_of(t);
-        std::vector<int> shape = tile_shape(need("shape"), name);
-        bool fits = shape.size() >= tt->shape.size();
-        for (size_t d = 0; fits && d < tt->shape.size(); ++d) {
-            int from = tt->shape[d], to = shape[d + shape.size() - tt->shape.size()];
-            fits = from == to || from == 1;
-        }
-        if (!fits)
-            type_error(need("shape").span,
-                       name + "(): a " + tt->name + " cannot be broadcast to that shape");
-        return var_value(emit_call(line, types::tile_type(tt->dtype, shape), {t}, b));
-    }
-    if (name == "tile_matmul") return tile_matmul(b, args.named, e);
-    if (name == "tile_map") return tile_map(b, e);
-    if (name == "tile_fft" || name == "tile_ifft") {
-        VarId t = tile_operand(need("inout"), name);
-        const types::Type* tt = m_fn.type_of(t);
-        if (!tt->dtype->is_vector() || tt->dtype->rows != 2 ||
-            (tt->dtype->scalar != ScalarType::Float32 && tt->dtype->scalar != ScalarType::Float64))
-            type_error(need("inout").span, name +
-                                               "(): expects a tile of vec2f or vec2d (complex) "
-                                               "values, got a " +
-                                               tt->name);
-        write_back(need("inout"), emit_call(line, tt, {t}, b), e);
-        return Value{};
-    }
-    if (name.rfind("tile_cholesky", 0) == 0 || name.rfind("tile_lower_solve", 0) == 0 ||
-        name.rfind("tile_upper_solve", 0) == 0 || name == "tile_diag_add")
-        return tile_linalg(b, args.named, e);
+    type_error(e.span, name + "(): cannot be called here");
+}
+
+/// tile_dot(a, b) (one element) and tile_axpy(alpha, src, dest) (re-binds dest).
+Value Builder::tile_dot_axpy(const Builtin& b, const TileNamed& named, const ast::Expr& e) {
+    const std::string name = b.name;
+    auto need = [&](const char* p) -> const ast::Expr& { return tile_needed(named, name, p, e); };
+    const int line = e.span.line;
     if (name == "tile_dot") {
         VarId x = tile_operand(need("a"), name), y = tile_operand(need("b"), name);
         const types::Type* t = m_fn.type_of(x);
@@ -312,85 +392,65 @@ Value Builder::call_tile(const Builtin& b, const ast::Expr& e) {
         write_back(need("dest"), sum.var, e);
         return Value{};
     }
-    if (name == "tile_bvh_query_next" || name == "bvh_query_next_tiled" ||
-        name == "tile_mesh_query_aabb_next" || name == "mesh_query_aabb_next_tiled") {
-        const bool mesh = name.find("mesh") != std::string::npos;
-        const types::Type* qt =
-            types::native_struct_by_name(mesh ? "MeshQueryAABBTiled" : "BvhQueryTiled");
-        Value q = eval(need("query"));
-        if (q.kind != Value::Kind::Var || m_fn.type_of(q.var) != qt)
-            type_error(need("query").span,
-                       name + "(): expects a " + qt->name + " (from " +
-                           (mesh ? "tile_mesh_query_aabb" : "tile_bvh_query_aabb or _ray") + ")");
-        const types::Type* rt = types::tile_type(types::int32_type(), {m_program.tile_block_dim});
-        std::vector<VarId> out = emit_multi_call(b, types::tuple_type({qt, rt}), {q.var}, line);
-        write_back(need("query"), out[0], e);
-        return var_value(out[1]);
-    }
-    if (name == "tile_sum") return tile_reduce(b, nullptr, need("a"), args.get("axis"), e);
-    if (name == "tile_reduce") return tile_reduce(b, &need("op"), need("a"), args.get("axis"), e);
-    if (name == "tile_view") {
-        VarId t = tile_operand(need("t"), name);
-        if (std::optional<Value> v =
-                tile_view_of_slices(t, need("t"), need("offset"), args.get("shape"), e))
-            return *v;
-        const types::Type* tt = m_fn.type_of(t);
-        Value ov = eval(need("offset"));
-        std::vector<Value> offs =
-            ov.kind == Value::Kind::Tuple ? ov.elements : std::vector<Value>{ov};
-        const int k = (int)offs.size();
-        if (k < 1 || k > tt->ndim)
-            type_error(need("offset").span,
-                       "tile_view(): offset needs 1 to " + std::to_string(tt->ndim) + " integers");
-        std::vector<int> shape;
-        const ast::Expr* sx = args.get("shape");
-        if (sx) shape = tile_shape(*sx, name);
-        const bool window = sx && (int)shape.size() == tt->ndim;
-        if (sx && !window && (int)shape.size() != tt->ndim - k)
-            type_error(sx->span, "tile_view(): shape must have " + std::to_string(tt->ndim) +
-                                     " or " + std::to_string(tt->ndim - k) + " dimensions");
-        auto constant = [&](int64_t v) {
-            return emit_const(types::ConstValue{types::int32_type(), false, v, 0.0},
-                              types::int32_type(), line);
-        };
-        std::vector<VarId> base, step;
-        std::vector<int> result;
-        for (int d = 0; d < tt->ndim; ++d) {
-            if (d < k) {
-                if (offs[d].kind == Value::Kind::Const && !offs[d].constant.type->is_integer())
-                    fail(need("offset").span, ErrorKind::Value,
-                         "tile_view(): offsets must be integers or slices");
-                if (offs[d].kind == Value::Kind::Const &&
-                    (offs[d].constant.i < 0 || offs[d].constant.i >= tt->shape[d]))
-                    fail(need("offset").span, ErrorKind::Value,
-                         "tile_view(): offset " + std::to_string(offs[d].constant.i) +
-                             " is out of bounds for dimension " + std::to_string(d) + " of a " +
-                             tt->name);
-                base.push_back(index_value(offs[d], need("offset"), "tile_view(): offset "));
-            } else {
-                base.push_back(constant(0));
-            }
-            const bool kept = window || d >= k;
-            step.push_back(constant(kept ? 1 : 0));
-            if (kept) result.push_back(sx ? shape[window ? d : d - k] : tt->shape[d]);
-        }
-        if (result.empty())
-            type_error(need("offset").span, "tile_view(): the view must keep a dimension");
-        const types::Type* vt = types::vector_type(tt->ndim, ScalarType::Int32);
-        VarId bv = emit_value(InstrKind::Construct, line, vt, std::move(base));
-        VarId sv = emit_value(InstrKind::Construct, line, vt, std::move(step));
-        VarId view = emit_call(line, types::tile_type(tt->dtype, result), {t, bv, sv}, b);
-        note_tile_view(view, need("t"), bv, sv);
-        return var_value(view);
-    }
-    if (name.rfind("tile_stack", 0) == 0 || name == "tile_sort" || name == "tile_randi" ||
-        name == "tile_randf" || name == "tile_from_thread" || name.rfind("tile_scatter", 0) == 0)
-        return tile_block_call(b, args.named, args.rest, e);
-    if (name == "tile_extract") {
-        VarId t = tile_operand(need("a"), name);
-        return index_tile(t, args.rest, e);
-    }
     type_error(e.span, name + "(): cannot be called here");
+}
+
+/// tile_view(t, offset[, shape]): a window of t (offsets may be slices).
+Value Builder::tile_view(const Builtin& b, const TileNamed& named, const ast::Expr& e) {
+    const std::string name = b.name;
+    auto arg = [&](const char* p) { return tile_named(named, p); };
+    auto need = [&](const char* p) -> const ast::Expr& { return tile_needed(named, name, p, e); };
+    const int line = e.span.line;
+    VarId t = tile_operand(need("t"), name);
+    if (std::optional<Value> v = tile_view_of_slices(t, need("t"), need("offset"), arg("shape"), e))
+        return *v;
+    const types::Type* tt = m_fn.type_of(t);
+    Value ov = eval(need("offset"));
+    std::vector<Value> offs = ov.kind == Value::Kind::Tuple ? ov.elements : std::vector<Value>{ov};
+    const int k = (int)offs.size();
+    if (k < 1 || k > tt->ndim)
+        type_error(need("offset").span,
+                   "tile_view(): offset needs 1 to " + std::to_string(tt->ndim) + " integers");
+    std::vector<int> shape;
+    const ast::Expr* sx = arg("shape");
+    if (sx) shape = tile_shape(*sx, name);
+    const bool window = sx && (int)shape.size() == tt->ndim;
+    if (sx && !window && (int)shape.size() != tt->ndim - k)
+        type_error(sx->span, "tile_view(): shape must have " + std::to_string(tt->ndim) + " or " +
+                                 std::to_string(tt->ndim - k) + " dimensions");
+    auto constant = [&](int64_t v) {
+        return emit_const(types::ConstValue{types::int32_type(), false, v, 0.0},
+                          types::int32_type(), line);
+    };
+    std::vector<VarId> base, step;
+    std::vector<int> result;
+    for (int d = 0; d < tt->ndim; ++d) {
+        if (d < k) {
+            if (offs[d].kind == Value::Kind::Const && !offs[d].constant.type->is_integer())
+                fail(need("offset").span, ErrorKind::Value,
+                     "tile_view(): offsets must be integers or slices");
+            if (offs[d].kind == Value::Kind::Const &&
+                (offs[d].constant.i < 0 || offs[d].constant.i >= tt->shape[d]))
+                fail(need("offset").span, ErrorKind::Value,
+                     "tile_view(): offset " + std::to_string(offs[d].constant.i) +
+                         " is out of bounds for dimension " + std::to_string(d) + " of a " +
+                         tt->name);
+            base.push_back(index_value(offs[d], need("offset"), "tile_view(): offset "));
+        } else {
+            base.push_back(constant(0));
+        }
+        const bool kept = window || d >= k;
+        step.push_back(constant(kept ? 1 : 0));
+        if (kept) result.push_back(sx ? shape[window ? d : d - k] : tt->shape[d]);
+    }
+    if (result.empty())
+        type_error(need("offset").span, "tile_view(): the view must keep a dimension");
+    const types::Type* vt = types::vector_type(tt->ndim, ScalarType::Int32);
+    VarId bv = emit_value(InstrKind::Construct, line, vt, std::move(base));
+    VarId sv = emit_value(InstrKind::Construct, line, vt, std::move(step));
+    VarId view = emit_call(line, types::tile_type(tt->dtype, result), {t, bv, sv}, b);
+    note_tile_view(view, need("t"), bv, sv);
+    return var_value(view);
 }
 
 std::optional<Value> Builder::tile_view_of_slices(VarId t, const ast::Expr& parent,
