@@ -1,4 +1,5 @@
-"""scripts/conformance.py -- measures treadle against Warp's own unit tests (warp-lang==1.17.0).
+"""scripts/conformance.py -- measures treadle against Warp's own unit tests (warp-lang==1.17.0;
+the `sim` set against warp-lang==1.9.1, the last Warp that shipped warp.sim).
 
 Fetches the pinned Warp wheel once into a cache folder, unpacks its warp/tests/ tree, and runs
 each chosen test file in a process of its own (scripts/conformance_child.py) with a timeout,
@@ -29,7 +30,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHILD = os.path.join(REPO, "scripts", "conformance_child.py")
 SITE = os.path.join(REPO, "scripts", "conformance_site")  # its sitecustomize aliases warp
 WARP_VERSION = "1.17.0"
-WHEEL_GLOB = f"warp_lang-{WARP_VERSION}-*.whl"
+# The Warp whose tests a set is measured on when it is not WARP_VERSION: warp.sim left Warp
+# after 1.9, so treadle.sim is measured on 1.9.1's warp/tests/sim.
+SET_VERSIONS = {"sim": "1.9.1"}
 
 # The core files of Warp's suite that treadle is measured on (paths below warp/tests/).
 CORE_FILES = [
@@ -63,11 +66,13 @@ CI_FILES = [
     "deterministic/test_deterministic_backward", "geometry/test_grouped_bvh", "geometry/test_mesh",
     "test_adam", "test_sgd", "tile/test_tile_load_assign", "tile/test_tile_matmul_strides",
     "tile/test_tile_load_indexed", "tile/test_tile_stack", "tile/test_tile_empty",
+    "interop/test_dlpack",  # (interop/test_torch passes too, but has no tests without PyTorch)
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.
 SETS = {"core": CORE_FILES, "ci": CI_FILES, "geometry": ["geometry/test_*"],
-        "sparse": ["test_sparse"], "tile": ["tile/test_*"], "optim": ["test_adam", "test_sgd"]}
+        "sparse": ["test_sparse"], "tile": ["tile/test_*"], "optim": ["test_adam", "test_sgd"],
+        "interop": ["interop/test_dlpack", "interop/test_torch"], "sim": ["sim/test_*"]}
 
 
 def default_cache():
@@ -80,28 +85,34 @@ class FetchError(RuntimeError):
     """The wheel is neither cached nor downloadable (no network, no pip)."""
 
 
-def fetch_wheel(cache):
+def _suffix(version):
+    """What names a cache entry of `version` apart from the default Warp's ("" for it)."""
+    return "" if version == WARP_VERSION else f"-{version}"
+
+
+def fetch_wheel(cache, version=WARP_VERSION):
     """Returns the path of the cached wheel, downloading it with pip when absent."""
     wheels = os.path.join(cache, "wheels")
     os.makedirs(wheels, exist_ok=True)
-    found = sorted(fnmatch.filter(os.listdir(wheels), WHEEL_GLOB))
+    wheel_glob = f"warp_lang-{version}-*.whl"
+    found = sorted(fnmatch.filter(os.listdir(wheels), wheel_glob))
     if not found:
         # Few retries and a short timeout: without network this fails in seconds, not minutes.
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                "--disable-pip-version-check", "-q", "--retries", "1", "--timeout", "20",
-               "-d", wheels, f"warp-lang=={WARP_VERSION}"]
-        print(f"fetching warp-lang=={WARP_VERSION} (~160 MB, once) into {wheels}", flush=True)
+               "-d", wheels, f"warp-lang=={version}"]
+        print(f"fetching warp-lang=={version} (~160 MB, once) into {wheels}", flush=True)
         proc = subprocess.run(cmd, capture_output=True, text=True)
-        found = sorted(fnmatch.filter(os.listdir(wheels), WHEEL_GLOB))
+        found = sorted(fnmatch.filter(os.listdir(wheels), wheel_glob))
         if proc.returncode != 0 or not found:
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["(no output)"]
-            raise FetchError(f"pip download warp-lang=={WARP_VERSION} failed: {tail[0]}")
+            raise FetchError(f"pip download warp-lang=={version} failed: {tail[0]}")
     return os.path.join(wheels, found[-1])
 
 
-def unpack_tests(cache, wheel):
+def unpack_tests(cache, wheel, version=WARP_VERSION):
     """Unpacks warp/tests/ (code and the data files in it) once; returns the warp/tests path."""
-    root = os.path.join(cache, f"warp-{WARP_VERSION}")
+    root = os.path.join(cache, f"warp-{version}")
     tests_dir = os.path.join(root, "warp", "tests")
     stamp = os.path.join(root, ".complete")
     if not os.path.exists(stamp):
@@ -114,9 +125,9 @@ def unpack_tests(cache, wheel):
     return tests_dir
 
 
-def reference_python(cache, wheel):
+def reference_python(cache, wheel, version=WARP_VERSION):
     """The interpreter of a private venv with the real warp-lang installed from the cached wheel."""
-    venv = os.path.join(cache, "reference-venv")
+    venv = os.path.join(cache, "reference-venv" + _suffix(version))
     py = os.path.join(venv, "bin", "python")
     stamp = os.path.join(venv, ".warp-installed")
     if not os.path.exists(stamp):
@@ -131,19 +142,27 @@ def reference_python(cache, wheel):
                             "numpy"], check=True)
         with open(stamp, "w") as f:
             f.write(os.path.basename(wheel) + "\n")
+    # The optional interop packages (PyTorch), so that Warp's interop tests run there too.
+    interop = os.path.join(REPO, "requirements-interop.txt")
+    interop_stamp = os.path.join(venv, ".interop-installed")
+    if os.path.exists(interop) and not os.path.exists(interop_stamp):
+        subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        "-r", interop], check=True)
+        with open(interop_stamp, "w") as f:
+            f.write("requirements-interop.txt\n")
     return py
 
 
-def prepare(cache=None, device="cpu", timeout=300.0):
+def prepare(cache=None, device="cpu", timeout=300.0, version=WARP_VERSION):
     """Fetches and unpacks the tests (FetchError without network); returns run_file's options."""
     cache = os.path.abspath(cache or default_cache())
-    tests_dir = os.path.join(cache, f"warp-{WARP_VERSION}", "warp", "tests")
+    tests_dir = os.path.join(cache, f"warp-{version}", "warp", "tests")
     if os.path.exists(os.path.join(os.path.dirname(os.path.dirname(tests_dir)), ".complete")):
         wheel = None  # the unpacked tree is enough; the wheel is fetched only for --reference
     else:
-        wheel = fetch_wheel(cache)
-        tests_dir = unpack_tests(cache, wheel)
-    opts = argparse.Namespace(cache=cache, wheel=wheel, tests_dir=tests_dir,
+        wheel = fetch_wheel(cache, version)
+        tests_dir = unpack_tests(cache, wheel, version)
+    opts = argparse.Namespace(cache=cache, wheel=wheel, tests_dir=tests_dir, version=version,
                               device=device, timeout=timeout, impl="treadle",
                               logs=os.path.join(cache, "logs"))
     os.makedirs(opts.logs, exist_ok=True)
@@ -415,7 +434,8 @@ def summarise(records, refs, top_n):
 
 def _saved_reference(name, opts):
     """Where real Warp's record of a file is kept: Warp is pinned, so its results are reused."""
-    folder = os.path.join(opts.cache, "reference-results", opts.device.replace(":", "_"))
+    folder = os.path.join(opts.cache, "reference-results" + _suffix(opts.version),
+                          opts.device.replace(":", "_"))
     os.makedirs(folder, exist_ok=True)
     return os.path.join(folder, name.replace("/", "__") + ".json")
 
@@ -449,9 +469,21 @@ def _json_record(rec):
     return out
 
 
+def warp_version_of(patterns):
+    """The Warp version whose tests `patterns` name: SET_VERSIONS' for sets listed there (and
+    sim/ files), WARP_VERSION otherwise; None when they mix versions."""
+    versions = {SET_VERSIONS.get(p, SET_VERSIONS["sim"] if p.startswith("sim/") else WARP_VERSION)
+                for p in patterns}
+    return versions.pop() if len(versions) == 1 else None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Run Warp 1.17.0's own unit tests under treadle (see README, 'Conformance').")
+    ap.add_argument("--warp-version", choices=[WARP_VERSION, *sorted(set(SET_VERSIONS.values()))],
+                    default=None, help=f"whose tests ({WARP_VERSION}; default: the version of "
+                    "the named sets, " + ", ".join(f"{k}: {v}" for k, v in SET_VERSIONS.items())
+                    + ")")
     ap.add_argument("files", nargs="*", default=["core"],
                     help="test files below warp/tests (test_rand, matrix/test_mat*) or a set "
                          f"({', '.join(SETS)}); default: core")
@@ -473,13 +505,19 @@ def main(argv=None):
     ap.add_argument("--top", type=int, default=15, help="failure causes to list (15)")
     ap.add_argument("--list", action="store_true", help="print the resolved files and stop")
     args = ap.parse_args(argv)
+    version = args.warp_version or warp_version_of(args.files)
+    if version is None:
+        print("conformance: the named files come from different Warp versions "
+              f"({', '.join(f'{k}: {v}' for k, v in SET_VERSIONS.items())}); run them apart",
+              file=sys.stderr)
+        return 2
     try:
-        opts = prepare(args.cache, args.device, args.timeout)
+        opts = prepare(args.cache, args.device, args.timeout, version)
     except FetchError as exc:
         print(f"conformance: {exc}", file=sys.stderr)
         return 3
     for key, value in vars(args).items():
-        if key not in ("cache", "device", "timeout"):
+        if key not in ("cache", "device", "timeout", "warp_version"):
             setattr(opts, key, value)
     wheel = opts.wheel
     files = resolve_files(opts.tests_dir, opts.files)
@@ -495,11 +533,11 @@ def main(argv=None):
             opts.reference_python = sys.executable
         else:
             try:
-                wheel = wheel or fetch_wheel(opts.cache)
+                wheel = wheel or fetch_wheel(opts.cache, version)
             except FetchError as exc:
                 print(f"conformance: {exc}", file=sys.stderr)
                 return 3
-            opts.reference_python = reference_python(opts.cache, wheel)
+            opts.reference_python = reference_python(opts.cache, wheel, version)
         opts.impl = "warp"
         refs = {r["file"]: r for r in run_all(files, opts)}
     if opts.reference_only:
@@ -511,7 +549,7 @@ def main(argv=None):
     summary = summarise(records, refs, opts.top)
     if opts.json:
         side = "warp" if opts.reference_only else "treadle"
-        doc = {"warp_version": WARP_VERSION, "device": opts.device, "summary": summary,
+        doc = {"warp_version": version, "device": opts.device, "summary": summary,
                side: [_json_record(r) for r in records]}
         if refs is not None:
             doc["warp"] = [_json_record(refs[f]) for f in files]

@@ -206,3 +206,13 @@ def test_cuda_0_selection_keeps_the_tests_warp_named_for_cuda_0():
     suite = unittest.TestSuite([unittest.defaultTestLoader.loadTestsFromTestCase(T)])
     kept = [t.id().rsplit(".", 1)[1] for t in child._cuda0_only(suite)]
     assert kept == ["test_x_cuda_0"]
+
+
+def test_the_sim_set_is_measured_on_the_last_warp_with_warp_sim(capsys):
+    assert conformance.warp_version_of(["core", "tile/test_*"]) == "1.17.0"
+    assert conformance.warp_version_of(["sim"]) == "1.9.1"
+    assert conformance.warp_version_of(["sim/test_model"]) == "1.9.1"
+    assert conformance.warp_version_of(["sim", "core"]) is None
+    assert conformance.main(["sim", "core"]) == 2
+    assert "come from different Warp versions (sim: 1.9.1); run them apart" in \
+        capsys.readouterr().err
