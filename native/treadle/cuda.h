@@ -26,6 +26,7 @@
 #include "quat_euler.h"
 #include "random.h"
 #include "scalar.h"
+#include "search.h"
 #include "spatial.h"
 #include "utility.h"
 #include "vec.h"

@@ -53,6 +53,13 @@ std::vector<Builtin> utility() {
          "The size of the first dimension of array a, an int32; of a vector, quaternion or "
          "transform its number of components, of a matrix its number of rows (constants).",
          false, nullptr, with().python_builtin()},
+        {"lower_bound", "lower_bound", BuiltinKind::Regular, "Utility",
+         "lower_bound(arr: array(dtype=Scalar), arr_begin: int, arr_end: int, value: Scalar) -> "
+         "int",
+         "The first index i in [arr_begin, arr_end) of the sorted 1-D array arr whose element is "
+         "at least value, or arr_end when none is: a binary search. lower_bound(arr, value) "
+         "searches the whole array. Not differentiable.",
+         false, rule_lower_bound},
         {"atomic_add", "atomic_add", BuiltinKind::Atomic, "Utility",
          "atomic_add(a: array, i..., value) -> Scalar",
          "Atomically adds value to the array element a[i...] (one index per dimension of a) and "

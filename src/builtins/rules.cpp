@@ -505,6 +505,24 @@ std::optional<Signature> rule_spatial_mass(const std::vector<ArgInfo>& a) {
 }
 #undef SPATIAL
 
+/// lower_bound(arr, value) and lower_bound(arr, arr_begin, arr_end, value): a 1-D array of
+/// scalars and a value of its element type (bounds int32).
+std::optional<Signature> rule_lower_bound(const std::vector<ArgInfo>& a) {
+    if (a.size() != 2 && a.size() != 4) return std::nullopt;
+    const types::Type* arr = a[0].type;
+    if (!arr || !arr->is_array() || arr->indexed || arr->fabric || arr->ndim != 1 ||
+        !arr->dtype->is_scalar() || arr->dtype->is_bool())
+        return std::nullopt;
+    Signature sig{{arr}, types::int32_type()};
+    for (size_t i = 1; i + 1 < a.size(); ++i) {
+        if (!scalar_fits(a[i], ScalarType::Int32) || !a[i].type->is_integer()) return std::nullopt;
+        sig.params.push_back(types::int32_type());
+    }
+    if (!scalar_fits(a.back(), arr->dtype->scalar)) return std::nullopt;
+    sig.params.push_back(arr->dtype);
+    return sig;
+}
+
 /// Warp's dense-matrix routines (dense_gemm, dense_chol, dense_subs, dense_solve) over flat
 /// float32 arrays: 'i' int32, 'f' float32, 'A' a 1-D float32 array; the result is a dummy int32
 /// (they write their last array).

@@ -70,6 +70,7 @@ std::optional<Signature> rule_t_set_translation(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_t_set_rotation(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dense_gemm(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dense_chol(const std::vector<ArgInfo>& a);
+std::optional<Signature> rule_lower_bound(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dense_subs(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_dense_solve(const std::vector<ArgInfo>& a);
 std::optional<Signature> rule_spatial_jacobian(const std::vector<ArgInfo>& a);
