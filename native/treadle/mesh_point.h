@@ -15,11 +15,12 @@ namespace wp {
 
 namespace mesh_detail {
 
-/// Whether face abc is too thin for the point queries.
+/// Whether face abc is too thin for the point queries: |e0 x e1| / (sum of squared edge
+/// lengths) below 1e-6, compared squared (no root or division; NaNs and zero faces are thin).
 CUDA_CALLABLE bool sliver(const vec3& a, const vec3& b, const vec3& c) {
     const vec3 e0 = sub(b, a), e1 = sub(c, a), e2 = sub(c, b);
     const float32 s = dot(e0, e0) + dot(e1, e1) + dot(e2, e2);
-    return !(length(cross(e0, e1)) / s >= 1e-6f);
+    return !(s > 0.0f && length_sq(cross(e0, e1)) >= 1e-12f * s * s);
 }
 
 /// The farthest squared distance from p to a point of box [l, u].
