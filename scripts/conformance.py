@@ -70,7 +70,8 @@ CI_FILES = [
 
 # Named sets for the command line; only core and ci have been swept so far.
 SETS = {"core": CORE_FILES, "ci": CI_FILES, "geometry": ["geometry/test_*"],
-        "sparse": ["test_sparse"], "tile": ["tile/test_*"], "optim": ["test_adam", "test_sgd"],
+        "sparse": ["test_sparse"], "tile": ["tile/test_*"],
+        "optim": ["test_adam", "test_sgd", "test_linear_solvers"],
         "interop": ["interop/test_dlpack", "interop/test_torch"], "sim": ["sim/test_*"]}
 
 
