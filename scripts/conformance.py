@@ -66,6 +66,7 @@ CI_FILES = [
     "deterministic/test_deterministic_backward", "geometry/test_grouped_bvh", "geometry/test_mesh",
     "test_adam", "test_sgd", "tile/test_tile_load_assign", "tile/test_tile_matmul_strides",
     "tile/test_tile_load_indexed", "tile/test_tile_stack", "tile/test_tile_empty", "test_sparse",
+    "interop/test_dlpack",  # (interop/test_torch passes too, but has no tests without PyTorch)
 ]
 
 # Named sets for the command line; only core and ci have been swept so far.

@@ -73,6 +73,18 @@ from .array_like import ones_like as ones_like
 from .array import zeros as zeros
 from .array_like import zeros_like as zeros_like
 
+# --- interop: DLPack (dlpack.py) and PyTorch (torch_interop.py, imports torch on first use) ---
+from .dlpack import from_dlpack as from_dlpack
+from .dlpack import to_dlpack as to_dlpack
+from .torch_interop import device_from_torch as device_from_torch
+from .torch_interop import device_to_torch as device_to_torch
+from .torch_interop import dtype_from_torch as dtype_from_torch
+from .torch_interop import dtype_to_torch as dtype_to_torch
+from .torch_interop import from_torch as from_torch
+from .torch_interop import stream_from_torch as stream_from_torch
+from .torch_interop import stream_to_torch as stream_to_torch
+from .torch_interop import to_torch as to_torch
+
 # --- vector and matrix types (vec_types.py; also wp.types.vector / wp.types.matrix) -------
 from .vec_types import vec2 as vec2
 from .vec_types import vec2h as vec2h

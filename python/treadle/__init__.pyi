@@ -91,8 +91,12 @@ from .kernel import constant as constant
 from .array_copy import copy as copy
 from .cuda_profiler import cuda_profiler_start as cuda_profiler_start
 from .cuda_profiler import cuda_profiler_stop as cuda_profiler_stop
+from .torch_interop import device_from_torch as device_from_torch
+from .torch_interop import device_to_torch as device_to_torch
 from .scalar_types import dtype_from_numpy as dtype_from_numpy
+from .torch_interop import dtype_from_torch as dtype_from_torch
 from .scalar_types import dtype_to_numpy as dtype_to_numpy
+from .torch_interop import dtype_to_torch as dtype_to_torch
 from .constants import e as e
 from .array import empty as empty
 from .array_like import empty_like as empty_like
@@ -102,7 +106,9 @@ from .types import float16 as float16
 from .types import float32 as float32
 from .types import float64 as float64
 from .module import force_load as force_load
+from .dlpack import from_dlpack as from_dlpack
 from .array_like import from_numpy as from_numpy
+from .torch_interop import from_torch as from_torch
 from .array_like import full as full
 from .array_like import full_like as full_like
 from .kernel import func as func
@@ -200,6 +206,8 @@ from .types import spatial_vectord as spatial_vectord
 from .types import spatial_vectorf as spatial_vectorf
 from .types import spatial_vectorh as spatial_vectorh
 from .generics import static as static
+from .torch_interop import stream_from_torch as stream_from_torch
+from .torch_interop import stream_to_torch as stream_to_torch
 from .struct import struct as struct
 from .context import synchronize as synchronize
 from .context import synchronize_device as synchronize_device
@@ -212,6 +220,8 @@ from .timeline import timing_begin as timing_begin
 from .timeline import timing_end as timing_end
 from .timeline import timing_export_chrome_trace as timing_export_chrome_trace
 from .timeline import timing_print as timing_print
+from .dlpack_export import to_dlpack as to_dlpack
+from .torch_interop import to_torch as to_torch
 from .types import transform as transform
 from .utils import transform_expand as transform_expand
 from .types import transformd as transformd
@@ -1457,6 +1467,13 @@ def len(a: array) -> int:
 
     The size of the first dimension of array a, an int32; of a vector, quaternion or transform
     its number of components, of a matrix its number of rows (constants)."""
+
+def lower_bound(arr: array, arr_begin: int, arr_end: int, value: Scalar) -> int:
+    """lower_bound(arr: array(dtype=Scalar), arr_begin: int, arr_end: int, value: Scalar) -> int
+
+    The first index i in [arr_begin, arr_end) of the sorted 1-D array arr whose element is at
+    least value, or arr_end when none is: a binary search. lower_bound(arr, value) searches the
+    whole array. Not differentiable."""
 
 def atomic_add(a: array, *i_and_value: Any) -> Any:
     """atomic_add(a: array, i..., value) -> Scalar

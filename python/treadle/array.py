@@ -13,6 +13,7 @@ from . import memory_tracker as _memory_tracker
 from . import tape as _tape
 from .array_arithmetic import ArrayArithmetic
 from .array_ctypes import ArrayCtypes
+from .array_interfaces import ArrayInterfaces
 from .context import get_device
 from .scalar_types import Float, Int, Scalar, is_type_class, resolve_dtype, scalar_base
 from .shapes import check_ndim, is_int, shape_tuple, subscript_params, view_layout
@@ -83,7 +84,7 @@ class _Deleter:
         self.deleter(self.ptr, self.size)
 
 
-class array(ArrayArithmetic, ArrayCtypes, _treadle.Array):
+class array(ArrayArithmetic, ArrayCtypes, ArrayInterfaces, _treadle.Array):
     """A fixed-size array of 1 to 4 dimensions on a device (Warp's ``wp.array``).
 
     ``wp.array(data)`` copies a numpy array, list or tuple (dtype inferred like numpy:
@@ -465,38 +466,6 @@ class array(ArrayArithmetic, ArrayCtypes, _treadle.Array):
         if dtype is not None and np.dtype(dtype) != a.dtype:
             return a.astype(dtype)
         return a.copy() if copy and on_cpu else a
-
-    @property
-    def __array_interface__(self):
-        if self._is_null or self._device_alias != "cpu":
-            raise AttributeError("__array_interface__ is only available for CPU arrays")
-        shape, strides = self._np_layout()
-        return {
-            "version": 3,
-            "shape": shape,
-            "typestr": self.dtype._np_memory.str,
-            "descr": self.dtype._np_memory.descr,
-            "data": (self._ptr, False),
-            "strides": None if self._is_contiguous else strides,
-        }
-
-    @property
-    def __cuda_array_interface__(self):
-        """The CUDA Array Interface (version 3) of a CUDA array (absent on CPU arrays).
-        ``stream`` is 1, the legacy default stream: treadle's default stream of each device is
-        a blocking stream, so a consumer that synchronises with the legacy stream sees its
-        work (after work on a non-blocking stream, synchronise that stream first)."""
-        if self._is_null or not self._device_alias.startswith("cuda"):
-            raise AttributeError("__cuda_array_interface__ is only available for CUDA arrays")
-        shape, strides = self._np_layout()
-        return {
-            "version": 3,
-            "shape": shape,
-            "typestr": self.dtype._np_memory.str,
-            "data": (self._ptr if self._size else 0, False),
-            "strides": None if self._is_contiguous else strides,
-            "stream": 1,
-        }
 
     def fill_(self, value):
         """Sets every element to ``value`` (converted to the dtype)."""

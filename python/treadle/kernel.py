@@ -19,6 +19,7 @@ from builtins import int as builtins_int
 import numpy as np
 
 from . import _treadle, config
+from . import adjoint_args as _adjoint_args
 from . import cpu_capture as _cpu_capture
 from . import generics as _generics
 from . import module as _module
@@ -364,7 +365,10 @@ class Kernel(Function):
             _cpu_capture.record_or_run(lambda: _treadle.launch(
                 handle, dim, args, stream_handle, True, adj, max_blocks, block_dim))
             return
+        args, adj, write_back = _adjoint_args.prepare(args, adj)
         _treadle.launch(handle, dim, args, stream_handle, True, adj, max_blocks, block_dim)
+        if write_back is not None:
+            write_back()
 
     def _generated_source(self, cuda=False):
         """The kernel's generated CPU (or CUDA) source, without building it."""

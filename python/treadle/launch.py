@@ -13,6 +13,7 @@ from .context import get_device
 from .generics import kernel_parameters, specialise_for_arguments
 from .kernel import Kernel
 from .launch_args import composite_argument, fix_composite_arguments
+from .launch_foreign import foreign_arrays
 from .type_classes import class_of
 from .vec_types import composite_base
 
@@ -79,6 +80,7 @@ def launch(
     if block_dim != 256 and handle.tile_block_dim and handle.device != "cpu":
         handle = kernel._compile(handle.device, block_dim)  # its tiles need this block size
     if _tape._recording[0] and record_tape and _tape.current() is not None:
+        args = foreign_arrays(kernel, args, handle.device) or args  # the tape keeps arrays
         _tape.current()._record_launch(kernel, handle, dim, args, len(inputs), device, stream,
                                       max_blocks, block_dim)
     if config.print_launches:
@@ -96,8 +98,10 @@ def launch(
                             block_dim)
         else:
             _treadle.launch(handle, dim, args, handle_of_stream)
-    except TypeError as e:  # Warp's own errors, or a deprecated value Warp still widens
-        fixed = fix_composite_arguments(kernel, args, e)
+    except TypeError as e:  # another library's arrays; Warp's own errors, or a deprecated
+        # value Warp still widens
+        fixed = foreign_arrays(kernel, args, handle.device)
+        fixed = fix_composite_arguments(kernel, fixed or args, e) or fixed
         if fixed is None:
             raise
         _treadle.launch(handle, dim, fixed, handle_of_stream, False, None, max_blocks, block_dim)

@@ -182,6 +182,7 @@ def _make(base, name, length, scalar, bound):
             "__module__": "treadle.types",
             "__doc__": _DOCS[base.__name__].format(name=name, s=scalar.__name__),
             "_wp_scalar_type_": scalar,
+            "_type_": scalar._type_,  # Warp's: the ctypes type of one component
             "_wp_type_params_": [length, scalar],
             "_type": bound,
             "_np_dtype": scalar._np_dtype,

@@ -15,7 +15,8 @@ from .type_classes import class_of, register, register_maker
 def _is_scalar(x):
     if isinstance(x, (scalar_base, numbers.Number, np.generic)):
         return True
-    return isinstance(x, np.ndarray) and x.ndim == 0
+    # a 0-d numpy array, or another library's (a PyTorch tensor's element)
+    return (isinstance(x, np.ndarray) or hasattr(x, "__array__")) and getattr(x, "ndim", -1) == 0
 
 
 class composite_base:
@@ -44,6 +45,9 @@ class composite_base:
                 x = x.value
             elif isinstance(x, np.ndarray):
                 x = x.item()
+            elif not isinstance(x, np.generic) and getattr(x, "ndim", -1) == 0 and \
+                    hasattr(x, "__array__"):  # another library's 0-d array (a tensor element)
+                x = np.asarray(x).item()
             out.append(conv(x))
         return np.array(out, dtype=cls._np_dtype)
 
@@ -576,6 +580,7 @@ def _make(base, name, shape, scalar, bound):
             "__module__": "treadle.types",
             "__doc__": _composite_doc(name, shape, scalar),
             "_wp_scalar_type_": scalar,
+            "_type_": scalar._type_,  # Warp's: the ctypes type of one component
             "_wp_type_params_": [*shape, scalar],
             "_type": bound,
             "_np_dtype": scalar._np_dtype,
