@@ -119,7 +119,9 @@ def unpack_tests(cache, wheel, version=WARP_VERSION):
     if not os.path.exists(stamp):
         shutil.rmtree(root, ignore_errors=True)
         with zipfile.ZipFile(wheel) as z:
-            members = [n for n in z.namelist() if n.startswith("warp/tests/")]
+            # the example assets too: some tests read them through warp.examples
+            members = [n for n in z.namelist()
+                       if n.startswith("warp/tests/") or n.startswith("warp/examples/assets/")]
             z.extractall(root, members)
         with open(stamp, "w") as f:
             f.write(os.path.basename(wheel) + "\n")
@@ -206,6 +208,9 @@ def run_file(name, opts):
         py = sys.executable
         env["PYTHONPATH"] = os.pathsep.join([SITE, os.path.join(REPO, "python")])
         env["TREADLE_CONFORMANCE_TESTS_DIR"] = opts.tests_dir
+        # warp.examples.get_asset_directory() of treadle: the wheel's assets (unpack_tests)
+        env["TREADLE_EXAMPLE_ASSETS"] = os.path.join(os.path.dirname(opts.tests_dir),
+                                                     "examples", "assets")
         env["TREADLE_CACHE_DIR"] = os.path.join(opts.cache, "kernels-treadle")
     else:
         py = opts.reference_python
