@@ -40,8 +40,20 @@ WP_FLOAT_UNARY(log10)
 WP_FLOAT_UNARY(sin)
 WP_FLOAT_UNARY(cos)
 WP_FLOAT_UNARY(tan)
-WP_FLOAT_UNARY(asin)
-WP_FLOAT_UNARY(acos)
+/// asin and acos take x clamped to [-1, 1] as Warp's do (a value rounded just past +-1 gives
+/// the end of the range, not NaN); NaN stays NaN.
+#define WP_CLAMPED_UNARY(name)                                             \
+    CUDA_CALLABLE float name(float x) {                                    \
+        return WP_CMATH(name##f)(x < -1.0f ? -1.0f : x > 1.0f ? 1.0f : x); \
+    }                                                                      \
+    CUDA_CALLABLE double name(double x) {                                  \
+        return WP_CMATH(name)(x < -1.0 ? -1.0 : x > 1.0 ? 1.0 : x);        \
+    }                                                                      \
+    CUDA_CALLABLE half name(half x) { return half(name(float(x))); }       \
+    CUDA_CALLABLE bfloat16 name(bfloat16 x) { return bfloat16(name(float(x))); }
+WP_CLAMPED_UNARY(asin)
+WP_CLAMPED_UNARY(acos)
+#undef WP_CLAMPED_UNARY
 WP_FLOAT_UNARY(atan)
 WP_FLOAT_UNARY(sinh)
 WP_FLOAT_UNARY(cosh)

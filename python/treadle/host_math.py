@@ -363,12 +363,17 @@ def _where(cond, a, b):
     return a if cond else b
 
 
+def _clamped(f):
+    """f of x clamped to [-1, 1] (asin, acos: Warp's rule; NaN stays NaN)."""
+    return lambda x: f(-1.0 if x < -1.0 else 1.0 if x > 1.0 else x)
+
+
 HOST_BUILTINS = {
     "abs": builtins.abs, "min": _fmin, "max": _fmax, "sign": _sign,
     "floor": math.floor, "ceil": math.ceil, "round": _round, "trunc": math.trunc,
     "sqrt": math.sqrt, "cbrt": _cbrt, "exp": math.exp, "log": math.log, "log2": math.log2,
     "log10": math.log10, "pow": math.pow, "sin": math.sin, "cos": math.cos, "tan": math.tan,
-    "asin": math.asin, "acos": math.acos, "atan": math.atan, "atan2": math.atan2,
+    "asin": _clamped(math.asin), "acos": _clamped(math.acos), "atan": math.atan, "atan2": math.atan2,
     "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh, "degrees": math.degrees,
     "radians": math.radians, "isnan": _any_component(np.isnan),
     "isinf": _any_component(np.isinf), "isfinite": _isfinite, "clamp": _clamp, "rint": _rint, "where": _where,
