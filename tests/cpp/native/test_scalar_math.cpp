@@ -46,6 +46,15 @@ double std_degrees(double x) { return x * (180.0 / M_PI); }
 float std_degrees(float x) { return x * float(180.0 / M_PI); }
 double std_radians(double x) { return x * (M_PI / 180.0); }
 float std_radians(float x) { return x * float(M_PI / 180.0); }
+// asin and acos clamp their argument to [-1, 1] (Warp's rule); NaN stays NaN
+template <typename T>
+T clamp_unit(T x) {
+    return x < T(-1) ? T(-1) : x > T(1) ? T(1) : x;
+}
+double std_asin_clamped(double x) { return std::asin(clamp_unit(x)); }
+float std_asin_clamped(float x) { return std::asin(clamp_unit(x)); }
+double std_acos_clamped(double x) { return std::acos(clamp_unit(x)); }
+float std_acos_clamped(float x) { return std::acos(clamp_unit(x)); }
 
 CHECK_UNARY(sqrt, std::sqrt)
 CHECK_UNARY(cbrt, std::cbrt)
@@ -56,8 +65,8 @@ CHECK_UNARY(log10, std::log10)
 CHECK_UNARY(sin, std::sin)
 CHECK_UNARY(cos, std::cos)
 CHECK_UNARY(tan, std::tan)
-CHECK_UNARY(asin, std::asin)
-CHECK_UNARY(acos, std::acos)
+CHECK_UNARY(asin, std_asin_clamped)
+CHECK_UNARY(acos, std_acos_clamped)
 CHECK_UNARY(atan, std::atan)
 CHECK_UNARY(sinh, std::sinh)
 CHECK_UNARY(cosh, std::cosh)
